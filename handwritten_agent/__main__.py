@@ -1,0 +1,55 @@
+"""Command line: ``python -m handwritten_agent serve|model …``.
+
+- ``serve [--port N] [--host H] [--backend offline|local] [--model PATH]`` runs the OpenAI-compatible
+  server in the foreground until Ctrl+C.
+- ``model fetch [--model PATH]`` assembles (or checks) the local model file; ``model path`` prints it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from .offline import serve_forever
+
+    return serve_forever(host=args.host, port=args.port, backend=args.backend, model_path=args.model)
+
+
+def _model(args: argparse.Namespace) -> int:
+    from .offline import model_fetch
+
+    if args.action == "fetch":
+        path = model_fetch.fetch(model_path=args.model, progress=True)
+        print(f"model ready: {path}")
+        return 0
+    print(model_fetch.model_path(args.model))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m handwritten_agent", description="手写 Agent course tools")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the OpenAI-compatible server (offline simulator or local model)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8765, help="port to listen on (default 8765; 0 picks a free one)")
+    serve.add_argument("--backend", choices=["offline", "local"], default="offline")
+    serve.add_argument("--model", default=None, help="GGUF file for --backend local (default: the fetched course model)")
+    serve.set_defaults(func=_serve)
+
+    model = sub.add_parser("model", help="manage the local model file")
+    model.add_argument("action", choices=["fetch", "path"])
+    model.add_argument("--model", default=None, help="use this GGUF file instead of the course model")
+    model.set_defaults(func=_model)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
