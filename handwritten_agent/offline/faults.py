@@ -21,7 +21,7 @@ FAULTS: dict[str, str] = {
     "slow": "the reply arrives after a delay (to exercise client timeouts)",
     "rate_limit": "HTTP 429 with a Retry-After header on the first attempt of each request",
     "server_error": "HTTP 500 on every attempt",
-    "bad_tool_call_id": "tool-call ids that do not match what the tool messages reference",
+    "bad_tool_call_id": "every tool call gets the same id (call_0), reused across turns, as some compatible servers do",
 }
 
 MESSINESS: dict[str, str] = {

