@@ -1,0 +1,419 @@
+"""Tools: a function becomes a JSON-Schema tool, a registry holds them, dispatch runs them safely.
+
+The model only ever sees a tool's name, description and parameter schema, so ``@tool`` builds all
+three from the function itself — the signature gives names, types and defaults, the docstring gives
+the description (its first paragraph) and one line per parameter (its ``Args:`` section). A missing
+type hint or parameter description fails at decoration time, with the line to add, because a tool
+the model cannot understand is a bug that otherwise only shows up as a wrong call at run time.
+
+``ToolRegistry.dispatch`` is the one door between model output and your code. It parses the
+arguments, validates them against the schema with ``jsonschema`` (nothing is coerced: ``"17"`` for
+an integer is an error the model can read and fix), runs the tool with a timeout, and always returns
+a ``ToolResult`` — the ``{success, data, error}`` envelope — never an exception.
+
+Left out: async tools, permission checks and confirmation (Day 5 reads the metadata kept here:
+``permission``, ``side_effects``, ``needs_confirmation``), retries, and result caching.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import inspect
+import json
+import re
+import threading
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator, Literal, Union
+
+from jsonschema import Draft202012Validator
+
+PERMISSION_LEVELS = ("L0", "L1", "L2", "L3")
+"""L0 hidden/refused, L1 read-only, L2 confirm once, L3 approval (the seeds' four-level model; enforced on Day 5)."""
+
+
+class ToolDefinitionError(TypeError):
+    """A function cannot become a tool as written. The message says which line to add or change."""
+
+
+class ToolError(Exception):
+    """Raise inside a tool for an expected failure; its message reaches the model as is, without a type name.
+
+    Any other exception also becomes an error result, reported as ``"ExcType: message"``.
+    """
+
+
+# --------------------------------------------------------------------------- the result envelope
+
+
+@dataclass
+class ToolResult:
+    """The uniform envelope every tool call produces: ``{"success", "data", "error"}``.
+
+    ``exception`` keeps the original exception for traces and debugging; it is never sent to the model.
+    """
+
+    success: bool
+    data: Any = None
+    error: str | None = None
+    exception: BaseException | None = field(default=None, repr=False, compare=False)
+
+    @classmethod
+    def ok(cls, data: Any) -> ToolResult:
+        return cls(success=True, data=data)
+
+    @classmethod
+    def fail(cls, error: str, exception: BaseException | None = None) -> ToolResult:
+        return cls(success=False, error=error, exception=exception)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"success": self.success, "data": self.data, "error": self.error}
+
+    def to_content(self) -> str:
+        """The text of the ``role: tool`` message. Values JSON cannot encode (dates, …) are written with ``str``."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, default=str)
+
+
+# --------------------------------------------------------------------------- the tool
+
+
+@dataclass
+class Tool:
+    """A function plus everything the model and the runtime need to know about it."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    fn: Callable[..., Any]
+    permission: str = "L1"
+    side_effects: bool = False
+    timeout: float | None = 10.0
+    needs_confirmation: bool | Callable[[dict[str, Any]], bool] | None = None
+    """None lets the permission level decide (Day 5); True/False or a predicate on the arguments overrides it."""
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Call the underlying function directly, exactly as if it had not been decorated."""
+        return self.fn(*args, **kwargs)
+
+    def schema(self) -> dict[str, Any]:
+        """The entry for the ``tools`` parameter of a chat-completions request."""
+        return {"type": "function", "function": {"name": self.name, "description": self.description, "parameters": self.parameters}}
+
+    def invoke(self, arguments: dict[str, Any] | str | None) -> ToolResult:
+        """Parse, validate and run; every failure becomes an error result. ``ToolRegistry.dispatch`` calls this."""
+        try:
+            args = parse_arguments(arguments)
+        except ValueError as exc:
+            return ToolResult.fail(f"Tool {self.name!r}: {exc}", exc)
+        problems = validation_errors(self.parameters, args)
+        if problems:
+            return ToolResult.fail(f"Invalid arguments for tool {self.name!r}: {'; '.join(problems)}. Fix the arguments and call it again.")
+        return run_with_timeout(self.fn, args, self.timeout, self.name)
+
+
+def tool(fn: Callable[..., Any] | None = None, *, name: str | None = None, permission: str = "L1", side_effects: bool = False,
+         timeout: float | None = 10.0, needs_confirmation: bool | Callable[[dict[str, Any]], bool] | None = None,
+         **metadata: Any) -> Any:
+    """Turn a function into a ``Tool``. Use it bare (``@tool``) or with options (``@tool(permission="L2")``).
+
+    The function needs a type hint on every parameter and a docstring whose first paragraph says
+    what the tool does, followed by an ``Args:`` section with one ``name: description`` line per
+    parameter. Extra keyword options are kept in ``Tool.metadata``.
+    """
+
+    def build(func: Callable[..., Any]) -> Tool:
+        if permission not in PERMISSION_LEVELS:
+            raise ToolDefinitionError(f"@tool(permission={permission!r}) on {func.__name__}: use one of {', '.join(PERMISSION_LEVELS)}.")
+        description, parameters = build_schema(func)
+        return Tool(name=name or func.__name__, description=description, parameters=parameters, fn=func, permission=permission,
+                    side_effects=side_effects, timeout=timeout, needs_confirmation=needs_confirmation, metadata=dict(metadata))
+
+    if isinstance(fn, str):
+        raise ToolDefinitionError(f"@tool({fn!r}): pass the name as a keyword, @tool(name={fn!r}).")
+    return build(fn) if fn is not None else build
+
+
+# --------------------------------------------------------------------------- schema from signature + docstring
+
+_SECTION = re.compile(r"^\s*(Args|Arguments|Parameters|Returns?|Raises|Yields?|Examples?|Notes?)\s*[:：]\s*$")
+_ARG_LINE = re.compile(r"^(\w+)\s*(?:\([^)]*\))?\s*[:：]\s*(.*)$")
+
+
+def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
+    """Split a docstring into (description, {parameter: description}).
+
+    The description is the first paragraph. Parameter lines come from the ``Args:`` section, one
+    ``name: text`` (or ``name (type): text``) per parameter; more-indented lines continue the previous one.
+    """
+    lines = inspect.cleandoc(doc or "").splitlines()
+    paragraph: list[str] = []
+    for line in lines:
+        if not line.strip() or _SECTION.match(line):
+            break
+        paragraph.append(line.strip())
+    description = ""
+    for part in paragraph:  # join wrapped lines; Chinese text needs no space between them
+        joiner = "" if not description or not description[-1].isascii() or not part[0].isascii() else " "
+        description += joiner + part
+
+    params: dict[str, str] = {}
+    in_args, base_indent, current = False, 0, None
+    for line in lines:
+        section = _SECTION.match(line)
+        if section:
+            in_args = section.group(1) in ("Args", "Arguments", "Parameters")
+            base_indent, current = -1, None
+            continue
+        if not in_args or not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip())
+        if base_indent < 0:
+            base_indent = indent
+        match = _ARG_LINE.match(line.strip())
+        if indent <= base_indent and match:
+            current = match.group(1)
+            params[current] = match.group(2).strip()
+        elif current is not None and indent > base_indent:
+            text = params[current]
+            joiner = "" if not text or not text[-1].isascii() else " "
+            params[current] = text + joiner + line.strip()
+        else:
+            in_args = False  # text at the section's own level that is not "name: ..." ends the section
+    return description, params
+
+
+def type_to_schema(annotation: Any, where: str) -> dict[str, Any]:
+    """JSON Schema for one Python annotation; ``where`` names the parameter in error messages."""
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    simple = {str: "string", int: "integer", float: "number", bool: "boolean"}
+    if annotation in simple:
+        return {"type": simple[annotation]}
+    if annotation in (list, tuple):
+        return {"type": "array"}
+    if annotation is dict:
+        return {"type": "object"}
+    if origin is typing.Annotated:  # Annotated[str, "description"] — the description is handled by the caller
+        return type_to_schema(args[0], where)
+    if origin is Literal:
+        kinds = {type(value) for value in args}
+        schema: dict[str, Any] = {"enum": list(args)}
+        if len(kinds) == 1 and next(iter(kinds)) in simple:
+            schema = {"type": simple[next(iter(kinds))], "enum": list(args)}
+        return schema
+    if origin in (list, tuple) and args:
+        return {"type": "array", "items": type_to_schema(args[0], where)}
+    if origin is dict:
+        schema = {"type": "object"}
+        if len(args) == 2 and args[1] is not Any:
+            schema["additionalProperties"] = type_to_schema(args[1], where)
+        return schema
+    if origin in (Union, types.UnionType):
+        non_null = [arg for arg in args if arg is not type(None)]
+        if len(non_null) == 1:  # Optional[X]: the model may leave the argument out
+            return type_to_schema(non_null[0], where)
+        return {"anyOf": [type_to_schema(arg, where) for arg in non_null]}
+    raise ToolDefinitionError(f"{where}: type {annotation!r} has no JSON Schema equivalent here. "
+                              "Use str, int, float, bool, list[X], dict, Literal[...] or Optional[X].")
+
+
+def build_schema(fn: Callable[..., Any]) -> tuple[str, dict[str, Any]]:
+    """(description, parameters schema) for ``fn``; raises ``ToolDefinitionError`` saying how to fix the function."""
+    fname = getattr(fn, "__name__", repr(fn))
+    description, arg_docs = parse_docstring(fn.__doc__)
+    if not description:
+        raise ToolDefinitionError(f"Tool {fname} has no description. The model chooses tools by their description: "
+                                  f'add a docstring whose first line says what it does, e.g.\n    """查询指定城市的天气，例如：北京"""')
+    try:
+        hints = typing.get_type_hints(fn, include_extras=True)
+    except NameError as exc:
+        raise ToolDefinitionError(f"Tool {fname}: a type hint cannot be resolved ({exc}). Import the type in the tool's module.") from exc
+
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for pname, param in inspect.signature(fn).parameters.items():
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            raise ToolDefinitionError(f"Tool {fname}: *{pname} / **{pname} cannot be described to a model. Name every parameter.")
+        if pname not in hints:
+            raise ToolDefinitionError(f"Tool {fname}: parameter {pname!r} has no type hint. Add one, e.g.\n"
+                                      f"    def {fname}({pname}: str, ...)")
+        annotation = hints[pname]
+        schema = type_to_schema(annotation, f"Tool {fname}, parameter {pname!r}")
+        annotated_doc = next((m for m in getattr(annotation, "__metadata__", ()) if isinstance(m, str)), None)
+        doc = arg_docs.get(pname) or annotated_doc
+        if not doc:
+            raise ToolDefinitionError(f"Tool {fname}: parameter {pname!r} has no description. Add a line under 'Args:' "
+                                      f"in the docstring, with an example value, e.g.\n    Args:\n        {pname}: 城市名，例如：北京")
+        schema["description"] = doc
+        if param.default is inspect.Parameter.empty and _is_optional(annotation):
+            raise ToolDefinitionError(f"Tool {fname}: parameter {pname!r} is Optional but has no default, so the model could leave it "
+                                      f"out and the call would fail. Give it one, e.g.\n    {pname}: Optional[...] = None")
+        if param.default is inspect.Parameter.empty:
+            required.append(pname)
+        elif param.default is not inspect.Parameter.empty and param.default is not None and _json_safe(param.default):
+            schema["default"] = param.default
+        properties[pname] = schema
+
+    unknown = sorted(set(arg_docs) - set(properties))
+    if unknown:
+        raise ToolDefinitionError(f"Tool {fname}: the docstring describes {', '.join(unknown)}, which the signature does not have. "
+                                  "Rename the 'Args:' line to match the parameter, or remove it.")
+    parameters = {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+    Draft202012Validator.check_schema(parameters)
+    return description, parameters
+
+
+def _is_optional(annotation: Any) -> bool:
+    if typing.get_origin(annotation) is typing.Annotated:
+        annotation = typing.get_args(annotation)[0]
+    return typing.get_origin(annotation) in (Union, types.UnionType) and type(None) in typing.get_args(annotation)
+
+
+def _json_safe(value: Any) -> bool:
+    try:
+        json.dumps(value)
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
+# --------------------------------------------------------------------------- dispatch steps
+
+def parse_arguments(arguments: dict[str, Any] | str | None) -> dict[str, Any]:
+    """The arguments as a dict. Text is parsed as JSON; anything but a JSON object raises ``ValueError`` saying so."""
+    if arguments is None:
+        return {}
+    if isinstance(arguments, dict):
+        return arguments
+    text = arguments.strip()
+    if not text:
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"the arguments are not valid JSON ({exc.msg} at position {exc.pos}): {text[:200]}. "
+                         'Send one JSON object, e.g. {"name": "value"}.') from exc
+    if isinstance(value, str):
+        raise ValueError("the arguments are a JSON string, not a JSON object. Send the object itself, not a string containing it.")
+    if not isinstance(value, dict):
+        raise ValueError(f"the arguments must be a JSON object, got {_json_type_name(value)}: {text[:200]}.")
+    return value
+
+
+def validation_errors(schema: dict[str, Any], arguments: dict[str, Any]) -> list[str]:
+    """Every way ``arguments`` break ``schema``, one readable sentence each (empty list when valid)."""
+    validator = Draft202012Validator(schema)
+    return [_describe(error) for error in sorted(validator.iter_errors(arguments), key=lambda e: list(e.absolute_path))]
+
+
+def _describe(error: Any) -> str:
+    where = ".".join(str(part) for part in error.absolute_path)
+    field_name = f"argument {where!r}" if where else "the arguments"
+    if error.validator == "type":
+        expected = error.validator_value if isinstance(error.validator_value, str) else " or ".join(error.validator_value)
+        return f"{field_name} must be {expected}, got {_json_type_name(error.instance)} {json.dumps(error.instance, ensure_ascii=False)[:80]}"
+    if error.validator == "required":
+        missing = re.findall(r"'([^']+)' is a required property", error.message)
+        return f"missing required argument {missing[0]!r}" if missing else error.message
+    if error.validator == "additionalProperties":
+        allowed = ", ".join(error.schema.get("properties", {})) or "none"
+        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        return f"unexpected argument(s) {', '.join(map(repr, extra))}; allowed: {allowed}"
+    if error.validator == "enum":
+        options = ", ".join(json.dumps(v, ensure_ascii=False) for v in error.validator_value)
+        return f"{field_name} must be one of {options}, got {json.dumps(error.instance, ensure_ascii=False)[:80]}"
+    return f"{field_name}: {error.message}"
+
+
+def _json_type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    for python_type, name in ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"), (list, "array"), (dict, "object")):
+        if isinstance(value, python_type):
+            return name
+    return type(value).__name__
+
+
+def run_with_timeout(fn: Callable[..., Any], arguments: dict[str, Any], timeout: float | None, name: str = "tool") -> ToolResult:
+    """Run ``fn(**arguments)``; exceptions and timeouts become error results.
+
+    With a timeout the call runs in a daemon worker thread and we stop *waiting* after ``timeout``
+    seconds. Python cannot kill a thread, so a tool that never returns keeps running in the
+    background until it finishes (or the process exits); its late result is discarded. Tools with
+    side effects should therefore enforce their own time limits (e.g. an HTTP client timeout).
+    """
+
+    def call() -> ToolResult:
+        try:
+            value = fn(**arguments)
+        except ToolError as exc:
+            return ToolResult.fail(str(exc), exc)
+        except Exception as exc:  # a tool bug must never crash the run; the model sees the error, the trace keeps the exception
+            return ToolResult.fail(f"{type(exc).__name__}: {exc}", exc)
+        return value if isinstance(value, ToolResult) else ToolResult.ok(value)
+
+    if not timeout or timeout <= 0:
+        return call()
+    box: list[ToolResult] = []
+    context = contextvars.copy_context()  # so per-run context (e.g. tracing on Day 6) is visible inside the tool
+    worker = threading.Thread(target=lambda: box.append(context.run(call)), name=f"tool-{name}", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        return ToolResult.fail(f"TimeoutError: tool {name!r} did not finish within {timeout:g} s. "
+                               "Try again later or with a smaller request.", TimeoutError(f"{name} timed out after {timeout} s"))
+    return box[0] if box else ToolResult.fail(f"tool {name!r} ended without a result")
+
+
+# --------------------------------------------------------------------------- the registry
+
+
+class ToolRegistry:
+    """Tools by name: the schemas to send to the model, and the dispatch of the calls it makes."""
+
+    def __init__(self, tools: Iterable[Tool | Callable[..., Any]] = ()):
+        self._tools: dict[str, Tool] = {}
+        for item in tools:
+            self.register(item)
+
+    def register(self, tool_or_fn: Tool | Callable[..., Any]) -> Tool:
+        """Add a ``Tool`` (or a plain function, decorated here with the defaults). Returns the tool, so it works as a decorator."""
+        item = tool_or_fn if isinstance(tool_or_fn, Tool) else tool(tool_or_fn)
+        if item.name in self._tools and self._tools[item.name] is not item:
+            raise ValueError(f"A tool named {item.name!r} is already registered. Give one of them another name with @tool(name=...).")
+        self._tools[item.name] = item
+        return item
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
+
+    def __iter__(self) -> Iterator[Tool]:
+        return iter(self._tools.values())
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def get(self, name: str) -> Tool | None:
+        return self._tools.get(name)
+
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def schemas(self) -> list[dict[str, Any]]:
+        return [item.schema() for item in self._tools.values()]
+
+    def dispatch(self, name: str, arguments: dict[str, Any] | str | None = None) -> ToolResult:
+        """Run the named tool on the model's arguments. Never raises for anything the model sends."""
+        item = self._tools.get(name)
+        if item is None:
+            valid = ", ".join(self._tools) or "(none registered)"
+            return ToolResult.fail(f"Unknown tool {name!r}. Valid tools: {valid}. Call one of these by its exact name.")
+        return item.invoke(arguments)
+
+    def __repr__(self) -> str:
+        return f"ToolRegistry({', '.join(self._tools)})"
+
+
+__all__ = ["PERMISSION_LEVELS", "Tool", "ToolDefinitionError", "ToolError", "ToolRegistry", "ToolResult", "build_schema",
+           "parse_arguments", "parse_docstring", "run_with_timeout", "tool", "type_to_schema", "validation_errors"]
