@@ -366,8 +366,9 @@ def test_live_every_fault_ends_within_bounds_with_a_truthful_stop_reason(offline
     if fault in ("server_error", "rate_limit", "slow"):
         expected = {"server_error": "HTTP 500", "rate_limit": "HTTP 429", "slow": "RequestTimeout"}[fault]
         assert result.steps == [] and expected in result.error
-    if fault == "string_arguments":
-        assert "出错" in result.answer and "153" not in result.answer
+    if fault in ("malformed_json", "unknown_tool", "string_arguments"):
+        # the model is told its mistake, corrects the call on the next turn, and answers from the real result
+        assert "153" in result.answer, format_run(result)
 
 
 def test_live_parallel_calls_off_gives_one_call_per_turn(offline_server):

@@ -1,0 +1,145 @@
+"""Tool choice: score every offered tool against one intent of the user's request.
+
+A tool is described by its name (split into words), its description and its parameters'
+names, descriptions and enum values. The score of a request against a tool is:
+
+- for each distinct request token (Chinese bigram or English word) found in the tool's text:
+  2 if it is in the tool's name, else 1;
+- for each lexicon intent the request shares with the tool: 3 if it is one of the tool's main
+  intents (the ones its name and description mention most), else 1;
+- when words or a main intent already match, 1 for each parameter whose value the request visibly
+  contains by a specific rule (an id matching the example's pattern, a city, a person's name,
+  a currency) — "李四还有几天年假？" fits a tool whose parameter says "员工姓名，例如：张三".
+
+A tool is a candidate only when its score reaches ``MIN_SCORE``; so small talk ("你好，你是谁？")
+calls nothing, and a tool whose description is vague ("处理数据") is not chosen for a request its
+words do not match — the lesson of the course: write clear descriptions with examples.
+
+Left out: learned embeddings, synonyms beyond the lexicon, and any per-tool special case.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from functools import lru_cache
+from dataclasses import dataclass, field
+from typing import Any
+
+from .arguments import evidence
+from .lexicon import INTENTS, intents_in
+from .text import normalize, split_identifier, stem, tokens
+
+MIN_SCORE = 2.0
+MAIN_INTENT_BONUS = 3.0
+SIDE_INTENT_BONUS = 1.0
+
+
+@dataclass(frozen=True)
+class ToolProfile:
+    """What the simulator knows about one tool, read once from its spec."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    name_tokens: frozenset[str]
+    text_tokens: frozenset[str]
+    main_intents: frozenset[str]
+    side_intents: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def spec(self) -> dict[str, Any]:
+        return {"name": self.name, "description": self.description, "parameters": self.parameters}
+
+
+def unwrap_tool(tool: dict[str, Any]) -> dict[str, Any]:
+    """Accept either a bare function spec or OpenAI's ``{"type": "function", "function": {...}}``."""
+    if tool.get("type") == "function" and isinstance(tool.get("function"), dict):
+        return tool["function"]
+    return tool
+
+
+def _parameter_text(parameters: dict[str, Any]) -> str:
+    parts: list[str] = []
+    for name, schema in (parameters.get("properties") or {}).items():
+        if not isinstance(schema, dict):
+            continue
+        parts.append(" ".join(split_identifier(name)))
+        parts.append(str(schema.get("description", "")))
+        for value in schema.get("enum") or []:
+            parts.append(str(value))
+        for value in schema.get("examples") or []:
+            parts.append(str(value))
+    return " ".join(parts)
+
+
+_ASCII_TRIGGERS = {intent: re.compile("|".join(rf"(?<![a-z]){re.escape(t)}(?![a-z])" for t in triggers if t.isascii()))
+                   for intent, triggers in INTENTS.items()}
+
+
+def _intent_counts(text: str) -> Counter[str]:
+    low = normalize(text).lower()
+    counts: Counter[str] = Counter()
+    for intent, triggers in INTENTS.items():
+        counts[intent] += len(_ASCII_TRIGGERS[intent].findall(low))
+        counts[intent] += sum(low.count(trigger) for trigger in triggers if not trigger.isascii())
+    return counts
+
+
+def profile(tool: dict[str, Any]) -> ToolProfile:
+    """Read a tool spec once (cached by its JSON text: the same tools come with every request)."""
+    spec = unwrap_tool(tool)
+    return _profile(json.dumps(spec, ensure_ascii=False, default=str))  # key order kept: arguments follow it
+
+
+@lru_cache(maxsize=512)
+def _profile(spec_json: str) -> ToolProfile:
+    spec = json.loads(spec_json)
+    name = str(spec.get("name", ""))
+    description = str(spec.get("description", "") or "")
+    parameters = spec.get("parameters") or {}
+    name_words = " ".join(split_identifier(name))
+    name_tokens = frozenset(stem(w) for w in split_identifier(name)) | frozenset(tokens(name_words))
+    param_text = _parameter_text(parameters)
+    text_tokens = frozenset(tokens(description)) | frozenset(tokens(param_text)) | name_tokens
+    # Main intents: those the name and description mention most (the name counts double).
+    counts = _intent_counts(name_words) + _intent_counts(name_words) + _intent_counts(description)
+    counts = Counter({k: v for k, v in counts.items() if v > 0})
+    top = max(counts.values(), default=0)
+    main = frozenset(k for k, v in counts.items() if v == top and top > 0)
+    side = (frozenset(counts) | intents_in(param_text) | intents_in(description)) - main
+    return ToolProfile(name=name, description=description, parameters=parameters, name_tokens=name_tokens,
+                       text_tokens=text_tokens, main_intents=main, side_intents=side)
+
+
+def score(request: str, tool: ToolProfile) -> float:
+    """How well ``tool`` fits ``request`` (see the module docstring for the formula)."""
+    total = 0.0
+    for tok in set(tokens(request)):
+        if tok in tool.name_tokens:
+            total += 2.0
+        elif tok in tool.text_tokens:
+            total += 1.0
+    wanted = intents_in(request)
+    total += MAIN_INTENT_BONUS * len(wanted & tool.main_intents)
+    if total > 0:  # only words or a main intent open the door to the weaker signals
+        total += evidence(tool.spec, request)
+    total += SIDE_INTENT_BONUS * len(wanted & tool.side_intents)
+    return total
+
+
+def rank(request: str, tools: list[ToolProfile]) -> list[tuple[float, ToolProfile]]:
+    """Tools by descending score; ties keep the order the tools were offered in."""
+    scored = [(score(request, tool), index, tool) for index, tool in enumerate(tools)]
+    scored.sort(key=lambda item: (-item[0], item[1]))
+    return [(value, tool) for value, _, tool in scored]
+
+
+def best_tool(request: str, tools: list[ToolProfile], *, exclude: frozenset[str] = frozenset()) -> tuple[float, ToolProfile] | None:
+    """The best-scoring tool at or above ``MIN_SCORE`` (skipping names in ``exclude``), or ``None``."""
+    for value, tool in rank(request, tools):
+        if tool.name in exclude:
+            continue
+        return (value, tool) if value >= MIN_SCORE else None
+    return None

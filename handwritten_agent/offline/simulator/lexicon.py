@@ -1,0 +1,138 @@
+"""The simulator's small vocabulary: intents, date words, currencies, cities and enum synonyms.
+
+An intent is a named group of trigger words in Chinese and English (``time``: 几点, 时间, clock …).
+Tool choice gives a bonus when the user's request and a tool's name/description share an intent,
+which is how "现在几点了？" finds a tool described in English as "Get the current time". The lists
+are deliberately short: a tool the lexicon does not know is still found through the words of its
+description, exactly as the course teaches (a clear description with an example).
+
+Left out: synonyms beyond these lists, fuzzy spelling, and any knowledge of what a tool returns.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .text import normalize
+
+# intent -> trigger words. Chinese triggers match as substrings; English ones as whole words.
+INTENTS: dict[str, tuple[str, ...]] = {
+    "time": ("几点", "时间", "时刻", "现在", "日期", "几号", "星期几", "礼拜几", "钟点",
+             "time", "clock", "date", "now", "datetime", "timestamp", "today's date"),
+    "math": ("算", "计算", "乘", "除", "加上", "减去", "等于", "次方", "平方", "开方", "根号", "表达式", "算式", "数学",
+             "calculate", "calculator", "compute", "math", "arithmetic", "expression", "plus", "minus", "times",
+             "multiply", "multiplied", "divide", "divided", "sum", "product", "squared", "sqrt", "power",
+             "square root", "percent", "equals"),
+    "weather": ("天气", "气温", "温度", "下雨", "降雨", "下雪", "晴", "阴天", "刮风", "预报", "湿度",
+                "weather", "temperature", "forecast", "rain", "snow", "sunny", "humidity"),
+    "exchange": ("汇率", "兑换", "换成", "能换", "兑", "外汇", "美元", "人民币", "欧元", "日元", "英镑", "港币", "港元", "货币", "币种",
+                 "exchange", "currency", "currencies", "convert", "usd", "cny", "eur", "jpy", "gbp", "rmb", "yuan", "dollar", "dollars", "euro", "euros"),
+    "order": ("订单", "单号", "物流", "快递", "发货", "退货", "售后",
+              "order", "orders", "shipping", "shipment", "delivery", "tracking", "parcel"),
+    "customer": ("客户", "会员", "积分", "customer", "customers", "client", "member", "loyalty"),
+    "email": ("邮件", "邮箱", "email", "e-mail", "mail", "inbox"),
+    "room": ("会议室", "订会议", "预订", "预定", "帮我订", "订一间", "订个", "订间", "room", "rooms", "meeting room", "book", "booking", "reserve"),
+    "purchase": ("采购", "购买", "申购", "purchase", "procurement", "buy"),
+    "message": ("短信", "通知", "sms", "notify", "notification", "text message"),
+    "search": ("搜索", "搜一下", "检索", "查找", "search", "look up", "lookup", "find"),
+    "stock": ("股价", "股票", "stock", "share price", "ticker"),
+    "calendar": ("日程", "日历", "会议", "安排", "calendar", "schedule", "meeting", "appointment"),
+    "translate": ("翻译", "译成", "translate", "translation"),
+    "file": ("文件", "文档", "读取", "file", "files", "document", "read"),
+    "memory": ("记住", "记得", "偏好", "remember", "preference", "preferences"),
+}
+
+MATH_SYMBOLS = re.compile(r"\d\s*(?:[-+*/×÷^%]|\*\*)\s*[\d(（]|[)）]\s*[-+*/×÷^]|的\s*\d+(?:\.\d+)?\s*%|\d\s*%\s*of\s*\d")
+
+
+@lru_cache(maxsize=4096)
+def intents_in(text: str) -> frozenset[str]:
+    """The intents whose trigger words occur in ``text``."""
+    low = normalize(text).lower()
+    found = set()
+    for intent, triggers in INTENTS.items():
+        for trigger in triggers:
+            if trigger.isascii():
+                if re.search(rf"(?<![a-z]){re.escape(trigger)}(?![a-z])", low):
+                    found.add(intent)
+                    break
+            elif trigger in low:
+                found.add(intent)
+                break
+    if MATH_SYMBOLS.search(low):
+        found.add("math")
+    return frozenset(found)
+
+
+# Words that mark a request as small talk rather than a task.
+GREETINGS = ("你好", "您好", "嗨", "哈喽", "早上好", "晚上好", "谢谢", "多谢", "你是谁", "你叫什么", "再见",
+             "hello", "hi", "hey", "thanks", "thank you", "who are you", "good morning", "bye")
+
+
+# Words that make a leftover part of a request a request of its own (worth saying it was not done).
+REQUEST_WORDS = re.compile(r"帮我|帮忙|请|查|看一下|订|发|算|告诉|给我|能不能|可以|吗|\b(?:what|how|when|where|who|please|can you|could you|check|tell|show|find|book|send)\b",
+                           re.I)
+
+
+def is_small_talk(text: str) -> bool:
+    low = normalize(text).lower().strip(" ,.!?，。！？~")
+    return any(low == g or low.startswith(g) and len(low) <= len(g) + 4 for g in GREETINGS)
+
+
+# Relative dates, as day offsets from today. Longest first so 大后天 wins over 后天.
+RELATIVE_DAYS: tuple[tuple[str, int], ...] = (
+    ("大后天", 3), ("大前天", -3), ("后天", 2), ("前天", -2), ("明天", 1), ("明日", 1), ("今天", 0), ("今日", 0),
+    ("昨天", -1), ("昨日", -1), ("day after tomorrow", 2), ("day before yesterday", -2), ("tomorrow", 1),
+    ("today", 0), ("tonight", 0), ("yesterday", -1),
+)
+
+# Enum values and the words people use for them.
+ENUM_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "today": ("今天", "今日", "现在", "当前", "目前"),
+    "tomorrow": ("明天", "明日"),
+    "day_after_tomorrow": ("后天",),
+    "yesterday": ("昨天", "昨日"),
+    "celsius": ("摄氏", "℃"),
+    "fahrenheit": ("华氏", "℉"),
+    "high": ("高",), "medium": ("中等", "中"), "low": ("低",),
+    "urgent": ("紧急", "加急"), "normal": ("普通", "一般"),
+    "sms": ("短信",), "email": ("邮件", "邮箱"), "in_app": ("站内信",),
+    "asc": ("升序", "从小到大"), "desc": ("降序", "从大到小"),
+    "male": ("男",), "female": ("女",),
+    "zh": ("中文", "汉语"), "en": ("英文", "英语"), "ja": ("日文", "日语"),
+}
+
+# ISO code -> names people use for the currency, Chinese first.
+CURRENCIES: dict[str, tuple[str, ...]] = {
+    "USD": ("美元", "美金", "us dollar", "us dollars", "dollar", "dollars"),
+    "CNY": ("人民币", "rmb", "yuan", "renminbi"),
+    "EUR": ("欧元", "euro", "euros"),
+    "JPY": ("日元", "日币", "yen"),
+    "GBP": ("英镑", "pound", "pounds", "sterling"),
+    "HKD": ("港币", "港元", "hong kong dollar"),
+    "KRW": ("韩元", "won"),
+    "AUD": ("澳元", "australian dollar"),
+    "CAD": ("加元", "加拿大元", "canadian dollar"),
+    "CHF": ("瑞士法郎", "swiss franc"),
+    "SGD": ("新加坡元", "新币", "singapore dollar"),
+}
+
+# Chinese name -> English name, for cities a weather-like tool may be asked about.
+CITIES: dict[str, str] = {
+    "北京": "Beijing", "上海": "Shanghai", "广州": "Guangzhou", "深圳": "Shenzhen", "杭州": "Hangzhou",
+    "南京": "Nanjing", "成都": "Chengdu", "重庆": "Chongqing", "武汉": "Wuhan", "西安": "Xi'an",
+    "天津": "Tianjin", "苏州": "Suzhou", "长沙": "Changsha", "郑州": "Zhengzhou", "青岛": "Qingdao",
+    "厦门": "Xiamen", "沈阳": "Shenyang", "大连": "Dalian", "济南": "Jinan", "哈尔滨": "Harbin",
+    "昆明": "Kunming", "合肥": "Hefei", "福州": "Fuzhou", "宁波": "Ningbo", "无锡": "Wuxi", "东莞": "Dongguan",
+    "佛山": "Foshan", "珠海": "Zhuhai", "南宁": "Nanning", "贵阳": "Guiyang", "兰州": "Lanzhou",
+    "乌鲁木齐": "Urumqi", "拉萨": "Lhasa", "海口": "Haikou", "三亚": "Sanya", "石家庄": "Shijiazhuang",
+    "太原": "Taiyuan", "南昌": "Nanchang", "长春": "Changchun", "呼和浩特": "Hohhot", "香港": "Hong Kong",
+    "澳门": "Macau", "台北": "Taipei", "东京": "Tokyo", "首尔": "Seoul", "纽约": "New York", "伦敦": "London",
+    "巴黎": "Paris", "新加坡": "Singapore", "悉尼": "Sydney", "柏林": "Berlin", "旧金山": "San Francisco",
+}
+
+# Common surnames: a two- or three-character word starting with one of these may be a person's name.
+SURNAMES = frozenset("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤")
+# Characters that end a name rather than continue it ("李四的", "给王五发").
+NAME_STOPPERS = frozenset("的地得了在是有要还和与给发说请查问把被对向从到也都就会能吗呢吧啊年月日天今明昨最近客户员工先生女士经理老师同学")

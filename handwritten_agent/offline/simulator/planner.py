@@ -1,0 +1,375 @@
+"""The turn planner: from the user's request, the offered tools and the results so far, decide this turn.
+
+The planner is a pure function, re-run from scratch on every turn, which is what keeps the simulator
+deterministic and lets an agent's loop converge:
+
+1. Split the request into intents (on ？ ; ， 然后 再 并且 顺便 … "and then", "and what …").
+2. Give each intent the best-scoring tool (``choose``); intents no tool fits stay as context.
+   Neighbouring intents for the same tool are merged when one alone lacks arguments; an intent
+   asking for the very same call as an earlier one takes its next-best tool instead.
+3. Fill each intent's arguments (``arguments``). An intent whose arguments need an earlier
+   result — a calculator expression "100 * <rate>" after an exchange-rate lookup, an id the
+   previous result contains — waits until that result is there.
+4. Match the results already received to the planned calls (same name and arguments). Calls
+   without a result are made now: all that are ready when parallel calls are allowed, else the
+   first. When nothing is left to call, answer from the results (``answer``); a required argument
+   nobody gave becomes a clarifying question; a request no tool fits gets the fallback reply.
+
+Bounds: results that match no planned call (e.g. the agent rejected a malformed call) allow one
+retry per intent; after that, and whenever the agent says a call was already made, the planner
+answers from what it has. ``parallel=False`` gives one call per turn. ``tool_choice="none"`` never
+calls; ``"required"`` and a named function force a call on every turn, as the real API does (the
+named tool, or the best-scoring one, with the arguments that can be filled and examples for the rest).
+
+Left out: plans deeper than "each intent may use the results of the intents before it", and
+anything a model would need world knowledge for.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from .answer import OK, REPEATED, clarify_question, compose_final, fallback_reply, read_result, result_line, unfinished_note
+from .arguments import FillContext, FillOutcome, Param, best_effort_arguments, fill_arguments, number_from_result
+from .choose import MIN_SCORE, ToolProfile, best_tool, profile, rank
+from .lexicon import REQUEST_WORDS, is_small_talk
+from .text import CJK_RANGE, language, normalize
+
+
+@dataclass(frozen=True)
+class PlannedCall:
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Plan:
+    calls: list[PlannedCall]  # tool calls to make now (empty when answering)
+    answer: str | None  # text when not calling: final answer, clarifying question or fallback
+    kind: str  # "call" | "final" | "clarify" | "fallback"
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. Intents
+# ---------------------------------------------------------------------------------------------
+
+_SEPARATOR = re.compile(
+    r"[?;!。\n]+|,(?!(?<=\d,)\d{3}(?!\d))"
+    r"|然后|之后|以后|接着|随后|并且|顺便|同时|另外|再(?![见次])"
+    rf"|(?<=[{CJK_RANGE}])后(?![天面台续来端果])"
+    r"|\band then\b|\bthen\b|\balso\b|\bafter that\b"
+    r"|\band\b(?=\s+(?:what|what's|how|when|where|who|which|is|are|can|could|please|tell|give|calculate|compute|check|"
+    r"get|find|look|show|convert|search|send|book|multiply|divide|add)\b)",
+    re.I)
+
+
+@dataclass(frozen=True)
+class Segment:
+    text: str
+    start: int
+    end: int
+    question: bool  # ended with a question mark
+
+
+# Quoted text and what follows a colon ("发短信：您好，订单已发货") is content, not more intents.
+_QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|(?<![\d\s])\s*:(?!\d).*$", re.S)
+
+
+def quoted_spans(text: str) -> list[tuple[int, int]]:
+    return [match.span() for match in _QUOTED.finditer(text)]
+
+
+def split_intents(text: str) -> list[Segment]:
+    """Cut a request into the parts that may each need a tool."""
+    text = normalize(text)
+    protected = quoted_spans(text)
+    segments: list[Segment] = []
+    position = 0
+    separators = [m for m in _SEPARATOR.finditer(text) if not any(a <= m.start() < b for a, b in protected)]
+    for match in separators + [None]:
+        stop = match.start() if match else len(text)
+        piece = text[position:stop]
+        stripped = piece.strip(" ,")
+        if stripped:
+            offset = position + piece.index(stripped)
+            question = bool(match and "?" in match.group(0))
+            segments.append(Segment(stripped, offset, offset + len(stripped), question))
+        if match:
+            position = match.end()
+    return segments
+
+
+@dataclass
+class Intent:
+    segments: list[Segment]
+    tool: ToolProfile
+    score: float
+
+    @property
+    def text(self) -> str:
+        return " ".join(s.text for s in self.segments)
+
+
+def _context(text: str, intents: list[Intent], own: Intent) -> str:
+    """The request with the other intents' words blanked out."""
+    chars = list(normalize(text))
+    for intent in intents:
+        if intent is own:
+            continue
+        for segment in intent.segments:
+            for index in range(segment.start, segment.end):
+                chars[index] = " "
+    return "".join(chars)
+
+
+def _fill(user_text: str, intents: list[Intent], intent: Intent, now: datetime, *, has_previous: bool,
+          previous_ready: bool = False, previous_number: float | None = None,
+          previous_texts: tuple[str, ...] = ()) -> FillOutcome:
+    ctx = FillContext(segment=intent.text, context=_context(user_text, intents, intent), request=user_text, now=now,
+                      has_previous=has_previous, previous_ready=previous_ready,
+                      previous_number=previous_number, previous_texts=previous_texts)
+    return fill_arguments(intent.tool.spec, ctx)
+
+
+def scoring_text(text: str) -> str:
+    """The words that say what to do: quoted content and text after a colon are left out."""
+    for start, stop in reversed(quoted_spans(text)):
+        text = text[:start] + " " + text[stop:]
+    return text
+
+
+def find_intents(user_text: str, tools: list[ToolProfile], now: datetime) -> tuple[list[Intent], list[Segment]]:
+    """The request's intents, each with its tool, and the segments no tool fits."""
+    intents: list[Intent] = []
+    unmatched: list[Segment] = []
+    for segment in split_intents(user_text):
+        best = best_tool(scoring_text(segment.text), tools)
+        if best is None:
+            unmatched.append(segment)
+        else:
+            intents.append(Intent([segment], best[1], best[0]))
+    if not intents:
+        # The request as a whole may still fit a tool its parts do not ("北京，明天天气" split in two).
+        best = best_tool(scoring_text(normalize(user_text)), tools)
+        if best is not None and unmatched:
+            intents = [Intent(list(unmatched), best[1], best[0])]
+            unmatched = []
+
+    # Merge neighbours for the same tool when one of them alone cannot fill its arguments.
+    merged: list[Intent] = []
+    for intent in intents:
+        if merged and merged[-1].tool.name == intent.tool.name:
+            previous = merged[-1]
+            alone_a = _fill(user_text, merged + [intent], previous, now, has_previous=False)
+            alone_b = _fill(user_text, merged + [intent], intent, now, has_previous=True)
+            if alone_a.missing or alone_b.missing:
+                joined = Intent(previous.segments + intent.segments, intent.tool, max(previous.score, intent.score))
+                together = _fill(user_text, merged[:-1] + [joined], joined, now, has_previous=False)
+                if len(together.missing) < len(alone_a.missing) + len(alone_b.missing):
+                    merged[-1] = joined
+                    continue
+        merged.append(intent)
+
+    # An intent asking for exactly the call an earlier one makes is about something else: next-best tool.
+    result: list[Intent] = []
+    seen: list[tuple[str, str]] = []
+    for intent in merged:
+        outcome = _fill(user_text, merged, intent, now, has_previous=bool(result))
+        key = (intent.tool.name, _canonical(outcome.arguments[0]))
+        if not outcome.missing and not outcome.needs_previous and key in seen:
+            alternative = best_tool(scoring_text(intent.text), tools, exclude=frozenset(name for name, _ in seen))
+            if alternative is None:
+                continue
+            intent = Intent(intent.segments, alternative[1], alternative[0])
+            outcome = _fill(user_text, merged, intent, now, has_previous=bool(result))
+            key = (intent.tool.name, _canonical(outcome.arguments[0]))
+        seen.append(key)
+        result.append(intent)
+    return result, unmatched
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. Matching results to planned calls
+# ---------------------------------------------------------------------------------------------
+
+
+def _canonical(arguments: dict[str, Any]) -> str:
+    def tidy(value: Any) -> Any:
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        if isinstance(value, dict):
+            return {k: tidy(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [tidy(v) for v in value]
+        return value
+    return json.dumps(tidy(arguments), sort_keys=True, ensure_ascii=False)
+
+
+@dataclass
+class _State:
+    intent: Intent
+    calls: list[PlannedCall] = field(default_factory=list)
+    matched: list[int | None] = field(default_factory=list)  # index into results per call
+    missing: list[Param] = field(default_factory=list)
+    blocked: bool = False  # waits for earlier results
+    failed: bool = False  # earlier results came, but not what this intent needed
+
+    @property
+    def finished(self) -> bool:
+        return not self.blocked and all(index is not None for index in self.matched)
+
+
+def _resolve(user_text: str, intents: list[Intent], results: list[tuple[PlannedCall, str]], now: datetime) -> tuple[list[_State], list[bool]]:
+    consumed = [False] * len(results)
+    states: list[_State] = []
+    for position, intent in enumerate(intents):
+        earlier_ready = all(s.finished for s in states)
+        previous_number = None
+        previous_texts: list[str] = []
+        for state in states:
+            for index in state.matched:
+                if index is not None and read_result(results[index][1]).status == OK:
+                    previous_texts.append(results[index][1])
+        if states and earlier_ready:
+            last = next((s for s in reversed(states) if any(i is not None for i in s.matched)), None)
+            if last is not None:
+                for index in reversed([i for i in last.matched if i is not None]):
+                    view = read_result(results[index][1])
+                    if view.status == OK:
+                        previous_number = number_from_result(results[index][1])
+                        break
+        outcome = _fill(user_text, intents, intent, now, has_previous=position > 0, previous_ready=earlier_ready,
+                        previous_number=previous_number, previous_texts=tuple(previous_texts) if earlier_ready else ())
+        state = _State(intent)
+        if outcome.needs_previous:
+            state.blocked = not earlier_ready
+            state.failed = earlier_ready
+        elif outcome.missing:
+            state.missing = outcome.missing
+        else:
+            state.calls = [PlannedCall(intent.tool.name, arguments) for arguments in outcome.arguments]
+            for call in state.calls:
+                key = _canonical(call.arguments)
+                match = next((i for i, (done, _) in enumerate(results)
+                              if not consumed[i] and done.name == call.name and _canonical(done.arguments) == key), None)
+                if match is not None:
+                    consumed[match] = True
+                state.matched.append(match)
+        states.append(state)
+    return states, consumed
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. The turn
+# ---------------------------------------------------------------------------------------------
+
+
+def _final_answer(user_text: str, profiles: dict[str, ToolProfile], results: list[tuple[PlannedCall, str]],
+                  states: list[_State], consumed: list[bool], unmatched: list[Segment], lang: str) -> Plan:
+    gave_up = not all(s.finished or s.missing or s.failed for s in states)
+    matched_names = {results[i][0].name for i, used in enumerate(consumed) if used}
+    lines: list[str] = []
+    for index, (call, raw) in enumerate(results):
+        view = read_result(raw)
+        spec = profiles[call.name].spec if call.name in profiles else {"name": call.name}
+        if view.status == REPEATED:
+            earlier = [j for j in range(index) if results[j][0].name == call.name
+                       and _canonical(results[j][0].arguments) == _canonical(call.arguments)
+                       and read_result(results[j][1]).status != REPEATED]
+            if earlier:
+                continue
+        elif not consumed[index]:
+            if call.name not in profiles and not gave_up:
+                continue  # an unknown-tool attempt the retry fixed
+            if view.status != OK and call.name in matched_names:
+                continue  # a failed attempt the retry fixed
+        lines.append(result_line(spec, call.arguments, view, lang))
+    notes: list[str] = []
+    questions = False
+    for state in states:
+        if state.failed or state.blocked:
+            notes.append(unfinished_note(state.intent.text, "blocked", lang))
+        elif state.missing:
+            notes.append(clarify_question(state.intent.tool.spec, state.missing, lang))
+            questions = True
+    for segment in unmatched:
+        if (segment.question or REQUEST_WORDS.search(segment.text)) and not is_small_talk(segment.text):
+            notes.append(unfinished_note(segment.text, "no_tool", lang))
+    if not lines and not notes:
+        return Plan([], fallback_reply(user_text, [p.spec for p in profiles.values()], lang), "fallback")
+    return Plan([], compose_final(lines, notes, lang), "clarify" if questions else "final")
+
+
+def plan_turn(user_text: str, tools: list[dict], results: list[tuple[PlannedCall, str]], *,
+              parallel: bool = True, tool_choice: str | dict | None = "auto",
+              now: datetime | None = None) -> Plan:
+    """Plan one assistant turn for ``user_text`` given the ``tools`` offered and the ``results`` so far.
+
+    ``tools`` are function specs ``{"name", "description", "parameters"}`` (OpenAI's
+    ``{"type": "function", "function": {...}}`` wrapper is accepted too). ``results`` are the calls
+    already made since the user's message, with the raw text each returned, in order.
+    """
+    now = now or datetime.now()
+    lang = language(user_text)
+    profiles_list = [profile(tool) for tool in tools or [] if isinstance(tool, dict)]
+    profiles_list = [p for p in profiles_list if p.name]
+    profiles = {p.name: p for p in profiles_list}
+    forced = _forced_name(tool_choice)
+
+    if not profiles_list or tool_choice == "none":
+        intents = find_intents(user_text, profiles_list, now)[0] if profiles_list else []
+        if results:
+            return _final_answer(user_text, profiles, results, [], [True] * len(results), [], lang)
+        return Plan([], fallback_reply(user_text, [p.spec for p in profiles_list], lang,
+                                       tools_disabled=bool(intents)), "fallback")
+
+    intents, unmatched = find_intents(user_text, profiles_list, now)
+    if forced and forced in profiles:
+        intents = [i for i in intents if i.tool.name == forced]
+    states, consumed = _resolve(user_text, intents, results, now)
+
+    repeated = any(read_result(raw).status == REPEATED for _, raw in results)
+    strays = consumed.count(False)
+    pending = [call for state in states if not state.blocked
+               for call, index in zip(state.calls, state.matched) if index is None]
+    if repeated or strays > max(1, len(intents)):
+        pending = []
+    if pending:
+        return Plan(pending if parallel else pending[:1], None, "call")
+
+    plan = _final_answer(user_text, profiles, results, states, consumed, unmatched, lang) if (results or intents) else \
+        Plan([], fallback_reply(user_text, [p.spec for p in profiles_list], lang), "fallback")
+    if plan.kind == "clarify" and not results:
+        questions = [clarify_question(s.intent.tool.spec, s.missing, lang) for s in states if s.missing]
+        plan = Plan([], "\n".join(questions), "clarify")
+
+    if tool_choice == "required" or forced:
+        return _forced_call(user_text, profiles_list, forced, intents, now)
+    return plan
+
+
+def _forced_name(tool_choice: str | dict | None) -> str | None:
+    if isinstance(tool_choice, dict):
+        function = tool_choice.get("function") or {}
+        name = function.get("name") if isinstance(function, dict) else None
+        return str(name or tool_choice.get("name") or "") or None
+    return None
+
+
+def _forced_call(user_text: str, tools: list[ToolProfile], forced: str | None, intents: list[Intent], now: datetime) -> Plan:
+    """``tool_choice`` demands a call: the named (or best-scoring) tool, with what can be filled."""
+    if forced:
+        tool = next((t for t in tools if t.name == forced), None)
+    else:
+        tool = intents[0].tool if intents else rank(normalize(user_text), tools)[0][1]
+    if tool is None:
+        return Plan([], fallback_reply(user_text, [t.spec for t in tools], language(user_text)), "fallback")
+    ctx = FillContext(segment=normalize(user_text), context=normalize(user_text), request=user_text, now=now)
+    return Plan([PlannedCall(tool.name, best_effort_arguments(tool.spec, ctx))], None, "call")
+
+
+__all__ = ["Plan", "PlannedCall", "plan_turn", "split_intents", "find_intents", "MIN_SCORE"]
