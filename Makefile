@@ -30,7 +30,7 @@ test-fast: install
 
 ## re-run every notebook and solution on the offline simulator and save the outputs, then regenerate exercises/
 notebooks: install
-	LLM_PROVIDER=offline $(BIN)/jupyter nbconvert --to notebook --execute --inplace notebooks/*.ipynb solutions/*.ipynb
+	LLM_PROVIDER=offline $(BIN)/jupyter nbconvert --execute --coalesce-streams --ExecutePreprocessor.record_timing=False notebooks/*.ipynb solutions/*.ipynb
 	$(MAKE) exercises
 
 ## exercises/ generated from solutions/
