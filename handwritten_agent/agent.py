@@ -275,7 +275,12 @@ def format_event(event: AgentEvent) -> str:
     """One line (or two) per event; ``Agent(on_event=print_event)`` shows a run as it happens."""
     if event.kind == "model_call" and event.reply is not None:
         wants = "、".join(call.name for call in event.reply.tool_calls)
-        said = f"调用 {wants}" if wants else f"回答 {_short(event.reply.content)}"
+        if wants:
+            said = f"调用 {wants}"
+        elif (event.reply.content or "").strip():
+            said = f"回答 {_short(event.reply.content)}"
+        else:
+            said = "回复为空（没有文字，也没有工具调用）"
         return f"第 {event.step} 步 · 模型 {event.duration_ms:g} ms：{said}"
     if event.kind == "tool_call" and event.call is not None:
         return f"  → [{event.call.id}] {format_call(event.call)}"

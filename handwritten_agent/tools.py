@@ -244,7 +244,7 @@ def build_schema(fn: Callable[..., Any]) -> tuple[str, dict[str, Any]]:
         doc = arg_docs.get(pname) or annotated_doc
         if not doc:
             raise ToolDefinitionError(f"Tool {fname}: parameter {pname!r} has no description. Add a line under 'Args:' "
-                                      f"in the docstring, with an example value, e.g.\n    Args:\n        {pname}: 城市名，例如：北京")
+                                      f"in the docstring saying what it is, with an example value, e.g.\n    Args:\n        {pname}: <what it is>，例如：<an example value>")
         schema["description"] = doc
         if param.default is inspect.Parameter.empty and _is_optional(annotation):
             raise ToolDefinitionError(f"Tool {fname}: parameter {pname!r} is Optional but has no default, so the model could leave it "

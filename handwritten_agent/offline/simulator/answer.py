@@ -251,6 +251,14 @@ def unfinished_note(segment: str, reason: str, lang: str) -> str:
             "blocked": f"\"{segment}\" depends on the previous step, which gave no usable result, so it could not be done"}[reason]
 
 
+_GREETINGS = ("你好", "您好", "嗨", "哈喽", "早上好", "晚上好", "hello", "hi", "hey")
+
+
+def _is_greeting(text: str) -> bool:
+    lowered = text.strip().lower()
+    return any(lowered.startswith(word) for word in _GREETINGS)
+
+
 def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, tools_disabled: bool = False) -> str:
     """The honest reply when no offered tool fits: what this simulator is and what it can do."""
     names = [str(t.get("name", "")) for t in tools if t.get("name")]
@@ -261,7 +269,8 @@ def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, to
             situation = f"这次提供的工具（{'、'.join(names)}）里没有适合这句话的，所以我不调用任何工具。"
         else:
             situation = "这次请求没有提供任何工具。"
-        return ("你好！我是本课程的离线模拟器：一个确定性的规则引擎，不是大语言模型（LLM），没法像真人一样聊天。"
+        greeting = "你好！" if _is_greeting(user_text) else ""
+        return (f"{greeting}我是本课程的离线模拟器：一个确定性的规则引擎，不是大语言模型（LLM），没法像真人一样聊天。"
                 f"{situation}"
                 "我能做的是：根据工具的名称、描述和参数说明挑选工具，按参数的 JSON Schema 从你的话里填写参数，"
                 "再根据工具返回的结果组织回答。想和真正的模型对话，请在 .env 中配置 LLM_BASE_URL、LLM_API_KEY 和 LLM_MODEL。")
@@ -271,7 +280,8 @@ def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, to
         situation = f"None of the tools offered ({', '.join(names)}) fits your message, so I am not calling any. "
     else:
         situation = "This request offers no tools. "
-    return ("Hello! I am the course's offline simulator: a deterministic rule engine, not an LLM, so I cannot really chat. "
+    greeting = "Hello! " if _is_greeting(user_text) else ""
+    return (f"{greeting}I am the course's offline simulator: a deterministic rule engine, not an LLM, so I cannot really chat. "
             f"{situation}"
             "What I can do: pick a tool from its name, description and parameter descriptions, fill its arguments from "
             "your words using the JSON Schema, and compose an answer from the tool results. "
