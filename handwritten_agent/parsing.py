@@ -739,6 +739,13 @@ def _react_input(text: str) -> dict[str, Any] | _Failure:
     text = text.strip()
     if text.lower() in _NO_INPUT:
         return {}
+    if text[:1] == '"':  # the object double-encoded as a JSON string, as JSON mode also accepts
+        try:
+            decoded = json.loads(text)
+        except ValueError:
+            decoded = None
+        if isinstance(decoded, str):
+            text = decoded.strip()
     blocks = find_json_blocks(text)
     try:
         value = _first_json_value(text, blocks)

@@ -410,3 +410,8 @@ def test_long_inputs_are_fast(text):
 def test_many_calls_are_bounded():
     calls = parse_tool_calls('{"name":"a","arguments":{}}' * 500)
     assert isinstance(calls, list) and len(calls) == parsing.MAX_BLOCKS
+
+
+def test_react_action_input_double_encoded_as_a_json_string_is_decoded():
+    text = 'Thought: 需要计算\nAction: calculator\nAction Input: "{\\"expression\\": \\"17 * 9\\"}"'
+    assert parse_tool_call(text) == ToolCall("calculator", {"expression": "17 * 9"})
