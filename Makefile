@@ -5,6 +5,8 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 PORT   ?= 8765
+# JupyterLab refuses to start as root (e.g. in a container) unless told to
+LAB_ARGS ?= $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
 
 .PHONY: install lab test test-fast notebooks exercises check-exercises serve live local clean
 
@@ -18,7 +20,7 @@ install: $(STAMP)
 
 ## JupyterLab on notebooks/ (offline simulator unless .env names a provider)
 lab: install
-	$(BIN)/jupyter lab --notebook-dir=. notebooks/
+	$(BIN)/jupyter lab $(LAB_ARGS) --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/notebooks
 
 ## pytest for the package + nbval for notebooks/ and solutions/, always on the offline simulator
 test: install
