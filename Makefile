@@ -32,7 +32,8 @@ test-fast: install
 
 ## re-run every notebook and solution on the offline simulator and save the outputs, then regenerate exercises/
 notebooks: install
-	LLM_PROVIDER=offline $(BIN)/jupyter nbconvert --execute --coalesce-streams --ExecutePreprocessor.record_timing=False notebooks/*.ipynb solutions/*.ipynb
+	LLM_PROVIDER=offline $(BIN)/jupyter nbconvert --to notebook --inplace --execute --ExecutePreprocessor.record_timing=False notebooks/*.ipynb solutions/*.ipynb
+	$(BIN)/jupyter nbconvert --coalesce-streams notebooks/*.ipynb solutions/*.ipynb  # one stdout block per cell, as JupyterLab saves it
 	$(MAKE) exercises
 
 ## exercises/ generated from solutions/
