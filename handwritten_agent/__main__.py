@@ -48,7 +48,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except (ModuleNotFoundError, OSError, RuntimeError) as exc:
+        # a missing [local] extra, a bad --model path, a busy port: the message says what to do
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -375,10 +375,21 @@ def remove_trailing_commas(text: str) -> str:
     return _outside_strings(text, lambda part: _TRAILING_COMMA.sub(r"\1", part))
 
 
+def collapse_doubled_braces(text: str) -> str:
+    """Turn ``{{"name": …}}`` into ``{"name": …}``, as small models write after copying a template's escaped braces.
+
+    Only a fragment that starts with ``{{`` is touched: valid JSON never does (a key must be a string).
+    """
+    if not text.lstrip().startswith("{{"):
+        return text
+    return _outside_strings(text, lambda part: part.replace("{{", "{").replace("}}", "}"))
+
+
 REPAIRS: tuple[Callable[[str], str], ...] = (
     strip_comments,
     normalize_quotes,
     normalize_fullwidth_punctuation,
+    collapse_doubled_braces,
     quote_bare_keys,
     replace_python_literals,
     remove_trailing_commas,

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from handwritten_agent import parsing, types
 from handwritten_agent.parsing import (
+    collapse_doubled_braces,
     REPAIRS,
     ParseError,
     ReActStep,
@@ -415,3 +416,12 @@ def test_many_calls_are_bounded():
 def test_react_action_input_double_encoded_as_a_json_string_is_decoded():
     text = 'Thought: 需要计算\nAction: calculator\nAction Input: "{\\"expression\\": \\"17 * 9\\"}"'
     assert parse_tool_call(text) == ToolCall("calculator", {"expression": "17 * 9"})
+
+
+def test_doubled_braces_copied_from_a_template_are_collapsed():
+    text = '<tool_call>\n{{"name": "calculator", "arguments": {{"expression": "17*9"}}}}\n</tool_call>'
+    assert parse_tool_call(text) == ToolCall("calculator", {"expression": "17*9"})
+    outer_only = '{{"name": "calculator", "arguments": {"expression": "17*9"}}}'
+    assert parse_tool_call(outer_only) == ToolCall("calculator", {"expression": "17*9"})
+    # ordinary nested JSON that merely ends in }} is left alone
+    assert collapse_doubled_braces('{"a": {"b": 1}}') == '{"a": {"b": 1}}'

@@ -543,7 +543,7 @@ class OfflineServer:
         self._socket = sock
 
     def stop(self, timeout: float = 5.0) -> None:
-        """Ask uvicorn to exit and wait (bounded) for its thread. Safe to call more than once."""
+        """Ask uvicorn to exit, wait (bounded) for its thread, and close the backend. Safe to call more than once."""
         if self._thread.is_alive():
             self._server.should_exit = True
             self._thread.join(timeout)
@@ -551,6 +551,9 @@ class OfflineServer:
                 self._server.force_exit = True
                 self._thread.join(timeout)
         self._socket.close()
+        close = getattr(self.backend, "close", None)  # e.g. the local model frees its memory
+        if callable(close):
+            close()
 
     def __enter__(self) -> "OfflineServer":
         return self
