@@ -212,13 +212,20 @@ def test_build_keeps_a_learners_work_unless_forced(tmp_path):
 def test_exercises_directory_is_exactly_what_the_generator_makes():
     pairs = build.pairs(ROOT)
     assert [pair.solution.name for pair in pairs] == ["day1_solutions.ipynb", "day2_solutions.ipynb", "day3_solutions.ipynb"]
+    with_answers = []
     for pair in pairs:
         assert pair.exercise.exists(), f"{pair.exercise} is missing: run `python -m handwritten_agent.exercises build`"
+        if build.has_learner_work(pair.exercise) and not os.environ.get("CI"):
+            with_answers.append(pair.exercise.name)  # a learner's answers: not compared on their machine (CI always compares)
+            continue
         assert pair.exercise.read_bytes() == build.render(pair.solution).encode("utf-8"), (
             f"{pair.exercise} is not what the generator makes from {pair.solution}. If you changed solutions/, run "
             "`python -m handwritten_agent.exercises build` and commit the result. If you are a learner who filled in the "
             "exercises, this is expected: check your answers with `make check-exercises` instead.")
     assert build.orphans(ROOT) == []
+    if with_answers:
+        pytest.skip(f"{', '.join(with_answers)} hold your answers, so they were not compared with the generator's output "
+                    "(check them with `make check-exercises`); CI (CI=true) compares every notebook.")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -713,7 +720,8 @@ def test_untouched_exercises_fail_exactly_at_their_check_cells(day, monkeypatch)
     from nbclient import NotebookClient
 
     path = ROOT / "exercises" / f"day{day}_exercises.ipynb"
-    notebook = nbformat.read(path, as_version=4)
+    # the generator's output (which the test above proves is what exercises/ holds), so a learner's answers don't matter
+    notebook = nbformat.reads(build.render(ROOT / "solutions" / f"day{day}_solutions.ipynb"), as_version=4)
     monkeypatch.setenv("LLM_PROVIDER", "offline")  # inherited by the kernel
     NotebookClient(notebook, timeout=120, kernel_name="python3", allow_errors=True,  # "python3" runs this interpreter
                    resources={"metadata": {"path": str(path.parent)}}).execute()
