@@ -602,3 +602,23 @@ def test_a_part_of_the_request_no_tool_fits_is_mentioned_in_the_answer():
     assert first.calls == [PlannedCall("get_current_time", {})]
     final = plan(question, SEED_TOOLS, [(first.calls[0], "14:30")])
     assert "14:30" in final.answer and "订一张去上海的机票" in final.answer and "没有合适的工具" in final.answer
+
+
+def test_an_amount_to_convert_implies_a_calculation_after_the_lookup():
+    # "100 美元能换多少人民币" names no calculation, but the rate alone does not answer it
+    tools = [
+        {"name": "get_exchange_rate", "description": "查询汇率：1 单位 base 货币能换多少 target 货币。",
+         "parameters": {"type": "object", "properties": {
+             "base": {"type": "string", "description": "要换出的货币代码，例如 USD"},
+             "target": {"type": "string", "description": "要换成的货币代码，例如 CNY"}}, "required": ["base", "target"]}},
+        {"name": "calculator", "description": "计算一个数学表达式。",
+         "parameters": {"type": "object", "properties": {
+             "expression": {"type": "string", "description": "要计算的算式，例如 17 * 9"}}, "required": ["expression"]}},
+    ]
+    first = plan_turn("100 美元能换多少人民币？", tools, [])
+    assert [call.name for call in first.calls] == ["get_exchange_rate"]
+    lookup = first.calls[0]
+    second = plan_turn("100 美元能换多少人民币？", tools, [(lookup, '{"success": true, "data": {"rate": 7.2}, "error": null}')])
+    assert second.calls == [PlannedCall("calculator", {"expression": "100 * 7.2"})]
+    # a plain rate question stays one lookup
+    assert [call.name for call in plan_turn("美元兑人民币的汇率是多少？", tools, []).calls] == ["get_exchange_rate"]

@@ -9,7 +9,9 @@ deterministic and lets an agent's loop converge:
    asking for the very same call as an earlier one takes its next-best tool instead.
 3. Fill each intent's arguments (``arguments``). An intent whose arguments need an earlier
    result — a calculator expression "100 * <rate>" after an exchange-rate lookup, an id the
-   previous result contains — waits until that result is there.
+   previous result contains — waits until that result is there. A lookup whose words ask for a
+   derived amount ("100 美元能换多少人民币") gets an implied calculation after it, when a
+   calculator-like tool is offered.
 4. Match the results already received to the planned calls (same name and arguments). Calls
    without a result are made now: all that are ready when parallel calls are allowed, else the
    first. When nothing is left to call, answer from the results (``answer``); a required argument
@@ -34,10 +36,11 @@ from datetime import datetime
 from typing import Any
 
 from .answer import OK, REPEATED, clarify_question, compose_final, fallback_reply, read_result, result_line, unfinished_note
-from .arguments import FillContext, FillOutcome, Param, best_effort_arguments, fill_arguments, number_from_result
+from .arguments import (DEPENDENT_WORDS, FillContext, FillOutcome, Param, best_effort_arguments, classify, fill_arguments,
+                        number_from_result, params_of)
 from .choose import MIN_SCORE, ToolProfile, best_tool, profile, rank
 from .lexicon import REQUEST_WORDS, is_small_talk
-from .text import CJK_RANGE, language, normalize
+from .text import CJK_RANGE, find_numbers, format_number, language, normalize
 
 
 @dataclass(frozen=True)
@@ -189,7 +192,36 @@ def find_intents(user_text: str, tools: list[ToolProfile], now: datetime) -> tup
             key = (intent.tool.name, _canonical(outcome.arguments[0]))
         seen.append(key)
         result.append(intent)
-    return result, unmatched
+    return _with_implied_calculation(user_text, result, tools, now), unmatched
+
+
+def _computes(tool: ToolProfile) -> bool:
+    """A calculator-like tool: one of its parameters takes an arithmetic expression."""
+    return any(classify(param) == "expression" for param in params_of({"parameters": tool.parameters}))
+
+
+def _with_implied_calculation(user_text: str, intents: list[Intent], tools: list[ToolProfile], now: datetime) -> list[Intent]:
+    """"100 美元能换多少人民币": a lookup whose result must still be combined with an amount the user gave.
+
+    When an intent's own call leaves the request's number unused (an exchange-rate lookup takes only
+    the currencies), its words ask for a derived amount (换/兑/折合/一共 …), no calculation is planned
+    already, and a calculator-like tool is offered, the calculation becomes one more intent over the
+    same words; it waits for the lookup's result ("100 * <rate>").
+    """
+    calculator = next((tool for tool in tools if _computes(tool)), None)
+    if calculator is None or any(_computes(intent.tool) for intent in intents):
+        return intents
+    extended: list[Intent] = []
+    for intent in intents:
+        extended.append(intent)
+        numbers = [format_number(number.value) for number in find_numbers(intent.text)]
+        if not numbers or not DEPENDENT_WORDS.search(intent.text):
+            continue
+        used = json.dumps(_fill(user_text, intents, intent, now, has_previous=False).arguments, ensure_ascii=False)
+        if all(number in used for number in numbers):
+            continue
+        extended.append(Intent(intent.segments, calculator, intent.score))
+    return extended
 
 
 # ---------------------------------------------------------------------------------------------
