@@ -42,6 +42,7 @@ Backend = Literal["offline", "local", "remote"]
 ENV_VARS = ("LLM_PROVIDER", "LLM_BASE_URL", "LLM_API_KEY", "LLM_MODEL", "LLM_TIMEOUT", "LLM_MAX_RETRIES")
 SIMULATOR_MODEL = "course-sim"
 DEFAULT_TIMEOUT = 60.0
+LOCAL_DEFAULT_TIMEOUT = 600.0  # a 1.5B model on 2 CPU cores can take minutes on a long prompt; a timeout would only redo the work
 DEFAULT_MAX_RETRIES = 3
 MAX_RETRIES_LIMIT = 10
 
@@ -189,6 +190,8 @@ def resolve(values: Mapping[str, str], *, env_file: str | None = None) -> Settin
             raise ConfigError("LLM_MODEL", f"LLM_MODEL={model!r} is not a file{where}. With LLM_PROVIDER=local, LLM_MODEL may "
                               "name another GGUF model file; remove LLM_MODEL to use the course model "
                               "(python -m handwritten_agent model fetch).")
+        if values.get("LLM_TIMEOUT") is None:
+            common["timeout"] = LOCAL_DEFAULT_TIMEOUT
         return Settings(backend="local", model=str(Path(model).expanduser()) if model else None, **common)
     if provider is not None and provider not in PRESETS:
         raise ConfigError("LLM_PROVIDER", f"LLM_PROVIDER={provider!r} is not a known provider{where}. "

@@ -256,3 +256,9 @@ def test_settings_are_frozen():
     s = settings()
     with pytest.raises(AttributeError):
         s.backend = "remote"  # type: ignore[misc]
+
+
+def test_local_backend_waits_longer_by_default_but_honours_llm_timeout():
+    assert load_settings({"LLM_PROVIDER": "local"}, dotenv=False).timeout == 600
+    assert load_settings({"LLM_PROVIDER": "local", "LLM_TIMEOUT": "30"}, dotenv=False).timeout == 30
+    assert load_settings({}, dotenv=False).timeout == 60
