@@ -476,3 +476,36 @@ def test_simulator_tool_round_trip_accepts_echoed_messages_and_duplicate_ids(sdk
         messages += [{"role": "tool", "tool_call_id": c.id, "content": f"{c.function.name} ok"} for c in first.tool_calls]
         final = sdk.chat.completions.create(model=model, messages=messages, tools=[weather, CLOCK]).choices[0]
         assert final.finish_reason == "stop" and "get_weather ok" in final.message.content
+
+
+def test_accepted_connections_have_nagle_off():
+    """The cause of a ~40 ms stall per request, checked directly: asyncio turns on TCP_NODELAY for an
+    accepted connection only when the listening socket says it is TCP (``proto == IPPROTO_TCP``)."""
+    import asyncio
+    import socket as socketlib
+
+    from handwritten_agent.offline.server import _bind
+
+    listener = _bind("127.0.0.1", 0)
+    assert listener.proto == socketlib.IPPROTO_TCP
+
+    async def nodelay_of_accepted() -> int:
+        seen: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        class Probe(asyncio.Protocol):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                sock = transport.get_extra_info("socket")
+                seen.set_result(sock.getsockopt(socketlib.IPPROTO_TCP, socketlib.TCP_NODELAY))
+                transport.close()
+
+        server = await asyncio.get_running_loop().create_server(Probe, sock=listener)
+        try:
+            _, writer = await asyncio.open_connection(*listener.getsockname()[:2])
+            value = await asyncio.wait_for(seen, 5)
+            writer.close()
+            return value
+        finally:
+            server.close()
+            await server.wait_closed()
+
+    assert asyncio.run(nodelay_of_accepted()) != 0

@@ -567,8 +567,17 @@ class OfflineServer:
 
 
 def _bind(host: str, port: int) -> socket.socket:
+    """The listening socket, made the way ``loop.create_server(host, port)`` makes it.
+
+    The protocol must be ``IPPROTO_TCP``, not the default 0: asyncio sets ``TCP_NODELAY`` on an
+    accepted connection only when its socket says it is TCP (``asyncio.base_events._set_nodelay``
+    checks ``sock.proto``), and accepted sockets inherit the listening socket's ``proto``. With 0,
+    Nagle's algorithm holds back the second write of every response (headers, then body) until the
+    client's delayed ACK, about 40 ms per request. uvicorn binding its own socket goes through
+    ``getaddrinfo``, which fills in ``IPPROTO_TCP``; we pass it explicitly.
+    """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
