@@ -10,7 +10,7 @@ PORT   ?= 8765
 # JupyterLab refuses to start as root (e.g. in a container) unless told to
 LAB_ARGS ?= $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
 
-.PHONY: install venv-python lab test test-fast notebooks exercises check-exercises serve live local clean
+.PHONY: install venv-python lab test test-fast bench notebooks exercises check-exercises serve live local clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -40,6 +40,11 @@ test: install
 ## only the package tests
 test-fast: install
 	LLM_PROVIDER=offline $(BIN)/python -m pytest tests
+
+## benchmarks, each figure next to its floor: a table, and bench.json (not in make test: timings are noisy)
+##   make bench BENCH_ARGS="--only roundtrip --n 500"
+bench: install
+	LLM_PROVIDER=offline $(BIN)/python -m handwritten_agent bench $(BENCH_ARGS)
 
 ## re-run every notebook and solution on the offline simulator and save the outputs, then regenerate exercises/
 notebooks: install
