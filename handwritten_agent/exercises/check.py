@@ -26,6 +26,8 @@ import socket
 import uuid
 from typing import Any, Callable, Iterator, Sequence
 
+from ..types import ToolCall, shorten
+
 NOT_DONE = "还没有完成：请在 `# YOUR CODE HERE` 处写下你的实现（并删掉 `raise NotImplementedError()` 这一行），然后重新运行这个单元格。"
 _CHINESE = re.compile(r"[\u4e00-\u9fff]")
 
@@ -39,8 +41,8 @@ class ExerciseFailed(AssertionError):
 # ---------------------------------------------------------------------------------------------
 
 def _short(value: Any, limit: int = 300) -> str:
-    text = value if isinstance(value, str) else repr(value)
-    return text if len(text) <= limit else text[:limit] + f"…（共 {len(text)} 个字符）"
+    """A learner's value for a failure message: cut to ``limit`` characters, saying how long it was."""
+    return shorten(value, limit, one_line=False, show_length=True)
 
 
 class _Check:
@@ -97,10 +99,14 @@ class _Check:
         self._flush()
 
 
+def _same_call(got: Any, wanted: ToolCall) -> bool:
+    """The learner's value is a call to the same tool with equal arguments (key order and spacing do not matter)."""
+    return isinstance(got, ToolCall) and got.same_call(wanted)
+
+
 def _brief(value: Any, limit: int = 40) -> str:
     """One short line for a ✅ message."""
-    text = " ".join((value if isinstance(value, str) else repr(value)).split())
-    return text if len(text) <= limit else text[:limit] + "…"
+    return shorten(value, limit)
 
 
 def _callable(exercise: str, fn: Any, what: str = "函数") -> None:
@@ -541,7 +547,7 @@ class _Recorder:
 def day2_retry_on_parse_error(ask_for_tool_call: Callable[..., Any]) -> None:
     """Exercise 2.2: ``ask_for_tool_call(client, messages, max_attempts=3)`` retries with the ParseError told to the model."""
     __tracebackhide__ = True
-    from ..parsing import ParseError, ToolCall, parse_tool_call
+    from ..parsing import ParseError, parse_tool_call
     from ..prompting import render_tool_prompt
     from ..scripted import ScriptedClient
 
@@ -551,14 +557,14 @@ def day2_retry_on_parse_error(ask_for_tool_call: Callable[..., Any]) -> None:
     start = [{"role": "system", "content": system}, {"role": "user", "content": "计算 (3 + 4) * 5"}]
     broken = '{"name": "calculate", "arguments": {"expression": "(3 + 4) * 5"'
     good = '{"name": "calculate", "arguments": {"expression": "(3 + 4) * 5"}}'
-    wanted = ToolCall("calculate", {"expression": "(3 + 4) * 5"})
+    wanted = ToolCall.from_arguments("calculate", {"expression": "(3 + 4) * 5"})
     error = parse_tool_call(broken)
     assert isinstance(error, ParseError)
 
     case = "第一次回复被截断，第二次正确"
     client = _Recorder(ScriptedClient([broken, good]))
     got = check.call(case, ask_for_tool_call, client, [dict(m) for m in start], max_attempts=3)
-    if got != wanted:
+    if not _same_call(got, wanted):
         raise check.fail(case, expected=wanted, got=got, hint="解析失败后要再问一次模型，并返回第二次解析出的 ToolCall。")
     if len(client.requests) != 2:
         raise check.fail(case, expected="调用模型 2 次", got=f"调用了 {len(client.requests)} 次", hint="第一次失败、第二次成功，就应该正好问两次。")
@@ -608,7 +614,7 @@ def day2_retry_on_parse_error(ask_for_tool_call: Callable[..., Any]) -> None:
                                   ("模拟器 course-sim:mixed：凌乱但能解析，一次成功", "course-sim:mixed", 1)):
         client = _Recorder(offline_client(model))
         got = check.call(case, ask_for_tool_call, client, [dict(m) for m in start], max_attempts=3)
-        if got != wanted or len(client.requests) != attempts:
+        if not _same_call(got, wanted) or len(client.requests) != attempts:
             raise check.fail(case, expected=f"{wanted}，调用模型 {attempts} 次", got=f"{got!r}，调用了 {len(client.requests)} 次",
                              hint="用 handwritten_agent.parsing.parse_tool_call 解析 reply.content；出错时追加 assistant 原文和 user 错误说明再问。")
         check.ok(case, f"{attempts} 次请求后得到 {got.name}({got.arguments})")
@@ -634,7 +640,7 @@ _PROMPT_TOOLS = [
 def day2_render_tool_prompt(render_tool_prompt: Callable[[list[dict[str, Any]]], str]) -> None:
     """Exercise 2.3: ``render_tool_prompt(tools) -> str`` from JSON Schemas; the simulator must then call the right tool."""
     __tracebackhide__ = True
-    from ..parsing import ToolCall, parse_tool_call
+    from ..parsing import parse_tool_call
 
     check = _Check("day2_render_tool_prompt")
     _callable(check.exercise, render_tool_prompt)
@@ -665,11 +671,11 @@ def day2_render_tool_prompt(render_tool_prompt: Callable[[list[dict[str, Any]]],
 
     client = offline_client("course-sim")
     for case, request, expected in (
-            ("模拟器读你的提示词：查股价", "帮我查一下 AAPL 的股价", ToolCall("get_stock_price", {"symbol": "AAPL"})),
-            ("模拟器读你的提示词：翻译", "把“早上好”翻译成日文", ToolCall("translate_text", {"text": "早上好", "target_language": "日文"}))):
+            ("模拟器读你的提示词：查股价", "帮我查一下 AAPL 的股价", ToolCall.from_arguments("get_stock_price", {"symbol": "AAPL"})),
+            ("模拟器读你的提示词：翻译", "把“早上好”翻译成日文", ToolCall.from_arguments("translate_text", {"text": "早上好", "target_language": "日文"}))):
         reply = client.complete([{"role": "system", "content": prompt}, {"role": "user", "content": request}])
         got = parse_tool_call(reply.content or "")
-        if got != expected:
+        if not _same_call(got, expected):
             raise check.fail(case, given=request, expected=expected, got=reply.content,
                              hint="模拟器和真实模型一样，只能从你的提示词里了解工具：确认每个工具的 JSON Schema 都完整写进去了"
                                   "（可以用 json.dumps(parameters, ensure_ascii=False) 原样放进去），并写明输出 JSON 的格式。")
