@@ -483,7 +483,6 @@ def shared_server(backend: str = "offline", model_path: str | None = None) -> An
         return server
 
 
-_shared_server = shared_server  # the earlier private name, still used by some callers
 
 
 def _stop_shared_servers() -> None:

@@ -284,7 +284,7 @@ def _parse(text: str) -> tuple[list[tuple[str, str]], str]:
     found = parse_tool_calls(text)
     if isinstance(found, ParseError) or not found:
         return [], text
-    calls = [(call.name, json.dumps(call.arguments, ensure_ascii=False)) for call in found]
+    calls = [(call.name, call.arguments) for call in found]
     # The content is what is left once the calls' markup is cut out: Qwen's <tool_call> spans first,
     # then any JSON block that is itself a call (fenced or bare JSON), then fences left empty.
     rest = _TAGGED.sub("", text)

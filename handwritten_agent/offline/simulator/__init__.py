@@ -40,6 +40,7 @@ from datetime import datetime
 from typing import Any, Callable
 
 from ...tokens import count_message_tokens, estimate_tokens
+from ...types import message_text, parse_arguments
 from ..backend import BackendError, ChatRequest, Completion
 from ..faults import SIMULATOR_MODEL, split_model_name, validate_options
 from .answer import fallback_reply
@@ -52,27 +53,14 @@ RATE_LIMIT_MEMORY = 256  # request hashes remembered for the rate_limit fault
 RAW_ARGUMENTS_KEY = "_unparsable_arguments"  # marks a call whose arguments were not JSON, so it matches no plan
 
 
-def message_text(message: dict[str, Any]) -> str:
-    """A message's text, joining the text parts of multi-part content."""
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(part.get("text", "") for part in content if isinstance(part, dict) and part.get("type", "text") == "text")
-    return ""
-
-
 def parse_call_arguments(raw: Any) -> dict[str, Any]:
     """Arguments of a call found in the conversation. Anything but a JSON object (broken JSON, an object
     encoded twice as a string) is kept under ``RAW_ARGUMENTS_KEY``, so it matches no planned call and the
     planner retries the call properly once the agent has answered it with an error."""
-    if isinstance(raw, dict):
-        return raw
     try:
-        value = json.loads(raw or "{}") if isinstance(raw, str) else None
+        return parse_arguments(raw)
     except ValueError:
-        value = None
-    return value if isinstance(value, dict) else {RAW_ARGUMENTS_KEY: raw}
+        return {RAW_ARGUMENTS_KEY: raw}
 
 
 def read_conversation(messages: list[dict[str, Any]]) -> tuple[str, list[tuple[PlannedCall, str]], str | None]:
