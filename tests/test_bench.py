@@ -91,3 +91,26 @@ def test_course_notebooks_are_notebooks_then_solutions(tmp_path: Path) -> None:
         (tmp_path / name).write_text("{}")
     assert [p.relative_to(tmp_path).as_posix() for p in course_notebooks(tmp_path)] == [
         "notebooks/day1.ipynb", "notebooks/day2.ipynb", "solutions/day1_solutions.ipynb"]
+
+
+class _FakeLlama:
+    """Streams a reply the way llama-cpp-python's create_chat_completion(stream=True) does."""
+
+    def __init__(self, pieces: list[str], finish: str):
+        self.pieces, self.finish = pieces, finish
+
+    def create_chat_completion(self, **kwargs: object):
+        yield {"choices": [{"delta": {"role": "assistant"}, "finish_reason": None}]}
+        for piece in self.pieces:
+            yield {"choices": [{"delta": {"content": piece}, "finish_reason": None}]}
+        yield {"choices": [{"delta": {}, "finish_reason": self.finish}]}
+
+    def tokenize(self, data: bytes, **kwargs: object) -> list[int]:
+        return list(range(len(data.decode().split())))  # one token per word, enough to count
+
+
+def test_direct_llama_call_counts_every_token_not_only_the_first() -> None:
+    ttft, total, tokens = local_bench._direct(_FakeLlama(["one ", "two ", "three"], "stop"), [])
+    assert tokens == 3 and 0 <= ttft <= total
+    _, _, tokens = local_bench._direct(_FakeLlama(["x "] * 5, "length"), [])
+    assert tokens == local_bench.MAX_TOKENS  # cut by max_tokens: exactly that many were generated

@@ -21,7 +21,7 @@ from __future__ import annotations
 import importlib.util
 import secrets
 import time
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from .registry import Context, Figure, Stats, Unavailable, benchmark
 
@@ -37,13 +37,15 @@ def _messages(index: int) -> list[dict[str, str]]:
             {"role": "user", "content": f"请详细介绍{topic}，至少写三段。"}]
 
 
-def _first_and_total(chunks: Iterable[Any], has_text: Any) -> tuple[float | None, Any]:
-    """Seconds until the first chunk with text (None if none), and the last chunk."""
-    start = time.perf_counter()
+def _first_and_last(start: float, chunks: Iterable[Any], has_text: Callable[[Any], bool]) -> tuple[float | None, Any]:
+    """Seconds from ``start`` (the request sent) to the first chunk with text (None if none), and the last chunk.
+
+    ``has_text`` sees every chunk (it may collect them), not only those before the first text.
+    """
     first: float | None = None
     last = None
     for chunk in chunks:
-        if first is None and has_text(chunk):
+        if has_text(chunk) and first is None:
             first = time.perf_counter() - start
         last = chunk
     return first, last
@@ -53,7 +55,7 @@ def _through_server(client: Any, model: str, messages: list[dict[str, str]]) -> 
     start = time.perf_counter()
     stream = client.chat.completions.create(model=model, messages=messages, max_tokens=MAX_TOKENS, temperature=0,
                                             stream=True, stream_options={"include_usage": True})
-    first, last = _first_and_total(stream, lambda c: bool(c.choices and c.choices[0].delta.content))
+    first, last = _first_and_last(start, stream, lambda c: bool(c.choices and c.choices[0].delta.content))
     total = time.perf_counter() - start
     tokens = last.usage.completion_tokens if last is not None and last.usage else 0
     return (first if first is not None else total), total, tokens
@@ -72,8 +74,8 @@ def _direct(llm: Any, messages: list[dict[str, str]]) -> tuple[float, float, int
         text.append(piece)
         return bool(piece)
 
-    first, _ = _first_and_total(llm.create_chat_completion(messages=messages, max_tokens=MAX_TOKENS, temperature=0,
-                                                           stream=True), has_text)
+    chunks = llm.create_chat_completion(messages=messages, max_tokens=MAX_TOKENS, temperature=0, stream=True)
+    first, _ = _first_and_last(start, chunks, has_text)
     total = time.perf_counter() - start
     # a reply cut by max_tokens has exactly that many tokens; a shorter one is counted by re-tokenizing it
     tokens = MAX_TOKENS if finish == "length" else len(llm.tokenize("".join(text).encode(), add_bos=False, special=True))

@@ -70,14 +70,20 @@ def machine() -> dict[str, Any]:
             versions[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             continue
+    try:
+        load = round(os.getloadavg()[0], 1)  # other programs' work slows both sides; worth knowing when reading
+    except (AttributeError, OSError):
+        load = None
     return {"cpu": _cpu_model(), "cpus": os.cpu_count(), "cpus_usable": usable, "memory_gib": _memory_gib(),
-            "os": platform.platform(terse=True), "python": platform.python_version(), "packages": versions}
+            "os": platform.platform(terse=True), "python": platform.python_version(), "load_1min": load,
+            "packages": versions}
 
 
 def machine_line(info: dict[str, Any]) -> str:
     memory = f", {info['memory_gib']} GiB" if info.get("memory_gib") else ""
+    load = f", load {info['load_1min']} at the start" if info.get("load_1min") is not None else ""
     return (f"{info['cpu']}, {info['cpus_usable']} of {info['cpus']} CPUs usable{memory}, {info['os']}, "
-            f"Python {info['python']}")
+            f"Python {info['python']}{load}")
 
 
 def _number(value: float, unit: str) -> str:
