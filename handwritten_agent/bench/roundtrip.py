@@ -5,7 +5,8 @@ and each is reached by one ``openai.OpenAI`` client (one keep-alive connection).
 FastAPI app that uvicorn binds itself and that *replays the bytes our server sent* for the same request:
 same JSON body, same number of SSE chunks. So the difference between the two columns is what our server
 adds — request validation, the rule engine, encoding — and nothing about the HTTP stack or the SDK.
-The two are called alternately, request by request, so a noisy neighbour slows both alike.
+The two are called alternately, request by request (which goes first alternates too), so a noisy
+neighbour slows both alike.
 
 Left out: concurrency (one request at a time), the ``httpx`` client without the SDK, and the local model
 (see ``local``).
@@ -140,7 +141,7 @@ def roundtrip(ctx: Context) -> list[Figure]:
             with bar:
                 for measure in measures:
                     for i in range(WARMUP + ctx.n):
-                        for side in ("ours", "floor"):
+                        for side in (("ours", "floor") if i % 2 else ("floor", "ours")):  # neither always goes first
                             elapsed = _timed(per_side[side][measure])
                             if i >= WARMUP:
                                 samples[(measure, side)].append(elapsed)
