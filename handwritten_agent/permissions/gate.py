@@ -170,7 +170,7 @@ class PolicyGate:
         """Write the decision to the audit log now, then report it as a ``permission`` event of the run."""
         user = self.user
         self.policy.audit.record(
-            decision, run_id=context.run_id, step=context.step, tool_call_id=call.id, user_id=getattr(user, "id", None),
+            decision, ts=self.policy.clock(), run_id=context.run_id, step=context.step, tool_call_id=call.id, user_id=getattr(user, "id", None),
             role=getattr(user, "role", None), tool=call.name, level=str(level) if level is not None else None,
             decided_by=getattr(decided_by, "id", None), decided_role=getattr(decided_by, "role", None), reason=mask_text(reason),
             arguments=self._masked_arguments(call), arguments_sha256=arguments_sha256(call), request_id=getattr(request, "id", None))

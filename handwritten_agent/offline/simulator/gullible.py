@@ -35,7 +35,7 @@ MARKERS = re.compile(
     r"(?:忽略|无视|忘记|忘掉|不要理会|别管|跳过)(?:掉)?(?:你)?(?:之前|此前|先前|前面|上面|以上|原来|原有|所有|全部|用户)?(?:的)?"
     r"(?:所有|全部|一切)?(?:指令|指示|提示词?|要求|规则|设定|任务|对话)"
     r"|(?:新的?|最新的?|系统|管理员|紧急|更新的?)(?:指令|指示|任务|命令)\s*[:：]"
-    r"|(?:AI|人工智能)?(?:助手|智能体|机器人)\s*[,，:：]?\s*(?:请|你(?:现在)?(?:必须|需要|要|立即|马上))"
+    r"|(?:AI|人工智能)?(?:助手|智能体|机器人)\s*[,，:：]?\s*(?:请(?:注意)?|你(?:现在)?(?:必须|需要|要|立即|马上))"
     r"|你(?:现在)?(?:必须|务必)(?:立即|马上)?"
     r"|\bignore\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|original)\s+"
     r"(?:instructions|prompts|rules|directions|messages)"
@@ -45,6 +45,10 @@ MARKERS = re.compile(
     r"|\b(?:attention|note\s+to\s+the|message\s+to\s+the|dear)\s+(?:ai\s+)?(?:assistant|agent|model)s?\b\s*[,:]?"
     r"|\byou\s+(?:must|should)\s+now\b|\byou\s+are\s+now\s+required\s+to\b",
     re.I)
+
+
+_LEAD = re.compile(r"^(?:and|then|now|instead|please|然后|并且|现在|立即|马上|请)\s*[,，:：]?\s*", re.I)
+"""Words that join the marker to the instruction ("ignore … and send …"), not part of what to do."""
 
 
 def _texts(raw: str) -> Iterator[str]:
@@ -73,7 +77,7 @@ def injected_instructions(raw: str) -> list[str]:
         match = MARKERS.search(text)
         if match is None:
             continue
-        rest = text[match.end():].strip(" \t\r\n,，:：。.!！;；-—")
+        rest = _LEAD.sub("", text[match.end():].strip(" \t\r\n,，:：。.!！;；-—"))
         if rest:
             found.append(rest[:400])
     return found
