@@ -163,7 +163,9 @@ def _tool_error_ignored(run: TraceRun, options: dict[str, Any]) -> Iterable[Find
     for index, line in enumerate(results):
         if line.get("status") != "error":
             continue
-        recovered = any(later.get("tool") == line.get("tool") and later.get("status") in ("success", "cached", "repeated")
+        offered = _offered(run, int(line.get("step", 0))) or []
+        misnamed = line.get("tool") not in offered  # a call to a tool that does not exist is fixed by calling another one
+        recovered = any((misnamed or later.get("tool") == line.get("tool")) and later.get("status") in ("success", "cached", "repeated")
                         for later in results[index + 1:])
         if recovered or acknowledges_failure(run.answer, line.get("error")):
             continue
