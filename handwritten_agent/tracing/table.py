@@ -28,8 +28,8 @@ def _ms(value: Any) -> str:
     return f"{value:g}" if isinstance(value, (int, float)) else ""
 
 
-def run_rows(run: TraceRun, width: int = 60) -> list[dict[str, str]]:
-    """The rows of one run, in the order things happened."""
+def run_rows(run: TraceRun, width: int = 60, *, timings: bool = True) -> list[dict[str, str]]:
+    """The rows of one run, in the order things happened (``timings=False`` leaves the 耗时 column empty)."""
     rows: list[dict[str, str]] = []
     calls: dict[Any, list[dict[str, Any]]] = {}  # by id, in order: some servers reuse an id
     for line in run.tool_calls:
@@ -66,6 +66,9 @@ def run_rows(run: TraceRun, width: int = 60) -> list[dict[str, str]]:
             detail = {k: v for k, v in line.items() if k in ("decision", "reason", "level", "rule", "tool")}
             rows.append({"步": step, "类型": str(event), "内容": shorten(detail or line.get("tool"), width), "耗时 ms": "",
                          "tokens 入/出": "", "状态": str(line.get("decision") or line.get("status") or "")})
+    if not timings:
+        for row in rows:
+            row["耗时 ms"] = ""
     return rows
 
 
@@ -82,16 +85,17 @@ def _pad(text: str, width: int) -> str:
     return text + " " * max(0, width - display_width(text))
 
 
-def format_table(source: Any, width: int = 60) -> str:
-    """Every run as an aligned text table, with a heading line per run."""
+def format_table(source: Any, width: int = 60, *, timings: bool = True) -> str:
+    """Every run as an aligned text table, with a heading line per run (``timings=False``: without the 耗时 column)."""
     blocks = []
+    columns = COLUMNS if timings else tuple(c for c in COLUMNS if c != "耗时 ms")
     for run in read_trace(source).runs:
-        rows = run_rows(run, width)
-        widths = [max([display_width(c)] + [display_width(r[c]) for r in rows]) for c in COLUMNS]
+        rows = run_rows(run, width, timings=timings)
+        widths = [max([display_width(c)] + [display_width(r[c]) for r in rows]) for c in columns]
         lines = [f"运行 {run.request_id}（用户 {run.user_id}）",
-                 "  ".join(_pad(c, w) for c, w in zip(COLUMNS, widths)).rstrip(),
+                 "  ".join(_pad(c, w) for c, w in zip(columns, widths)).rstrip(),
                  "  ".join("-" * w for w in widths)]
-        lines += ["  ".join(_pad(r[c], w) for c, w in zip(COLUMNS, widths)).rstrip() for r in rows]
+        lines += ["  ".join(_pad(r[c], w) for c, w in zip(columns, widths)).rstrip() for r in rows]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) if blocks else "（trace 里没有运行）"
 
