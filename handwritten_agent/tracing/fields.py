@@ -9,7 +9,7 @@ uses the OpenTelemetry GenAI semantic conventions (``gen_ai.*``, ``error.type``;
 =========================  ==========================================  ===============================================
 field                      on lines                                    name from / exported as
 =========================  ==========================================  ===============================================
-``ts``                     every line                                  seeds 002 (ISO 8601 with offset, ms)
+``ts``                     every line                                  seeds 002 (ISO 8601 with offset, µs)
 ``event``                  every line                                  plain (``run_start`` … ``run_end``)
 ``request_id``             every line (the run id)                     seeds 001 → span attribute ``request_id``
 ``trace_id``               every line                                  OTel trace id (32 hex, from the run id)

@@ -33,7 +33,7 @@ class Interval:
 
 
 def intervals(run: TraceRun) -> list[Interval]:
-    """The model and tool intervals of a run, in the order they started."""
+    """The model and tool intervals of a run, step by step: the model call first, then its tools in call order."""
     if not run.lines:
         return []
     origin = run.started_at()
@@ -55,7 +55,9 @@ def intervals(run: TraceRun) -> list[Interval]:
             status = "paused" if event == "needs_confirmation" else str(line.get("status"))
             found.append(Interval("tool", str(line.get("tool")), int(line.get("step", 0)), start, max(at, start), status, line,
                                   {k: v for k, v in (call or {}).items() if k != "_at"}))
-    return sorted(found, key=lambda item: (item.start_ms, item.kind != "model"))
+    # in the order things happened: a step's model call, then its tools in call order (timestamps of calls that
+    # take no measurable time can tie or even cross by rounding)
+    return sorted(found, key=lambda item: (item.step, item.kind != "model", item.call.get("seq", 0) if item.call else item.line.get("seq", 0)))
 
 
 def run_span_ms(run: TraceRun) -> float:

@@ -52,8 +52,8 @@ STRUCTURAL = frozenset({"ts", "event", "request_id", "trace_id", "seq", "step", 
 
 
 def iso_ts(epoch: float) -> str:
-    """Epoch seconds as local ISO 8601 with milliseconds and the UTC offset, e.g. ``2026-03-12T14:30:00.123+08:00``."""
-    return datetime.fromtimestamp(epoch).astimezone().isoformat(timespec="milliseconds")
+    """Epoch seconds as local ISO 8601 with microseconds and the UTC offset, e.g. ``2026-03-12T14:30:00.123456+08:00``."""
+    return datetime.fromtimestamp(epoch).astimezone().isoformat(timespec="microseconds")
 
 
 def trace_id_for(request_id: str) -> str:
