@@ -142,6 +142,8 @@ class CostTotal:
             self.cost[currency] = self.cost.get(currency, 0.0) + float(amount)
 
     def describe(self) -> str:
+        if self.calls and self.unknown_usage == self.calls:
+            return f"{self.calls} 次模型调用，后端都没有报告用量：token 和费用未知（null，不是 0）"
         money = "，".join(f"{amount:.6f} {CURRENCY_ZH.get(cur, cur)}" for cur, amount in sorted(self.cost.items())) or "0"
         text = f"{self.calls} 次模型调用，输入 {self.input_tokens} token，输出 {self.output_tokens} token，费用 {money}"
         gaps = []

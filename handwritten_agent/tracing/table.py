@@ -62,9 +62,9 @@ def run_rows(run: TraceRun, width: int = 60, *, timings: bool = True) -> list[di
             detail = line.get("answer") or line.get("error") or ""
             rows.append({"步": step, "类型": "结束", "内容": shorten(f"{line.get('stop_reason')}：{detail}", width),
                          "耗时 ms": _ms(line.get("duration_ms")), "tokens 入/出": _tokens(line), "状态": str(line.get("status"))})
-        elif event not in ("run_start", "tool_call", "final"):
-            detail = {k: v for k, v in line.items() if k in ("decision", "reason", "level", "rule", "tool")}
-            rows.append({"步": step, "类型": str(event), "内容": shorten(detail or line.get("tool"), width), "耗时 ms": "",
+        elif event not in ("run_start", "tool_call", "final"):  # a gate's own kinds: permission, …
+            said = "，".join(f"{k}={line[k]}" for k in ("decision", "level", "reason", "rule") if line.get(k) is not None)
+            rows.append({"步": step, "类型": str(event), "内容": shorten(f"{line.get('tool') or ''}：{said}", width), "耗时 ms": "",
                          "tokens 入/出": "", "状态": str(line.get("decision") or line.get("status") or "")})
     if not timings:
         for row in rows:

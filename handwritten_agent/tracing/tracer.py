@@ -114,10 +114,9 @@ class Tracer:
 
     def __call__(self, event: AgentEvent) -> None:
         """Write the event's line; after a ``model_call`` line, let the budget end the run (``StopRun``)."""
-        line = self._line(event)
-        self.write(line, event.ts)
+        record = self.write(self._line(event), event.ts)
         if event.kind == "model_call" and self.budget is not None:
-            self.budget.charge(line)
+            self.budget.charge(record)
 
     def on_retry(self, notice: Any) -> None:
         """For ``ChatClient(on_retry=...)``: a ``retry`` line for each 429/5xx the client waits out."""
