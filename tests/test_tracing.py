@@ -235,3 +235,13 @@ def test_lines_from_a_gate_and_a_confirmation_pause_keep_the_invariants():
     assert events.count("run_end") == 2 and "needs_confirmation" in events and events.count("permission") == 2
     assert trace.run().ends[0]["status"] == "paused" and trace.run().end["stop_reason"] == "final"
     check_invariants(trace)
+
+
+def test_a_memory_hook_shows_as_a_memory_line_with_counts_before_and_after():
+    tracer = Tracer(redactor=Redactor(environment=False))
+    history = [{"role": "user", "content": "早"}, {"role": "assistant", "content": "早上好"}] * 3
+    Agent(ScriptedClient([reply("好")]), basic_registry(NOW), memory=lambda m: m[:1] + m[-1:], on_event=tracer).run("你好", history)
+    memory = next(l for l in tracer.lines if l["event"] == "memory")
+    assert (memory["messages_before"], memory["messages_after"]) == (8, 2) and memory["tokens_after"] < memory["tokens_before"]
+    model = next(l for l in tracer.lines if l["event"] == "model_call")
+    assert model["message_count"] == 2  # what was actually sent
