@@ -245,3 +245,20 @@ def test_a_memory_hook_shows_as_a_memory_line_with_counts_before_and_after():
     assert (memory["messages_before"], memory["messages_after"]) == (8, 2) and memory["tokens_after"] < memory["tokens_before"]
     model = next(l for l in tracer.lines if l["event"] == "model_call")
     assert model["message_count"] == 2  # what was actually sent
+
+
+def test_a_gates_data_never_overwrites_the_lines_own_fields():
+    class Reports:
+        def visible_tools(self, registry):
+            return registry.schemas()
+
+        def check(self, call, context):
+            context.report("permission", decision="allow", request_id="req_1", step=99, event="oops")
+            return None
+
+    tracer = Tracer(redactor=Redactor(environment=False))
+    result = Agent(ScriptedClient([calls(call("calculator", {"expression": "2*3"}, id="c1")), reply("6")]), basic_registry(NOW),
+                   gate=Reports(), on_event=tracer).run("2 乘 3")
+    line = next(l for l in tracer.lines if l["event"] == "permission")
+    assert line["request_id"] == result.run_id and line["step"] == 1 and line["data.request_id"] == "req_1"
+    assert line["data.step"] == 99 and line["data.event"] == "oops" and line["decision"] == "allow"

@@ -50,6 +50,9 @@ STRUCTURAL = frozenset({"ts", "event", "request_id", "trace_id", "seq", "step", 
                         "gen_ai.operation.name", "duration_ms", "tool_duration_ms", "input_tokens", "output_tokens"})
 """Fields the redactor never rewrites: ids, times and counts (the rest — users, text, arguments — are redacted)."""
 
+RESERVED = frozenset({"ts", "event", "request_id", "trace_id", "user_id", "session_id", "step", "seq", "gen_ai.operation.name"})
+"""Fields every line has; a hook's data with one of these names is written as ``data.<name>``."""
+
 
 def iso_ts(epoch: float) -> str:
     """Epoch seconds as local ISO 8601 with microseconds and the UTC offset, e.g. ``2026-03-12T14:30:00.123456+08:00``."""
@@ -189,10 +192,11 @@ class Tracer:
             if self._current == run_id:
                 self._current = None
             return {**base, "event": "run_end", **self._run_end(event.run, totals)}
-        fields = dict(event.data)
+        # a gate's own kinds (permission …): its data, renamed where it would overwrite a field every line has
+        fields = {(f"data.{key}" if key in RESERVED else key): value for key, value in event.data.items()}
         if event.call is not None:
             fields = {**_call_fields(event.call), **fields}
-        return {**base, **fields}
+        return {**fields, **base}
 
     def _model_call(self, event: AgentEvent, totals: _RunTotals) -> dict[str, Any]:
         reply = event.reply
