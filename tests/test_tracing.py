@@ -262,3 +262,28 @@ def test_a_gates_data_never_overwrites_the_lines_own_fields():
     line = next(l for l in tracer.lines if l["event"] == "permission")
     assert line["request_id"] == result.run_id and line["step"] == 1 and line["data.request_id"] == "req_1"
     assert line["data.step"] == 99 and line["data.event"] == "oops" and line["decision"] == "allow"
+
+
+def test_the_office_assistant_behind_the_policy_gate_traces_every_decision(tmp_path, offline_server):
+    from handwritten_agent.permissions import User, approve
+    from handwritten_agent.scenarios.office import OfficeScenario
+
+    office = OfficeScenario.create(tmp_path / "office", now=NOW)
+    zhang = User("E001", role="行政助理", name="张明")
+    client = ChatClient(offline_server.base_url, OFFLINE_API_KEY, "course-sim", max_retries=0)
+    tracer = Tracer(tmp_path / "t.jsonl", client=client, record_messages=True)
+    agent = Agent(client, office.registry(zhang), policy=office.policy(), user=zhang, on_event=tracer)
+    paused = agent.run("帮我预订 2026-03-13 15:00 到 16:00 的会议室 room_301，6 个人")
+    done = agent.resume(paused, {paused.pending[0].id: approve()})
+    tracer.close()
+    trace = read_trace(tmp_path / "t.jsonl")
+    run = trace.run()
+    assert done.stop_reason == "final" and run.user_id == "E001"  # the Agent's user, when the tracer is given none
+    decisions = [l["decision"] for l in run.of("permission")]
+    assert len(decisions) == 2 and decisions[0] != decisions[1] and run.of("needs_confirmation")
+    assert all(l["request_id"] == paused.run_id for l in run.lines)
+    check_invariants(trace)
+    from handwritten_agent.tracing import replay
+
+    with pytest.raises(ValueError, match="暂停后继续"):  # a resumed run is refused, never half replayed
+        replay(trace)
