@@ -52,7 +52,7 @@ def capture(questions: list[str], max_steps: int) -> dict:
         "model_sha256": model_fetch.COURSE_MODEL.sha256,
         "served_as": client.model,
         "runtime": f"llama-cpp-python {importlib.metadata.version('llama-cpp-python')}",
-        "machine": f"{platform.machine()} CPU, {os.cpu_count()} cores, Python {platform.python_version()}",
+        "machine": f"{platform.machine()}，{os.cpu_count()} 核 CPU，Python {platform.python_version()}",
         "captured_at": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "system_prompt": DEFAULT_SYSTEM_PROMPT,
         "max_steps": max_steps,
