@@ -22,6 +22,7 @@ FAULTS: dict[str, str] = {
     "rate_limit": "每个请求的第一次尝试返回 HTTP 429，带 Retry-After 响应头",
     "server_error": "每一次尝试都返回 HTTP 500",
     "bad_tool_call_id": "每个工具调用的 id 都一样（call_0），而且跨轮重复使用，有些兼容服务就是这样",
+    "gullible": "听从工具结果里夹带的指令（一次提示词注入），每条只听一次；默认的模拟器从不这样做",
 }
 """Fault name -> what the simulator does (Chinese: learners print this table)."""
 
