@@ -1,0 +1,80 @@
+"""Numbers and yes/no values: a number for a numeric parameter, preferring one with the parameter's unit.
+
+Left out: ranges ("3 到 5 个"), numbers written as English words, and unit conversion.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..lexicon import CURRENCIES
+from ..text import CJK_RANGE, find_word, split_identifier
+from .params import AMOUNT_WORDS, Param
+
+UNIT_ALIASES: dict[str, tuple[str, ...]] = {
+    "天": ("天", "日"), "day": ("天", "日", "days", "day"),
+    "人": ("人", "位", "名"), "people": ("人", "位", "people", "persons", "attendees"), "attendee": ("人", "位", "attendees", "people"),
+    "小时": ("小时", "个小时", "hours", "hour", "h"), "hour": ("小时", "hours", "hour"),
+    "分钟": ("分钟", "minutes", "minute", "min"), "minute": ("分钟", "minutes", "minute"),
+    "条": ("条",), "个": ("个",), "次": ("次", "times"), "件": ("件",), "张": ("张",), "页": ("页",),
+    "岁": ("岁", "years old"), "年": ("年", "years", "year"), "月": ("个月", "月", "months", "month"),
+    "元": ("元", "块", "块钱"), "积分": ("积分", "分", "points"), "point": ("积分", "points"),
+    "limit": ("条", "个", "items"), "数量": ("个", "件", "台", "张", "份"),
+}
+
+
+def pick_number(param: Param, masked: str, numbers: list, taken: set[int], *, unit_only: bool = False) -> int | float | None:
+    words = param.words
+    aliases: list[str] = []
+    for key, names in UNIT_ALIASES.items():
+        if key in words:
+            aliases.extend(names)
+    if AMOUNT_WORDS.search(words):
+        aliases.extend(name for names in CURRENCIES.values() for name in names)
+        aliases.extend(CURRENCIES)
+        aliases.extend(["元", "块"])
+
+    def acceptable(number) -> int | float | None:
+        value = number.as_number
+        if param.type == "integer":
+            if not float(number.value).is_integer():
+                return None
+            value = int(number.value)
+        minimum, maximum = param.schema.get("minimum"), param.schema.get("maximum")
+        if minimum is not None and value < minimum or maximum is not None and value > maximum:
+            return None
+        return value
+
+    for index, number in enumerate(numbers):
+        if index in taken:
+            continue
+        after = re.sub(r"^\s*(?:个|位|名)?", "", masked[number.end:number.end + 12]).lower()
+        if aliases and any(after.startswith(alias.lower()) for alias in aliases):
+            value = acceptable(number)
+            if value is not None:
+                taken.add(index)
+                return value
+    if not param.required or unit_only:
+        return None
+    for index, number in enumerate(numbers):
+        if index not in taken:
+            value = acceptable(number)
+            if value is not None:
+                taken.add(index)
+                return value
+    return None
+
+
+_NEGATION = re.compile(r"不要|不用|无需|不需要|别|不|\bno\b|\bnot\b|\bdon't\b|\bwithout\b", re.I)
+_AFFIRM = re.compile(r"要|需要|是|开启|打开|\byes\b|\benable\b|\bwith\b|\binclude\b", re.I)
+
+
+def boolean_value(param: Param, segment: str) -> bool | None:
+    topic = [w for w in split_identifier(param.name) if len(w) > 2] + re.findall(f"[{CJK_RANGE}]{{2,}}", param.label())
+    mentioned = any(find_word(segment, word) >= 0 for word in topic)
+    if mentioned:
+        return not _NEGATION.search(segment)
+    if param.has_default:
+        return None
+    return False if param.required else None
+
