@@ -1,4 +1,4 @@
-"""The simulator's small vocabulary: intents, date words, currencies, cities and enum synonyms.
+"""The simulator's small vocabulary: intents, date words, currencies, cities and surnames.
 
 An intent is a named group of trigger words in Chinese and English (``time``: 几点, 时间, clock …).
 Tool choice gives a bonus when the user's request and a tool's name/description share an intent,
@@ -87,22 +87,6 @@ RELATIVE_DAYS: tuple[tuple[str, int], ...] = (
     ("today", 0), ("tonight", 0), ("yesterday", -1),
 )
 
-# Enum values and the words people use for them.
-ENUM_SYNONYMS: dict[str, tuple[str, ...]] = {
-    "today": ("今天", "今日", "现在", "当前", "目前"),
-    "tomorrow": ("明天", "明日"),
-    "day_after_tomorrow": ("后天",),
-    "yesterday": ("昨天", "昨日"),
-    "celsius": ("摄氏", "℃"),
-    "fahrenheit": ("华氏", "℉"),
-    "high": ("高",), "medium": ("中等", "中"), "low": ("低",),
-    "urgent": ("紧急", "加急"), "normal": ("普通", "一般"),
-    "sms": ("短信",), "email": ("邮件", "邮箱"), "in_app": ("站内信",),
-    "asc": ("升序", "从小到大"), "desc": ("降序", "从大到小"),
-    "male": ("男",), "female": ("女",),
-    "zh": ("中文", "汉语"), "en": ("英文", "英语"), "ja": ("日文", "日语"),
-}
-
 # ISO code -> names people use for the currency, Chinese first.
 CURRENCIES: dict[str, tuple[str, ...]] = {
     "USD": ("美元", "美金", "us dollar", "us dollars", "dollar", "dollars"),
@@ -116,6 +100,10 @@ CURRENCIES: dict[str, tuple[str, ...]] = {
     "CAD": ("加元", "加拿大元", "canadian dollar"),
     "CHF": ("瑞士法郎", "swiss franc"),
     "SGD": ("新加坡元", "新币", "singapore dollar"),
+    "TWD": ("新台币", "台币", "new taiwan dollar"),
+    "INR": ("印度卢比", "卢比", "rupee", "rupees"),
+    "RUB": ("卢布", "rouble", "ruble", "roubles", "rubles"),
+    "THB": ("泰铢", "baht"),
 }
 
 # Chinese name -> English name, for cities a weather-like tool may be asked about.

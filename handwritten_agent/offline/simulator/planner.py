@@ -40,7 +40,7 @@ from .arguments import (DEPENDENT_WORDS, FillContext, FillOutcome, Param, best_e
                         number_from_result, params_of)
 from .choose import MIN_SCORE, ToolProfile, best_tool, profile, rank
 from .lexicon import REQUEST_WORDS, is_small_talk
-from .text import CJK_RANGE, find_numbers, format_number, language, normalize
+from .text import CJK_RANGE, find_numbers, find_quotes, format_number, language, normalize
 
 
 @dataclass(frozen=True)
@@ -78,12 +78,14 @@ class Segment:
     question: bool  # ended with a question mark
 
 
-# Quoted text and what follows a colon ("发短信：您好，订单已发货") is content, not more intents.
-_QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|(?<![\d\s])\s*:(?!\d).*$", re.S)
+# Quoted text ('…' "…" “…” 「…」 《…》 …) and what follows a colon ("发短信：您好，订单已发货") is content, not more intents.
+_AFTER_COLON = re.compile(r"(?<![\d\s])\s*:(?!\d).*$", re.S)
 
 
 def quoted_spans(text: str) -> list[tuple[int, int]]:
-    return [match.span() for match in _QUOTED.finditer(text)]
+    spans = [(quote.start, quote.end) for quote in find_quotes(text)]
+    colon = next((m for m in _AFTER_COLON.finditer(text) if not any(a <= m.start() < b for a, b in spans)), None)
+    return sorted(spans + ([colon.span()] if colon else []))
 
 
 def split_intents(text: str) -> list[Segment]:

@@ -35,12 +35,12 @@ from __future__ import annotations
 
 from ..expressions import PREV, Expression, extract_expression, number_from_result
 from .entities import Span, find_cities, find_currencies, find_enum, find_pattern, find_people
-from .filler import best_effort_arguments, evidence, fill_arguments
+from .filler import best_effort_arguments, enum_evidence, evidence, fill_arguments
 from .params import (AMOUNT_WORDS, DEPENDENT_WORDS, FillContext, FillOutcome, Param, classify, currency_code, examples_of, params_of,
                      patterns_of)
 from .when import date_format
 
 __all__ = ["Param", "FillContext", "FillOutcome", "params_of", "classify", "fill_arguments", "evidence",
-           "best_effort_arguments", "extract_expression", "number_from_result", "Expression", "PREV",
+           "best_effort_arguments", "enum_evidence", "extract_expression", "number_from_result", "Expression", "PREV",
            "DEPENDENT_WORDS", "AMOUNT_WORDS", "Span", "currency_code", "date_format", "examples_of", "patterns_of",
            "find_cities", "find_currencies", "find_enum", "find_pattern", "find_people"]

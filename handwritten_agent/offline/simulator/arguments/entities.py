@@ -11,18 +11,20 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..lexicon import CITIES, CURRENCIES, ENUM_SYNONYMS, NAME_STOPPERS, SURNAMES
+from ..concepts import lone_character_ok, words_for_enum
+from ..lexicon import CITIES, CURRENCIES, NAME_STOPPERS, SURNAMES
 from ..text import CJK_RANGE, find_numbers, find_word, normalize
 from .params import Param
 
 Span = tuple[int, int]
 
 
-
 def enum_words(param: Param, value: Any) -> list[str]:
+    """The words that name one enum value: the value itself, its family's words (``..concepts``: 美元 for
+    ``USD``, 华氏 for ``f``), and a word the description pairs with it ("today（今天）", "f 表示华氏度")."""
     words = [str(value)]
     if isinstance(value, str):
-        words += list(ENUM_SYNONYMS.get(value.lower(), ()))
+        words += words_for_enum(param.enum or [value]).get(value, [])
         words.append(value.replace("_", " "))
         description = normalize(param.description)
         v = re.escape(value)
@@ -36,30 +38,45 @@ def enum_words(param: Param, value: Any) -> list[str]:
     return [w for w in dict.fromkeys(words) if w]
 
 
-def find_enum(param: Param, text: str) -> list[tuple[Any, Span]]:
-    hits: list[tuple[int, int, Any]] = []  # (start, -length, value)
+def occurrences(text: str, word: str) -> list[int]:
+    """Every start index of ``word`` in ``text`` (whole words for ASCII; a lone Chinese character only on its own)."""
+    found: list[int] = []
+    index = find_word(text, word)
+    while index >= 0:
+        if lone_character_ok(text, index, word):
+            found.append(index)
+        index = find_word(text, word, index + max(1, len(word)))
+    return found
+
+
+def _longest_first(hits: list[tuple[int, int, Any]], every: bool) -> list[tuple[Any, Span]]:
+    """Hits ``(start, stop, value)`` without overlaps (the longer word wins), in order; each value once unless ``every``."""
+    hits.sort(key=lambda h: (h[0], -(h[1] - h[0])))
+    found: list[tuple[Any, Span]] = []
+    covered_until = -1
+    for start, stop, value in hits:
+        if start < covered_until:
+            continue  # "后天" inside "大后天" already taken by the longer word
+        covered_until = stop
+        if every or value not in [v for v, _ in found]:
+            found.append((value, (start, stop)))
+    return found
+
+
+def find_enum(param: Param, text: str, *, every: bool = False) -> list[tuple[Any, Span]]:
+    """The enum values named in ``text``, in order; with ``every``, each mention (a value named twice comes twice)."""
+    hits: list[tuple[int, int, Any]] = []
     for value in param.enum or []:
         if isinstance(value, bool):
             continue
         if isinstance(value, (int, float)):
             for number in find_numbers(text):
                 if number.value == value:
-                    hits.append((number.start, -(number.end - number.start), value))
+                    hits.append((number.start, number.end, value))
             continue
         for word in enum_words(param, value):
-            index = find_word(text, word)
-            if index >= 0:
-                hits.append((index, -len(word), value))
-    hits.sort(key=lambda h: (h[0], h[1]))
-    found: list[tuple[Any, Span]] = []
-    covered_until = -1
-    for start, neg_len, value in hits:
-        if start < covered_until:
-            continue  # "后天" inside "大后天" already taken by the longer word
-        covered_until = start - neg_len
-        if value not in [v for v, _ in found]:
-            found.append((value, (start, start - neg_len)))
-    return found
+            hits += [(index, index + len(word), value) for index in occurrences(text, word)]
+    return _longest_first(hits, every)
 
 
 _CURRENCY_WORD = {name: code for code, names in CURRENCIES.items() for name in names}
@@ -69,19 +86,11 @@ _CURRENCY_NAMES = re.compile("|".join(
     for name in sorted(_CURRENCY_WORD, key=len, reverse=True)))
 
 
-def find_currencies(text: str) -> list[tuple[str, Span]]:
-    hits: list[tuple[int, int, str]] = [(m.start(), m.end(), m.group(0)) for m in _CURRENCY_CODES.finditer(text)]
+def find_currencies(text: str, *, every: bool = False) -> list[tuple[str, Span]]:
+    """Currency codes and names in ``text`` as ISO codes, in order (美元 → USD); with ``every``, each mention."""
+    hits: list[tuple[int, int, Any]] = [(m.start(), m.end(), m.group(0)) for m in _CURRENCY_CODES.finditer(text)]
     hits += [(m.start(), m.end(), _CURRENCY_WORD[m.group(0)]) for m in _CURRENCY_NAMES.finditer(text.lower())]
-    hits.sort(key=lambda h: (h[0], -(h[1] - h[0])))
-    found: list[tuple[str, Span]] = []
-    end = -1
-    for start, stop, code in hits:
-        if start < end:
-            continue
-        end = stop
-        if code not in [c for c, _ in found]:
-            found.append((code, (start, stop)))
-    return found
+    return _longest_first(hits, every)
 
 
 def find_pattern(regex: re.Pattern[str], text: str, upper: bool) -> list[tuple[str, Span]]:
@@ -93,19 +102,13 @@ def find_pattern(regex: re.Pattern[str], text: str, upper: bool) -> list[tuple[s
     return found
 
 
-def find_cities(text: str, english: bool) -> list[tuple[str, Span]]:
-    hits = []
+def find_cities(text: str, english: bool, *, every: bool = False) -> list[tuple[str, Span]]:
+    """Cities of the lexicon named in ``text`` (in Chinese or English), written the way the tool wants them."""
+    hits: list[tuple[int, int, Any]] = []
     for zh, en in CITIES.items():
         for word in (zh, en):
-            index = find_word(text, word)
-            if index >= 0:
-                hits.append((index, index + len(word), en if english else zh))
-    hits.sort()
-    found: list[tuple[str, Span]] = []
-    for start, stop, value in hits:
-        if value not in [v for v, _ in found]:
-            found.append((value, (start, stop)))
-    return found
+            hits += [(index, index + len(word), en if english else zh) for index in occurrences(text, word)]
+    return _longest_first(hits, every)
 
 
 _NAME_LEAD = frozenset("给查问帮让和跟找向叫请把对与")

@@ -9,16 +9,17 @@ import re
 from datetime import datetime
 from typing import Any
 
+from ..concepts import concepts_of, enum_family
 from ..dates import find_dates, find_times
 from ..expressions import PREV, extract_expression
 from ..lexicon import CURRENCIES
-from ..text import CJK_RANGE, find_numbers, format_number, normalize
+from ..text import CJK_RANGE, find_numbers, find_quotes, format_number, normalize
 from .entities import Span, find_cities, find_currencies, find_enum, find_pattern, find_people
-from .freetext import free_text
-from .numbers import boolean_value, pick_number
+from .freetext import free_text, quotes_for
+from .numbers import bare_yes_no, boolean_value, pick_number, yes_no_enum
 from .params import (DEPENDENT_WORDS, FillContext, FillOutcome, Param, all_patterns, classify, examples_of, first_example,
                      params_of, patterns_of, wants_upper)
-from .roles import role_of
+from .roles import NEITHER, assign_roles, role_of
 from .when import date_format
 
 
@@ -44,9 +45,12 @@ class _Filler:
         self.sources = [self.segment, self.context, normalize(ctx.request)] + [normalize(t) for t in ctx.previous_texts]
         self.english = not re.search(f"[{CJK_RANGE}]", self.segment + self.context)
         self.values: dict[str, Any] = {}
+        self.quoted: dict[str, str] = {}  # free-text parameter -> the quote it takes
+        self.paired: set[str] = set()  # parameters filled by role: one left empty stays empty
         self.used_spans: list[Span] = []  # parts of the segment already taken (ids, dates …): numbers skip them
         self.fanout: tuple[str, list[Any]] | None = None
         self.needs_previous = False
+        self.quotes()
 
     def take(self, found_by_source: list[list[tuple[Any, Span]]]) -> list[Any]:
         """The values of the first source that has any (spans in the segment are marked as used)."""
@@ -58,13 +62,17 @@ class _Filler:
         return []
 
     def of_kind(self, *kinds: str) -> list[Param]:
-        return [p for p in self.params if self.kinds[p.name] in kinds and p.name not in self.values]
+        return [p for p in self.params if self.kinds[p.name] in kinds and p.name not in self.values and p.name not in self.paired]
 
     def fill(self) -> FillOutcome:
+        self.pairs()
         self.currencies()
         self.datetimes()
         for param in self.of_kind("enum", "pattern", "city", "person", "literal"):
-            self.entity(param)
+            if self.kinds[param.name] == "enum" and yes_no_enum(param):
+                self.yes_no(param)
+            else:
+                self.entity(param)
         numbers = find_numbers(blank(self.segment, self.used_spans))
         taken: set[int] = set()
         for param in self.of_kind("expression", "number", "boolean", "text", "array"):
@@ -78,7 +86,7 @@ class _Filler:
             elif kind == "boolean":
                 value = boolean_value(param, self.segment)
             elif kind == "text":
-                value = free_text(self.ctx.segment) or None
+                value = self.text(param)
             else:
                 value = self.array(param)
             if value is not None:
@@ -101,16 +109,91 @@ class _Filler:
             arguments = [{**ordered, name: option} for option in options]
         return FillOutcome(arguments=arguments, missing=missing, needs_previous=self.needs_previous)
 
-    def currencies(self) -> None:
-        """Currency parameters share one list of mentions: the first goes to the from/source role."""
-        params = self.of_kind("currency")
-        if not params:
+    def quotes(self) -> None:
+        """Quoted spans go to the free-text parameters; the other rules then no longer see what is inside them."""
+        texts = [p for p in self.params if self.kinds[p.name] == "text"]
+        if not texts:
             return
-        mentions = self.take([find_currencies(s) for s in self.sources[:3]])
-        ordered = sorted(params, key=lambda p: role_of(p) if role_of(p) >= 0 else 0.5)
-        for param, code in zip(ordered, mentions):
+        for source in self.sources[:3]:
+            chosen = quotes_for(texts, source)
+            if chosen:
+                self.quoted = {name: quote.text for name, quote in chosen.items()}
+                break
+        if self.quoted:
+            # what is quoted is content, not a city, a date or a count for the other parameters
+            self.sources = [blank(s, [(q.start, q.end) for q in find_quotes(s)]) for s in self.sources]
+            self.segment, self.context = self.sources[0], self.sources[1]
+
+    def pairs(self) -> None:
+        """Two or more parameters drawing on one kind of value (a shared enum, currencies, cities) take their
+        values by role: from/to words and order of mention, never one value twice (see ``roles``)."""
+        groups: dict[Any, list[Param]] = {}
+        for param in self.of_kind("enum", "currency", "city"):
+            kind = self.kinds[param.name]
+            if kind == "enum":
+                key = ("enum", enum_family(param.enum or []) or tuple(sorted(map(str, param.enum or []))))
+            else:
+                key = (kind,)
+            groups.setdefault(key, []).append(param)
+        for key, params in groups.items():
+            if len(params) < 2 or (key == ("city",) and all(role_of(p) == NEITHER for p in params)):
+                continue  # a lone parameter; cities without roles fan out ("北京和上海" → two calls)
+            self.paired.update(p.name for p in params)
+            for index, source in enumerate(self.sources[:3]):
+                mentions = self.mentions(key[0], params, source)
+                if mentions:
+                    if index == 0:
+                        self.used_spans.extend(span for _, span in mentions)
+                    for name, value in assign_roles(params, mentions, source).items():
+                        param = next(p for p in params if p.name == name)
+                        self.values[name] = self.written(param, value)
+                    break
+
+    def mentions(self, kind: str, params: list[Param], text: str) -> list[tuple[Any, Span]]:
+        """Every mention (repeats kept) of a value any of ``params`` accepts, in order."""
+        if kind == "currency":
+            return find_currencies(text, every=True)
+        if kind == "city":
+            return find_cities(text, self.english_cities(params[0]), every=True)
+        hits = {span: value for param in params for value, span in find_enum(param, text, every=True)}
+        return sorted(((value, span) for span, value in hits.items()), key=lambda item: item[1])
+
+    def english_cities(self, param: Param) -> bool:
+        examples = examples_of(param)
+        return all(e.isascii() for e in examples) if examples else self.english
+
+    def written(self, param: Param, value: Any) -> Any:
+        """A value in the form the parameter asks for: a currency code, or its Chinese name when the examples are Chinese."""
+        if self.kinds[param.name] == "currency" and isinstance(value, str) and value in CURRENCIES:
             chinese_style = any(re.search(f"[{CJK_RANGE}]", e) for e in examples_of(param))
-            self.values[param.name] = CURRENCIES[code][0] if chinese_style else code
+            return CURRENCIES[value][0] if chinese_style else value
+        return value
+
+    def currencies(self) -> None:
+        """A currency parameter without a partner: the first currency named."""
+        for param in self.of_kind("currency"):
+            mentions = self.take([find_currencies(s) for s in self.sources[:3]])
+            if mentions:
+                self.values[param.name] = self.written(param, mentions[0])
+
+    def yes_no(self, param: Param) -> None:
+        """An enum of yes/no values (["yes", "no"], ["是", "否"], ["Y", "N"]) is filled like a boolean."""
+        answer = boolean_value(param, self.segment)
+        if answer is None:
+            answer = bare_yes_no(self.segment)
+        if answer is not None:
+            wanted = "yes" if answer else "no"
+            self.values[param.name] = next(v for v in param.enum or [] if any(c.key == wanted for c in concepts_of(v)))
+
+    def text(self, param: Param) -> str | None:
+        """A quote meant for this parameter; else, for the first free-text parameter only, the request's words."""
+        if param.name in self.quoted:
+            return self.quoted[param.name]
+        texts = [p for p in self.params if self.kinds[p.name] == "text"]
+        main = next((p for p in texts if p.required), texts[0])
+        if param is not main or self.quoted:
+            return None
+        return free_text(self.ctx.segment) or None
 
     def datetimes(self) -> None:
         """Dates and times, formatted as each parameter asks; a start/end pair takes the first/second mention."""
@@ -151,9 +234,7 @@ class _Filler:
                 if found:
                     break
         elif kind == "city":
-            examples = examples_of(param)
-            english = all(e.isascii() for e in examples) if examples else self.english
-            found = self.take([find_cities(s, english) for s in self.sources[:3]])
+            found = self.take([find_cities(s, self.english_cities(param)) for s in self.sources[:3]])
         elif kind == "person":
             literal = [(e, (self.segment.find(e), self.segment.find(e) + len(e))) for e in examples_of(param) if e in self.segment]
             found = self.take([literal] + [find_people(s) for s in self.sources[:2] + self.sources[3:]])
@@ -225,6 +306,23 @@ def evidence(spec: dict[str, Any], text: str) -> int:
         else:
             found = False
         count += int(found)
+    return count
+
+
+def enum_evidence(spec: dict[str, Any], text: str) -> int:
+    """How many enum parameters of ``spec`` have a value named in ``text`` by a word of its own family
+    (华氏度 for ``"F"``, miles for ``"mi"``) or spelled out (three letters or more): the schema lists exactly
+    these values, so naming them is a sign the tool is meant. Yes/no enums do not count (是 is everywhere)."""
+    text = normalize(text)
+    count = 0
+    for param in params_of(spec):
+        if not param.enum or yes_no_enum(param):
+            continue
+        for value, (start, stop) in find_enum(param, text):
+            word = text[start:stop]
+            if len(word) >= 3 or re.search(f"[{CJK_RANGE}]", word) and len(word) >= 2 or word.lower() != str(value).lower():
+                count += 1
+                break
     return count
 
 

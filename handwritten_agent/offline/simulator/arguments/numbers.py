@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from ..concepts import concepts_of
 from ..lexicon import CURRENCIES
 from ..text import CJK_RANGE, find_word, split_identifier
 from .params import AMOUNT_WORDS, Param
@@ -66,7 +67,23 @@ def pick_number(param: Param, masked: str, numbers: list, taken: set[int], *, un
 
 
 _NEGATION = re.compile(r"不要|不用|无需|不需要|别|不|\bno\b|\bnot\b|\bdon't\b|\bwithout\b", re.I)
-_AFFIRM = re.compile(r"要|需要|是|开启|打开|\byes\b|\benable\b|\bwith\b|\binclude\b", re.I)
+_BARE_YES = re.compile(r"^\s*(?:是|是的|对|好|好的|要|需要|可以|同意|yes|yeah|yep|sure|ok|okay|y)\s*[。.!！,，]?\s*$", re.I)
+_BARE_NO = re.compile(r"^\s*(?:否|不|不是|不要|不需要|不用|no|nope|n)\s*[。.!！,，]?\s*$", re.I)
+
+
+def yes_no_enum(param: Param) -> bool:
+    """An enum whose values are a yes and a no (["yes", "no"], ["是", "否"], ["Y", "N"], ["true", "false"])."""
+    keys = [{c.key for c in concepts_of(v) if c.family == "yesno"} for v in param.enum or []]
+    return len(keys) == 2 and {"yes"} in keys and {"no"} in keys
+
+
+def bare_yes_no(text: str) -> bool | None:
+    """A reply that is only a yes or a no ("是的", "no"); ``None`` for anything else."""
+    if _BARE_YES.match(text):
+        return True
+    if _BARE_NO.match(text):
+        return False
+    return None
 
 
 def boolean_value(param: Param, segment: str) -> bool | None:
