@@ -194,23 +194,35 @@ def lone_character_ok(text: str, start: int, word: str) -> bool:
         (not after or not cjk.fullmatch(after) or after in _LONE_AFTER)
 
 
-def display_name(value: Any, lang: str, families: Iterable[str] | None = None) -> str | None:
-    """The word a reader knows for a code (``USD`` → 美元 in Chinese), or ``None`` when it is not a code we know.
+def short_name(concept: Concept, lang: str) -> str:
+    """The name a reader expects: 美元 / USD, 摄氏度 / °C, 公里 / km, 明天 / tomorrow."""
+    if lang == "zh":
+        return concept.zh[0] if concept.zh else concept.key
+    if concept.family == "temperature":
+        return {"celsius": "°C", "fahrenheit": "°F"}.get(concept.key, "K")
+    if concept.family in ("currency", "length", "weight"):
+        return concept.key
+    return concept.en[0] if concept.en else concept.key
 
-    Only codes of two or more characters are translated (a lone ``m`` could be a metre or a size), and
+
+def display_name(value: Any, lang: str, families: Iterable[str] | None = None) -> str | None:
+    """The word a reader knows for a value (``USD`` → 美元 in Chinese, 美元 → ``USD`` in English), or ``None``
+    when the value is not one we know or is already written the reader's way.
+
+    Only values of two or more characters are translated (a lone ``m`` could be a metre or a size), and
     only within ``families`` when given.
     """
     if not isinstance(value, str) or len(value.strip()) < 2:
         return None
     wanted = set(families) if families is not None else None
+    chinese = bool(re.search(f"[{CJK_RANGE}]", value))
     for concept in concepts_of(value):
         if wanted is not None and concept.family not in wanted:
             continue
-        if _key(value) not in {_key(code) for code in concept.codes} and _key(value) not in {_key(w) for w in concept.en}:
-            continue  # already a word in some language: leave it as written
-        names = concept.zh if lang == "zh" else concept.en
-        return names[0] if names else None
+        if (lang == "zh") == chinese:
+            return None  # already written in the reader's language
+        return short_name(concept, lang)
     return None
 
 
-__all__ = ["CONCEPTS", "Concept", "concepts_of", "display_name", "enum_family", "lone_character_ok", "words_for_enum"]
+__all__ = ["CONCEPTS", "Concept", "concepts_of", "display_name", "enum_family", "lone_character_ok", "short_name", "words_for_enum"]

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from .answer import OK, REPEATED, clarify_question, compose_final, fallback_reply, read_result, result_line, unfinished_note
+from .answer import OK, REPEATED, AnswerItem, clarify_question, compose_answer, fallback_reply, read_result, unfinished_note
 from .arguments import (DEPENDENT_WORDS, FillContext, FillOutcome, Param, best_effort_arguments, classify, fill_arguments,
                         number_from_result, params_of)
 from .choose import MIN_SCORE, ToolProfile, best_tool, profile, rank
@@ -302,11 +302,19 @@ def _resolve(user_text: str, intents: list[Intent], results: list[tuple[PlannedC
 # ---------------------------------------------------------------------------------------------
 
 
+def _question_of(index: int, states: list[_State], user_text: str) -> str:
+    """The words a result was called for: its intent's text, or the whole request."""
+    for state in states:
+        if index in state.matched:
+            return state.intent.text
+    return user_text
+
+
 def _final_answer(user_text: str, profiles: dict[str, ToolProfile], results: list[tuple[PlannedCall, str]],
                   states: list[_State], consumed: list[bool], unmatched: list[Segment], lang: str) -> Plan:
     gave_up = not all(s.finished or s.missing or s.failed for s in states)
     matched_names = {results[i][0].name for i, used in enumerate(consumed) if used}
-    lines: list[str] = []
+    items: list[AnswerItem] = []
     for index, (call, raw) in enumerate(results):
         view = read_result(raw)
         spec = profiles[call.name].spec if call.name in profiles else {"name": call.name}
@@ -321,7 +329,7 @@ def _final_answer(user_text: str, profiles: dict[str, ToolProfile], results: lis
                 continue  # an unknown-tool attempt the retry fixed
             if view.status != OK and call.name in matched_names:
                 continue  # a failed attempt the retry fixed
-        lines.append(result_line(spec, call.arguments, view, lang))
+        items.append(AnswerItem(spec, call.arguments, view, raw, _question_of(index, states, user_text)))
     notes: list[str] = []
     questions = False
     for state in states:
@@ -333,9 +341,9 @@ def _final_answer(user_text: str, profiles: dict[str, ToolProfile], results: lis
     for segment in unmatched:
         if (segment.question or REQUEST_WORDS.search(segment.text)) and not is_small_talk(segment.text):
             notes.append(unfinished_note(segment.text, "no_tool", lang))
-    if not lines and not notes:
+    if not items and not notes:
         return Plan([], fallback_reply(user_text, [p.spec for p in profiles.values()], lang), "fallback")
-    return Plan([], compose_final(lines, notes, lang), "clarify" if questions else "final")
+    return Plan([], compose_answer(items, notes, lang), "clarify" if questions else "final")
 
 
 def plan_turn(user_text: str, tools: list[dict], results: list[tuple[PlannedCall, str]], *,

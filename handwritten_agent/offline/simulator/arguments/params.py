@@ -99,7 +99,8 @@ CITY_WORDS = re.compile(r"city|location|place|城市|地点|地区|城")
 TEXT_WORDS = re.compile(r"\b(?:query|q|keywords?|text|content|message|question|prompt|topic|subject|title|body|sentence|search)\b|"
                         r"关键词|关键字|搜索词|查询词|内容|问题|文本|主题|标题|正文|消息|句子|备注|原文|要翻译")
 # A lone number in a later intent is combined with an earlier result only when the words say so.
-DEPENDENT_WORDS = re.compile(r"换|兑|折合|相当于|合计|总共|一共|需要多少|要多少|能买|它|这个|那个|结果|上面|\bconvert|\bworth\b|\bin total\b|\bthat\b|\bit\b|\bresult\b", re.I)
+DEPENDENT_WORDS = re.compile(r"换|兑|折合|相当于|合计|总共|一共|需要多少|要多少|能买|它|这个|那个|结果|上面|\bconvert|\bworth\b|\bin total\b|"
+                             r"\bthat\b|\bit\b|\bresult\b|\bhow (?:much|many)\b.*\bin\b", re.I)
 AMOUNT_WORDS = re.compile(r"amount|money|price|sum|金额|数额|钱|价格")
 
 
