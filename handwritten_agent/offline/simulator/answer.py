@@ -31,9 +31,9 @@ from .expressions import number_from_result
 from .facts import CallView, Fact, fact_phrase, join_words, read_data, show_number
 from .fieldwords import WORDS, action_words
 from .phrasing import (action_phrase, answer_in_question, calculation_sentence, clean_message, expression_argument,
-                       expression_words, moment_sentence, numbers_in, subject_phrase)
+                       asks_yes_no, expression_words, moment_sentence, numbers_in, subject_phrase, yes_no_sentence)
 from .results import CONFIRM, DENIED, ERROR, OK, REPEATED, ResultView, read_result
-from .text import CJK_RANGE, format_number, normalize, split_identifier
+from .text import CJK_RANGE, format_number, split_identifier
 
 MAX_FACTS = 5  # facts in one clause
 
@@ -130,20 +130,25 @@ def _facts_sentence(subject: str, facts: list[Fact], lang: str) -> str:
         else:
             phrases.append(fact_phrase(fact, lang))
     body = ", ".join(phrases)
+    if subject and not facts[0].label:
+        return f"{subject}: {body}"  # "Louvre today: open, hours 09:00-18:00"
     return f"for {subject}, {body}" if subject else body
 
 
-def _list_sentence(subject: str, fact: Fact, lang: str) -> str:
+def _list_sentence(subject: str, fact: Fact, lang: str, noun: str = "") -> str:
     count = fact.count or 0
     if lang == "zh":
-        what = fact.label or "结果"
+        what = fact.label or noun or "结果"
+        if subject.startswith("「"):
+            subject = "关于" + subject  # a search query: 关于「向量数据库」…
         prefix = join_words(join_words(subject, "的"), fact.label) if subject and fact.label else subject or fact.label
         if count == 0:
-            return join_words(subject, f"没有找到任何{what}") if subject else f"没有找到任何{what}"
+            return join_words(join_words("没有找到", subject), f"的{what}") if subject else f"没有找到任何{what}"
         if count == 1:
-            return join_words(prefix, f"只有 1 项：{fact.value}") if prefix else f"只找到 1 项：{fact.value}"
-        return join_words(prefix, f"共 {count} 项，分别是 {fact.value}") if prefix else f"共找到 {count} 项，分别是 {fact.value}"
-    what = fact.label or ("result" if count == 1 else "results")
+            return join_words(join_words(prefix, "只有 1 项，是"), fact.value) if prefix else join_words("只找到 1 项，是", fact.value)
+        lead = join_words(prefix, f"共 {count} 项，分别是") if prefix else f"共找到 {count} 项，分别是"
+        return join_words(lead, fact.value)
+    what = fact.label or noun or ("result" if count == 1 else "results")
     where = f" for {subject}" if subject else ""
     if count == 0:
         return f"no {what} found{where}"
@@ -179,10 +184,12 @@ def _ok_clause(item: AnswerItem, lang: str) -> Clause:
         return Clause(f"{action}没有返回任何内容" if lang == "zh" else f"{action} returned nothing", caveat)
     if len(facts) == 1:
         fact = facts[0]
+        if fact.kind == "flag" and fact.truth is not None and (isinstance(item.view.value, bool) or asks_yes_no(item.question)):
+            return Clause(yes_no_sentence(item.question, fact.truth, lang, pivot=fact.asked), caveat)
         if fact.kind == "moment" and fact.moment:
             return Clause(moment_sentence(fact.moment, item.question, subject, lang), caveat)
         if fact.kind == "list":
-            return Clause(_list_sentence(subject, fact, lang), caveat)
+            return Clause(_list_sentence(subject, fact, lang, action_words(str(item.spec.get("name", "")), lang)[1]), caveat)
         if fact.kind == "number" and len(fact.numbers) == 1:
             aimed = answer_in_question(item.question, fact.value, lang)
             if aimed:
@@ -335,7 +342,7 @@ def compose_final(lines: list[str], notes: list[str], lang: str) -> str:
 
 
 def _param_ask(param: Param, lang: str) -> str:
-    description = normalize(param.description).strip().rstrip("。.")
+    description = param.description.strip().rstrip("。.")
     label = param.label() if description else ""
     detail = description[len(label):].lstrip("，,;；:： ").strip() if label and description.startswith(label) else ""
     if lang == "zh":

@@ -88,6 +88,7 @@ class Fact:
     connector: str = ""  # Chinese word between label and value instead of 为 ("更新于")
     moment: Moment | None = None
     count: int | None = None  # items, for a list
+    truth: bool | None = None  # the value, for a yes/no field
 
 
 @dataclass
@@ -106,26 +107,32 @@ class CallView:
     """What the reader already knows about the call: its arguments (as echoes) and a unit they name."""
 
     echoes: frozenset[str] = frozenset()  # forms of the string arguments (``echo_keys``)
-    names: frozenset[str] = frozenset()  # argument names: a number under one of them is an echo
+    numbers: frozenset[tuple[str, str]] = frozenset()  # (argument name, number): the same number under that name is an echo
     unit: tuple[str, str] | None = None  # (zh, en)
+    currency: str = ""  # the currency the call asked for (its last currency argument)
     tool_words: tuple[str, ...] = ()  # the tool's name without its verb: ("exchange", "rate")
 
     @staticmethod
     def of(arguments: dict[str, Any], tool_name: str = "") -> "CallView":
         echoes: set[str] = set()
+        numbers: set[tuple[str, str]] = set()
         unit = None
+        currency = ""
         for name, value in arguments.items():
             if name.startswith("_") or value in (None, "", [], {}):
                 continue
             if isinstance(value, str):
                 echoes |= echo_keys(value)
+            elif isinstance(value, (int, float)) and not isinstance(value, bool):
+                numbers.add((name.lower(), format_number(value)))
+            currency = next((c.key for c in concepts_of(value) if c.family == "currency"), currency)
             for concept in concepts_of(value):
                 if concept.family in ("temperature", "length", "weight") and unit is None:
                     unit = (short_name(concept, "zh"), short_name(concept, "en"))
         words = tuple(split_identifier(tool_name))
         if words and words[0] in VERBS:
             words = words[1:]
-        return CallView(frozenset(echoes), frozenset(k.lower() for k in arguments), unit, words)
+        return CallView(frozenset(echoes), frozenset(numbers), unit, currency, words)
 
     def label(self, key: str, lang: str) -> str:
         """A field's label; a field named by the last word of the tool's name takes the whole name when the
@@ -141,7 +148,7 @@ class CallView:
         if isinstance(value, (dict, list)) or isinstance(value, bool):
             return False
         if isinstance(value, (int, float)):
-            return key.lower() in self.names
+            return (key.lower(), format_number(value)) in self.numbers
         return bool(echo_keys(value) & self.echoes)
 
 
@@ -247,12 +254,12 @@ _CAVEAT_EN = {"非实时": "not live", "示例数据": "sample data", "示例汇
 # ---------------------------------------------------------------------------------------------
 
 
-def read_data(value: Any, lang: str, call: CallView = CallView()) -> Reading:
-    """The facts in a result's data (see the module docstring)."""
+def read_data(value: Any, lang: str, call: CallView = CallView(), *, unit: str = "", currency: str = "") -> Reading:
+    """The facts in a result's data (see the module docstring); ``unit``/``currency`` come from an enclosing object."""
     reading = Reading()
     if isinstance(value, bool):
         reading.facts.append(Fact("", "是" if lang == "zh" and value else "否" if lang == "zh" else "yes" if value else "no",
-                                  "", "flag"))
+                                  "", "flag", truth=value))
     elif isinstance(value, (int, float)):
         reading.number = float(value)
         unit = call.unit[0 if lang == "zh" else 1] if call.unit else ""
@@ -260,9 +267,9 @@ def read_data(value: Any, lang: str, call: CallView = CallView()) -> Reading:
     elif isinstance(value, str):
         _read_string(value, lang, reading)
     elif isinstance(value, list):
-        reading.facts.append(_read_list("", value, lang, call, reading))
+        reading.facts.append(_read_list("", value, lang, call, reading, unit, currency))
     elif isinstance(value, dict):
-        _read_dict(value, lang, call, reading)
+        _read_dict(value, lang, call, reading, unit, currency)
     return reading
 
 
@@ -335,6 +342,7 @@ def _field_unit(key: str, lang: str, unit: str, currency: str, call: CallView) -
             return IMPLIED_UNITS[word][side]
     if set(words) & _COUNT_WORDS:
         return ""
+    currency = currency or call.currency
     if currency and (set(words) & MONEY_WORDS or key in MONEY_WORDS):
         return _money_unit(currency, lang)
     if unit:
@@ -349,17 +357,18 @@ def _label(key: str, lang: str, call: CallView) -> str:
     return "" if key.lower() in SELF_DESCRIBING or key in SELF_DESCRIBING else label
 
 
-def _read_dict(data: dict[str, Any], lang: str, call: CallView, reading: Reading) -> None:
+def _read_dict(data: dict[str, Any], lang: str, call: CallView, reading: Reading, outer_unit: str = "",
+               outer_currency: str = "") -> None:
     # A dict that only wraps the data ({"data": {...}}, {"result": [...]}) is read as its contents.
     keys = [k for k in data if data[k] not in (None, "")]
     if len(keys) == 1 and keys[0].lower() in WRAPPERS and isinstance(data[keys[0]], (dict, list)):
-        inner = read_data(data[keys[0]], lang, call)
+        inner = read_data(data[keys[0]], lang, call, unit=outer_unit, currency=outer_currency)
         reading.facts += inner.facts
         reading.caveats += inner.caveats
         return
 
-    unit = next((_unit_of(k, v, lang) for k, v in data.items() if k.lower() in UNIT_FIELDS and isinstance(v, str)), "")
-    currency = next((str(v) for k, v in data.items() if k.lower() in CURRENCY_FIELDS and isinstance(v, str)), "")
+    unit = next((_unit_of(k, v, lang) for k, v in data.items() if k.lower() in UNIT_FIELDS and isinstance(v, str)), outer_unit)
+    currency = next((str(v) for k, v in data.items() if k.lower() in CURRENCY_FIELDS and isinstance(v, str)), outer_currency)
     rest: dict[str, Any] = {}
     for key, value in data.items():
         lowered = key.lower()
@@ -425,16 +434,16 @@ def _read_field(key: str, value: Any, lang: str, call: CallView, unit: str, curr
     if isinstance(value, bool):
         words = flag_words(key)
         if words:
-            return Fact("", words[0 if value else 1] if lang == "zh" else words[2 if value else 3], key, "flag", asked)
+            return Fact("", words[0 if value else 1] if lang == "zh" else words[2 if value else 3], key, "flag", asked, truth=value)
         yes_no = ("是" if value else "否") if lang == "zh" else ("yes" if value else "no")
-        return Fact(call.label(key, lang) or key, yes_no, key, "flag", asked)
+        return Fact(call.label(key, lang) or key, yes_no, key, "flag", asked, truth=value)
     if isinstance(value, (int, float)):
         return Fact(call.label(key, lang), _with_unit(show_number(value), _field_unit(key, lang, unit, currency, call), lang),
                     key, "number", asked, (format_number(value),))
     if isinstance(value, list):
-        return _read_list(key, value, lang, call, reading)
+        return _read_list(key, value, lang, call, reading, unit, currency)
     if isinstance(value, dict):
-        inner = read_data(value, lang, call)
+        inner = read_data(value, lang, call, unit=unit, currency=currency)
         reading.caveats += inner.caveats
         joined = ("，" if lang == "zh" else ", ").join(fact_phrase(f, lang) for f in inner.facts[:4])
         numbers = tuple(n for f in inner.facts for n in f.numbers)
@@ -475,7 +484,8 @@ def _primary(item: dict[str, Any]) -> str | None:
     return next((k for k, v in item.items() if isinstance(v, str) and v.strip() and not parse_moment(v)), None)
 
 
-def _read_list(key: str, items: list[Any], lang: str, call: CallView, reading: Reading) -> Fact:
+def _read_list(key: str, items: list[Any], lang: str, call: CallView, reading: Reading, unit: str = "",
+               currency: str = "") -> Fact:
     zh = lang == "zh"
     label = call.label(key, lang) if key else ""
     asked = frozenset(asked_words(key, lang)) if key else frozenset()
@@ -486,7 +496,7 @@ def _read_list(key: str, items: list[Any], lang: str, call: CallView, reading: R
     for item in items[:MAX_ITEMS]:
         if isinstance(item, dict):
             primary = _primary(item)
-            inner = read_data({k: v for k, v in item.items() if k != primary}, lang, call)
+            inner = read_data({k: v for k, v in item.items() if k != primary}, lang, call, unit=unit, currency=currency)
             reading.caveats += [c for c in inner.caveats if c not in reading.caveats]
             details = [fact_phrase(f, lang) for f in inner.facts[:3] if f.value]
             head = show_text(str(item[primary]), lang) if primary else ""
@@ -516,7 +526,7 @@ def join_list(values: list[str], lang: str) -> str:
     if len(values) <= 1:
         return "".join(values)
     if lang == "zh":
-        return "、".join(values[:-1]) + " 和 " + values[-1] if len(values) > 1 else values[0]
+        return join_words(join_words("、".join(values[:-1]), "和"), values[-1])
     return ", ".join(values[:-1]) + " and " + values[-1]
 
 
@@ -543,7 +553,7 @@ def join_words(left: str, right: str) -> str:
         return left + right
     a, b = left[-1], right[0]
     cjk = re.compile(f"[{CJK_RANGE}]")
-    if (a.isascii() and a.isalnum() and cjk.match(b)) or (cjk.match(a) and b.isascii() and b.isalnum()):
+    if (a.isascii() and a.isalnum() and (cjk.match(b) or b.isascii() and b.isalnum())) or (cjk.match(a) and b.isascii() and b.isalnum()):
         return f"{left} {right}"
     return left + right
 

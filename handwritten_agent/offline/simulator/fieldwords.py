@@ -77,6 +77,10 @@ WORDS: dict[str, tuple[str, str]] = {
     "exchange_rate": ("汇率", "exchange rate"), "interest_rate": ("利率", "interest rate"), "tax_rate": ("税率", "tax rate"),
     "stock_price": ("股价", "stock price"), "heart_rate": ("心率", "heart rate"), "word_count": ("词数", "word count"),
     "page_count": ("页数", "page count"), "feels_like": ("体感温度", "feels-like temperature"), "order_status": ("订单状态", "order status"),
+    "views": ("阅读量", "views"), "likes": ("点赞数", "likes"), "comments": ("评论数", "comments"),
+    "downloads": ("下载量", "downloads"), "invoice": ("发票", "invoice"), "invoices": ("发票", "invoices"),
+    "booked": ("预订", "booked"), "assigned": ("指派", "assigned"), "sent": ("发送", "sent"), "eta": ("预计送达", "ETA"),
+    "hours_open": ("营业时间", "opening hours"), "opening": ("营业", "opening"), "isbn13": ("ISBN", "ISBN"),
     "unit": ("单位", "unit"), "units": ("单位", "units"), "currency": ("币种", "currency"), "symbol_name": ("名称", "name"),
     "calories": ("热量", "calories"), "steps": ("步数", "steps"), "battery": ("电量", "battery"), "signal": ("信号", "signal"),
     "memory": ("内存", "memory"), "cpu": ("CPU", "CPU"), "disk": ("磁盘", "disk"), "usage": ("使用率", "usage"),
@@ -170,6 +174,10 @@ VERBS: dict[str, tuple[str, str]] = {
     "validate": ("校验", "validate"), "verify": ("验证", "verify"), "track": ("跟踪", "track"), "recommend": ("推荐", "recommend"),
 }
 
+# Nouns that mean something else as the object of an action ("send_email": 发送邮件, not 发送邮箱).
+ACTION_NOUNS: dict[str, str] = {"email": "邮件", "mail": "邮件", "emails": "邮件", "message": "消息", "sms": "短信", "text": "短信",
+                                "notification": "通知", "room": "会议室", "rooms": "会议室"}
+
 # Question words that ask for a field: field word -> words a question uses for it.
 ASKED_BY: dict[str, tuple[str, ...]] = {
     "temp": ("温度", "气温", "多少度", "几度", "冷", "热", "temperature", "degrees", "hot", "cold", "warm"),
@@ -183,13 +191,18 @@ ASKED_BY: dict[str, tuple[str, ...]] = {
     "count": ("多少个", "几个", "数量", "多少条", "how many", "count", "number"),
     "remaining": ("还剩", "剩余", "还有", "remaining", "left"), "left": ("还剩", "剩余", "还有", "left", "remaining"),
     "carrier": ("快递", "承运", "哪家", "carrier", "courier"), "address": ("地址", "在哪", "address", "where"),
-    "location": ("位置", "在哪", "location", "where"), "phone": ("电话", "号码", "phone", "number"),
+    "location": ("位置", "在哪", "到哪", "哪里", "location", "where"), "phone": ("电话", "号码", "phone", "number"),
     "email": ("邮箱", "email"), "rating": ("评分", "几分", "rating", "stars"), "score": ("分数", "几分", "score"),
     "distance": ("距离", "多远", "distance", "how far"), "duration": ("多久", "多长时间", "时长", "how long", "duration"),
     "population": ("人口", "多少人", "population"), "age": ("年龄", "几岁", "多大", "age", "how old"),
     "aqi": ("空气", "空气质量", "aqi", "air"), "updated": ("更新", "什么时候", "when", "updated"),
     "deadline": ("截止", "什么时候", "when", "deadline", "due"), "rate": ("汇率", "比率", "rate"),
-    "author": ("作者", "谁写", "author", "who wrote"), "owner": ("负责人", "谁", "owner", "who"),
+    "author": ("作者", "谁写", "author", "who wrote"),
+    "converted": ("换成", "换算", "兑换", "能换", "折合", "convert", "converted"),
+    "available": ("有空", "空闲", "可用", "能用", "available", "free"), "free": ("有空", "空闲", "free", "available"),
+    "open": ("开门", "营业", "开着", "open"), "stock": ("有货", "有没有货", "库存", "in stock"),
+    "workday": ("工作日", "上班", "workday", "working day"), "holiday": ("节假日", "放假", "holiday"),
+    "hours": ("几点", "营业时间", "开门", "hours", "when"), "owner": ("负责人", "谁", "owner", "who"),
 }
 
 
@@ -207,6 +220,9 @@ def field_label(name: str, lang: str) -> str:
     words = [w for w in words_of(name) if w not in NOISE]
     if not words:
         return ""
+    raw = words_of(name)
+    if len(raw) >= 2 and raw[-1] == "by" and raw[-2] in WORDS:  # "booked_by" → 预订人 / booked by
+        return WORDS[raw[-2]][0] + "人" if lang == "zh" else f"{WORDS[raw[-2]][1]} by"
     if "_".join(words) in WORDS:  # a compound the table knows as a whole ("exchange_rate" → 汇率)
         return WORDS["_".join(words)][0 if lang == "zh" else 1]
     known = all(w in WORDS or stem(w) in WORDS for w in words)
@@ -225,7 +241,7 @@ def flag_words(name: str) -> tuple[str, str, str, str] | None:
     """How a reader says a yes/no field: ``in_stock`` → (有货, 缺货, in stock, out of stock)."""
     words = [w for w in words_of(name) if w not in NOISE]
     joined = "_".join(words)
-    for key in (joined, words[-1] if words else "", words[0] if words else ""):
+    for key in ("_".join(words_of(name)), joined, words[-1] if words else "", words[0] if words else ""):
         if key in FLAGS:
             return FLAGS[key]
     return None
@@ -243,7 +259,8 @@ def action_words(tool_name: str, lang: str) -> tuple[str, str]:
     words = words[:1] + [w for w in words[1:] if w not in NOISE]
     rest = words[1:] if verb else words
     if lang == "zh":
-        obj = field_label("_".join(rest), "zh") if rest else ""
+        obj = "".join(ACTION_NOUNS[w] for w in rest) if rest and all(w in ACTION_NOUNS for w in rest) else \
+            field_label("_".join(rest), "zh") if rest else ""
         if obj and not re.search(f"[{CJK_RANGE}]", obj):
             obj = ""  # an English word the table lacks: better no object than half a translation
         return (verb[0] if verb else ""), obj

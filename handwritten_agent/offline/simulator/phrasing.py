@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from .arguments import classify, params_of
+from .arguments.entities import enum_words
 from .arguments.roles import SOURCE, TARGET, role_of
 from .concepts import concepts_of, display_name
 from .facts import Moment, join_words, parse_moment, show_text
@@ -90,13 +91,19 @@ def answer_in_question(question: str, number: str, lang: str) -> str | None:
         if not match or not text[:match.start()].strip():
             return None
         filler = f"{number} 元" if match.group(0) == "多少钱" else number
-        out = join_words(join_words(text[:match.start()].rstrip(), filler), text[match.end():].lstrip())
+        after = text[match.end():].lstrip()
+        unit = re.sub(r"^[-\d.,]+\s*", "", number)
+        if unit and after.startswith(unit):
+            filler = number[:len(number) - len(unit)].rstrip()  # "几天年假" + "5 天" → "5 天年假", not "5 天天年假"
+        out = join_words(join_words(text[:match.start()].rstrip(), filler), after)
         return re.sub(r"(\d) ?人民币", r"\1 元人民币", out)
     text = _LEAD_EN.sub("", text.strip().rstrip("?.! ")).strip()
+    bare = bool(re.fullmatch(r"-?[\d.,]+", number))
     patterns = (
         (r"how many (.+?) (?:are|is) (?:there )?((?:in|on|at|inside|within|of) .+)", lambda m: f"There {'is' if number == '1' else 'are'} {number} {m[1]} {m[2]}"),
         (r"how many (.+?) (?:does|do|did) (.+?) have", lambda m: f"{m[2]} has {number} {m[1]}"),
-        (r"how much (?:is|are) (.+?) in (.+)", lambda m: f"{m[1]} is {number} {m[2]}"),
+        (r"how (?:much|far|long|heavy|big|tall|high|large|wide|hot|cold) (?:is|are) (.+?) in (.+)",
+         lambda m: f"{m[1]} is {number}" + (f" {m[2]}" if bare else "")),
         (r"how much (?:is|are|does|do) (.+?)(?: cost| worth)?", lambda m: f"{m[1]} is {number}"),
         (r"(?:what is|what's|what are|whats) (.+)", lambda m: f"{m[1]} is {number}"),
         (r"how many (.+)", lambda m: f"{number} {m[1]}"),
@@ -148,10 +155,13 @@ def subject_phrase(spec: dict[str, Any], arguments: dict[str, Any], lang: str, *
         if kind in ("expression", "number") or isinstance(value, (int, float)):
             continue
         if kind == "text" or (isinstance(value, str) and len(value) > 30):
-            if with_text and isinstance(value, str) and len(value) <= 30:
+            if with_text and isinstance(value, str) and len(value) <= 16:
                 parts.append(f"「{value}」" if lang == "zh" else f"“{value}”")
             continue
         shown = _shown(value, lang)
+        if kind == "enum" and param and lang == "zh" and not re.search(f"[{CJK_RANGE}]", shown):
+            paired = [w for w in enum_words(param, value) if re.search(f"[{CJK_RANGE}]", w)]
+            shown = paired[0] if paired else shown  # "unpaid" → 未付款, the word its description gives
         role = role_of(param) if param else -1
         if param and role in (SOURCE, TARGET) and kind in ("enum", "currency", "city"):
             pair[role] = shown
@@ -159,7 +169,8 @@ def subject_phrase(spec: dict[str, Any], arguments: dict[str, Any], lang: str, *
         if kind == "pattern" and param:
             label = param.label()
             label_is_chinese = bool(re.search(f"[{CJK_RANGE}]", label))
-            if label and len(label) <= 8 and label != shown and label_is_chinese == (lang == "zh"):
+            acronym = bool(re.fullmatch(r"[A-Z][A-Z0-9]{1,5}", label))  # "ISBN" reads the same in both languages
+            if label and len(label) <= 8 and label != shown and (acronym or label_is_chinese == (lang == "zh")):
                 shown = join_words(label, shown) if lang == "zh" else f"{label} {shown}"
         parts.append(shown)
     if len(pair) == 2:
@@ -227,6 +238,49 @@ def clean_message(message: str, lang: str, mentions: list[str] = ()) -> str:
     return text
 
 
+_LEAD_YES_NO = re.compile(r"^(?:(?:请问|请|帮我|帮忙|麻烦|查一下|查查|看一下|看看|问一下|我想知道)\s*)+")
+_NEGATIONS_ZH = (("是不是", "不是"), ("有没有", "没有"), ("能不能", "不能"), ("会不会", "不会"), ("可不可以", "不可以"),
+                 ("要不要", "不需要"), ("是否", "不"), ("是", "不是"), ("有", "没有"), ("能", "不能"), ("可以", "不可以"),
+                 ("会", "不会"), ("在", "不在"))
+_AFFIRM_ZH = (("是不是", "是"), ("有没有", "有"), ("能不能", "能"), ("会不会", "会"), ("可不可以", "可以"), ("要不要", "需要"),
+              ("是否", ""))
+_EN_YES_NO = re.compile(r"^(is|are|was|were|can|could|will|would|does|do|did|has|have|should)\s+(\S+(?:\s+the)?(?:\s+\S+)??)\s+(.+)$", re.I)
+
+
+_YES_NO_ZH = re.compile(r"吗$|嘛$|是不是|有没有|能不能|会不会|可不可以|要不要|是否")
+_YES_NO_EN = re.compile(r"^(?:is|are|was|were|can|could|will|would|does|do|did|has|have|should)\b", re.I)
+
+
+def asks_yes_no(question: str) -> bool:
+    """Whether a question wants a yes or a no ("今天是不是工作日", "A301 有空吗", "Is the Louvre open today?")."""
+    text = " ".join(normalize(question).split()).strip().rstrip("?？。!！ ")
+    return bool(_YES_NO_ZH.search(text) or _YES_NO_EN.match(text))
+
+
+def yes_no_sentence(question: str, truth: bool, lang: str, pivot: frozenset[str] | set[str] = frozenset()) -> str:
+    """A yes/no question answered: "今天是不是工作日" + True → "是的，今天是工作日"; "Is the Louvre open today?" +
+    True → "Yes, the Louvre is open today" (``pivot``: words of the field, where the verb goes)."""
+    text = " ".join(normalize(question).split()).strip().rstrip("?？。!！ ")
+    if lang == "zh":
+        text = _LEAD_YES_NO.sub("", text)
+        text = re.sub(r"[吗嘛么呢]$", "", text).strip()
+        for word, replacement in (_AFFIRM_ZH if truth else _NEGATIONS_ZH):
+            if word in text:
+                return ("是的，" if truth else "不，") + text.replace(word, replacement, 1)
+        return f"是的，{text}" if truth else f"不，结果是否定的（{text}）"
+    match = _YES_NO_EN.match(text)
+    if not match:
+        return "Yes" if truth else "No"
+    verb = match.group(0).lower()
+    words = text[match.end():].split()
+    at = next((i for i, w in enumerate(words) if w.lower().strip(",.") in {p.lower() for p in pivot}), None)
+    if at is None or at == 0:
+        return "Yes" if truth else "No"
+    subject, rest = " ".join(words[:at]), " ".join(words[at:])
+    negative = {"can": "cannot", "will": "will not", "does": "does not", "do": "do not", "did": "did not"}.get(verb, f"{verb} not")
+    return f"Yes, {subject} {verb} {rest}" if truth else f"No, {subject} {negative} {rest}"
+
+
 _ASKS_CLOCK = re.compile(r"几点|时间|时刻|钟|现在|当前|\bnow\b|\btime\b|clock", re.I)
 _ASKS_DAY = re.compile(r"几号|日期|星期几|周几|礼拜几|哪天|哪一天|几月|今天|\bdate\b|\bday\b|today|weekday", re.I)
 
@@ -250,4 +304,4 @@ def numbers_in(text: str) -> set[str]:
 
 
 __all__ = ["expression_argument", "expression_words", "calculation_sentence", "answer_in_question", "subject_phrase",
-           "action_phrase", "clean_message", "moment_sentence", "numbers_in"]
+           "action_phrase", "asks_yes_no", "clean_message", "moment_sentence", "numbers_in", "yes_no_sentence"]

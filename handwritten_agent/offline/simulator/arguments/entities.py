@@ -30,7 +30,7 @@ def enum_words(param: Param, value: Any) -> list[str]:
         v = re.escape(value)
         cjk = f"[{CJK_RANGE}]{{1,6}}"
         for pattern in (rf"['\"‘“]?{v}['\"’”]?\s*[(:=]\s*({cjk})", rf"{v}['\"’”]?\s*(?:表示|代表|即|为|是|means)\s*({cjk})",
-                        rf"({cjk})\s*[(]\s*['\"‘“]?{v}"):
+                        rf"({cjk})\s*[(]\s*['\"‘“]?{v}", rf"(?<![A-Za-z0-9_]){v}\s+({cjk})"):
             for match in re.finditer(pattern, description):
                 word = match.group(1).rstrip("的")
                 if word and word not in ("默认", "格式", "可选", "取值"):

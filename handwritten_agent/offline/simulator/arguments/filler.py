@@ -193,7 +193,8 @@ class _Filler:
         main = next((p for p in texts if p.required), texts[0])
         if param is not main or self.quoted:
             return None
-        return free_text(self.ctx.segment) or None
+        # the segment without what the other parameters took (a phone number, an id), so it is not repeated here
+        return free_text(blank(self.segment, self.used_spans) if self.used_spans else self.ctx.segment) or None
 
     def datetimes(self) -> None:
         """Dates and times, formatted as each parameter asks; a start/end pair takes the first/second mention."""

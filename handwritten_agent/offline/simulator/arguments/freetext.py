@@ -22,6 +22,9 @@ _FILLER = re.compile(r"^(?:请|麻烦|帮我|帮忙|给我|替我|你|能不能|
                      r"^(?:please |can you |could you |would you |i want to |i'd like to )+", re.I)
 _TEXT_VERBS = re.compile(r"^(?:搜索一下|搜一下|搜索|查找|查询一下|查询|查一下|查|找一下|找|检索|翻译一下|翻译|search for|search|look up|find|translate)\s*",
                          re.I)
+# "给张三发短信", "帮我发一封邮件": the words that ask for the message, not the message itself.
+_MESSAGE_LEAD = re.compile(r"^(?:给|向|跟|对|帮)?\s*[^，,。\s]{0,12}?\s*(?:发|写|回|寄|推送|发送)(?:一?[条封个份])?\s*"
+                           r"(?:短信|消息|邮件|信息|通知|私信|微信|email|e-mail|mail|sms|message)\s*[，,:]?\s*", re.I)
 _AFTER_COLON = re.compile(r"(?<![\d\s])\s*:(?!\d)\s*(.+)$", re.S)
 # Words for what a free-text parameter holds, so "主题是《…》" finds a parameter named ``subject``.
 _LABEL_WORDS: dict[str, tuple[str, ...]] = {
@@ -42,9 +45,11 @@ def free_text(segment: str) -> str:
     after_colon = _AFTER_COLON.search(text)
     if after_colon:
         return after_colon.group(1).strip()
+    text = " ".join(text.split())
     for _ in range(3):
         text = _FILLER.sub("", text).strip()
         text = _TEXT_VERBS.sub("", text).strip()
+        text = _MESSAGE_LEAD.sub("", text).strip()
     text = re.sub(r"[吧吗呢啊。？?！!，,\s]+$", "", text)
     text = re.sub(r"^(?:关于|有关|about)\s*", "", text, flags=re.I).strip(" :：,，")
     return text
