@@ -30,6 +30,7 @@ from .arguments import Param
 from .expressions import number_from_result
 from .facts import CallView, Fact, fact_phrase, join_words, read_data, show_number
 from .fieldwords import WORDS, action_words
+from .lexicon import RELATIVE_DAYS
 from .phrasing import (action_phrase, answer_in_question, calculation_sentence, clean_message, expression_argument,
                        asks_yes_no, expression_words, moment_sentence, numbers_in, subject_phrase, yes_no_sentence)
 from .results import CONFIRM, DENIED, ERROR, OK, REPEATED, ResultView, read_result
@@ -98,10 +99,18 @@ def _asks(question: str, word: str) -> bool:
     return bool(re.search(rf"(?<![a-z]){re.escape(word.lower())}s?(?![a-z])", question.lower()))
 
 
+_GENERAL = re.compile(r"怎么样|如何|情况|咋样|啥样|\bhow (?:is|are|was|does)\b|\bwhat(?:'s| is| are) .* like\b|\bany (?:news|update)", re.I)
+_DAY_WORDS = re.compile("|".join(word for word, _ in RELATIVE_DAYS))
+
+
 def select_facts(facts: list[Fact], question: str, spec: dict[str, Any]) -> list[Fact]:
     """The facts the question asks for by name ("气温多少" → the temperature), else all of them (at most ``MAX_FACTS``)."""
-    topic = _topic_words(spec)
-    asked = [f for f in facts if any(_asks(question, w) for w in f.asked - topic)]
+    if _GENERAL.search(question):
+        asked = []  # "天气怎么样", "how is it": everything the tool says is wanted
+    else:
+        topic = _topic_words(spec)
+        question = _DAY_WORDS.sub(" ", question)  # "明天气温" asks for 气温, not 天气
+        asked = [f for f in facts if any(_asks(question, w) for w in f.asked - topic)]
     chosen = asked if asked else facts
     order = {"flag": 0, "text": 0, "statement": 0, "moment": 0}
     chosen = sorted(chosen, key=lambda f: order.get(f.kind, 1) if not f.label else 1)  # unlabelled first: "多云，温度 …"
@@ -174,7 +183,13 @@ def _ok_clause(item: AnswerItem, lang: str) -> Clause:
     expression = expression_argument(item.arguments)
     number = _result_number(item.view.value)
     if expression and number is not None:
-        return Clause(calculation_sentence(expression, show_number(number), lang))
+        shown = show_number(number)
+        said = numbers_in(item.question)
+        if said and said <= set(re.findall(r"\d+(?:\.\d+)?", expression)):
+            aimed = answer_in_question(item.question, shown, lang)  # "200 的 15% 是 30", "15% of 80 is 12"
+            if aimed:
+                return Clause(aimed)
+        return Clause(calculation_sentence(expression, shown, lang))
     reading = read_data(item.view.value, lang, CallView.of(item.arguments, str(item.spec.get("name", ""))))
     caveat = _caveat(reading.caveats, lang)
     subject = subject_phrase(item.spec, item.arguments, lang)
@@ -185,7 +200,13 @@ def _ok_clause(item: AnswerItem, lang: str) -> Clause:
     if len(facts) == 1:
         fact = facts[0]
         if fact.kind == "flag" and fact.truth is not None and (isinstance(item.view.value, bool) or asks_yes_no(item.question)):
-            return Clause(yes_no_sentence(item.question, fact.truth, lang, pivot=fact.asked), caveat)
+            said = yes_no_sentence(item.question, fact.truth, lang, pivot=fact.asked)
+            if said:
+                return Clause(said, caveat)
+            if isinstance(item.view.value, bool):  # a bare true/false: say which, about what was asked
+                what = action_phrase(item.spec, item.arguments, lang)
+                return Clause(f"{what}的结果是“{'是' if fact.truth else '否'}”" if lang == "zh" else
+                              f"the answer to {what} is {'yes' if fact.truth else 'no'}", caveat)
         if fact.kind == "moment" and fact.moment:
             return Clause(moment_sentence(fact.moment, item.question, subject, lang), caveat)
         if fact.kind == "list":
@@ -278,11 +299,11 @@ def _dependent_clause(source: AnswerItem, item: AnswerItem, expression: str, num
             return Clause(f"{first}，再{step} 等于 {shown}" if zh else f"{first}, and {step} that is {shown}")
         return Clause(f"{first}，{calculation_sentence(expression, shown, lang)}" if zh else
                       f"{first}, and {calculation_sentence(expression, shown, lang)}")
-    basis = answer_clause(source, lang).render(lang)
+    basis = answer_clause(AnswerItem(source.spec, source.arguments, source.view, source.raw, ""), lang).render(lang)
     aimed = answer_in_question(item.question, shown, lang) or calculation_sentence(expression, shown, lang)
     if zh:
         return Clause(f"{join_words('按', basis)}，{aimed}")
-    return Clause(f"using {basis[:1].lower() + basis[1:]}, {aimed[:1].lower() + aimed[1:] if aimed.startswith('The ') else aimed}")
+    return Clause(f"{basis}, so {aimed[:1].lower() + aimed[1:] if aimed.startswith(('The ', 'There ')) else aimed}")
 
 
 def compose_answer(items: list[AnswerItem], notes: list[str], lang: str) -> str:
@@ -388,7 +409,7 @@ def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, to
     """The honest reply when no tool fits: what this simulator is, in two sentences."""
     count = len([t for t in tools if t.get("name")])
     if lang == "zh":
-        greeting = "你好！" if _is_greeting(user_text) else ""
+        greeting = "你好，" if _is_greeting(user_text) else ""
         if tools_disabled:
             situation = "这次请求不允许调用工具（tool_choice 为 none），所以我答不了具体问题"
         elif count:
@@ -397,14 +418,14 @@ def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, to
             situation = "这次请求没有提供工具，所以我答不了具体问题"
         return (f"{greeting}我是课程的离线模拟器，一个规则引擎，不是大语言模型：只会按工具的说明调用工具、转述结果，"
                 f"{situation}。想真正对话，请在 .env 里配置一个真实模型。")
-    greeting = "Hello! " if _is_greeting(user_text) else ""
+    greeting = "Hello, " if _is_greeting(user_text) else ""
     if tools_disabled:
         situation = "this request does not allow tool calls (tool_choice is none), so I cannot answer it"
     elif count:
         situation = f"none of the {count} tools offered fits your message, so I called none"
     else:
         situation = "this request offers no tools, so I cannot answer it"
-    return (f"{greeting}I am the course's offline simulator, a rule engine, not an LLM: I only call tools by their "
+    return (f"{greeting}{'i' if greeting else 'I'} am the course's offline simulator, a rule engine, not an LLM: I only call tools by their "
             f"descriptions and report what they return, and {situation}. For a real conversation, configure a real model in .env.")
 
 

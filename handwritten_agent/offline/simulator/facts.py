@@ -138,6 +138,8 @@ class CallView:
         """A field's label; a field named by the last word of the tool's name takes the whole name when the
         table knows it (``rate`` of ``get_exchange_rate`` → 汇率, ``price`` of ``get_stock_price`` → 股价)."""
         words = words_of(key)
+        if words == ["rate"] and self.currency:
+            return field_label("exchange_rate", lang)  # a rate between the currencies the call named
         compound = "_".join(self.tool_words)
         if len(words) == 1 and len(self.tool_words) > 1 and self.tool_words[-1] == words[0] and compound in WORDS:
             return field_label(compound, lang)
@@ -149,7 +151,10 @@ class CallView:
             return False
         if isinstance(value, (int, float)):
             return (key.lower(), format_number(value)) in self.numbers
-        return bool(echo_keys(value) & self.echoes)
+        if echo_keys(value) & self.echoes:
+            return True
+        parts = [p for p in re.split(r"\s*(?:/|->|→| to |-)\s*", str(value)) if p]
+        return len(parts) > 1 and all(echo_keys(p) & self.echoes for p in parts)  # "JPY/CNY" after asking JPY to CNY
 
 
 def echo_keys(value: Any) -> set[str]:
@@ -489,24 +494,27 @@ def _read_list(key: str, items: list[Any], lang: str, call: CallView, reading: R
     zh = lang == "zh"
     label = call.label(key, lang) if key else ""
     asked = frozenset(asked_words(key, lang)) if key else frozenset()
-    if not items:
-        return Fact(label, "", key, "list", asked, count=0)
     shown: list[str] = []
     numbers: list[str] = []
+    items = [item for item in items if item is not None and item != ""]
+    if not items:
+        return Fact(label, "无" if zh else "none", key, "list", asked, count=0)
     for item in items[:MAX_ITEMS]:
         if isinstance(item, dict):
             primary = _primary(item)
             inner = read_data({k: v for k, v in item.items() if k != primary}, lang, call, unit=unit, currency=currency)
             reading.caveats += [c for c in inner.caveats if c not in reading.caveats]
             details = [fact_phrase(f, lang) for f in inner.facts[:3] if f.value]
-            head = show_text(str(item[primary]), lang) if primary else ""
+            moment = parse_moment(item[primary]) if primary else None
+            head = (moment.text(lang) if moment else show_text(str(item[primary]), lang)) if primary else ""
             numbers += [n for f in inner.facts for n in f.numbers]
             if head and details:
                 shown.append(f"{head}（{'，'.join(details)}）" if zh else f"{head} ({', '.join(details)})")
             else:
                 shown.append(head or ("，".join(details) if zh else ", ".join(details)))
         elif isinstance(item, (list, tuple)):
-            shown.append(("、" if zh else ", ").join(show_text(str(x), lang) for x in item))
+            inner = read_data(list(item), lang, call, unit=unit, currency=currency)
+            shown.append("".join(f.value for f in inner.facts))
         elif isinstance(item, bool):
             shown.append(("是" if item else "否") if zh else ("yes" if item else "no"))
         elif isinstance(item, (int, float)):

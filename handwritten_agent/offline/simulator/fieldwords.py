@@ -77,6 +77,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "exchange_rate": ("汇率", "exchange rate"), "interest_rate": ("利率", "interest rate"), "tax_rate": ("税率", "tax rate"),
     "stock_price": ("股价", "stock price"), "heart_rate": ("心率", "heart rate"), "word_count": ("词数", "word count"),
     "page_count": ("页数", "page count"), "feels_like": ("体感温度", "feels-like temperature"), "order_status": ("订单状态", "order status"),
+    "parcel": ("快递", "parcel"), "package": ("包裹", "package"), "shipment": ("货运单", "shipment"),
     "views": ("阅读量", "views"), "likes": ("点赞数", "likes"), "comments": ("评论数", "comments"),
     "downloads": ("下载量", "downloads"), "invoice": ("发票", "invoice"), "invoices": ("发票", "invoices"),
     "booked": ("预订", "booked"), "assigned": ("指派", "assigned"), "sent": ("发送", "sent"), "eta": ("预计送达", "ETA"),
@@ -218,6 +219,8 @@ def field_label(name: str, lang: str) -> str:
     if re.search(f"[{CJK_RANGE}]", name):
         return name
     words = [w for w in words_of(name) if w not in NOISE]
+    if len(words) > 1 and words[-1] in UNIT_SUFFIXES:
+        words = words[:-1]  # "temp_c" is a temperature; its unit goes with the number
     if not words:
         return ""
     raw = words_of(name)

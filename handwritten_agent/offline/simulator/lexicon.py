@@ -24,7 +24,7 @@ INTENTS: dict[str, tuple[str, ...]] = {
              "calculate", "calculator", "compute", "math", "arithmetic", "expression", "plus", "minus", "times",
              "multiply", "multiplied", "divide", "divided", "sum", "product", "squared", "sqrt", "power",
              "square root", "percent", "equals"),
-    "weather": ("天气", "气温", "温度", "下雨", "降雨", "下雪", "晴", "阴天", "刮风", "预报", "湿度",
+    "weather": ("天气", "气温", "温度", "多少度", "几度", "冷不冷", "热不热", "下雨", "降雨", "下雪", "晴", "阴天", "刮风", "预报", "湿度",
                 "weather", "temperature", "forecast", "rain", "snow", "sunny", "humidity"),
     "exchange": ("汇率", "兑换", "换成", "能换", "兑", "外汇", "美元", "人民币", "欧元", "日元", "英镑", "港币", "港元", "货币", "币种",
                  "exchange", "currency", "currencies", "convert", "usd", "cny", "eur", "jpy", "gbp", "rmb", "yuan", "dollar", "dollars", "euro", "euros"),
@@ -43,7 +43,8 @@ INTENTS: dict[str, tuple[str, ...]] = {
     "memory": ("记住", "记得", "偏好", "remember", "preference", "preferences"),
 }
 
-MATH_SYMBOLS = re.compile(r"\d\s*(?:[-+*/×÷^%]|\*\*)\s*[\d(（]|[)）]\s*[-+*/×÷^]|的\s*\d+(?:\.\d+)?\s*%|\d\s*%\s*of\s*\d")
+MATH_SYMBOLS = re.compile(r"\d\s*(?:[-+*/×÷^%]|\*\*)\s*[\d(（]|[)）]\s*[-+*/×÷^]|的\s*\d+(?:\.\d+)?\s*%|\d\s*%\s*of\s*\d|"
+                          r"[\d零一二两三四五六七八九十百千万](?:\s*[万千百])?\s*(?:加上?|减去?|乘以?|除以?)\s*[\d零一二两三四五六七八九十(（]")
 
 
 @lru_cache(maxsize=4096)

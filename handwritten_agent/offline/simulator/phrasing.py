@@ -78,7 +78,7 @@ def calculation_sentence(expression: str, number: str, lang: str) -> str:
 _LEAD_ZH = re.compile(r"^(?:(?:请问|请|帮我|帮忙|麻烦|你|再|然后|并且|顺便|同时|我想知道|我想问|告诉我|问一下|那么|那)\s*)*"
                       r"(?:(?:计算一下|计算|算一下|算算|算|查询一下|查询|查一下|查|看一下|看看|估算一下|估算|统计一下|统计)\s*)?")
 _TAIL_ZH = re.compile(r"[吗呢啊吧呀]?\s*[？?。！!，,]*\s*$")
-_ASK_ZH = re.compile(r"多少钱|多少|几(?=[个天点次位名件条张本台人块元岁年月周号层座只种项份辆家趟遍度])")
+_ASK_ZH = re.compile(r"多少钱|多少|几(?=[个天点次位名件条张本台人块元岁年月周号层座只种项份辆家趟遍度])|几$")
 _LEAD_EN = re.compile(r"^(?:(?:please|can you|could you|tell me|calculate|compute|and|also|then|so|now)\s+)+", re.I)
 
 
@@ -93,8 +93,8 @@ def answer_in_question(question: str, number: str, lang: str) -> str | None:
         filler = f"{number} 元" if match.group(0) == "多少钱" else number
         after = text[match.end():].lstrip()
         unit = re.sub(r"^[-\d.,]+\s*", "", number)
-        if unit and after.startswith(unit):
-            filler = number[:len(number) - len(unit)].rstrip()  # "几天年假" + "5 天" → "5 天年假", not "5 天天年假"
+        overlap = next((k for k in range(min(len(unit), len(after)), 0, -1) if unit.endswith(after[:k])), 0)
+        after = after[overlap:]  # "几天年假" + "5 天" → "5 天年假"; "多少度" + "77 华氏度" → "77 华氏度"
         out = join_words(join_words(text[:match.start()].rstrip(), filler), after)
         return re.sub(r"(\d) ?人民币", r"\1 元人民币", out)
     text = _LEAD_EN.sub("", text.strip().rstrip("?.! ")).strip()
@@ -167,7 +167,9 @@ def subject_phrase(spec: dict[str, Any], arguments: dict[str, Any], lang: str, *
             pair[role] = shown
             continue
         if kind == "pattern" and param:
-            label = param.label()
+            label = re.sub(r"^(?:the|a|an)\s+", "", param.label(), flags=re.I)
+            if lang == "en" and set(re.findall(r"[a-z]+", label.lower())) & set(re.findall(r"[a-z]+", str(spec.get("name", "")).lower())):
+                label = ""  # "book_desk" with "desk id D12": the tool's name already says it is a desk
             label_is_chinese = bool(re.search(f"[{CJK_RANGE}]", label))
             acronym = bool(re.fullmatch(r"[A-Z][A-Z0-9]{1,5}", label))  # "ISBN" reads the same in both languages
             if label and len(label) <= 8 and label != shown and (acronym or label_is_chinese == (lang == "zh")):
@@ -257,9 +259,10 @@ def asks_yes_no(question: str) -> bool:
     return bool(_YES_NO_ZH.search(text) or _YES_NO_EN.match(text))
 
 
-def yes_no_sentence(question: str, truth: bool, lang: str, pivot: frozenset[str] | set[str] = frozenset()) -> str:
+def yes_no_sentence(question: str, truth: bool, lang: str, pivot: frozenset[str] | set[str] = frozenset()) -> str | None:
     """A yes/no question answered: "今天是不是工作日" + True → "是的，今天是工作日"; "Is the Louvre open today?" +
-    True → "Yes, the Louvre is open today" (``pivot``: words of the field, where the verb goes)."""
+    True → "Yes, the Louvre is open today" (``pivot``: words of the field, where the verb goes). ``None`` when the
+    question cannot be turned into its answer (then the facts are said as they are)."""
     text = " ".join(normalize(question).split()).strip().rstrip("?？。!！ ")
     if lang == "zh":
         text = _LEAD_YES_NO.sub("", text)
@@ -267,15 +270,15 @@ def yes_no_sentence(question: str, truth: bool, lang: str, pivot: frozenset[str]
         for word, replacement in (_AFFIRM_ZH if truth else _NEGATIONS_ZH):
             if word in text:
                 return ("是的，" if truth else "不，") + text.replace(word, replacement, 1)
-        return f"是的，{text}" if truth else f"不，结果是否定的（{text}）"
+        return f"是的，{text}" if truth and text else None
     match = _YES_NO_EN.match(text)
     if not match:
-        return "Yes" if truth else "No"
+        return None
     verb = match.group(0).lower()
     words = text[match.end():].split()
     at = next((i for i, w in enumerate(words) if w.lower().strip(",.") in {p.lower() for p in pivot}), None)
     if at is None or at == 0:
-        return "Yes" if truth else "No"
+        return None
     subject, rest = " ".join(words[:at]), " ".join(words[at:])
     negative = {"can": "cannot", "will": "will not", "does": "does not", "do": "do not", "did": "did not"}.get(verb, f"{verb} not")
     return f"Yes, {subject} {verb} {rest}" if truth else f"No, {subject} {negative} {rest}"

@@ -30,6 +30,8 @@ _DENIED = re.compile(r"\bdenied\b|\brejected\b|\brefused\b|not approved|permissi
 _ERROR = re.compile(r"^\s*(?:error|错误|出错|失败|exception|traceback)|error:|错误[:：]|出错|计算失败|执行失败|调用失败|异常[:：]", re.I)
 _CONFIRM_STATUSES = {"need_confirmation", "needs_confirmation", "pending_confirmation", "confirmation_required",
                      "awaiting_confirmation", "pending_approval", "need_approval", "needs_approval", "confirmation_request"}
+_CONFIRM_FLAGS = ("need_confirmation", "needs_confirmation", "requires_confirmation", "confirmation_required",
+                  "pending_confirmation", "needs_approval", "requires_approval", "awaiting_confirmation")
 _DENIED_STATUSES = {"denied", "rejected", "refused", "forbidden", "cancelled", "canceled", "not_approved"}
 
 
@@ -64,7 +66,7 @@ def _read_dict(value: dict[str, Any]) -> ResultView:
     if value.get("repeated") is True or value.get("already_called") is True:
         # an agent's repeated-call guard: the earlier result, sent back with a note
         return ResultView(REPEATED, value.get("data"), _message_of(value.get("note") or value))
-    if status in _CONFIRM_STATUSES or value.get("need_confirmation") is True or value.get("requires_confirmation") is True:
+    if status in _CONFIRM_STATUSES or any(value.get(key) is True for key in _CONFIRM_FLAGS):
         return ResultView(CONFIRM, value, _message_of(value))
     if status in _DENIED_STATUSES or value.get("denied") is True or value.get("rejected") is True:
         return ResultView(DENIED, value, _message_of(value))
