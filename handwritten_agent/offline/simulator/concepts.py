@@ -189,6 +189,8 @@ def lone_character_ok(text: str, start: int, word: str) -> bool:
         return True
     before = text[start - 1] if start > 0 else ""
     after = text[start + 1] if start + 1 < len(text) else ""
+    if re.search(r"\d\s*$", text[:start]):
+        return True  # "500 克", "5米": a unit right after its number
     cjk = re.compile(f"[{CJK_RANGE}]")
     return (not before or not cjk.fullmatch(before) or before in _LONE_BEFORE) and \
         (not after or not cjk.fullmatch(after) or after in _LONE_AFTER)

@@ -177,7 +177,7 @@ VERBS: dict[str, tuple[str, str]] = {
 
 # Nouns that mean something else as the object of an action ("send_email": 发送邮件, not 发送邮箱).
 ACTION_NOUNS: dict[str, str] = {"email": "邮件", "mail": "邮件", "emails": "邮件", "message": "消息", "sms": "短信", "text": "短信",
-                                "notification": "通知", "room": "会议室", "rooms": "会议室"}
+                                "notification": "通知", "room": "会议室", "rooms": "会议室", "note": "笔记", "notes": "笔记"}
 
 # Question words that ask for a field: field word -> words a question uses for it.
 ASKED_BY: dict[str, tuple[str, ...]] = {

@@ -15,7 +15,7 @@ from ..expressions import PREV, extract_expression
 from ..lexicon import CURRENCIES
 from ..text import CJK_RANGE, find_numbers, find_quotes, format_number, normalize
 from .entities import Span, find_cities, find_currencies, find_enum, find_pattern, find_people
-from .freetext import free_text, quotes_for
+from .freetext import CONTENT_WORDS, free_text, quotes_for
 from .numbers import bare_yes_no, boolean_value, pick_number, yes_no_enum
 from .params import (DEPENDENT_WORDS, FillContext, FillOutcome, Param, all_patterns, classify, examples_of, first_example,
                      params_of, patterns_of, wants_upper)
@@ -84,7 +84,7 @@ class _Filler:
                 if value is None and param.required:
                     value = self.number_nearby(param)
             elif kind == "boolean":
-                value = boolean_value(param, self.segment)
+                value = boolean_value(param, self.sources[:3])
             elif kind == "text":
                 value = self.text(param)
             else:
@@ -178,7 +178,7 @@ class _Filler:
 
     def yes_no(self, param: Param) -> None:
         """An enum of yes/no values (["yes", "no"], ["是", "否"], ["Y", "N"]) is filled like a boolean."""
-        answer = boolean_value(param, self.segment)
+        answer = boolean_value(param, self.sources[:3])
         if answer is None:
             answer = bare_yes_no(self.segment)
         if answer is not None:
@@ -190,7 +190,7 @@ class _Filler:
         if param.name in self.quoted:
             return self.quoted[param.name]
         texts = [p for p in self.params if self.kinds[p.name] == "text"]
-        main = next((p for p in texts if p.required), texts[0])
+        main = next((p for p in texts if CONTENT_WORDS.search(p.words)), None) or next((p for p in texts if p.required), texts[0])
         if param is not main or self.quoted:
             return None
         # the segment without what the other parameters took (a phone number, an id), so it is not repeated here
@@ -252,7 +252,11 @@ class _Filler:
         today = self.ctx.now.date()
         spans = [span for _, span in find_dates(self.context, today)] + [span for _, span in find_times(self.context)]
         masked = blank(self.context, spans + [m.span() for regex in all_patterns(self.params) for m in regex.finditer(self.context)])
-        return pick_number(param, masked, find_numbers(masked), set(), unit_only=True)
+        numbers = find_numbers(masked)
+        found = pick_number(param, masked, numbers, set(), unit_only=True)
+        if found is None and len(numbers) == 1 and not find_numbers(blank(self.segment, self.used_spans)):
+            found = pick_number(param, masked, numbers, set())  # "从日元换成美元，5000": the one number there is
+        return found
 
     def expression(self) -> str | None:
         """A math expression; one that needs an earlier result waits for it (or fails without one)."""

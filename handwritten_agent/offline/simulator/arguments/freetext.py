@@ -25,6 +25,8 @@ _TEXT_VERBS = re.compile(r"^(?:搜索一下|搜一下|搜索|查找|查询一下
 # "给张三发短信", "帮我发一封邮件": the words that ask for the message, not the message itself.
 _MESSAGE_LEAD = re.compile(r"^(?:给|向|跟|对|帮)?\s*[^，,。\s]{0,12}?\s*(?:发|写|回|寄|推送|发送)(?:一?[条封个份])?\s*"
                            r"(?:短信|消息|邮件|信息|通知|私信|微信|email|e-mail|mail|sms|message)\s*[，,:]?\s*", re.I)
+# A free-text parameter that holds the content itself (the one that takes the request's words).
+CONTENT_WORDS = re.compile(r"\b(?:content|body|text|message|query|keywords?|search|question|prompt)\b|内容|正文|消息|文本|关键词|搜索|问题|原文")
 _AFTER_COLON = re.compile(r"(?<![\d\s])\s*:(?!\d)\s*(.+)$", re.S)
 # Words for what a free-text parameter holds, so "主题是《…》" finds a parameter named ``subject``.
 _LABEL_WORDS: dict[str, tuple[str, ...]] = {
@@ -65,24 +67,37 @@ def _label_tokens(param: Param) -> set[str]:
 
 
 def quotes_for(params: list[Param], text: str) -> dict[str, Quote]:
-    """Which quote of ``text`` each free-text parameter takes (see the module docstring)."""
+    """Which quote of ``text`` each free-text parameter takes (see the module docstring).
+
+    A quote goes to the parameter whose own words stand nearest before it; words two parameters share
+    ("笔记" in 笔记标题 and 笔记正文) tell nothing and are ignored. Quotes nobody claimed go in order.
+    """
     quotes = find_quotes(text)
     if not quotes or not params:
         return {}
+    labels = {p.name: _label_tokens(p) for p in params}
+    shared = {t for name, tokens in labels.items() for t in tokens if any(t in other for n, other in labels.items() if n != name)}
     chosen: dict[str, Quote] = {}
-    free = list(quotes)
-    for param in params:  # first a quote introduced by the parameter's own words
-        labels = _label_tokens(param)
-        for index, quote in enumerate(free):
-            previous_end = max([q.end for q in quotes if q.end <= quote.start], default=0)
-            lead = text[max(previous_end, quote.start - 10):quote.start].lower()
-            if any(label.lower() in lead for label in labels):
-                chosen[param.name] = free.pop(index)
-                break
-    for param in params:  # then the remaining quotes in order
+    free: list[Quote] = []
+    for index, quote in enumerate(quotes):
+        lead_start = quotes[index - 1].end if index else 0
+        lead = text[max(lead_start, quote.start - 12):quote.start].lower()
+        best: tuple[int, str] | None = None
+        for param in params:
+            if param.name in chosen:
+                continue
+            for token in labels[param.name] - shared:
+                at = lead.rfind(token.lower())
+                if at >= 0 and (best is None or len(lead) - at < best[0]):
+                    best = (len(lead) - at, param.name)
+        if best:
+            chosen[best[1]] = quote
+        else:
+            free.append(quote)
+    for param in params:
         if param.name not in chosen and free:
             chosen[param.name] = free.pop(0)
     return chosen
 
 
-__all__ = ["free_text", "quotes_for"]
+__all__ = ["CONTENT_WORDS", "free_text", "quotes_for"]

@@ -86,12 +86,36 @@ def bare_yes_no(text: str) -> bool | None:
     return None
 
 
-def boolean_value(param: Param, segment: str) -> bool | None:
-    topic = [w for w in split_identifier(param.name) if len(w) > 2] + re.findall(f"[{CJK_RANGE}]{{2,}}", param.label())
-    mentioned = any(find_word(segment, word) >= 0 for word in topic)
-    if mentioned:
-        return not _NEGATION.search(segment)
+_BEFORE_NO = re.compile(r"(?:不要|不用|无需|不需要|别|不|没有|关闭|关掉|禁用|\bno\b|\bnot\b|\bdon't\b|\bwithout\b|\bdisable\b|\bturn off\b)\s*$", re.I)
+_AFTER_NO = re.compile(r"^\s*(?:关闭|关掉|禁用|\boff\b|\bdisabled\b)", re.I)
+_NOT_TOPIC = re.compile(r"是否|是不是|要不要|需不需要|需要|接收|开启|打开|启用|whether|enable|is|has")
+
+
+def _topic_words(param: Param) -> list[str]:
+    """What a yes/no parameter is about: its name's words and the two-character words of its description's first clause."""
+    words = [w for w in split_identifier(param.name) if len(w) > 2 and not _NOT_TOPIC.fullmatch(w)]
+    label = _NOT_TOPIC.sub(" ", param.label())
+    for run in re.findall(f"[{CJK_RANGE}]{{2,}}", label):
+        words += [run[i:i + 2] for i in range(len(run) - 1)]
+    return words
+
+
+def boolean_value(param: Param, texts: list[str]) -> bool | None:
+    """Yes when a text names the parameter's topic ("要每周摘要", "turn dark mode on"), no when a negation stands
+    right before a mention or "off" right after it ("不要每周摘要", "用户不同意", "dark mode off"); else the default rule.
+    The first text that mentions the topic decides."""
+    for text in texts:
+        mentioned = negated = False
+        for word in _topic_words(param):
+            index = find_word(text, word)
+            while index >= 0:
+                mentioned = True
+                before, after = text[max(0, index - 8):index], text[index + len(word):index + len(word) + 14]
+                if _BEFORE_NO.search(before) or _AFTER_NO.search(re.sub(r"^[\w\s]*?(?=\boff\b|关|禁)", "", after)):
+                    negated = True
+                index = find_word(text, word, index + len(word))
+        if mentioned:
+            return not negated
     if param.has_default:
         return None
     return False if param.required else None
-

@@ -96,8 +96,9 @@ EXPRESSION_WORDS = re.compile(r"expression|expr\b|formula|equation|math|表达�
 CURRENCY_WORDS = re.compile(r"currenc|货币|币种|\bfrom currency|\bto currency|币")
 DATE_WORDS = re.compile(r"\b(?:date|time|day|datetime|when|deadline)\b|日期|时间|时刻|几号|哪天|开始|结束|截止")
 CITY_WORDS = re.compile(r"city|location|place|城市|地点|地区|城")
-TEXT_WORDS = re.compile(r"\b(?:query|q|keywords?|text|content|message|question|prompt|topic|subject|title|body|sentence|search)\b|"
-                        r"关键词|关键字|搜索词|查询词|内容|问题|文本|主题|标题|正文|消息|句子|备注|原文|要翻译")
+TEXT_WORDS = re.compile(r"\b(?:query|q|keywords?|text|content|message|question|prompt|topic|subject|title|body|sentence|search|"
+                        r"summary|description|comment|remark|caption|reason|(?:task|file|project|event|note|item|ticket) name)\b|"
+                        r"关键词|关键字|搜索词|查询词|内容|问题|文本|主题|标题|正文|消息|句子|备注|原文|要翻译|摘要|描述|原因|评论")
 # A lone number in a later intent is combined with an earlier result only when the words say so.
 DEPENDENT_WORDS = re.compile(r"换|兑|折合|相当于|合计|总共|一共|需要多少|要多少|能买|它|这个|那个|结果|上面|\bconvert|\bworth\b|\bin total\b|"
                              r"\bthat\b|\bit\b|\bresult\b|\bhow (?:much|many)\b.*\bin\b", re.I)
