@@ -411,21 +411,21 @@ def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, to
     if lang == "zh":
         greeting = "你好，" if _is_greeting(user_text) else ""
         if tools_disabled:
-            situation = "这次请求不允许调用工具（tool_choice 为 none），所以我答不了具体问题"
+            situation = "这次请求不允许调用工具（tool_choice 为 none）"
         elif count:
-            situation = f"这句话用不上这次提供的 {count} 个工具，所以我没有调用"
+            situation = f"这句话用不上这次的 {count} 个工具"
         else:
-            situation = "这次请求没有提供工具，所以我答不了具体问题"
-        return (f"{greeting}我是课程的离线模拟器，一个规则引擎，不是大语言模型：只会按工具的说明调用工具、转述结果，"
-                f"{situation}。想真正对话，请在 .env 里配置一个真实模型。")
+            situation = "这次请求没有提供工具"
+        return (f"{greeting}我是课程的离线模拟器，一个规则引擎，不是大语言模型，只会按说明调用工具、转述结果；"
+                f"{situation}。想真正对话，请在 .env 里配置真实模型。")
     greeting = "Hello, " if _is_greeting(user_text) else ""
     if tools_disabled:
-        situation = "this request does not allow tool calls (tool_choice is none), so I cannot answer it"
+        situation = "this request does not allow tool calls (tool_choice is none)"
     elif count:
-        situation = f"none of the {count} tools offered fits your message, so I called none"
+        situation = f"none of the {count} tools offered fits this message"
     else:
-        situation = "this request offers no tools, so I cannot answer it"
-    return (f"{greeting}{'i' if greeting else 'I'} am the course's offline simulator, a rule engine, not an LLM: I only call tools by their "
+        situation = "this request offers no tools"
+    return (f"{greeting}I am the course's offline simulator, a rule engine, not an LLM: I only call tools by their "
             f"descriptions and report what they return, and {situation}. For a real conversation, configure a real model in .env.")
 
 

@@ -91,6 +91,21 @@ class _Filler:
                 value = self.array(param)
             if value is not None:
                 self.values[param.name] = value
+        missing = self.settle()
+        ordered = {p.name: self.values[p.name] for p in self.params if p.name in self.values}
+        arguments = [ordered]
+        if self.fanout:
+            name, options = self.fanout
+            arguments = [{**ordered, name: option} for option in options]
+        return FillOutcome(arguments=arguments, missing=missing, needs_previous=self.needs_previous)
+
+    def settle(self) -> list[Param]:
+        """The parameters the request did not fill: a default, a wait for an earlier result, or missing.
+
+        This is the one place that decides what happens to a value the words did not give — the place
+        for any further source (the arguments of an earlier call in the conversation, say) before a
+        parameter is reported missing and the planner asks the user.
+        """
         missing: list[Param] = []
         for param in self.params:
             if param.name in self.values:
@@ -102,12 +117,7 @@ class _Filler:
                     self.needs_previous = True  # an earlier result may still provide it
                 else:
                     missing.append(param)
-        ordered = {p.name: self.values[p.name] for p in self.params if p.name in self.values}
-        arguments = [ordered]
-        if self.fanout:
-            name, options = self.fanout
-            arguments = [{**ordered, name: option} for option in options]
-        return FillOutcome(arguments=arguments, missing=missing, needs_previous=self.needs_previous)
+        return missing
 
     def quotes(self) -> None:
         """Quoted spans go to the free-text parameters; the other rules then no longer see what is inside them."""
