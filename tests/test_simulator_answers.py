@@ -521,6 +521,14 @@ def test_generated_cases_cover_every_status():
     assert statuses == {"ok", "error", "confirm", "denied"}
 
 
+def test_older_entry_points_write_the_same_clauses():
+    from handwritten_agent.offline.simulator.answer import compose_final, result_line
+    line = result_line(STOCK, {"symbol": "AAPL"}, read_result(envelope({"price": 189.5, "currency": "USD"})), "zh")
+    assert line == "股票代码 AAPL 的股价为 189.5 美元"
+    assert compose_final([line, "17 乘以 9 等于 153", line], ["还差一步"], "zh") == \
+        "股票代码 AAPL 的股价为 189.5 美元；17 乘以 9 等于 153。\n还差一步。"
+
+
 def test_compose_answer_is_general_over_items():
     # the composer takes any tool's spec and result: nothing in it names a course tool
     spec = tool("probe_vault_v2", "探测保险库。", {"vault": s("保险库编号，例如 V7")})

@@ -327,12 +327,12 @@ def evidence(spec: dict[str, Any], text: str) -> int:
 def enum_evidence(spec: dict[str, Any], text: str) -> int:
     """How many enum parameters of ``spec`` have a value named in ``text`` by a word of its own family
     (华氏度 for ``"F"``, miles for ``"mi"``) or spelled out (three letters or more): the schema lists exactly
-    these values, so naming them is a sign the tool is meant. Yes/no enums do not count (是 is everywhere)."""
+    these values, so naming them is a sign the tool is meant. Yes/no and today/tomorrow enums do not count."""
     text = normalize(text)
     count = 0
     for param in params_of(spec):
-        if not param.enum or yes_no_enum(param):
-            continue
+        if not param.enum or yes_no_enum(param) or enum_family(param.enum) == "day":
+            continue  # 是/今天/现在 are in half the requests: they point at no tool in particular
         for value, (start, stop) in find_enum(param, text):
             word = text[start:stop]
             if len(word) >= 3 or re.search(f"[{CJK_RANGE}]", word) and len(word) >= 2 or word.lower() != str(value).lower():
