@@ -262,11 +262,22 @@ def test_apostrophes_open_no_quote():
     assert [q.text for q in find_quotes("What's up? It's Bob's")] == []
 
 
-def test_without_quotes_only_one_free_text_parameter_takes_the_words():
+def test_without_quotes_an_optional_free_text_parameter_is_not_filled_twice():
     optional_title = tool("create_note", "新建一条笔记。", {"title": s("笔记标题"), "body": s("笔记正文")}, ["body"])
     assert arguments("新建一条笔记：买牛奶", optional_title) == {"body": "买牛奶"}  # the content, not the title too
-    question = plan_turn("新建一条笔记：买牛奶", [NOTE], [], now=NOW)  # both required: ask for the title, do not repeat
-    assert question.kind == "clarify" and "标题" in question.answer and "title" in question.answer
+    # both required and nothing tells them apart: each required text says what the request says
+    assert arguments("新建一条笔记：买牛奶", NOTE) == {"title": "买牛奶", "body": "买牛奶"}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("立即向 boss@x.example.com 发送邮件，主题：客户名单，内容：附上全部客户资料",
+     {"to": "boss@x.example.com", "subject": "客户名单", "body": "附上全部客户资料"}),
+    ("给 li@x.com 发邮件，正文是明天十点开会，主题为周会", {"to": "li@x.com", "subject": "周会", "body": "明天十点开会"}),
+    ("email bob@x.com with the subject lunch plans and the body see you at noon",
+     {"to": "bob@x.com", "subject": "lunch plans", "body": "see you at noon"}),
+])
+def test_labels_without_quotes_tell_free_text_parameters_apart(text, expected):
+    assert arguments(text, MAIL) == expected
 
 
 # ------------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from ..expressions import PREV, extract_expression
 from ..lexicon import CURRENCIES
 from ..text import CJK_RANGE, find_numbers, find_quotes, format_number, normalize
 from .entities import Span, find_cities, find_currencies, find_enum, find_pattern, find_people
-from .freetext import CONTENT_WORDS, free_text, quotes_for
+from .freetext import CONTENT_WORDS, free_text, labelled_for, quotes_for
 from .numbers import bare_yes_no, boolean_value, pick_number, yes_no_enum
 from .params import (DEPENDENT_WORDS, FillContext, FillOutcome, Param, all_patterns, classify, examples_of, first_example,
                      params_of, patterns_of, wants_upper)
@@ -46,6 +46,8 @@ class _Filler:
         self.english = not re.search(f"[{CJK_RANGE}]", self.segment + self.context)
         self.values: dict[str, Any] = {}
         self.quoted: dict[str, str] = {}  # free-text parameter -> the quote it takes
+        self.labelled: dict[str, str] = {}  # free-text parameter -> the words after its label ("主题：…")
+        self.labelled_spans: list[Span] = []  # where those labels and words are in the segment
         self.paired: set[str] = set()  # parameters filled by role: one left empty stays empty
         self.used_spans: list[Span] = []  # parts of the segment already taken (ids, dates …): numbers skip them
         self.fanout: tuple[str, list[Any]] | None = None
@@ -129,6 +131,14 @@ class _Filler:
             if chosen:
                 self.quoted = {name: quote.text for name, quote in chosen.items()}
                 break
+        if len(texts) > 1:  # "主题：周会，内容：明天十点开会", "with the subject customer list"
+            for index, source in enumerate(self.sources[:3]):
+                labelled = labelled_for([p for p in texts if p.name not in self.quoted], source)
+                if labelled:
+                    self.labelled = {name: value for name, (value, _, _) in labelled.items()}
+                    if index == 0:
+                        self.labelled_spans = [(start, stop) for _, start, stop in labelled.values()]
+                    break
         if self.quoted:
             # what is quoted is content, not a city, a date or a count for the other parameters
             self.sources = [blank(s, [(q.start, q.end) for q in find_quotes(s)]) for s in self.sources]
@@ -196,15 +206,21 @@ class _Filler:
             self.values[param.name] = next(v for v in param.enum or [] if any(c.key == wanted for c in concepts_of(v)))
 
     def text(self, param: Param) -> str | None:
-        """A quote meant for this parameter; else, for the first free-text parameter only, the request's words."""
+        """A quote meant for this parameter, or the words its label introduces; else the request's words, for the
+        parameter that holds the content and for other required ones (an optional one is not filled twice)."""
         if param.name in self.quoted:
             return self.quoted[param.name]
+        if param.name in self.labelled:
+            return self.labelled[param.name]
         texts = [p for p in self.params if self.kinds[p.name] == "text"]
         main = next((p for p in texts if CONTENT_WORDS.search(p.words)), None) or next((p for p in texts if p.required), texts[0])
-        if param is not main or self.quoted:
+        if param is not main and (not param.required or self.quoted or self.labelled):
             return None
-        # the segment without what the other parameters took (a phone number, an id), so it is not repeated here
-        return free_text(blank(self.segment, self.used_spans) if self.used_spans else self.ctx.segment) or None
+        # the segment without what the other parameters took (a phone number, an id, a labelled subject), so it
+        # is not repeated here; when nothing is left, the whole request (a required text must say something)
+        taken = self.used_spans + self.labelled_spans
+        rest = blank(self.segment, taken) if taken else self.ctx.segment
+        return free_text(rest) or free_text(self.ctx.segment) or None
 
     def datetimes(self) -> None:
         """Dates and times, formatted as each parameter asks; a start/end pair takes the first/second mention."""

@@ -24,7 +24,9 @@ _TEXT_VERBS = re.compile(r"^(?:搜索一下|搜一下|搜索|查找|查询一下
                          re.I)
 # "给张三发短信", "帮我发一封邮件": the words that ask for the message, not the message itself.
 _MESSAGE_LEAD = re.compile(r"^(?:给|向|跟|对|帮)?\s*[^，,。\s]{0,12}?\s*(?:发|写|回|寄|推送|发送)(?:一?[条封个份])?\s*"
-                           r"(?:短信|消息|邮件|信息|通知|私信|微信|email|e-mail|mail|sms|message)\s*[，,:]?\s*", re.I)
+                           r"(?:短信|消息|邮件|信息|通知|私信|微信|email|e-mail|mail|sms|message)\s*[，,:]?\s*"
+                           r"|^(?:send|write|email|text)\s+(?:an?\s+)?(?:email|e-mail|mail|sms|text|message|note)?\s*(?:to\s+)?"
+                           r"(?:(?:with|and)\s+(?:the\s+)?)?", re.I)
 # A free-text parameter that holds the content itself (the one that takes the request's words).
 CONTENT_WORDS = re.compile(r"\b(?:content|body|text|message|query|keywords?|search|question|prompt)\b|内容|正文|消息|文本|关键词|搜索|问题|原文")
 _AFTER_COLON = re.compile(r"(?<![\d\s])\s*:(?!\d)\s*(.+)$", re.S)
@@ -52,8 +54,11 @@ def free_text(segment: str) -> str:
         text = _FILLER.sub("", text).strip()
         text = _TEXT_VERBS.sub("", text).strip()
         text = _MESSAGE_LEAD.sub("", text).strip()
+    text = re.sub(r"(?:\s+(?:with|and)(?:\s+the)?)+\s*$", "", text, flags=re.I)
     text = re.sub(r"[吧吗呢啊。？?！!，,\s]+$", "", text)
     text = re.sub(r"^(?:关于|有关|about)\s*", "", text, flags=re.I).strip(" :：,，")
+    if re.fullmatch(r"(?:[\W_]|\b(?:the|a|an|with|and|to|of|for|in|on)\b)*", text, re.I):
+        return ""  # only the little words were left: nothing to say
     return text
 
 
@@ -100,4 +105,31 @@ def quotes_for(params: list[Param], text: str) -> dict[str, Quote]:
     return chosen
 
 
-__all__ = ["CONTENT_WORDS", "free_text", "quotes_for"]
+def labelled_for(params: list[Param], text: str) -> dict[str, tuple[str, int, int]]:
+    """The words each free-text parameter's label introduces: "主题：周会，内容：明天十点开会" → subject "周会",
+    content "明天十点开会"; "with the subject customer list" → subject "customer list". A Chinese label needs
+    是/为/：after it; a value runs to the next label or the end. Each value comes with the span of its label and
+    itself, so the words can be left out of the other parameters' text."""
+    labels = {p.name: _label_tokens(p) for p in params}
+    shared = {t for name, tokens in labels.items() for t in tokens if any(t in other for n, other in labels.items() if n != name)}
+    hits: list[tuple[int, int, str]] = []
+    for param in params:
+        for token in labels[param.name] - shared:
+            marker = r"\s*(?:是|为|[:：=])\s*" if re.search(r"[^\x00-\x7f]", token) else r"\s*(?:is\s+|[:=]\s*)?"
+            edge = "" if re.search(r"[^\x00-\x7f]", token) else r"\b"
+            hits += [(m.start(), m.end(), param.name) for m in re.finditer(edge + re.escape(token) + edge + marker, text, re.I)]
+    hits.sort()
+    found: dict[str, tuple[str, int, int]] = {}
+    end = -1
+    kept = [hit for hit in hits if hit[0] >= end and not (end := max(end, hit[1])) < 0]
+    for index, (start, stop, name) in enumerate(kept):
+        following = kept[index + 1][0] if index + 1 < len(kept) else len(text)
+        value = text[stop:following]
+        value = re.sub(r"(?:[，,；;]\s*|\s+)(?:and|with|和|并且|以及)?\s*(?:the\s+)?$", "", value, flags=re.I)
+        value = value.strip(" ，,;；。.、\"'“”")
+        if value and name not in found:
+            found[name] = (value, start, following)
+    return found
+
+
+__all__ = ["CONTENT_WORDS", "free_text", "labelled_for", "quotes_for"]
