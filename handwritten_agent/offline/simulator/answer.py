@@ -29,7 +29,7 @@ from typing import Any
 from .arguments import Param
 from .expressions import number_from_result
 from .facts import CallView, Fact, fact_phrase, join_words, read_data, show_number
-from .fieldwords import WORDS, action_words
+from .fieldwords import DOING_VERBS, WORDS, action_words
 from .lexicon import RELATIVE_DAYS
 from .phrasing import (action_phrase, answer_in_question, calculation_sentence, clean_message, expression_argument,
                        asks_yes_no, expression_words, moment_sentence, numbers_in, subject_phrase, yes_no_sentence)
@@ -221,7 +221,32 @@ def _ok_clause(item: AnswerItem, lang: str) -> Clause:
                               (f"for {subject}, the result is {fact.value}" if subject else f"the result is {fact.value}"), caveat)
         if fact.kind == "statement":
             return Clause(_statement_sentence(subject, fact.value, lang), caveat)
+    done = _done_phrase(item, lang)
+    if done:
+        facts = [f for f in facts if not (f.kind == "flag" and f.truth and set(f.field.lower().split("_")) & _SUCCESS_WORDS)]
+        if not facts:
+            return Clause(done, caveat)
+        return Clause(f"{done}，{_facts_sentence('', facts, lang)}" if lang == "zh" else f"{done} — {_facts_sentence('', facts, lang)}",
+                      caveat)
     return Clause(_facts_sentence(subject, facts, lang), caveat)
+
+
+_SUCCESS_WORDS = {"sent", "success", "ok", "done", "completed", "created", "booked", "saved", "updated", "deleted", "cancelled",
+                  "succeeded", "delivered", "submitted", "scheduled"}
+
+
+def _done_phrase(item: AnswerItem, lang: str) -> str:
+    """For a tool whose name says it changes something (send, book, create …): "已预订会议室（…）" / "Done — book meeting room for …"."""
+    words = split_identifier(str(item.spec.get("name", "")))
+    if not words or words[0] not in DOING_VERBS:
+        return ""
+    verb, obj = action_words(str(item.spec.get("name", "")), lang)
+    if lang == "zh":
+        if not obj:
+            return ""
+        subject = subject_phrase(item.spec, item.arguments, lang, with_text=False)
+        return f"已{join_words(verb, obj)}" + (f"（{subject}）" if subject else "")
+    return f"Done — {action_phrase(item.spec, item.arguments, lang)}"
 
 
 def _message(view: ResultView, lang: str, mentions: list[str]) -> str:

@@ -46,7 +46,7 @@ _COUNT_WORDS = {"count", "number", "num", "quantity", "qty", "votes", "rank", "f
 _PRIMARY_WORDS = {"id", "name", "title", "code", "number", "no", "sku", "symbol", "ticker", "编号", "名称", "名字", "标题", "单号"}
 _LOW = {"low", "min", "minimum", "lowest", "from", "start"}
 _HIGH = {"high", "max", "maximum", "highest", "to", "end"}
-_TIME_VERBS = ("更新", "创建", "修改", "截止", "到期", "开始", "结束", "过期", "出发", "到达", "发货", "送达", "签收", "支付")
+_TIME_VERBS = ("更新", "创建", "修改", "截止", "到期", "开始", "结束", "过期", "出发", "到达", "发货", "送达", "签收", "支付", "收到", "发送")
 
 
 @dataclass(frozen=True)
@@ -225,7 +225,7 @@ def show_number(value: float | int) -> str:
 
 def show_text(value: str, lang: str) -> str:
     """A string value for the reader: a code as its name (USD → 美元), long text shortened."""
-    text = " ".join(str(value).split())
+    text = " ".join(str(value).split()).rstrip("。；;")  # inside a sentence, the value's own full stop goes
     named = display_name(text, lang, ("currency", "day", "weekday", "temperature", "priority", "language", "order", "channel"))
     if named:
         return named

@@ -78,6 +78,11 @@ WORDS: dict[str, tuple[str, str]] = {
     "stock_price": ("股价", "stock price"), "heart_rate": ("心率", "heart rate"), "word_count": ("词数", "word count"),
     "page_count": ("页数", "page count"), "feels_like": ("体感温度", "feels-like temperature"), "order_status": ("订单状态", "order status"),
     "parcel": ("快递", "parcel"), "package": ("包裹", "package"), "shipment": ("货运单", "shipment"),
+    "meeting_room": ("会议室", "meeting room"), "booking": ("预订", "booking"), "attendees": ("参会人数", "attendees"),
+    "attendee": ("参会人", "attendee"), "participants": ("参与人数", "participants"), "from": ("发件人", "from"),
+    "to": ("收件人", "to"), "sender": ("发件人", "sender"), "recipient": ("收件人", "recipient"),
+    "recipients": ("收件人", "recipients"), "subject": ("主题", "subject"), "body": ("正文", "body"),
+    "received": ("收到", "received"), "delivered": ("送达", "delivered"), "paid": ("支付", "paid"),
     "views": ("阅读量", "views"), "likes": ("点赞数", "likes"), "comments": ("评论数", "comments"),
     "downloads": ("下载量", "downloads"), "invoice": ("发票", "invoice"), "invoices": ("发票", "invoices"),
     "booked": ("预订", "booked"), "assigned": ("指派", "assigned"), "sent": ("发送", "sent"), "eta": ("预计送达", "ETA"),
@@ -176,8 +181,13 @@ VERBS: dict[str, tuple[str, str]] = {
 }
 
 # Nouns that mean something else as the object of an action ("send_email": 发送邮件, not 发送邮箱).
+# Verbs whose success changes something (the answer says it was done), as opposed to reading.
+DOING_VERBS = frozenset({"send", "notify", "post", "create", "add", "new", "make", "book", "reserve", "update", "set", "modify",
+                         "change", "edit", "delete", "remove", "cancel", "pay", "refund", "transfer", "schedule", "subscribe",
+                         "upload", "approve", "submit", "apply", "start", "stop", "generate"})
 ACTION_NOUNS: dict[str, str] = {"email": "邮件", "mail": "邮件", "emails": "邮件", "message": "消息", "sms": "短信", "text": "短信",
-                                "notification": "通知", "room": "会议室", "rooms": "会议室", "note": "笔记", "notes": "笔记"}
+                                "notification": "通知", "room": "会议室", "rooms": "会议室", "note": "笔记", "notes": "笔记",
+                                "customers": "客户", "customer": "客户", "users": "用户", "user": "用户"}
 
 # Question words that ask for a field: field word -> words a question uses for it.
 ASKED_BY: dict[str, tuple[str, ...]] = {
@@ -259,15 +269,31 @@ def action_words(tool_name: str, lang: str) -> tuple[str, str]:
     if not words:
         return "", ""
     verb = VERBS.get(words[0])
-    words = words[:1] + [w for w in words[1:] if w not in NOISE]
     rest = words[1:] if verb else words
+    target: list[str] = []
+    for joint in ("to", "for"):  # "send_sms_to_customers": 发送短信给客户 / send sms to customers
+        if joint in rest[1:]:
+            at = rest.index(joint, 1)
+            rest, target = rest[:at], rest[at + 1:]
+            break
+    rest = [w for w in rest if w not in NOISE]
     if lang == "zh":
-        obj = "".join(ACTION_NOUNS[w] for w in rest) if rest and all(w in ACTION_NOUNS for w in rest) else \
-            field_label("_".join(rest), "zh") if rest else ""
-        if obj and not re.search(f"[{CJK_RANGE}]", obj):
-            obj = ""  # an English word the table lacks: better no object than half a translation
+        obj = _noun_zh(rest)
+        whom = _noun_zh(target)
+        if whom and obj:
+            obj = f"{obj}给{whom}"
         return (verb[0] if verb else ""), obj
-    return (verb[1] if verb else ""), " ".join(rest)
+    return (verb[1] if verb else ""), " ".join(rest + (["to"] + target if target else []))
+
+
+def _noun_zh(words: list[str]) -> str:
+    """Words of a tool's name as a Chinese noun, or "" when a word is unknown (better none than half a translation)."""
+    if not words:
+        return ""
+    if all(w in ACTION_NOUNS for w in words):
+        return "".join(ACTION_NOUNS[w] for w in words)
+    noun = field_label("_".join(words), "zh")
+    return noun if re.search(f"[{CJK_RANGE}]", noun) else ""
 
 
 def asked_words(name: str, lang: str) -> set[str]:

@@ -142,11 +142,22 @@ def _pair_word(values: list[Any], lang: str) -> str:
     return "到"
 
 
+def _span_of(start: Moment | None, end: Moment | None, lang: str) -> str:
+    """A start/end pair as one span: "2026 年 3 月 13 日 15:00 到 16:00" (the day once when both share it)."""
+    if not start or not end:
+        return (start or end).text(lang) if (start or end) else ""
+    joint = " 到 " if lang == "zh" else " to "
+    if start.day and start.day == end.day and end.clock:
+        return start.text(lang) + joint + Moment(clock=end.clock, zone=end.zone).text(lang)
+    return start.text(lang) + joint + end.text(lang)
+
+
 def subject_phrase(spec: dict[str, Any], arguments: dict[str, Any], lang: str, *, with_text: bool = True) -> str:
     """What a call was about, from its arguments: "北京明天", "订单号 OD20240615", "美元兑人民币"."""
     params = {p.name: p for p in params_of(spec)}
     parts: list[str] = []
     pair: dict[int, str] = {}
+    moments: dict[int, Moment | None] = {}
     for name, value in arguments.items():
         if name.startswith("_") or value in (None, "", [], {}) or isinstance(value, bool):
             continue
@@ -158,6 +169,10 @@ def subject_phrase(spec: dict[str, Any], arguments: dict[str, Any], lang: str, *
             if with_text and isinstance(value, str) and len(value) <= 16:
                 parts.append(f"「{value}」" if lang == "zh" else f"“{value}”")
             continue
+        if kind == "datetime" and param and role_of(param) in (SOURCE, TARGET) and isinstance(value, str):
+            moments[role_of(param)] = parse_moment(value)
+            if moments[role_of(param)]:
+                continue
         shown = _shown(value, lang)
         if kind == "enum" and param and lang == "zh" and not re.search(f"[{CJK_RANGE}]", shown):
             paired = [w for w in enum_words(param, value) if re.search(f"[{CJK_RANGE}]", w)]
@@ -175,6 +190,8 @@ def subject_phrase(spec: dict[str, Any], arguments: dict[str, Any], lang: str, *
             if label and len(label) <= 8 and label != shown and (acronym or label_is_chinese == (lang == "zh")):
                 shown = join_words(label, shown) if lang == "zh" else f"{label} {shown}"
         parts.append(shown)
+    if moments:
+        parts.append(_span_of(moments.get(SOURCE), moments.get(TARGET), lang))
     if len(pair) == 2:
         values = [arguments[n] for n in arguments if params.get(n) and role_of(params[n]) in (SOURCE, TARGET)]
         parts.insert(0, f"{pair[SOURCE]}{_pair_word(values, lang)}{pair[TARGET]}")
