@@ -327,6 +327,24 @@ def test_answers_from_data_of_every_shape(question, spec, result, expected):
     assert answer(question, spec, result) == expected
 
 
+MEET = tool("schedule_meeting", "安排一个会议。", {"title": s("会议主题"), "start_time": s("开始时间，格式 YYYY-MM-DD HH:MM"),
+                                              "end_time": s("结束时间，格式 YYYY-MM-DD HH:MM")})
+DESK = tool("book_desk", "Book a desk for a day.", {"desk": s("desk id, e.g. D12"), "day": {"type": "string", "enum": ["today", "tomorrow"]}})
+
+
+@pytest.mark.parametrize("question, spec, result, expected", [
+    ("帮我订明天的 A301 会议室", ROOM, envelope({"booking_id": "BK7", "room_id": "A301", "date": "2026-03-13"}),
+     "已预订会议室（会议室编号 A301 2026 年 3 月 13 日），预订编号为 BK7。"),
+    ("给 13800138000 发短信：明天上午十点开会", SMS, envelope({"sent": True, "message_id": "m-889"}),
+     "已发送短信（手机号 13800138000），消息编号为 m-889。"),
+    ("明天下午3点到4点安排一个会议，主题是「季度复盘」", MEET, envelope({"meeting_id": "MT-3", "attendees": 5}),
+     "已安排会议（2026 年 3 月 13 日 15:00 到 16:00），会议编号为 MT-3，参会人数 5。"),
+    ("Book desk D12 for tomorrow", DESK, envelope({"ok": True, "reservation": "R-9"}), "Done — book desk for D12 tomorrow — the reservation is R-9."),
+])
+def test_a_tool_that_changes_something_says_it_was_done(question, spec, result, expected):
+    assert answer(question, spec, result) == expected
+
+
 WEATHER_LIKE = tool("get_forecast", "查询城市某天的天气预报。", {"city": s("城市名，例如：北京"),
                                                             "day": s("哪一天：today 今天，tomorrow 明天", enum=["today", "tomorrow"])})
 FORECAST = {"city": "北京", "day": "tomorrow", "condition": "多云", "temp_min": 4, "temp_max": 15, "wind": "南风 2 级",
