@@ -172,6 +172,14 @@ def enum_family(values: Iterable[Any]) -> str | None:
 
 def words_for_enum(values: list[Any]) -> dict[Any, list[str]]:
     """Each enum value's words, from its family's concepts: {"USD": ["USD", "美元", "美金", "dollar", …]}."""
+    try:
+        return dict(_words_for_enum(tuple(values)))
+    except TypeError:  # an unhashable value in the enum: no cache
+        return _words_for_enum.__wrapped__(tuple(values))
+
+
+@lru_cache(maxsize=1024)
+def _words_for_enum(values: tuple[Any, ...]) -> dict[Any, list[str]]:
     family = enum_family(values)
     result: dict[Any, list[str]] = {}
     for value in values:

@@ -9,6 +9,7 @@ Left out: fuzzy spelling, and names outside the lexicon's lists (cities, surname
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from ..concepts import lone_character_ok, words_for_enum
@@ -22,11 +23,19 @@ Span = tuple[int, int]
 def enum_words(param: Param, value: Any) -> list[str]:
     """The words that name one enum value: the value itself, its family's words (``..concepts``: 美元 for
     ``USD``, 华氏 for ``f``), and a word the description pairs with it ("today（今天）", "f 表示华氏度")."""
+    try:
+        return list(_enum_words(param.description, tuple(param.enum or [value]), value))
+    except TypeError:  # an unhashable enum value: nothing to cache by
+        return list(_enum_words.__wrapped__(param.description, tuple(param.enum or [value]), value))
+
+
+@lru_cache(maxsize=4096)
+def _enum_words(description: str, values: tuple[Any, ...], value: Any) -> tuple[str, ...]:
     words = [str(value)]
     if isinstance(value, str):
-        words += words_for_enum(param.enum or [value]).get(value, [])
+        words += words_for_enum(list(values)).get(value, [])
         words.append(value.replace("_", " "))
-        description = normalize(param.description)
+        description = normalize(description)
         v = re.escape(value)
         cjk = f"[{CJK_RANGE}]{{1,6}}"
         for pattern in (rf"['\"‘“]?{v}['\"’”]?\s*[(:=]\s*({cjk})", rf"{v}['\"’”]?\s*(?:表示|代表|即|为|是|means)\s*({cjk})",
@@ -35,7 +44,7 @@ def enum_words(param: Param, value: Any) -> list[str]:
                 word = match.group(1).rstrip("的")
                 if word and word not in ("默认", "格式", "可选", "取值"):
                     words.append(word)
-    return [w for w in dict.fromkeys(words) if w]
+    return tuple(w for w in dict.fromkeys(words) if w)
 
 
 def occurrences(text: str, word: str) -> list[int]:

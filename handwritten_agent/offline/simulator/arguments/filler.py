@@ -5,8 +5,10 @@ Left out: anything the request, the intent's context and the earlier results of 
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from ..concepts import concepts_of, enum_family
@@ -341,12 +343,18 @@ def evidence(spec: dict[str, Any], text: str) -> int:
 
 
 def enum_evidence(spec: dict[str, Any], text: str) -> int:
+    """See ``_enum_evidence`` (cached: tool choice asks this for every tool and every part of every request)."""
+    parameters = json.dumps(spec.get("parameters") or {}, sort_keys=True, ensure_ascii=False, default=str)
+    return _enum_evidence(parameters, normalize(text))
+
+
+@lru_cache(maxsize=4096)
+def _enum_evidence(parameters_json: str, text: str) -> int:
     """How many enum parameters of ``spec`` have a value named in ``text`` by a word of its own family
     (华氏度 for ``"F"``, miles for ``"mi"``) or spelled out (three letters or more): the schema lists exactly
     these values, so naming them is a sign the tool is meant. Yes/no and today/tomorrow enums do not count."""
-    text = normalize(text)
     count = 0
-    for param in params_of(spec):
+    for param in params_of({"parameters": json.loads(parameters_json)}):
         if not param.enum or yes_no_enum(param) or enum_family(param.enum) == "day":
             continue  # 是/今天/现在 are in half the requests: they point at no tool in particular
         for value, (start, stop) in find_enum(param, text):
