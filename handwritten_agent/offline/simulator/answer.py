@@ -271,7 +271,7 @@ def _problem_clause(item: AnswerItem, lang: str) -> Clause:
             head = f"{action}没有成功" if zh else f"could not {action}"
         return Clause(f"{head}{'：' if zh else ': '}{message}" if message else head)
     if status == CONFIRM:
-        message = _message(item.view, lang, [])
+        message = re.sub(r"[，,。.；;\s]*(?:请(?:你|您)?(?:先)?确认(?:一下)?|please confirm)[。.!！]*$", "", _message(item.view, lang, []), flags=re.I)
         if zh:
             return Clause(f"{action}还没有执行，需要你确认" + (f"：{message}" if message else ""))
         return Clause(f"{action} has not been done yet: it needs your confirmation" + (f" ({message})" if message else ""))
