@@ -425,3 +425,13 @@ def test_doubled_braces_copied_from_a_template_are_collapsed():
     assert parse_tool_call(outer_only) == ToolCall.from_arguments("calculator", {"expression": "17*9"})
     # ordinary nested JSON that merely ends in }} is left alone
     assert collapse_doubled_braces('{"a": {"b": 1}}') == '{"a": {"b": 1}}'
+
+
+def test_nesting_bound_is_the_same_on_every_python():
+    # json's own limit follows the recursion limit (about 1,000 levels on 3.11, over 5,000 on 3.13)
+    deepest_allowed = "[" * parsing.MAX_DEPTH + "]" * parsing.MAX_DEPTH
+    assert parsing.extract_json(deepest_allowed) is not None
+    with pytest.raises(ValueError, match="嵌套层数太多"):
+        parsing.extract_json("[" * (parsing.MAX_DEPTH + 1) + "]" * (parsing.MAX_DEPTH + 1))
+    brackets_in_a_string = '{"a": "' + "[" * 5000 + '"}'
+    assert parsing.extract_json(brackets_in_a_string) == {"a": "[" * 5000}
