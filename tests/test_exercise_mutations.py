@@ -71,3 +71,73 @@ def test_the_checkers_own_guard_turns_a_crash_into_a_readable_failure():
 
     with pytest.raises(ExerciseFailed, match=INTERNAL):
         day0_broken(None)
+
+
+class _Unprintable:
+    """A learner's value that breaks everything a careless checker might do with it."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("repr")
+
+    __str__ = __repr__
+
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("eq")
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __iter__(self):
+        raise RuntimeError("iter")
+
+    def __getattr__(self, name: str):
+        raise RuntimeError(f"getattr {name}")
+
+
+ODD_VALUES = [None, 0, -1.5, float("nan"), True, "", "x", b"bytes", [], [None, 1], {}, {"content": 1, "tool_calls": "x", "finish_reason": 3},
+              {"content": "", "tool_calls": [None, 1, {"function": "x"}], "finish_reason": "stop"}, ("final",), ("final", None),
+              ("final", [1, "a"]), (None, []), _Unprintable()]
+CHECKERS = sorted(name for name in dir(check) if name.startswith("day") and callable(getattr(check, name)))
+
+
+def _answer_returning(checker: str, value):
+    if checker == "day3_repeat_guard":
+        return type("RepeatGuard", (), {"check": lambda self, name, arguments: value})
+    return lambda *args, **kwargs: value
+
+
+@pytest.mark.parametrize("checker", CHECKERS)
+def test_no_checker_crashes_on_an_odd_value(checker, capsys):
+    """Whatever a learner's code returns, the checker answers with ExerciseFailed that names a case — never a crash."""
+    for value in ODD_VALUES:
+        with pytest.raises(ExerciseFailed) as failure:
+            getattr(check, checker)(_answer_returning(checker, value))
+        message = str(failure.value)
+        assert INTERNAL not in message and "用例「" in message, (type(value).__name__, message)
+    for value in (None, 42, "not a function"):  # not even callable
+        with pytest.raises(ExerciseFailed, match="不带括号"):
+            getattr(check, checker)(value)
+
+
+def _exchange_tool_returning(value):
+    from handwritten_agent.tools import tool
+
+    def build():
+        @tool
+        def query_exchange_rate(from_currency: str, to_currency: str) -> dict:
+            """查询汇率：1 单位 from_currency 能换多少 to_currency，例如“100 美元能换多少人民币”。
+
+            Args:
+                from_currency: 要换出的货币，例如：USD 或 美元
+                to_currency: 要换成的货币，例如：CNY 或 人民币
+            """
+            return value
+        return query_exchange_rate
+    return build
+
+
+def test_no_exchange_tool_result_crashes_the_checker():
+    """The tool's own return value is a learner value too: it reaches the checker through the registry and the Agent."""
+    for value in ODD_VALUES:
+        with pytest.raises(ExerciseFailed) as failure:
+            check.day3_exchange_rate_tool(_exchange_tool_returning(value))
+        assert INTERNAL not in str(failure.value), (type(value).__name__, str(failure.value))

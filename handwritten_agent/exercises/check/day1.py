@@ -108,7 +108,7 @@ def day1_raw_chat(check: _Check, chat_once: Callable[[str, str, str, str], str])
                                  expected="POST {base_url}/chat/completions，Authorization: Bearer <api_key>，JSON 请求体只有 model 和 messages",
                                  got="；".join(problems), hint=" ".join(dict.fromkeys(hints)))
             wanted = server.reply_for(number)
-            if got != wanted:
+            if not (isinstance(got, str) and got == wanted):
                 raise check.fail(case, expected=f"str: {wanted!r}", got=typed(got), hint=(
                     "要返回回复的文本本身：response.json()[\"choices\"][0][\"message\"][\"content\"]，不是整个 JSON，也不是 message 字典。"
                     if not isinstance(got, str) else f"原样返回服务器回复的 content（{text_difference(wanted, got)}）。"))
@@ -118,7 +118,7 @@ def day1_raw_chat(check: _Check, chat_once: Callable[[str, str, str, str], str])
     for case, message in (("模拟器：中文问候", "你好，你是谁？"), ("模拟器：英文提问，回复也跟着变", "Hello, what can you do?")):
         expected = raw_reply(base_url, "course-sim", message)
         got = check.call(case, chat_once, base_url, "sk-offline-demo", "course-sim", message, given=message)
-        if got != expected:
+        if not (isinstance(got, str) and got == expected):
             raise check.fail(case, given=message, expected=expected, got=typed(got),
                              hint=("要返回的是回复的文本（str）。" if not isinstance(got, str) else
                                    f"请求里要带上这次的 user_message，并原样返回 content（{text_difference(expected, got)}）。"))

@@ -96,7 +96,7 @@ def _prompt_json_replies(user_message: str, profiles: Sequence[str]) -> list[tup
 def _extract_failure(check: _Check, case: str, text: str, expected: Any, got: Any, hint: str) -> Exception:
     if isinstance(got, str):
         hint = "要返回解析后的 dict（json.loads 的结果），不是 JSON 文本。" + hint
-    elif got is None or got == {}:
+    elif got is None or (isinstance(got, dict) and not got):
         hint = "这段文字里有 JSON 对象，不能返回空值。" + hint
     shown = f"{value_difference(expected, got)}（{typed(got, 160)}）" if isinstance(got, dict) else typed(got)
     return check.fail(case, given=text, expected=expected, got=shown, hint=hint)
