@@ -113,6 +113,11 @@ def test_no_checker_crashes_on_an_odd_value(checker, capsys):
             getattr(check, checker)(_answer_returning(checker, value))
         message = str(failure.value)
         assert INTERNAL not in message and "用例「" in message, (type(value).__name__, message)
+    if checker.endswith(("_guard", "_limiter")):  # a class: its constructor may return anything too
+        for value in ODD_VALUES:
+            with pytest.raises(ExerciseFailed) as failure:
+                getattr(check, checker)(lambda *args, value=value, **kwargs: value)
+            assert INTERNAL not in str(failure.value), (type(value).__name__, str(failure.value))
     for value in (None, 42, "not a function"):  # not even callable
         with pytest.raises(ExerciseFailed, match="不带括号"):
             getattr(check, checker)(value)

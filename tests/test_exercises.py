@@ -208,7 +208,7 @@ def test_build_keeps_a_learners_work_unless_forced(tmp_path):
 
 def test_exercises_directory_is_exactly_what_the_generator_makes():
     pairs = build.pairs(ROOT)
-    assert [pair.solution.name for pair in pairs] == ["day1_solutions.ipynb", "day2_solutions.ipynb", "day3_solutions.ipynb"]
+    assert [pair.solution.name for pair in pairs] == [f"day{day}_solutions.ipynb" for day in DAYS] and DAYS[:3] == [1, 2, 3]
     with_answers = []
     for pair in pairs:
         assert pair.exercise.exists(), f"{pair.exercise} is missing: run `python -m handwritten_agent.exercises build`"
@@ -270,7 +270,8 @@ def _namespace(path: Path) -> dict[str, Any]:
     return _NAMESPACES[path]
 
 
-ALL_CHECKS = [(day, checker, argument) for day in (1, 2, 3)
+DAYS = sorted(int(re.fullmatch(r"day(\d)_solutions\.ipynb", path.name).group(1)) for path in (ROOT / "solutions").glob("day*_solutions.ipynb"))
+ALL_CHECKS = [(day, checker, argument) for day in DAYS
               for checker, argument in _check_calls(ROOT / "solutions" / f"day{day}_solutions.ipynb")]
 CHECKERS = [checker for _, checker, _ in ALL_CHECKS]
 
@@ -279,7 +280,7 @@ def test_every_checker_has_a_check_cell():
     """(Its wrong and alternative answers are in tests/data/exercise_mutations/, run by test_exercise_mutations.py.)"""
     public = sorted(name for name in dir(check) if re.fullmatch(r"day\d_\w+", name) and callable(getattr(check, name)))
     assert sorted(CHECKERS) == public
-    per_day = [sum(1 for day, _, _ in ALL_CHECKS if day == d) for d in (1, 2, 3)]
+    per_day = [sum(1 for day, _, _ in ALL_CHECKS if day == d) for d in DAYS]
     assert all(3 <= count <= 5 for count in per_day), per_day
 
 
@@ -310,7 +311,7 @@ def test_checker_asks_for_the_function_not_its_result():
 # The untouched exercise notebooks, executed as a learner would: only the check cells fail
 # ---------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("day", [1, 2, 3])
+@pytest.mark.parametrize("day", DAYS)
 def test_untouched_exercises_fail_exactly_at_their_check_cells(day, monkeypatch):
     from nbclient import NotebookClient
 

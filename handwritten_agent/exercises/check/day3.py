@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any, Callable
 
 from ...types import canonical_arguments
-from .framework import (_CHINESE, _brief, _callable, _Check, _Recorder, _short, exercise, mentions, offline_client,
+from .framework import (_CHINESE, attribute, _brief, _callable, _Check, _Recorder, _short, exercise, mentions, offline_client,
                         typed, value_difference)
 
 _NOW = datetime(2026, 3, 12, 14, 30)
@@ -514,7 +514,7 @@ def day3_repeat_guard(check: _Check, guard_class: Callable[[], Any]) -> None:
     __tracebackhide__ = True
     _callable(check.exercise, guard_class, "类")
     guard = check.call("创建 RepeatGuard()", guard_class, hint="__init__ 里准备好记录已经见过的调用（例如 self.seen = set()）。")
-    if not callable(getattr(guard, "check", None)):
+    if not callable(attribute(guard, "check")):
         raise check.fail("创建 RepeatGuard()", expected="一个有 check(name, arguments) 方法的对象", got=typed(guard),
                          hint="传入的是类本身（check.day3_repeat_guard(RepeatGuard)），它要有 check 方法。")
 
@@ -561,6 +561,8 @@ def day3_repeat_guard(check: _Check, guard_class: Callable[[], Any]) -> None:
 
     case = "两个 RepeatGuard 互不影响（每次运行一个新的）"
     other = check.call(case, guard_class)
+    if not callable(attribute(other, "check")):
+        raise check.fail(case, expected="又一个有 check 方法的 RepeatGuard", got=typed(other), hint="每次调用 RepeatGuard() 都要得到一个新的对象。")
     ask(case, other, "get_weather", '{"city": "北京"}', False,
         "每个 RepeatGuard 对象要有自己的记录：在 __init__ 里创建 self.seen = set()。不要写成类属性（seen = set() 写在类里会被所有对象共用），"
         "也不要用可变的默认参数（def __init__(self, seen=set()) 里的 set 也只有一个）。")
@@ -571,6 +573,8 @@ def day3_repeat_guard(check: _Check, guard_class: Callable[[], Any]) -> None:
     case = "接在模拟器 course-sim:repeat_forever 上：工具只执行一次"
     client, registry = offline_client("course-sim:repeat_forever"), _registry()
     fresh = check.call(case, guard_class)
+    if not callable(attribute(fresh, "check")):
+        raise check.fail(case, expected="又一个有 check 方法的 RepeatGuard", got=typed(fresh), hint="每次调用 RepeatGuard() 都要得到一个新的对象。")
     messages: list[dict[str, Any]] = [{"role": "user", "content": "现在几点了？"}]
     executed, notes = 0, 0
     for _ in range(4):  # a loop with a guard, bounded

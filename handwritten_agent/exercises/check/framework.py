@@ -325,6 +325,14 @@ def exercise(fn: Callable[..., None]) -> Callable[..., None]:
     return run
 
 
+def attribute(value: Any, name: str) -> Any:
+    """``getattr(value, name, None)`` that also survives a learner's object whose ``__getattr__`` raises."""
+    try:
+        return getattr(value, name, None)
+    except Exception:  # noqa: BLE001
+        return None
+
+
 def _callable(exercise: str, fn: Any, what: str = "函数") -> None:
     if not callable(fn):
         raise ExerciseFailed(f"{exercise}：需要传入你写的{what}本身（例如 check.{exercise}(my_function)，不带括号），"
