@@ -317,7 +317,15 @@ def day2_render_tool_prompt(check: _Check, render_tool_prompt: Callable[[list[di
 
         case = f"{label}：模拟器从提示词里读出的工具"
         reading = read_tool_prompt(prompt)
-        difference = reading_difference(tools, reading.tools) if looks_like_tool_prompt(prompt) else "模拟器没有把它当成工具提示词"
+        if looks_like_tool_prompt(prompt):
+            difference = reading_difference(tools, reading.tools)
+        elif not reading.tools:
+            difference = "模拟器没有把它当成工具提示词：一个工具也没有读出来"
+        elif reading.tools_are_guessed:
+            difference = ("模拟器没有把它当成工具提示词：只读出了“- 名字: 说明”这样的列表（很多提示词里的字段列表也长这样），"
+                          "提示词里又没有一个可以照着写的调用示例（一个完整的 JSON 对象，例如 {\"name\": \"get_weather\", \"arguments\": {}}）")
+        else:
+            difference = "模拟器没有把它当成工具提示词：提示词里没有说要用 JSON 回复（写出“JSON”，并给一个 {\"name\": …, \"arguments\": {…}} 的例子）"
         if difference:
             raise check.fail(case, expected="读出的工具、参数、类型、可选值和必填与 tools 一致", got=f"{difference}\n  模拟器读到的：{describe_reading(reading.tools)}",
                              hint="模拟器和真实模型一样，只能从你的提示词里了解工具。上面是它读出的和 tools 不一致的地方："
