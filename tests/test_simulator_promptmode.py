@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from datetime import datetime
 from typing import Any
 
@@ -16,6 +17,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from handwritten_agent import prompting
+from handwritten_agent.llm import ChatClient
+from handwritten_agent.offline import serve
 from handwritten_agent.offline.backend import ChatRequest
 from handwritten_agent.offline.faults import MESSINESS, split_model_name
 from handwritten_agent.offline.simulator import messiness, promptmode
@@ -906,3 +909,16 @@ def test_no_layout_makes_the_reader_crash(pieces):
     for spec in prompt.tools:  # whatever it reads is a well-formed tool spec
         assert isinstance(spec["name"], str) and spec["parameters"]["type"] == "object"
         assert set(spec["parameters"].get("required", [])) <= set(spec["parameters"]["properties"])
+
+
+@pytest.mark.parametrize("junk", ["{" * 4000, "[" * 4000, '{"a": ' * 2000, "x {" * 3000])
+def test_stray_and_deeply_nested_brackets_neither_crash_nor_take_seconds(junk):
+    from handwritten_agent.offline.simulator import messiness
+
+    started = time.perf_counter()
+    assert list(messiness.iter_json_values(junk)) == []
+    assert time.perf_counter() - started < 5  # was ~20 s (quadratic) and a RecursionError for deep nesting
+    with serve() as server:
+        reply = ChatClient(server.base_url, "k", "course-sim", max_retries=0).complete(
+            [{"role": "system", "content": "工具如下：" + junk}, {"role": "user", "content": "你好"}])
+    assert reply.content
