@@ -46,7 +46,9 @@ from ..faults import SIMULATOR_MODEL, split_model_name, validate_options
 from .answer import fallback_reply
 from .arguments import FillContext, best_effort_arguments
 from .choose import profile, unwrap_tool
+from .context import revise
 from .planner import Plan, PlannedCall, plan_turn
+from .summary import summary_reply
 from .text import language, normalize
 
 RATE_LIMIT_MEMORY = 256  # request hashes remembered for the rate_limit fault
@@ -146,7 +148,7 @@ class CourseSimulator:
         if not request.tools and self._is_tool_prompt(request):
             from . import promptmode
             return promptmode.respond(request, now=self.now())
-        return self._native(request, options)
+        return summary_reply(request) or self._native(request, options)
 
     # -- faults -------------------------------------------------------------------------------
 
@@ -193,6 +195,7 @@ class CourseSimulator:
             # The user is answering our question: read their reply together with the request it completes.
             user_text = f"{earlier_request}，{user_text}" if language(earlier_request) == "zh" else f"{earlier_request}, {user_text}"
         plan = plan_turn(user_text, specs, results, **plan_options)
+        plan = revise(plan, user_text, specs, results, request.messages, plan_options)  # the earlier rounds (Day 4)
 
         if "repeat_forever" in options and specs and choice != "none":
             plan = Plan([self._stubborn_call(user_text, specs, plan_options)], None, "call")
