@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from typing import Any, Iterable
 
 # Weights per character class, fitted on the calibration corpus (memory/calibration.py --fit) and rounded.
@@ -57,39 +58,23 @@ _WORD = re.compile(r"[A-Za-z]+")
 _LOOSE_SPACE = re.compile(r" (?![A-Za-z ])")  # a space before a letter joins the word's token; elsewhere it often is one
 
 
-def _is_cjk_char(code: int) -> bool:
-    return 0x3400 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF or 0x20000 <= code <= 0x2FFFF
-
-
-def _is_cjk_punct(code: int) -> bool:
-    return 0x3000 <= code <= 0x303F or 0xFF00 <= code <= 0xFFEF or 0x2010 <= code <= 0x206F
+_CLASSES = {  # character classes, counted with one regex each (fast on long tool results)
+    "cjk": re.compile(r"[\u3400-\u9fff\uf900-\ufaff\U00020000-\U0002ffff]"),
+    "cjk_punct": re.compile(r"[\u3000-\u303f\uff00-\uffef\u2010-\u206f]"),
+    "digits": re.compile(r"\d"),
+    "punct": re.compile(r"[!-/:-@\[-`{-~]"),
+    "newlines": re.compile(r"\n"),
+    "other": re.compile(r"[^\x00-\x7f\u3400-\u9fff\uf900-\ufaff\U00020000-\U0002ffff\u3000-\u303f\uff00-\uffef\u2010-\u206f\s\d]"),
+}
 
 
 def text_features(text: str) -> dict[str, float]:
     """Counts of the character classes the estimate weighs (the calibration fits one weight per key)."""
-    counts = {"cjk": 0.0, "cjk_punct": 0.0, "words": 0.0, "long_word_letters": 0.0, "digits": 0.0,
-              "punct": 0.0, "newlines": 0.0, "spaces": 0.0, "other": 0.0}
-    for word in _WORD.findall(text):
-        counts["words"] += 1
-        counts["long_word_letters"] += max(0, len(word) - 5)
+    words = _WORD.findall(text)
+    counts = {name: float(len(pattern.findall(text))) for name, pattern in _CLASSES.items()}
+    counts["words"] = float(len(words))
+    counts["long_word_letters"] = float(sum(max(0, len(word) - 5) for word in words))
     counts["spaces"] = float(len(_LOOSE_SPACE.findall(text)))
-    for ch in text:
-        code = ord(ch)
-        if ch.isascii():
-            if ch.isdigit():
-                counts["digits"] += 1
-            elif ch == "\n":
-                counts["newlines"] += 1
-            elif not ch.isalpha() and not ch.isspace():
-                counts["punct"] += 1
-        elif _is_cjk_char(code):
-            counts["cjk"] += 1
-        elif _is_cjk_punct(code):
-            counts["cjk_punct"] += 1
-        elif ch.isdigit():
-            counts["digits"] += 1
-        elif not ch.isspace():
-            counts["other"] += 1
     return counts
 
 
@@ -101,6 +86,11 @@ def estimate_tokens(text: str | None) -> int:
     """Estimate the number of tokens in ``text`` (0 for empty or ``None``)."""
     if not text:
         return 0
+    return _estimate(text)
+
+
+@lru_cache(maxsize=32768)
+def _estimate(text: str) -> int:  # memory policies count the same messages again and again
     features = text_features(text)
     return max(1, round(sum(_WEIGHTS[name] * value for name, value in features.items())))
 

@@ -71,7 +71,7 @@ def render_transcript(rounds: list[list[Message]], previous_summary: str | None 
     for round_ in rounds:
         names: dict[str, str] = {}
         for message in round_:
-            role, text = message.get("role"), message_text(message).strip()
+            role, text = message.get("role"), " ".join(message_text(message).split())  # one line per message
             if role == "user":
                 lines.append(f"用户：{text}")
             elif role == "assistant":

@@ -31,7 +31,7 @@ from typing import Any, Callable
 from ...types import message_text
 from .lexicon import REQUEST_WORDS, is_small_talk
 from .planner import Plan
-from .summary import GROUPS
+from .summary import GROUPS, _has_name
 from .text import language, normalize, tokens
 
 KNOWN_HEADINGS = re.compile(r"已知信息|长期记忆|摘要|记忆|known facts|memory|summary", re.I)
@@ -90,26 +90,38 @@ def _second_person(line: str) -> str:
 
 
 def _is_question(text: str) -> bool:
-    return bool(re.search(r"[?？]|吗|呢|什么|多少|哪|几|谁|怎么|是否|记得|\b(?:what|which|who|how|when|where|do you|did i)\b", text, re.I))
+    return bool(re.search(r"[?？]|吗|呢|什么|多少|哪|几|谁|怎么|是否|\b(?:what|which|who|how|when|where|do you|did i)\b", text, re.I))
 
 
-def _is_statement_to_keep(text: str) -> bool:
+def _statement_groups(text: str) -> set[str]:
+    """The summary groups a statement belongs to; empty for a question or a request."""
     if _is_question(text) or is_small_talk(text) or REQUEST_WORDS.search(re.sub(r"预算|打算|请假|申请|邀请|需要|要求", "", text)):
-        return False
-    return bool(re.search(r"我|我们", text)) and any(pattern.search(text) for _, _, pattern in GROUPS.values())
+        return set()
+    found = {group for group, (_, _, pattern) in GROUPS.items() if group != "names" and pattern.search(text)}
+    return found | ({"names"} if _has_name(text) else set())
+
+
+def _tells_about_user(text: str) -> bool:
+    """A statement that asks for nothing: a constraint, preference, decision or task, or anything said about "我"."""
+    groups = _statement_groups(text)
+    return bool(groups - {"facts", "names"}) or bool(groups and re.search(r"我|我们", text))
 
 
 def answer_from_known(plan: Plan, user_text: str, messages: list[dict[str, Any]],
                       replan: Callable[[str], Plan]) -> Plan:
     """``plan`` revised by the three rules of the module docstring."""
     zh = language(user_text) == "zh"
-    if plan.kind == "call" and _is_statement_to_keep(user_text):
-        return _acknowledge(user_text, zh)  # a statement about the user asks for no tool
-    if plan.kind not in ("fallback", "clarify"):
-        return plan
     lines = known_lines(messages)
     found = relevant(user_text, lines) if lines else []
     answers = bool(found) and _coverage(user_text, found[0]) >= 0.5  # the best line is about what is asked
+    if plan.kind == "call":
+        if _tells_about_user(user_text):
+            return _acknowledge(user_text, zh)  # a statement about the user asks for no tool
+        if answers and _is_question(user_text) and _coverage(user_text, found[0]) >= 0.6:
+            return _from_known(found, zh)  # the conversation already holds the answer
+        return plan
+    if plan.kind not in ("fallback", "clarify"):
+        return plan
     if found and plan.kind == "clarify" and not answers:
         for line in found:
             revised = replan(f"{user_text}（{line}）")
@@ -117,16 +129,20 @@ def answer_from_known(plan: Plan, user_text: str, messages: list[dict[str, Any]]
                 return revised
     if _is_question(user_text):
         if found:
-            facts = "；".join(_second_person(line).rstrip("。.") for line in found)
-            return Plan([], (f"根据你之前告诉我的：{facts}。" if zh else f"From what you told me earlier: {facts}."), "final")
+            return _from_known(found, zh)
         if lines and ABOUT_USER.search(user_text) and plan.kind == "fallback":
             return Plan([], ("在我能看到的对话、摘要和记忆里，没有找到这方面的信息。你可以再告诉我一次。" if zh else
                              "I could not find that in the conversation, summary or memories I can see. Could you tell me again?"),
                         "final")
         return plan
-    if _is_statement_to_keep(user_text):
+    if _statement_groups(user_text):
         return _acknowledge(user_text, zh)
     return plan
+
+
+def _from_known(found: list[str], zh: bool) -> Plan:
+    facts = "；".join(_second_person(line).rstrip("。.") for line in found)
+    return Plan([], f"根据你之前告诉我的：{facts}。" if zh else f"From what you told me earlier: {facts}.", "final")
 
 
 def _acknowledge(user_text: str, zh: bool) -> Plan:

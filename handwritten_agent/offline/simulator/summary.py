@@ -56,8 +56,9 @@ GROUPS: dict[str, tuple[str, re.Pattern[str], re.Pattern[str]]] = {
 }
 ORDER = ("facts", "names", "preferences", "constraints", "decisions", "tasks")  # how the summary lists them
 PRIORITY = ("constraints", "preferences", "tasks", "decisions", "names", "facts")  # where a sentence goes first
+QUESTION = re.compile(r"[?？]\s*$|吗\s*$|呢\s*$")
 PREVIOUS = re.compile(r"^(?:之前的摘要|previous summary)\s*[:：]?\s*$", re.I)
-_SPEAKER = re.compile(r"^\s*(用户|user|助手|assistant|工具\s*\S*\s*返回|tool\s*\S*\s*returned|助手调用工具|（系统）|system)\s*[:：]?\s*", re.I)
+_SPEAKER = re.compile(r"^\s*(助手调用工具|工具\s*\S*\s*返回|tool\s*\S*\s*returned|用户|user|助手|assistant|（系统）|system)\s*[:：]?\s*", re.I)
 _NAME_AFTER = re.compile(r"(?:叫|名叫|名字是|联系人是|找|和|跟|同事|经理|老师)([\u4e00-\u9fff]{2,3})")
 
 
@@ -95,12 +96,12 @@ def _transcript_lines(transcript: str) -> list[tuple[str, str]]:
                 lines.append((role, message_text(message)))
         return lines
     lines = []
+    speaker = "user"
     for raw in transcript.splitlines():
         if not raw.strip():
             continue
         match = _SPEAKER.match(raw)
-        speaker = "user"
-        if match:
+        if match:  # a line without a speaker continues the previous message
             word = match.group(1).lower()
             speaker = ("user" if word in ("用户", "user") else "tool" if "返回" in word or "returned" in word
                        else "call" if "调用" in word else "system" if word in ("（系统）", "system") else "assistant")
@@ -151,6 +152,19 @@ def _tool_fact(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+def _call_label(text: str) -> str:
+    """"get_weather，参数 {"city": "北京"}" → "get_weather(city=北京)"."""
+    name, _, rest = text.strip().partition("，")
+    name = name.split()[0] if name.split() else "工具"
+    start = rest.find("{")
+    try:
+        arguments = json.loads(rest[start:]) if start >= 0 else {}
+    except ValueError:
+        arguments = {}
+    shown = ", ".join(f"{k}={v}" for k, v in arguments.items()) if isinstance(arguments, dict) else ""
+    return f"{name}({shown})"
+
+
 def _limit(instruction: str) -> int | None:
     match = re.search(r"(?:不超过|不多于|最多|限)\s*(\d+)\s*(?:个)?字|(\d+)\s*字以内|at most (\d+) (?:words|characters)", instruction)
     return int(next(g for g in match.groups() if g)) if match else None
@@ -163,30 +177,34 @@ def extractive_summary(instruction: str, transcript: str) -> str:
     items: dict[str, list[str]] = {group: [] for group in ORDER}
     gist: list[str] = []
     in_previous = False
-    calls: list[str] = []
+    previous_group = "facts"
+    labels = {label: group for group, (label, _, _) in GROUPS.items()}
+    call_name = "工具"
     for speaker, text in _transcript_lines(transcript):
         if PREVIOUS.match(text):
             in_previous = True
             continue
         if in_previous:
+            heading = re.fullmatch(r"【(.+)】|(\S{2,8})[:：]", text)
+            if heading:
+                previous_group = labels.get(heading.group(1) or heading.group(2), "facts")
+                continue
             if text.startswith(("-", "•", "*")):
-                item = text.lstrip("-•* ").strip()
-                items[_group_of(item, set(GROUPS)) or "facts"].append(item)
+                items[previous_group].append(text.lstrip("-•* ").strip())
                 continue
             if re.match(r"^(?:之后的对话|later)", text):
                 in_previous = False
                 continue
-            if re.match(r"^【.*】$|^\S{2,8}[:：]$", text):
-                continue
             in_previous = False
         if speaker == "call":
-            calls.append(text)
+            call_name = _call_label(text)
         elif speaker == "tool":
             if "facts" in wanted:
-                name = re.search(r"工具\s*(\S+)", calls[-1]).group(1) if calls and re.search(r"工具\s*(\S+)", calls[-1]) else "工具"
-                items["facts"].append(f"{name.rstrip('，,')} 的结果：{_tool_fact(text)}")
+                items["facts"].append(f"{call_name} → {_tool_fact(text)}")
         elif speaker == "user":
             for sentence in _sentences(text):
+                if QUESTION.search(sentence):
+                    continue  # what the user asked is answered elsewhere; what they told is kept
                 group = _group_of(sentence, wanted)
                 if group is not None:
                     items[group].append(_third_person(sentence))
