@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 
 from handwritten_agent.memory import ContextTooLong, compress, count_tokens, pairing_problems, split_head, split_rounds, trim_messages
 from handwritten_agent.memory.summary import is_summary_message, summarize, summary_message
-from handwritten_agent.memory.window import MIN_TOOL_RESULT_CHARS, shorten_text
+from handwritten_agent.memory.window import MIN_TOOL_RESULT_CHARS, shorten_content
 from handwritten_agent.offline.backend import ChatRequest
 from handwritten_agent.offline.server import parse_request
 from handwritten_agent.offline.simulator import CourseSimulator
@@ -103,7 +103,7 @@ def signature(messages: list[dict]) -> list[tuple]:
 
 def minimal(head: list[dict], kept_rounds: list[list[dict]]) -> list[dict]:
     """The smallest thing the policy may send: the head and the kept rounds with every tool result cut short."""
-    return head + [dict(m, content=shorten_text(m["content"], MIN_TOOL_RESULT_CHARS)) if m["role"] == "tool" else m
+    return head + [dict(m, content=shorten_content(m["content"], MIN_TOOL_RESULT_CHARS)) if m["role"] == "tool" else m
                    for round_ in kept_rounds for m in round_]
 
 

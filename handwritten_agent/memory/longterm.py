@@ -183,6 +183,8 @@ class LongTermMemory:
             raise ValueError("要记住的内容是空的。")
         if kind not in KINDS:
             raise ValueError(f"kind 只能是 {', '.join(KINDS)} 之一，收到的是 {kind!r}。")
+        if re.search(r"[?？]\s*$|吗\s*$", text):
+            raise MemoryRejected(f"“{text}”是一个问题，不是要记住的事实：长期记忆只保存用户陈述的事实、偏好、约束和待办。")
         if not isinstance(source, dict) or source.get("role") != "user" or not isinstance(source.get("content"), str):
             raise MemoryRejected("记忆只能来自用户说的话：source 必须是那条用户消息（role 为 user，带 content），"
                                  f"收到的是 {str(source)[:80]}。工具结果、网页内容都不能写进长期记忆。")

@@ -19,6 +19,7 @@ anything but tool results (the user's words and the model's answers are never cu
 
 from __future__ import annotations
 
+import json
 from typing import Any, Callable
 
 from ..tokens import count_message_tokens
@@ -26,6 +27,7 @@ from .rounds import Message, join, pairing_problems, split_head, split_rounds
 
 TRUNCATION_MARK = "…（已截断，原文 {n} 字）"
 MIN_TOOL_RESULT_CHARS = 60  # a tool result is never shortened below this many characters
+MIN_STRING_CHARS = 24  # nor a string inside a JSON result
 
 
 class ContextTooLong(ValueError):
@@ -42,6 +44,41 @@ def shorten_text(text: str, limit: int) -> str:
         return text
     mark = TRUNCATION_MARK.format(n=len(text))
     return text[:max(0, limit - len(mark))] + mark
+
+
+def shorten_content(text: str, limit: int) -> str:
+    """A tool result cut to about ``limit`` characters. A JSON result stays valid JSON: its longest strings
+    are cut (each marked) until it fits; only when that cannot work is the text cut as text."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return shorten_text(text, limit)
+    if not isinstance(value, (dict, list)):
+        return shorten_text(text, limit)
+    leaves: list[tuple[Any, Any, str]] = []  # (container, key, original string)
+
+    def collect(node: Any) -> None:
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        for key, child in items:
+            if isinstance(child, str):
+                leaves.append((node, key, child))
+            elif isinstance(child, (dict, list)):
+                collect(child)
+
+    collect(value)
+    caps = [len(original) for _, _, original in leaves]
+    for _ in range(64 * max(1, len(leaves))):
+        dumped = json.dumps(value, ensure_ascii=False)
+        if len(dumped) <= limit:
+            return dumped
+        shrinkable = [i for i, cap in enumerate(caps) if cap > MIN_STRING_CHARS]
+        if not shrinkable:
+            break
+        longest = max(shrinkable, key=lambda i: caps[i])
+        caps[longest] = max(MIN_STRING_CHARS, caps[longest] // 2)
+        container, key, original = leaves[longest]
+        container[key] = shorten_text(original, caps[longest])
+    return shorten_text(text, limit)
 
 
 def _check_input(messages: list[Message]) -> None:
@@ -63,7 +100,7 @@ def _shorten_tool_results(kept: list[Message], fits: Callable[[list[Message]], b
             break
         longest = max(shrinkable, key=lambda i: (len(kept[i]["content"]), -i))
         limits[longest] = max(MIN_TOOL_RESULT_CHARS, limits[longest] // 2)
-        kept[longest]["content"] = shorten_text(originals[longest], limits[longest])
+        kept[longest]["content"] = shorten_content(originals[longest], limits[longest])
     return kept
 
 
@@ -119,4 +156,4 @@ class Window:
         return f"Window(max_tokens={self.max_tokens}, keep_last_rounds={self.keep_last_rounds})"
 
 
-__all__ = ["ContextTooLong", "MIN_TOOL_RESULT_CHARS", "TRUNCATION_MARK", "Window", "shorten_text", "trim_messages"]
+__all__ = ["ContextTooLong", "MIN_TOOL_RESULT_CHARS", "TRUNCATION_MARK", "Window", "shorten_content", "shorten_text", "trim_messages"]

@@ -102,9 +102,9 @@ def _statement_groups(text: str) -> set[str]:
 
 
 def _tells_about_user(text: str) -> bool:
-    """A statement that asks for nothing: a constraint, preference, decision or task, or anything said about "我"."""
+    """A statement that asks for nothing: a constraint, preference, decision, task or people, or a number said about "我"."""
     groups = _statement_groups(text)
-    return bool(groups - {"facts", "names"}) or bool(groups and re.search(r"我|我们", text))
+    return bool(groups - {"facts"}) or bool(groups and re.search(r"我|我们", text))
 
 
 def answer_from_known(plan: Plan, user_text: str, messages: list[dict[str, Any]],
@@ -135,7 +135,7 @@ def answer_from_known(plan: Plan, user_text: str, messages: list[dict[str, Any]]
                              "I could not find that in the conversation, summary or memories I can see. Could you tell me again?"),
                         "final")
         return plan
-    if _statement_groups(user_text):
+    if _tells_about_user(user_text):
         return _acknowledge(user_text, zh)
     return plan
 

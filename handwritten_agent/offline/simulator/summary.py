@@ -94,6 +94,9 @@ def _transcript_lines(transcript: str) -> list[tuple[str, str]]:
                 lines.append(("tool", message_text(message)))
             elif message_text(message):
                 lines.append((role, message_text(message)))
+            for call in message.get("tool_calls") or []:
+                function = (call.get("function") or {}) if isinstance(call, dict) else {}
+                lines.append(("call", f"{function.get('name', '工具')}，参数 {function.get('arguments', '')}"))
         return lines
     lines = []
     speaker = "user"
@@ -180,6 +183,8 @@ def extractive_summary(instruction: str, transcript: str) -> str:
     previous_group = "facts"
     labels = {label: group for group, (label, _, _) in GROUPS.items()}
     call_name = "工具"
+    pending_facts: list[str] = []
+    round_facts: list[str] = []
     for speaker, text in _transcript_lines(transcript):
         if PREVIOUS.match(text):
             in_previous = True
@@ -202,14 +207,23 @@ def extractive_summary(instruction: str, transcript: str) -> str:
             if "facts" in wanted:
                 items["facts"].append(f"{call_name} → {_tool_fact(text)}")
         elif speaker == "user":
+            round_facts = []  # a sentence kept only for its number waits: if tools answer it, it was a request
             for sentence in _sentences(text):
                 if QUESTION.search(sentence):
                     continue  # what the user asked is answered elsewhere; what they told is kept
                 group = _group_of(sentence, wanted)
-                if group is not None:
+                if group == "facts":
+                    round_facts.append(_third_person(sentence))
+                elif group is not None:
                     items[group].append(_third_person(sentence))
                 elif not wanted:
                     gist.append(_third_person(re.split(r"[，,]", sentence)[0])[:24])
+        if speaker == "user" or speaker == "system":
+            items["facts"].extend(pending_facts)
+            pending_facts = round_facts if speaker == "user" else []
+        elif speaker == "call":
+            pending_facts = []  # "刚才那个结果乘以 2" was a request: its tool result is the fact
+    items["facts"].extend(pending_facts)
     lines: list[str] = []
     for group in ORDER:
         unique = list(dict.fromkeys(items[group]))
