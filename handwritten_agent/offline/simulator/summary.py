@@ -59,7 +59,7 @@ PRIORITY = ("constraints", "preferences", "tasks", "decisions", "names", "facts"
 QUESTION = re.compile(r"[?？]\s*$|吗\s*$|呢\s*$")
 PREVIOUS = re.compile(r"^(?:之前的摘要|previous summary)\s*[:：]?\s*$", re.I)
 _SPEAKER = re.compile(r"^\s*(助手调用工具|工具\s*\S*\s*返回|tool\s*\S*\s*returned|用户|user|助手|assistant|（系统）|system)\s*[:：]?\s*", re.I)
-_NAME_AFTER = re.compile(r"(?:叫|名叫|名字是|联系人是|找|和|跟|同事|经理|老师)([\u4e00-\u9fff]{2,3})")
+_NAME_AFTER = re.compile(rf"(?:叫|名叫|名字是|是|和|跟|与|找|、|同事|经理|老师)\s*([{''.join(sorted(SURNAMES))}][\u4e00-\u9fff]{{1,2}})(?=[，。、,.；;\s和与]|$)")
 
 
 def _instruction_and_transcript(request: ChatRequest) -> tuple[str, str]:
@@ -126,7 +126,7 @@ def _third_person(sentence: str) -> str:
 def _has_name(sentence: str) -> bool:
     if any(city in sentence for city in CITIES if len(city) >= 2 and not city.isascii()):
         return True
-    return any(match.group(1)[0] in SURNAMES for match in _NAME_AFTER.finditer(sentence))
+    return bool(_NAME_AFTER.search(sentence))
 
 
 def _group_of(sentence: str, wanted: set[str]) -> str | None:
