@@ -9,6 +9,10 @@ for, fills their arguments, and once results come back composes an answer from t
 - ``arguments``           filling arguments from the schemas (with ``dates`` and ``expressions``)
 - ``planner``             the turn: which calls now, or which answer (``plan_turn``)
 - ``answer``              final answers, clarifying questions, the fallback reply
+- ``context``             the earlier rounds applied to this turn's plan: ``references`` (a follow-up
+                          carries over the latest call's arguments; "刚才那个结果"), ``known`` (memories,
+                          a summary or earlier statements in the prompt answer a question or fill an argument)
+- ``summary``             a request to summarize a conversation gets an extractive summary
  Without ``tools`` but with a tool prompt in the system
 message it plays the Day 2 prompt-JSON / text-ReAct model (``promptmode``). The same request always
 gets the same reply: no randomness, tool call ids derived from a hash of the messages.
@@ -25,8 +29,8 @@ Faults, chosen with the model name (``course-sim:<fault>[,<fault>]``, see ``offl
   the next turn makes the call correctly — the way a real model recovers when told its mistake.
 - ``bad_tool_call_id``: every tool call gets the id ``call_0``, reused across turns.
 
-Left out: streaming (the server turns a ``Completion`` into SSE chunks), summaries of long
-conversations, and sampling parameters (``temperature`` is accepted and ignored).
+Left out: streaming (the server turns a ``Completion`` into SSE chunks), abstractive summaries, and
+sampling parameters (``temperature`` is accepted and ignored).
 """
 
 from __future__ import annotations
