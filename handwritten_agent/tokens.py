@@ -89,7 +89,7 @@ def estimate_tokens(text: str | None) -> int:
     return _estimate(text)
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=4096)
 def _estimate(text: str) -> int:  # memory policies count the same messages again and again
     features = text_features(text)
     return max(1, round(sum(_WEIGHTS[name] * value for name, value in features.items())))

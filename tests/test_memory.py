@@ -237,3 +237,19 @@ def test_summary_keeps_the_planted_facts_and_the_window_loses_them(sim):
     assert kept["summary"] >= 9, kept
     assert kept["summary_of_gone"][0] >= kept["summary_of_gone"][1] - 1, kept
     assert kept["window_of_gone"][0] == 0, kept
+
+
+def test_tokens_per_call_and_the_plot(sim):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from handwritten_agent.memory.plot import chinese_font, plot_tokens_per_call, tokens_per_call
+
+    registry = basic_registry(now=FIXED_NOW)
+    texts = ["北京明天天气怎么样？", "那上海呢？", "你好"]
+    counts = tokens_per_call(lambda: Conversation(sim, registry), texts, registry.schemas())
+    assert len(counts) == 5 and counts == sorted(counts), "2 + 2 + 1 model calls, each sending more than the last"
+    figure = plot_tokens_per_call({("不管理", "no policy"): counts, "window": counts[:3]}, budget=1000)
+    axes = figure.axes[0]
+    assert len(axes.lines) == 3 and [line.get_label() for line in axes.lines][1] == "window"
+    assert axes.lines[0].get_label() == ("不管理" if chinese_font() else "no policy")

@@ -3,6 +3,9 @@
 Every case that needs a model uses the offline course simulator; the window and the search are checked
 on histories and users generated from fixed seeds, so a learner sees the same cases on every run.
 ``MEMORY_SCHEMA``/``memory_db`` build the SQLite database of exercise 4.4 (the notebook uses the same).
+
+Left out: grading a summary prompt by meaning (the simulator's summary keeps the kinds of information the
+prompt names; a real model is never asked), and ranking in 4.4 (any order of the right memories passes).
 """
 
 from __future__ import annotations
