@@ -4,6 +4,7 @@
   server in the foreground until Ctrl+C.
 - ``model fetch [--model PATH]`` assembles (or checks) the local model file; ``model path`` prints it.
 - ``bench [--only NAME] [--n N] [--json PATH]`` measures each figure next to its floor (see ``bench``).
+- ``trace show|html|diagnose FILE`` looks at a JSONL trace (see ``tracing.cli``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ def _model(args: argparse.Namespace) -> int:
 
     if args.action == "fetch":
         path = model_fetch.fetch(model_path=args.model, progress=True)
-        print(f"model ready: {path}")
+        print(f"模型已就绪：{path}")
         return 0
     print(model_fetch.model_path(args.model))
     return 0
@@ -33,6 +34,12 @@ def _bench(args: argparse.Namespace) -> int:
     from . import bench
 
     return bench.main(args)
+
+
+def _trace(args: argparse.Namespace) -> int:
+    from .tracing import cli
+
+    return cli.main(args)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -56,6 +63,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="benchmarks, each figure next to its floor (table + JSON)")
     bench_arguments(bench)
     bench.set_defaults(func=_bench)
+
+    from .tracing.cli import add_arguments as trace_arguments
+
+    trace = sub.add_parser("trace", help="look at a JSONL trace: a table of steps, an HTML page, the findings")
+    trace_arguments(trace)
+    trace.set_defaults(func=_trace)
     return parser
 
 
@@ -65,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args)
     except (ModuleNotFoundError, OSError, RuntimeError) as exc:
         # a missing [local] extra, a bad --model path, a busy port: the message says what to do
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"出错了：{exc}", file=sys.stderr)
         return 1
 
 

@@ -29,7 +29,7 @@ from datetime import datetime
 from typing import Any
 
 from ...types import message_text, parse_arguments
-from .answer import compose_final, read_result, result_line
+from .answer import AnswerItem, compose_answer, read_result
 from .arguments import FillContext, fill_arguments, number_from_result
 from .choose import unwrap_tool
 from .planner import Plan, PlannedCall
@@ -153,9 +153,11 @@ def carry_over(plan: Plan, user_text: str, specs: list[dict[str, Any]], results:
         return Plan(pending if parallel else pending[:1], None, "call")
     lang = language(user_text)
     by_name = {str(unwrap_tool(spec).get("name")): unwrap_tool(spec) for spec in specs}
-    lines = [result_line(by_name[call.name], call.arguments, read_result(done[(call.name, _canonical(call.arguments))]), lang)
-             for call in calls]
-    return Plan([], compose_final(lines, [], lang), "final")
+    items = []
+    for call in calls:
+        raw = done[(call.name, _canonical(call.arguments))]
+        items.append(AnswerItem(by_name[call.name], call.arguments, read_result(raw), raw, user_text))
+    return Plan([], compose_answer(items, [], lang), "final")
 
 
 __all__ = ["FOLLOW_UP", "RESULT_REFERENCE", "carried_calls", "carry_over", "earlier_calls", "given_arguments",
