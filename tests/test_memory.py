@@ -12,9 +12,8 @@ from handwritten_agent.memory import (SUMMARY_HEADING, SUMMARY_PROMPT, ContextTo
                                       count_tokens, pairing_problems, render_transcript, split_rounds, trim_messages)
 from handwritten_agent.memory.sample import PLANTED, ask_planted, rounds
 from handwritten_agent.memory.summary import is_summary_message, summary_text
-from handwritten_agent.memory.window import MIN_TOOL_RESULT_CHARS
 from handwritten_agent.scenarios import basic_registry
-from handwritten_agent.scripted import FunctionClient, ScriptedClient, call, calls, reply
+from handwritten_agent.scripted import FunctionClient, ScriptedClient, reply
 from handwritten_agent.types import ChatResult
 from handwritten_agent.llm import ChatClient
 
