@@ -34,7 +34,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple
 
-from .types import ToolCall, describe_json_error, shorten
+from .types import MAX_JSON_DEPTH, ToolCall, describe_json_error, loads_bounded, shorten
 
 NAME_KEYS = ("name", "tool_name", "tool", "function", "action")
 """Keys a model may use for the tool's name, in the order they are tried."""
@@ -45,7 +45,7 @@ ARGUMENT_KEYS = ("arguments", "args", "parameters", "params", "input", "action_i
 MAX_BLOCKS = 64
 """At most this many JSON blocks of one reply are examined (a bound, so huge inputs stay fast)."""
 
-MAX_DEPTH = 200
+MAX_DEPTH = MAX_JSON_DEPTH
 """Deeper JSON is refused, the same on every Python version (no tool call nests anywhere near this)."""
 
 _FINAL_ANSWER_NAMES = {"final answer", "final_answer", "finalanswer"}
@@ -412,37 +412,8 @@ def _reason(exc: ValueError) -> str:
     return text if not text.isascii() else describe_json_error(text)
 
 
-def _nesting_depth(text: str) -> int:
-    """The deepest ``[``/``{`` nesting outside strings."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
-
-
 def _loads(text: str) -> Any:
-    # json's own limit is the interpreter's recursion limit, which differs between Python versions
-    # (3.11 fails near 1,000 levels, 3.13 still parses 5,000): refuse by our own bound instead.
-    if text.count("[") + text.count("{") > MAX_DEPTH and _nesting_depth(text) > MAX_DEPTH:
-        raise ValueError(f"JSON 嵌套层数太多（超过 {MAX_DEPTH} 层）")
-    try:
-        return json.loads(text, strict=False, parse_constant=_reject_constant)
-    except RecursionError as exc:
-        raise ValueError("JSON 嵌套层数太多") from exc
+    return loads_bounded(text, max_depth=MAX_DEPTH, strict=False, parse_constant=_reject_constant)
 
 
 def _loads_lenient(text: str) -> Any:

@@ -40,6 +40,47 @@ def describe_json_error(message: str) -> str:
     return next((zh for en, zh in JSON_ERRORS_ZH if en in message), "不是合法的 JSON")
 
 
+MAX_JSON_DEPTH = 200
+"""JSON nested deeper than this is refused, the same way on every Python version (``json``'s own limit is the
+interpreter's recursion limit: 3.11 fails near 1,000 levels, 3.13 still parses 5,000, and then ``json.dumps``
+of it fails later). No tool call or API request nests anywhere near this."""
+
+
+def json_depth(text: str) -> int:
+    """The deepest ``[``/``{`` nesting outside strings, by one linear scan."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def loads_bounded(text: str | bytes, *, max_depth: int = MAX_JSON_DEPTH, **options: Any) -> Any:
+    """``json.loads`` that refuses nesting deeper than ``max_depth`` with a ``ValueError`` instead of a
+    ``RecursionError`` (or a value too deep to process later). ``options`` go to ``json.loads``."""
+    if isinstance(text, (bytes, bytearray)):
+        text = text.decode("utf-8")
+    if text.count("[") + text.count("{") > max_depth and json_depth(text) > max_depth:
+        raise ValueError(f"JSON 嵌套层数太多（超过 {max_depth} 层）")
+    try:
+        return json.loads(text, **options)
+    except RecursionError as exc:
+        raise ValueError("JSON 嵌套层数太多") from exc
+
+
 def parse_arguments(arguments: dict[str, Any] | str | None) -> dict[str, Any]:
     """A tool call's arguments as a dict; the one place the package decodes them.
 
@@ -54,7 +95,7 @@ def parse_arguments(arguments: dict[str, Any] | str | None) -> dict[str, Any]:
     if not text:
         return {}
     try:
-        value = json.loads(text)
+        value = loads_bounded(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"参数不是合法的 JSON（{describe_json_error(exc.msg)}，在第 {exc.pos} 个字符附近）：{shorten(text, 200)}。"
                          '请只发送一个 JSON 对象，例如 {"name": "value"}。') from exc

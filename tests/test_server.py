@@ -509,3 +509,10 @@ def test_accepted_connections_have_nagle_off():
             await server.wait_closed()
 
     assert asyncio.run(nodelay_of_accepted()) != 0
+
+
+def test_a_body_nested_deeper_than_the_bound_is_a_400_not_a_500():
+    with serve() as server:
+        body = '{"model": "course-sim", "messages": [{"role": "user", "content": "hi"}], "x": ' + "[" * 100000 + "]" * 100000 + "}"
+        response = httpx.post(f"{server.base_url}/chat/completions", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 400 and response.json()["error"]["type"] == "invalid_request_error"

@@ -375,3 +375,9 @@ def test_dispatch_never_raises_for_model_input(registry: ToolRegistry):
             result = registry.dispatch(name, text)
             assert isinstance(result, ToolResult)
             json.loads(result.to_content())
+
+
+def test_deeply_nested_arguments_are_an_error_result_not_a_recursion_error(registry):
+    deep = '{"a": ' + "[" * 50000 + "]" * 50000 + ', "b": 1}'
+    result = registry.dispatch("divide", deep)
+    assert result.success is False and "嵌套层数太多" in result.error

@@ -40,6 +40,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..tokens import estimate_tokens
+from ..types import loads_bounded
 from .backend import Backend, BackendError, ChatRequest, Completion
 from .faults import SIMULATOR_MODEL, split_model_name, validate_options
 
@@ -475,8 +476,8 @@ def create_app(backend: Backend) -> FastAPI:
         raw = await request.body()
         try:
             try:
-                body = json.loads(raw)
-            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                body = loads_bounded(raw)
+            except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError; so is "nested too deeply"
                 raise _bad_request(
                     "We could not parse the JSON body of your request. The API expects a JSON object, but what was "
                     f"sent was not valid JSON ({exc}). Send the body with json=... (httpx/requests) and the header "
