@@ -1,9 +1,11 @@
-"""Command line: ``python -m handwritten_agent serve|model|bench …``.
+"""Command line: ``python -m handwritten_agent serve|model|bench|users|service …``.
 
 - ``serve [--port N] [--host H] [--backend offline|local] [--model PATH]`` runs the OpenAI-compatible
   server in the foreground until Ctrl+C.
 - ``model fetch [--model PATH]`` assembles (or checks) the local model file; ``model path`` prints it.
 - ``bench [--only NAME] [--n N] [--json PATH]`` measures each figure next to its floor (see ``bench``).
+- ``users add NAME --role ROLE [--db PATH]`` adds a service user and prints their token once (last line).
+- ``service [--port N] [--db PATH]`` runs the Day 7 office-assistant service until Ctrl+C.
 """
 
 from __future__ import annotations
@@ -56,6 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="benchmarks, each figure next to its floor (table + JSON)")
     bench_arguments(bench)
     bench.set_defaults(func=_bench)
+
+    from .service.cli import add_arguments as service_arguments
+
+    service_arguments(sub)
     return parser
 
 
@@ -63,9 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (ModuleNotFoundError, OSError, RuntimeError) as exc:
-        # a missing [local] extra, a bad --model path, a busy port: the message says what to do
-        print(f"error: {exc}", file=sys.stderr)
+    except (ModuleNotFoundError, OSError, RuntimeError, ValueError) as exc:
+        # a missing [local] extra, a bad --model path, a busy port, a duplicate user: the message says what to do
+        print(f"错误：{exc}", file=sys.stderr)
         return 1
 
 
