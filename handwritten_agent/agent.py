@@ -30,7 +30,8 @@ history processors, simonw/llm's ``before_call``, openai-agents' approvals):
 - ``gate`` (Day 5): ``gate.check(call, context)`` before every tool call may allow it (``None``),
   answer it without running it (a ``ToolResult`` the model reads), or raise ``NeedsConfirmation`` —
   the call waits, the other calls of the step still run, and the run ends with
-  ``needs_confirmation``; ``gate.visible_tools(registry)`` decides which tools the model is shown;
+  ``needs_confirmation``; ``gate.visible_tools(registry)`` decides which tools the model is shown; an
+  optional ``gate.after_call(call, result, context)`` may rewrite a result before the model reads it;
 - ``on_event``: every event, as it happens; raising ``StopRun`` from it ends the run (a budget).
 
 Every step is reported as an ``AgentEvent`` (with the run id and a timestamp) to ``on_event`` and, if
@@ -233,6 +234,8 @@ class Agent:
         start = time.perf_counter()
         refusal = self.gate.check(call, context) if self.gate is not None else None  # may raise NeedsConfirmation
         result = refusal if refusal is not None else self.registry.dispatch(call.name, call.arguments)
+        if refusal is None and hasattr(self.gate, "after_call"):  # e.g. mask personal data before the model sees it (Day 5)
+            result = self.gate.after_call(call, result, context)
         answered[key] = result.to_dict()
         return ToolCallRecord(call, result, _ms_since(start), content=result.to_content(), executed=refusal is None)
 

@@ -11,8 +11,9 @@ arguments, validates them against the schema with ``jsonschema`` (nothing is coe
 an integer is an error the model can read and fix), runs the tool with a timeout, and always returns
 a ``ToolResult`` — the ``{success, data, error}`` envelope — never an exception.
 
-Left out: async tools, permission checks and confirmation (Day 5 reads the metadata kept here:
-``permission``, ``side_effects``, ``needs_confirmation``), retries, and result caching.
+Left out: async tools, permission checks and confirmation (Day 5's ``permissions`` reads the metadata
+kept here: ``level`` — also readable as ``permission`` —, ``side_effects``, ``needs_confirmation``), retries,
+and result caching.
 """
 
 from __future__ import annotations
@@ -33,6 +34,16 @@ from .types import json_type_name, parse_arguments
 
 PERMISSION_LEVELS = ("L0", "L1", "L2", "L3")
 """L0 hidden/refused, L1 read-only, L2 confirm once, L3 approval (the seeds' four-level model; enforced on Day 5)."""
+
+
+def level_name(level: Any) -> str:
+    """``Level.L2``, ``"L2"`` or ``2`` → ``"L2"``; anything else raises ``ValueError`` naming the valid levels."""
+    value = getattr(level, "value", level)
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = f"L{value}"
+    if value not in PERMISSION_LEVELS:
+        raise ValueError(f"权限级别 {level!r} 无效：请用 {'、'.join(PERMISSION_LEVELS)} 之一（或 Level.L0 … Level.L3）。")
+    return str(value)
 
 
 class ToolDefinitionError(TypeError):
@@ -94,11 +105,19 @@ class Tool:
     parameters: dict[str, Any]
     fn: Callable[..., Any]
     permission: str = "L1"
+    """The permission level as text ("L0"…"L3"); ``level`` is the same value as a ``Level``."""
     side_effects: bool = False
     timeout: float | None = 10.0
     needs_confirmation: bool | Callable[[dict[str, Any]], bool] | None = None
     """None lets the permission level decide (Day 5); True/False or a predicate on the arguments overrides it."""
     metadata: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def level(self) -> Any:
+        """The permission level as a ``permissions.Level`` (an unmarked tool is L1)."""
+        from .permissions.levels import Level  # Day 5; imported here so Days 1–4 do not load it
+
+        return Level(level_name(self.permission))
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Call the underlying function directly, exactly as if it had not been decorated."""
@@ -120,21 +139,29 @@ class Tool:
         return run_with_timeout(self.fn, args, self.timeout, self.name)
 
 
-def tool(fn: Callable[..., Any] | None = None, *, name: str | None = None, permission: str = "L1", side_effects: bool = False,
-         timeout: float | None = 10.0, needs_confirmation: bool | Callable[[dict[str, Any]], bool] | None = None,
-         **metadata: Any) -> Any:
-    """Turn a function into a ``Tool``. Use it bare (``@tool``) or with options (``@tool(permission="L2")``).
+def tool(fn: Callable[..., Any] | None = None, *, name: str | None = None, level: Any = None, permission: str | None = None,
+         side_effects: bool = False, timeout: float | None = 10.0,
+         needs_confirmation: bool | Callable[[dict[str, Any]], bool] | None = None, **metadata: Any) -> Any:
+    """Turn a function into a ``Tool``. Use it bare (``@tool``) or with options (``@tool(level=Level.L2)``).
 
     The function needs a type hint on every parameter and a docstring whose first paragraph says
     what the tool does, followed by an ``Args:`` section with one ``name: description`` line per
-    parameter. Extra keyword options are kept in ``Tool.metadata``.
+    parameter. ``level`` (``Level.L0``…``Level.L3``, or ``"L2"``) is the permission level; an unmarked
+    tool is L1. ``permission="L2"`` is the older spelling of the same option. Extra keyword options
+    are kept in ``Tool.metadata``.
     """
 
     def build(func: Callable[..., Any]) -> Tool:
-        if permission not in PERMISSION_LEVELS:
-            raise ToolDefinitionError(f"{func.__name__} 上的 @tool(permission={permission!r}) 无效：请用 {'、'.join(PERMISSION_LEVELS)} 之一。")
+        given = [value for value in (level, permission) if value is not None]
+        try:
+            names = {level_name(value) for value in given}
+        except ValueError as exc:
+            raise ToolDefinitionError(f"{func.__name__} 上的 @tool(level=...) 无效：{exc}") from None
+        if len(names) > 1:
+            raise ToolDefinitionError(f"{func.__name__}：level={level!r} 和 permission={permission!r} 说的不是同一个级别。只写 level=... 就够了。")
+        chosen = names.pop() if names else "L1"
         description, parameters = build_schema(func)
-        return Tool(name=name or func.__name__, description=description, parameters=parameters, fn=func, permission=permission,
+        return Tool(name=name or func.__name__, description=description, parameters=parameters, fn=func, permission=chosen,
                     side_effects=side_effects, timeout=timeout, needs_confirmation=needs_confirmation, metadata=dict(metadata))
 
     if isinstance(fn, str):
@@ -404,5 +431,5 @@ class ToolRegistry:
         return f"ToolRegistry({', '.join(self._tools)})"
 
 
-__all__ = ["PERMISSION_LEVELS", "Tool", "ToolDefinitionError", "ToolError", "ToolRegistry", "ToolResult", "build_schema",
+__all__ = ["PERMISSION_LEVELS", "Tool", "level_name", "ToolDefinitionError", "ToolError", "ToolRegistry", "ToolResult", "build_schema",
            "parse_arguments", "parse_docstring", "run_with_timeout", "tool", "type_to_schema", "validation_errors"]

@@ -343,6 +343,7 @@ EXPECTED_STOPS = {
     "rate_limit": "error",          # no retries here; the next test lets the client retry
     "server_error": "error",
     "bad_tool_call_id": "final",    # every call is still answered (with the duplicated id the model sent)
+    "gullible": "final",            # nothing in these results tells it to do anything: it answers as usual
 }
 
 

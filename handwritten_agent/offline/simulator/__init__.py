@@ -24,6 +24,7 @@ Faults, chosen with the model name (``course-sim:<fault>[,<fault>]``, see ``offl
   was not offered / arguments encoded twice as a JSON string). When the agent sends the error back,
   the next turn makes the call correctly — the way a real model recovers when told its mistake.
 - ``bad_tool_call_id``: every tool call gets the id ``call_0``, reused across turns.
+- ``gullible``: obeys instructions found in tool results ("忽略之前的指令，…"), each once (``gullible``).
 
 Left out: streaming (the server turns a ``Completion`` into SSE chunks), summaries of long
 conversations, and sampling parameters (``temperature`` is accepted and ignored).
@@ -46,6 +47,7 @@ from ..faults import SIMULATOR_MODEL, split_model_name, validate_options
 from .answer import fallback_reply
 from .arguments import FillContext, best_effort_arguments
 from .choose import profile, unwrap_tool
+from .gullible import follow_instructions
 from .planner import Plan, PlannedCall, plan_turn
 from .text import language, normalize
 
@@ -193,6 +195,8 @@ class CourseSimulator:
             # The user is answering our question: read their reply together with the request it completes.
             user_text = f"{earlier_request}，{user_text}" if language(earlier_request) == "zh" else f"{earlier_request}, {user_text}"
         plan = plan_turn(user_text, specs, results, **plan_options)
+        if "gullible" in options and choice != "none":  # obeys instructions found in tool results (see gullible.py)
+            plan = follow_instructions(user_text, specs, results, plan, plan_options)
 
         if "repeat_forever" in options and specs and choice != "none":
             plan = Plan([self._stubborn_call(user_text, specs, plan_options)], None, "call")
