@@ -205,7 +205,7 @@ class Policy:
             return Verdict("ask", "asked", effective, "；".join(reasons) or "L3 高风险操作，需要审批", self.approver_role, targets)
         if effective == Level.L2:
             return Verdict("ask", "asked", effective, "；".join(reasons) or "L2 操作，需要用户确认", None, targets)
-        return Verdict("allow", "allowed", effective, "L1 只读，直接执行", None, targets)
+        return Verdict("allow", "allowed", effective, "L1：直接执行", None, targets)
 
     # ------------------------------------------------------------------ showing
 
