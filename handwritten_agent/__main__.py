@@ -1,4 +1,4 @@
-"""Command line: ``python -m handwritten_agent serve|model|bench|users|service …``.
+"""Command line: ``python -m handwritten_agent serve|model|bench|users|service|eval|checklist …``.
 
 - ``serve [--port N] [--host H] [--backend offline|local] [--model PATH]`` runs the OpenAI-compatible
   server in the foreground until Ctrl+C.
@@ -6,6 +6,8 @@
 - ``bench [--only NAME] [--n N] [--json PATH]`` measures each figure next to its floor (see ``bench``).
 - ``users add NAME --role ROLE [--db PATH]`` adds a service user and prints their token once (last line).
 - ``service [--port N] [--db PATH]`` runs the Day 7 office-assistant service until Ctrl+C.
+- ``eval [--model NAME] [--repeat K] [--json PATH]`` scores the office assistant on ten cases (``evaluation``).
+- ``checklist [--json PATH]`` checks the release checklist against the course agent and code (``checklist``).
 """
 
 from __future__ import annotations
@@ -37,6 +39,18 @@ def _bench(args: argparse.Namespace) -> int:
     return bench.main(args)
 
 
+def _eval(args: argparse.Namespace) -> int:
+    from .evaluation.cli import main as eval_main
+
+    return eval_main(args)
+
+
+def _checklist(args: argparse.Namespace) -> int:
+    from .checklist import main as checklist_main
+
+    return checklist_main(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m handwritten_agent", description="手写 Agent course tools")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -62,6 +76,18 @@ def build_parser() -> argparse.ArgumentParser:
     from .service.cli import add_arguments as service_arguments
 
     service_arguments(sub)
+
+    from .evaluation.cli import add_arguments as eval_arguments
+
+    evaluation = sub.add_parser("eval", help="score the office assistant on ten office requests (table + JSON)")
+    eval_arguments(evaluation)
+    evaluation.set_defaults(func=_eval)
+
+    from .checklist import add_arguments as checklist_arguments
+
+    checklist = sub.add_parser("checklist", help="the release checklist, checked against the course agent and code")
+    checklist_arguments(checklist)
+    checklist.set_defaults(func=_checklist)
     return parser
 
 

@@ -98,10 +98,10 @@ def make_app(db: Path):
     store = Store(db)
     registry = ToolRegistry([send_notice, wait_a_bit])
 
-    def make_agent(user, session_id, on_event):
+    def make_agent(user, session_id, on_event, run_id):
         return Agent(FunctionClient(model), registry, on_event=on_event, gate=NoticeGate(), user=user)
 
-    manager = RunManager(store, make_agent, lambda row, owner: (row["decision"], row["reason"]), workers=4)
+    manager = RunManager(store, make_agent, lambda row, decider: (row["decision"], row["reason"]), workers=4)
     return create_app(ServiceSettings(db_path=str(db), max_body_bytes=4096, sse_poll_seconds=0.02, sse_max_idle=5), store=store, manager=manager)
 
 

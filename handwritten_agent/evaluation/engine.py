@@ -195,17 +195,22 @@ class Report:
         return sum(a.scores[name] for a in self.attempts) / len(self.attempts) if self.attempts else 0.0
 
     def table(self) -> str:
-        """A plain-text table: one row per case (passes out of k per score), then the totals."""
+        """A plain-text table: one row per case (passes out of k per score), then the totals and pass^1 / pass^k."""
+        from ..permissions.display import format_table
+
         names = ("tools", "arguments", "database", "answer")
-        header = f"{'用例':<24}{'类型':<6}" + "".join(f"{n:>11}" for n in names) + f"{'通过':>8}"
-        lines = [f"评测：{self.model} · 每个用例 {self.repeat} 次", header, "-" * len(header)]
+        headers = ["用例", "类型", "工具选择", "参数", "数据库", "回答事实", "通过"]
+        rows: list[list[Any]] = []
+        grouped = self.by_case()
         for case in self.cases:
-            attempts = self.by_case()[case.id]
-            cells = "".join(f"{sum(a.scores[n] for a in attempts)}/{len(attempts):<9}".rjust(11) for n in names)
-            lines.append(f"{case.id:<24}{case.kind:<6}{cells}{sum(a.passed for a in attempts)}/{len(attempts):>6}")
-        lines.append("-" * len(header))
-        lines.append(f"{'合计':<30}" + "".join(f"{self.score(n):>11.0%}" for n in names) + f"  pass^1={self.pass_1:.0%} pass^{self.repeat}={self.pass_k:.0%}")
-        return "\n".join(lines)
+            attempts = grouped[case.id]
+            rows.append([case.id, case.kind, *(f"{sum(a.scores[n] for a in attempts)}/{len(attempts)}" for n in names),
+                         f"{sum(a.passed for a in attempts)}/{len(attempts)}"])
+        rows.append(["合计", "", *(f"{self.score(n):.0%}" for n in names), f"{self.pass_1:.0%}"])
+        summary = f"pass^1 = {self.pass_1:.0%}（{sum(a.passed for a in self.attempts)}/{len(self.attempts)} 次运行通过）"
+        if self.repeat > 1:
+            summary += f"，pass^{self.repeat} = {self.pass_k:.0%}（{self.repeat} 次全部通过的用例占比）"
+        return f"评测：{self.model} · {len(self.cases)} 个用例，每个 {self.repeat} 次\n{format_table(headers, rows)}\n{summary}"
 
     def to_json(self) -> dict[str, Any]:
         return {"model": self.model, "repeat": self.repeat, "pass_1": self.pass_1, f"pass_{self.repeat}": self.pass_k, "pass_k": self.pass_k,

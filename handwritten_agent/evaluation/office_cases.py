@@ -15,7 +15,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
-from ..agent import Agent
 from ..types import ChatModel
 from .engine import EvalCase, ExpectedCall, OneOf, StateCheck, World
 
@@ -75,10 +74,15 @@ OFFICE_CASES: list[EvalCase] = [
 """The ten cases. ``bulk_sms_waits`` ends waiting for an approver nobody provides: the database must stay empty."""
 
 
-def office_world_factory(client: ChatModel, *, root: str | Path, max_steps: int = 8) -> Callable[[EvalCase], World]:
-    """A factory of fresh office worlds under ``root`` for ``evaluate``: one database per case and repeat."""
+def office_world_factory(client: ChatModel, *, root: str | Path, max_steps: int = 8, token_budget: int = 6000) -> Callable[[EvalCase], World]:
+    """A factory of fresh office worlds under ``root`` for ``evaluate``: one database per case and repeat.
+
+    The agent is the service's (``service.agents.office_agent``): the same tools, policy, memory window
+    and system prompt (with the fixed date), so the score is the score of what the service runs.
+    """
     from ..permissions import User, approve, reject
     from ..scenarios.office import APPROVER_ROLE, OfficeScenario
+    from ..service.agents import office_agent
 
     counter = {"n": 0}
 
@@ -87,7 +91,7 @@ def office_world_factory(client: ChatModel, *, root: str | Path, max_steps: int 
         office = OfficeScenario.create(Path(root) / f"{counter['n']:03d}_{case.id}", now=NOW)
         user = User(ACTING[0], role=case.role, name=ACTING[1])
         approver = User(APPROVER[0], role=APPROVER_ROLE, name=APPROVER[1])
-        agent = Agent(client, office.registry(user), policy=office.policy(), user=user, max_steps=max_steps)
+        agent = office_agent(client, office, office.policy(), user, now=NOW, max_steps=max_steps, token_budget=token_budget)
 
         def decide(request: Any, verdict: str) -> Any:
             by = approver if getattr(request, "approver_role", None) else user

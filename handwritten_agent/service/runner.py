@@ -27,9 +27,15 @@ RESTART_MESSAGE = "服务在这个运行进行中重启了，运行被中断。�
 
 
 class AgentFactory(Protocol):
-    """Builds the agent for one run of one user in one session; ``on_event`` must be passed to the Agent."""
+    """Builds the agent for one run (or one resume) of one user in one session; every event must reach ``on_event``."""
 
-    def __call__(self, user: User, session_id: str, on_event: Callable[[AgentEvent], None]) -> Agent: ...
+    def __call__(self, user: User, session_id: str, on_event: Callable[[AgentEvent], None], run_id: str) -> Agent: ...
+
+
+class DecisionMaker(Protocol):
+    """A stored decision row (``decision``, ``reason``, ``decided_by`` …) and the user who made it → what the gate understands."""
+
+    def __call__(self, row: dict[str, Any], decider: User) -> Any: ...
 
 
 def event_data(event: AgentEvent) -> dict[str, Any]:
@@ -64,7 +70,7 @@ def status_for(stop_reason: str) -> str:
 class RunManager:
     """Starts, resumes and cancels runs on a bounded pool of worker threads."""
 
-    def __init__(self, store: Store, make_agent: AgentFactory, make_decision: Callable[[dict[str, Any], User], Any], *, workers: int = 4):
+    def __init__(self, store: Store, make_agent: AgentFactory, make_decision: DecisionMaker, *, workers: int = 4):
         self.store, self.make_agent, self.make_decision = store, make_agent, make_decision
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="run")
         self._futures: dict[str, Future] = {}
@@ -117,14 +123,15 @@ class RunManager:
             self._futures[run_id] = self._pool.submit(work, run_id)
 
     def _agent_for(self, run: dict[str, Any]) -> tuple[Agent, User]:
-        owner = next(u for u in self.store.users() if u.id == run["user_id"])
+        owner = self.store.user(run["user_id"])
+        assert owner is not None, "a run always belongs to a user (foreign key)"
 
         def on_event(event: AgentEvent) -> None:
             self.store.add_event(run["id"], event.kind, event_data(event))
             if event.kind != "stop" and self.store.cancel_requested(run["id"]):
                 raise StopRun("cancelled", "运行已被取消。")
 
-        return self.make_agent(owner, run["session_id"], on_event), owner
+        return self.make_agent(owner, run["session_id"], on_event, run["id"]), owner
 
     def _execute(self, run_id: str) -> None:
         if not self.store.claim(run_id, from_status=("queued",), to_status="running"):
@@ -146,12 +153,18 @@ class RunManager:
             agent, owner = self._agent_for(run)
             paused = RunResult.from_json(run["state"])
             decided = self.store.decisions(run_id)
-            decisions = {request.id: self.make_decision(decided[request.id], owner) for request in paused.pending}
+            decisions = {request.id: self.make_decision(decided[request.id], self._decider(decided[request.id])) for request in paused.pending}
             result = agent.resume(paused, decisions)
         except Exception as exc:
             self._fail(run_id, exc)
             return
         self._finish(run, owner, result)
+
+    def _decider(self, row: dict[str, Any]) -> User:
+        decider = self.store.user(row["decided_by"])
+        if decider is None:
+            raise RuntimeError(f"做出决定的用户 {row['decided_by']} 已经不在数据库里了：无法确认这个决定是谁做的。")
+        return decider
 
     def _finish(self, run: dict[str, Any], owner: User, result: RunResult) -> None:
         status = status_for(result.stop_reason)

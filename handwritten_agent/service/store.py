@@ -164,6 +164,11 @@ class Store:
             row = db.execute("SELECT id, name, role FROM users WHERE token_hash = ?", (hash_token(token),)).fetchone()
         return User(row["id"], row["name"], row["role"]) if row else None
 
+    def user(self, user_id: str) -> User | None:
+        with self._connect() as db:
+            row = db.execute("SELECT id, name, role FROM users WHERE id = ?", (user_id,)).fetchone()
+        return User(row["id"], row["name"], row["role"]) if row else None
+
     def users(self) -> list[User]:
         with self._connect() as db:
             return [User(r["id"], r["name"], r["role"]) for r in db.execute("SELECT id, name, role FROM users ORDER BY created_at")]
