@@ -1,4 +1,4 @@
-"""Command line: ``python -m handwritten_agent serve|model|bench|users|service|eval|checklist …``.
+"""Command line: ``python -m handwritten_agent serve|model|bench|users|service|eval|checklist|trace …``.
 
 - ``serve [--port N] [--host H] [--backend offline|local] [--model PATH]`` runs the OpenAI-compatible
   server in the foreground until Ctrl+C.
@@ -8,6 +8,7 @@
 - ``service [--port N] [--db PATH]`` runs the Day 7 office-assistant service until Ctrl+C.
 - ``eval [--model NAME] [--repeat K] [--json PATH]`` scores the office assistant on ten cases (``evaluation``).
 - ``checklist [--json PATH]`` checks the release checklist against the course agent and code (``checklist``).
+- ``trace show|html|diagnose FILE`` looks at a JSONL trace (see ``tracing.cli``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ def _model(args: argparse.Namespace) -> int:
 
     if args.action == "fetch":
         path = model_fetch.fetch(model_path=args.model, progress=True)
-        print(f"model ready: {path}")
+        print(f"模型已就绪：{path}")
         return 0
     print(model_fetch.model_path(args.model))
     return 0
@@ -49,6 +50,12 @@ def _checklist(args: argparse.Namespace) -> int:
     from .checklist import main as checklist_main
 
     return checklist_main(args)
+
+
+def _trace(args: argparse.Namespace) -> int:
+    from .tracing import cli
+
+    return cli.main(args)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -88,6 +95,12 @@ def build_parser() -> argparse.ArgumentParser:
     checklist = sub.add_parser("checklist", help="the release checklist, checked against the course agent and code")
     checklist_arguments(checklist)
     checklist.set_defaults(func=_checklist)
+
+    from .tracing.cli import add_arguments as trace_arguments
+
+    trace = sub.add_parser("trace", help="look at a JSONL trace: a table of steps, an HTML page, the findings")
+    trace_arguments(trace)
+    trace.set_defaults(func=_trace)
     return parser
 
 
@@ -97,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args)
     except (ModuleNotFoundError, OSError, RuntimeError, ValueError) as exc:
         # a missing [local] extra, a bad --model path, a busy port, a duplicate user: the message says what to do
-        print(f"错误：{exc}", file=sys.stderr)
+        print(f"出错了：{exc}", file=sys.stderr)
         return 1
 
 

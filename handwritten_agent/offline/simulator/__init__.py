@@ -138,8 +138,8 @@ class CourseSimulator:
                                code="model_not_found")
         options = validate_options(request.model, frozenset(request.options) | suffix)
         if "server_error" in options:
-            raise BackendError(500, "The server had an error while processing your request (injected by the "
-                                    "`server_error` fault of course-sim). Retrying will not help: choose another model name.",
+            raise BackendError(500, "The server had an error while processing your request. Sorry about that! "
+                                    "(injected by the `server_error` fault of course-sim, which fails every attempt)",
                                type="server_error")
         if "rate_limit" in options:
             self._rate_limit(request)
