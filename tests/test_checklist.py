@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -68,8 +69,21 @@ def test_a_key_in_code_fails_the_config_item(tmp_path):
     package = _package(tmp_path, 'from openai import OpenAI\n\nclient = OpenAI(api_key="sk-' + "a1B2c3D4" * 4 + '")\n')
     items = run_checklist(package_dir=package, root=None, only=["config"])
     assert not items[0].passed and "tool.py:3" in items[0].detail
-    made_up = _package(tmp_path / "other", 'DEMO_KEY = "sk-demo-0123456789abcdef0123"  # a made-up key\n')
+    made_up = _package(tmp_path / "other", 'API_KEY = "sk-demo-0123456789abcdef0123"  # a made-up key, said so\n'
+                                           'PLANTED = {"text": "my key is sk-' + "Zz9Yy8Xx" * 3 + '"}  # data for a redactor, not configuration\n'
+                                           'import os\nclient_key = os.environ["LLM_API_KEY"]\n')
     assert find_secrets(python_files(made_up)) == []
+
+
+def test_a_key_in_a_notebook_cell_or_env_example_is_found(tmp_path):
+    notebook = tmp_path / "n.ipynb"
+    cells = [{"cell_type": "markdown", "source": ["api_key = 'sk-abcdefghijklmnopqrstuv'"]},
+             {"cell_type": "code", "source": ["%pip install openai\n", "import os\n", "os.environ['OPENAI_API_KEY'] = 'sk-" + "q7W8e9R0" * 3 + "'\n"]}]
+    notebook.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    env = tmp_path / ".env.example"
+    env.write_text("LLM_API_KEY=sk-...\nLLM_API_KEY=\n# LLM_API_KEY=sk-" + "q7W8e9R0" * 3 + "\nLLM_API_KEY=sk-" + "q7W8e9R0" * 3 + "\n")
+    found = [str(f) for f in find_secrets([notebook, env])]
+    assert len(found) == 2 and "n.ipynb:2" in found[0] and "OPENAI_API_KEY" in found[0] and ".env.example:4" in found[1]
 
 
 def test_a_repository_that_does_not_ignore_env_fails_the_config_item(tmp_path):

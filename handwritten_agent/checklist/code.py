@@ -3,31 +3,33 @@
 Both read files and never import or run them. ``find_eval`` parses every ``.py`` file with ``ast`` and
 reports each call of the built-in ``eval``/``exec`` (also as ``builtins.eval``), so a string that merely
 mentions them does not count and a renamed import (``from builtins import eval as e``) still does.
-``find_secrets`` looks for text shaped like a provider key (``sk-…`` with 20+ characters, an AWS access
-key id, ``api_key = "<long literal>"``) in Python files, notebooks and ``.env.example``; a key that
-says it is made up (``sk-demo-…``, ``sk-test-…``) is not reported.
+``find_secrets`` parses Python files and notebook cells too, and reports a key-shaped literal where a
+credential is configured — ``api_key="sk-…"``, ``API_KEY = "…"``, ``os.environ["LLM_API_KEY"] = "…"``,
+``{"api_key": "…"}`` — and a real value in ``.env.example``; a key that says it is made up
+(``sk-demo-…``, ``sk-test-…``) is not reported. Strings that merely look like keys (test data for a
+redactor) are not configuration and are left alone.
 
-Left out: following data flow (any ``eval`` is reported, whether or not model output reaches it), and
-secrets in other shapes (a real scanner such as gitleaks knows hundreds of formats).
+Left out: following data flow (any ``eval`` is reported, whether or not model output reaches it; a key
+put in a variable first and passed on is not), and the hundreds of formats a real scanner such as
+gitleaks knows.
 """
 
 from __future__ import annotations
 
 import ast
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
 DANGEROUS = frozenset({"eval", "exec"})
-SECRET_PATTERNS = [
-    ("API key (sk-…)", re.compile(r"\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}")),
-    ("AWS access key id", re.compile(r"\bAKIA[0-9A-Z]{16}\b")),
-    ("api_key literal", re.compile(r"""(?i)\bapi[_-]?key\b["']?\s*[:=]\s*["'](?!\.\.\.|<|your|any\b|no-key|test\b)[A-Za-z0-9_\-]{16,}["']""")),
-]
-
-PLACEHOLDER = re.compile(r"(?i)demo|fake|test|wrong|example|dummy|placeholder|xxxx|0123456789")
+KEY_NAME = re.compile(r"(?i)(?:^|_)(?:api_?key|secret(?:_key)?|access_?token)$")
+"""Names that hold a credential: ``api_key``, ``OPENAI_API_KEY``, ``LLM_API_KEY``, ``SECRET_KEY``, ``access_token``."""
+KEY_VALUE = re.compile(r"^[A-Za-z0-9_\-.]{16,}$")
+PLACEHOLDER = re.compile(r"(?i)demo|fake|test|wrong|example|dummy|placeholder|xxxx|0123456789|\.\.\.|no-key|offline")
 """Made-up keys in lessons and tests say so (``sk-demo-…``, ``sk-test-…``); those are not reported."""
+ENV_LINE = re.compile(r"^\s*(?:export\s+)?([A-Z0-9_]*(?:API_KEY|SECRET|TOKEN))\s*=\s*['\"]?([^'\"#\s]+)")
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,7 @@ def find_eval(files: Iterable[Path]) -> list[Finding]:
 
 
 def text_files(package_dir: Path, root: Path | None) -> list[Path]:
-    """The package's Python files, and with the repository root its notebooks and ``.env.example``."""
+    """The package's Python files, and with the repository root its notebooks, solutions, exercises and ``.env.example``."""
     files = python_files(package_dir)
     if root is not None:
         for folder in ("notebooks", "solutions", "exercises"):
@@ -81,19 +83,73 @@ def text_files(package_dir: Path, root: Path | None) -> list[Path]:
     return files
 
 
+def _sources(path: Path) -> list[tuple[int, str]]:
+    """(first line, Python source) pieces of a file: the file itself, or each code cell of a notebook (magics blanked)."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix != ".ipynb":
+        return [(1, text)]
+    cells = []
+    for number, cell in enumerate(json.loads(text).get("cells", []), 1):
+        if cell.get("cell_type") == "code":
+            source = "".join(cell.get("source", []))
+            cells.append((number, "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines())))
+    return cells
+
+
+def _looks_like_key(node: ast.AST | None) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str) and bool(KEY_VALUE.match(node.value)) \
+        and not PLACEHOLDER.search(node.value)
+
+
+def _named(node: ast.AST | None) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Subscript):
+        return _named(node.slice)
+    return None
+
+
 def find_secrets(files: Iterable[Path]) -> list[Finding]:
-    """Lines that look like a real key (see ``SECRET_PATTERNS``)."""
+    """Credentials written into code: a key-shaped string given to ``api_key=``, assigned to a credential's name
+    (``API_KEY = "…"``, ``os.environ["LLM_API_KEY"] = "…"``, ``{"api_key": "…"}``), or set in ``.env.example``.
+
+    A made-up key that says so (``sk-demo-…``) is not reported, nor is a key read from the environment.
+    """
     findings: list[Finding] = []
     for path in files:
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            if path.name.startswith(".env"):
+                for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                    match = ENV_LINE.match(line)
+                    if match and not PLACEHOLDER.search(match.group(2)) and KEY_VALUE.match(match.group(2)):
+                        findings.append(Finding(path, number, f"{match.group(1)} 写了一个真的值"))
+                continue
+            pieces = _sources(path)
+        except (OSError, UnicodeDecodeError, ValueError):
             continue
-        for number, line in enumerate(text.splitlines(), 1):
-            for what, pattern in SECRET_PATTERNS:
-                match = pattern.search(line)
-                if match and not PLACEHOLDER.search(match.group(0)):
-                    findings.append(Finding(path, number, f"像是写死的密钥（{what}）"))
+        for first, source in pieces:
+            try:
+                tree = ast.parse(source)
+            except SyntaxError:
+                continue
+            where = (lambda node: f"（第 {first} 个单元格，第 {node.lineno} 行）") if path.suffix == ".ipynb" else (lambda node: "")
+            line = (lambda node: first) if path.suffix == ".ipynb" else (lambda node: node.lineno)
+            for node in ast.walk(tree):
+                hits: list[tuple[str, ast.AST]] = []
+                if isinstance(node, ast.Call):
+                    hits += [(k.arg, k.value) for k in node.keywords if k.arg and KEY_NAME.search(k.arg)]
+                elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    hits += [(name, node.value) for name in map(_named, targets) if name and KEY_NAME.search(name)]
+                elif isinstance(node, ast.Dict):
+                    hits += [(name, value) for name, value in zip(map(_named, node.keys), node.values) if name and KEY_NAME.search(name)]
+                for name, value in hits:
+                    if _looks_like_key(value):
+                        findings.append(Finding(path, line(node), f"{name} 写死了一个密钥{where(node)}"))
     return findings
 
 
