@@ -55,6 +55,19 @@ def _error(status: int, type_: str, message: str, details: Any = None, headers: 
     return JSONResponse({"error": body}, status_code=status, headers=headers)
 
 
+def current_user(request: Request) -> User:
+    """The user behind the request's bearer token (``app.state.store``), or a 401 ``APIError``. Every endpoint starts here."""
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise APIError(401, "unauthorized", "缺少令牌：请在请求头里加上 Authorization: Bearer <令牌>（用 python -m handwritten_agent users add 创建）。",
+                       headers={"WWW-Authenticate": "Bearer"})
+    user = request.app.state.store.user_for_token(token.strip())
+    if user is None:
+        raise APIError(401, "unauthorized", "令牌无效。", headers={"WWW-Authenticate": "Bearer"})
+    return user
+
+
 def public_run(run: dict[str, Any]) -> dict[str, Any]:
     """What the API shows of a run (no internal state, no owner id)."""
     return {"id": run["id"], "object": "run", "session_id": run["session_id"], "message": run["message"], "status": run["status"],
@@ -91,17 +104,6 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception) -> JSONResponse:
         return _error(500, "internal_error", f"服务内部错误：{type(exc).__name__}。请查看服务日志。")
-
-    def authenticate(request: Request) -> User:
-        header = request.headers.get("authorization", "")
-        scheme, _, token = header.partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
-            raise APIError(401, "unauthorized", "缺少令牌：请在请求头里加上 Authorization: Bearer <令牌>（用 python -m handwritten_agent users add 创建）。",
-                           headers={"WWW-Authenticate": "Bearer"})
-        user = store.user_for_token(token.strip())
-        if user is None:
-            raise APIError(401, "unauthorized", "令牌无效。", headers={"WWW-Authenticate": "Bearer"})
-        return user
 
     async def read_json(request: Request) -> Any:
         declared = request.headers.get("content-length")
@@ -145,7 +147,7 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
 
     @app.post("/v1/runs")
     async def create_run(request: Request) -> JSONResponse:
-        user = authenticate(request)
+        user = current_user(request)
         body = fields(await read_json(request), {"session_id": (str, True, 200), "message": (str, True, settings.max_message_chars)})
         key = request.headers.get("idempotency-key")
         if key is not None and not (0 < len(key) <= 255):
@@ -162,18 +164,18 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
 
     @app.get("/v1/runs/{run_id}")
     async def get_run(run_id: str, request: Request) -> JSONResponse:
-        return JSONResponse(public_run(own_run(run_id, authenticate(request))))
+        return JSONResponse(public_run(own_run(run_id, current_user(request))))
 
     @app.post("/v1/runs/{run_id}/cancel")
     async def cancel_run(run_id: str, request: Request) -> JSONResponse:
-        run = own_run(run_id, authenticate(request))
+        run = own_run(run_id, current_user(request))
         if run["status"] in TERMINAL:
             return JSONResponse(public_run(run))
         return JSONResponse(public_run(app.state.manager.cancel(run)))
 
     @app.post("/v1/runs/{run_id}/confirmations/{request_id}")
     async def decide(run_id: str, request_id: str, request: Request) -> JSONResponse:
-        user = authenticate(request)
+        user = current_user(request)
         body = fields(await read_json(request), {"decision": (str, True, 20), "reason": (str, False, 500)})
         if body["decision"] not in ("approve", "reject"):
             raise APIError(422, "invalid_request", "decision 只能是 approve 或 reject。", [{"field": "decision", "problem": "只能是 approve 或 reject"}])
@@ -202,7 +204,7 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
 
     @app.get("/v1/runs/{run_id}/events")
     async def events(run_id: str, request: Request) -> StreamingResponse:
-        user = authenticate(request)
+        user = current_user(request)
         own_run(run_id, user)
         last = request.headers.get("last-event-id", "0").strip()
         after = int(last) if last.isdigit() else 0
@@ -240,4 +242,4 @@ def _public_decision(decision: dict[str, Any]) -> dict[str, Any]:
     return {"request_id": decision["request_id"], "decision": decision["decision"], "reason": decision["reason"], "decided_at": decision["decided_at"]}
 
 
-__all__ = ["APIError", "create_app", "public_run"]
+__all__ = ["APIError", "create_app", "current_user", "public_run"]
