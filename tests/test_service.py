@@ -374,3 +374,47 @@ def test_decision_validation(service):
     assert alice.post(f"/v1/runs/{run['id']}/confirmations/req_x", json={"decision": "maybe"}).status_code == 422
     response = alice.post(f"/v1/runs/{run['id']}/confirmations/req_x", json={"decision": "approve"})
     assert response.status_code == 409 and response.json()["error"]["type"] == "not_waiting"
+
+
+# --------------------------------------------------------------------------- several processes on one database
+
+
+def test_a_second_process_leaves_the_first_ones_running_run_alone_and_fails_a_dead_ones(tmp_path):
+    from handwritten_agent.service.runner import RESTART_MESSAGE
+
+    db = tmp_path / "shared.sqlite3"
+    first = make_app(db)  # two processes: each opens the same file and runs its own RunManager
+    _, token = first.state.store.add_user("alice", "行政助理")
+    headers = {"Authorization": f"Bearer {token}"}
+    with RunningServer(first) as server, httpx.Client(base_url=server.url, headers=headers) as client:
+        running = client.post("/v1/runs", json={"session_id": "s", "message": "等 1.0"}).json()
+        wait_for(client, running["id"], "running")
+        dead = Store(db).create_run(Store(db).user_for_token(token), "s2", "很久以前的运行")[0]
+        with sqlite3.connect(db) as raw:  # a run claimed by a process that died a minute ago
+            raw.execute("UPDATE runs SET status = 'running', worker = 'w_gone', heartbeat = ? WHERE id = ?", (time.time() - 60, dead["id"]))
+        second = make_app(db)  # starts up: recover() looks for runs of dead processes
+        try:
+            assert client.get(f"/v1/runs/{dead['id']}").json()["status"] == "failed"
+            assert client.get(f"/v1/runs/{dead['id']}").json()["error"] == RESTART_MESSAGE
+            assert client.get(f"/v1/runs/{running['id']}").json()["status"] == "running"
+            assert wait_for(client, running["id"], "completed")["answer"] == "完成：ok"
+        finally:
+            second.state.manager.shutdown(wait=True)
+    first.state.manager.shutdown(wait=True)
+
+
+def test_a_long_run_keeps_its_lease(tmp_path):
+    db = tmp_path / "lease.sqlite3"
+    store = Store(db)
+    registry = ToolRegistry([send_notice, wait_a_bit])
+    manager = RunManager(store, lambda user, session_id, on_event, run_id: Agent(FunctionClient(model), registry, on_event=on_event),
+                         lambda row, decider: row, workers=1, lease_seconds=0.6, heartbeat_seconds=0.1)
+    user, _ = store.add_user("alice", "行政助理")
+    run, _ = store.create_run(user, "s", "等 1.5")
+    try:
+        manager.submit(run["id"])
+        manager.wait(run["id"], timeout=10)
+    finally:
+        manager.shutdown(wait=True)
+    done = store.get_run(run["id"])
+    assert done["status"] == "completed" and done["worker"] == manager.worker  # 1.5 s > the 0.6 s lease: renewed, not failed

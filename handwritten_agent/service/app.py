@@ -82,7 +82,8 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
     if manager is None:
         from .agents import default_agent_factory, make_decision
 
-        manager = RunManager(store, default_agent_factory(settings), make_decision, workers=settings.workers)
+        manager = RunManager(store, default_agent_factory(settings), make_decision, workers=settings.workers,
+                             lease_seconds=settings.lease_seconds, heartbeat_seconds=settings.heartbeat_seconds)
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield

@@ -9,13 +9,21 @@ Status from the loop's stop reason: ``final`` → ``completed``; ``needs_confirm
 ``requires_action``; ``cancelled`` → ``cancelled``; anything else (``error``, ``max_steps``,
 ``timeout``, ``budget``) → ``failed``, with the reason kept in ``stop_reason`` and ``error``.
 
+Several processes may share one database (``uvicorn --workers N``, or two hosts on one file system):
+a run is executed by the manager that claimed it, which renews the run's lease (``heartbeat``) every
+``heartbeat_seconds``. A run whose lease has not been renewed for ``lease_seconds`` belonged to a process
+that died: any manager marks it failed, at start-up and then at every heartbeat. A decision or a cancel
+may arrive at any process: everything they need is in the database.
+
 Left out: priorities and per-user quotas (the pool is first come, first served), and retrying a run
 that a crash interrupted mid-way (it is marked failed: re-running could repeat a side effect).
 """
 
 from __future__ import annotations
 
+import os
 import threading
+import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable, Protocol
 
@@ -70,23 +78,42 @@ def status_for(stop_reason: str) -> str:
 class RunManager:
     """Starts, resumes and cancels runs on a bounded pool of worker threads."""
 
-    def __init__(self, store: Store, make_agent: AgentFactory, make_decision: DecisionMaker, *, workers: int = 4):
+    def __init__(self, store: Store, make_agent: AgentFactory, make_decision: DecisionMaker, *, workers: int = 4,
+                 lease_seconds: float = 30.0, heartbeat_seconds: float = 5.0):
+        if heartbeat_seconds >= lease_seconds:
+            raise ValueError(f"heartbeat_seconds（{heartbeat_seconds}）要比 lease_seconds（{lease_seconds}）短，否则活着的运行也会被当成中断。")
         self.store, self.make_agent, self.make_decision = store, make_agent, make_decision
+        self.worker = f"w{os.getpid()}_{uuid.uuid4().hex[:6]}"
+        self.lease_seconds, self.heartbeat_seconds = lease_seconds, heartbeat_seconds
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="run")
         self._futures: dict[str, Future] = {}
+        self._active: set[str] = set()
         self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._heart = threading.Thread(target=self._beat, name=f"heartbeat-{self.worker}", daemon=True)
+        self._heart.start()
 
     # ----------------------------------------------------------------------- life cycle
 
     def recover(self) -> None:
-        """After a restart: queued runs start now; runs that were running are marked failed; paused runs wait as before."""
-        for run in self.store.runs_with_status("running"):
-            self.store.update_run(run["id"], status="failed", stop_reason="error", error=RESTART_MESSAGE)
-            self.store.add_event(run["id"], "stop", {"stop_reason": "error", "error": RESTART_MESSAGE})
+        """At start-up: queued runs start now; running runs whose process died (lease expired) are marked failed;
+        paused runs wait as before. Runs another live process is executing are left to it."""
+        self.store.fail_stale(self.lease_seconds, RESTART_MESSAGE)
         for run in self.store.runs_with_status("queued"):
             self.submit(run["id"])
 
+    def _beat(self) -> None:
+        while not self._stopping.wait(self.heartbeat_seconds):  # bounded by shutdown()
+            try:
+                with self._lock:
+                    active = sorted(self._active)
+                self.store.heartbeat(active, self.worker)
+                self.store.fail_stale(self.lease_seconds, RESTART_MESSAGE)
+            except Exception:  # noqa: BLE001 - a busy or vanished database: try again at the next beat
+                continue
+
     def shutdown(self, wait: bool = True) -> None:
+        self._stopping.set()
         self._pool.shutdown(wait=wait, cancel_futures=False)
 
     def wait(self, run_id: str, timeout: float | None = None) -> None:
@@ -113,14 +140,22 @@ class RunManager:
         """Called after a decision was stored: resume the run once every pending request has one."""
         decided = self.store.decisions(run["id"])
         if all(request["id"] in decided for request in run["pending"]) and \
-                self.store.claim(run["id"], from_status=("requires_action",), to_status="running"):
+                self.store.claim(run["id"], from_status=("requires_action",), to_status="running", worker=self.worker):
             self._start(run["id"], self._resume)
 
     # ----------------------------------------------------------------------- the work
 
     def _start(self, run_id: str, work: Callable[[str], None]) -> None:
-        with self._lock:
-            self._futures[run_id] = self._pool.submit(work, run_id)
+        def tracked(run_id: str) -> None:
+            try:
+                work(run_id)
+            finally:
+                with self._lock:
+                    self._active.discard(run_id)
+
+        with self._lock:  # active from now on: a resume waiting for a free thread keeps its lease
+            self._active.add(run_id)
+            self._futures[run_id] = self._pool.submit(tracked, run_id)
 
     def _agent_for(self, run: dict[str, Any]) -> tuple[Agent, User]:
         owner = self.store.user(run["user_id"])
@@ -134,7 +169,7 @@ class RunManager:
         return self.make_agent(owner, run["session_id"], on_event, run["id"]), owner
 
     def _execute(self, run_id: str) -> None:
-        if not self.store.claim(run_id, from_status=("queued",), to_status="running"):
+        if not self.store.claim(run_id, from_status=("queued",), to_status="running", worker=self.worker):
             return  # cancelled before it started, or another worker has it
         run = self.store.get_run(run_id)
         assert run is not None
@@ -172,14 +207,15 @@ class RunManager:
                                   "pending": [request.to_dict() for request in result.pending]}
         if status == "requires_action":
             fields["state"] = result.to_json()
+        history = None
         if status == "completed":  # the session remembers only finished exchanges, without the system prompt
-            self.store.save_history(owner, run["session_id"], [m for m in result.messages if m.get("role") != "system"])
-        self.store.update_run(run["id"], **fields)
+            history = (owner, run["session_id"], [m for m in result.messages if m.get("role") != "system"])
+        self.store.finish(run["id"], self.worker, history=history, **fields)  # False: our lease expired and the run was failed; that stands
 
     def _fail(self, run_id: str, exc: Exception) -> None:
         error = f"运行失败：{type(exc).__name__}: {shorten(str(exc), 300)}"
-        self.store.update_run(run_id, status="failed", stop_reason="error", error=error)
-        self.store.add_event(run_id, "stop", {"stop_reason": "error", "error": error})
+        if self.store.finish(run_id, self.worker, status="failed", stop_reason="error", error=error):
+            self.store.add_event(run_id, "stop", {"stop_reason": "error", "error": error})
 
 
 __all__ = ["AgentFactory", "RESTART_MESSAGE", "RunManager", "event_data", "status_for"]

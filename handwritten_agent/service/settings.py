@@ -38,6 +38,10 @@ class ServiceSettings:
     """The fallback's context window in tokens: the conversation is trimmed to it before the switch."""
     workers: int = 4
     """Runs executed at the same time; more wait in ``queued``."""
+    lease_seconds: float = 30.0
+    """A running run whose process has not renewed its lease for this long is marked failed (that process died)."""
+    heartbeat_seconds: float = 5.0
+    """How often a process renews the leases of the runs it executes (and looks for runs of dead processes)."""
     max_steps: int = 8
     """Model calls per run at most (the loop's bound)."""
     max_seconds: float | None = None

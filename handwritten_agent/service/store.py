@@ -45,6 +45,8 @@ CREATE TABLE IF NOT EXISTS runs (
     pending      TEXT NOT NULL DEFAULT '[]',
     state        TEXT,
     cancel_requested INTEGER NOT NULL DEFAULT 0,
+    worker       TEXT,
+    heartbeat    REAL,
     created_at   REAL NOT NULL,
     updated_at   REAL NOT NULL
 );
@@ -120,6 +122,10 @@ class Store:
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(SCHEMA)
+            columns = {row[1] for row in db.execute("PRAGMA table_info(runs)")}
+            for name, kind in (("worker", "TEXT"), ("heartbeat", "REAL")):  # files made before runs had leases
+                if name not in columns:
+                    db.execute(f"ALTER TABLE runs ADD COLUMN {name} {kind}")
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -223,12 +229,53 @@ class Store:
             row = db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
         return _run_row(row)
 
-    def claim(self, run_id: str, *, from_status: tuple[str, ...], to_status: str) -> bool:
-        """Move a run from one of ``from_status`` to ``to_status`` unless someone else did first (True when we did)."""
+    def finish(self, run_id: str, worker: str, *, history: tuple[User, str, list[dict[str, Any]]] | None = None, **fields: Any) -> bool:
+        """Record how a run ended — only if ``worker`` still holds it (a run whose lease expired was failed meanwhile).
+
+        ``history`` (user, session id, messages) is saved as the session's memory in the same transaction,
+        so a client that sees the run completed and sends the next message finds it remembered.
+        """
+        if "pending" in fields:
+            fields["pending"] = json.dumps(fields["pending"], ensure_ascii=False)
+        fields["updated_at"] = time.time()
+        names = ", ".join(f"{name} = ?" for name in fields)
         with self._write() as db:
-            changed = db.execute(f"UPDATE runs SET status = ?, updated_at = ? WHERE id = ? AND status IN ({', '.join('?' * len(from_status))})",
-                                 (to_status, time.time(), run_id, *from_status)).rowcount
+            changed = db.execute(f"UPDATE runs SET {names} WHERE id = ? AND status = 'running' AND worker = ?", (*fields.values(), run_id, worker))
+            if changed.rowcount == 1 and history is not None:
+                self._save_history(db, *history)
+        return changed.rowcount == 1
+
+    def claim(self, run_id: str, *, from_status: tuple[str, ...], to_status: str, worker: str | None = None) -> bool:
+        """Move a run from one of ``from_status`` to ``to_status`` unless someone else did first (True when we did).
+
+        Claiming a run for ``running`` takes its lease: ``worker`` is recorded with a fresh heartbeat.
+        """
+        now = time.time()
+        lease = (worker, now) if to_status == "running" else (None, None)
+        with self._write() as db:
+            changed = db.execute(f"UPDATE runs SET status = ?, updated_at = ?, worker = ?, heartbeat = ? WHERE id = ? AND status IN "
+                                 f"({', '.join('?' * len(from_status))})", (to_status, now, *lease, run_id, *from_status)).rowcount
         return changed == 1
+
+    def heartbeat(self, run_ids: list[str], worker: str) -> None:
+        """The worker is still executing these runs: renew their leases."""
+        if not run_ids:
+            return
+        with self._write() as db:
+            db.execute(f"UPDATE runs SET heartbeat = ? WHERE worker = ? AND status = 'running' AND id IN ({', '.join('?' * len(run_ids))})",
+                       (time.time(), worker, *run_ids))
+
+    def fail_stale(self, lease: float, error: str) -> list[str]:
+        """Mark failed every running run whose worker has not renewed its lease for ``lease`` seconds (it died); returns their ids."""
+        cutoff = time.time() - lease
+        with self._write() as db:
+            stale = [row[0] for row in db.execute("SELECT id FROM runs WHERE status = 'running' AND COALESCE(heartbeat, updated_at) < ?", (cutoff,))]
+            for run_id in stale:
+                db.execute("UPDATE runs SET status = 'failed', stop_reason = 'error', error = ?, updated_at = ? WHERE id = ?", (error, time.time(), run_id))
+                seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?", (run_id,)).fetchone()[0]
+                db.execute("INSERT INTO events VALUES (?, ?, 'stop', ?, ?)",
+                           (run_id, seq, json.dumps({"stop_reason": "error", "error": error}, ensure_ascii=False), time.time()))
+        return stale
 
     def runs_with_status(self, *statuses: str) -> list[dict[str, Any]]:
         with self._connect() as db:
@@ -284,8 +331,12 @@ class Store:
 
     def save_history(self, user: User, session_id: str, history: list[dict[str, Any]]) -> None:
         with self._write() as db:
-            db.execute("INSERT INTO sessions VALUES (?, ?, ?, ?) ON CONFLICT(user_id, session_id) DO UPDATE SET history = excluded.history, "
-                       "updated_at = excluded.updated_at", (user.id, session_id, json.dumps(history, ensure_ascii=False, default=str), time.time()))
+            self._save_history(db, user, session_id, history)
+
+    @staticmethod
+    def _save_history(db: sqlite3.Connection, user: User, session_id: str, history: list[dict[str, Any]]) -> None:
+        db.execute("INSERT INTO sessions VALUES (?, ?, ?, ?) ON CONFLICT(user_id, session_id) DO UPDATE SET history = excluded.history, "
+                   "updated_at = excluded.updated_at", (user.id, session_id, json.dumps(history, ensure_ascii=False, default=str), time.time()))
 
 
 def _run_row(row: sqlite3.Row) -> dict[str, Any]:
