@@ -258,3 +258,43 @@ def test_python_m_service_serves_over_http_until_sigterm(tmp_path):
         process.send_signal(signal.SIGTERM)
         out, err = process.communicate(timeout=30)
     assert process.returncode == 0 and "服务已停止" in out, err
+
+
+def test_two_uvicorn_worker_processes_share_one_database(tmp_path):
+    """uvicorn --workers 2: requests land on either process; every run completes once, idempotency holds across them."""
+    db = tmp_path / "shared.sqlite3"
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LLM_PROVIDER": "offline", "HOME": str(tmp_path), "HANDWRITTEN_AGENT_DB": str(db)}
+    from handwritten_agent.service import Store
+
+    _, token = Store(db).add_user("张明", "行政助理")
+    with __import__("socket").socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen([sys.executable, "-m", "uvicorn", "--factory", "handwritten_agent.service.app:from_environment",
+                                "--workers", "2", "--port", str(port), "--log-level", "warning"], env=env, cwd=tmp_path,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {token}"}, timeout=20) as client:
+            deadline = time.monotonic() + 60
+            while True:  # bounded wait for both workers to start
+                try:
+                    if client.get("/v1/runs/none").status_code == 404:
+                        break
+                except httpx.TransportError:
+                    pass
+                assert time.monotonic() < deadline, "uvicorn did not start"
+                time.sleep(0.2)
+            bodies = [{"session_id": f"s{n}", "message": f"明天下午 {n % 5 + 1} 点到 {n % 5 + 2} 点有哪些会议室是空的？"} for n in range(12)]
+            with ThreadPoolExecutor(12) as pool:
+                first = list(pool.map(lambda b: client.post("/v1/runs", json=b, headers={"Idempotency-Key": b["session_id"]}), bodies))
+                again = list(pool.map(lambda b: client.post("/v1/runs", json=b, headers={"Idempotency-Key": b["session_id"]}), bodies))
+            assert [r.status_code for r in first] == [201] * 12 and [r.json()["id"] for r in again] == [r.json()["id"] for r in first]
+            done = [wait_for(client, r.json()["id"], "completed", timeout=60) for r in first]
+        with sqlite3.connect(db) as raw:  # twelve runs, each claimed and finished by one worker (which one is the kernel's choice)
+            rows = raw.execute("SELECT status, worker FROM runs").fetchall()
+        assert len(rows) == 12 and all(status == "completed" and worker for status, worker in rows)
+        assert all(run["answer"] for run in done)
+    finally:
+        process.terminate()
+        process.communicate(timeout=30)

@@ -233,6 +233,15 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
     return app
 
 
+def from_environment() -> FastAPI:
+    """The app for ``uvicorn --factory handwritten_agent.service.app:from_environment --workers N``: every worker
+    process builds its own, on the database ``HANDWRITTEN_AGENT_DB`` names (default ``var/service.sqlite3``)."""
+    import os
+
+    path = os.environ.get("HANDWRITTEN_AGENT_DB", "").strip()
+    return create_app(ServiceSettings(db_path=path) if path else ServiceSettings())
+
+
 def _may_decide(user: User, run: dict[str, Any], request: dict[str, Any]) -> bool:
     """The role the request names decides; a request that names none is decided by the run's owner."""
     role = request.get("approver_role")
@@ -243,4 +252,4 @@ def _public_decision(decision: dict[str, Any]) -> dict[str, Any]:
     return {"request_id": decision["request_id"], "decision": decision["decision"], "reason": decision["reason"], "decided_at": decision["decided_at"]}
 
 
-__all__ = ["APIError", "create_app", "current_user", "public_run"]
+__all__ = ["APIError", "create_app", "current_user", "from_environment", "public_run"]
