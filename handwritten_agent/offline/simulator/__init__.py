@@ -4,12 +4,17 @@ It is **not an LLM** and says so whenever it answers without tools. Given a requ
 it reads the tools' names, descriptions and JSON Schemas, picks the tools the user's words call
 for, fills their arguments, and once results come back composes an answer from them:
 
-- ``text``, ``lexicon``   normalization, tokens, numbers; the small intent vocabulary
+- ``text``, ``lexicon``   normalization, tokens, numbers, quotes; the small intent vocabulary
+- ``concepts``            named values and their words (currencies, units, weekdays, priorities …)
 - ``choose``              scoring tools against one intent of the request
-- ``arguments``           filling arguments from the schemas (with ``dates`` and ``expressions``)
+- ``arguments``           filling arguments from the schemas, one module per kind of rule (with
+                          ``dates`` and ``expressions``)
 - ``planner``             the turn: which calls now, or which answer (``plan_turn``)
-- ``answer``              final answers, clarifying questions, the fallback reply
- Without ``tools`` but with a tool prompt in the system
+- ``results``             what a tool result says: ok, error, confirmation, denied, repeated
+- ``facts``, ``fieldwords``  a result's data read as facts a reader understands (labels, units, caveats)
+- ``phrasing``, ``answer``   sentences: final answers, clarifying questions, the fallback reply
+
+Without ``tools`` but with a tool prompt in the system
 message it plays the Day 2 prompt-JSON / text-ReAct model (``promptmode``). The same request always
 gets the same reply: no randomness, tool call ids derived from a hash of the messages.
 
