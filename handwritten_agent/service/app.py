@@ -217,6 +217,8 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
                     return
                 batch = store.events_after(run_id, seen)
                 for item in batch:
+                    if seen != after and await request.is_disconnected():  # the client left mid-batch: write no more
+                        return
                     seen = item["id"]
                     yield f"id: {item['id']}\nevent: {item['event']}\ndata: {json.dumps(item['data'], ensure_ascii=False, default=str)}\n\n"
                 if batch:
