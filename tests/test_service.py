@@ -418,3 +418,19 @@ def test_a_long_run_keeps_its_lease(tmp_path):
         manager.shutdown(wait=True)
     done = store.get_run(run["id"])
     assert done["status"] == "completed" and done["worker"] == manager.worker  # 1.5 s > the 0.6 s lease: renewed, not failed
+
+
+def test_an_approver_sees_the_requests_waiting_for_their_role_and_no_others(service):
+    alice, admin, bob = service["alice"], service["admin"], service["bob"]
+    everyone = alice.post("/v1/runs", json={"session_id": "s", "message": "通知全体：下午停电"}).json()
+    own = alice.post("/v1/runs", json={"session_id": "s2", "message": "通知李四：周五聚餐"}).json()
+    wait_for(alice, everyone["id"], "requires_action")
+    wait_for(alice, own["id"], "requires_action")
+    queue = admin.get("/v1/confirmations").json()["data"]
+    assert [(item["run_id"], item["request"]["approver_role"], item["requested_by"]) for item in queue] == [(everyone["id"], "管理员", "alice")]
+    assert [item["run_id"] for item in alice.get("/v1/confirmations").json()["data"]] == [own["id"]]  # her own L2 confirmation
+    assert bob.get("/v1/confirmations").json()["data"] == []
+    admin.post(f"/v1/runs/{everyone['id']}/confirmations/{queue[0]['request']['id']}", json={"decision": "approve"})
+    wait_for(alice, everyone["id"], "completed")
+    assert admin.get("/v1/confirmations").json()["data"] == []
+    assert httpx.get(f"{service['url']}/v1/confirmations").status_code == 401

@@ -5,6 +5,7 @@
     GET  /v1/runs/{id}/events                      Server-Sent Events; Last-Event-ID resumes after that event
     POST /v1/runs/{id}/cancel                      stop it
     POST /v1/runs/{id}/confirmations/{request_id}  {decision: approve|reject, reason} → the run resumes when all are decided
+    GET  /v1/confirmations                         the requests this user may decide (an approver's queue)
 
 Every request carries ``Authorization: Bearer <token>`` (``python -m handwritten_agent users add``). A
 user never sees another user's runs: those ids answer 404, exactly like ids that do not exist.
@@ -202,6 +203,20 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
         if new:
             app.state.manager.decide(run, request_id)
         return JSONResponse({"run": public_run(store.get_run(run_id) or run), "decision": _public_decision(decision), "replayed": not new})
+
+    @app.get("/v1/confirmations")
+    async def confirmations(request: Request) -> JSONResponse:
+        """The confirmation requests waiting for this user: L3 approvals for their role, and their own runs' L2 confirmations."""
+        user = current_user(request)
+        waiting = []
+        for run in store.runs_with_status("requires_action"):
+            decided = store.decisions(run["id"])
+            for pending in run["pending"]:
+                if pending["id"] not in decided and _may_decide(user, run, pending):
+                    owner = store.user(run["user_id"])
+                    waiting.append({"run_id": run["id"], "request": pending, "message": run["message"],
+                                    "requested_by": owner.name if owner else None, "waiting_since": run["updated_at"]})
+        return JSONResponse({"object": "list", "data": waiting})
 
     @app.get("/v1/runs/{run_id}/events")
     async def events(run_id: str, request: Request) -> StreamingResponse:
