@@ -12,4 +12,5 @@ def make_case():
                     answer_facts=["BK0002"])
 
 
+FAILS_AT = "对的 Agent"
 ARGS = (make_case,)

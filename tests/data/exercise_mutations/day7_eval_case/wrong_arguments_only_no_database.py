@@ -1,6 +1,6 @@
-"""Checks the arguments and the answer but not the database: an agent that books nothing and says it did passes."""
+"""Checks only words in the answer (no expected arguments, no database): an agent that books the wrong time but names the room passes."""
 
-from handwritten_agent.evaluation import EvalCase, ExpectedCall
+from handwritten_agent.evaluation import EvalCase
 from handwritten_agent.exercises.check.day7 import EVAL_REQUEST
 
 
@@ -10,4 +10,5 @@ def make_case():
                     answer_facts=["room_302", "BK0002"])
 
 
+FAILS_AT = "订错了时间"
 ARGS = (make_case,)

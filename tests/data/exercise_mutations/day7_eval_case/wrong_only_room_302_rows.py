@@ -13,4 +13,5 @@ def make_case():
                     answer_facts=["BK0002"])
 
 
+FAILS_AT = "订了两间"
 ARGS = (make_case,)

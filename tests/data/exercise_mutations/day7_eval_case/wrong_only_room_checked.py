@@ -11,4 +11,5 @@ def make_case():
                     answer_facts=["BK0002"])
 
 
+FAILS_AT = "订错了时间"
 ARGS = (make_case,)

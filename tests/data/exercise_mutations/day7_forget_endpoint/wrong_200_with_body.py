@@ -13,4 +13,5 @@ def add_forget_endpoint(app):
         return {"forgotten": session_id}
 
 
+FAILS_AT = "删除自己的会话 s1"
 ARGS = (add_forget_endpoint,)

@@ -15,4 +15,5 @@ def add_forget_endpoint(app):
         return Response(status_code=204)
 
 
+FAILS_AT = "再删一次"
 ARGS = (add_forget_endpoint,)

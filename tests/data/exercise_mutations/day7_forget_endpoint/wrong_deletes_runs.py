@@ -21,4 +21,5 @@ def add_forget_endpoint(app):
         return Response(status_code=204)
 
 
+FAILS_AT = "运行记录保留"
 ARGS = (add_forget_endpoint,)

@@ -16,4 +16,5 @@ def add_forget_endpoint(app):
         return Response(status_code=204)
 
 
+FAILS_AT = "别人的同名会话"
 ARGS = (add_forget_endpoint,)

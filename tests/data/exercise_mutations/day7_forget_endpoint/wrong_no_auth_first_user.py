@@ -11,4 +11,5 @@ def add_forget_endpoint(app):
         return Response(status_code=204)
 
 
+FAILS_AT = "没有令牌"
 ARGS = (add_forget_endpoint,)

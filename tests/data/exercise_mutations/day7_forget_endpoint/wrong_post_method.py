@@ -13,4 +13,5 @@ def add_forget_endpoint(app):
         return Response(status_code=204)
 
 
+FAILS_AT = "已注册"
 ARGS = (add_forget_endpoint,)

@@ -14,4 +14,5 @@ def add_forget_endpoint(app):
         return Response(status_code=204)
 
 
+FAILS_AT = "带空格和中文"
 ARGS = (add_forget_endpoint,)

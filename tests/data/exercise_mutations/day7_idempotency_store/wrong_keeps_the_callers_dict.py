@@ -22,4 +22,5 @@ class IdempotencyStore:
             return result, True
 
 
+FAILS_AT = "改动那个 dict"
 ARGS = (IdempotencyStore,)

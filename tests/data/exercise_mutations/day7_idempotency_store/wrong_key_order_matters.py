@@ -24,4 +24,5 @@ class IdempotencyStore:
             return result, True
 
 
+FAILS_AT = "字段顺序"
 ARGS = (IdempotencyStore,)

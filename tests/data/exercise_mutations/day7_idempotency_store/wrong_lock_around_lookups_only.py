@@ -25,4 +25,5 @@ class IdempotencyStore:
         return result, True
 
 
+FAILS_AT = "20 个相同的请求"
 ARGS = (IdempotencyStore,)

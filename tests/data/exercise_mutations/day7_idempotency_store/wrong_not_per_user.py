@@ -24,4 +24,5 @@ class IdempotencyStore:
             return result, True
 
 
+FAILS_AT = "不同用户"
 ARGS = (IdempotencyStore,)

@@ -25,4 +25,5 @@ class IdempotencyStore:
             return result, True
 
 
+FAILS_AT = "create() 抛出异常"
 ARGS = (IdempotencyStore,)

@@ -27,4 +27,5 @@ class IdempotencyStore:
             return result, True
 
 
+FAILS_AT = "两个实例"
 ARGS = (IdempotencyStore,)

@@ -24,4 +24,5 @@ class IdempotencyStore:
             return result, True
 
 
+FAILS_AT = "ttl"
 ARGS = (IdempotencyStore,)

@@ -10,4 +10,5 @@ def percentile(values, p):
     return ordered[max(1, math.ceil(p / 100 * len(ordered))) - 1]
 
 
+FAILS_AT = "p7"
 ARGS = (percentile,)

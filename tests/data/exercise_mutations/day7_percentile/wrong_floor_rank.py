@@ -8,4 +8,5 @@ def percentile(values, p):
     return ordered[max(1, int(p * len(ordered) / 100)) - 1]
 
 
+FAILS_AT = "p50，奇数"
 ARGS = (percentile,)

@@ -11,4 +11,5 @@ def percentile(values, p):
     return ordered[max(1, math.ceil(p * len(ordered) / 100)) - 1]
 
 
+FAILS_AT = "没有值"
 ARGS = (percentile,)

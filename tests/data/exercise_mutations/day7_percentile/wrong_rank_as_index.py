@@ -10,4 +10,5 @@ def percentile(values, p):
     return ordered[min(math.ceil(p * len(ordered) / 100), len(ordered) - 1)]
 
 
+FAILS_AT = "p50，偶数"
 ARGS = (percentile,)

@@ -10,4 +10,5 @@ def percentile(values, p):
     return values[max(1, math.ceil(p * len(values) / 100)) - 1]
 
 
+FAILS_AT = "p50，偶数"
 ARGS = (percentile,)
