@@ -45,6 +45,10 @@ def users_add(args: argparse.Namespace) -> int:
     settings = _settings(args)
     user, token = Store(settings.db_path).add_user(args.name, args.role)
     print(f"已添加用户 {user.name}（角色：{user.role}，id：{user.id}），数据库：{settings.db_path}")
+    from ..scenarios.office import ROLE_TABLE
+
+    if user.role not in ROLE_TABLE:
+        print(f"注意：办公助手的权限策略里没有角色“{user.role}”（有：{'、'.join(ROLE_TABLE)}），这个用户看不到任何工具。")
     print("下面是这个用户的令牌，只显示这一次（数据库里只保存它的哈希）：")
     print(token)
     return 0
