@@ -10,7 +10,7 @@ PORT   ?= 8765
 # JupyterLab refuses to start as root (e.g. in a container) unless told to
 LAB_ARGS ?= $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
 
-.PHONY: install venv-python lab test test-fast bench notebooks exercises check-exercises serve live local clean
+.PHONY: install venv-python lab test test-fast bench eval notebooks exercises check-exercises serve live local clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -46,6 +46,11 @@ test-fast: install
 bench: install
 	LLM_PROVIDER=offline $(BIN)/python -m handwritten_agent bench $(BENCH_ARGS)
 
+## the evaluation: 10 office requests on the backend .env names (the simulator by default), a table and eval.json
+##   make eval EVAL_ARGS="--repeat 3"
+eval: install
+	$(BIN)/python -m handwritten_agent eval $(EVAL_ARGS)
+
 ## re-run every notebook and solution on the offline simulator and save the outputs, then regenerate exercises/
 notebooks: install
 	LLM_PROVIDER=offline $(BIN)/jupyter nbconvert --to notebook --inplace --execute --ExecutePreprocessor.record_timing=False notebooks/*.ipynb solutions/*.ipynb
@@ -73,6 +78,7 @@ local: install
 live: local
 	LLM_PROVIDER=local $(BIN)/python -m pytest -m slow tests
 	LLM_PROVIDER=local $(BIN)/python -m pytest --nbval-lax --nbval-current-env --durations=0 notebooks solutions
+	LLM_PROVIDER=local $(BIN)/python -m handwritten_agent eval --json eval-local.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -1,9 +1,13 @@
-"""Command line: ``python -m handwritten_agent serve|model|bench …``.
+"""Command line: ``python -m handwritten_agent serve|model|bench|users|service|eval|checklist|trace …``.
 
 - ``serve [--port N] [--host H] [--backend offline|local] [--model PATH]`` runs the OpenAI-compatible
   server in the foreground until Ctrl+C.
 - ``model fetch [--model PATH]`` assembles (or checks) the local model file; ``model path`` prints it.
 - ``bench [--only NAME] [--n N] [--json PATH]`` measures each figure next to its floor (see ``bench``).
+- ``users add NAME --role ROLE [--db PATH]`` adds a service user and prints their token once (last line).
+- ``service [--port N] [--db PATH]`` runs the Day 7 office-assistant service until Ctrl+C.
+- ``eval [--model NAME] [--repeat K] [--json PATH]`` scores the office assistant on ten cases (``evaluation``).
+- ``checklist [--json PATH]`` checks the release checklist against the course agent and code (``checklist``).
 - ``trace show|html|diagnose FILE`` looks at a JSONL trace (see ``tracing.cli``).
 """
 
@@ -36,6 +40,18 @@ def _bench(args: argparse.Namespace) -> int:
     return bench.main(args)
 
 
+def _eval(args: argparse.Namespace) -> int:
+    from .evaluation.cli import main as eval_main
+
+    return eval_main(args)
+
+
+def _checklist(args: argparse.Namespace) -> int:
+    from .checklist import main as checklist_main
+
+    return checklist_main(args)
+
+
 def _trace(args: argparse.Namespace) -> int:
     from .tracing import cli
 
@@ -64,6 +80,22 @@ def build_parser() -> argparse.ArgumentParser:
     bench_arguments(bench)
     bench.set_defaults(func=_bench)
 
+    from .service.cli import add_arguments as service_arguments
+
+    service_arguments(sub)
+
+    from .evaluation.cli import add_arguments as eval_arguments
+
+    evaluation = sub.add_parser("eval", help="score the office assistant on ten office requests (table + JSON)")
+    eval_arguments(evaluation)
+    evaluation.set_defaults(func=_eval)
+
+    from .checklist import add_arguments as checklist_arguments
+
+    checklist = sub.add_parser("checklist", help="the release checklist, checked against the course agent and code")
+    checklist_arguments(checklist)
+    checklist.set_defaults(func=_checklist)
+
     from .tracing.cli import add_arguments as trace_arguments
 
     trace = sub.add_parser("trace", help="look at a JSONL trace: a table of steps, an HTML page, the findings")
@@ -76,8 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (ModuleNotFoundError, OSError, RuntimeError) as exc:
-        # a missing [local] extra, a bad --model path, a busy port: the message says what to do
+    except (ModuleNotFoundError, OSError, RuntimeError, ValueError) as exc:
+        # a missing [local] extra, a bad --model path, a busy port, a duplicate user: the message says what to do
         print(f"出错了：{exc}", file=sys.stderr)
         return 1
 

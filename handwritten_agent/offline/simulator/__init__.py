@@ -61,6 +61,7 @@ from .gullible import follow_instructions
 from .planner import Plan, PlannedCall, plan_turn
 from .summary import summary_reply
 from .text import language, normalize
+from .today import stated_now
 
 RATE_LIMIT_MEMORY = 256  # request hashes remembered for the rate_limit fault
 RAW_ARGUMENTS_KEY = "_unparsable_arguments"  # marks a call whose arguments were not JSON, so it matches no plan
@@ -158,7 +159,7 @@ class CourseSimulator:
 
         if not request.tools and self._is_tool_prompt(request):
             from . import promptmode
-            return promptmode.respond(request, now=self.now())
+            return promptmode.respond(request, now=stated_now(request.messages, self.now()))
         return summary_reply(request) or self._native(request, options)
 
     # -- faults -------------------------------------------------------------------------------
@@ -199,7 +200,7 @@ class CourseSimulator:
             return Completion(content=None, tool_calls=[], finish_reason="stop", prompt_tokens=prompt_tokens, completion_tokens=0)
         specs = [unwrap_tool(tool) for tool in request.tools or [] if isinstance(tool, dict)]
         user_text, results, earlier_request = read_conversation(request.messages)
-        now = self.now()
+        now = stated_now(request.messages, self.now())  # "今天是 …" in the system prompt sets today (today.py)
         choice = request.tool_choice if request.tool_choice is not None else "auto"
         plan_options = dict(parallel=request.parallel_tool_calls, tool_choice=choice, now=now)
         if earlier_request and plan_turn(user_text, specs, [], **plan_options).kind == "fallback":

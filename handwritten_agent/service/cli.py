@@ -1,0 +1,83 @@
+"""``python -m handwritten_agent users add NAME --role ROLE [--db PATH]`` and ``service --port N [--db PATH]``.
+
+Left out: removing users and rotating tokens (delete the row and add the user again).
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import threading
+
+from .settings import ServiceSettings, default_db_path
+
+
+def add_arguments(sub: argparse._SubParsersAction) -> None:
+    users = sub.add_parser("users", help="manage the service's users (bearer tokens, roles)")
+    users_sub = users.add_subparsers(dest="action", required=True)
+    add = users_sub.add_parser("add", help="add a user and print their token (shown once)")
+    add.add_argument("name")
+    add.add_argument("--role", required=True, help="the user's role, e.g. 行政助理 or 管理员 (the permission policy's roles)")
+    add.add_argument("--db", default=None, help=f"the service database (default: {default_db_path()})")
+    add.set_defaults(func=users_add)
+    listing = users_sub.add_parser("list", help="list users (names and roles; tokens are never stored)")
+    listing.add_argument("--db", default=None)
+    listing.set_defaults(func=users_list)
+
+    service = sub.add_parser("service", help="run the office-assistant service (FastAPI + uvicorn)")
+    service.add_argument("--host", default="127.0.0.1")
+    service.add_argument("--port", type=int, default=8000)
+    service.add_argument("--db", default=None, help=f"the service database (default: {default_db_path()})")
+    service.add_argument("--workers", type=int, default=4, help="runs executed at the same time")
+    service.set_defaults(func=run_service)
+
+
+def _settings(args: argparse.Namespace) -> ServiceSettings:
+    settings = ServiceSettings(db_path=args.db) if args.db else ServiceSettings()
+    if getattr(args, "workers", None):
+        settings.workers = args.workers
+    return settings
+
+
+def users_add(args: argparse.Namespace) -> int:
+    from .store import Store
+
+    settings = _settings(args)
+    user, token = Store(settings.db_path).add_user(args.name, args.role)
+    print(f"已添加用户 {user.name}（角色：{user.role}，id：{user.id}），数据库：{settings.db_path}")
+    from ..scenarios.office import ROLE_TABLE
+
+    if user.role not in ROLE_TABLE:
+        print(f"注意：办公助手的权限策略里没有角色“{user.role}”（有：{'、'.join(ROLE_TABLE)}），这个用户看不到任何工具。")
+    print("下面是这个用户的令牌，只显示这一次（数据库里只保存它的哈希）：")
+    print(token)
+    return 0
+
+
+def users_list(args: argparse.Namespace) -> int:
+    from .store import Store
+
+    for user in Store(_settings(args).db_path).users():
+        print(f"{user.id}\t{user.name}\t{user.role}")
+    return 0
+
+
+def run_service(args: argparse.Namespace) -> int:
+    from ..serving import RunningServer
+    from .app import create_app
+
+    settings = _settings(args)
+    app = create_app(settings)
+    stop = threading.Event()
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    with RunningServer(app, args.host, args.port) as server:
+        print(f"办公助手服务已启动：{server.url}（接口文档 {server.url}/docs），数据库 {settings.db_path}。Ctrl+C 停止。", flush=True)
+        try:
+            while not stop.wait(0.5):  # deliberately unbounded: the foreground service runs until Ctrl+C or SIGTERM
+                pass
+        except KeyboardInterrupt:
+            pass
+    app.state.manager.shutdown(wait=True)
+    print("服务已停止。", flush=True)
+    return 0

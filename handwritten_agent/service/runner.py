@@ -1,0 +1,221 @@
+"""Runs in the background: each run is the Day 3 loop in a worker thread, its events written to the store as they happen.
+
+A run is started by ``submit``, paused by the permission gate (``requires_action``, its state stored as
+JSON), resumed by ``decide`` once every pending request has a decision — also after the service was
+restarted, because everything needed is in the database — and stopped by ``cancel`` at its next event.
+A client that disconnects does not stop a run: nothing here depends on a request staying open.
+
+Status from the loop's stop reason: ``final`` → ``completed``; ``needs_confirmation`` →
+``requires_action``; ``cancelled`` → ``cancelled``; anything else (``error``, ``max_steps``,
+``timeout``, ``budget``) → ``failed``, with the reason kept in ``stop_reason`` and ``error``.
+
+Several processes may share one database (``uvicorn --workers N``, or two hosts on one file system):
+a run is executed by the manager that claimed it, which renews the run's lease (``heartbeat``) every
+``heartbeat_seconds``. A run whose lease has not been renewed for ``lease_seconds`` belonged to a process
+that died: any manager marks it failed, at start-up and then at every heartbeat. A decision or a cancel
+may arrive at any process: everything they need is in the database.
+
+Left out: priorities and per-user quotas (the pool is first come, first served), and retrying a run
+that a crash interrupted mid-way (it is marked failed: re-running could repeat a side effect).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import uuid
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, Callable, Protocol
+
+from ..agent import Agent, AgentEvent, RunResult, StopRun
+from ..types import shorten
+from .store import Store, User
+
+RESTART_MESSAGE = "服务在这个运行进行中重启了，运行被中断。为避免重复执行有副作用的操作，它不会自动重跑：请重新提交。"
+
+
+class AgentFactory(Protocol):
+    """Builds the agent for one run (or one resume) of one user in one session; every event must reach ``on_event``."""
+
+    def __call__(self, user: User, session_id: str, on_event: Callable[[AgentEvent], None], run_id: str) -> Agent: ...
+
+
+class DecisionMaker(Protocol):
+    """A stored decision row (``decision``, ``reason``, ``decided_by`` …) and the user who made it → what the gate understands."""
+
+    def __call__(self, row: dict[str, Any], decider: User) -> Any: ...
+
+
+def event_data(event: AgentEvent) -> dict[str, Any]:
+    """An agent event as the JSON the API sends: what a front end shows, never the whole message list."""
+    data: dict[str, Any] = {"step": event.step, "ts": event.ts}
+    if event.kind == "model_call" and event.reply is not None:
+        reply = event.reply
+        usage = None if reply.usage is None else {"input_tokens": reply.usage.prompt_tokens, "output_tokens": reply.usage.completion_tokens}
+        data.update(model=reply.model, content=reply.content, finish_reason=reply.finish_reason, usage=usage, duration_ms=event.duration_ms,
+                    tool_calls=[{"id": c.id, "name": c.name, "arguments": c.arguments} for c in reply.tool_calls])
+    elif event.kind == "tool_call" and event.call is not None:
+        data.update(id=event.call.id, name=event.call.name, arguments=event.call.arguments)
+    elif event.kind == "tool_result" and event.record is not None:
+        record = event.record
+        data.update(id=record.call.id, name=record.call.name, success=record.result.success, data=record.result.data,
+                    error=record.result.error, duration_ms=record.duration_ms, executed=record.executed, repeated=record.repeated)
+    elif event.kind == "final":
+        data.update(answer=event.answer)
+    elif event.kind == "stop" and event.run is not None:
+        data.update(stop_reason=event.run.stop_reason, error=event.run.error, answer=event.run.answer)
+    else:
+        data.update(event.data)
+        if event.call is not None:
+            data.update(call_id=event.call.id, name=event.call.name)
+    return data
+
+
+def status_for(stop_reason: str) -> str:
+    return {"final": "completed", "needs_confirmation": "requires_action", "cancelled": "cancelled"}.get(stop_reason, "failed")
+
+
+class RunManager:
+    """Starts, resumes and cancels runs on a bounded pool of worker threads."""
+
+    def __init__(self, store: Store, make_agent: AgentFactory, make_decision: DecisionMaker, *, workers: int = 4,
+                 lease_seconds: float = 30.0, heartbeat_seconds: float = 5.0):
+        if heartbeat_seconds >= lease_seconds:
+            raise ValueError(f"heartbeat_seconds（{heartbeat_seconds}）要比 lease_seconds（{lease_seconds}）短，否则活着的运行也会被当成中断。")
+        self.store, self.make_agent, self.make_decision = store, make_agent, make_decision
+        self.worker = f"w{os.getpid()}_{uuid.uuid4().hex[:6]}"
+        self.lease_seconds, self.heartbeat_seconds = lease_seconds, heartbeat_seconds
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="run")
+        self._futures: dict[str, Future] = {}
+        self._active: set[str] = set()
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._heart = threading.Thread(target=self._beat, name=f"heartbeat-{self.worker}", daemon=True)
+        self._heart.start()
+
+    # ----------------------------------------------------------------------- life cycle
+
+    def recover(self) -> None:
+        """At start-up: queued runs start now; running runs whose process died (lease expired) are marked failed;
+        paused runs wait as before. Runs another live process is executing are left to it."""
+        self.store.fail_stale(self.lease_seconds, RESTART_MESSAGE)
+        for run in self.store.runs_with_status("queued"):
+            self.submit(run["id"])
+
+    def _beat(self) -> None:
+        while not self._stopping.wait(self.heartbeat_seconds):  # bounded by shutdown()
+            try:
+                with self._lock:
+                    active = sorted(self._active)
+                self.store.heartbeat(active, self.worker)
+                self.store.fail_stale(self.lease_seconds, RESTART_MESSAGE)
+            except Exception:  # noqa: BLE001 - a busy or vanished database: try again at the next beat
+                continue
+
+    def shutdown(self, wait: bool = True) -> None:
+        self._stopping.set()
+        self._pool.shutdown(wait=wait, cancel_futures=False)
+
+    def wait(self, run_id: str, timeout: float | None = None) -> None:
+        """Block until the run's current phase (start or resume) has finished (for tests and scripts)."""
+        with self._lock:
+            future = self._futures.get(run_id)
+        if future is not None:
+            future.result(timeout)
+
+    # ----------------------------------------------------------------------- operations
+
+    def submit(self, run_id: str) -> None:
+        self._start(run_id, self._execute)
+
+    def cancel(self, run: dict[str, Any]) -> dict[str, Any]:
+        """Ask a run to stop. A queued or paused run stops at once; a running one at its next event."""
+        self.store.request_cancel(run["id"])
+        if self.store.claim(run["id"], from_status=("queued", "requires_action"), to_status="cancelled"):
+            self.store.update_run(run["id"], stop_reason="cancelled", error="运行已被取消。", pending=[])
+            self.store.add_event(run["id"], "stop", {"stop_reason": "cancelled", "error": "运行已被取消。"})
+        return self.store.get_run(run["id"]) or run
+
+    def decide(self, run: dict[str, Any], request_id: str) -> None:
+        """Called after a decision was stored: resume the run once every pending request has one."""
+        decided = self.store.decisions(run["id"])
+        if all(request["id"] in decided for request in run["pending"]) and \
+                self.store.claim(run["id"], from_status=("requires_action",), to_status="running", worker=self.worker):
+            self._start(run["id"], self._resume)
+
+    # ----------------------------------------------------------------------- the work
+
+    def _start(self, run_id: str, work: Callable[[str], None]) -> None:
+        def tracked(run_id: str) -> None:
+            try:
+                work(run_id)
+            finally:
+                with self._lock:
+                    self._active.discard(run_id)
+
+        with self._lock:  # active from now on: a resume waiting for a free thread keeps its lease
+            self._active.add(run_id)
+            self._futures[run_id] = self._pool.submit(tracked, run_id)
+
+    def _agent_for(self, run: dict[str, Any]) -> tuple[Agent, User]:
+        owner = self.store.user(run["user_id"])
+        assert owner is not None, "a run always belongs to a user (foreign key)"
+
+        def on_event(event: AgentEvent) -> None:
+            self.store.add_event(run["id"], event.kind, event_data(event))
+            if event.kind != "stop" and self.store.cancel_requested(run["id"]):
+                raise StopRun("cancelled", "运行已被取消。")
+
+        return self.make_agent(owner, run["session_id"], on_event, run["id"]), owner
+
+    def _execute(self, run_id: str) -> None:
+        if not self.store.claim(run_id, from_status=("queued",), to_status="running", worker=self.worker):
+            return  # cancelled before it started, or another worker has it
+        run = self.store.get_run(run_id)
+        assert run is not None
+        try:
+            agent, owner = self._agent_for(run)
+            result = agent.run(run["message"], self.store.history(owner, run["session_id"]), run_id=run_id)
+        except Exception as exc:  # building the agent failed (e.g. a bad .env): the run fails with the reason
+            self._fail(run_id, exc)
+            return
+        self._finish(run, owner, result)
+
+    def _resume(self, run_id: str) -> None:
+        run = self.store.get_run(run_id)
+        assert run is not None and run["state"]
+        try:
+            agent, owner = self._agent_for(run)
+            paused = RunResult.from_json(run["state"])
+            decided = self.store.decisions(run_id)
+            decisions = {request.id: self.make_decision(decided[request.id], self._decider(decided[request.id])) for request in paused.pending}
+            result = agent.resume(paused, decisions)
+        except Exception as exc:
+            self._fail(run_id, exc)
+            return
+        self._finish(run, owner, result)
+
+    def _decider(self, row: dict[str, Any]) -> User:
+        decider = self.store.user(row["decided_by"])
+        if decider is None:
+            raise RuntimeError(f"做出决定的用户 {row['decided_by']} 已经不在数据库里了：无法确认这个决定是谁做的。")
+        return decider
+
+    def _finish(self, run: dict[str, Any], owner: User, result: RunResult) -> None:
+        status = status_for(result.stop_reason)
+        fields: dict[str, Any] = {"status": status, "stop_reason": result.stop_reason, "answer": result.answer, "error": result.error,
+                                  "pending": [request.to_dict() for request in result.pending]}
+        if status == "requires_action":
+            fields["state"] = result.to_json()
+        history = None
+        if status == "completed":  # the session remembers only finished exchanges, without the system prompt
+            history = (owner, run["session_id"], [m for m in result.messages if m.get("role") != "system"])
+        self.store.finish(run["id"], self.worker, history=history, **fields)  # False: our lease expired and the run was failed; that stands
+
+    def _fail(self, run_id: str, exc: Exception) -> None:
+        error = f"运行失败：{type(exc).__name__}: {shorten(str(exc), 300)}"
+        if self.store.finish(run_id, self.worker, status="failed", stop_reason="error", error=error):
+            self.store.add_event(run_id, "stop", {"stop_reason": "error", "error": error})
+
+
+__all__ = ["AgentFactory", "RESTART_MESSAGE", "RunManager", "event_data", "status_for"]

@@ -1,0 +1,349 @@
+"""Everything the service keeps, in one SQLite file: users, runs, their events, idempotency keys, decisions.
+
+One connection per operation (SQLite connections are cheap), WAL mode so readers never wait for the
+writer, and ``BEGIN IMMEDIATE`` around every read-then-write so two requests cannot both claim the same
+idempotency key or decide the same confirmation. A write is committed before the call returns: a
+process that dies right after loses nothing it reported as done.
+
+Several uvicorn workers on one host can share the file (WAL allows one writer and many readers).
+Past one host the same methods go to PostgreSQL; nothing outside this module speaks SQL.
+
+Left out: migrations (the schema is created if missing), and pruning old runs and events.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import sqlite3
+import threading
+import time
+import uuid
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS users (
+    id          TEXT PRIMARY KEY,
+    name        TEXT NOT NULL UNIQUE,
+    role        TEXT NOT NULL,
+    token_hash  TEXT NOT NULL UNIQUE,
+    created_at  REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS runs (
+    id           TEXT PRIMARY KEY,
+    user_id      TEXT NOT NULL REFERENCES users(id),
+    session_id   TEXT NOT NULL,
+    message      TEXT NOT NULL,
+    status       TEXT NOT NULL,
+    stop_reason  TEXT,
+    answer       TEXT,
+    error        TEXT,
+    pending      TEXT NOT NULL DEFAULT '[]',
+    state        TEXT,
+    cancel_requested INTEGER NOT NULL DEFAULT 0,
+    worker       TEXT,
+    heartbeat    REAL,
+    created_at   REAL NOT NULL,
+    updated_at   REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_by_session ON runs(user_id, session_id, created_at);
+CREATE TABLE IF NOT EXISTS events (
+    run_id  TEXT NOT NULL REFERENCES runs(id),
+    seq     INTEGER NOT NULL,
+    kind    TEXT NOT NULL,
+    data    TEXT NOT NULL,
+    ts      REAL NOT NULL,
+    PRIMARY KEY (run_id, seq)
+);
+CREATE TABLE IF NOT EXISTS idempotency_keys (
+    user_id     TEXT NOT NULL,
+    key         TEXT NOT NULL,
+    body_hash   TEXT NOT NULL,
+    run_id      TEXT NOT NULL,
+    created_at  REAL NOT NULL,
+    expires_at  REAL NOT NULL,
+    PRIMARY KEY (user_id, key)
+);
+CREATE TABLE IF NOT EXISTS decisions (
+    run_id      TEXT NOT NULL,
+    request_id  TEXT NOT NULL,
+    decision    TEXT NOT NULL,
+    reason      TEXT NOT NULL DEFAULT '',
+    decided_by  TEXT NOT NULL,
+    decided_at  REAL NOT NULL,
+    PRIMARY KEY (run_id, request_id)
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    user_id     TEXT NOT NULL,
+    session_id  TEXT NOT NULL,
+    history     TEXT NOT NULL DEFAULT '[]',
+    updated_at  REAL NOT NULL,
+    PRIMARY KEY (user_id, session_id)
+);
+"""
+
+TERMINAL = ("completed", "failed", "cancelled")
+STATUSES = ("queued", "running", "requires_action", *TERMINAL)
+
+
+def hash_token(token: str) -> str:
+    """Tokens are 256 random bits, so one sha256 is enough: what is stored cannot be used to log in."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def body_fingerprint(body: Any) -> str:
+    """The hash an idempotency key is bound to: the request body as canonical JSON."""
+    return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class User:
+    id: str
+    name: str
+    role: str
+
+
+class IdempotencyConflict(Exception):
+    """The key was used before with a different request body."""
+
+
+class Store:
+    """The service's SQLite file. Safe to share between threads (each call opens its own connection)."""
+
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._write_lock = threading.Lock()  # one writer per process; other processes wait on SQLite's lock
+        with self._connect() as db:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.executescript(SCHEMA)
+            columns = {row[1] for row in db.execute("PRAGMA table_info(runs)")}
+            for name, kind in (("worker", "TEXT"), ("heartbeat", "REAL")):  # files made before runs had leases
+                if name not in columns:
+                    db.execute(f"ALTER TABLE runs ADD COLUMN {name} {kind}")
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        db.row_factory = sqlite3.Row
+        db.execute("PRAGMA busy_timeout=30000")
+        db.execute("PRAGMA foreign_keys=ON")
+        try:
+            yield db
+        finally:
+            db.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction, committed when the block ends (rolled back if it raises)."""
+        with self._write_lock, self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    # ----------------------------------------------------------------------- users
+
+    def add_user(self, name: str, role: str) -> tuple[User, str]:
+        """Create a user; returns it with its bearer token, which is shown this once and stored only hashed."""
+        if not name.strip() or not role.strip():
+            raise ValueError("用户名和角色都不能为空。")
+        token = "hat_" + secrets.token_urlsafe(32)
+        user = User(f"u_{uuid.uuid4().hex[:12]}", name.strip(), role.strip())
+        try:
+            with self._write() as db:
+                db.execute("INSERT INTO users VALUES (?, ?, ?, ?, ?)", (user.id, user.name, user.role, hash_token(token), time.time()))
+        except sqlite3.IntegrityError as exc:
+            raise ValueError(f"已经有名为 {name!r} 的用户了：换一个名字。") from exc
+        return user, token
+
+    def user_for_token(self, token: str) -> User | None:
+        with self._connect() as db:
+            row = db.execute("SELECT id, name, role FROM users WHERE token_hash = ?", (hash_token(token),)).fetchone()
+        return User(row["id"], row["name"], row["role"]) if row else None
+
+    def user(self, user_id: str) -> User | None:
+        with self._connect() as db:
+            row = db.execute("SELECT id, name, role FROM users WHERE id = ?", (user_id,)).fetchone()
+        return User(row["id"], row["name"], row["role"]) if row else None
+
+    def users(self) -> list[User]:
+        with self._connect() as db:
+            return [User(r["id"], r["name"], r["role"]) for r in db.execute("SELECT id, name, role FROM users ORDER BY created_at")]
+
+    # ----------------------------------------------------------------------- runs
+
+    def create_run(self, user: User, session_id: str, message: str, *, idempotency_key: str | None = None,
+                   body_hash: str = "", ttl: float = 86400.0) -> tuple[dict[str, Any], bool]:
+        """A new queued run — or, for an idempotency key seen before with the same body, that run again.
+
+        Returns ``(run, created)``. The check and the insert are one transaction, so twenty identical
+        requests arriving together create one run. Raises ``IdempotencyConflict`` for a reused key with
+        a different body. An expired key is forgotten and counts as new.
+        """
+        now = time.time()
+        with self._write() as db:
+            if idempotency_key is not None:
+                row = db.execute("SELECT body_hash, run_id, expires_at FROM idempotency_keys WHERE user_id = ? AND key = ?",
+                                 (user.id, idempotency_key)).fetchone()
+                if row is not None and row["expires_at"] > now:
+                    if row["body_hash"] != body_hash:
+                        raise IdempotencyConflict(idempotency_key)
+                    existing = db.execute("SELECT * FROM runs WHERE id = ?", (row["run_id"],)).fetchone()
+                    if existing is not None:
+                        return _run_row(existing), False
+                db.execute("DELETE FROM idempotency_keys WHERE user_id = ? AND key = ?", (user.id, idempotency_key))
+            run_id = f"run_{uuid.uuid4().hex[:16]}"
+            db.execute("INSERT INTO runs (id, user_id, session_id, message, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)",
+                       (run_id, user.id, session_id, message, now, now))
+            if idempotency_key is not None:
+                db.execute("INSERT INTO idempotency_keys VALUES (?, ?, ?, ?, ?, ?)", (user.id, idempotency_key, body_hash, run_id, now, now + ttl))
+            row = db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+        return _run_row(row), True
+
+    def get_run(self, run_id: str, user: User | None = None) -> dict[str, Any] | None:
+        """The run, or None — also when it belongs to another user (so ids do not leak)."""
+        with self._connect() as db:
+            row = db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+        if row is None or (user is not None and row["user_id"] != user.id):
+            return None
+        return _run_row(row)
+
+    def update_run(self, run_id: str, **fields: Any) -> dict[str, Any]:
+        if "status" in fields and fields["status"] not in STATUSES:
+            raise ValueError(f"unknown status {fields['status']!r}")
+        if "pending" in fields:
+            fields["pending"] = json.dumps(fields["pending"], ensure_ascii=False)
+        fields["updated_at"] = time.time()
+        names = ", ".join(f"{name} = ?" for name in fields)
+        with self._write() as db:
+            db.execute(f"UPDATE runs SET {names} WHERE id = ?", (*fields.values(), run_id))  # names are ours, values bound
+            row = db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+        return _run_row(row)
+
+    def finish(self, run_id: str, worker: str, *, history: tuple[User, str, list[dict[str, Any]]] | None = None, **fields: Any) -> bool:
+        """Record how a run ended — only if ``worker`` still holds it (a run whose lease expired was failed meanwhile).
+
+        ``history`` (user, session id, messages) is saved as the session's memory in the same transaction,
+        so a client that sees the run completed and sends the next message finds it remembered.
+        """
+        if "pending" in fields:
+            fields["pending"] = json.dumps(fields["pending"], ensure_ascii=False)
+        fields["updated_at"] = time.time()
+        names = ", ".join(f"{name} = ?" for name in fields)
+        with self._write() as db:
+            changed = db.execute(f"UPDATE runs SET {names} WHERE id = ? AND status = 'running' AND worker = ?", (*fields.values(), run_id, worker))
+            if changed.rowcount == 1 and history is not None:
+                self._save_history(db, *history)
+        return changed.rowcount == 1
+
+    def claim(self, run_id: str, *, from_status: tuple[str, ...], to_status: str, worker: str | None = None) -> bool:
+        """Move a run from one of ``from_status`` to ``to_status`` unless someone else did first (True when we did).
+
+        Claiming a run for ``running`` takes its lease: ``worker`` is recorded with a fresh heartbeat.
+        """
+        now = time.time()
+        lease = (worker, now) if to_status == "running" else (None, None)
+        with self._write() as db:
+            changed = db.execute(f"UPDATE runs SET status = ?, updated_at = ?, worker = ?, heartbeat = ? WHERE id = ? AND status IN "
+                                 f"({', '.join('?' * len(from_status))})", (to_status, now, *lease, run_id, *from_status)).rowcount
+        return changed == 1
+
+    def heartbeat(self, run_ids: list[str], worker: str) -> None:
+        """The worker is still executing these runs: renew their leases."""
+        if not run_ids:
+            return
+        with self._write() as db:
+            db.execute(f"UPDATE runs SET heartbeat = ? WHERE worker = ? AND status = 'running' AND id IN ({', '.join('?' * len(run_ids))})",
+                       (time.time(), worker, *run_ids))
+
+    def fail_stale(self, lease: float, error: str) -> list[str]:
+        """Mark failed every running run whose worker has not renewed its lease for ``lease`` seconds (it died); returns their ids."""
+        cutoff = time.time() - lease
+        with self._write() as db:
+            stale = [row[0] for row in db.execute("SELECT id FROM runs WHERE status = 'running' AND COALESCE(heartbeat, updated_at) < ?", (cutoff,))]
+            for run_id in stale:
+                db.execute("UPDATE runs SET status = 'failed', stop_reason = 'error', error = ?, updated_at = ? WHERE id = ?", (error, time.time(), run_id))
+                seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?", (run_id,)).fetchone()[0]
+                db.execute("INSERT INTO events VALUES (?, ?, 'stop', ?, ?)",
+                           (run_id, seq, json.dumps({"stop_reason": "error", "error": error}, ensure_ascii=False), time.time()))
+        return stale
+
+    def runs_with_status(self, *statuses: str) -> list[dict[str, Any]]:
+        with self._connect() as db:
+            rows = db.execute(f"SELECT * FROM runs WHERE status IN ({', '.join('?' * len(statuses))}) ORDER BY created_at", statuses).fetchall()
+        return [_run_row(row) for row in rows]
+
+    def request_cancel(self, run_id: str) -> None:
+        with self._write() as db:
+            db.execute("UPDATE runs SET cancel_requested = 1, updated_at = ? WHERE id = ?", (time.time(), run_id))
+
+    def cancel_requested(self, run_id: str) -> bool:
+        with self._connect() as db:
+            row = db.execute("SELECT cancel_requested FROM runs WHERE id = ?", (run_id,)).fetchone()
+        return bool(row and row["cancel_requested"])
+
+    # ----------------------------------------------------------------------- events
+
+    def add_event(self, run_id: str, kind: str, data: dict[str, Any]) -> int:
+        """Append one event; returns its sequence number (1, 2, …), the SSE ``id``."""
+        with self._write() as db:
+            seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?", (run_id,)).fetchone()[0]
+            db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?)", (run_id, seq, kind, json.dumps(data, ensure_ascii=False, default=str), time.time()))
+        return seq
+
+    def events_after(self, run_id: str, after: int = 0, limit: int = 500) -> list[dict[str, Any]]:
+        with self._connect() as db:
+            rows = db.execute("SELECT seq, kind, data, ts FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                              (run_id, after, limit)).fetchall()
+        return [{"id": r["seq"], "event": r["kind"], "data": json.loads(r["data"]), "ts": r["ts"]} for r in rows]
+
+    # ----------------------------------------------------------------------- decisions
+
+    def record_decision(self, run_id: str, request_id: str, decision: str, reason: str, decided_by: str) -> tuple[dict[str, Any], bool]:
+        """Store a decision once. Returns ``(decision, new)``; deciding again returns the first decision unchanged."""
+        with self._write() as db:
+            row = db.execute("SELECT * FROM decisions WHERE run_id = ? AND request_id = ?", (run_id, request_id)).fetchone()
+            if row is not None:
+                return dict(row), False
+            db.execute("INSERT INTO decisions VALUES (?, ?, ?, ?, ?, ?)", (run_id, request_id, decision, reason, decided_by, time.time()))
+            row = db.execute("SELECT * FROM decisions WHERE run_id = ? AND request_id = ?", (run_id, request_id)).fetchone()
+        return dict(row), True
+
+    def decisions(self, run_id: str) -> dict[str, dict[str, Any]]:
+        with self._connect() as db:
+            return {r["request_id"]: dict(r) for r in db.execute("SELECT * FROM decisions WHERE run_id = ?", (run_id,))}
+
+    # ----------------------------------------------------------------------- sessions (memory across runs)
+
+    def history(self, user: User, session_id: str) -> list[dict[str, Any]]:
+        with self._connect() as db:
+            row = db.execute("SELECT history FROM sessions WHERE user_id = ? AND session_id = ?", (user.id, session_id)).fetchone()
+        return json.loads(row["history"]) if row else []
+
+    def save_history(self, user: User, session_id: str, history: list[dict[str, Any]]) -> None:
+        with self._write() as db:
+            self._save_history(db, user, session_id, history)
+
+    @staticmethod
+    def _save_history(db: sqlite3.Connection, user: User, session_id: str, history: list[dict[str, Any]]) -> None:
+        db.execute("INSERT INTO sessions VALUES (?, ?, ?, ?) ON CONFLICT(user_id, session_id) DO UPDATE SET history = excluded.history, "
+                   "updated_at = excluded.updated_at", (user.id, session_id, json.dumps(history, ensure_ascii=False, default=str), time.time()))
+
+
+def _run_row(row: sqlite3.Row) -> dict[str, Any]:
+    run = dict(row)
+    run["pending"] = json.loads(run.get("pending") or "[]")
+    run["cancel_requested"] = bool(run.get("cancel_requested"))
+    return run
+
+
+__all__ = ["IdempotencyConflict", "STATUSES", "Store", "TERMINAL", "User", "body_fingerprint", "hash_token"]

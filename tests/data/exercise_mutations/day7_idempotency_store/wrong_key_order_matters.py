@@ -1,0 +1,28 @@
+"""Fingerprints the body with json.dumps without sort_keys: the same body with its fields in another order is a conflict."""
+
+import json
+import threading
+
+from handwritten_agent.service.store import IdempotencyConflict
+
+
+class IdempotencyStore:
+    def __init__(self, ttl, clock):
+        self.ttl, self.clock, self.seen, self.lock = ttl, clock, {}, threading.Lock()
+
+    def run_once(self, user_id, key, body, create):
+        fingerprint = json.dumps(body, ensure_ascii=False)
+        with self.lock:
+            now = self.clock()
+            earlier = self.seen.get((user_id, key))
+            if earlier and now < earlier[2] + self.ttl:
+                if earlier[0] != fingerprint:
+                    raise IdempotencyConflict(key)
+                return earlier[1], False
+            result = create()
+            self.seen[(user_id, key)] = (fingerprint, result, now)
+            return result, True
+
+
+FAILS_AT = "字段顺序"
+ARGS = (IdempotencyStore,)

@@ -1,0 +1,29 @@
+"""Locks the lookup and the store separately but calls create() outside the lock: two threads can still both create."""
+
+import json
+import threading
+
+from handwritten_agent.service.store import IdempotencyConflict
+
+
+class IdempotencyStore:
+    def __init__(self, ttl, clock):
+        self.ttl, self.clock, self.seen, self.lock = ttl, clock, {}, threading.Lock()
+
+    def run_once(self, user_id, key, body, create):
+        fingerprint = json.dumps(body, sort_keys=True, ensure_ascii=False)
+        with self.lock:
+            now = self.clock()
+            earlier = self.seen.get((user_id, key))
+            if earlier and now < earlier[2] + self.ttl:
+                if earlier[0] != fingerprint:
+                    raise IdempotencyConflict(key)
+                return earlier[1], False
+        result = create()
+        with self.lock:
+            self.seen[(user_id, key)] = (fingerprint, result, now)
+        return result, True
+
+
+FAILS_AT = "20 个相同的请求"
+ARGS = (IdempotencyStore,)

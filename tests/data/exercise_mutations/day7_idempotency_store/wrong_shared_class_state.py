@@ -1,0 +1,31 @@
+"""Keeps the keys in a class attribute: every IdempotencyStore shares them (a new instance already knows old keys)."""
+
+import json
+import threading
+
+from handwritten_agent.service.store import IdempotencyConflict
+
+
+class IdempotencyStore:
+    seen = {}
+    lock = threading.Lock()
+
+    def __init__(self, ttl, clock):
+        self.ttl, self.clock = ttl, clock
+
+    def run_once(self, user_id, key, body, create):
+        fingerprint = json.dumps(body, sort_keys=True, ensure_ascii=False)
+        with self.lock:
+            now = self.clock()
+            earlier = self.seen.get((user_id, key))
+            if earlier and now < earlier[2] + self.ttl:
+                if earlier[0] != fingerprint:
+                    raise IdempotencyConflict(key)
+                return earlier[1], False
+            result = create()
+            self.seen[(user_id, key)] = (fingerprint, result, now)
+            return result, True
+
+
+FAILS_AT = "两个实例"
+ARGS = (IdempotencyStore,)

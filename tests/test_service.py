@@ -1,0 +1,436 @@
+"""The Day 7 service over real HTTP: uvicorn on a free port, httpx as the client, a SQLite file in tmp_path.
+
+The model here is a reactive fake (``FunctionClient``) so each test controls exactly which tool is
+called; the service, its database, its threads and its HTTP are all real.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from handwritten_agent.agent import Agent, CallContext, NeedsConfirmation
+from handwritten_agent.confirmation import ConfirmationRequest, arguments_sha256
+from handwritten_agent.scripted import FunctionClient, call, calls
+from handwritten_agent.serving import RunningServer
+from handwritten_agent.service import ServiceSettings, Store, create_app
+from handwritten_agent.service.runner import RunManager
+from handwritten_agent.tools import ToolRegistry, ToolResult, tool
+from handwritten_agent.types import ToolCall
+
+# --------------------------------------------------------------------------- a small world: one side effect, one gate
+
+SENT: list[tuple[str, str]] = []
+SENT_LOCK = threading.Lock()
+
+
+@tool
+def send_notice(to: str, text: str) -> str:
+    """给某人发送一条通知。
+
+    Args:
+        to: 收件人，例如：张三
+        text: 通知内容，例如：明天开会
+    """
+    with SENT_LOCK:
+        SENT.append((to, text))
+    return f"已通知 {to}"
+
+
+@tool
+def wait_a_bit(seconds: float) -> str:
+    """等待几秒（测试用）。
+
+    Args:
+        seconds: 秒数，例如：0.2
+    """
+    time.sleep(seconds)
+    return "ok"
+
+
+class NoticeGate:
+    """Notices to "全体" need the 管理员 role; other notices need the owner's confirmation; the rest run."""
+
+    def visible_tools(self, registry: ToolRegistry) -> list[dict[str, Any]]:
+        return registry.schemas()
+
+    def check(self, call: ToolCall, context: CallContext) -> ToolResult | None:
+        if call.name != "send_notice":
+            return None
+        if context.decision is None:
+            everyone = call.args.get("to") == "全体"
+            raise NeedsConfirmation(ConfirmationRequest(
+                id=f"req_{call.id}", run_id=context.run_id, tool_call_id=call.id, tool=call.name, arguments=call.args,
+                arguments_sha256=arguments_sha256(call), level="L3" if everyone else "L2", approver_role="管理员" if everyone else None,
+                summary=f"将通知 {call.args.get('to')}：{call.args.get('text')}"))
+        verdict, reason = context.decision
+        return None if verdict == "approve" else ToolResult.fail(f"用户拒绝了此操作：{reason}")
+
+
+def model(messages: list[dict], tools: Any) -> Any:
+    """Reads the latest user message: "通知 X：Y" → send_notice(X, Y); "等 N" → wait_a_bit(N); after tool results it answers."""
+    last = messages[-1]
+    if last["role"] == "tool":
+        results = [json.loads(m["content"]) for m in messages if m["role"] == "tool"]
+        final = results[-1]
+        return f"完成：{final['data']}" if final["success"] else f"没有完成：{final['error']}"
+    text = last["content"]
+    if match := re.match(r"通知(\S+?)：(.+)", text):
+        return calls(call("send_notice", {"to": match.group(1), "text": match.group(2)}, id=f"call_{abs(hash(text)) % 10**8}"))
+    if match := re.match(r"等 ([\d.]+)", text):
+        return calls(call("wait_a_bit", {"seconds": float(match.group(1))}, id="call_wait"))
+    earlier = [m["content"] for m in messages if m["role"] == "user"][:-1]
+    return f"你好！这是第 {len(earlier) + 1} 个问题" + (f"，上一个是“{earlier[-1]}”" if earlier else "")
+
+
+def make_app(db: Path):
+    store = Store(db)
+    registry = ToolRegistry([send_notice, wait_a_bit])
+
+    def make_agent(user, session_id, on_event, run_id):
+        return Agent(FunctionClient(model), registry, on_event=on_event, gate=NoticeGate(), user=user)
+
+    manager = RunManager(store, make_agent, lambda row, decider: (row["decision"], row["reason"]), workers=4)
+    return create_app(ServiceSettings(db_path=str(db), max_body_bytes=4096, sse_poll_seconds=0.02, sse_max_idle=5), store=store, manager=manager)
+
+
+@pytest.fixture(autouse=True)
+def clear_sent():
+    SENT.clear()
+
+
+@pytest.fixture
+def service(tmp_path):
+    db = tmp_path / "service.sqlite3"
+    app = make_app(db)
+    store: Store = app.state.store
+    alice, alice_token = store.add_user("alice", "行政助理")
+    bob, bob_token = store.add_user("bob", "行政助理")
+    admin, admin_token = store.add_user("root", "管理员")
+    with RunningServer(app) as server:
+        clients = {name: httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {token}"}, timeout=10)
+                   for name, token in (("alice", alice_token), ("bob", bob_token), ("admin", admin_token))}
+        yield {"url": server.url, "app": app, "db": db, **clients}
+        for client in clients.values():
+            client.close()
+        app.state.manager.shutdown(wait=True)
+
+
+def wait_for(client: httpx.Client, run_id: str, *statuses: str, timeout: float = 10) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        run = client.get(f"/v1/runs/{run_id}").json()
+        if run["status"] in statuses:
+            return run
+        time.sleep(0.02)
+    raise AssertionError(f"run {run_id} never reached {statuses}: {run}")
+
+
+def read_events(url: str, token_client: httpx.Client, run_id: str, last_id: int | None = None, stop_after: int | None = None) -> list[dict]:
+    headers = dict(token_client.headers)
+    if last_id is not None:
+        headers["Last-Event-ID"] = str(last_id)
+    events, current = [], {}
+    with httpx.stream("GET", f"{url}/v1/runs/{run_id}/events", headers=headers, timeout=10) as response:
+        assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
+        for line in response.iter_lines():
+            if line.startswith("id: "):
+                current["id"] = int(line[4:])
+            elif line.startswith("event: "):
+                current["event"] = line[7:]
+            elif line.startswith("data: "):
+                current["data"] = json.loads(line[6:])
+            elif line == "" and current:
+                events.append(current)
+                current = {}
+                if stop_after is not None and len(events) >= stop_after:
+                    break  # the client goes away mid-stream
+    return events
+
+
+# --------------------------------------------------------------------------- users and auth
+
+
+def test_users_add_prints_the_token_once_on_the_last_line_and_stores_only_its_hash(tmp_path):
+    db = tmp_path / "cli.sqlite3"
+    out = subprocess.run([sys.executable, "-m", "handwritten_agent", "users", "add", "王五", "--role", "管理员", "--db", str(db)],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    token = out.stdout.strip().splitlines()[-1]
+    assert re.fullmatch(r"hat_[A-Za-z0-9_-]{40,}", token)
+    user = Store(db).user_for_token(token)
+    assert user is not None and (user.name, user.role) == ("王五", "管理员")
+    assert token.encode() not in db.read_bytes() and Store(db).user_for_token(token + "x") is None
+    again = subprocess.run([sys.executable, "-m", "handwritten_agent", "users", "add", "王五", "--role", "管理员", "--db", str(db)],
+                           capture_output=True, text=True, timeout=60)
+    assert again.returncode == 1 and "已经有名为" in again.stderr and "Traceback" not in again.stderr
+
+
+def test_requests_without_a_valid_token_are_401(service):
+    response = httpx.post(f"{service['url']}/v1/runs", json={"session_id": "s", "message": "你好"})
+    assert response.status_code == 401 and response.json()["error"]["type"] == "unauthorized"
+    response = httpx.get(f"{service['url']}/v1/runs/run_x", headers={"Authorization": "Bearer nope"})
+    assert response.status_code == 401 and response.headers["www-authenticate"] == "Bearer"
+
+
+# --------------------------------------------------------------------------- runs
+
+
+def test_a_run_completes_and_the_session_remembers_earlier_turns(service):
+    alice = service["alice"]
+    first = alice.post("/v1/runs", json={"session_id": "s1", "message": "你好"})
+    assert first.status_code == 201 and first.json()["status"] in ("queued", "running", "completed")
+    done = wait_for(alice, first.json()["id"], "completed")
+    assert done["answer"] == "你好！这是第 1 个问题" and done["stop_reason"] == "final"
+    second = wait_for(alice, alice.post("/v1/runs", json={"session_id": "s1", "message": "再问一次"}).json()["id"], "completed")
+    assert second["answer"] == "你好！这是第 2 个问题，上一个是“你好”"
+    other_session = wait_for(alice, alice.post("/v1/runs", json={"session_id": "s2", "message": "新会话"}).json()["id"], "completed")
+    assert other_session["answer"] == "你好！这是第 1 个问题"
+
+
+def test_another_users_run_is_404_everywhere(service):
+    run = service["alice"].post("/v1/runs", json={"session_id": "s", "message": "通知张三：明天开会"}).json()
+    wait_for(service["alice"], run["id"], "requires_action")
+    bob = service["bob"]
+    for response in (bob.get(f"/v1/runs/{run['id']}"), bob.get(f"/v1/runs/{run['id']}/events"), bob.post(f"/v1/runs/{run['id']}/cancel"),
+                     bob.post(f"/v1/runs/{run['id']}/confirmations/{run['id']}", json={"decision": "approve"})):
+        assert response.status_code == 404, response.text
+        assert response.json()["error"]["type"] == "not_found"
+    pending = service["alice"].get(f"/v1/runs/{run['id']}").json()["pending"]
+    assert bob.post(f"/v1/runs/{run['id']}/confirmations/{pending[0]['id']}", json={"decision": "approve"}).status_code == 404
+    assert SENT == [] and bob.get("/v1/runs/run_doesnotexist").status_code == 404
+
+
+# --------------------------------------------------------------------------- idempotency
+
+
+def test_twenty_concurrent_duplicates_create_one_run_and_send_once(service):
+    alice = service["alice"]
+    body = {"session_id": "s", "message": "通知张三：明天 9 点开会"}
+
+    def post(_: int) -> httpx.Response:
+        return alice.post("/v1/runs", json=body, headers={"Idempotency-Key": "key-20"})
+
+    with ThreadPoolExecutor(20) as pool:
+        responses = list(pool.map(post, range(20)))
+    assert sorted(r.status_code for r in responses) == [200] * 19 + [201]
+    assert len({r.json()["id"] for r in responses}) == 1
+    assert sum(r.headers.get("idempotent-replayed") == "true" for r in responses) == 19
+    run_id = responses[0].json()["id"]
+    pending = wait_for(alice, run_id, "requires_action")["pending"]
+    with ThreadPoolExecutor(10) as pool:  # the decision, also sent many times at once
+        decided = list(pool.map(lambda _: alice.post(f"/v1/runs/{run_id}/confirmations/{pending[0]['id']}", json={"decision": "approve"}), range(10)))
+    assert all(r.status_code == 200 for r in decided) and sum(not r.json()["replayed"] for r in decided) == 1
+    assert wait_for(alice, run_id, "completed")["answer"] == "完成：已通知 张三"
+    again = alice.post("/v1/runs", json=body, headers={"Idempotency-Key": "key-20"})
+    assert again.json()["id"] == run_id and again.json()["status"] == "completed"
+    assert SENT == [("张三", "明天 9 点开会")]
+    with sqlite3.connect(service["db"]) as db:
+        assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 1
+
+
+def test_same_key_other_body_is_422_and_keys_are_per_user_and_expire(service, tmp_path):
+    alice, bob = service["alice"], service["bob"]
+    first = alice.post("/v1/runs", json={"session_id": "s", "message": "你好"}, headers={"Idempotency-Key": "k"})
+    other = alice.post("/v1/runs", json={"session_id": "s", "message": "不一样"}, headers={"Idempotency-Key": "k"})
+    assert first.status_code == 201 and other.status_code == 422 and other.json()["error"]["type"] == "idempotency_key_reused"
+    bobs = bob.post("/v1/runs", json={"session_id": "s", "message": "不一样"}, headers={"Idempotency-Key": "k"})
+    assert bobs.status_code == 201 and bobs.json()["id"] != first.json()["id"]
+    store: Store = service["app"].state.store
+    with sqlite3.connect(service["db"]) as db:
+        db.execute("UPDATE idempotency_keys SET expires_at = 0")
+    expired = alice.post("/v1/runs", json={"session_id": "s", "message": "不一样"}, headers={"Idempotency-Key": "k"})
+    assert expired.status_code == 201 and expired.json()["id"] != first.json()["id"]
+    assert store.get_run(first.json()["id"]) is not None
+
+
+# --------------------------------------------------------------------------- confirmations
+
+
+def test_reject_tells_the_model_and_sends_nothing(service):
+    alice = service["alice"]
+    run = alice.post("/v1/runs", json={"session_id": "s", "message": "通知李四：周五聚餐"}).json()
+    pending = wait_for(alice, run["id"], "requires_action")["pending"]
+    assert pending[0]["summary"] == "将通知 李四：周五聚餐" and pending[0]["approver_role"] is None
+    response = alice.post(f"/v1/runs/{run['id']}/confirmations/{pending[0]['id']}", json={"decision": "reject", "reason": "改天再说"})
+    assert response.status_code == 200
+    done = wait_for(alice, run["id"], "completed")
+    assert done["answer"] == "没有完成：用户拒绝了此操作：改天再说" and SENT == []
+    late = alice.post(f"/v1/runs/{run['id']}/confirmations/{pending[0]['id']}", json={"decision": "approve"})
+    assert late.status_code == 200 and late.json()["replayed"] is True and late.json()["decision"]["decision"] == "reject"
+    assert SENT == []
+
+
+def test_only_the_named_role_may_approve(service):
+    alice, admin = service["alice"], service["admin"]
+    run = alice.post("/v1/runs", json={"session_id": "s", "message": "通知全体：下午停电"}).json()
+    pending = wait_for(alice, run["id"], "requires_action")["pending"]
+    assert pending[0]["approver_role"] == "管理员"
+    denied = alice.post(f"/v1/runs/{run['id']}/confirmations/{pending[0]['id']}", json={"decision": "approve"})
+    assert denied.status_code == 403 and "管理员" in denied.json()["error"]["message"] and SENT == []
+    assert admin.post(f"/v1/runs/{run['id']}/confirmations/{pending[0]['id']}", json={"decision": "approve"}).status_code == 200
+    assert wait_for(alice, run["id"], "completed")["answer"] == "完成：已通知 全体" and SENT == [("全体", "下午停电")]
+
+
+def test_a_pending_confirmation_survives_a_restart(tmp_path):
+    db = tmp_path / "restart.sqlite3"
+    app = make_app(db)
+    _, token = app.state.store.add_user("alice", "行政助理")
+    headers = {"Authorization": f"Bearer {token}"}
+    with RunningServer(app) as server:
+        run = httpx.post(f"{server.url}/v1/runs", json={"session_id": "s", "message": "通知王五：交周报"}, headers=headers).json()
+        with httpx.Client(base_url=server.url, headers=headers) as client:
+            pending = wait_for(client, run["id"], "requires_action")["pending"]
+    app.state.manager.shutdown(wait=True)
+
+    restarted = make_app(db)  # a new process would do exactly this: open the same file
+    with RunningServer(restarted) as server, httpx.Client(base_url=server.url, headers=headers) as client:
+        assert client.get(f"/v1/runs/{run['id']}").json()["status"] == "requires_action"
+        assert client.post(f"/v1/runs/{run['id']}/confirmations/{pending[0]['id']}", json={"decision": "approve"}).status_code == 200
+        assert wait_for(client, run["id"], "completed")["answer"] == "完成：已通知 王五"
+    restarted.state.manager.shutdown(wait=True)
+    assert SENT == [("王五", "交周报")]
+
+
+def test_cancel_stops_a_paused_and_a_running_run(service):
+    alice = service["alice"]
+    paused = alice.post("/v1/runs", json={"session_id": "s", "message": "通知赵六：取消"}).json()
+    wait_for(alice, paused["id"], "requires_action")
+    assert alice.post(f"/v1/runs/{paused['id']}/cancel").json()["status"] == "cancelled"
+    running = alice.post("/v1/runs", json={"session_id": "s2", "message": "等 0.5"}).json()
+    wait_for(alice, running["id"], "running")
+    alice.post(f"/v1/runs/{running['id']}/cancel")
+    done = wait_for(alice, running["id"], "cancelled")
+    assert done["stop_reason"] == "cancelled" and SENT == []
+
+
+# --------------------------------------------------------------------------- events
+
+
+def test_sse_streams_every_event_and_a_reconnect_with_last_event_id_loses_none(service):
+    alice = service["alice"]
+    run = alice.post("/v1/runs", json={"session_id": "s", "message": "等 0.3"}).json()
+    first = read_events(service["url"], alice, run["id"], stop_after=2)  # the client leaves early
+    rest = read_events(service["url"], alice, run["id"], last_id=first[-1]["id"])
+    done = wait_for(alice, run["id"], "completed")
+    full = read_events(service["url"], alice, run["id"])
+    assert [e["id"] for e in first + rest] == [e["id"] for e in full] == list(range(1, len(full) + 1))
+    assert [e["event"] for e in full] == ["run_start", "model_call", "tool_call", "tool_result", "model_call", "final", "stop"]
+    assert full[-1]["data"]["stop_reason"] == "final" and done["answer"] == "完成：ok"
+
+
+def test_a_client_that_disconnects_does_not_stop_the_run(service):
+    alice = service["alice"]
+    run = alice.post("/v1/runs", json={"session_id": "s", "message": "等 0.3"}).json()
+    read_events(service["url"], alice, run["id"], stop_after=1)
+    assert wait_for(alice, run["id"], "completed")["answer"] == "完成：ok"
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize("content, headers, status, kind", [
+    (b"{not json", {"content-type": "application/json"}, 400, "invalid_json"),
+    (json.dumps({"session_id": "s"}).encode(), {}, 422, "invalid_request"),
+    (json.dumps({"session_id": "s", "message": 3}).encode(), {}, 422, "invalid_request"),
+    (json.dumps({"session_id": "s", "message": "  "}).encode(), {}, 422, "invalid_request"),
+    (json.dumps({"session_id": "s", "message": "hi", "extra": 1}).encode(), {}, 422, "invalid_request"),
+    (json.dumps([1, 2]).encode(), {}, 422, "invalid_request"),
+    (json.dumps({"session_id": "s", "message": "长" * 5000}).encode(), {}, 413, "body_too_large"),
+])
+def test_bad_bodies_get_json_errors_and_write_nothing(service, content, headers, status, kind):
+    response = service["alice"].post("/v1/runs", content=content, headers=headers)
+    assert response.status_code == status, response.text
+    error = response.json()["error"]
+    assert error["type"] == kind and error["message"] and "Traceback" not in response.text
+    with sqlite3.connect(service["db"]) as db:
+        assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 0
+
+
+def test_a_body_without_content_length_is_still_bounded(service):
+    def chunks():
+        for _ in range(10):
+            yield b" " * 1000
+
+    response = service["alice"].post("/v1/runs", content=chunks())
+    assert response.status_code == 413
+
+
+def test_decision_validation(service):
+    alice = service["alice"]
+    run = alice.post("/v1/runs", json={"session_id": "s", "message": "你好"}).json()
+    wait_for(alice, run["id"], "completed")
+    assert alice.post(f"/v1/runs/{run['id']}/confirmations/req_x", json={"decision": "maybe"}).status_code == 422
+    response = alice.post(f"/v1/runs/{run['id']}/confirmations/req_x", json={"decision": "approve"})
+    assert response.status_code == 409 and response.json()["error"]["type"] == "not_waiting"
+
+
+# --------------------------------------------------------------------------- several processes on one database
+
+
+def test_a_second_process_leaves_the_first_ones_running_run_alone_and_fails_a_dead_ones(tmp_path):
+    from handwritten_agent.service.runner import RESTART_MESSAGE
+
+    db = tmp_path / "shared.sqlite3"
+    first = make_app(db)  # two processes: each opens the same file and runs its own RunManager
+    _, token = first.state.store.add_user("alice", "行政助理")
+    headers = {"Authorization": f"Bearer {token}"}
+    with RunningServer(first) as server, httpx.Client(base_url=server.url, headers=headers) as client:
+        running = client.post("/v1/runs", json={"session_id": "s", "message": "等 1.0"}).json()
+        wait_for(client, running["id"], "running")
+        dead = Store(db).create_run(Store(db).user_for_token(token), "s2", "很久以前的运行")[0]
+        with sqlite3.connect(db) as raw:  # a run claimed by a process that died a minute ago
+            raw.execute("UPDATE runs SET status = 'running', worker = 'w_gone', heartbeat = ? WHERE id = ?", (time.time() - 60, dead["id"]))
+        second = make_app(db)  # starts up: recover() looks for runs of dead processes
+        try:
+            assert client.get(f"/v1/runs/{dead['id']}").json()["status"] == "failed"
+            assert client.get(f"/v1/runs/{dead['id']}").json()["error"] == RESTART_MESSAGE
+            assert client.get(f"/v1/runs/{running['id']}").json()["status"] == "running"
+            assert wait_for(client, running["id"], "completed")["answer"] == "完成：ok"
+        finally:
+            second.state.manager.shutdown(wait=True)
+    first.state.manager.shutdown(wait=True)
+
+
+def test_a_long_run_keeps_its_lease(tmp_path):
+    db = tmp_path / "lease.sqlite3"
+    store = Store(db)
+    registry = ToolRegistry([send_notice, wait_a_bit])
+    manager = RunManager(store, lambda user, session_id, on_event, run_id: Agent(FunctionClient(model), registry, on_event=on_event),
+                         lambda row, decider: row, workers=1, lease_seconds=0.6, heartbeat_seconds=0.1)
+    user, _ = store.add_user("alice", "行政助理")
+    run, _ = store.create_run(user, "s", "等 1.5")
+    try:
+        manager.submit(run["id"])
+        manager.wait(run["id"], timeout=10)
+    finally:
+        manager.shutdown(wait=True)
+    done = store.get_run(run["id"])
+    assert done["status"] == "completed" and done["worker"] == manager.worker  # 1.5 s > the 0.6 s lease: renewed, not failed
+
+
+def test_an_approver_sees_the_requests_waiting_for_their_role_and_no_others(service):
+    alice, admin, bob = service["alice"], service["admin"], service["bob"]
+    everyone = alice.post("/v1/runs", json={"session_id": "s", "message": "通知全体：下午停电"}).json()
+    own = alice.post("/v1/runs", json={"session_id": "s2", "message": "通知李四：周五聚餐"}).json()
+    wait_for(alice, everyone["id"], "requires_action")
+    wait_for(alice, own["id"], "requires_action")
+    queue = admin.get("/v1/confirmations").json()["data"]
+    assert [(item["run_id"], item["request"]["approver_role"], item["requested_by"]) for item in queue] == [(everyone["id"], "管理员", "alice")]
+    assert [item["run_id"] for item in alice.get("/v1/confirmations").json()["data"]] == [own["id"]]  # her own L2 confirmation
+    assert bob.get("/v1/confirmations").json()["data"] == []
+    admin.post(f"/v1/runs/{everyone['id']}/confirmations/{queue[0]['request']['id']}", json={"decision": "approve"})
+    wait_for(alice, everyone["id"], "completed")
+    assert admin.get("/v1/confirmations").json()["data"] == []
+    assert httpx.get(f"{service['url']}/v1/confirmations").status_code == 401

@@ -1,0 +1,300 @@
+"""The service with its real agent — the office assistant on the offline simulator — over real HTTP.
+
+``create_app(settings)`` with nothing but settings: the default factory builds the office (SQLite under
+the data folder), the policy with the bearer user's role, the memory window, a trace per run and, when
+configured, the fallback. Everything here is real: uvicorn on a free port, httpx, SQLite files, the
+simulator behind the OpenAI-compatible server.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from handwritten_agent.config import load_settings
+from handwritten_agent.serving import RunningServer
+from handwritten_agent.service import ServiceSettings, create_app
+
+NOW = datetime(2026, 3, 12, 14, 30)
+BOOK = "帮我订明天上午 10 点到 11 点的 room_301 会议室，5 个人开会"
+EMAIL = "给 lili@example.com 发一封会议通知邮件，主题是：会议改期"
+
+
+def settings_for(folder: Path, **options: Any) -> ServiceSettings:
+    return ServiceSettings(db_path=str(folder / "service.sqlite3"), llm=load_settings({"LLM_PROVIDER": "offline"}, dotenv=False),
+                           clock=lambda: NOW, sse_poll_seconds=0.02, sse_max_idle=5, **options)
+
+
+def office_rows(folder: Path, sql: str) -> list[tuple]:
+    with sqlite3.connect(folder / "office" / "office.sqlite") as db:
+        return db.execute(sql).fetchall()
+
+
+def wait_for(client: httpx.Client, run_id: str, *statuses: str, timeout: float = 20) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    run: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        run = client.get(f"/v1/runs/{run_id}").json()
+        if run["status"] in statuses:
+            return run
+        time.sleep(0.03)
+    raise AssertionError(f"run {run_id} never reached {statuses}: {run}")
+
+
+def events(url: str, client: httpx.Client, run_id: str, last_id: int | None = None, stop_after: int | None = None) -> list[dict]:
+    headers = dict(client.headers) | ({"Last-Event-ID": str(last_id)} if last_id is not None else {})
+    seen, current = [], {}
+    with httpx.stream("GET", f"{url}/v1/runs/{run_id}/events", headers=headers, timeout=20) as response:
+        assert response.status_code == 200
+        for line in response.iter_lines():
+            if line.startswith("id: "):
+                current["id"] = int(line[4:])
+            elif line.startswith("event: "):
+                current["event"] = line[7:]
+            elif line.startswith("data: "):
+                current["data"] = json.loads(line[6:])
+            elif line == "" and current:
+                seen.append(current)
+                current = {}
+                if stop_after is not None and len(seen) >= stop_after:
+                    break
+    return seen
+
+
+class Service:
+    def __init__(self, folder: Path, **options: Any):
+        self.folder = folder
+        self.app = create_app(settings_for(folder, **options))
+        self.server = RunningServer(self.app)
+        self.url = self.server.url
+
+    def client(self, token: str) -> httpx.Client:
+        return httpx.Client(base_url=self.url, headers={"Authorization": f"Bearer {token}"}, timeout=20)
+
+    def stop(self) -> None:
+        self.server.stop()
+        self.app.state.manager.shutdown(wait=True)
+
+
+@pytest.fixture
+def office(tmp_path):
+    service = Service(tmp_path)
+    store = service.app.state.store
+    tokens = {name: store.add_user(name, role)[1] for name, role in (("张明", "行政助理"), ("王强", "行政助理"), ("李丽", "行政主管"))}
+    clients = {name: service.client(token) for name, token in tokens.items()}
+    yield service, clients, tokens
+    for client in clients.values():
+        client.close()
+    service.stop()
+
+
+def test_twenty_concurrent_duplicates_book_one_room(office):
+    service, clients, _ = office
+    zhang = clients["张明"]
+
+    def post(_: int) -> httpx.Response:
+        return zhang.post("/v1/runs", json={"session_id": "s", "message": BOOK}, headers={"Idempotency-Key": "book-301"})
+
+    with ThreadPoolExecutor(20) as pool:
+        responses = list(pool.map(post, range(20)))
+    assert sorted(r.status_code for r in responses) == [200] * 19 + [201] and len({r.json()["id"] for r in responses}) == 1
+    run_id = responses[0].json()["id"]
+    pending = wait_for(zhang, run_id, "requires_action")["pending"]
+    assert [p["tool"] for p in pending] == ["book_meeting_room"] and pending[0]["arguments"]["start_time"] == "2026-03-13 10:00"
+    assert office_rows(service.folder, "SELECT COUNT(*) FROM bookings WHERE room_id = 'room_301'") == [(0,)]
+    with ThreadPoolExecutor(10) as pool:
+        decided = list(pool.map(lambda _: zhang.post(f"/v1/runs/{run_id}/confirmations/{pending[0]['id']}", json={"decision": "approve"}),
+                                range(10)))
+    assert all(r.status_code == 200 for r in decided) and sum(not r.json()["replayed"] for r in decided) == 1
+    done = wait_for(zhang, run_id, "completed")
+    again = zhang.post("/v1/runs", json={"session_id": "s", "message": BOOK}, headers={"Idempotency-Key": "book-301"})
+    assert again.json()["id"] == run_id and again.headers["idempotent-replayed"] == "true"
+    rows = office_rows(service.folder, "SELECT room_id, start_time, end_time, attendees FROM bookings WHERE room_id = 'room_301'")
+    assert rows == [("room_301", "2026-03-13 10:00", "2026-03-13 11:00", 5)] and "BK0002" in done["answer"]
+
+
+def test_the_trace_of_a_run_carries_its_id_user_and_session(office):
+    service, clients, _ = office
+    zhang = clients["张明"]
+    run = zhang.post("/v1/runs", json={"session_id": "周报", "message": "帮我读一下邮件 M001 和邮件 M404"}).json()
+    done = wait_for(zhang, run["id"], "completed")
+    path = service.folder / "traces" / f"{run['id']}.jsonl"
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    user_id = service.app.state.store.user_for_token(zhang.headers["authorization"].split()[1]).id
+    assert {line["request_id"] for line in lines} == {run["id"]}
+    assert {line["user_id"] for line in lines} == {user_id} and {line["session_id"] for line in lines} == {"周报"}
+    results = [line for line in lines if line["event"] == "tool_result"]
+    assert [r["tool"] for r in results] == ["read_email", "read_email"] and all(r["tool_duration_ms"] >= 0 for r in results)
+    assert [r["success"] for r in results] == [True, False] and "M404" in results[1]["error"]
+    assert lines[-1]["event"] == "run_end" and lines[-1]["stop_reason"] == "final" and done["answer"]
+
+
+def test_an_l3_email_waits_for_the_approver_role_and_survives_a_restart(tmp_path):
+    service = Service(tmp_path)
+    store = service.app.state.store
+    _, zhang_token = store.add_user("张明", "行政助理")
+    _, li_token = store.add_user("李丽", "行政主管")
+    with service.client(zhang_token) as zhang:
+        run = zhang.post("/v1/runs", json={"session_id": "s", "message": EMAIL}, headers={"Idempotency-Key": "mail-1"}).json()
+        pending = wait_for(zhang, run["id"], "requires_action")["pending"]
+    service.stop()
+    assert [(p["tool"], p["level"], p["approver_role"]) for p in pending] == [("send_notification_email", "L3", "行政主管")]
+
+    restarted = Service(tmp_path)  # a new process would do exactly this: open the same files
+    try:
+        with restarted.client(zhang_token) as zhang, restarted.client(li_token) as li:
+            assert zhang.get(f"/v1/runs/{run['id']}").json()["status"] == "requires_action"
+            denied = zhang.post(f"/v1/runs/{run['id']}/confirmations/{pending[0]['id']}", json={"decision": "approve"})
+            assert denied.status_code == 403 and "行政主管" in denied.json()["error"]["message"]
+            assert office_rows(tmp_path, "SELECT COUNT(*) FROM email_outbox") == [(0,)]
+            assert li.post(f"/v1/runs/{run['id']}/confirmations/{pending[0]['id']}", json={"decision": "approve"}).status_code == 200
+            done = wait_for(zhang, run["id"], "completed")
+            replay = zhang.post("/v1/runs", json={"session_id": "s", "message": EMAIL}, headers={"Idempotency-Key": "mail-1"})
+            assert replay.json()["id"] == run["id"] and replay.json()["status"] == "completed"
+    finally:
+        restarted.stop()
+    assert office_rows(tmp_path, "SELECT to_address, sent_by FROM email_outbox") == [("lili@example.com", store.user_for_token(zhang_token).id)]
+    audit = sqlite3.connect(tmp_path / "office" / "audit.sqlite").execute("SELECT decision, decided_by FROM audit WHERE tool = "
+                                                                          "'send_notification_email' ORDER BY rowid").fetchall()
+    assert ("approved", store.user_for_token(li_token).id) in audit and done["answer"]
+
+
+def test_a_rejection_over_http_reaches_the_model_and_books_nothing(office):
+    service, clients, _ = office
+    zhang = clients["张明"]
+    run = zhang.post("/v1/runs", json={"session_id": "s", "message": "帮我订 2026-03-16 14:00 到 15:00 的 room_502，10 个人"}).json()
+    pending = wait_for(zhang, run["id"], "requires_action")["pending"]
+    zhang.post(f"/v1/runs/{run['id']}/confirmations/{pending[0]['id']}", json={"decision": "reject", "reason": "时间还没定"})
+    done = wait_for(zhang, run["id"], "completed")
+    assert "时间还没定" in done["answer"] and office_rows(service.folder, "SELECT COUNT(*) FROM bookings WHERE room_id = 'room_502'") == [(0,)]
+
+
+def test_sse_reconnect_with_last_event_id_loses_no_event(office):
+    service, clients, _ = office
+    zhang = clients["张明"]
+    run = zhang.post("/v1/runs", json={"session_id": "s", "message": "帮我读一下邮件 M001 和邮件 M002"}).json()
+    first = events(service.url, zhang, run["id"], stop_after=2)
+    rest = events(service.url, zhang, run["id"], last_id=first[-1]["id"])
+    wait_for(zhang, run["id"], "completed")
+    full = events(service.url, zhang, run["id"])
+    assert [e["id"] for e in first + rest] == [e["id"] for e in full] == list(range(1, len(full) + 1))
+    kinds = [e["event"] for e in full]
+    assert kinds[0] == "run_start" and kinds[-2:] == ["final", "stop"] and kinds.count("tool_result") == 2
+    assert "memory" not in kinds or all(e["data"]["tokens_after"] <= 6000 for e in full if e["event"] == "memory")
+
+
+def test_another_users_run_is_404(office):
+    service, clients, _ = office
+    run = clients["张明"].post("/v1/runs", json={"session_id": "s", "message": BOOK}).json()
+    pending = wait_for(clients["张明"], run["id"], "requires_action")["pending"]
+    wang = clients["王强"]
+    for response in (wang.get(f"/v1/runs/{run['id']}"), wang.get(f"/v1/runs/{run['id']}/events"), wang.post(f"/v1/runs/{run['id']}/cancel"),
+                     wang.post(f"/v1/runs/{run['id']}/confirmations/{pending[0]['id']}", json={"decision": "approve"})):
+        assert response.status_code == 404 and response.json()["error"]["type"] == "not_found"
+    assert office_rows(service.folder, "SELECT COUNT(*) FROM bookings WHERE room_id = 'room_301'") == [(0,)]
+
+
+@pytest.mark.parametrize("content, status, kind", [
+    (b'{"session_id": "s", "message": ', 400, "invalid_json"),
+    (b"\xff\xfe not utf-8", 400, "invalid_json"),
+    (json.dumps({"session_id": "s"}).encode(), 422, "invalid_request"),
+    (json.dumps({"session_id": "s", "message": "订会议室" * 20000}, ensure_ascii=False).encode(), 413, "body_too_large"),
+])
+def test_malformed_and_oversized_bodies_get_json_errors_and_nothing_is_written(office, content, status, kind):
+    service, clients, _ = office
+    response = clients["张明"].post("/v1/runs", content=content, headers={"content-type": "application/json"})
+    assert response.status_code == status and response.json()["error"]["type"] == kind and "Traceback" not in response.text
+    with sqlite3.connect(service.folder / "service.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 0
+
+
+def test_the_fallback_answers_when_the_primary_fails_and_the_switch_is_in_the_trace(tmp_path):
+    service = Service(tmp_path, model="course-sim:server_error", fallback_model="course-sim")
+    try:
+        _, token = service.app.state.store.add_user("张明", "行政助理")
+        with service.client(token) as zhang:
+            run = zhang.post("/v1/runs", json={"session_id": "s", "message": "明天下午 3 点到 4 点有哪些会议室是空的？"}).json()
+            done = wait_for(zhang, run["id"], "completed", timeout=60)
+            streamed = events(service.url, zhang, run["id"])
+    finally:
+        service.stop()
+    assert "room_301" in done["answer"] or "A301" in done["answer"]
+    switches = [e["data"] for e in streamed if e["event"] == "fallback"]
+    assert switches and all((s["from_model"], s["to_model"], s["status"]) == ("course-sim:server_error", "course-sim", 500) for s in switches)
+    trace = [json.loads(line) for line in (tmp_path / "traces" / f"{run['id']}.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [line["to_model"] for line in trace if line["event"] == "fallback"] == [s["to_model"] for s in switches]
+
+
+def test_python_m_service_serves_over_http_until_sigterm(tmp_path):
+    db = tmp_path / "cli.sqlite3"
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LLM_PROVIDER": "offline", "HOME": str(tmp_path)}
+    add = subprocess.run([sys.executable, "-m", "handwritten_agent", "users", "add", "张明", "--role", "行政助理", "--db", str(db)],
+                         capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    token = add.stdout.strip().splitlines()[-1]
+    process = subprocess.Popen([sys.executable, "-m", "handwritten_agent", "service", "--port", "0", "--db", str(db)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    try:
+        line = process.stdout.readline()
+        url = re.search(r"http://[\d.]+:\d+", line).group(0)
+        with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {token}"}, timeout=20) as client:
+            run = client.post("/v1/runs", json={"session_id": "s", "message": "你好，你是谁？"}).json()
+            done = wait_for(client, run["id"], "completed")
+        assert done["answer"] and (tmp_path / "traces" / f"{run['id']}.jsonl").is_file()
+        assert (tmp_path / "office" / "office.sqlite").is_file()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=30)
+    assert process.returncode == 0 and "服务已停止" in out, err
+
+
+def test_two_uvicorn_worker_processes_share_one_database(tmp_path):
+    """uvicorn --workers 2: requests land on either process; every run completes once, idempotency holds across them."""
+    db = tmp_path / "shared.sqlite3"
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LLM_PROVIDER": "offline", "HOME": str(tmp_path), "HANDWRITTEN_AGENT_DB": str(db)}
+    from handwritten_agent.service import Store
+
+    _, token = Store(db).add_user("张明", "行政助理")
+    with __import__("socket").socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen([sys.executable, "-m", "uvicorn", "--factory", "handwritten_agent.service.app:from_environment",
+                                "--workers", "2", "--port", str(port), "--log-level", "warning"], env=env, cwd=tmp_path,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {token}"}, timeout=20) as client:
+            deadline = time.monotonic() + 60
+            while True:  # bounded wait for both workers to start
+                try:
+                    if client.get("/v1/runs/none").status_code == 404:
+                        break
+                except httpx.TransportError:
+                    pass
+                assert time.monotonic() < deadline, "uvicorn did not start"
+                time.sleep(0.2)
+            bodies = [{"session_id": f"s{n}", "message": f"明天下午 {n % 5 + 1} 点到 {n % 5 + 2} 点有哪些会议室是空的？"} for n in range(12)]
+            with ThreadPoolExecutor(12) as pool:
+                first = list(pool.map(lambda b: client.post("/v1/runs", json=b, headers={"Idempotency-Key": b["session_id"]}), bodies))
+                again = list(pool.map(lambda b: client.post("/v1/runs", json=b, headers={"Idempotency-Key": b["session_id"]}), bodies))
+            assert [r.status_code for r in first] == [201] * 12 and [r.json()["id"] for r in again] == [r.json()["id"] for r in first]
+            done = [wait_for(client, r.json()["id"], "completed", timeout=60) for r in first]
+        with sqlite3.connect(db) as raw:  # twelve runs, each claimed and finished by one worker (which one is the kernel's choice)
+            rows = raw.execute("SELECT status, worker FROM runs").fetchall()
+        assert len(rows) == 12 and all(status == "completed" and worker for status, worker in rows)
+        assert all(run["answer"] for run in done)
+    finally:
+        process.terminate()
+        process.communicate(timeout=30)
