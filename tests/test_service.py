@@ -434,3 +434,9 @@ def test_an_approver_sees_the_requests_waiting_for_their_role_and_no_others(serv
     wait_for(alice, everyone["id"], "completed")
     assert admin.get("/v1/confirmations").json()["data"] == []
     assert httpx.get(f"{service['url']}/v1/confirmations").status_code == 401
+
+
+def test_a_body_nested_too_deep_is_a_400(service):
+    body = '{"session_id": "s", "message": ' + "[" * 1000 + "]" * 1000 + "}"
+    response = service["alice"].post("/v1/runs", content=body.encode())
+    assert response.status_code == 400 and response.json()["error"]["type"] == "invalid_json"

@@ -39,6 +39,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .runner import RunManager
+from ..types import loads_bounded
 from .settings import ServiceSettings
 from .store import TERMINAL, IdempotencyConflict, Store, User, body_fingerprint
 
@@ -117,7 +118,7 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
             if len(body) > settings.max_body_bytes:
                 raise APIError(413, "body_too_large", f"请求体太大：上限是 {settings.max_body_bytes} 字节。")
         try:
-            return json.loads(body or b"null")
+            return loads_bounded(body or b"null")
         except (ValueError, UnicodeDecodeError) as exc:
             raise APIError(400, "invalid_json", f"请求体不是合法的 JSON：{exc}") from exc
 
