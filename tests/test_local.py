@@ -192,6 +192,9 @@ def test_each_call_span_is_judged_on_its_own() -> None:
     "<|im_end|>\n<|endoftext|>",
     '<tool_response>\n{"success": true, "data": 153}\n</tool_response>',
     "<tools></tools><tool_call></tool_call>  \n",
+    # made-up XML calls with invented results inside <tools> (seen with the course model at temperature 0.7)
+    "<tools>\n  <function name=\"calculator\" arguments='{\"expression\": \"17 * 9\"}'>\n    <result>153</result>\n"
+    "  </function>\n</tools>",
 ])
 def test_content_made_only_of_template_markup_is_empty(markup: str) -> None:
     assert assemble(markup) == ("", [])

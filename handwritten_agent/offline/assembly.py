@@ -12,9 +12,10 @@ template's own markup into a reply (``<tools>\\n\\n</tools>``, ``<|im_start|>ass
 - **each tool call as soon as it is complete**: when ``</tool_call>`` (or the closing bracket or
   fence) arrives and the Day 2 parser (``handwritten_agent.parsing``) reads a call from it;
 - **nothing for template markup**: special tokens (``<|...|>``, with the role name after
-  ``<|im_start|>``), stray template tags (``</tools>``), a ``<tool_call>`` or ``<tools>`` span with no
-  call in it (``<tools>\\n\\n</tools>``: its tags go, words inside it stay), and a whole
-  ``<tool_response>`` span — a tool result the model writes itself is invented, never an answer.
+  ``<|im_start|>``), stray template tags (``</tools>``), a ``<tool_call>`` span with no call in it
+  (its tags go, words inside stay), and whole ``<tools>`` and ``<tool_response>`` spans without a
+  call (``<tools>\\n\\n</tools>``) — the template puts the tool list and tool results there, so what
+  a model writes inside them is imitation or invention, never an answer.
 
 Each call span is judged on its own: a span whose JSON is broken stays in the content, word for
 word (the model's real output, as OpenAI-compatible servers return it), while the calls around it
@@ -208,23 +209,22 @@ class ReplyAssembler:
     def _give_call_span(self, name: str, open_end: int, close: int, close_length: int, out: Assembled) -> None:
         """``<tool_call>…</tool_call>`` or ``<tools>…</tools>`` (``close`` < 0: never closed) at the start of ``_pending``.
 
-        Calls inside → the calls. JSON that is no call (broken, or a tool's schema copied from the
-        prompt) → a ``<tool_call>`` span stays as text, so the model's real attempt is seen; a
-        ``<tools>`` span is the prompt's tool list copied, and is dropped. Anything else (nothing, or
-        words) → the tags are markup: dropped, and the words read on.
+        Calls inside → the calls. Otherwise a closed ``<tools>`` span is dropped whole: in the template
+        it only ever holds the tool list, so whatever the model puts there (a schema copied from the
+        prompt, made-up ``<function name=…><result>…`` XML) is imitation, not an answer. In a
+        ``<tool_call>`` span, broken JSON stays as text, so the model's real attempt is seen; nothing
+        but whitespace is dropped; words lose the tags and are read on as ordinary text (as they are
+        after an opening ``<tools>`` that never closes).
         """
         end = len(self._pending) if close < 0 else close + close_length
         found = parse_tool_calls(self._pending[:end])
         if isinstance(found, list) and found:
             self._take_calls(found, out)
             self._drop(end)
-        elif isinstance(found, ParseError):
-            if name == "tool_call":
-                self._give_text(end, out)
-            else:
-                self._drop(end)
-        elif not self._pending[open_end:close if close >= 0 else end].strip():
-            self._drop(end)  # tags around nothing: all markup
+        elif isinstance(found, ParseError) and name == "tool_call":
+            self._give_text(end, out)
+        elif (name != "tool_call" and close >= 0) or not self._pending[open_end:close if close >= 0 else end].strip():
+            self._drop(end)  # tags around nothing, or a closed <tools> span without a call: all markup
         else:
             inner_end = len(self._pending) if close < 0 else close
             self._pending = self._pending[:inner_end] + self._pending[end:]  # the closing tag goes
