@@ -1,6 +1,8 @@
-# Thin wrappers around the commands in the README. Every target creates .venv when it is missing.
+# Thin wrappers around the commands in the README. Every target creates $(VENV) when it is missing.
+# Another Python gets its own venv, so runs side by side don't clobber each other:
+#   make test PYTHON=$(PYENV_VERSION=3.10.13 pyenv which python) VENV=.venv-3.10
 PYTHON ?= python3
-VENV   := .venv
+VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
@@ -8,7 +10,7 @@ PORT   ?= 8765
 # JupyterLab refuses to start as root (e.g. in a container) unless told to
 LAB_ARGS ?= $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
 
-.PHONY: install lab test test-fast notebooks exercises check-exercises serve live local clean
+.PHONY: install venv-python lab test test-fast bench notebooks exercises check-exercises serve live local clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,7 +18,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	@touch $(STAMP)
 
-install: $(STAMP)
+install: venv-python $(STAMP)
+
+# PYTHON given on the command line must be the one $(VENV) runs, or make test would test another version
+venv-python:
+ifeq ($(origin PYTHON),command line)
+	@want=$$($(PYTHON) -c 'import platform; print(platform.python_version())') || exit 1; \
+	have=$$(test -x $(BIN)/python && $(BIN)/python -c 'import platform; print(platform.python_version())'); \
+	test -z "$$have" || test "$$want" = "$$have" || { \
+	  echo "$(VENV) runs Python $$have, not $$want: add VENV=.venv-$${want%.*} (or make clean VENV=$(VENV))" >&2; exit 1; }
+endif
 
 ## JupyterLab on notebooks/ (offline simulator unless .env names a provider)
 lab: install
@@ -29,6 +40,11 @@ test: install
 ## only the package tests
 test-fast: install
 	LLM_PROVIDER=offline $(BIN)/python -m pytest tests
+
+## benchmarks, each figure next to its floor: a table, and bench.json (not in make test: timings are noisy)
+##   make bench BENCH_ARGS="--only roundtrip --n 500"
+bench: install
+	LLM_PROVIDER=offline $(BIN)/python -m handwritten_agent bench $(BENCH_ARGS)
 
 ## re-run every notebook and solution on the offline simulator and save the outputs, then regenerate exercises/
 notebooks: install

@@ -1,8 +1,10 @@
-"""Command line: ``python -m handwritten_agent serve|model …``.
+"""Command line: ``python -m handwritten_agent serve|model|bench …``.
 
 - ``serve [--port N] [--host H] [--backend offline|local] [--model PATH]`` runs the OpenAI-compatible
   server in the foreground until Ctrl+C.
 - ``model fetch [--model PATH]`` assembles (or checks) the local model file; ``model path`` prints it.
+- ``bench [--only NAME] [--n N] [--json PATH]`` measures each figure next to its floor (see ``bench``).
+- ``trace show|html|diagnose FILE`` looks at a JSONL trace (see ``tracing.cli``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,18 @@ def _model(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench(args: argparse.Namespace) -> int:
+    from . import bench
+
+    return bench.main(args)
+
+
+def _trace(args: argparse.Namespace) -> int:
+    from .tracing import cli
+
+    return cli.main(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m handwritten_agent", description="手写 Agent course tools")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -43,6 +57,18 @@ def build_parser() -> argparse.ArgumentParser:
     model.add_argument("action", choices=["fetch", "path"])
     model.add_argument("--model", default=None, help="use this GGUF file instead of the course model")
     model.set_defaults(func=_model)
+
+    from .bench import add_arguments as bench_arguments  # light: the benchmarks themselves load when run
+
+    bench = sub.add_parser("bench", help="benchmarks, each figure next to its floor (table + JSON)")
+    bench_arguments(bench)
+    bench.set_defaults(func=_bench)
+
+    from .tracing.cli import add_arguments as trace_arguments
+
+    trace = sub.add_parser("trace", help="look at a JSONL trace: a table of steps, an HTML page, the findings")
+    trace_arguments(trace)
+    trace.set_defaults(func=_trace)
     return parser
 
 

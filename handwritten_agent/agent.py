@@ -11,30 +11,50 @@ This is the seeds' minimal loop made correct:
   again: the model gets the earlier result back with a note that it already had it;
 - the run always ends, with a truthful ``stop_reason``:
 
-  ==============  ===============================================================================
-  ``final``       the model answered in words
-  ``max_steps``   ``max_steps`` model calls were made and the model still wanted tools
-  ``timeout``     ``max_seconds`` had passed when the next model call was due (checked between
-                  steps; a model call or tool already running is bounded by its own timeout)
-  ``error``       the model call raised (network, HTTP error, …) or the reply was empty
-  ==============  ===============================================================================
+  ======================  =======================================================================
+  ``final``               the model answered in words
+  ``max_steps``           ``max_steps`` model calls were made and the model still wanted tools
+  ``timeout``             ``max_seconds`` had passed when the next model call was due (checked
+                          between steps; a model call or tool already running has its own timeout)
+  ``error``               the model call raised (network, HTTP error, …) or the reply was empty
+  ``needs_confirmation``  a gate paused a call until a person decides; ``resume`` continues the run
+  any other               a hook raised ``StopRun(reason, …)`` (e.g. ``budget`` on Day 6)
+  ======================  =======================================================================
 
-Every step is reported as an ``AgentEvent`` to ``on_event`` and, if you iterate ``iter_run``, to
-you; ``run`` is ``iter_run`` consumed to the end. The loop is written once, in ``_loop``.
+Three hooks let later days attach without rewriting the loop (the anchors' shapes: pydantic-ai's
+history processors, simonw/llm's ``before_call``, openai-agents' approvals):
 
-Left out: streaming tokens, memory trimming (Day 4), permission checks and confirmation (Day 5),
-traces to a file (Day 6). Each of those wraps or extends this loop rather than rewriting it.
+- ``memory`` (Day 4): ``messages -> messages``, applied to a copy before **every** model call; the
+  run keeps the full history, the model gets what the policy lets through (a ``memory`` event
+  records the difference);
+- ``gate`` (Day 5): ``gate.check(call, context)`` before every tool call may allow it (``None``),
+  answer it without running it (a ``ToolResult`` the model reads), or raise ``NeedsConfirmation`` —
+  the call waits, the other calls of the step still run, and the run ends with
+  ``needs_confirmation``; ``gate.visible_tools(registry)`` decides which tools the model is shown; an
+  optional ``gate.after_call(call, result, context)`` may rewrite a result before the model reads it;
+- ``on_event``: every event, as it happens; raising ``StopRun`` from it ends the run (a budget).
+
+Every step is reported as an ``AgentEvent`` (with the run id and a timestamp) to ``on_event`` and, if
+you iterate ``iter_run``, to you; ``run`` is ``iter_run`` consumed to the end. The loop is written
+once, in ``_loop``. A paused run is plain data: ``RunResult.to_json()`` / ``RunResult.from_json()``.
+
+The shapes a run produces (``RunResult``, ``Step``, ``AgentEvent``…) and the signals hooks raise
+(``StopRun``, ``NeedsConfirmation``) live in ``run``; showing a run lives in ``display``.
+
+Left out: streaming tokens to the caller, async tools, and running the calls of one step in parallel.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Literal
+import uuid
+from typing import Any, Callable, Iterator
 
+from .run import AgentEvent, CallContext, EventKind, Gate, NeedsConfirmation, RunResult, Step, StopReason, StopRun, ToolCallRecord
+from .tokens import count_message_tokens
 from .tools import ToolRegistry, ToolResult
-from .types import ChatModel, ChatResult, ToolCall, Usage
+from .types import ChatModel, ToolCall, canonical_arguments
 
 DEFAULT_SYSTEM_PROMPT = (
     "你是一个可以调用工具的助手。先判断用户的问题需不需要工具：打招呼、闲聊或常识问题直接回答；"
@@ -46,82 +66,9 @@ DEFAULT_SYSTEM_PROMPT = (
 
 REPEATED_CALL_NOTE = "你已经用完全相同的参数调用过这个工具，上面是那次的结果，这次没有重复执行。请直接使用这个结果，或者换用不同的参数。"
 
-StopReason = Literal["final", "max_steps", "timeout", "error"]
-EventKind = Literal["model_call", "tool_call", "tool_result", "final", "stop"]
-
-
-@dataclass
-class ToolCallRecord:
-    """One tool call of a step: what the model asked, what came back, and how long it took."""
-
-    call: ToolCall
-    result: ToolResult
-    duration_ms: float
-    repeated: bool = False
-    """True when this identical call was made earlier in the run and was answered from that result."""
-    content: str = ""
-    """The exact text of the ``role: tool`` message sent back to the model."""
-
-
-@dataclass
-class Step:
-    """One model call and the tool calls it asked for."""
-
-    index: int
-    reply: ChatResult
-    model_ms: float
-    calls: list[ToolCallRecord] = field(default_factory=list)
-
-
-@dataclass
-class RunResult:
-    answer: str | None
-    stop_reason: StopReason
-    error: str | None
-    messages: list[dict[str, Any]]
-    steps: list[Step]
-    duration_ms: float = 0.0
-
-    @property
-    def tool_calls(self) -> list[ToolCallRecord]:
-        """Every tool call of the run, in order."""
-        return [record for step in self.steps for record in step.calls]
-
-    @property
-    def usage(self) -> Usage:
-        """Tokens summed over all model calls (zero where a backend reported none)."""
-        usages = [step.reply.usage for step in self.steps if step.reply.usage]
-        return Usage(sum(u.prompt_tokens for u in usages), sum(u.completion_tokens for u in usages))
-
-
-@dataclass(frozen=True)
-class AgentEvent:
-    """Something that happened in a run. ``kind`` says which of the optional fields are set.
-
-    - ``model_call``: the model replied — ``reply``, ``duration_ms``
-    - ``tool_call``: a tool call is about to run — ``call``
-    - ``tool_result``: it finished (or was answered as a repeat) — ``call``, ``record``, ``duration_ms``
-    - ``final``: the model answered in words — ``answer``
-    - ``stop``: always the last event — ``run`` (the whole ``RunResult``)
-    """
-
-    kind: EventKind
-    step: int
-    reply: ChatResult | None = None
-    call: ToolCall | None = None
-    record: ToolCallRecord | None = None
-    duration_ms: float | None = None
-    answer: str | None = None
-    run: RunResult | None = None
-
-
 def call_key(call: ToolCall) -> str:
     """Identity of a call for the repeat guard: the tool name plus its arguments in canonical JSON."""
-    try:
-        canonical = json.dumps(json.loads(call.arguments or "{}"), sort_keys=True, ensure_ascii=False)
-    except ValueError:
-        canonical = call.arguments  # unparseable text: only the very same text counts as a repeat
-    return f"{call.name}\x00{canonical}"
+    return f"{call.name}\x00{canonical_arguments(call.arguments)}"
 
 
 def _ms_since(start: float) -> float:
@@ -133,170 +80,222 @@ class Agent:
 
     def __init__(self, client: ChatModel, registry: ToolRegistry, system_prompt: str = DEFAULT_SYSTEM_PROMPT, max_steps: int = 8,
                  max_seconds: float | None = None, on_event: Callable[[AgentEvent], None] | None = None,
-                 model_options: dict[str, Any] | None = None):
+                 model_options: dict[str, Any] | None = None, *, memory: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None,
+                 gate: Gate | None = None, policy: Any = None, user: Any = None):
         """``model_options`` go to every ``client.complete`` call (e.g. ``{"parallel_tool_calls": False}``).
 
         ``on_event`` is called synchronously for every event; an exception it raises is a bug in the
-        caller's code and propagates (unlike anything the model or a tool does).
+        caller's code and propagates (unlike anything the model or a tool does), except ``StopRun``,
+        which ends the run. ``policy`` and ``user`` (Day 5) build the permission gate; ``gate`` takes any
+        object with ``visible_tools`` and ``check``.
         """
         if max_steps < 1:
-            raise ValueError(f"max_steps must be at least 1, got {max_steps}.")
+            raise ValueError(f"max_steps 至少是 1，收到的是 {max_steps}。")
+        if policy is not None and gate is not None:
+            raise ValueError("policy 和 gate 只能给一个：policy 会据此建立权限关卡（gate）。")
+        if policy is not None:
+            from .permissions import PolicyGate  # Day 5; imported here so Days 1–4 do not depend on it
+
+            gate = PolicyGate(policy, user)
         self.client, self.registry, self.system_prompt = client, registry, system_prompt
         self.max_steps, self.max_seconds, self.on_event = max_steps, max_seconds, on_event
         self.model_options = dict(model_options or {})
+        self.memory, self.gate, self.user = memory, gate, user
 
-    def run(self, user_message: str, history: list[dict[str, Any]] | None = None) -> RunResult:
+    # ----------------------------------------------------------------------- public entry points
+
+    def run(self, user_message: str, history: list[dict[str, Any]] | None = None, *, run_id: str | None = None) -> RunResult:
         """Run to the end and return the result. Never raises for anything the model or a tool does."""
-        last = None
-        for last in self.iter_run(user_message, history):
-            pass
-        assert last is not None and last.run is not None  # _loop always ends with a stop event
-        return last.run
+        return _last_run(self.iter_run(user_message, history, run_id=run_id))
 
-    def iter_run(self, user_message: str, history: list[dict[str, Any]] | None = None) -> Iterator[AgentEvent]:
+    def iter_run(self, user_message: str, history: list[dict[str, Any]] | None = None, *,
+                 run_id: str | None = None) -> Iterator[AgentEvent]:
         """The same run as ``run``, as a generator of events; the last one (``stop``) carries the ``RunResult``."""
-        for event in self._loop(user_message, history):
-            if self.on_event is not None:
-                self.on_event(event)
-            yield event
+        run = RunResult(None, "running", None, self._start(user_message, history), [], run_id=run_id or f"run_{uuid.uuid4().hex[:12]}")
+        yield from self._drive(self._loop(run, {}))
+
+    def resume(self, paused: RunResult, decisions: dict[str, Any]) -> RunResult:
+        """Continue a run that ended with ``needs_confirmation``; ``decisions`` maps every pending request id to a decision."""
+        return _last_run(self.iter_resume(paused, decisions))
+
+    def iter_resume(self, paused: RunResult, decisions: dict[str, Any]) -> Iterator[AgentEvent]:
+        """``resume`` as a generator of events."""
+        if paused.stop_reason != "needs_confirmation":
+            raise ValueError(f"只能继续一个等待确认的运行（stop_reason='needs_confirmation'），这个运行的 stop_reason 是 {paused.stop_reason!r}。")
+        ids = [request.id for request in paused.pending]
+        missing, unknown = [i for i in ids if i not in decisions], [i for i in decisions if i not in ids]
+        if missing or unknown:
+            raise ValueError("每个待确认的调用都要有一个决定，而且只能是这些调用的："
+                             + (f"缺少 {', '.join(missing)}；" if missing else "") + (f"不认识 {', '.join(unknown)}；" if unknown else "")
+                             + f"待确认的是 {', '.join(ids)}。")
+        steps = [Step(s.index, s.reply, s.model_ms, list(s.calls)) for s in paused.steps]  # the paused result stays as it was
+        run = RunResult(None, "running", None, [dict(m) for m in paused.messages], steps, run_id=paused.run_id,
+                        pending=list(paused.pending), pending_calls=list(paused.pending_calls), answered=dict(paused.answered))
+        yield from self._drive(self._loop(run, decisions))
+
+    # ----------------------------------------------------------------------- the loop
 
     def _start(self, user_message: str, history: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
-        """The opening messages. A history that starts with a system message keeps it (continuing a run)."""
+        """The opening messages. A history that starts with a system message keeps it (continuing a conversation)."""
         history = list(history or [])
         head = [] if history and history[0].get("role") == "system" else [{"role": "system", "content": self.system_prompt}]
         return head + history + [{"role": "user", "content": user_message}]
 
-    def _loop(self, user_message: str, history: list[dict[str, Any]] | None) -> Iterator[AgentEvent]:
-        messages = self._start(user_message, history)
-        steps: list[Step] = []
-        earlier: dict[str, ToolResult] = {}  # call_key -> result, for the repeat guard
-        started = time.perf_counter()
-        tools = self.registry.schemas() or None
+    def _loop(self, run: RunResult, decisions: dict[str, Any]) -> Iterator[AgentEvent]:
+        messages, steps, started = run.messages, run.steps, time.perf_counter()
+        event = self._event_factory(run)
+        answer: str | None = None
 
         def stop(reason: StopReason, answer: str | None = None, error: str | None = None) -> AgentEvent:
-            result = RunResult(answer, reason, error, messages, steps, _ms_since(started))
-            return AgentEvent("stop", len(steps), run=result)
+            run.answer, run.stop_reason, run.error, run.duration_ms = answer, reason, error, _ms_since(started)
+            return event("stop", len(steps), run=run)
 
-        for index in range(1, self.max_steps + 1):
-            if self.max_seconds is not None and time.perf_counter() - started > self.max_seconds:
-                yield stop("timeout", error=f"The time budget of {self.max_seconds:g} s ran out after {index - 1} step(s). "
-                                            "Raise Agent(max_seconds=...) or make the task smaller.")
-                return
-
-            model_start = time.perf_counter()
-            try:
-                reply = self.client.complete(messages, tools=tools, **self.model_options)
-            except Exception as exc:  # HTTP, network, timeout, a scripted client running dry …: end the run, truthfully
-                yield stop("error", error=f"The model call failed at step {index}: {type(exc).__name__}: {exc}")
-                return
-            step = Step(index, reply, _ms_since(model_start))
-            steps.append(step)
-            yield AgentEvent("model_call", index, reply=reply, duration_ms=step.model_ms)
-
-            if not reply.tool_calls:  # no tool wanted: this is the answer — unless there is nothing in it
-                if not (reply.content or "").strip():
-                    yield stop("error", error=f"The model returned an empty reply at step {index} (no content, no tool calls, "
-                                              f"finish_reason={reply.finish_reason!r}). Try again, or check the model supports tools.")
+        yield event("run_start", len(steps), data={"resumed": bool(decisions), "user": getattr(self.user, "id", self.user)})
+        try:
+            if run.pending:  # resuming: answer the calls that waited for a decision, then carry on
+                yield from self._answer(run.pending_calls, run, decisions)
+                if run.pending:
+                    yield stop("needs_confirmation")
                     return
-                messages.append(reply.to_message())
-                yield AgentEvent("final", index, answer=reply.content)
-                yield stop("final", answer=reply.content)
-                return
+                _answers_in_call_order(messages)
+            for index in range(len(steps) + 1, self.max_steps + 1):
+                if self.max_seconds is not None and time.perf_counter() - started > self.max_seconds:
+                    yield stop("timeout", error=f"{self.max_seconds:g} 秒的时间预算在第 {index - 1} 步之后用完了。"
+                                                "请调大 Agent(max_seconds=...)，或者把任务拆小。")
+                    return
+                sent = self._prepare(messages)
+                if sent is not messages and sent != messages:
+                    yield event("memory", index, data=_memory_change(messages, sent))
+                tools = self.gate.visible_tools(self.registry) if self.gate is not None else self.registry.schemas()
+                model_start = time.perf_counter()
+                try:
+                    reply = self.client.complete(sent, tools=tools or None, **self.model_options)
+                except Exception as exc:  # HTTP, network, timeout, a scripted client running dry …: end the run, truthfully
+                    yield stop("error", error=f"第 {index} 步调用模型失败：{type(exc).__name__}: {exc}")
+                    return
+                step = Step(index, reply, _ms_since(model_start))
+                steps.append(step)
+                yield event("model_call", index, reply=reply, duration_ms=step.model_ms, messages=list(sent),
+                            data={"tools": [t["function"]["name"] for t in tools or []]})
 
-            messages.append(reply.to_message())  # echoed exactly: same ids, same argument text
-            for call in reply.tool_calls:  # every call answered, in the order the model made them
-                yield AgentEvent("tool_call", index, call=call)
-                record = self._execute(call, earlier)
-                step.calls.append(record)
-                messages.append({"role": "tool", "tool_call_id": call.id, "content": record.content})
-                yield AgentEvent("tool_result", index, call=call, record=record, duration_ms=record.duration_ms)
+                if not reply.tool_calls:  # no tool wanted: this is the answer — unless there is nothing in it
+                    if not (reply.content or "").strip():
+                        yield stop("error", error=f"第 {index} 步模型返回了空回复（没有文字，也没有工具调用，"
+                                                  f"finish_reason={reply.finish_reason!r}）。请重试，或确认这个模型支持工具调用。")
+                        return
+                    messages.append(reply.to_message())
+                    answer = reply.content
+                    yield event("final", index, answer=answer)
+                    yield stop("final", answer=answer)
+                    return
 
-        yield stop("max_steps", error=f"No final answer after {self.max_steps} steps: the model kept calling tools. "
-                                      "Look at the last steps for a loop, or raise Agent(max_steps=...).")
+                messages.append(reply.to_message())  # echoed exactly: same ids, same argument text
+                yield from self._answer(reply.tool_calls, run, {})  # every call answered, in the order the model made them
+                if run.pending:
+                    yield stop("needs_confirmation")
+                    return
 
-    def _execute(self, call: ToolCall, earlier: dict[str, ToolResult]) -> ToolCallRecord:
-        """Dispatch one call, or answer it from an identical earlier call without running the tool again."""
+            yield stop("max_steps", error=f"{self.max_steps} 步之后仍然没有最终回答：模型一直在调用工具。"
+                                          "请查看最后几步是否在兜圈子，或者调大 Agent(max_steps=...)。")
+        except StopRun as exc:  # a hook ended the run (e.g. a budget)
+            yield stop(exc.reason, answer=answer, error=exc.message)
+
+    def _answer(self, calls: list[ToolCall], run: RunResult, decisions: dict[str, Any]) -> Iterator[AgentEvent]:
+        """Check, run and answer each call in order; calls the gate pauses are left in ``run.pending``."""
+        event, step = self._event_factory(run), run.steps[-1]
+        waiting = {call.id: request for call, request in zip(run.pending_calls, run.pending)}
+        run.pending, run.pending_calls = [], []
+        for call in calls:
+            if call.id not in waiting:
+                yield event("tool_call", step.index, call=call)
+            request = waiting.get(call.id)
+            context = CallContext(run.run_id, step.index, self.user, self.registry.get(call.name),
+                                  decisions.get(request.id) if request is not None else None, request)
+            try:
+                record = self._execute(call, run.answered, context)
+            except NeedsConfirmation as paused:
+                run.pending.append(paused.request)
+                run.pending_calls.append(call)
+                yield from (event(kind, step.index, call=call, data=data) for kind, data in context.reports)
+                yield event("needs_confirmation", step.index, call=call, data={"request": paused.request.to_dict()})
+                continue
+            yield from (event(kind, step.index, call=call, data=data) for kind, data in context.reports)
+            step.calls.append(record)
+            run.messages.append({"role": "tool", "tool_call_id": call.id, "content": record.content})
+            yield event("tool_result", step.index, call=call, record=record, duration_ms=record.duration_ms)
+
+    def _execute(self, call: ToolCall, answered: dict[str, dict[str, Any]], context: CallContext) -> ToolCallRecord:
+        """Answer one call: from an identical earlier call, from the gate, or by running the tool."""
         key = call_key(call)
-        if key in earlier:
-            previous = earlier[key]
+        if key in answered:
+            previous = ToolResult.from_dict(answered[key])
             content = json.dumps({**previous.to_dict(), "repeated": True, "note": REPEATED_CALL_NOTE}, ensure_ascii=False, default=str)
-            return ToolCallRecord(call, previous, 0.0, repeated=True, content=content)
+            return ToolCallRecord(call, previous, 0.0, repeated=True, content=content, executed=False)
         start = time.perf_counter()
-        result = self.registry.dispatch(call.name, call.arguments)
-        earlier[key] = result
-        return ToolCallRecord(call, result, _ms_since(start), content=result.to_content())
+        refusal = self.gate.check(call, context) if self.gate is not None else None  # may raise NeedsConfirmation
+        result = refusal if refusal is not None else self.registry.dispatch(call.name, call.arguments)
+        if refusal is None and hasattr(self.gate, "after_call"):  # e.g. mask personal data before the model sees it (Day 5)
+            result = self.gate.after_call(call, result, context)
+        answered[key] = result.to_dict()
+        return ToolCallRecord(call, result, _ms_since(start), content=result.to_content(), executed=refusal is None)
+
+    def _prepare(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """What the model is sent: the memory policy applied to a copy, or the messages themselves."""
+        if self.memory is None:
+            return messages
+        try:
+            return self.memory([dict(m) for m in messages])
+        except StopRun:
+            raise
+        except Exception as exc:  # e.g. the context cannot fit: end the run with the reason, not a traceback
+            raise StopRun("error", f"记忆策略（memory）没能处理这段对话：{type(exc).__name__}: {exc}") from exc
+
+    def _event_factory(self, run: RunResult) -> Callable[..., AgentEvent]:
+        def event(kind: EventKind, step: int, **fields: Any) -> AgentEvent:
+            return AgentEvent(kind, step, run_id=run.run_id, **fields)
+        return event
+
+    def _drive(self, events: Iterator[AgentEvent]) -> Iterator[AgentEvent]:
+        """Hand each event to ``on_event``, then to the caller. A ``StopRun`` from ``on_event`` is thrown into the loop."""
+        event = next(events)
+        while True:
+            try:
+                if self.on_event is not None:
+                    self.on_event(event)
+            except StopRun as exc:
+                if event.kind == "stop":  # the run has already ended
+                    yield event
+                    return
+                yield event
+                event = events.throw(exc)  # the loop turns it into its stop event
+                continue
+            yield event
+            if event.kind == "stop":
+                return
+            event = next(events)
 
 
-# --------------------------------------------------------------------------- showing a run (notebooks)
+def _last_run(events: Iterator[AgentEvent]) -> RunResult:
+    last = None
+    for last in events:
+        pass
+    assert last is not None and last.run is not None  # _loop always ends with a stop event
+    return last.run
 
 
-def _short(text: Any, limit: int = 160) -> str:
-    text = text if isinstance(text, str) else json.dumps(text, ensure_ascii=False, default=str)
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _answers_in_call_order(messages: list[dict[str, Any]]) -> None:
+    """After a resume, put the tool messages that follow the last assistant message back in call order."""
+    start = max(i for i, m in enumerate(messages) if m.get("role") == "assistant")
+    order = {call["id"]: n for n, call in enumerate(messages[start].get("tool_calls") or [])}
+    messages[start + 1:] = sorted(messages[start + 1:], key=lambda m: order.get(m.get("tool_call_id"), len(order)))
 
 
-def format_call(call: ToolCall) -> str:
-    return f"{call.name}({_short(call.arguments, 120)})"
+def _memory_change(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"messages_before": len(before), "messages_after": len(after),
+            "tokens_before": count_message_tokens(before), "tokens_after": count_message_tokens(after)}
 
 
-def format_record(record: ToolCallRecord) -> str:
-    result = record.result
-    body = f"成功 {_short(result.data)}" if result.success else f"失败 {_short(result.error)}"
-    tag = "重复调用，未执行，返回上次结果：" if record.repeated else f"{record.duration_ms:g} ms，"
-    return f"    ← [{record.call.id}] {tag}{body}"
+from .display import format_event, format_run, format_step, print_event, print_run  # noqa: E402  (kept importable from here)
 
-
-def format_step(step: Step) -> str:
-    """A few lines for one step: what the model said or asked, then each tool result."""
-    lines = [f"第 {step.index} 步 · 模型 {step.model_ms:g} ms"]
-    if step.reply.content:
-        lines.append(f"  assistant: {_short(step.reply.content, 300)}")
-    lines += [f"  → [{record.call.id}] {format_call(record.call)}\n{format_record(record)}" for record in step.calls]
-    return "\n".join(lines)
-
-
-def format_run(result: RunResult) -> str:
-    """The whole run, step by step, ending with how and why it stopped."""
-    parts = [format_step(step) for step in result.steps]
-    ending = f"结束：stop_reason={result.stop_reason}，{len(result.steps)} 步，{len(result.tool_calls)} 次工具调用，{result.duration_ms:g} ms"
-    if result.error:
-        ending += f"\n  error: {result.error}"
-    if result.answer:
-        ending += f"\n  answer: {result.answer}"
-    return "\n".join(parts + [ending])
-
-
-def print_run(result: RunResult) -> None:
-    print(format_run(result))
-
-
-def format_event(event: AgentEvent) -> str:
-    """One line (or two) per event; ``Agent(on_event=print_event)`` shows a run as it happens."""
-    if event.kind == "model_call" and event.reply is not None:
-        wants = "、".join(call.name for call in event.reply.tool_calls)
-        if wants:
-            said = f"调用 {wants}"
-        elif (event.reply.content or "").strip():
-            said = f"回答 {_short(event.reply.content)}"
-        else:
-            said = "回复为空（没有文字，也没有工具调用）"
-        return f"第 {event.step} 步 · 模型 {event.duration_ms:g} ms：{said}"
-    if event.kind == "tool_call" and event.call is not None:
-        return f"  → [{event.call.id}] {format_call(event.call)}"
-    if event.kind == "tool_result" and event.record is not None:
-        return format_record(event.record)
-    if event.kind == "final":
-        return f"最终回答：{event.answer}"
-    if event.kind == "stop" and event.run is not None:
-        run = event.run
-        return f"结束：stop_reason={run.stop_reason}" + (f"（{run.error}）" if run.error else "")
-    return f"{event.kind} (step {event.step})"
-
-
-def print_event(event: AgentEvent) -> None:
-    print(format_event(event))
-
-
-__all__ = ["Agent", "AgentEvent", "DEFAULT_SYSTEM_PROMPT", "REPEATED_CALL_NOTE", "RunResult", "Step", "ToolCallRecord", "call_key",
-           "format_event", "format_run", "format_step", "print_event", "print_run"]
+__all__ = ["Agent", "AgentEvent", "CallContext", "DEFAULT_SYSTEM_PROMPT", "Gate", "NeedsConfirmation", "REPEATED_CALL_NOTE", "RunResult",
+           "Step", "StopRun", "ToolCallRecord", "call_key", "format_event", "format_run", "format_step", "print_event", "print_run"]

@@ -274,6 +274,7 @@ class ChatClient:
         self.on_retry = on_retry
         self._sleep = sleep
         self._api_key = api_key
+        self.stream_usage = True  # ask streams for usage; False once a server rejected stream_options
         # The SDK insists on a key; servers that need none (Ollama, the course's own) accept any text.
         self._sdk = openai.OpenAI(base_url=self.base_url, api_key=api_key or "no-key", timeout=self.timeout,
                                   max_retries=0, default_headers=dict(default_headers or {}))
@@ -311,17 +312,27 @@ class ChatClient:
                model: str | None = None, **options: Any) -> Iterator[StreamEvent]:
         """A streaming call: events as the reply arrives, then one ``done`` event with the whole ``ChatResult``.
 
-        Usage is requested with ``stream_options={"include_usage": True}``; pass
-        ``stream_options=None`` for a server that rejects it. The request is sent when iteration starts.
+        Usage is requested with ``stream_options={"include_usage": True}`` (without it the API streams no
+        usage at all, and the reply's ``usage`` is None — unknown, not 0). A server that rejects the option
+        with a 400 naming it is asked again without it, and this client stops asking (``stream_usage``
+        becomes False). Pass ``stream_options=None`` to never ask. The request is sent when iteration starts.
         """
         model = model or self.model
         params = self._params(messages, tools, model, options)
         params["stream"] = True
-        if "stream_options" not in params:
+        asked_usage = "stream_options" not in params and self.stream_usage
+        if asked_usage:
             params["stream_options"] = {"include_usage": True}
-        elif params["stream_options"] is None:
+        elif params.get("stream_options", 0) is None:
             del params["stream_options"]
-        sdk_stream = self._with_retries(lambda: self._sdk.chat.completions.create(**params), model)
+        try:
+            sdk_stream = self._with_retries(lambda: self._sdk.chat.completions.create(**params), model)
+        except BadRequest as exc:
+            if not (asked_usage and "stream_options" in (exc.server_message or "")):
+                raise
+            self.stream_usage = False  # this server does not know the option: ask without it, now and later
+            del params["stream_options"]
+            sdk_stream = self._with_retries(lambda: self._sdk.chat.completions.create(**params), model)
         assembler = _StreamAssembler()
         try:
             for chunk in sdk_stream:
@@ -483,7 +494,6 @@ def shared_server(backend: str = "offline", model_path: str | None = None) -> An
         return server
 
 
-_shared_server = shared_server  # the earlier private name, still used by some callers
 
 
 def _stop_shared_servers() -> None:

@@ -5,7 +5,7 @@ models write it messily: inside a code fence, after a sentence of prose, with a 
 single quotes, full-width punctuation from a Chinese keyboard (，：“”｛｝), Python's True/None, the
 arguments double-encoded as a string, under other key names (tool_name, args, parameters, ...), in
 OpenAI's {"function": {...}} shape, in Qwen's <tool_call> tags, or as a ReAct "Action:" block. This
-module turns all of that into ``ToolCall(name, arguments)``, or into a ``ParseError`` whose
+module turns all of that into a ``ToolCall`` (``types.ToolCall`` with ``id == ""``: text carries no id), or into a ``ParseError`` whose
 ``message`` is written for the model, so the agent can send it back and ask for a corrected reply.
 
 How it works, in three steps that the Day 2 notebook shows one at a time:
@@ -32,10 +32,9 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+from typing import Any, Callable, NamedTuple
 
-if TYPE_CHECKING:
-    from . import types
+from .types import ToolCall, describe_json_error, shorten
 
 NAME_KEYS = ("name", "tool_name", "tool", "function", "action")
 """Keys a model may use for the tool's name, in the order they are tried."""
@@ -52,25 +51,6 @@ _FINAL_ANSWER_NAMES = {"final answer", "final_answer", "finalanswer"}
 # --------------------------------------------------------------------------------------------
 # Results
 # --------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class ToolCall:
-    """A tool call recovered from text: a name and its arguments, already decoded to a dict.
-
-    Unlike ``handwritten_agent.types.ToolCall`` (what a native ``tool_calls`` response carries), it
-    has no ``id`` -- text has none -- and its arguments are a dict, not the raw JSON string. Use
-    ``with_id`` to turn it into the wire type, e.g. when a server reports it as a native call.
-    """
-
-    name: str
-    arguments: dict[str, Any] = field(default_factory=dict)
-
-    def with_id(self, call_id: str) -> "types.ToolCall":
-        """The same call as a ``types.ToolCall`` with ``call_id`` and the arguments as JSON text."""
-        from .types import ToolCall as WireToolCall
-
-        return WireToolCall(id=call_id, name=self.name, arguments=json.dumps(self.arguments, ensure_ascii=False))
-
 
 @dataclass(frozen=True)
 class ParseError:
@@ -99,7 +79,7 @@ class ReActStep:
         """The action as a ``ToolCall``, or None when this step is a final answer (or neither)."""
         if self.action is None:
             return None
-        return ToolCall(self.action, dict(self.action_input or {}))
+        return ToolCall.from_arguments(self.action, dict(self.action_input or {}))
 
 
 class _Failure(NamedTuple):
@@ -450,7 +430,7 @@ def _first_json_value(text: str, blocks: list[JsonBlock]) -> Any:
     for block in blocks[:MAX_BLOCKS]:
         if not block.closed:
             first_error = first_error or (f"the JSON starting at position {block.start} is never closed "
-                                          f"(truncated output?): {_snippet(block.text)}")
+                                          f"(truncated output?): {shorten(block.text.strip(), 80, one_line=False)!r}")
             continue
         try:
             return _loads_lenient(block.text)
@@ -461,43 +441,25 @@ def _first_json_value(text: str, blocks: list[JsonBlock]) -> Any:
             return _loads_lenient(text.strip())  # a bare scalar such as 42 or "text"
         except ValueError:
             pass
-        raise ValueError(f"no JSON object or array found in the text: {_snippet(text)}")
+        raise ValueError(f"no JSON object or array found in the text: {repr(shorten(text.strip(), 80, one_line=False))}")
     raise ValueError(first_error)
-
-
-def _snippet(text: str, limit: int = 80) -> str:
-    text = text.strip()
-    return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
 # --------------------------------------------------------------------------------------------
 # Step 3: read the call
 # --------------------------------------------------------------------------------------------
 
-_JSON_ERRORS_ZH = (
-    ("Expecting ',' delimiter", "缺少逗号"),
-    ("Expecting ':' delimiter", "缺少冒号"),
-    ("Expecting property name", "键名必须用双引号括起来"),
-    ("Expecting value", "缺少值或出现了非法的值"),
-    ("Unterminated string", "字符串缺少结束的引号"),
-    ("Extra data", "JSON 后面还有多余的内容"),
-    ("Invalid \\escape", "字符串里有非法的转义符"),
-    ("nested too deeply", "嵌套层数太多"),
-    ("is not valid JSON", "出现了 NaN 或 Infinity 这类 JSON 不支持的数字"),
-)
-
-
 def _syntax_failure(block_text: str) -> _Failure:
     repaired = repair_json(block_text)
     try:
         _loads(repaired)
     except json.JSONDecodeError as exc:
-        reason = next((zh for en, zh in _JSON_ERRORS_ZH if exc.msg.startswith(en)), "不是合法的 JSON")
+        reason = describe_json_error(exc.msg)
         near = repaired[max(0, exc.pos - 12): exc.pos + 12].replace("\n", " ")
         return _Failure(f"JSON 格式错误（{reason}，位置在“{near}”附近）",
                         f"invalid JSON even after repair: {exc.msg} at position {exc.pos}")
     except ValueError as exc:
-        reason = next((zh for en, zh in _JSON_ERRORS_ZH if en in str(exc)), "不是合法的 JSON")
+        reason = describe_json_error(str(exc))
         return _Failure(f"JSON 格式错误（{reason}）", f"invalid JSON even after repair: {exc}")
     return _Failure("JSON 格式错误", "invalid JSON")  # not reached: callers only ask after a failure
 
@@ -569,7 +531,7 @@ def _interpret(value: Any, depth: int = 0) -> list[ToolCall] | _Failure | _NotAC
     if arguments.get("type") == "object" and isinstance(arguments.get("properties"), dict):
         return _Failure("你输出的是工具的定义（参数的 JSON Schema），而不是一次调用；arguments 里应该填参数的具体取值",
                         f"the model echoed the schema of {name!r} instead of calling it")
-    return [ToolCall(name, arguments)]
+    return [ToolCall.from_arguments(name, arguments)]
 
 
 _CALL_WORDS = tuple(dict.fromkeys(NAME_KEYS + ARGUMENT_KEYS))

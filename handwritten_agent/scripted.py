@@ -1,8 +1,10 @@
-"""A scripted model: replies come from a queue, never from the network.
+"""Fake models for tests and demos: replies come from a queue or from your function, never from the network.
 
-Tests and demos that need one exact sequence of model replies use ``ScriptedClient``. It records
-every request it receives (``.requests``) so a test can check what the agent sent. It does not look
-at the messages to decide what to say — the script decides — so a test reads top to bottom.
+``ScriptedClient`` answers from a fixed list of replies, in order: it does not look at the messages to
+decide what to say — the script decides — so a test reads top to bottom. ``FunctionClient`` is the
+reactive one (pydantic-ai's ``FunctionModel``): your function reads the conversation and returns the
+reply, for tests where the answer depends on what the agent sent (a summary request, a tool error).
+Both record every request they receive (``.requests``) so a test can check what the agent sent.
 
 Left out: streaming. Use the offline server for anything that streams.
 """
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from .types import ChatResult, ToolCall, Usage
 
@@ -46,9 +48,24 @@ class ScriptedClient:
     def complete(self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None = None, **options: Any) -> ChatResult:
         self.requests.append({"messages": copy.deepcopy(list(messages)), "tools": tools, **options})
         if not self._replies:
-            raise ScriptExhausted(f"no scripted reply left for request #{len(self.requests)}")
+            raise ScriptExhausted(f"脚本里的回复用完了：第 {len(self.requests)} 次请求没有可用的回复（被测代码调用模型的次数比预期多）。")
         return self._replies.pop(0)
 
     @property
     def remaining(self) -> int:
         return len(self._replies)
+
+
+class FunctionClient:
+    """A ``ChatModel`` whose reply is ``fn(messages, tools)``: a ``ChatResult`` or plain text (a final answer)."""
+
+    def __init__(self, fn: Callable[[list[dict[str, Any]], Sequence[dict[str, Any]] | None], ChatResult | str], *, max_calls: int = 100):
+        self.fn, self.max_calls = fn, max_calls
+        self.requests: list[dict[str, Any]] = []
+
+    def complete(self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None = None, **options: Any) -> ChatResult:
+        self.requests.append({"messages": copy.deepcopy(list(messages)), "tools": tools, **options})
+        if len(self.requests) > self.max_calls:
+            raise ScriptExhausted(f"FunctionClient 已被调用 {len(self.requests)} 次，超过上限 {self.max_calls}：调用方的循环可能没有边界。")
+        answer = self.fn(copy.deepcopy(list(messages)), tools)
+        return reply(answer) if isinstance(answer, str) else answer

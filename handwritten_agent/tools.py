@@ -11,8 +11,9 @@ arguments, validates them against the schema with ``jsonschema`` (nothing is coe
 an integer is an error the model can read and fix), runs the tool with a timeout, and always returns
 a ``ToolResult`` — the ``{success, data, error}`` envelope — never an exception.
 
-Left out: async tools, permission checks and confirmation (Day 5 reads the metadata kept here:
-``permission``, ``side_effects``, ``needs_confirmation``), retries, and result caching.
+Left out: async tools, permission checks and confirmation (Day 5's ``permissions`` reads the metadata
+kept here: ``level`` — also readable as ``permission`` —, ``side_effects``, ``needs_confirmation``), retries,
+and result caching.
 """
 
 from __future__ import annotations
@@ -29,8 +30,20 @@ from typing import Any, Callable, Iterable, Iterator, Literal, Union
 
 from jsonschema import Draft202012Validator
 
+from .types import json_type_name, parse_arguments
+
 PERMISSION_LEVELS = ("L0", "L1", "L2", "L3")
 """L0 hidden/refused, L1 read-only, L2 confirm once, L3 approval (the seeds' four-level model; enforced on Day 5)."""
+
+
+def level_name(level: Any) -> str:
+    """``Level.L2``, ``"L2"`` or ``2`` → ``"L2"``; anything else raises ``ValueError`` naming the valid levels."""
+    value = getattr(level, "value", level)
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = f"L{value}"
+    if value not in PERMISSION_LEVELS:
+        raise ValueError(f"权限级别 {level!r} 无效：请用 {'、'.join(PERMISSION_LEVELS)} 之一（或 Level.L0 … Level.L3）。")
+    return str(value)
 
 
 class ToolDefinitionError(TypeError):
@@ -70,6 +83,11 @@ class ToolResult:
     def to_dict(self) -> dict[str, Any]:
         return {"success": self.success, "data": self.data, "error": self.error}
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ToolResult:
+        """The inverse of ``to_dict`` (the exception, never serialized, is not restored)."""
+        return cls(success=bool(data.get("success")), data=data.get("data"), error=data.get("error"))
+
     def to_content(self) -> str:
         """The text of the ``role: tool`` message. Values JSON cannot encode (dates, …) are written with ``str``."""
         return json.dumps(self.to_dict(), ensure_ascii=False, default=str)
@@ -87,11 +105,19 @@ class Tool:
     parameters: dict[str, Any]
     fn: Callable[..., Any]
     permission: str = "L1"
+    """The permission level as text ("L0"…"L3"); ``level`` is the same value as a ``Level``."""
     side_effects: bool = False
     timeout: float | None = 10.0
     needs_confirmation: bool | Callable[[dict[str, Any]], bool] | None = None
     """None lets the permission level decide (Day 5); True/False or a predicate on the arguments overrides it."""
     metadata: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def level(self) -> Any:
+        """The permission level as a ``permissions.Level`` (an unmarked tool is L1)."""
+        from .permissions.levels import Level  # Day 5; imported here so Days 1–4 do not load it
+
+        return Level(level_name(self.permission))
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Call the underlying function directly, exactly as if it had not been decorated."""
@@ -106,32 +132,40 @@ class Tool:
         try:
             args = parse_arguments(arguments)
         except ValueError as exc:
-            return ToolResult.fail(f"Tool {self.name!r}: {exc}", exc)
+            return ToolResult.fail(f"工具 {self.name} 的{exc}", exc)
         problems = validation_errors(self.parameters, args)
         if problems:
-            return ToolResult.fail(f"Invalid arguments for tool {self.name!r}: {'; '.join(problems)}. Fix the arguments and call it again.")
+            return ToolResult.fail(f"工具 {self.name} 的参数不符合要求：{'；'.join(problems)}。请修正参数后再调用一次。")
         return run_with_timeout(self.fn, args, self.timeout, self.name)
 
 
-def tool(fn: Callable[..., Any] | None = None, *, name: str | None = None, permission: str = "L1", side_effects: bool = False,
-         timeout: float | None = 10.0, needs_confirmation: bool | Callable[[dict[str, Any]], bool] | None = None,
-         **metadata: Any) -> Any:
-    """Turn a function into a ``Tool``. Use it bare (``@tool``) or with options (``@tool(permission="L2")``).
+def tool(fn: Callable[..., Any] | None = None, *, name: str | None = None, level: Any = None, permission: str | None = None,
+         side_effects: bool = False, timeout: float | None = 10.0,
+         needs_confirmation: bool | Callable[[dict[str, Any]], bool] | None = None, **metadata: Any) -> Any:
+    """Turn a function into a ``Tool``. Use it bare (``@tool``) or with options (``@tool(level=Level.L2)``).
 
     The function needs a type hint on every parameter and a docstring whose first paragraph says
     what the tool does, followed by an ``Args:`` section with one ``name: description`` line per
-    parameter. Extra keyword options are kept in ``Tool.metadata``.
+    parameter. ``level`` (``Level.L0``…``Level.L3``, or ``"L2"``) is the permission level; an unmarked
+    tool is L1. ``permission="L2"`` is the older spelling of the same option. Extra keyword options
+    are kept in ``Tool.metadata``.
     """
 
     def build(func: Callable[..., Any]) -> Tool:
-        if permission not in PERMISSION_LEVELS:
-            raise ToolDefinitionError(f"@tool(permission={permission!r}) on {func.__name__}: use one of {', '.join(PERMISSION_LEVELS)}.")
+        given = [value for value in (level, permission) if value is not None]
+        try:
+            names = {level_name(value) for value in given}
+        except ValueError as exc:
+            raise ToolDefinitionError(f"{func.__name__} 上的 @tool(level=...) 无效：{exc}") from None
+        if len(names) > 1:
+            raise ToolDefinitionError(f"{func.__name__}：level={level!r} 和 permission={permission!r} 说的不是同一个级别。只写 level=... 就够了。")
+        chosen = names.pop() if names else "L1"
         description, parameters = build_schema(func)
-        return Tool(name=name or func.__name__, description=description, parameters=parameters, fn=func, permission=permission,
+        return Tool(name=name or func.__name__, description=description, parameters=parameters, fn=func, permission=chosen,
                     side_effects=side_effects, timeout=timeout, needs_confirmation=needs_confirmation, metadata=dict(metadata))
 
     if isinstance(fn, str):
-        raise ToolDefinitionError(f"@tool({fn!r}): pass the name as a keyword, @tool(name={fn!r}).")
+        raise ToolDefinitionError(f"@tool({fn!r})：名字要用关键字参数传入，写成 @tool(name={fn!r})。")
     return build(fn) if fn is not None else build
 
 
@@ -214,8 +248,8 @@ def type_to_schema(annotation: Any, where: str) -> dict[str, Any]:
         if len(non_null) == 1:  # Optional[X]: the model may leave the argument out
             return type_to_schema(non_null[0], where)
         return {"anyOf": [type_to_schema(arg, where) for arg in non_null]}
-    raise ToolDefinitionError(f"{where}: type {annotation!r} has no JSON Schema equivalent here. "
-                              "Use str, int, float, bool, list[X], dict, Literal[...] or Optional[X].")
+    raise ToolDefinitionError(f"{where}：类型 {annotation!r} 没有对应的 JSON Schema。"
+                              "请改用 str、int、float、bool、list[X]、dict、Literal[...] 或 Optional[X]。")
 
 
 def build_schema(fn: Callable[..., Any]) -> tuple[str, dict[str, Any]]:
@@ -223,32 +257,32 @@ def build_schema(fn: Callable[..., Any]) -> tuple[str, dict[str, Any]]:
     fname = getattr(fn, "__name__", repr(fn))
     description, arg_docs = parse_docstring(fn.__doc__)
     if not description:
-        raise ToolDefinitionError(f"Tool {fname} has no description. The model chooses tools by their description: "
-                                  f'add a docstring whose first line says what it does, e.g.\n    """查询指定城市的天气，例如：北京"""')
+        raise ToolDefinitionError(f"工具 {fname} 没有描述。模型靠描述来选工具："
+                                  f'请加一个文档字符串，第一行说明它做什么，例如：\n    """查询指定城市的天气，例如：北京"""')
     try:
         hints = typing.get_type_hints(fn, include_extras=True)
     except NameError as exc:
-        raise ToolDefinitionError(f"Tool {fname}: a type hint cannot be resolved ({exc}). Import the type in the tool's module.") from exc
+        raise ToolDefinitionError(f"工具 {fname}：有一个类型注解无法解析（{exc}）。请在工具所在的模块里导入这个类型。") from exc
 
     properties: dict[str, Any] = {}
     required: list[str] = []
     for pname, param in inspect.signature(fn).parameters.items():
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-            raise ToolDefinitionError(f"Tool {fname}: *{pname} / **{pname} cannot be described to a model. Name every parameter.")
+            raise ToolDefinitionError(f"工具 {fname}：*{pname} / **{pname} 无法描述给模型。请把每个参数都单独写出名字。")
         if pname not in hints:
-            raise ToolDefinitionError(f"Tool {fname}: parameter {pname!r} has no type hint. Add one, e.g.\n"
+            raise ToolDefinitionError(f"工具 {fname}：参数 {pname!r} 没有类型注解。请加上，例如：\n"
                                       f"    def {fname}({pname}: str, ...)")
         annotation = hints[pname]
-        schema = type_to_schema(annotation, f"Tool {fname}, parameter {pname!r}")
+        schema = type_to_schema(annotation, f"工具 {fname} 的参数 {pname!r}")
         annotated_doc = next((m for m in getattr(annotation, "__metadata__", ()) if isinstance(m, str)), None)
         doc = arg_docs.get(pname) or annotated_doc
         if not doc:
-            raise ToolDefinitionError(f"Tool {fname}: parameter {pname!r} has no description. Add a line under 'Args:' "
-                                      f"in the docstring saying what it is, with an example value, e.g.\n    Args:\n        {pname}: <what it is>，例如：<an example value>")
+            raise ToolDefinitionError(f"工具 {fname}：参数 {pname!r} 没有描述。请在文档字符串的 Args: 部分加一行，说明它是什么并举一个例子，例如：\n"
+                                      f"    Args:\n        {pname}: <它是什么>，例如：<一个示例值>")
         schema["description"] = doc
         if param.default is inspect.Parameter.empty and _is_optional(annotation):
-            raise ToolDefinitionError(f"Tool {fname}: parameter {pname!r} is Optional but has no default, so the model could leave it "
-                                      f"out and the call would fail. Give it one, e.g.\n    {pname}: Optional[...] = None")
+            raise ToolDefinitionError(f"工具 {fname}：参数 {pname!r} 是 Optional，却没有默认值；模型不传它时调用就会失败。"
+                                      f"请给它一个默认值，例如：\n    {pname}: Optional[...] = None")
         if param.default is inspect.Parameter.empty:
             required.append(pname)
         elif param.default is not inspect.Parameter.empty and param.default is not None and _json_safe(param.default):
@@ -257,8 +291,8 @@ def build_schema(fn: Callable[..., Any]) -> tuple[str, dict[str, Any]]:
 
     unknown = sorted(set(arg_docs) - set(properties))
     if unknown:
-        raise ToolDefinitionError(f"Tool {fname}: the docstring describes {', '.join(unknown)}, which the signature does not have. "
-                                  "Rename the 'Args:' line to match the parameter, or remove it.")
+        raise ToolDefinitionError(f"工具 {fname}：文档字符串描述了 {'、'.join(unknown)}，但函数签名里没有这个参数。"
+                                  "请把 Args: 里的这一行改成和参数同名，或者删掉它。")
     parameters = {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
     Draft202012Validator.check_schema(parameters)
     return description, parameters
@@ -280,59 +314,41 @@ def _json_safe(value: Any) -> bool:
 
 # --------------------------------------------------------------------------- dispatch steps
 
-def parse_arguments(arguments: dict[str, Any] | str | None) -> dict[str, Any]:
-    """The arguments as a dict. Text is parsed as JSON; anything but a JSON object raises ``ValueError`` saying so."""
-    if arguments is None:
-        return {}
-    if isinstance(arguments, dict):
-        return arguments
-    text = arguments.strip()
-    if not text:
-        return {}
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"the arguments are not valid JSON ({exc.msg} at position {exc.pos}): {text[:200]}. "
-                         'Send one JSON object, e.g. {"name": "value"}.') from exc
-    if isinstance(value, str):
-        raise ValueError("the arguments are a JSON string, not a JSON object. Send the object itself, not a string containing it.")
-    if not isinstance(value, dict):
-        raise ValueError(f"the arguments must be a JSON object, got {_json_type_name(value)}: {text[:200]}.")
-    return value
-
-
 def validation_errors(schema: dict[str, Any], arguments: dict[str, Any]) -> list[str]:
     """Every way ``arguments`` break ``schema``, one readable sentence each (empty list when valid)."""
     validator = Draft202012Validator(schema)
     return [_describe(error) for error in sorted(validator.iter_errors(arguments), key=lambda e: list(e.absolute_path))]
 
 
+_TYPE_ZH = {"string": "字符串", "integer": "整数", "number": "数字", "boolean": "布尔值", "array": "数组", "object": "对象", "null": "null"}
+
+_BOUNDS_ZH = {"minimum": "不能小于 {}", "maximum": "不能大于 {}", "exclusiveMinimum": "必须大于 {}", "exclusiveMaximum": "必须小于 {}",
+              "minLength": "至少要有 {} 个字符", "maxLength": "最多 {} 个字符", "minItems": "至少要有 {} 项", "maxItems": "最多 {} 项",
+              "pattern": "要符合格式 {}", "const": "只能是 {}", "multipleOf": "必须是 {} 的倍数"}
+
+
 def _describe(error: Any) -> str:
+    """One Chinese sentence for one schema violation, naming the argument and what it should be."""
     where = ".".join(str(part) for part in error.absolute_path)
-    field_name = f"argument {where!r}" if where else "the arguments"
+    field_name = f"参数 {where}" if where else "参数"
+    got = json.dumps(error.instance, ensure_ascii=False, default=str)[:80]
     if error.validator == "type":
-        expected = error.validator_value if isinstance(error.validator_value, str) else " or ".join(error.validator_value)
-        return f"{field_name} must be {expected}, got {_json_type_name(error.instance)} {json.dumps(error.instance, ensure_ascii=False)[:80]}"
+        kinds = [error.validator_value] if isinstance(error.validator_value, str) else list(error.validator_value)
+        expected = " 或 ".join(f"{_TYPE_ZH.get(kind, kind)}（{kind}）" for kind in kinds)
+        return f"{field_name} 应该是{expected}，收到的是{_TYPE_ZH.get(json_type_name(error.instance), '')}（{json_type_name(error.instance)}）{got}"
     if error.validator == "required":
         missing = re.findall(r"'([^']+)' is a required property", error.message)
-        return f"missing required argument {missing[0]!r}" if missing else error.message
+        return f"缺少必填参数 {missing[0]}" if missing else f"缺少必填参数：{error.message}"
     if error.validator == "additionalProperties":
-        allowed = ", ".join(error.schema.get("properties", {})) or "none"
+        allowed = "、".join(error.schema.get("properties", {})) or "无"
         extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
-        return f"unexpected argument(s) {', '.join(map(repr, extra))}; allowed: {allowed}"
+        return f"多余的参数 {'、'.join(extra)}；允许的参数只有：{allowed}"
     if error.validator == "enum":
-        options = ", ".join(json.dumps(v, ensure_ascii=False) for v in error.validator_value)
-        return f"{field_name} must be one of {options}, got {json.dumps(error.instance, ensure_ascii=False)[:80]}"
-    return f"{field_name}: {error.message}"
-
-
-def _json_type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    for python_type, name in ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"), (list, "array"), (dict, "object")):
-        if isinstance(value, python_type):
-            return name
-    return type(value).__name__
+        options = "、".join(json.dumps(v, ensure_ascii=False) for v in error.validator_value)
+        return f"{field_name} 必须是 {options} 之一，收到的是 {got}"
+    if error.validator in _BOUNDS_ZH:
+        return f"{field_name} {_BOUNDS_ZH[error.validator].format(json.dumps(error.validator_value, ensure_ascii=False))}，收到的是 {got}"
+    return f"{field_name} 不符合要求（{error.validator}）：{error.message}"
 
 
 def run_with_timeout(fn: Callable[..., Any], arguments: dict[str, Any], timeout: float | None, name: str = "tool") -> ToolResult:
@@ -361,9 +377,9 @@ def run_with_timeout(fn: Callable[..., Any], arguments: dict[str, Any], timeout:
     worker.start()
     worker.join(timeout)
     if worker.is_alive():
-        return ToolResult.fail(f"TimeoutError: tool {name!r} did not finish within {timeout:g} s. "
-                               "Try again later or with a smaller request.", TimeoutError(f"{name} timed out after {timeout} s"))
-    return box[0] if box else ToolResult.fail(f"tool {name!r} ended without a result")
+        return ToolResult.fail(f"TimeoutError：工具 {name} 在 {timeout:g} 秒内没有完成。"
+                               "请稍后再试，或者缩小请求的范围。", TimeoutError(f"{name} timed out after {timeout} s"))
+    return box[0] if box else ToolResult.fail(f"工具 {name} 结束了，但没有返回结果")
 
 
 # --------------------------------------------------------------------------- the registry
@@ -381,7 +397,7 @@ class ToolRegistry:
         """Add a ``Tool`` (or a plain function, decorated here with the defaults). Returns the tool, so it works as a decorator."""
         item = tool_or_fn if isinstance(tool_or_fn, Tool) else tool(tool_or_fn)
         if item.name in self._tools and self._tools[item.name] is not item:
-            raise ValueError(f"A tool named {item.name!r} is already registered. Give one of them another name with @tool(name=...).")
+            raise ValueError(f"已经注册过名为 {item.name!r} 的工具。请用 @tool(name=...) 给其中一个换个名字。")
         self._tools[item.name] = item
         return item
 
@@ -407,13 +423,13 @@ class ToolRegistry:
         """Run the named tool on the model's arguments. Never raises for anything the model sends."""
         item = self._tools.get(name)
         if item is None:
-            valid = ", ".join(self._tools) or "(none registered)"
-            return ToolResult.fail(f"Unknown tool {name!r}. Valid tools: {valid}. Call one of these by its exact name.")
+            valid = "、".join(self._tools) or "（还没有注册任何工具）"
+            return ToolResult.fail(f"没有名为 {name!r} 的工具。可用的工具：{valid}。请用其中一个的准确名字调用。")
         return item.invoke(arguments)
 
     def __repr__(self) -> str:
         return f"ToolRegistry({', '.join(self._tools)})"
 
 
-__all__ = ["PERMISSION_LEVELS", "Tool", "ToolDefinitionError", "ToolError", "ToolRegistry", "ToolResult", "build_schema",
+__all__ = ["PERMISSION_LEVELS", "Tool", "level_name", "ToolDefinitionError", "ToolError", "ToolRegistry", "ToolResult", "build_schema",
            "parse_arguments", "parse_docstring", "run_with_timeout", "tool", "type_to_schema", "validation_errors"]

@@ -5,6 +5,10 @@ so ``ChatResult`` keeps those (content, tool calls, finish reason, usage) plus `
 who wants the rest. ``ChatModel`` is the one-method protocol the agent depends on: ``ChatClient``
 (real HTTP) and ``ScriptedClient`` (a queue of replies, for tests) both satisfy it.
 
+It is also the one home of the small helpers every module shares: ``parse_arguments`` and
+``canonical_arguments`` (a call's arguments), ``message_text`` (a message's text), ``shorten`` (text
+for display), ``json_type_name``.
+
 Left out: multimodal content parts, logprobs, and multiple choices (``n > 1``).
 """
 
@@ -15,29 +19,146 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence
 
 
+JSON_ERRORS_ZH = (
+    ("Expecting ',' delimiter", "缺少逗号"),
+    ("Expecting ':' delimiter", "缺少冒号"),
+    ("Illegal trailing comma", "最后一项后面多了一个逗号"),  # Python 3.13+ wording
+    ("Expecting property name", "键名必须用双引号括起来"),
+    ("Expecting value", "缺少值或出现了非法的值"),
+    ("Unterminated string", "字符串缺少结束的引号"),
+    ("Extra data", "JSON 后面还有多余的内容"),
+    ("Invalid \\escape", "字符串里有非法的转义符"),
+    ("Invalid control character", "字符串里有未转义的控制字符（例如换行）"),
+    ("nested too deeply", "嵌套层数太多"),
+    ("is not valid JSON", "出现了 NaN 或 Infinity 这类 JSON 不支持的数字"),
+)
+"""``json`` error messages (English, and worded differently across Python versions) → one Chinese reason each."""
+
+
+def describe_json_error(message: str) -> str:
+    """The Chinese reason for a ``json.JSONDecodeError.msg`` (or any text containing one)."""
+    return next((zh for en, zh in JSON_ERRORS_ZH if en in message), "不是合法的 JSON")
+
+
+def parse_arguments(arguments: dict[str, Any] | str | None) -> dict[str, Any]:
+    """A tool call's arguments as a dict; the one place the package decodes them.
+
+    Text is parsed as JSON. Anything but a JSON object raises ``ValueError`` with a Chinese message the
+    model can act on (it is sent back as the tool's error).
+    """
+    if arguments is None:
+        return {}
+    if isinstance(arguments, dict):
+        return arguments
+    text = arguments.strip()
+    if not text:
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"参数不是合法的 JSON（{describe_json_error(exc.msg)}，在第 {exc.pos} 个字符附近）：{shorten(text, 200)}。"
+                         '请只发送一个 JSON 对象，例如 {"name": "value"}。') from exc
+    if isinstance(value, str):
+        raise ValueError("参数是一个 JSON 字符串，而不是 JSON 对象：请直接发送对象本身，不要把它再包成字符串。")
+    if not isinstance(value, dict):
+        raise ValueError(f"参数必须是一个 JSON 对象，收到的是 {json_type_name(value)}：{shorten(text, 200)}。")
+    return value
+
+
+def canonical_arguments(arguments: dict[str, Any] | str | None) -> str:
+    """The arguments as canonical JSON (sorted keys), so equal calls compare equal however they were written.
+
+    Text that is not a JSON object is returned unchanged: only the very same text is then the same call.
+    """
+    try:
+        return json.dumps(parse_arguments(arguments), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    except ValueError:
+        return arguments if isinstance(arguments, str) else ""
+
+
+def json_type_name(value: Any) -> str:
+    """The JSON name of a value's type (``null``, ``boolean``, ``integer``, ``number``, ``string``, ``array``, ``object``)."""
+    if value is None:
+        return "null"
+    for python_type, name in ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"), (list, "array"), (dict, "object")):
+        if isinstance(value, python_type):
+            return name
+    return type(value).__name__
+
+
+def shorten(value: Any, limit: int = 160, *, one_line: bool = True, show_length: bool = False) -> str:
+    """``value`` as text of at most about ``limit`` characters, for display and error messages.
+
+    Non-strings are written as JSON when they can be (``repr`` otherwise); ``one_line`` folds whitespace;
+    ``show_length`` appends the full length when the text was cut.
+    """
+    if isinstance(value, str):
+        text = value
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False)
+        except (TypeError, ValueError):
+            text = repr(value)
+    if one_line:
+        text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: max(limit - 1, 0)] + "…"
+    return cut + f"（共 {len(text)} 个字符）" if show_length else cut
+
+
+def message_text(message: dict[str, Any]) -> str:
+    """A message's text: ``content`` as a string, or the text parts of multi-part content joined."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(str(part.get("text", "")) for part in content
+                       if isinstance(part, dict) and part.get("type", "text") == "text")
+    return ""
+
+
 @dataclass(frozen=True)
 class ToolCall:
-    """One tool call requested by the model.
+    """One tool call: which tool, with which arguments, answering to which id.
 
     ``arguments`` is the raw JSON text exactly as the model produced it. It is kept as text on
     purpose: the assistant message must be echoed back unchanged, and a model may produce text that
-    is not valid JSON (see ``parsed_arguments``).
+    is not valid JSON. ``args`` decodes it. A call read out of a model's *text* (Day 2) has no id
+    (``id == ""``) until ``with_id`` gives it one.
     """
 
     id: str
     name: str
     arguments: str = "{}"
 
+    @classmethod
+    def from_arguments(cls, name: str, arguments: dict[str, Any] | None = None, id: str = "") -> ToolCall:
+        """A call built from a dict of arguments (written as compact JSON text)."""
+        return cls(id=id, name=name, arguments=json.dumps(arguments or {}, ensure_ascii=False))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ToolCall:
+        """The inverse of ``to_dict``: one entry of an assistant message's ``tool_calls``."""
+        function = data.get("function") or {}
+        return cls(id=str(data.get("id", "")), name=str(function.get("name", "")), arguments=str(function.get("arguments", "{}")))
+
+    @property
+    def args(self) -> dict[str, Any]:
+        """The arguments as a dict. Raises ``ValueError`` (with a message for the model) if they are not a JSON object."""
+        return parse_arguments(self.arguments)
+
     def parsed_arguments(self) -> dict[str, Any]:
-        """The arguments as a dict. Raises ``ValueError`` with a readable message if they are not a JSON object."""
-        text = self.arguments.strip() or "{}"
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"arguments of {self.name!r} are not valid JSON ({exc.msg} at position {exc.pos}): {text[:200]}") from exc
-        if not isinstance(value, dict):
-            raise ValueError(f"arguments of {self.name!r} must be a JSON object, got {type(value).__name__}: {text[:200]}")
-        return value
+        """Same as ``args`` (kept for code written before ``args`` existed)."""
+        return self.args
+
+    def same_call(self, other: ToolCall) -> bool:
+        """Same tool and equal arguments, whatever the id and the JSON spacing."""
+        return self.name == other.name and canonical_arguments(self.arguments) == canonical_arguments(other.arguments)
+
+    def with_id(self, call_id: str) -> ToolCall:
+        """The same call with ``id`` set (e.g. a call read from text, reported as a native call)."""
+        return ToolCall(id=call_id, name=self.name, arguments=self.arguments)
 
     def to_dict(self) -> dict[str, Any]:
         """The wire format used inside an assistant message's ``tool_calls``."""
@@ -72,6 +193,21 @@ class ChatResult:
         if self.tool_calls:
             message["tool_calls"] = [call.to_dict() for call in self.tool_calls]
         return message
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data (everything but ``raw``), e.g. to store a paused run or to record a trace."""
+        usage = None if self.usage is None else {"prompt_tokens": self.usage.prompt_tokens, "completion_tokens": self.usage.completion_tokens}
+        return {"content": self.content, "tool_calls": [call.to_dict() for call in self.tool_calls], "finish_reason": self.finish_reason,
+                "usage": usage, "model": self.model, "reasoning_content": self.reasoning_content}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ChatResult:
+        """The inverse of ``to_dict``."""
+        usage = data.get("usage")
+        return cls(content=data.get("content"), tool_calls=[ToolCall.from_dict(c) for c in data.get("tool_calls") or []],
+                   finish_reason=data.get("finish_reason"), model=data.get("model") or "",
+                   usage=None if usage is None else Usage(int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0))),
+                   reasoning_content=data.get("reasoning_content"))
 
 
 class ChatModel(Protocol):

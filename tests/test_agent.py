@@ -131,7 +131,7 @@ def test_repeating_forever_stops_at_max_steps_with_one_execution():
     client = ScriptedClient([calls(call("ping", {}, id=f"c{i}")) for i in range(10)])
     result = Agent(client, ToolRegistry([ping]), max_steps=4).run("ping")
     assert result.stop_reason == "max_steps" and result.answer is None
-    assert "4 steps" in result.error and len(client.requests) == 4 and len(result.steps) == 4
+    assert "4 步" in result.error and len(client.requests) == 4 and len(result.steps) == 4
     assert runs == [1] and [r.repeated for r in result.tool_calls] == [False, True, True, True]
     assert_well_formed(result.messages)
 
@@ -139,7 +139,7 @@ def test_repeating_forever_stops_at_max_steps_with_one_execution():
 def test_empty_reply_is_an_error_not_an_answer():
     agent, _ = make_agent(ChatResult(content="  ", finish_reason="stop"))
     result = agent.run("你好")
-    assert result.stop_reason == "error" and result.answer is None and "empty reply" in result.error
+    assert result.stop_reason == "error" and result.answer is None and "空回复" in result.error
     assert [m["role"] for m in result.messages] == ["system", "user"]
 
 
@@ -160,7 +160,7 @@ class FailingClient:
 
 def test_client_exception_stops_with_error_and_is_not_raised():
     result = Agent(FailingClient(fail_on=2), basic_registry(NOW)).run("几点了")
-    assert result.stop_reason == "error" and "step 2" in result.error and "Boom: connection reset" in result.error
+    assert result.stop_reason == "error" and "第 2 步" in result.error and "Boom: connection reset" in result.error
     assert len(result.steps) == 1 and len(tool_messages(result.messages)) == 1
 
 
@@ -178,8 +178,8 @@ def test_bad_json_arguments_and_unknown_tool_go_back_to_the_model_who_recovers()
     )
     result = agent.run("1+1，北京天气")
     first, second = tool_messages(result.messages)[:2]
-    assert "not valid JSON" in json.loads(first["content"])["error"]
-    assert "Unknown tool 'get_wether'" in json.loads(second["content"])["error"] and "get_weather" in json.loads(second["content"])["error"]
+    assert "不是合法的 JSON" in json.loads(first["content"])["error"]
+    assert "没有名为 'get_wether' 的工具" in json.loads(second["content"])["error"] and "get_weather" in json.loads(second["content"])["error"]
     assert result.stop_reason == "final"
     assert [r.result.success for r in result.tool_calls] == [False, False, True, True]
     assert client.requests[1]["messages"][-2:] == [first, second]
@@ -198,7 +198,7 @@ def test_tool_exception_and_validation_errors_do_not_crash_the_run():
     client = ScriptedClient([calls(call("crash", {"n": "1"}, id="a"), call("crash", {"n": 1}, id="b")), reply("工具出错了")])
     result = Agent(client, ToolRegistry([crash])).run("x")
     errors = [json.loads(m["content"])["error"] for m in tool_messages(result.messages)]
-    assert "'n' must be integer, got string \"1\"" in errors[0]
+    assert "参数 n 应该是整数（integer），收到的是字符串（string）\"1\"" in errors[0]
     assert errors[1] == "RuntimeError: disk on fire"
     assert isinstance(result.tool_calls[1].result.exception, RuntimeError)
     assert result.stop_reason == "final"
@@ -213,7 +213,7 @@ def test_time_budget_stops_with_timeout():
 
     client = ScriptedClient([calls(call("wait", {}, id="c0")), reply("unused")])
     result = Agent(client, ToolRegistry([wait]), max_seconds=0.1).run("等")
-    assert result.stop_reason == "timeout" and "0.1 s" in result.error and len(result.steps) == 1
+    assert result.stop_reason == "timeout" and "0.1 秒" in result.error and len(result.steps) == 1
     assert client.remaining == 1
 
 
@@ -239,8 +239,11 @@ def test_events_from_callback_and_generator_are_the_same_and_end_with_stop():
     seen: list[AgentEvent] = []
     agent = Agent(ScriptedClient(script), basic_registry(NOW), on_event=seen.append)
     result = agent.run("2 乘 3")
-    assert [e.kind for e in seen] == ["model_call", "tool_call", "tool_result", "model_call", "final", "stop"]
-    assert seen[-1].run is result and seen[2].record.result.data == 6 and seen[4].answer == "6"
+    assert [e.kind for e in seen] == ["run_start", "model_call", "tool_call", "tool_result", "model_call", "final", "stop"]
+    assert seen[-1].run is result and seen[3].record.result.data == 6 and seen[5].answer == "6"
+    assert {e.run_id for e in seen} == {result.run_id} and result.run_id.startswith("run_")
+    assert [e.ts for e in seen] == sorted(e.ts for e in seen)
+    assert seen[1].messages[-1] == {"role": "user", "content": "2 乘 3"} and seen[1].data["tools"] == basic_registry(NOW).names()
 
     events = list(Agent(ScriptedClient(script), basic_registry(NOW)).iter_run("2 乘 3"))
     assert [e.kind for e in events] == [e.kind for e in seen]
@@ -340,6 +343,7 @@ EXPECTED_STOPS = {
     "rate_limit": "error",          # no retries here; the next test lets the client retry
     "server_error": "error",
     "bad_tool_call_id": "final",    # every call is still answered (with the duplicated id the model sent)
+    "gullible": "final",            # nothing in these results tells it to do anything: it answers as usual
 }
 
 
@@ -354,15 +358,15 @@ def test_live_every_fault_ends_within_bounds_with_a_truthful_stop_reason(offline
         assert result.answer is None and result.error
     failures = [record.result.error for record in result.tool_calls if not record.result.success]
     if fault == "malformed_json":
-        assert any("not valid JSON" in error for error in failures)
+        assert any("不是合法的 JSON" in error for error in failures)
     if fault == "unknown_tool":
-        assert any("Unknown tool" in error and "calculator" in error for error in failures)
+        assert any("没有名为" in error and "calculator" in error for error in failures)
     if fault == "string_arguments":
-        assert any("JSON string" in error for error in failures)
+        assert any("JSON 字符串" in error for error in failures)
     if fault == "repeat_forever":
         assert len(result.steps) == MAX_STEPS and result.tool_calls and all(r.repeated for r in result.tool_calls[1:])
     if fault == "empty_reply":
-        assert "empty reply" in result.error
+        assert "空回复" in result.error
     if fault in ("server_error", "rate_limit", "slow"):
         expected = {"server_error": "HTTP 500", "rate_limit": "HTTP 429", "slow": "RequestTimeout"}[fault]
         assert result.steps == [] and expected in result.error

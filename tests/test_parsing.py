@@ -38,7 +38,7 @@ ERROR_PREFIX = "你上次返回的工具参数无法解析："
 
 
 def _as_dicts(calls: list[ToolCall]) -> list[dict]:
-    return [{"name": call.name, "arguments": call.arguments} for call in calls]
+    return [{"name": call.name, "arguments": call.args} for call in calls]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -67,7 +67,7 @@ def test_corpus_parse_tool_call(entry):
         assert result.raw == entry["text"]
     else:
         assert isinstance(result, ToolCall), f"{entry['note']}: expected a call, got {result!r}"
-        assert {"name": result.name, "arguments": result.arguments} == expected
+        assert {"name": result.name, "arguments": result.args} == expected
 
 
 @pytest.mark.parametrize("entry", CORPUS, ids=[entry["id"] for entry in CORPUS])
@@ -243,15 +243,15 @@ def test_key_variants_for_name_and_arguments():
     for name_key in parsing.NAME_KEYS:
         for argument_key in parsing.ARGUMENT_KEYS:
             text = json.dumps({name_key: "f", argument_key: {"x": 1}})
-            assert parse_tool_call(text) == ToolCall("f", {"x": 1}), text
+            assert parse_tool_call(text) == ToolCall.from_arguments("f", {"x": 1}), text
 
 
 def test_tool_call_with_id_gives_the_wire_type():
-    call = ToolCall("get_weather", {"city": "北京"})
+    call = ToolCall.from_arguments("get_weather", {"city": "北京"})
     wire = call.with_id("call_7")
     assert isinstance(wire, types.ToolCall)
     assert (wire.id, wire.name, wire.arguments) == ("call_7", "get_weather", '{"city": "北京"}')
-    assert wire.parsed_arguments() == call.arguments
+    assert wire.parsed_arguments() == call.args
 
 
 def test_parse_tool_call_rejects_non_text():
@@ -260,9 +260,9 @@ def test_parse_tool_call_rejects_non_text():
 
 
 def test_reasoning_section_is_skipped_but_think_inside_a_value_is_kept():
-    assert parse_tool_call('<think>draft: {"name": "wrong"}</think>{"name": "right", "arguments": {}}') == ToolCall("right", {})
+    assert parse_tool_call('<think>draft: {"name": "wrong"}</think>{"name": "right", "arguments": {}}') == ToolCall.from_arguments("right", {})
     assert parse_tool_call('{"name": "echo", "arguments": {"text": "<think> and </think>"}}') == \
-        ToolCall("echo", {"text": "<think> and </think>"})
+        ToolCall.from_arguments("echo", {"text": "<think> and </think>"})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -273,7 +273,7 @@ def test_parse_react_action():
     step = parse_react('Thought: 需要先查汇率\nAction: get_exchange_rate\nAction Input: {"base": "USD", "target": "CNY"}')
     assert step == ReActStep(thought="需要先查汇率", action="get_exchange_rate",
                              action_input={"base": "USD", "target": "CNY"})
-    assert step.tool_call == ToolCall("get_exchange_rate", {"base": "USD", "target": "CNY"})
+    assert step.tool_call == ToolCall.from_arguments("get_exchange_rate", {"base": "USD", "target": "CNY"})
 
 
 def test_parse_react_final_answer_spans_lines():
@@ -336,7 +336,7 @@ def test_parse_tool_call_never_raises(text):
     result = parse_tool_call(text)
     assert result is None or isinstance(result, (ToolCall, ParseError))
     if isinstance(result, ToolCall):
-        assert isinstance(result.name, str) and result.name and isinstance(result.arguments, dict)
+        assert isinstance(result.name, str) and result.name and isinstance(result.args, dict)
     calls = parse_tool_calls(text)
     assert isinstance(calls, (list, ParseError))
     assert isinstance(repair_json(text), str)
@@ -354,8 +354,8 @@ NAMES = st.from_regex(r"[a-z][a-z_]{0,15}", fullmatch=True)
 @given(NAMES, st.dictionaries(st.text(max_size=8), JSON_VALUES, max_size=4), st.booleans())
 def test_any_json_call_round_trips_even_with_prose_around(name, arguments, ascii_only):
     payload = json.dumps({"name": name, "arguments": arguments}, ensure_ascii=ascii_only)
-    assert parse_tool_call(payload) == ToolCall(name, arguments)
-    assert parse_tool_call(f"好的，我来调用工具。\n```json\n{payload}\n```\n请稍等。") == ToolCall(name, arguments)
+    assert parse_tool_call(payload) == ToolCall.from_arguments(name, arguments)
+    assert parse_tool_call(f"好的，我来调用工具。\n```json\n{payload}\n```\n请稍等。") == ToolCall.from_arguments(name, arguments)
 
 
 @settings(max_examples=100, deadline=None)
@@ -364,7 +364,7 @@ def test_fullwidth_structure_round_trips_and_values_survive(name, arguments):
     """Full-width ， and ： between members (as a Chinese keyboard types them) and ｛｝ around the object."""
     payload = json.dumps({"name": name, "arguments": arguments}, ensure_ascii=False, separators=("，", "："))
     payload = "｛" + payload[1:-1] + "｝"
-    assert parse_tool_call(payload) == ToolCall(name, arguments)
+    assert parse_tool_call(payload) == ToolCall.from_arguments(name, arguments)
 
 
 PRINTABLE = st.text(alphabet=st.characters().filter(str.isprintable), max_size=12)  # repr() escapes the rest
@@ -380,7 +380,7 @@ PY_VALUES = st.recursive(
 def test_python_repr_of_a_call_round_trips(name, arguments):
     """A Python dict printed with repr() (single quotes, True, None) is read back exactly."""
     text = repr({"name": name, "arguments": arguments})
-    assert parse_tool_call(text) == ToolCall(name, arguments)
+    assert parse_tool_call(text) == ToolCall.from_arguments(name, arguments)
 
 
 LONG_INPUTS = {
@@ -415,13 +415,13 @@ def test_many_calls_are_bounded():
 
 def test_react_action_input_double_encoded_as_a_json_string_is_decoded():
     text = 'Thought: 需要计算\nAction: calculator\nAction Input: "{\\"expression\\": \\"17 * 9\\"}"'
-    assert parse_tool_call(text) == ToolCall("calculator", {"expression": "17 * 9"})
+    assert parse_tool_call(text) == ToolCall.from_arguments("calculator", {"expression": "17 * 9"})
 
 
 def test_doubled_braces_copied_from_a_template_are_collapsed():
     text = '<tool_call>\n{{"name": "calculator", "arguments": {{"expression": "17*9"}}}}\n</tool_call>'
-    assert parse_tool_call(text) == ToolCall("calculator", {"expression": "17*9"})
+    assert parse_tool_call(text) == ToolCall.from_arguments("calculator", {"expression": "17*9"})
     outer_only = '{{"name": "calculator", "arguments": {"expression": "17*9"}}}'
-    assert parse_tool_call(outer_only) == ToolCall("calculator", {"expression": "17*9"})
+    assert parse_tool_call(outer_only) == ToolCall.from_arguments("calculator", {"expression": "17*9"})
     # ordinary nested JSON that merely ends in }} is left alone
     assert collapse_doubled_braces('{"a": {"b": 1}}') == '{"a": {"b": 1}}'

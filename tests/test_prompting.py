@@ -125,7 +125,7 @@ def test_format_observation():
 
 def test_a_reply_following_the_tool_prompt_parses():
     reply = '{"name": "get_weather", "arguments": {"city": "北京", "date": "tomorrow"}}'
-    assert parse_tool_call(reply) == ToolCall("get_weather", {"city": "北京", "date": "tomorrow"})
+    assert parse_tool_call(reply) == ToolCall.from_arguments("get_weather", {"city": "北京", "date": "tomorrow"})
 
 
 def test_react_prompt_describes_the_format():

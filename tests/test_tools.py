@@ -118,7 +118,7 @@ def test_missing_type_hint_fails_at_decoration_with_the_line_to_add():
             """
             return city
     message = str(info.value)
-    assert "'city' has no type hint" in message and "def lookup(city: str" in message
+    assert "参数 'city' 没有类型注解" in message and "def lookup(city: str" in message
 
 
 def test_missing_parameter_description_fails_and_shows_the_args_line():
@@ -132,7 +132,7 @@ def test_missing_parameter_description_fails_and_shows_the_args_line():
             """
             return city
     message = str(info.value)
-    assert "'date' has no description" in message and "Args:" in message and "date:" in message
+    assert "参数 'date' 没有描述" in message and "Args:" in message and "date:" in message
 
 
 def test_missing_docstring_and_docstring_typos_and_bad_options_fail():
@@ -148,11 +148,11 @@ def test_missing_docstring_and_docstring_typos_and_bad_options_fail():
         """
         return city
 
-    with pytest.raises(ToolDefinitionError, match="no description"):
+    with pytest.raises(ToolDefinitionError, match="没有描述"):
         tool(no_doc)
     with pytest.raises(ToolDefinitionError, match="cty"):
         tool(typo)
-    with pytest.raises(ToolDefinitionError, match="L0, L1, L2, L3"):
+    with pytest.raises(ToolDefinitionError, match="L0、L1、L2、L3"):
         tool(permission="L9")(typo)
     with pytest.raises(ToolDefinitionError, match="= None"):
         def maybe(x: Optional[int]) -> int:
@@ -163,7 +163,7 @@ def test_missing_docstring_and_docstring_typos_and_bad_options_fail():
             """
             return 0
         tool(maybe)
-    with pytest.raises(ToolDefinitionError, match="no JSON Schema equivalent"):
+    with pytest.raises(ToolDefinitionError, match="没有对应的 JSON Schema"):
         def odd(x: complex) -> int:
             """x.
 
@@ -255,7 +255,7 @@ def test_register_plain_function_and_duplicate_names():
         return text
 
     assert isinstance(echo, Tool) and registry.dispatch("echo", {"text": "你好"}).data == "你好"
-    with pytest.raises(ValueError, match="already registered"):
+    with pytest.raises(ValueError, match="已经注册过"):
         registry.register(tool(name="echo")(echo.fn))
 
 
@@ -268,31 +268,31 @@ def test_dispatch_accepts_json_text_and_dicts(registry: ToolRegistry):
 def test_string_for_integer_is_an_error_naming_field_type_and_value(registry: ToolRegistry):
     result = registry.dispatch("divide", '{"a": "17", "b": 2}')
     assert not result.success
-    assert "'a'" in result.error and "must be integer" in result.error and '"17"' in result.error and "got string" in result.error
+    assert "参数 a 应该是整数（integer）" in result.error and '收到的是字符串（string）"17"' in result.error
 
 
 def test_float_for_integer_and_bool_for_integer_are_errors(registry: ToolRegistry):
-    assert "got number 1.5" in registry.dispatch("divide", {"a": 1.5, "b": 2}).error
-    assert "got boolean" in registry.dispatch("divide", {"a": True, "b": 2}).error
+    assert "收到的是数字（number）1.5" in registry.dispatch("divide", {"a": 1.5, "b": 2}).error
+    assert "收到的是布尔值（boolean）" in registry.dispatch("divide", {"a": True, "b": 2}).error
 
 
 def test_missing_extra_and_enum_errors_are_reported_together(registry: ToolRegistry):
     error = registry.dispatch("search_orders", {"status": "lost", "colour": "red"}).error
-    assert "missing required argument 'customer_id'" in error
-    assert "unexpected argument(s) 'colour'" in error and "allowed: customer_id, days" in error
-    assert "'status' must be one of \"paid\", \"shipped\"" in error and '"lost"' in error
+    assert "缺少必填参数 customer_id" in error
+    assert "多余的参数 colour" in error and "允许的参数只有：customer_id、days" in error
+    assert '参数 status 必须是 "paid"、"shipped" 之一' in error and '"lost"' in error
 
 
 def test_nested_item_errors_name_the_path(registry: ToolRegistry):
     error = registry.dispatch("search_orders", {"customer_id": "C1", "tags": ["ok", 3]}).error
-    assert "'tags.1' must be string, got integer 3" in error
+    assert "参数 tags.1 应该是字符串（string），收到的是整数（integer）3" in error
 
 
 def test_bad_json_and_non_object_arguments(registry: ToolRegistry):
     bad = registry.dispatch("divide", '{"a": 1, "b": ')
-    assert not bad.success and "not valid JSON" in bad.error and isinstance(bad.exception, ValueError)
-    assert "JSON string, not a JSON object" in registry.dispatch("divide", '"{\\"a\\": 1}"').error
-    assert "must be a JSON object, got array" in registry.dispatch("divide", "[1, 2]").error
+    assert not bad.success and "不是合法的 JSON" in bad.error and isinstance(bad.exception, ValueError)
+    assert "参数是一个 JSON 字符串，而不是 JSON 对象" in registry.dispatch("divide", '"{\\"a\\": 1}"').error
+    assert "参数必须是一个 JSON 对象，收到的是 array" in registry.dispatch("divide", "[1, 2]").error
 
 
 def test_empty_argument_text_means_no_arguments():
@@ -309,8 +309,8 @@ def test_empty_argument_text_means_no_arguments():
 def test_unknown_tool_lists_valid_names(registry: ToolRegistry):
     result = registry.dispatch("delete_everything", {})
     assert not result.success
-    assert "Unknown tool 'delete_everything'" in result.error
-    assert "search_orders, divide, slow, refuse" in result.error
+    assert "没有名为 'delete_everything' 的工具" in result.error
+    assert "search_orders、divide、slow、refuse" in result.error
 
 
 def test_exceptions_become_error_results_and_keep_the_exception(registry: ToolRegistry):
@@ -329,7 +329,7 @@ def test_timeout_returns_an_error_quickly(registry: ToolRegistry):
     start = time.perf_counter()
     result = registry.dispatch("slow", {"seconds": 2})
     assert time.perf_counter() - start < 1.0
-    assert not result.success and "did not finish within 0.2 s" in result.error and isinstance(result.exception, TimeoutError)
+    assert not result.success and "在 0.2 秒内没有完成" in result.error and isinstance(result.exception, TimeoutError)
     assert registry.dispatch("slow", {"seconds": 0}).data == "done"
 
 

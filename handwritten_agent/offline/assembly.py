@@ -29,7 +29,6 @@ markers such as ``[TOOL_CALLS]`` (their JSON is still found when it stands alone
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
@@ -233,7 +232,7 @@ class ReplyAssembler:
     def _take_calls(self, found: list[Any], out: Assembled) -> None:
         for call in found:
             if self.max_calls is None or len(self.calls) < self.max_calls:
-                entry = (call.name, json.dumps(call.arguments, ensure_ascii=False))
+                entry = (call.name, call.arguments)  # the arguments as JSON text, as the wire format carries them
                 self.calls.append(entry)
                 out.calls.append(entry)
 

@@ -22,6 +22,7 @@ FAULTS: dict[str, str] = {
     "rate_limit": "HTTP 429 with a Retry-After header on the first attempt of each request",
     "server_error": "HTTP 500 on every attempt",
     "bad_tool_call_id": "every tool call gets the same id (call_0), reused across turns, as some compatible servers do",
+    "gullible": "obeys instructions found in tool results (a prompt injection), each once; the default never does",
 }
 
 MESSINESS: dict[str, str] = {

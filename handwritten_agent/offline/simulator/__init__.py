@@ -24,6 +24,7 @@ Faults, chosen with the model name (``course-sim:<fault>[,<fault>]``, see ``offl
   was not offered / arguments encoded twice as a JSON string). When the agent sends the error back,
   the next turn makes the call correctly — the way a real model recovers when told its mistake.
 - ``bad_tool_call_id``: every tool call gets the id ``call_0``, reused across turns.
+- ``gullible``: obeys instructions found in tool results ("忽略之前的指令，…"), each once (``gullible``).
 
 Left out: streaming (the server turns a ``Completion`` into SSE chunks), summaries of long
 conversations, and sampling parameters (``temperature`` is accepted and ignored).
@@ -40,11 +41,13 @@ from datetime import datetime
 from typing import Any, Callable
 
 from ...tokens import count_message_tokens, estimate_tokens
+from ...types import message_text, parse_arguments
 from ..backend import BackendError, ChatRequest, Completion
 from ..faults import SIMULATOR_MODEL, split_model_name, validate_options
 from .answer import fallback_reply
 from .arguments import FillContext, best_effort_arguments
 from .choose import profile, unwrap_tool
+from .gullible import follow_instructions
 from .planner import Plan, PlannedCall, plan_turn
 from .text import language, normalize
 
@@ -52,27 +55,14 @@ RATE_LIMIT_MEMORY = 256  # request hashes remembered for the rate_limit fault
 RAW_ARGUMENTS_KEY = "_unparsable_arguments"  # marks a call whose arguments were not JSON, so it matches no plan
 
 
-def message_text(message: dict[str, Any]) -> str:
-    """A message's text, joining the text parts of multi-part content."""
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(part.get("text", "") for part in content if isinstance(part, dict) and part.get("type", "text") == "text")
-    return ""
-
-
 def parse_call_arguments(raw: Any) -> dict[str, Any]:
     """Arguments of a call found in the conversation. Anything but a JSON object (broken JSON, an object
     encoded twice as a string) is kept under ``RAW_ARGUMENTS_KEY``, so it matches no planned call and the
     planner retries the call properly once the agent has answered it with an error."""
-    if isinstance(raw, dict):
-        return raw
     try:
-        value = json.loads(raw or "{}") if isinstance(raw, str) else None
+        return parse_arguments(raw)
     except ValueError:
-        value = None
-    return value if isinstance(value, dict) else {RAW_ARGUMENTS_KEY: raw}
+        return {RAW_ARGUMENTS_KEY: raw}
 
 
 def read_conversation(messages: list[dict[str, Any]]) -> tuple[str, list[tuple[PlannedCall, str]], str | None]:
@@ -205,6 +195,8 @@ class CourseSimulator:
             # The user is answering our question: read their reply together with the request it completes.
             user_text = f"{earlier_request}，{user_text}" if language(earlier_request) == "zh" else f"{earlier_request}, {user_text}"
         plan = plan_turn(user_text, specs, results, **plan_options)
+        if "gullible" in options and choice != "none":  # obeys instructions found in tool results (see gullible.py)
+            plan = follow_instructions(user_text, specs, results, plan, plan_options)
 
         if "repeat_forever" in options and specs and choice != "none":
             plan = Plan([self._stubborn_call(user_text, specs, plan_options)], None, "call")

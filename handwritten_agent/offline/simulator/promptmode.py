@@ -46,6 +46,7 @@ from datetime import datetime
 from typing import Any, Iterable
 
 from ...tokens import count_message_tokens, estimate_tokens
+from ...types import message_text
 from ..backend import ChatRequest, Completion
 from . import messiness
 from . import planner as _planner
@@ -114,16 +115,6 @@ class Exchange:
     attempts: int = 0  # calls written since the request, readable or not
     retry: bool = False  # the last attempt failed and was answered: write the next call cleanly
     continues_thought: bool = False  # the conversation ends in a bare "Thought:" for the model to continue
-
-
-def message_text(message: dict[str, Any]) -> str:
-    """The text of a message (``content`` as a string or a list of text parts)."""
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
-    return ""
 
 
 def _envelope(text: str) -> _Observation | None:

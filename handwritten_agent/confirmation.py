@@ -1,0 +1,99 @@
+"""A confirmation request: what a paused tool call shows the person who must decide (the seeds' ``confirmation_request``).
+
+The loop (``agent.py``) only needs an ``id`` and ``to_dict``/``from_dict`` to pause a run, store it as
+JSON and resume it; the permission gate (``permissions``, Day 5) fills in the rest. The request is
+bound to one call of one run and to the exact arguments it shows (``arguments_sha256`` of the
+canonical arguments), so an approval cannot be replayed for another call or other arguments.
+
+``summarize`` writes the one-line Chinese summary of the effect ("将向 z***@example.com 发送邮件《会议通知》"):
+from the tool's ``summary`` option (a format string over the arguments, or a function), or, for a
+tool without one, from its description and arguments.
+
+Left out: who is allowed to decide and how a decision is recorded (``permissions``), and how the
+request is shown (``widgets`` in a notebook, an HTTP endpoint on Day 7).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .types import ToolCall, canonical_arguments, shorten
+
+
+def arguments_sha256(call: ToolCall) -> str:
+    """The fingerprint an approval is bound to: sha256 of the tool name and its canonical arguments."""
+    return hashlib.sha256(f"{call.name}\x00{canonical_arguments(call.arguments)}".encode()).hexdigest()
+
+
+def request_id(run_id: str, tool_call_id: str, fingerprint: str) -> str:
+    """A stable id for the request of one call of one run with these arguments: asking again gives the same id."""
+    return "req_" + hashlib.sha256(f"{run_id}\x00{tool_call_id}\x00{fingerprint}".encode()).hexdigest()[:16]
+
+
+@dataclass
+class ConfirmationRequest:
+    """One call waiting for a person's decision."""
+
+    id: str
+    run_id: str
+    tool_call_id: str
+    tool: str
+    arguments: dict[str, Any]
+    """As shown to the person deciding (personal data masked)."""
+    arguments_sha256: str
+    level: str = "L2"
+    approver_role: str | None = None
+    """Who may decide: None means the user who started the run; a role name means someone with that role."""
+    summary: str = ""
+    """One line of Chinese saying what will happen, e.g. "将向 z***@example.com 发送邮件《会议通知》"."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    user_id: str | None = None
+    """Who started the run (and asked for the call)."""
+    reason: str = ""
+    """Why a person must decide, e.g. "这次调用涉及 120 个对象，超过批量上限 5，升级为 L3"."""
+    created_at: float = 0.0
+
+    @property
+    def who_decides(self) -> str:
+        """Who may decide, in Chinese."""
+        return f"需要「{self.approver_role}」审批" if self.approver_role else "由发起人确认"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ConfirmationRequest:
+        known = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
+        return cls(**known)
+
+
+def _purpose(description: str) -> str:
+    first = re.split(r"[。！？!?\n]", description.strip(), maxsplit=1)[0]
+    return re.split(r"[，,；;（(]", first, maxsplit=1)[0].strip() or first
+
+
+def summarize(tool: Any, arguments: dict[str, Any]) -> str:
+    """One Chinese line for the effect of calling ``tool`` with (already masked) ``arguments``.
+
+    A tool may say it itself: ``@tool(summary="将向 {to_address} 发送邮件《{subject}》")`` or a function of the
+    arguments. Otherwise: "将执行「<the description's first clause>」（name）：key=value，…".
+    """
+    template = getattr(tool, "metadata", {}).get("summary") if tool is not None else None
+    try:
+        if callable(template):
+            return shorten(str(template(arguments)), 200)
+        if isinstance(template, str):
+            return shorten(template.format(**{k: shorten(v, 60) for k, v in arguments.items()}), 200)
+    except (KeyError, IndexError, ValueError, TypeError):
+        pass  # a template that does not fit these arguments: fall back to the plain description
+    name = getattr(tool, "name", "") or "?"
+    shown = "，".join(f"{key}={shorten(value, 40)}" for key, value in arguments.items())
+    what = _purpose(getattr(tool, "description", "") or "")
+    head = f"将执行「{what}」（{name}）" if what else f"将调用 {name}"
+    return shorten(f"{head}：{shown}" if shown else head, 200)
+
+
+__all__ = ["ConfirmationRequest", "arguments_sha256", "request_id", "summarize"]

@@ -1,0 +1,242 @@
+"""Masking personal data: mobile numbers, Chinese ID numbers, emails and bank cards, in text and in JSON values.
+
+The seeds' rule: a tool result is masked before it enters the model's context, unless a later step
+really needs the clear value. The same masking is used for confirmation cards, the audit log and
+traces, so one module finds and masks, and everyone else calls it:
+
+- ``mask_text(text)`` masks every match in a string;
+- ``mask_value(value, rules)`` walks nested JSON values (dicts, lists, strings, and integers that are
+  really phone or card numbers) and applies ``MaskingRules``, which say per field name what to do:
+  keep it clear, hide it whole, or look only for some kinds of data;
+- ``find_personal_data(text)`` lists what was found (kind, position, value), e.g. for tests.
+
+What is found, and how it is shown:
+
+==============  ======================================================  =====================
+kind            found                                                   shown as
+==============  ======================================================  =====================
+``id_card``     18-character resident ID: region, a real birth date      ``110***********123X``
+                (18xx–20xx), sequence, check character (not verified)
+``bank_card``   16–19 digits, in one run or in groups of four split by    ``6222***********0123``
+                spaces or dashes, that pass the Luhn check
+``phone``       mainland mobile numbers 1[3-9]x xxxx xxxx, with an       ``138****5678``
+                optional +86 / 0086 / 86 prefix and spaces or dashes
+``email``       ``local@domain.tld``                                     ``z***@example.com``
+==============  ======================================================  =====================
+
+A number is only matched whole (no digit directly before or after it), so an order number such as
+``OD20240615``, an amount or a date is left alone. Kinds are tried in the order above, so a card
+number is never half-masked as a phone number. Masked values contain ``*`` and never match again:
+masking twice changes nothing.
+
+Left out: 15-digit (pre-1999) ID numbers, landlines, passports, names and addresses (no pattern can
+find those reliably), and un-masking — the clear value stays where it came from (the database).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+KINDS: tuple[str, ...] = ("id_card", "bank_card", "phone", "email")
+"""Every kind of personal data this module finds, in the order they are tried."""
+
+KIND_NAMES_ZH: dict[str, str] = {"id_card": "身份证号", "bank_card": "银行卡号", "phone": "手机号", "email": "邮箱"}
+
+KEEP, HIDE = "keep", "hide"
+"""Field rules besides kind names: leave the field's value clear, or replace it whole with ``HIDDEN``."""
+
+HIDDEN = "******"
+
+_ID_CARD = re.compile(r"(?<!\d)[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\dXx])")
+_BANK_CARD = re.compile(r"(?<![\d-])(?:\d{16,19}|\d{4}(?:[ -]\d{4}){3}(?:[ -]\d{1,3})?)(?![\d])")
+_PHONE = re.compile(r"(?<![\d+])(?P<prefix>(?:\+86|0086|86)[ -]?)?(?P<number>1[3-9]\d(?:[ -]?\d{4}){2})(?![\d])")
+_EMAIL = re.compile(r"(?P<local>[A-Za-z0-9._%+-]+)@(?P<domain>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})")
+
+
+def _digits(text: str) -> str:
+    return "".join(ch for ch in text if ch.isdigit())
+
+
+def luhn_valid(number: str) -> bool:
+    """The check every bank card number passes (the Luhn algorithm); ``number`` may contain separators."""
+    digits = [int(ch) for ch in _digits(number)]
+    if len(digits) < 2:
+        return False
+    total = 0
+    for position, digit in enumerate(reversed(digits)):
+        if position % 2 == 1:
+            digit *= 2
+            if digit > 9:
+                digit -= 9
+        total += digit
+    return total % 10 == 0
+
+
+def _mask_id_card(match: re.Match[str]) -> str:
+    value = match.group(0)
+    return value[:3] + "*" * (len(value) - 7) + value[-4:].upper()
+
+
+def _mask_bank_card(match: re.Match[str]) -> str | None:
+    if not luhn_valid(match.group(0)):
+        return None  # a long number that is not a card (an id, a timestamp): leave it
+    digits = _digits(match.group(0))
+    return digits[:4] + "*" * (len(digits) - 8) + digits[-4:]
+
+
+def _mask_phone(match: re.Match[str]) -> str:
+    digits = _digits(match.group("number"))
+    return (match.group("prefix") or "") + digits[:3] + "****" + digits[-4:]
+
+
+def _mask_email(match: re.Match[str]) -> str:
+    return match.group("local")[:1] + "***@" + match.group("domain")
+
+
+_DETECTORS: dict[str, tuple[re.Pattern[str], Any]] = {
+    "id_card": (_ID_CARD, _mask_id_card),
+    "bank_card": (_BANK_CARD, _mask_bank_card),
+    "phone": (_PHONE, _mask_phone),
+    "email": (_EMAIL, _mask_email),
+}
+
+
+def _check_kinds(kinds: Iterable[str]) -> tuple[str, ...]:
+    chosen = tuple(kinds)
+    unknown = [kind for kind in chosen if kind not in _DETECTORS]
+    if unknown:
+        raise ValueError(f"不认识的敏感信息类型 {unknown}：可用的有 {', '.join(KINDS)}。")
+    return tuple(kind for kind in KINDS if kind in chosen)  # always in the module's order
+
+
+@dataclass(frozen=True)
+class Found:
+    """One piece of personal data in a text: its kind, where it is, the clear value and how it is shown."""
+
+    kind: str
+    start: int
+    end: int
+    value: str
+    masked: str
+
+
+def find_personal_data(text: str, kinds: Iterable[str] = KINDS) -> list[Found]:
+    """Every piece of personal data in ``text``, left to right (what ``mask_text`` would mask)."""
+    found: list[Found] = []
+    taken: list[tuple[int, int]] = []
+    for kind in _check_kinds(kinds):
+        pattern, mask = _DETECTORS[kind]
+        for match in pattern.finditer(text):
+            if any(start < match.end() and match.start() < end for start, end in taken):
+                continue  # already part of a match of an earlier kind
+            masked = mask(match)
+            if masked is None:
+                continue
+            found.append(Found(kind, match.start(), match.end(), match.group(0), masked))
+            taken.append((match.start(), match.end()))
+    return sorted(found, key=lambda item: item.start)
+
+
+def mask_text(text: str, kinds: Iterable[str] = KINDS) -> str:
+    """``text`` with every phone number, ID number, email and bank card (or only ``kinds``) masked."""
+    if not isinstance(text, str):
+        raise TypeError(f"mask_text 需要一个字符串，收到的是 {type(text).__name__}。JSON 值（dict、list）请用 mask_value。")
+    pieces: list[str] = []
+    position = 0
+    for item in find_personal_data(text, kinds):
+        pieces.append(text[position:item.start])
+        pieces.append(item.masked)
+        position = item.end
+    pieces.append(text[position:])
+    return "".join(pieces)
+
+
+@dataclass
+class MaskingRules:
+    """What to mask, configurable per field.
+
+    ``kinds`` are looked for in every string (and in integers long enough to be a phone or card
+    number). ``fields`` maps a field name (a dict key, matched case-insensitively, at any depth) to:
+
+    - ``"keep"``: leave this field's value as it is (e.g. the email address a confirmation must show);
+    - ``"hide"``: replace the whole value with ``******`` (e.g. a password, a home address);
+    - a kind name or a list of them: look only for those kinds inside this field.
+
+    A field rule applies to everything under the field. ``MaskingRules()`` masks every kind everywhere.
+    """
+
+    kinds: tuple[str, ...] = KINDS
+    fields: Mapping[str, str | Iterable[str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.kinds, str):
+            self.kinds = (self.kinds,)
+        self.kinds = _check_kinds(self.kinds)
+        normalized: dict[str, str | tuple[str, ...]] = {}
+        for name, rule in dict(self.fields).items():
+            if rule in (KEEP, HIDE):
+                normalized[str(name).lower()] = str(rule)
+            else:
+                normalized[str(name).lower()] = _check_kinds([rule] if isinstance(rule, str) else rule)
+        self.fields = normalized
+
+    def rule_for(self, name: str) -> str | tuple[str, ...] | None:
+        """The rule for a field name, or None when the field has no rule of its own."""
+        return self.fields.get(str(name).lower())  # type: ignore[union-attr]
+
+    def with_fields(self, **rules: str | Iterable[str]) -> MaskingRules:
+        """A copy with more field rules, e.g. ``rules.with_fields(to_address="keep")``."""
+        return MaskingRules(self.kinds, {**self.fields, **rules})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kinds": list(self.kinds), "fields": {k: v if isinstance(v, str) else list(v) for k, v in self.fields.items()}}
+
+
+DEFAULT_RULES = MaskingRules()
+"""Every kind, everywhere, no field exceptions."""
+
+
+def mask_value(value: Any, rules: MaskingRules | None = None) -> Any:
+    """A copy of a JSON value with personal data masked according to ``rules`` (default: everything, everywhere).
+
+    Dicts, lists and tuples are walked; strings are masked with ``mask_text``; an integer whose digits
+    are a phone or card number becomes its masked string; everything else is returned as is. The
+    input is never changed.
+    """
+    rules = rules or DEFAULT_RULES
+    return _mask(value, rules, rules.kinds)
+
+
+def _mask(value: Any, rules: MaskingRules, kinds: tuple[str, ...]) -> Any:
+    if isinstance(value, str):
+        return mask_text(value, kinds) if kinds else value
+    if isinstance(value, bool) or value is None or isinstance(value, float):
+        return value
+    if isinstance(value, int):
+        if kinds and value >= 10**10:
+            text = str(value)
+            masked = mask_text(text, kinds)
+            return masked if masked != text else value
+        return value
+    if isinstance(value, Mapping):
+        out: dict[Any, Any] = {}
+        for key, item in value.items():
+            rule = rules.rule_for(key) if isinstance(key, str) else None
+            if rule == KEEP:
+                out[key] = item
+            elif rule == HIDE:
+                out[key] = HIDDEN
+            elif rule is not None:
+                out[key] = _mask(item, rules, rule)  # type: ignore[arg-type]
+            else:
+                out[key] = _mask(item, rules, kinds)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [_mask(item, rules, kinds) for item in value]
+    return value
+
+
+__all__ = ["DEFAULT_RULES", "Found", "HIDDEN", "HIDE", "KEEP", "KINDS", "KIND_NAMES_ZH", "MaskingRules", "find_personal_data",
+           "luhn_valid", "mask_text", "mask_value"]

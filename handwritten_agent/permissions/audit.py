@@ -1,0 +1,183 @@
+"""The audit log: every permission decision, written to SQLite at the moment it is made.
+
+Seed 003's third safeguard: who called what, when, with which arguments, what was decided and by
+whom. A row is written (and committed: the connection is in autocommit mode, the journal
+synchronous) *before* the tool runs, so if the process dies right after, the decision is on disk.
+Arguments are stored masked.
+
+Three tables:
+
+- ``audit``: one row per decision — ``allowed``, ``asked`` (paused for a person), ``confirmed`` (by the
+  user, L2), ``approved`` (by an approver, L3), ``rejected``, ``denied``, ``invalid_arguments``,
+  ``rate_limited``, ``not_authorized`` (someone without the right role tried to decide),
+  ``invalid_decision``, ``approval_mismatch`` (a decision for other arguments or another call),
+  ``approval_reused`` (a second use of one approval), ``error``;
+- ``requests``: every confirmation request the gate issued, so a resumed request can be checked
+  against what was really asked (a request edited in the stored JSON does not match);
+- ``settled``: one row per decided request, keyed by its id — the insert is what makes an approval
+  single-use, even for two processes resuming the same paused run at once.
+
+Rate limits count ``allowed``/``confirmed``/``approved`` rows, so they hold across processes too.
+
+Left out: retention and rotation, tamper-evidence (hash chains), and shipping rows elsewhere (Day 6
+writes traces; Day 7's service reads this table).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+GRANTED = ("allowed", "confirmed", "approved")
+"""Decisions after which the tool ran (or was about to): what rate limits count."""
+
+DECISIONS_ZH: dict[str, str] = {
+    "allowed": "放行", "asked": "等待确认", "confirmed": "用户已确认", "approved": "审批通过", "rejected": "已拒绝",
+    "denied": "拒绝调用", "invalid_arguments": "参数无效", "rate_limited": "超出频率限制", "not_authorized": "无权决定",
+    "invalid_decision": "决定无效", "approval_mismatch": "批准与调用不符", "approval_reused": "批准已用过", "error": "检查出错",
+}
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS audit (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    ts REAL NOT NULL,
+    run_id TEXT, step INTEGER, tool_call_id TEXT,
+    user_id TEXT, role TEXT,
+    tool TEXT, level TEXT,
+    decision TEXT NOT NULL,
+    decided_by TEXT, decided_role TEXT,
+    reason TEXT,
+    arguments TEXT,
+    arguments_sha256 TEXT,
+    request_id TEXT
+);
+CREATE INDEX IF NOT EXISTS audit_user_tool ON audit (user_id, tool, ts);
+CREATE INDEX IF NOT EXISTS audit_run ON audit (run_id);
+CREATE TABLE IF NOT EXISTS requests (
+    id TEXT PRIMARY KEY,
+    run_id TEXT NOT NULL, tool_call_id TEXT NOT NULL, tool TEXT NOT NULL, arguments_sha256 TEXT NOT NULL,
+    level TEXT NOT NULL, approver_role TEXT, user_id TEXT, created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS settled (
+    request_id TEXT PRIMARY KEY,
+    verdict TEXT NOT NULL, decided_by TEXT, reason TEXT, ts REAL NOT NULL
+);
+"""
+
+_COLUMNS = ("ts", "run_id", "step", "tool_call_id", "user_id", "role", "tool", "level", "decision", "decided_by", "decided_role",
+            "reason", "arguments", "arguments_sha256", "request_id")
+
+
+class AuditLog:
+    """An append-only decision log in one SQLite file (``":memory:"`` for a log that lives as long as the object)."""
+
+    def __init__(self, path: str | Path = ":memory:"):
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+        self._db.row_factory = sqlite3.Row
+        if self.path != ":memory:":
+            self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.executescript(_SCHEMA)
+
+    # ------------------------------------------------------------------ writing
+
+    def record(self, decision: str, **fields: Any) -> int:
+        """Write one decision row now (committed before this returns); returns its id."""
+        unknown = set(fields) - set(_COLUMNS)
+        if unknown:
+            raise TypeError(f"审计日志没有这些字段：{sorted(unknown)}")
+        fields.setdefault("ts", time.time())
+        fields["decision"] = decision
+        if not isinstance(fields.get("arguments"), (str, type(None))):
+            fields["arguments"] = json.dumps(fields["arguments"], ensure_ascii=False, sort_keys=True, default=str)
+        names = [name for name in _COLUMNS if name in fields]
+        with self._lock:
+            cursor = self._db.execute(f"INSERT INTO audit ({', '.join(names)}) VALUES ({', '.join('?' for _ in names)})",
+                                      [fields[name] for name in names])
+        return int(cursor.lastrowid)
+
+    def issue(self, request: Any, user_id: str | None) -> None:
+        """Remember a confirmation request as issued (the same request issued again is kept as it was)."""
+        with self._lock:
+            self._db.execute("INSERT OR IGNORE INTO requests VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                             (request.id, request.run_id, request.tool_call_id, request.tool, request.arguments_sha256,
+                              str(request.level), request.approver_role, user_id, time.time()))
+
+    def settle(self, request_id: str, verdict: str, decided_by: str | None, reason: str = "") -> bool:
+        """Mark a request decided. True the first time; False if it was already decided (by anyone, in any process)."""
+        try:
+            with self._lock:
+                self._db.execute("INSERT INTO settled VALUES (?, ?, ?, ?, ?)", (request_id, verdict, decided_by, reason, time.time()))
+        except sqlite3.IntegrityError:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ reading
+
+    def issued(self, request_id: str) -> dict[str, Any] | None:
+        with self._lock:
+            row = self._db.execute("SELECT * FROM requests WHERE id = ?", (request_id,)).fetchone()
+        return dict(row) if row else None
+
+    def settled(self, request_id: str) -> dict[str, Any] | None:
+        with self._lock:
+            row = self._db.execute("SELECT * FROM settled WHERE request_id = ?", (request_id,)).fetchone()
+        return dict(row) if row else None
+
+    def count_granted(self, user_id: str, tool: str, since: float) -> int:
+        """How many calls of ``tool`` by ``user_id`` were let through since ``since`` (a Unix time)."""
+        marks = ", ".join("?" for _ in GRANTED)
+        with self._lock:
+            row = self._db.execute(f"SELECT COUNT(*) FROM audit WHERE user_id = ? AND tool = ? AND ts >= ? AND decision IN ({marks})",
+                                   (user_id, tool, since, *GRANTED)).fetchone()
+        return int(row[0])
+
+    def rows(self, run_id: str | None = None, user_id: str | None = None) -> list[dict[str, Any]]:
+        """Every decision row in order, optionally for one run or one user."""
+        query, params = "SELECT * FROM audit", []
+        conditions = []
+        if run_id is not None:
+            conditions.append("run_id = ?")
+            params.append(run_id)
+        if user_id is not None:
+            conditions.append("user_id = ?")
+            params.append(user_id)
+        if conditions:
+            query += " WHERE " + " AND ".join(conditions)
+        with self._lock:
+            return [dict(row) for row in self._db.execute(query + " ORDER BY id", params).fetchall()]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __repr__(self) -> str:
+        return f"AuditLog({self.path!r})"
+
+
+def format_audit(rows: list[dict[str, Any]], *, limit: int = 60, show_time: bool = True) -> str:
+    """The audit rows as a Chinese text table: time (or row number), user, tool, level, decision, who decided, reason, arguments."""
+    from .display import format_table
+    from ..types import shorten
+
+    table = []
+    for row in rows:
+        decided = row.get("decided_by") or ""
+        if decided and row.get("decided_role"):
+            decided = f"{decided}（{row['decided_role']}）"
+        when = time.strftime("%H:%M:%S", time.localtime(row["ts"])) if show_time else str(row["id"])
+        table.append([when, f"{row.get('user_id') or ''}（{row.get('role') or ''}）",
+                      row.get("tool") or "", row.get("level") or "", DECISIONS_ZH.get(row["decision"], row["decision"]), decided,
+                      shorten(row.get("reason") or "", 28), shorten(row.get("arguments") or "", limit)])
+    return format_table(["时间" if show_time else "#", "用户", "工具", "级别", "决定", "决定人", "原因", "参数（已脱敏）"], table)
+
+
+__all__ = ["AuditLog", "DECISIONS_ZH", "GRANTED", "format_audit"]

@@ -1,0 +1,104 @@
+"""The four permission levels (seed 003's L0–L3) and the traffic-light tiers (seed 001) as one model.
+
+=====  ==============  =====================================  ================================  =================
+level  名称            特征                                    典型工具                           审批
+=====  ==============  =====================================  ================================  =================
+L0     无权限          模型看不到，也调用不了                    内部管理接口                        禁止接入
+L1     只读            只查询，没有副作用                       查会议室、查客户、读邮件             直接执行
+L2     低风险操作      有副作用，但可控、可撤销                  订会议室、提交采购申请               用户确认一次
+L3     高风险操作      不可逆，或涉及资金、隐私、对外发送          发通知邮件、群发短信、扣款           审批人批准
+=====  ==============  =====================================  ================================  =================
+
+Seed 001 sorts tools into yellow (read-only: the model may call them), red (side effects: a person
+confirms or approves) and black (money, accounts, privacy: never called by the model directly). Here
+yellow is L1, red is L2 and L3, black is L0. A level belongs to a tool, and a role may change it
+(``Policy``): the same email tool is L3 for an assistant and L1 for an administrator.
+
+``Level`` is a ``str`` enum, so ``Level.L2 == "L2"`` and a tool's older ``permission="L2"`` is the same
+thing. This module imports nothing from the package, so ``tools`` can read it.
+
+Left out: levels between these four, and levels that change with the time of day or a risk score
+(seed 003's "dynamic" levels are written as ``Policy`` rules instead: rate and bulk limits).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+
+class Level(str, Enum):
+    """A tool's permission level. Ordered: ``Level.L1 < Level.L3``."""
+
+    L0 = "L0"
+    L1 = "L1"
+    L2 = "L2"
+    L3 = "L3"
+
+    @property
+    def rank(self) -> int:
+        return int(self.value[1])
+
+    def __lt__(self, other: object) -> bool:
+        return self.rank < Level.of(other).rank
+
+    def __le__(self, other: object) -> bool:
+        return self.rank <= Level.of(other).rank
+
+    def __gt__(self, other: object) -> bool:
+        return self.rank > Level.of(other).rank
+
+    def __ge__(self, other: object) -> bool:
+        return self.rank >= Level.of(other).rank
+
+    def __str__(self) -> str:
+        return self.value
+
+    @classmethod
+    def of(cls, value: Any) -> Level:
+        """``Level.L2``, ``"L2"``, ``"l2"`` or ``2`` → ``Level.L2``; anything else raises ``ValueError`` in Chinese."""
+        if isinstance(value, Level):
+            return value
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
+            return cls(f"L{value}")
+        if isinstance(value, str) and value.strip().upper() in cls.__members__:
+            return cls(value.strip().upper())
+        raise ValueError(f"权限级别 {value!r} 无效：请用 Level.L0、Level.L1、Level.L2、Level.L3（或 \"L0\"…\"L3\"）。")
+
+    @property
+    def info(self) -> LevelInfo:
+        return LEVELS[self]
+
+    @property
+    def label(self) -> str:
+        """Level and Chinese name, e.g. "L2 低风险操作"."""
+        return f"{self.value} {self.info.name}"
+
+
+@dataclass(frozen=True)
+class LevelInfo:
+    name: str
+    trait: str
+    examples: str
+    approval: str
+    tier: str
+    color: str
+    """A colour for the level badge on a confirmation card."""
+
+
+LEVELS: dict[Level, LevelInfo] = {
+    Level.L0: LevelInfo("无权限", "模型看不到，也调用不了", "内部管理接口、导出全部客户", "禁止接入", "黑色", "#374151"),
+    Level.L1: LevelInfo("只读", "只查询，没有副作用", "查会议室、查客户、读邮件", "直接执行", "黄色", "#ca8a04"),
+    Level.L2: LevelInfo("低风险操作", "有副作用，但可控、可撤销", "订会议室、提交采购申请", "用户确认一次", "红色", "#ea580c"),
+    Level.L3: LevelInfo("高风险操作", "不可逆，或涉及资金、隐私、对外发送", "发通知邮件、群发短信、扣款", "审批人批准", "红色", "#dc2626"),
+}
+
+
+def level_table() -> list[dict[str, str]]:
+    """The seeds' table as rows (级别, 名称, 特征, 典型工具, 审批要求, 分级颜色)."""
+    return [{"级别": level.value, "名称": info.name, "特征": info.trait, "典型工具": info.examples, "审批要求": info.approval,
+             "分级颜色": info.tier} for level, info in LEVELS.items()]
+
+
+__all__ = ["LEVELS", "Level", "LevelInfo", "level_table"]

@@ -1,0 +1,192 @@
+"""What a run is made of and what it produces: steps, tool-call records, events, the result, and the signals hooks raise.
+
+Unlike ``agent.py`` (the loop that makes them), this module only describes them, and turns them into
+plain JSON and back: a run paused for a confirmation is stored as ``RunResult.to_json()`` and resumed,
+maybe in another process, from ``RunResult.from_json()``.
+
+Left out: the loop itself (``agent``), showing a run (``display``), writing a trace (``tracing``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from .tools import ToolRegistry, ToolResult
+from .types import ChatResult, ToolCall, Usage
+
+StopReason = str
+"""``final``, ``max_steps``, ``timeout``, ``error``, ``needs_confirmation``, or the reason of a ``StopRun``."""
+
+EventKind = str
+"""``run_start``, ``memory``, ``model_call``, ``tool_call``, ``tool_result``, ``needs_confirmation``, ``final``,
+``stop``, or a kind a hook reports through ``CallContext.report`` (e.g. ``permission``)."""
+
+
+class StopRun(Exception):
+    """Raised by a hook (``memory``, ``gate``, ``on_event``) to end the run with its own stop reason."""
+
+    def __init__(self, reason: str, message: str):
+        super().__init__(message)
+        self.reason, self.message = reason, message
+
+
+class NeedsConfirmation(Exception):
+    """Raised by a gate: this call may run only after a person decides. ``request`` says what to show them.
+
+    ``request`` must have an ``id`` and ``to_dict()`` (see ``handwritten_agent.confirmation``).
+    """
+
+    def __init__(self, request: Any):
+        super().__init__(getattr(request, "summary", "") or "需要确认")
+        self.request = request
+
+
+@dataclass
+class CallContext:
+    """What a gate is told about the call it checks. ``decision`` is set when a paused call is resumed."""
+
+    run_id: str
+    step: int
+    user: Any = None
+    tool: Any = None
+    """The registry's ``Tool`` for the call, or None when the model named a tool that does not exist."""
+    decision: Any = None
+    request: Any = None
+    """On resume: the confirmation request the call paused with."""
+    reports: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    def report(self, kind: str, **data: Any) -> None:
+        """Add an event of ``kind`` to the run's events (e.g. a permission decision, for the trace)."""
+        self.reports.append((kind, data))
+
+
+class Gate(Protocol):
+    """Decides, in code and in front of ``dispatch``, which tools the model sees and which calls run."""
+
+    def visible_tools(self, registry: ToolRegistry) -> list[dict[str, Any]]: ...
+
+    def check(self, call: ToolCall, context: CallContext) -> ToolResult | None: ...
+
+
+@dataclass
+class ToolCallRecord:
+    """One tool call of a step: what the model asked, what came back, and how long it took."""
+
+    call: ToolCall
+    result: ToolResult
+    duration_ms: float
+    repeated: bool = False
+    """True when this identical call was made earlier in the run and was answered from that result."""
+    content: str = ""
+    """The exact text of the ``role: tool`` message sent back to the model."""
+    executed: bool = True
+    """False when the tool did not run: a repeat, or a gate answered the call (refused, rejected, cached)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"call": self.call.to_dict(), "result": self.result.to_dict(), "duration_ms": self.duration_ms,
+                "repeated": self.repeated, "content": self.content, "executed": self.executed}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ToolCallRecord:
+        return cls(ToolCall.from_dict(data["call"]), ToolResult.from_dict(data["result"]), data.get("duration_ms", 0.0),
+                   data.get("repeated", False), data.get("content", ""), data.get("executed", True))
+
+
+@dataclass
+class Step:
+    """One model call and the tool calls it asked for."""
+
+    index: int
+    reply: ChatResult
+    model_ms: float
+    calls: list[ToolCallRecord] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "reply": self.reply.to_dict(), "model_ms": self.model_ms, "calls": [c.to_dict() for c in self.calls]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Step:
+        return cls(data["index"], ChatResult.from_dict(data["reply"]), data.get("model_ms", 0.0),
+                   [ToolCallRecord.from_dict(c) for c in data.get("calls", [])])
+
+
+@dataclass
+class RunResult:
+    answer: str | None
+    stop_reason: StopReason
+    error: str | None
+    messages: list[dict[str, Any]]
+    steps: list[Step]
+    duration_ms: float = 0.0
+    run_id: str = ""
+    pending: list[Any] = field(default_factory=list)
+    """With ``needs_confirmation``: the confirmation requests waiting for a decision, in call order."""
+    pending_calls: list[ToolCall] = field(default_factory=list, repr=False)
+    answered: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    """The repeat guard's memory (call key → result), so a resumed run still knows what it already did."""
+
+    @property
+    def tool_calls(self) -> list[ToolCallRecord]:
+        """Every tool call of the run, in order."""
+        return [record for step in self.steps for record in step.calls]
+
+    @property
+    def usage(self) -> Usage:
+        """Tokens summed over the model calls that reported usage (see ``Step.reply.usage`` for which did)."""
+        usages = [step.reply.usage for step in self.steps if step.reply.usage]
+        return Usage(sum(u.prompt_tokens for u in usages), sum(u.completion_tokens for u in usages))
+
+    def to_json(self) -> str:
+        """The whole run as JSON text: enough for ``Agent.resume`` in another process (Day 7 stores it)."""
+        return json.dumps({"run_id": self.run_id, "answer": self.answer, "stop_reason": self.stop_reason, "error": self.error,
+                           "messages": self.messages, "steps": [s.to_dict() for s in self.steps], "duration_ms": self.duration_ms,
+                           "pending": [request.to_dict() for request in self.pending],
+                           "pending_calls": [call.to_dict() for call in self.pending_calls], "answered": self.answered},
+                          ensure_ascii=False, default=str)
+
+    @classmethod
+    def from_json(cls, text: str) -> RunResult:
+        """The inverse of ``to_json``; pending requests come back as ``ConfirmationRequest`` objects."""
+        from .confirmation import ConfirmationRequest
+
+        data = json.loads(text)
+        return cls(data.get("answer"), data["stop_reason"], data.get("error"), data["messages"],
+                   [Step.from_dict(s) for s in data.get("steps", [])], data.get("duration_ms", 0.0), data.get("run_id", ""),
+                   [ConfirmationRequest.from_dict(r) for r in data.get("pending", [])],
+                   [ToolCall.from_dict(c) for c in data.get("pending_calls", [])], dict(data.get("answered", {})))
+
+
+@dataclass(frozen=True)
+class AgentEvent:
+    """Something that happened in a run. ``kind`` says which of the optional fields are set.
+
+    - ``run_start``: a run (or a resumed run) begins — ``data`` has ``resumed``, ``user``
+    - ``memory``: the memory hook changed what is sent — ``data`` has message and token counts before/after
+    - ``model_call``: the model replied — ``reply``, ``duration_ms``, ``messages`` (what was sent), ``data["tools"]``
+    - ``tool_call``: a tool call is about to be checked and run — ``call``
+    - ``tool_result``: it finished (or was answered without running) — ``call``, ``record``, ``duration_ms``
+    - ``needs_confirmation``: a call waits for a person — ``call``, ``data["request"]``
+    - ``final``: the model answered in words — ``answer``
+    - ``stop``: always the last event — ``run`` (the whole ``RunResult``)
+    - anything a gate reported with ``CallContext.report`` — ``call``, ``data``
+    """
+
+    kind: EventKind
+    step: int
+    reply: ChatResult | None = None
+    call: ToolCall | None = None
+    record: ToolCallRecord | None = None
+    duration_ms: float | None = None
+    answer: str | None = None
+    run: RunResult | None = None
+    run_id: str = ""
+    ts: float = field(default_factory=time.time)
+    messages: list[dict[str, Any]] | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+__all__ = ["AgentEvent", "CallContext", "EventKind", "Gate", "NeedsConfirmation", "RunResult", "Step", "StopReason", "StopRun",
+           "ToolCallRecord"]

@@ -1,0 +1,237 @@
+"""What a run costs: a price table per model, the cost of each model call, totals per run and per day, a budget.
+
+Cost is computed from the tokens the backend *reported* (``input_tokens`` / ``output_tokens`` of a
+``model_call`` line). When a backend reported none, the tokens are ``null`` and so is the cost — an
+unknown cost is never written as 0, and totals say how many calls they could not price. Prices are
+per million tokens, in the currency each model is billed in, with the date they were read; the
+table that ships (``DEFAULT_PRICES``) is a starting point: ``PriceTable.default().save("prices.json")`` writes it
+to a file you edit, and ``PriceTable.load("prices.json")`` reads your version.
+
+``Budget`` is a hook for the tracer: after each model call it adds the call's cost to the run and the
+day, and raises ``StopRun("budget", …)`` when a limit is passed — the loop then ends the run with
+stop reason ``budget``. A day's spending is read back from the trace files you name, so a budget holds
+across processes.
+
+Left out: cached-input discounts, peak/off-peak prices, currency conversion (a total is per currency),
+and tokens the backend did not report (use ``tokens.count_message_tokens`` for an estimate, labelled as one).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any, Iterable
+
+from ..run import StopRun
+from .trace import iter_lines, parse_ts
+
+_DEEPSEEK = ("https://api-docs.deepseek.com/quick_start/pricing-details-usd (cache-miss input; read from a stored copy "
+             "of the page, which may be older than the live one: check before you budget)")
+DEFAULT_PRICES: dict[str, dict[str, Any]] = {
+    "deepseek-chat": {"input": 0.27, "output": 1.10, "currency": "USD", "read_on": "2026-12-01", "source": _DEEPSEEK},
+    "deepseek-reasoner": {"input": 0.55, "output": 2.19, "currency": "USD", "read_on": "2026-12-01", "source": _DEEPSEEK},
+    "course-sim": {"input": 2.0, "output": 8.0, "currency": "CNY", "read_on": "2026-12-01",
+                   "source": "hypothetical: the offline simulator costs nothing; this made-up price lets the course show cost and a budget stop"},
+}
+"""Per million tokens. A model missing here has an unknown cost (null), never 0: add yours with ``PriceTable.set``."""
+CURRENCY_ZH = {"CNY": "元", "USD": "美元"}
+
+
+@dataclass(frozen=True)
+class Price:
+    """The price of one model: per million input and output tokens."""
+
+    input: float
+    output: float
+    currency: str = "CNY"
+    read_on: str = ""
+    source: str = ""
+
+    def cost(self, input_tokens: int | None, output_tokens: int | None) -> float | None:
+        if input_tokens is None or output_tokens is None:
+            return None
+        return (input_tokens * self.input + output_tokens * self.output) / 1_000_000
+
+
+class PriceTable:
+    """Prices by model name. A name not found exactly is tried without a ``:suffix`` (``course-sim:slow`` → ``course-sim``)."""
+
+    def __init__(self, prices: dict[str, Price] | None = None):
+        self.prices: dict[str, Price] = dict(prices or {})
+
+    @classmethod
+    def default(cls) -> PriceTable:
+        """The table that ships with the course (see ``DEFAULT_PRICES``)."""
+        return cls.from_dict(DEFAULT_PRICES, "DEFAULT_PRICES")
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> PriceTable:
+        """A table from a JSON file written by ``save`` (and edited by you)."""
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        return cls.from_dict(data.get("models", data), str(path))
+
+    @classmethod
+    def from_dict(cls, models: dict[str, Any], path: str = "价格表") -> PriceTable:
+        table = cls()
+        for name, entry in models.items():
+            if name.startswith("_"):
+                continue
+            try:
+                table.prices[name] = Price(float(entry["input"]), float(entry["output"]), str(entry.get("currency", "CNY")),
+                                           str(entry.get("read_on", "")), str(entry.get("source", "")))
+            except (KeyError, TypeError, ValueError) as exc:
+                raise ValueError(f"价格表 {path} 里模型 {name!r} 的条目不对：需要 input 和 output（每百万 token 的价格，数字），"
+                                 f"可选 currency、read_on、source。收到的是 {entry!r}。") from exc
+        return table
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        models = {name: asdict(price) for name, price in self.prices.items()}
+        Path(path).write_text(json.dumps({"models": models}, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+    def set(self, model: str, input: float, output: float, currency: str = "CNY", read_on: str | None = None, source: str = "") -> None:
+        """Add or change a model's price (per million tokens); ``read_on`` defaults to today."""
+        self.prices[model] = Price(float(input), float(output), currency, read_on or date.today().isoformat(), source)
+
+    def get(self, model: str | None) -> Price | None:
+        if not model:
+            return None
+        return self.prices.get(model) or self.prices.get(model.split(":", 1)[0])
+
+    def cost_of(self, line: dict[str, Any]) -> tuple[float | None, str | None]:
+        """(cost, currency) of one ``model_call`` line; (None, …) when its tokens or its model's price are unknown."""
+        price = self.get(line.get("gen_ai.request.model") or line.get("model")) or self.get(line.get("model"))
+        if price is None:
+            return None, None
+        return price.cost(line.get("input_tokens"), line.get("output_tokens")), price.currency
+
+    def __contains__(self, model: str) -> bool:
+        return self.get(model) is not None
+
+    def __repr__(self) -> str:
+        return f"PriceTable({', '.join(self.prices)})"
+
+
+@dataclass
+class CostTotal:
+    """A sum of model calls: tokens and cost per currency, and how many calls could not be counted."""
+
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost: dict[str, float] = field(default_factory=dict)
+    unknown_usage: int = 0
+    """Calls whose backend reported no token usage (tokens null)."""
+    unpriced: int = 0
+    """Calls with known tokens but no price for their model."""
+
+    def add(self, line: dict[str, Any], prices: PriceTable | None) -> None:
+        self.calls += 1
+        if line.get("input_tokens") is None or line.get("output_tokens") is None:
+            self.unknown_usage += 1
+            return
+        self.input_tokens += int(line["input_tokens"])
+        self.output_tokens += int(line["output_tokens"])
+        amount, currency = (line.get("cost"), line.get("cost_currency")) if prices is None else prices.cost_of(line)
+        if amount is None or currency is None:
+            self.unpriced += 1
+        else:
+            self.cost[currency] = self.cost.get(currency, 0.0) + float(amount)
+
+    def describe(self) -> str:
+        if self.calls and self.unknown_usage == self.calls:
+            return f"{self.calls} 次模型调用，后端都没有报告用量：token 和费用未知（null，不是 0）"
+        money = "，".join(f"{amount:.6f} {CURRENCY_ZH.get(cur, cur)}" for cur, amount in sorted(self.cost.items())) or "0"
+        text = f"{self.calls} 次模型调用，输入 {self.input_tokens} token，输出 {self.output_tokens} token，费用 {money}"
+        gaps = []
+        if self.unknown_usage:
+            gaps.append(f"{self.unknown_usage} 次调用后端没有报告用量")
+        if self.unpriced:
+            gaps.append(f"{self.unpriced} 次调用的模型不在价格表里")
+        return text + (f"（不含：{'；'.join(gaps)}，实际费用只会更高）" if gaps else "")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _day(line: dict[str, Any], tz: Any = None) -> str:
+    return datetime.fromtimestamp(parse_ts(line["ts"]), tz).date().isoformat()
+
+
+def cost_report(sources: Any, prices: PriceTable | None = None, *, by: str = "run", tz: Any = None) -> dict[str, CostTotal]:
+    """Totals of the ``model_call`` lines in one or more traces, keyed by ``request_id`` (``by="run"``) or date (``by="day"``).
+
+    With ``prices`` the cost is recomputed from the table (e.g. after you edited it); without, the cost the
+    tracer wrote is used. ``sources``: a path, a list of paths, or lines.
+    """
+    if by not in ("run", "day"):
+        raise ValueError(f"by 只能是 'run' 或 'day'，收到的是 {by!r}。")
+    totals: dict[str, CostTotal] = defaultdict(CostTotal)
+    for line in _all_lines(sources):
+        if line.get("event") != "model_call":
+            continue
+        key = str(line.get("request_id")) if by == "run" else _day(line, tz)
+        totals[key].add(line, prices)
+    return dict(totals)
+
+
+def _all_lines(sources: Any) -> Iterable[dict[str, Any]]:
+    if isinstance(sources, (str, os.PathLike)):
+        yield from iter_lines(sources)
+        return
+    items = list(sources)
+    if items and all(isinstance(item, (str, os.PathLike)) and Path(item).exists() for item in items):
+        for item in items:
+            yield from iter_lines(item)
+    else:
+        yield from iter_lines(items)
+
+
+class Budget:
+    """Spending limits for a run and for a day, in one currency; exceeding one ends the run with ``budget``.
+
+    ``per_day`` counts the day's earlier spending from ``history`` (trace files, e.g. the tracer's own
+    file) when the budget is created, plus what is spent from then on. A model call whose cost is
+    unknown cannot be counted: with ``unknown="stop"`` it ends the run (the safe choice for a real bill),
+    with ``"ignore"`` (the default) it is only recorded as unknown.
+    """
+
+    def __init__(self, per_run: float | None = None, per_day: float | None = None, currency: str = "CNY", *,
+                 history: Any = None, unknown: str = "ignore", today: str | None = None):
+        if unknown not in ("ignore", "stop"):
+            raise ValueError(f"unknown 只能是 'ignore' 或 'stop'，收到的是 {unknown!r}。")
+        if per_run is None and per_day is None:
+            raise ValueError("Budget 至少要给一个上限：per_run=（每次运行）或 per_day=（每天）。")
+        self.per_run, self.per_day, self.currency, self.unknown = per_run, per_day, currency, unknown
+        self.today = today or date.today().isoformat()
+        self.spent_today = 0.0
+        if history is not None:
+            for day, total in cost_report(history, by="day").items():
+                if day == self.today:
+                    self.spent_today += total.cost.get(currency, 0.0)
+        self.spent_run: dict[str, float] = defaultdict(float)
+
+    def charge(self, line: dict[str, Any]) -> None:
+        """Count one ``model_call`` line; raise ``StopRun("budget", …)`` when a limit is passed."""
+        amount, currency = line.get("cost"), line.get("cost_currency")
+        unit = CURRENCY_ZH.get(self.currency, self.currency)
+        if amount is None or currency != self.currency:
+            if self.unknown == "stop":
+                raise StopRun("budget", f"第 {line.get('step')} 步这次模型调用的费用未知（后端没有报告用量，或模型 {line.get('model')!r} "
+                                        f"不在价格表里，或币种不是 {self.currency}），按 Budget(unknown='stop') 停止。请把模型加进价格表。")
+            return
+        run = str(line.get("request_id"))
+        self.spent_run[run] += float(amount)
+        self.spent_today += float(amount)
+        if self.per_run is not None and self.spent_run[run] > self.per_run:
+            raise StopRun("budget", f"本次运行已花费 {self.spent_run[run]:.6f} {unit}，超过了每次运行的预算 {self.per_run:g} {unit}"
+                                    f"（第 {line.get('step')} 步之后）。请调大 Budget(per_run=...)，或让任务少调用几次模型。")
+        if self.per_day is not None and self.spent_today > self.per_day:
+            raise StopRun("budget", f"今天（{self.today}）已花费 {self.spent_today:.6f} {unit}，超过了每天的预算 {self.per_day:g} {unit}。"
+                                    "今天的运行会在第一次模型调用后停止；明天再试，或调大 Budget(per_day=...)。")
+
+
+__all__ = ["Budget", "CURRENCY_ZH", "CostTotal", "DEFAULT_PRICES", "Price", "PriceTable", "cost_report"]

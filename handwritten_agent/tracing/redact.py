@@ -1,0 +1,107 @@
+"""Redaction before anything is written: secrets, then personal data, in every string of a trace line.
+
+Two kinds of things must never reach a trace file:
+
+- **secrets** — API keys (``sk-…``, the ``id.secret`` keys of Zhipu), bearer tokens, the values of
+  ``.env`` / environment variables whose names say they are secret (``…KEY``, ``…TOKEN``, ``…SECRET``,
+  ``…PASSWORD``), values of fields named like ``api_key`` or ``authorization``, and any string you list;
+- **personal data** — phone, ID, email and bank-card numbers, masked by the same ``masking`` module the
+  permission gate uses for confirmation cards and tool results (one definition of what is personal).
+
+``Redactor`` walks a line (dicts, lists, strings) and returns a redacted copy; the tracer calls it on
+every line before it is encoded, so full messages, tool arguments and results are covered alike.
+Secrets are replaced whole (``***``), personal data keeps its masked shape (``138****5678``).
+
+Left out: names and addresses (no pattern finds them reliably), secrets in dict *keys*, and secrets
+shorter than 8 characters from the environment (too likely to match ordinary words).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any, Callable, Iterable, Mapping
+
+SECRET = "***"
+SECRET_NAME = re.compile(r"(api[_-]?key|apikey|access[_-]?key|secret|token|password|passwd|authorization|credentials?|cookie)$", re.I)
+"""A field or variable whose name *ends* like this holds a secret: its whole value is hidden (``input_tokens`` does not)."""
+
+_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"(?i)\b(bearer)\s+[A-Za-z0-9._~+/=-]{8,}"), r"\1 " + SECRET),
+    (re.compile(r"\bsk-[A-Za-z0-9_-]{16,}"), "sk-" + SECRET),
+    (re.compile(r"\b[0-9a-f]{32}\.[A-Za-z0-9]{16}\b"), SECRET),  # Zhipu: <id>.<secret>
+    (re.compile(r"(?i)\b(api[_-]?key|access[_-]?key|secret|token|password|passwd)(\"?\s*[=:]\s*\"?)([^\s\"',;&]{6,})"), r"\1\2" + SECRET),
+)
+
+
+def environment_secrets(environ: Mapping[str, str] | None = None, *, dotenv: bool = True, min_length: int = 8) -> list[str]:
+    """Values of variables whose names say they are secret, from ``.env`` and the environment."""
+    values: dict[str, str] = {}
+    if dotenv:
+        from dotenv import dotenv_values, find_dotenv
+
+        path = find_dotenv(usecwd=True)
+        if path:
+            values.update({k: v for k, v in dotenv_values(path).items() if v})
+    values.update(os.environ if environ is None else environ)
+    found = {value.strip() for name, value in values.items() if SECRET_NAME.search(name) and value and len(value.strip()) >= min_length}
+    return sorted(found, key=len, reverse=True)  # longest first, so a value containing another is replaced whole
+
+
+def _default_personal_data() -> Callable[[str], str]:
+    from ..masking import mask_text
+
+    return mask_text
+
+
+class Redactor:
+    """Redacts secrets and personal data in any JSON-like value; returns a copy, never changes its input."""
+
+    def __init__(self, secrets: Iterable[str] = (), *, environment: bool = True, personal_data: bool | Callable[[str], str] = True,
+                 extra_patterns: Iterable[tuple[str, str]] = ()):
+        """``secrets``: strings to hide wherever they appear; ``environment``: also hide the secret-looking variables
+        of ``.env`` and the environment; ``personal_data``: mask phone/ID/email/card numbers (or your own ``str -> str``);
+        ``extra_patterns``: ``(regex, replacement)`` pairs of your own, applied after the built-in ones."""
+        listed = [s for s in secrets if isinstance(s, str) and s]
+        self.secrets = sorted(set(listed + (environment_secrets() if environment else [])), key=len, reverse=True)
+        self.patterns = list(_PATTERNS) + [(re.compile(p), r) for p, r in extra_patterns]
+        if personal_data is True:
+            self.personal_data: Callable[[str], str] | None = _default_personal_data()
+        else:
+            self.personal_data = personal_data or None
+
+    def text(self, text: str) -> str:
+        for secret in self.secrets:
+            if secret in text:
+                text = text.replace(secret, SECRET)
+        for pattern, replacement in self.patterns:
+            text = pattern.sub(replacement, text)
+        return self.personal_data(text) if self.personal_data is not None else text
+
+    def __call__(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, Mapping):
+            return {key: (SECRET if isinstance(key, str) and SECRET_NAME.search(key) and isinstance(item, str) and item
+                          else self(item)) for key, item in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [self(item) for item in value]
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 10**10:
+            text = str(value)  # a phone or card number written as a number
+            redacted = self.text(text)
+            return redacted if redacted != text else value
+        return value
+
+
+class NoRedaction(Redactor):
+    """Writes everything as it is — only for tests of the redaction itself, never for a real trace."""
+
+    def __init__(self) -> None:
+        super().__init__(environment=False, personal_data=False)
+        self.patterns = []
+
+    def __call__(self, value: Any) -> Any:
+        return value
+
+
+__all__ = ["NoRedaction", "Redactor", "SECRET", "SECRET_NAME", "environment_secrets"]

@@ -1,0 +1,103 @@
+"""A run as a table of steps: one row per model call, tool call, gate decision and ending.
+
+``steps_table(trace)`` gives the rows as dicts (for a notebook, a DataFrame, or your own view);
+``format_table(trace)`` lays them out for a terminal, counting a Chinese character as two columns
+(``python -m handwritten_agent trace show FILE`` prints it).
+
+Left out: colours, paging, and wrapping long cells (they are shortened instead).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from ..types import shorten
+from .trace import TraceRun, read_trace
+
+COLUMNS = ("步", "类型", "内容", "耗时 ms", "tokens 入/出", "状态")
+
+
+def _tokens(line: dict[str, Any]) -> str:
+    def one(value: Any) -> str:
+        return "null" if value is None else str(value)
+    return f"{one(line.get('input_tokens'))}/{one(line.get('output_tokens'))}"
+
+
+def _ms(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, (int, float)) else ""
+
+
+def run_rows(run: TraceRun, width: int = 60, *, timings: bool = True) -> list[dict[str, str]]:
+    """The rows of one run, in the order things happened (``timings=False`` leaves the 耗时 column empty)."""
+    rows: list[dict[str, str]] = []
+    calls: dict[Any, list[dict[str, Any]]] = {}  # by id, in order: some servers reuse an id
+    for line in run.tool_calls:
+        calls.setdefault(line.get("gen_ai.tool.call.id"), []).append(line)
+    for line in run.lines:
+        event, step = line.get("event"), str(line.get("step", ""))
+        if event == "model_call":
+            asked = "、".join(line.get("tool_calls") or [])
+            what = f"{line.get('model')} → " + (f"调用 {asked}" if asked else f"回答（finish_reason={line.get('finish_reason')}）")
+            rows.append({"步": step, "类型": "模型", "内容": shorten(what, width), "耗时 ms": _ms(line.get("duration_ms")),
+                         "tokens 入/出": _tokens(line), "状态": str(line.get("finish_reason") or "")})
+        elif event == "tool_result":
+            waiting = calls.get(line.get("gen_ai.tool.call.id")) or [{}]
+            call = waiting.pop(0) if len(waiting) > 1 else waiting[0]
+            arguments = call.get("gen_ai.tool.call.arguments", "")
+            what = f"{line.get('tool')}({shorten(arguments, 30)}) → {line.get('output_summary')}"
+            rows.append({"步": step, "类型": "工具", "内容": shorten(what, width), "耗时 ms": _ms(line.get("tool_duration_ms")),
+                         "tokens 入/出": "", "状态": str(line.get("status"))})
+        elif event == "needs_confirmation":
+            request = line.get("request") or {}
+            rows.append({"步": step, "类型": "待确认", "内容": shorten(request.get("summary") or line.get("tool"), width), "耗时 ms": "",
+                         "tokens 入/出": "", "状态": "paused"})
+        elif event == "retry":
+            rows.append({"步": step, "类型": "重试", "内容": shorten(f"HTTP {line.get('http.response.status_code')}，等待 {line.get('wait_s')} 秒", width),
+                         "耗时 ms": "", "tokens 入/出": "", "状态": str(line.get("error.type"))})
+        elif event == "memory":
+            rows.append({"步": step, "类型": "记忆", "内容": f"{line.get('messages_before')} 条 → {line.get('messages_after')} 条消息",
+                         "耗时 ms": "", "tokens 入/出": f"{line.get('tokens_before')}→{line.get('tokens_after')}", "状态": ""})
+        elif event == "run_end":
+            detail = line.get("answer") or line.get("error") or ""
+            rows.append({"步": step, "类型": "结束", "内容": shorten(f"{line.get('stop_reason')}：{detail}", width),
+                         "耗时 ms": _ms(line.get("duration_ms")), "tokens 入/出": _tokens(line), "状态": str(line.get("status"))})
+        elif event not in ("run_start", "tool_call", "final"):  # a gate's own kinds: permission, …
+            said = "，".join(f"{k}={line[k]}" for k in ("decision", "level", "reason", "rule") if line.get(k) is not None)
+            rows.append({"步": step, "类型": str(event), "内容": shorten(f"{line.get('tool') or ''}：{said}", width), "耗时 ms": "",
+                         "tokens 入/出": "", "状态": str(line.get("decision") or line.get("status") or "")})
+    if not timings:
+        for row in rows:
+            row["耗时 ms"] = ""
+    return rows
+
+
+def steps_table(source: Any, width: int = 60) -> list[dict[str, str]]:
+    """Rows for every run in ``source`` (a path, ``Trace``, ``TraceRun`` or lines), each with its ``request_id``."""
+    return [{"request_id": run.request_id, **row} for run in read_trace(source).runs for row in run_rows(run, width)]
+
+
+def display_width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - display_width(text))
+
+
+def format_table(source: Any, width: int = 60, *, timings: bool = True) -> str:
+    """Every run as an aligned text table, with a heading line per run (``timings=False``: without the 耗时 column)."""
+    blocks = []
+    columns = COLUMNS if timings else tuple(c for c in COLUMNS if c != "耗时 ms")
+    for run in read_trace(source).runs:
+        rows = run_rows(run, width, timings=timings)
+        widths = [max([display_width(c)] + [display_width(r[c]) for r in rows]) for c in columns]
+        lines = [f"运行 {run.request_id}（用户 {run.user_id}）",
+                 "  ".join(_pad(c, w) for c, w in zip(columns, widths)).rstrip(),
+                 "  ".join("-" * w for w in widths)]
+        lines += ["  ".join(_pad(r[c], w) for c, w in zip(columns, widths)).rstrip() for r in rows]
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) if blocks else "（trace 里没有运行）"
+
+
+__all__ = ["COLUMNS", "display_width", "format_table", "run_rows", "steps_table"]

@@ -1,0 +1,74 @@
+"""The timeline picture of a run: model calls and tool calls as bars over time, problems marked (matplotlib).
+
+One row for the model and one per tool; each bar spans a call, labelled with its step. Colours say how
+a call ended — a tool that failed is red with an ``x``, one answered without running (a repeat, a
+cache hit, a refusal) is grey, a call waiting for confirmation is orange — and a vertical line marks
+the end of the run with its stop reason.
+
+Labels inside the picture are ASCII (tool names, ``model``, ``s1`` for step 1): matplotlib's default
+fonts have no Chinese glyphs, and a picture of empty boxes explains nothing. The notebook says in
+Chinese what the picture shows.
+
+Left out: several runs on one time axis (draw one figure per run), and interactivity.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .spans import intervals, run_span_ms
+from .trace import as_run, parse_ts
+
+COLOURS = {"success": "#4c78a8", "error": "#e45756", "repeated": "#bab0ac", "cached": "#bab0ac", "refused": "#bab0ac",
+           "paused": "#f58518"}
+MODEL_COLOUR = "#54a24b"
+
+
+def timeline(source: Any, request_id: str | None = None, *, ax: Any = None, width: float = 9.0) -> Any:
+    """Draw one run's timeline; returns the matplotlib ``Figure`` (or draws into ``ax``)."""
+    import matplotlib.pyplot as plt
+
+    run = as_run(source, request_id)
+    bars = intervals(run)
+    rows = ["model"] + sorted({bar.label for bar in bars if bar.kind == "tool"})
+    if ax is None:
+        figure, ax = plt.subplots(figsize=(width, 0.6 * len(rows) + 1.4))
+    else:
+        figure = ax.figure
+    total = max([run_span_ms(run)] + [bar.end_ms for bar in bars] + [1.0])
+    for bar in bars:
+        row = 0 if bar.kind == "model" else rows.index(bar.label)
+        colour = MODEL_COLOUR if bar.kind == "model" else COLOURS.get(bar.status, "#72b7b2")
+        length = max(bar.duration_ms, total * 0.004)  # a 0 ms repeat stays visible
+        ax.barh(row, length, left=bar.start_ms, height=0.5, color=colour, edgecolor="black", linewidth=0.4)
+        ax.text(bar.start_ms + length / 2, row, f"s{bar.step}", ha="center", va="center", fontsize=7, color="white" if length > total * 0.04 else "black")
+        if bar.status == "error":
+            ax.plot(bar.end_ms, row + 0.32, marker="x", color="#b00020", markersize=8, mew=2)
+    origin = run.started_at()
+    for retry in run.of("retry"):  # a 429/5xx the client waited out: a triangle on the model row
+        ax.plot((parse_ts(retry["ts"]) - origin) * 1000, -0.32, marker="v", color="#e45756", markersize=6)
+    end = run.end
+    if end is not None:
+        ax.axvline(total, color="#333333", linestyle="--", linewidth=1)
+        ax.text(total, len(rows) - 0.45, f" {end.get('stop_reason')}", ha="right", va="bottom", fontsize=8)
+    ax.set_yticks(range(len(rows)), rows)
+    ax.invert_yaxis()
+    ax.set_xlabel("ms since the run started")
+    ax.set_xlim(0, total * 1.02)
+    ax.set_title(f"{run.request_id} · {len(run.model_calls)} model calls · {len(run.tool_results)} tool results", fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    figure.tight_layout()
+    return figure
+
+
+def save_timeline(source: Any, path: str, request_id: str | None = None) -> str:
+    """Draw and save the picture (PNG or SVG by the file name); returns the path."""
+    import matplotlib.pyplot as plt
+
+    figure = timeline(source, request_id)
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+    return path
+
+
+__all__ = ["COLOURS", "save_timeline", "timeline"]

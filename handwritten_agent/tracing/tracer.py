@@ -1,0 +1,299 @@
+"""``Tracer``: the Agent's ``on_event`` that writes one redacted JSON line per event, as it happens.
+
+    tracer = Tracer("traces/agent.jsonl", client=client, user_id="u_001", session_id="s_01")
+    Agent(client, registry, on_event=tracer).run("现在几点了？")
+
+The loop is not changed: every ``AgentEvent`` the Agent already emits becomes a line (``run_start``,
+``memory``, ``model_call``, ``tool_call``, ``tool_result``, a gate's ``permission``…,
+``needs_confirmation``, ``final``, ``run_end``), plus ``retry`` lines when the client retries a 429/5xx
+(``client.on_retry = tracer.on_retry``). Field names follow ``fields`` (the seeds' where they name one,
+the OpenTelemetry GenAI conventions for the rest).
+
+What it adds on the way:
+
+- **redaction** of every line before it is encoded (``redact.Redactor``: secrets and personal data);
+- **tokens as reported**: ``input_tokens``/``output_tokens`` are the backend's usage, ``null`` when it
+  reported none — never 0 — and ``run_end`` sums them, counting the calls it could not;
+- **cost** from a ``PriceTable`` and a **budget** (``Budget``) that raises ``StopRun("budget")`` after
+  the model call that passed it, so the run ends with that stop reason;
+- **full messages** only with ``record_messages=True`` (off by default, as the conventions advise:
+  they hold whatever users and tools said); replay needs them;
+- **notes** from wrappers such as ``ToolCache`` (a cache hit, a truncated result), attached to the
+  ``tool_result`` line of the call they happened in.
+
+Every line is written with one unbuffered ``os.write`` (``writer``), so a crash loses at most the line
+being written. Without a path the lines are only kept in memory (``tracer.lines``), for tests.
+
+Left out: sampling, async writing, and spans (``otel`` turns a finished trace into spans).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..run import AgentEvent, RunResult
+from ..types import ToolCall, parse_arguments, shorten
+from .cost import Budget, PriceTable
+from .fields import OPERATION
+from .redact import Redactor
+from .writer import JsonlWriter
+
+STRUCTURAL = frozenset({"ts", "event", "request_id", "trace_id", "seq", "step", "gen_ai.tool.call.id", "gen_ai.response.id",
+                        "gen_ai.operation.name", "duration_ms", "tool_duration_ms", "input_tokens", "output_tokens"})
+"""Fields the redactor never rewrites: ids, times and counts (the rest — users, text, arguments — are redacted)."""
+
+RESERVED = frozenset({"ts", "event", "request_id", "trace_id", "user_id", "session_id", "step", "seq", "gen_ai.operation.name"})
+"""Fields every line has; a hook's data with one of these names is written as ``data.<name>``."""
+
+
+def iso_ts(epoch: float) -> str:
+    """Epoch seconds as local ISO 8601 with microseconds and the UTC offset, e.g. ``2026-03-12T14:30:00.123456+08:00``."""
+    return datetime.fromtimestamp(epoch).astimezone().isoformat(timespec="microseconds")
+
+
+def trace_id_for(request_id: str) -> str:
+    """The OpenTelemetry trace id (32 hex digits) of a run: derived from its id, so a resumed run keeps it."""
+    return hashlib.sha256(request_id.encode()).hexdigest()[:32]
+
+
+def provider_name(client: Any) -> str | None:
+    """``gen_ai.provider.name`` for a client: a known provider by its host, else the client's own label."""
+    from ..config import PRESETS
+
+    base_url = getattr(client, "base_url", None)
+    host = urlsplit(str(base_url)).hostname if base_url else None
+    for preset in PRESETS.values():
+        if preset.requires_key and host and urlsplit(preset.base_url).hostname == host:
+            return preset.name
+    label = getattr(client, "label", None)
+    return str(label) if label else (type(client).__name__ if client is not None else None)
+
+
+@dataclass
+class _RunTotals:
+    seq: int = 0
+    step: int = 0
+    user: Any = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    usage_unknown: int = 0
+    cost: dict[str, float] = field(default_factory=dict)
+
+
+class Tracer:
+    """Writes the events of every run it is given to one JSONL file (and/or keeps them in ``lines``)."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *, client: Any = None, model: str | None = None,
+                 provider: str | None = None, user_id: Any = None, session_id: str | None = None, record_messages: bool = False,
+                 redactor: Redactor | None = None, prices: PriceTable | None = None, budget: Budget | None = None,
+                 summary_chars: int = 200, fsync: bool = False, keep_lines: bool | None = None):
+        """``client`` fills ``gen_ai.request.model`` and ``gen_ai.provider.name`` (or give ``model``/``provider``);
+        ``prices`` defaults to ``PriceTable.default()``; ``keep_lines`` (default: only when there is no ``path``)
+        keeps every written line in ``self.lines`` too."""
+        self.writer = JsonlWriter(path, fsync=fsync) if path is not None else None
+        self.path = self.writer.path if self.writer else None
+        self.client, self.model, self.user_id, self.session_id = client, model, user_id, session_id
+        self.provider = provider if provider is not None else (provider_name(client) if client is not None else None)
+        self.record_messages, self.summary_chars = record_messages, summary_chars
+        self.redactor = redactor if redactor is not None else Redactor()
+        self.prices = prices if prices is not None else PriceTable.default()
+        self.budget = budget
+        self.keep_lines = (path is None) if keep_lines is None else keep_lines
+        self.lines: list[dict[str, Any]] = []
+        self._runs: dict[str, _RunTotals] = {}
+        self._current: str | None = None
+        self._notes: dict[str, Any] = {}
+        self._lock = threading.RLock()
+
+    # ----------------------------------------------------------------------- the hook
+
+    def __call__(self, event: AgentEvent) -> None:
+        """Write the event's line; after a ``model_call`` line, let the budget end the run (``StopRun``)."""
+        record = self.write(self._line(event), event.ts)
+        if event.kind == "model_call" and self.budget is not None:
+            self.budget.charge(record)
+
+    def on_retry(self, notice: Any) -> None:
+        """For ``ChatClient(on_retry=...)``: a ``retry`` line for each 429/5xx the client waits out."""
+        request_id = self._current or "no_run"
+        totals = self._runs.get(request_id, _RunTotals())
+        self.write({"event": "retry", "request_id": request_id, "step": totals.step + 1, "http.response.status_code": notice.status,
+                    "error.type": str(notice.status), "error": shorten(notice.message, self.summary_chars),
+                    "attempt": notice.attempt, "wait_s": notice.wait, "server_asked_s": notice.server_asked})
+
+    def note(self, **fields: Any) -> None:
+        """Add fields to the next ``tool_result`` line (``ToolCache`` reports cache hits and truncation this way)."""
+        with self._lock:
+            self._notes.update(fields)
+
+    def write(self, line: dict[str, Any], ts: float | None = None) -> dict[str, Any]:
+        """Complete a line (ids, time, order), redact it and write it; returns what was written."""
+        with self._lock:
+            request_id = str(line.get("request_id") or self._current or "no_run")
+            totals = self._runs.setdefault(request_id, _RunTotals())
+            if line.get("user_id") is not None:
+                totals.user = line["user_id"]
+            line.pop("user_id", None)
+            line.pop("request_id", None)
+            head = {"ts": iso_ts(ts if ts is not None else time.time()), "event": line.pop("event"), "request_id": request_id,
+                    "trace_id": trace_id_for(request_id), "user_id": self.user_id if self.user_id is not None else totals.user,
+                    "session_id": self.session_id, "step": line.pop("step", totals.step), "seq": totals.seq}
+            head["gen_ai.operation.name"] = OPERATION.get(head["event"], "execute_tool")
+            totals.seq += 1
+            record = {**head, **line}
+            record = {key: value if key in STRUCTURAL else self.redactor(value) for key, value in record.items()}
+            if self.writer is not None:
+                self.writer.write(record)
+            if self.keep_lines:
+                self.lines.append(record)
+            return record
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+    def __enter__(self) -> Tracer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ----------------------------------------------------------------------- events → lines
+
+    def _line(self, event: AgentEvent) -> dict[str, Any]:
+        run_id = event.run_id
+        totals = self._runs.setdefault(run_id, _RunTotals())
+        totals.step = max(totals.step, event.step)
+        base: dict[str, Any] = {"event": event.kind, "request_id": run_id, "step": event.step}
+        kind = event.kind
+        if kind == "run_start":
+            self._current = run_id
+            user = event.data.get("user")
+            return {**base, "resumed": bool(event.data.get("resumed")), "user_id": user if isinstance(user, (str, int)) else None}
+        if kind == "model_call" and event.reply is not None:
+            return {**base, **self._model_call(event, totals)}
+        if kind == "tool_call" and event.call is not None:
+            return {**base, **_call_fields(event.call), **_arguments(event.call)}
+        if kind == "tool_result" and event.record is not None:
+            with self._lock:
+                notes, self._notes = self._notes, {}
+            return {**base, **self._tool_result(event, notes)}
+        if kind == "final":
+            return {**base, "answer": event.answer}
+        if kind == "stop" and event.run is not None:
+            if self._current == run_id:
+                self._current = None
+            return {**base, "event": "run_end", **self._run_end(event.run, totals)}
+        # a gate's own kinds (permission …): its data, renamed where it would overwrite a field every line has
+        fields = {(f"data.{key}" if key in RESERVED else key): value for key, value in event.data.items()}
+        if event.call is not None:
+            fields = {**_call_fields(event.call), **fields}
+        return {**fields, **base}
+
+    def _model_call(self, event: AgentEvent, totals: _RunTotals) -> dict[str, Any]:
+        reply = event.reply
+        assert reply is not None
+        usage = reply.usage
+        requested = self.model or getattr(self.client, "model", None)
+        line: dict[str, Any] = {
+            "model": reply.model or requested, "gen_ai.request.model": requested, "gen_ai.provider.name": self.provider,
+            "input_tokens": usage.prompt_tokens if usage is not None else None,
+            "output_tokens": usage.completion_tokens if usage is not None else None,
+            "finish_reason": reply.finish_reason, "duration_ms": event.duration_ms,
+            "message_count": len(event.messages or []), "tools_offered": list(event.data.get("tools", [])),
+            "tool_calls": [call.name for call in reply.tool_calls],
+        }
+        response_id = getattr(reply.raw, "id", None)
+        if isinstance(response_id, str):
+            line["gen_ai.response.id"] = response_id
+        amount, currency = self.prices.cost_of(line)
+        line["cost"], line["cost_currency"] = amount, currency
+        if usage is None:
+            totals.usage_unknown += 1
+        else:
+            totals.input_tokens = (totals.input_tokens or 0) + usage.prompt_tokens
+            totals.output_tokens = (totals.output_tokens or 0) + usage.completion_tokens
+        if amount is not None and currency is not None:
+            totals.cost[currency] = totals.cost.get(currency, 0.0) + amount
+        if self.record_messages:
+            output = reply.to_message()
+            output["finish_reason"] = reply.finish_reason
+            if reply.reasoning_content:
+                output["reasoning_content"] = reply.reasoning_content
+            line["gen_ai.input.messages"] = _plain(event.messages or [])
+            line["gen_ai.output.messages"] = [output]
+        return line
+
+    def _tool_result(self, event: AgentEvent, notes: dict[str, Any]) -> dict[str, Any]:
+        record = event.record
+        assert record is not None
+        result = record.result
+        if record.repeated:
+            status = "repeated"
+        elif notes.get("cache.hit"):
+            status = "cached"
+        elif not record.executed:
+            status = "refused"
+        else:
+            status = "success" if result.success else "error"
+        line: dict[str, Any] = {**_call_fields(record.call), "tool_duration_ms": record.duration_ms, "status": status,
+                                "success": result.success, "executed": record.executed}
+        if not result.success:
+            line["error.type"] = type(result.exception).__name__ if result.exception is not None else "tool_error"
+            line["error"] = result.error
+        line["output_summary"] = shorten(result.data if result.success else result.error, self.summary_chars)
+        line.update(notes)
+        if self.record_messages:
+            line["gen_ai.tool.call.result"] = _plain(result.to_dict())
+            line["content"] = record.content
+        return line
+
+    def _run_end(self, run: RunResult, totals: _RunTotals) -> dict[str, Any]:
+        reason = run.stop_reason
+        status = "success" if reason == "final" else ("paused" if reason == "needs_confirmation" else "stopped")
+        line: dict[str, Any] = {"stop_reason": reason, "status": status, "duration_ms": run.duration_ms, "steps": len(run.steps),
+                                "tool_call_count": len(run.tool_calls), "input_tokens": totals.input_tokens,
+                                "output_tokens": totals.output_tokens, "usage_unknown": totals.usage_unknown}
+        if len(totals.cost) <= 1:
+            currency, amount = next(iter(totals.cost.items()), (None, None))
+            line["cost"], line["cost_currency"] = amount, currency
+        else:
+            line["cost"], line["cost_currency"] = dict(totals.cost), None
+        if status == "stopped":
+            line["error.type"] = reason
+        if run.error:
+            line["error"] = run.error
+        if run.answer is not None:
+            line["answer"] = run.answer
+        if run.pending:
+            line["pending"] = [getattr(request, "id", None) for request in run.pending]
+        if self.record_messages:
+            line["messages"] = _plain(run.messages)
+        return line
+
+
+def _call_fields(call: ToolCall) -> dict[str, Any]:
+    return {"tool": call.name, "gen_ai.tool.call.id": call.id}
+
+
+def _arguments(call: ToolCall) -> dict[str, Any]:
+    try:
+        return {"gen_ai.tool.call.arguments": parse_arguments(call.arguments)}
+    except ValueError as exc:
+        return {"gen_ai.tool.call.arguments": call.arguments, "error.type": "invalid_arguments", "error": str(exc)}
+
+
+def _plain(value: Any) -> Any:
+    """A JSON-only copy (what will be written), so later changes to the run do not change a line already built."""
+    return json.loads(json.dumps(value, ensure_ascii=False, default=str))
+
+
+__all__ = ["STRUCTURAL", "Tracer", "iso_ts", "provider_name", "trace_id_for"]

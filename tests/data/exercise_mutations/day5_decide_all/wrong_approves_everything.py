@@ -1,0 +1,14 @@
+"""Approves every pending call, ignoring approve_tools."""
+
+from handwritten_agent.permissions import approve
+
+
+def drive(agent, result, approve_tools, approver):
+    for _ in range(5):
+        if result.stop_reason != "needs_confirmation":
+            break
+        result = agent.resume(result, {r.id: approve(by=approver) for r in result.pending})
+    return result
+
+
+ARGS = (drive,)

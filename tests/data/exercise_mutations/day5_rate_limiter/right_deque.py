@@ -1,0 +1,21 @@
+"""Correct with a deque per (user, tool), dropping expired times from the left."""
+
+from collections import defaultdict, deque
+
+
+class RateLimiter:
+    def __init__(self, max_calls, per_seconds, clock):
+        self.max_calls, self.per_seconds, self.clock = max_calls, per_seconds, clock
+        self.times = defaultdict(deque)
+
+    def allow(self, user_id, tool):
+        now, times = self.clock(), self.times[(user_id, tool)]
+        while times and times[0] <= now - self.per_seconds:
+            times.popleft()
+        if len(times) >= self.max_calls:
+            return False
+        times.append(now)
+        return True
+
+
+ARGS = (RateLimiter,)

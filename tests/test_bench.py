@@ -1,0 +1,93 @@
+"""The benchmark command works: it measures with a tiny N, prints the table and writes valid JSON.
+
+The figures themselves are not checked against thresholds (timings are noisy; `make bench` is for that),
+only that each one was measured on both sides, the right number of times.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from handwritten_agent.__main__ import main
+from handwritten_agent.bench import BENCHMARKS, Context, Figure, Stats, Unavailable, benchmark, discover, run, table
+from handwritten_agent.bench import local as local_bench
+from handwritten_agent.bench.notebooks import course_notebooks
+
+
+def test_bench_command_measures_both_sides_and_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "results" / "bench.json"
+    code = main(["bench", "--only", "roundtrip", "--n", "3", "--json", str(out), "--no-progress"])
+    printed = capsys.readouterr().out
+    assert code == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    figures = [f for f in data["figures"] if f["benchmark"] == "roundtrip"]
+    assert {f["measure"].split(",")[0] for f in figures} == {"GET /v1/models", "chat completion with 2 tools"}
+    assert len(figures) == 3
+    for figure in figures:
+        for side in ("ours", "floor"):
+            assert figure[side]["n"] == 3
+            assert 0 < figure[side]["median"] <= figure[side]["p95"]
+        assert figure["unit"] == "ms"
+    assert data["machine"]["python"] and data["machine"]["cpus_usable"] >= 1
+    assert data["settings"]["n"] == 3 and data["skipped"] == {}
+    assert "| chat completion with 2 tools, SDK, non-streaming |" in printed
+    assert f"written: {out}" in printed
+
+
+def test_unknown_benchmark_name_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["bench", "--only", "no_such_bench", "--json", str(tmp_path / "x.json"), "--no-progress"])
+    assert code == 2
+    assert "roundtrip" in capsys.readouterr().err  # the message lists the real names
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_every_benchmark_module_is_discovered() -> None:
+    names = [b.name for b in discover()]
+    assert {"roundtrip", "local", "nbval"} <= set(names)
+    assert names.index("roundtrip") < names.index("nbval")  # whole notebooks run last
+
+
+def test_an_unavailable_benchmark_is_reported_as_skipped_with_its_reason() -> None:
+    @benchmark("test_unavailable", title="needs something absent")
+    def needs_gpu(ctx: Context) -> list[Figure]:
+        raise Unavailable("no GPU here: install one")
+
+    try:
+        report = run(Context(n=1), only=["test_unavailable"])
+    finally:
+        del BENCHMARKS["test_unavailable"]
+    assert report.figures == []
+    assert report.skipped == {"test_unavailable": "no GPU here: install one"}
+    assert "**test_unavailable**: skipped: no GPU here: install one" in table(report)
+
+
+def test_local_benchmark_says_how_to_install_when_llama_cpp_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(local_bench.importlib.util, "find_spec", lambda name, *a: None)
+    report = run(Context(n=1), only=["local"])
+    assert "make local" in report.skipped["local"] and report.figures == []
+
+
+def test_two_benchmarks_cannot_share_a_name() -> None:
+    discover()
+    with pytest.raises(ValueError, match="roundtrip"):
+        benchmark("roundtrip", title="again")(lambda ctx: [])
+
+
+def test_stats_are_median_and_nearest_rank_p95() -> None:
+    stats = Stats.of(float(v) for v in range(100, 0, -1))
+    assert (stats.n, stats.median, stats.p95) == (100, 50.5, 95.0)
+    assert Stats.of([7.0]) == Stats(n=1, median=7.0, p95=7.0)
+    assert Stats.of([1.0, 2.0, 30.0]).p95 == 30.0
+    with pytest.raises(ValueError):
+        Stats.of([])
+
+
+def test_course_notebooks_are_notebooks_then_solutions(tmp_path: Path) -> None:
+    for name in ("solutions/day1_solutions.ipynb", "notebooks/day2.ipynb", "notebooks/day1.ipynb", "exercises/day1.ipynb"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text("{}")
+    assert [p.relative_to(tmp_path).as_posix() for p in course_notebooks(tmp_path)] == [
+        "notebooks/day1.ipynb", "notebooks/day2.ipynb", "solutions/day1_solutions.ipynb"]

@@ -1,0 +1,159 @@
+"""Cost from reported tokens, per run and per day; a budget that ends a run; TTL caching and truncation in the trace."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+import pytest
+
+from handwritten_agent.agent import Agent
+from handwritten_agent.scenarios import basic_registry
+from handwritten_agent.scripted import ScriptedClient, call, calls, reply
+from handwritten_agent.tools import ToolRegistry, tool
+from handwritten_agent.tracing import Budget, PriceTable, Redactor, ToolCache, Tracer, cost_report, read_trace
+from handwritten_agent.types import ChatResult, Usage
+
+NOW = datetime(2026, 3, 12, 14, 30)
+
+
+def priced(content=None, tool_calls=(), prompt=1000, completion=100, model="m1"):
+    return ChatResult(content=content, tool_calls=list(tool_calls), finish_reason="tool_calls" if tool_calls else "stop",
+                      usage=Usage(prompt, completion), model=model)
+
+
+def table() -> PriceTable:
+    prices = PriceTable()
+    prices.set("m1", input=2.0, output=8.0, currency="CNY", read_on="2026-12-01")
+    return prices
+
+
+def test_price_table_costs_per_million_tokens_and_round_trips_through_a_file(tmp_path):
+    prices = table()
+    assert prices.cost_of({"model": "m1", "input_tokens": 1_000_000, "output_tokens": 500_000}) == (6.0, "CNY")
+    assert prices.cost_of({"model": "m1", "input_tokens": None, "output_tokens": 5}) == (None, "CNY")
+    assert prices.cost_of({"model": "unknown", "input_tokens": 5, "output_tokens": 5}) == (None, None)
+    assert prices.get("m1:slow") is prices.get("m1")  # simulator options after the colon
+    prices.save(tmp_path / "prices.json")
+    again = PriceTable.load(tmp_path / "prices.json")
+    assert again.get("m1").read_on == "2026-12-01" and again.get("m1").output == 8.0
+    (tmp_path / "bad.json").write_text(json.dumps({"models": {"x": {"input": "cheap"}}}), encoding="utf-8")
+    with pytest.raises(ValueError, match="input 和 output"):
+        PriceTable.load(tmp_path / "bad.json")
+    assert "course-sim" in PriceTable.default() and PriceTable.default().get("deepseek-chat").currency == "USD"
+
+
+def test_cost_per_run_and_per_day_counts_unknown_usage_separately(tmp_path):
+    path = tmp_path / "t.jsonl"
+    tracer = Tracer(path, prices=table(), redactor=Redactor(environment=False))
+    agent = Agent(ScriptedClient([priced(tool_calls=[call("calculator", {"expression": "1+1"}, id="c1")]), priced("2")]),
+                  basic_registry(NOW), on_event=tracer)
+    first = agent.run("1+1")
+    no_usage = ChatResult(content="好", finish_reason="stop", usage=None, model="m1")
+    second = Agent(ScriptedClient([no_usage]), basic_registry(NOW), on_event=tracer).run("你好")
+    tracer.close()
+    per_run = cost_report(path)
+    assert per_run[first.run_id].cost == {"CNY": pytest.approx(2 * (1000 * 2 + 100 * 8) / 1e6)}
+    assert per_run[second.run_id].unknown_usage == 1 and per_run[second.run_id].cost == {}
+    assert "没有报告用量" in per_run[second.run_id].describe() and "null" in per_run[second.run_id].describe()
+    per_day = cost_report(path, by="day")
+    assert list(per_day) == [datetime.now().date().isoformat()] and per_day[list(per_day)[0]].calls == 3
+    dearer = table()
+    dearer.set("m1", input=4.0, output=8.0)
+    assert cost_report(path, dearer)[first.run_id].cost["CNY"] > per_run[first.run_id].cost["CNY"]  # recomputed from the table
+
+
+def test_a_budget_ends_the_run_with_its_own_stop_reason_after_the_call_that_passed_it():
+    script = [priced(tool_calls=[call("calculator", {"expression": f"{n}+1"}, id=f"c{n}")]) for n in range(5)] + [priced("完")]
+    tracer = Tracer(prices=table(), budget=Budget(per_run=0.005, currency="CNY"), redactor=Redactor(environment=False))
+    result = Agent(ScriptedClient(script), basic_registry(NOW), on_event=tracer).run("算")
+    assert result.stop_reason == "budget" and "超过了每次运行的预算" in result.error
+    assert len(result.steps) == 2  # 0.0028 元 per call: the second call passes 0.005
+    end = tracer.lines[-1]
+    assert end["event"] == "run_end" and end["stop_reason"] == "budget" and end["error.type"] == "budget"
+    assert [l["event"] for l in tracer.lines].count("model_call") == 2
+
+
+def test_a_daily_budget_counts_earlier_spending_from_the_trace_files(tmp_path):
+    path = tmp_path / "t.jsonl"
+    tracer = Tracer(path, prices=table(), redactor=Redactor(environment=False))
+    Agent(ScriptedClient([priced("好", prompt=2000, completion=0)]), basic_registry(NOW), on_event=tracer).run("一")
+    tracer.close()
+    budget = Budget(per_day=0.005, history=path)
+    assert budget.spent_today == pytest.approx(0.004)
+    tracer = Tracer(path, prices=table(), budget=budget, redactor=Redactor(environment=False))
+    result = Agent(ScriptedClient([priced("好", prompt=1000, completion=0)]), basic_registry(NOW), on_event=tracer).run("二")
+    assert result.stop_reason == "budget" and "每天的预算" in result.error
+    with pytest.raises(ValueError):
+        Budget()
+
+
+def test_unknown_cost_can_be_made_to_stop_a_run():
+    tracer = Tracer(prices=PriceTable(), budget=Budget(per_run=1, unknown="stop"), redactor=Redactor(environment=False))
+    result = Agent(ScriptedClient([priced("好")]), basic_registry(NOW), on_event=tracer).run("你好")
+    assert result.stop_reason == "budget" and "费用未知" in result.error
+
+
+def test_cache_serves_read_only_tools_within_the_ttl_and_the_trace_says_so():
+    runs: list[str] = []
+    clock = [0.0]
+
+    @tool
+    def room_status(room: str) -> str:
+        """查询会议室是否空闲，例如：A301。
+
+        Args:
+            room: 会议室编号，例如：A301
+        """
+        runs.append(room)
+        return f"{room} 空闲"
+
+    @tool(permission="L2", side_effects=True)
+    def book_room(room: str) -> str:
+        """预订会议室，例如：A301。
+
+        Args:
+            room: 会议室编号，例如：A301
+        """
+        runs.append("book " + room)
+        return "已预订"
+
+    tracer = Tracer(redactor=Redactor(environment=False))
+    cache = ToolCache(ToolRegistry([room_status, book_room]), ttl=60, tracer=tracer, clock=lambda: clock[0])
+    assert cache.cacheable("room_status") and not cache.cacheable("book_room")
+
+    def ask(*tool_calls):
+        script = [calls(*tool_calls), reply("好")]
+        return Agent(ScriptedClient(script), cache, on_event=tracer).run("查")
+
+    ask(call("room_status", {"room": "A301"}, id="a"), call("book_room", {"room": "A301"}, id="b"))
+    clock[0] = 30
+    ask(call("room_status", {"room": "A301"}, id="c"), call("book_room", {"room": "A301"}, id="d"), call("room_status", {"room": "B2"}, id="e"))
+    clock[0] = 100
+    ask(call("room_status", {"room": "A301"}, id="f"))
+    assert runs == ["A301", "book A301", "book A301", "B2", "A301"]  # the write ran every time; reads were reused within 60 s
+    statuses = {l["gen_ai.tool.call.id"]: l for l in tracer.lines if l["event"] == "tool_result"}
+    assert statuses["c"]["status"] == "cached" and statuses["c"]["cache.age_s"] == 30 and statuses["c"]["cache.hit"] is True
+    assert statuses["a"]["status"] == "success" and statuses["a"]["cache.hit"] is False
+    assert statuses["f"]["status"] == "success" and "cache.hit" not in statuses["b"]
+    assert (cache.hits, cache.misses) == (1, 3)
+
+
+def test_long_results_are_truncated_for_the_model_and_the_trace_records_the_original_length():
+    @tool
+    def long_report(topic: str) -> str:
+        """生成一份很长的报告，例如：销售。
+
+        Args:
+            topic: 报告主题，例如：销售
+        """
+        return "数据" * 3000
+
+    tracer = Tracer(redactor=Redactor(environment=False))
+    cache = ToolCache(ToolRegistry([long_report]), max_chars=500, tracer=tracer)
+    result = Agent(ScriptedClient([calls(call("long_report", {"topic": "销售"}, id="x")), reply("好")]), cache, on_event=tracer).run("报告")
+    content = json.loads(result.messages[3]["content"])
+    assert len(content["data"]) < 600 and "结果过长" in content["data"] and "共 6000 个字符" in content["data"]
+    line = next(l for l in tracer.lines if l["event"] == "tool_result")
+    assert line["truncated.original_chars"] == 6000 and line["truncated.kept_chars"] == 500
+    assert read_trace(tracer.lines).run().stop_reason == "final"

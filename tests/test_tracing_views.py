@@ -1,0 +1,82 @@
+"""Looking at a trace: the table of steps, the timeline picture, the self-contained HTML page, the trace CLI."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from datetime import datetime
+from pathlib import Path
+
+from handwritten_agent.agent import Agent
+from handwritten_agent.scenarios import basic_registry
+from handwritten_agent.scripted import ScriptedClient, call, calls, reply
+from handwritten_agent.tracing import Redactor, Tracer, format_table, read_trace, steps_table
+from handwritten_agent.tracing.html import to_html
+from handwritten_agent.tracing.spans import intervals
+from handwritten_agent.tracing.table import display_width
+
+NOW = datetime(2026, 3, 12, 14, 30)
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def sample(tmp_path) -> Path:
+    path = tmp_path / "t.jsonl"
+    tracer = Tracer(path, redactor=Redactor(environment=False), user_id="u_9")
+    script = [calls(call("calculator", {"expression": "1/0"}, id="c1"), call("get_weather", {"city": "北京"}, id="c2")), reply("<b>完成</b>")]
+    Agent(ScriptedClient(script), basic_registry(NOW), on_event=tracer).run("算一下 1/0，再查北京天气")
+    tracer.close()
+    return path
+
+
+def test_table_has_a_row_per_model_call_tool_result_and_ending(tmp_path):
+    rows = steps_table(sample(tmp_path))
+    assert [r["类型"] for r in rows] == ["模型", "工具", "工具", "模型", "结束"]
+    assert rows[1]["状态"] == "error" and rows[2]["状态"] == "success" and rows[-1]["状态"] == "success"
+    assert rows[0]["tokens 入/出"] == "0/0"
+    text = format_table(sample(tmp_path / "b"))
+    lines = text.splitlines()
+    assert lines[0].startswith("运行 run_") and "用户 u_9" in lines[0]
+    header, rule = lines[1], lines[2]
+    assert display_width(header.split("  ")[0]) == len(rule.split("  ")[0])  # columns line up with wide characters
+
+
+def test_intervals_and_the_timeline_picture(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    run = read_trace(sample(tmp_path)).run()
+    bars = intervals(run)
+    assert [b.kind for b in bars] == ["model", "tool", "tool", "model"]
+    assert all(b.end_ms >= b.start_ms >= 0 for b in bars) and bars[1].status == "error"
+    from handwritten_agent.tracing.timeline import save_timeline, timeline
+
+    figure = timeline(run)
+    labels = [t.get_text() for t in figure.axes[0].get_yticklabels()]
+    assert labels == ["model", "calculator", "get_weather"]
+    out = save_timeline(run, str(tmp_path / "t.png"))
+    assert Path(out).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_html_page_is_self_contained_and_escapes_the_trace(tmp_path):
+    page = to_html(sample(tmp_path))
+    assert page.startswith("<!DOCTYPE html>") and "<svg" in page and "诊断" in page and "工具报错" in page
+    assert not re.search(r"<script|<link|<img|src=|href=|url\(|@import|https?://", page)
+    assert "<b>完成</b>" not in page and "&lt;b&gt;完成&lt;/b&gt;" in page
+
+
+def test_trace_cli_show_html_and_diagnose(tmp_path):
+    path = sample(tmp_path)
+    run = lambda *args: subprocess.run([sys.executable, "-m", "handwritten_agent", "trace", *args], capture_output=True, text=True,
+                                       cwd=ROOT, timeout=120)
+    shown = run("show", str(path))
+    assert shown.returncode == 0 and "calculator" in shown.stdout and "工具报错，但回答没有提到" in shown.stdout
+    made = run("html", str(path), "-o", str(tmp_path / "page.html"))
+    assert made.returncode == 0 and (tmp_path / "page.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert run("diagnose", str(path)).returncode == 1
+    missing = run("show", str(tmp_path / "nope.jsonl"))
+    assert missing.returncode == 2 and "找不到" in missing.stderr
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write('{"cut')
+    partial = run("show", str(path))
+    assert partial.returncode == 0 and "不完整" in partial.stderr
