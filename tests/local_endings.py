@@ -78,7 +78,7 @@ def ending(row: dict[str, Any]) -> str:
         if XML_TAG.search(answer):
             return "xml"  # markup the model made up (``<function name=…>``), not the chat template's
         return "correct" if CASES[row["case"]][1](answer, row["calls"]) else "wrong"
-    if row["stop_reason"] == "error" and "empty reply" in (row.get("error") or ""):
+    if row["stop_reason"] == "error" and re.search(r"empty reply|空回复", row.get("error") or ""):
         return "empty"
     return row["stop_reason"]
 
