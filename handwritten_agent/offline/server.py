@@ -370,10 +370,11 @@ def _accepts(host: str, port: int) -> bool:
 def serve_forever(host: str = "127.0.0.1", port: int = 8765, backend: str | Backend = "offline",
                   model_path: str | None = None) -> int:
     """Run the server in the foreground until Ctrl+C (or SIGTERM); print how to point a client at it."""
-    running = serve(port=port, host=host, backend=backend, model_path=model_path)
     stop = threading.Event()
     if threading.current_thread() is threading.main_thread():
+        # Before the server starts: a SIGTERM that arrives as soon as it answers must end it cleanly too.
         signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    running = serve(port=port, host=host, backend=backend, model_path=model_path)
     try:
         models = running.backend.list_models()
         label = getattr(running.backend, "name", type(running.backend).__name__)
