@@ -24,7 +24,7 @@ def _model(args: argparse.Namespace) -> int:
 
     if args.action == "fetch":
         path = model_fetch.fetch(model_path=args.model, progress=True)
-        print(f"model ready: {path}")
+        print(f"模型已就绪：{path}")
         return 0
     print(model_fetch.model_path(args.model))
     return 0
@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args)
     except (ModuleNotFoundError, OSError, RuntimeError) as exc:
         # a missing [local] extra, a bad --model path, a busy port: the message says what to do
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"出错了：{exc}", file=sys.stderr)
         return 1
 
 

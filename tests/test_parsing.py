@@ -202,11 +202,11 @@ def test_extract_json_finds_first_value():
 
 
 def test_extract_json_errors_are_clear():
-    with pytest.raises(ValueError, match="no JSON object or array found"):
+    with pytest.raises(ValueError, match="没有找到 JSON 对象或数组"):
         extract_json("你好，世界")
-    with pytest.raises(ValueError, match="never closed"):
+    with pytest.raises(ValueError, match="一直没有闭合"):
         extract_json('{"a": [1, 2')
-    with pytest.raises(ValueError, match="does not parse even after repair"):
+    with pytest.raises(ValueError, match="修补后仍然无法解析"):
         extract_json('{"a" "b"}')
 
 
@@ -220,7 +220,7 @@ def test_parse_error_message_is_for_the_model_and_detail_for_logs():
     assert error.message.startswith(ERROR_PREFIX)
     assert "不完整" in error.message
     assert error.message.endswith('请只输出一个合法的 JSON 对象，例如 {"name": "工具名", "arguments": {…}}')
-    assert error.detail.isascii() and "never closed" in error.detail
+    assert "没有闭合" in error.detail and error.detail != error.message
     assert error.raw.endswith('"1+')
 
 

@@ -61,11 +61,11 @@ def test_tool_specs_normalizes_both_shapes_and_keeps_order():
 
 
 @pytest.mark.parametrize(("tools", "error", "match"), [
-    ([{"description": "x"}], ValueError, "no name"),
-    ([CALCULATE, CALCULATE], ValueError, "unique"),
+    ([{"description": "x"}], ValueError, "没有名字"),
+    ([CALCULATE, CALCULATE], ValueError, "不能重复"),
     ([{"name": "f", "parameters": "string"}], TypeError, "JSON Schema"),
-    (["calculate"], TypeError, "pass a dict"),
-    ([{"type": "function", "function": None}], TypeError, "'function' must be a dict"),
+    (["calculate"], TypeError, "应该是一个 dict"),
+    ([{"type": "function", "function": None}], TypeError, "'function' 应该是"),
 ])
 def test_tool_specs_rejects_bad_tools_with_a_fix(tools, error, match):
     with pytest.raises(error, match=match):
@@ -101,7 +101,7 @@ def test_tool_prompt_is_deterministic():
 
 def test_tool_prompt_intro_and_empty_tools():
     assert render_tool_prompt([CLOCK], intro="你是办公助手。").startswith("你是办公助手。\n")
-    with pytest.raises(ValueError, match="at least one tool"):
+    with pytest.raises(ValueError, match="至少需要一个工具"):
         render_tool_prompt([])
 
 

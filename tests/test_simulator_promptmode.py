@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from datetime import datetime
 from typing import Any
 
@@ -16,6 +17,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from handwritten_agent import prompting
+from handwritten_agent.llm import ChatClient
+from handwritten_agent.offline import serve
 from handwritten_agent.offline.backend import ChatRequest
 from handwritten_agent.offline.faults import MESSINESS, split_model_name
 from handwritten_agent.offline.simulator import messiness, promptmode
@@ -655,3 +658,267 @@ def test_over_http_with_the_official_sdk(sdk):
     react = [{"role": "system", "content": REACT_PROMPT}, user(ASK_CALC)]
     text = sdk.chat.completions.create(model="course-sim", messages=react, stop=prompting.REACT_STOP).choices[0].message.content
     assert react_call(text)[1] == CALL
+
+
+# ------------------------------------------------------------------------------ any layout a learner writes
+
+OFFICE = [
+    {"name": "book_meeting_room", "description": "预订一间会议室。",
+     "parameters": {"type": "object", "properties": {
+         "room": {"type": "string", "enum": ["A101", "B202"], "description": "会议室编号"},
+         "attendees": {"type": "integer", "description": "参会人数，例如 6"},
+         "projector": {"type": "boolean", "description": "是否需要投影仪"}},
+         "required": ["room", "attendees"]}},
+    {"name": "search_orders", "description": "按关键词查询订单。",
+     "parameters": {"type": "object", "properties": {
+         "keyword": {"type": "string", "description": "商品关键词，例如：耳机"},
+         "limit": {"type": "integer", "description": "最多返回几条"}},
+         "required": ["keyword"]}},
+]
+_ZH_TYPES = {"string": "字符串", "integer": "整数", "number": "数字", "boolean": "布尔值", "array": "数组", "object": "对象"}
+_PY_TYPES = {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "array": "list", "object": "dict"}
+
+
+def _params(spec):
+    schema = spec["parameters"]
+    required = set(schema.get("required", []))
+    return [(name, p, name in required) for name, p in schema["properties"].items()]
+
+
+def _facts(tools):
+    return {t["name"]: {name: (p.get("type", "string"), sorted(map(str, p["enum"])) if p.get("enum") else None, req)
+                        for name, p, req in _params(t)} for t in tools}
+
+
+def _enum_text(p, lead="可选值：", sep="、"):
+    return f"，{lead}{sep.join(p['enum'])}" if p.get("enum") else ""
+
+
+def layout_table_per_tool(tools):
+    parts = []
+    for t in tools:
+        rows = [f"| {n} | {p['type']} | {'是' if r else '否'} | {p.get('description', '')}{_enum_text(p)} |" for n, p, r in _params(t)]
+        table = "| 参数 | 类型 | 必填 | 说明 |\n|------|------|------|------|\n" + "\n".join(rows) if rows else "参数：无"
+        parts.append(f"### {t['name']}\n{t['description']}\n\n{table}")
+    return "\n\n".join(parts)
+
+
+def layout_table_of_tools(tools):
+    rows = []
+    for t in tools:
+        params = "；".join(f"{n}（{p['type']}，{'必填' if r else '可选'}）：{p.get('description', '')}{_enum_text(p, sep='/')}"
+                          for n, p, r in _params(t)) or "无"
+        rows.append(f"| {t['name']} | {t['description']} | {params} |")
+    return "| 工具 | 描述 | 参数 |\n|---|---|---|\n" + "\n".join(rows)
+
+
+def layout_one_table(tools):
+    rows = []
+    for t in tools:
+        params = _params(t) or [("-", {"type": "", "description": ""}, False)]
+        for n, p, r in params:
+            enum = " / ".join(p.get("enum", [])) or "-"
+            rows.append(f"| `{t['name']}` | `{n}` | {p['type']} | {'是' if r else '否'} | {enum} | {p.get('description', '')} |")
+    return "可用工具（每个工具的说明见下）：\n" + "\n".join(f"- {t['name']}：{t['description']}" for t in tools) + \
+        "\n\n| 工具 | 参数 | 类型 | 是否必填 | 可选值 | 说明 |\n| --- | --- | --- | --- | --- | --- |\n" + "\n".join(rows)
+
+
+def layout_nested_bullets(tools):
+    lines = ["## 可用工具"]
+    for t in tools:
+        lines.append(f"- **{t['name']}**：{t['description']}")
+        for n, p, r in _params(t):
+            lines.append(f"  - `{n}` ({p['type']}, {'必填' if r else '可选'})：{p.get('description', '')}{_enum_text(p)}")
+    return "\n".join(lines)
+
+
+def layout_numbered_inline(tools):
+    lines = []
+    for i, t in enumerate(tools, 1):
+        params = "；".join(f"{n}（{_ZH_TYPES[p['type']]}，{'必填' if r else '可选'}）：{p.get('description', '')}{_enum_text(p)}"
+                          for n, p, r in _params(t))
+        lines.append(f"{i}. {t['name']}：{t['description']}" + (f"参数：{params}。" if params else "不需要参数。"))
+    return "你可以使用以下工具：\n" + "\n".join(lines)
+
+
+def layout_prose(tools):
+    sentences = []
+    for t in tools:
+        params = "；".join(f"{n}（{_ZH_TYPES[p['type']]}，{'必填' if r else '可选'}{'，可选值 ' + '、'.join(p['enum']) if p.get('enum') else ''}）："
+                          f"{p.get('description', '')}" for n, p, r in _params(t))
+        sentences.append(f"工具 {t['name']}：{t['description'].rstrip('。')}，" + (f"参数 {params}。" if params else "没有参数。"))
+    return "你是一个助手。" + "\n".join(sentences)
+
+
+def layout_yaml(tools):
+    lines = ["tools:"]
+    for t in tools:
+        lines += [f"  - name: {t['name']}", f"    description: {t['description']}", "    parameters:" + ("" if _params(t) else " {}")]
+        for n, p, r in _params(t):
+            lines += [f"      {n}:", f"        type: {p['type']}", f"        required: {'true' if r else 'false'}",
+                      f"        description: {p.get('description', '')}"]
+            if p.get("enum"):
+                lines.append(f"        enum: [{', '.join(p['enum'])}]")
+    return "\n".join(lines)
+
+
+def layout_yaml_schema(tools):
+    lines = []
+    for t in tools:
+        lines += [f"- name: {t['name']}", f"  description: {t['description']}", "  parameters:", "    type: object", "    properties:"]
+        for n, p, r in _params(t):
+            lines += [f"      {n}:", f"        type: {p['type']}", f"        description: \"{p.get('description', '')}\""]
+            if p.get("enum"):
+                lines.append(f"        enum: [{', '.join(p['enum'])}]")
+        lines.append(f"    required: [{', '.join(n for n, _, r in _params(t) if r)}]")
+    return "```yaml\n" + "\n".join(lines) + "\n```"
+
+
+def layout_english(tools):
+    parts = []
+    for t in tools:
+        params = "\n".join(f"- {n} ({p['type']}, {'required' if r else 'optional'}): {p.get('description', '')}"
+                           + (f", one of: {', '.join(p['enum'])}" if p.get("enum") else "") for n, p, r in _params(t)) or "none"
+        parts.append(f"### Tool: {t['name']}\nDescription: {t['description']}\nParameters:\n{params}")
+    return "You can call these tools.\n\n" + "\n\n".join(parts)
+
+
+def layout_labels_with_required_list(tools):
+    parts = []
+    for t in tools:
+        lines = [f"工具名称：{t['name']}", f"描述：{t['description']}"]
+        if _params(t):
+            lines.append("参数：")
+            lines += [f"- {n}：{p['type']}，{p.get('description', '')}" + (f"，取值：{' 或 '.join(p['enum'])}" if p.get("enum") else "")
+                      for n, p, _ in _params(t)]
+            lines.append("必填参数：" + "、".join(n for n, _, r in _params(t) if r))
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts)
+
+
+def layout_signatures(tools):
+    lines = []
+    for t in tools:
+        params = []
+        for n, p, r in _params(t):
+            kind = "Literal[" + ", ".join(f"'{v}'" for v in p["enum"]) + "]" if p.get("enum") else _PY_TYPES[p["type"]]
+            params.append(f"{n}: {kind}" + ("" if r else " = None"))
+        lines.append(f"- {t['name']}({', '.join(params)})：{t['description']}")
+    return "工具：\n" + "\n".join(lines)
+
+
+def layout_prose_sentences(tools):
+    sentences = []
+    for t in tools:
+        text = f"{t['name']} 工具用于{t['description'].rstrip('。')}。"
+        params = _params(t)
+        if not params:
+            text += "它不需要参数。"
+        for i, (n, p, r) in enumerate(params):
+            lead = "它有一个" if i == 0 else "还有一个"
+            text += (f"{lead}{'' if r else '可选'}参数 {n}，表示{p.get('description', '').split('，')[0]}，{'必填，' if r else ''}"
+                     f"类型是{_ZH_TYPES[p['type']]}" + (f"，可选值为 {' 或 '.join(p['enum'])}" if p.get("enum") else "") + "。")
+        sentences.append(text)
+    return "你可以调用下面这些工具。\n" + "\n".join(sentences)
+
+
+def layout_python_functions(tools):
+    blocks = []
+    for t in tools:
+        params = []
+        for n, p, r in _params(t):
+            kind = "Literal[" + ", ".join(f'"{v}"' for v in p["enum"]) + "]" if p.get("enum") else _PY_TYPES[p["type"]]
+            params.append(f"{n}: {kind}" + ("" if r else " = None"))
+        blocks.append(f"def {t['name']}({', '.join(params)}) -> dict:\n    \"\"\"{t['description']}\"\"\"")
+    return "可用的工具（Python 函数签名）：\n```python\n" + "\n\n".join(blocks) + "\n```"
+
+
+def layout_english_tables(tools):
+    parts = ["| Tool | Description |\n|:--|:--|\n" + "\n".join(f"| {t['name']} | {t['description']} |" for t in tools)]
+    for t in tools:
+        rows = [f"| {n} | {p['type']} | {'yes' if r else 'no'} | {p.get('description', '')}"
+                + (f" (one of: {', '.join(p['enum'])})" if p.get("enum") else "") + " |" for n, p, r in _params(t)]
+        if rows:
+            parts.append(f"#### Parameters of {t['name']}\n| Name | Type | Required | Description |\n|---|---|---|---|\n" + "\n".join(rows))
+    return "\n\n".join(parts)
+
+
+LAYOUTS = [layout_table_per_tool, layout_table_of_tools, layout_one_table, layout_nested_bullets, layout_numbered_inline,
+           layout_prose, layout_yaml, layout_yaml_schema, layout_english, layout_labels_with_required_list, layout_signatures,
+           layout_prose_sentences, layout_python_functions, layout_english_tables]
+REPLY_FORMAT = '\n\n需要调用工具时，只输出一个 JSON 对象：{"name": "工具名", "arguments": {"参数名": "值"}}。不需要工具时直接回答。'
+
+
+@pytest.mark.parametrize("tools", [TOOLS, OFFICE], ids=["weather-calc-clock", "office"])
+@pytest.mark.parametrize("layout", LAYOUTS, ids=[f.__name__.removeprefix("layout_") for f in LAYOUTS])
+def test_tools_read_from_any_layout(layout, tools):
+    prompt = layout(tools) + REPLY_FORMAT
+    recovered = promptmode.read_tool_prompt(prompt)
+    assert _facts(recovered.tools) == _facts(tools), prompt
+    for original, read in zip(tools, recovered.tools):
+        assert original["description"].rstrip("。.") in read["description"], (read, prompt)
+    assert promptmode.looks_like_tool_prompt(prompt) and not recovered.tools_are_guessed
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=[f.__name__.removeprefix("layout_") for f in LAYOUTS])
+def test_the_simulator_calls_tools_described_in_any_layout(layout):
+    prompt = layout(TOOLS) + REPLY_FORMAT
+    assert strict_call(reply(prompt, [user(ASK_CALC)])) == CALL
+    assert strict_call(reply(prompt, [user("明天上海的天气怎么样？")])) == PlannedCall("get_weather", {"city": "上海", "date": "tomorrow"})
+
+
+def test_a_reply_format_after_the_last_tool_adds_no_parameters():
+    prompt = (layout_nested_bullets(TOOLS) + "\n\n## 输出格式\n- name: 工具名\n- arguments: 参数对象，例如 {\"city\": \"北京\"}\n"
+              "不需要工具时直接回答。")
+    assert _facts(promptmode.read_tool_prompt(prompt).tools) == _facts(TOOLS)
+    prose = layout_prose(TOOLS) + "\n\n调用时输出：{\"name\": \"工具名\", \"arguments\": {…}}，其中 name: 工具名，arguments: 参数。"
+    assert _facts(promptmode.read_tool_prompt(prose).tools) == _facts(TOOLS)
+
+
+def test_example_values_are_not_taken_for_parameters():
+    prompt = ("工具 convert_currency：换算货币。参数 from_currency（字符串，必填）：货币代码，例如：USD，EUR；"
+              "amount（数字，必填）：金额，例如 100, 250；mode（字符串，可选）：today, tomorrow 之类的日期说法。\n"
+              '调用时只输出 JSON：{"name": "工具名", "arguments": {}}')
+    (tool,) = promptmode.read_tool_prompt(prompt).tools
+    assert list(tool["parameters"]["properties"]) == ["from_currency", "amount", "mode"]
+    assert tool["parameters"]["required"] == ["from_currency", "amount"]
+    assert tool["parameters"]["properties"]["amount"]["type"] == "number"
+
+
+def test_marking_only_the_required_parameters_makes_the_others_optional():
+    prompt = ("- get_weather：查询天气\n  - city（必填）：城市\n  - date：日期\n"
+              '调用时只输出 JSON：{"name": "工具名", "arguments": {}}')
+    (tool,) = promptmode.read_tool_prompt(prompt).tools
+    assert tool["parameters"]["required"] == ["city"]
+
+
+def test_headings_that_name_no_tool_are_not_tools():
+    prompt = "## Tools\n\n" + layout_table_per_tool(TOOLS) + "\n\n## Output\n只输出 JSON：{\"name\": \"工具名\", \"arguments\": {}}"
+    assert promptmode.read_tool_prompt(prompt).tool_names == ["calculate", "get_current_time", "get_weather"]
+
+
+_LAYOUT_PIECES = st.sampled_from(["|", "---", "| 参数 | 类型 |", "\n", "  ", "- ", "1. ", "name: ", "tools:", "parameters:", "type: ",
+                                  "required: true", "enum: [a, b]", "参数：", "（", "）", "(", ")", "必填", "可选值：", "、", "，", "；",
+                                  "工具 ", "get_x", "city", "**", "`", "#", "def ", ": str", "Literal['a', 'b']", "例如", "{", "}"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(pieces=st.lists(st.one_of(_LAYOUT_PIECES, st.text(max_size=4)), max_size=60))
+def test_no_layout_makes_the_reader_crash(pieces):
+    prompt = promptmode.read_tool_prompt("".join(pieces))
+    for spec in prompt.tools:  # whatever it reads is a well-formed tool spec
+        assert isinstance(spec["name"], str) and spec["parameters"]["type"] == "object"
+        assert set(spec["parameters"].get("required", [])) <= set(spec["parameters"]["properties"])
+
+
+@pytest.mark.parametrize("junk", ["{" * 4000, "[" * 4000, '{"a": ' * 2000, "x {" * 3000])
+def test_stray_and_deeply_nested_brackets_neither_crash_nor_take_seconds(junk):
+    from handwritten_agent.offline.simulator import messiness
+
+    started = time.perf_counter()
+    assert list(messiness.iter_json_values(junk)) == []
+    assert time.perf_counter() - started < 5  # was ~20 s (quadratic) and a RecursionError for deep nesting
+    with serve() as server:
+        reply = ChatClient(server.base_url, "k", "course-sim", max_retries=0).complete(
+            [{"role": "system", "content": "工具如下：" + junk}, {"role": "user", "content": "你好"}])
+    assert reply.content

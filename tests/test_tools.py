@@ -315,7 +315,7 @@ def test_unknown_tool_lists_valid_names(registry: ToolRegistry):
 
 def test_exceptions_become_error_results_and_keep_the_exception(registry: ToolRegistry):
     result = registry.dispatch("divide", {"a": 1, "b": 0})
-    assert result.success is False and result.error == "ZeroDivisionError: division by zero"
+    assert result.success is False and result.error == f"工具 divide 执行时出错（ZeroDivisionError：{result.exception}）。"
     assert isinstance(result.exception, ZeroDivisionError)
     assert "exception" not in result.to_dict()
 

@@ -53,7 +53,7 @@ def test_intervals_and_the_timeline_picture(tmp_path):
 
     figure = timeline(run)
     labels = [t.get_text() for t in figure.axes[0].get_yticklabels()]
-    assert labels == ["model", "calculator", "get_weather"]
+    assert labels == ["模型", "calculator", "get_weather"]
     out = save_timeline(run, str(tmp_path / "t.png"))
     assert Path(out).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -80,3 +80,21 @@ def test_trace_cli_show_html_and_diagnose(tmp_path):
         handle.write('{"cut')
     partial = run("show", str(path))
     assert partial.returncode == 0 and "不完整" in partial.stderr
+
+
+def test_chinese_labels_draw_without_warnings_when_a_cjk_font_is_installed(recwarn):
+    import matplotlib
+
+    matplotlib.use("agg")
+    import matplotlib.pyplot as plt
+
+    from handwritten_agent.plotting import use_chinese_font
+
+    chosen = use_chinese_font()
+    figure, ax = plt.subplots()
+    ax.set_title("模型调用与工具调用的时间线")
+    figure.canvas.draw()
+    plt.close(figure)
+    assert not [w for w in recwarn if "missing from font" in str(w.message)]  # silenced, with or without a CJK font
+    if chosen is not None:
+        assert matplotlib.rcParams["font.sans-serif"][0] == chosen

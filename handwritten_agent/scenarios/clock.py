@@ -26,7 +26,7 @@ def make_clock_tool(now: Callable[[], datetime] | datetime | None = None) -> Too
     elif callable(now):
         clock = now
     else:
-        raise TypeError(f"make_clock_tool(now=...) takes a datetime, a function returning one, or None; got {type(now).__name__}.")
+        raise TypeError(f"make_clock_tool(now=...) 接受一个 datetime、一个返回 datetime 的函数，或者 None；收到的是 {type(now).__name__}。")
 
     @tool(name="get_current_time", timeout=None)
     def get_current_time() -> dict[str, Any]:

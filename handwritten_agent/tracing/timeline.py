@@ -5,9 +5,9 @@ a call ended — a tool that failed is red with an ``x``, one answered without r
 cache hit, a refusal) is grey, a call waiting for confirmation is orange — and a vertical line marks
 the end of the run with its stop reason.
 
-Labels inside the picture are ASCII (tool names, ``model``, ``s1`` for step 1): matplotlib's default
-fonts have no Chinese glyphs, and a picture of empty boxes explains nothing. The notebook says in
-Chinese what the picture shows.
+Labels are Chinese (``plotting.use_chinese_font`` picks a CJK font the machine has; without one the
+Chinese characters show as boxes, and the notebook says in words what the picture shows). Each bar
+carries its step number.
 
 Left out: several runs on one time axis (draw one figure per run), and interactivity.
 """
@@ -28,9 +28,12 @@ def timeline(source: Any, request_id: str | None = None, *, ax: Any = None, widt
     """Draw one run's timeline; returns the matplotlib ``Figure`` (or draws into ``ax``)."""
     import matplotlib.pyplot as plt
 
+    from ..plotting import use_chinese_font
+
+    use_chinese_font()
     run = as_run(source, request_id)
     bars = intervals(run)
-    rows = ["model"] + sorted({bar.label for bar in bars if bar.kind == "tool"})
+    rows = ["模型"] + sorted({bar.label for bar in bars if bar.kind == "tool"})
     if ax is None:
         figure, ax = plt.subplots(figsize=(width, 0.6 * len(rows) + 1.4))
     else:
@@ -41,7 +44,7 @@ def timeline(source: Any, request_id: str | None = None, *, ax: Any = None, widt
         colour = MODEL_COLOUR if bar.kind == "model" else COLOURS.get(bar.status, "#72b7b2")
         length = max(bar.duration_ms, total * 0.004)  # a 0 ms repeat stays visible
         ax.barh(row, length, left=bar.start_ms, height=0.5, color=colour, edgecolor="black", linewidth=0.4)
-        ax.text(bar.start_ms + length / 2, row, f"s{bar.step}", ha="center", va="center", fontsize=7, color="white" if length > total * 0.04 else "black")
+        ax.text(bar.start_ms + length / 2, row, f"{bar.step}", ha="center", va="center", fontsize=7, color="white" if length > total * 0.04 else "black")
         if bar.status == "error":
             ax.plot(bar.end_ms, row + 0.32, marker="x", color="#b00020", markersize=8, mew=2)
     origin = run.started_at()
@@ -53,9 +56,9 @@ def timeline(source: Any, request_id: str | None = None, *, ax: Any = None, widt
         ax.text(total, len(rows) - 0.45, f" {end.get('stop_reason')}", ha="right", va="bottom", fontsize=8)
     ax.set_yticks(range(len(rows)), rows)
     ax.invert_yaxis()
-    ax.set_xlabel("ms since the run started")
+    ax.set_xlabel("距运行开始的毫秒数（条上的数字是第几步）")
     ax.set_xlim(0, total * 1.02)
-    ax.set_title(f"{run.request_id} · {len(run.model_calls)} model calls · {len(run.tool_results)} tool results", fontsize=10)
+    ax.set_title(f"{run.request_id} · {len(run.model_calls)} 次模型调用 · {len(run.tool_results)} 个工具结果", fontsize=10)
     ax.grid(axis="x", alpha=0.3)
     figure.tight_layout()
     return figure

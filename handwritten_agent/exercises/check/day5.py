@@ -9,7 +9,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any, Callable
 
-from .framework import ExerciseFailed, _brief, _callable, _Check, _short, offline_client  # noqa: F401
+from .framework import ExerciseFailed, _brief, _callable, _Check, _short, attribute, offline_client  # noqa: F401
 
 __all__ = ["day5_intern_policy", "day5_mask_personal", "day5_rate_limiter", "day5_decide_all"]
 
@@ -196,7 +196,7 @@ def day5_rate_limiter(rate_limiter_class: Callable[..., Any]) -> None:
 
     def make(case: str, max_calls: int, per_seconds: float, clock: _Clock) -> Any:
         limiter = check.call(case, rate_limiter_class, max_calls, per_seconds, clock, hint="RateLimiter(max_calls, per_seconds, clock)")
-        if not callable(getattr(limiter, "allow", None)):
+        if not callable(attribute(limiter, "allow")):
             raise check.fail(case, expected="一个有 allow(user_id, tool) 方法的对象", got=type(limiter).__name__, hint="在类里定义 def allow(self, user_id, tool)。")
         return limiter
 
@@ -282,6 +282,7 @@ def day5_decide_all(drive: Callable[..., Any]) -> None:
     from ...agent import Agent
     from ...permissions import Level, Policy, RoleRules, User
     from ...permissions.gate import PolicyGate
+    from ...run import RunResult
     from ...scripted import ScriptedClient, call, calls, reply
     from ...tools import ToolRegistry, tool
 
@@ -342,7 +343,7 @@ def day5_decide_all(drive: Callable[..., Any]) -> None:
         if given != approve_tools:
             raise check.fail(case, expected=f"approve_tools 保持 {sorted(approve_tools)}", got=sorted(given),
                              hint="不要修改传进来的 approve_tools（它属于调用方）。")
-        if not hasattr(got, "stop_reason"):
+        if not isinstance(got, RunResult):
             raise check.fail(case, expected="最后一次 resume 返回的 RunResult", got=f"{type(got).__name__}: {_short(got)}",
                              hint="return 最后的 result（agent.resume 的返回值）。")
         return got

@@ -4,12 +4,21 @@ It is **not an LLM** and says so whenever it answers without tools. Given a requ
 it reads the tools' names, descriptions and JSON Schemas, picks the tools the user's words call
 for, fills their arguments, and once results come back composes an answer from them:
 
-- ``text``, ``lexicon``   normalization, tokens, numbers; the small intent vocabulary
+- ``text``, ``lexicon``   normalization, tokens, numbers, quotes; the small intent vocabulary
+- ``concepts``            named values and their words (currencies, units, weekdays, priorities …)
 - ``choose``              scoring tools against one intent of the request
-- ``arguments``           filling arguments from the schemas (with ``dates`` and ``expressions``)
+- ``arguments``           filling arguments from the schemas, one module per kind of rule (with
+                          ``dates`` and ``expressions``)
 - ``planner``             the turn: which calls now, or which answer (``plan_turn``)
-- ``answer``              final answers, clarifying questions, the fallback reply
- Without ``tools`` but with a tool prompt in the system
+- ``results``             what a tool result says: ok, error, confirmation, denied, repeated
+- ``facts``, ``fieldwords``  a result's data read as facts a reader understands (labels, units, caveats)
+- ``phrasing``, ``answer``   sentences: final answers, clarifying questions, the fallback reply
+- ``context``             the earlier rounds applied to this turn's plan: ``references`` (a follow-up
+                          carries over the latest call's arguments; "刚才那个结果"), ``known`` (memories,
+                          a summary or earlier statements in the prompt answer a question or fill an argument)
+- ``summary``             a request to summarize a conversation gets an extractive summary
+
+Without ``tools`` but with a tool prompt in the system
 message it plays the Day 2 prompt-JSON / text-ReAct model (``promptmode``). The same request always
 gets the same reply: no randomness, tool call ids derived from a hash of the messages.
 
@@ -26,8 +35,8 @@ Faults, chosen with the model name (``course-sim:<fault>[,<fault>]``, see ``offl
 - ``bad_tool_call_id``: every tool call gets the id ``call_0``, reused across turns.
 - ``gullible``: obeys instructions found in tool results ("忽略之前的指令，…"), each once (``gullible``).
 
-Left out: streaming (the server turns a ``Completion`` into SSE chunks), summaries of long
-conversations, and sampling parameters (``temperature`` is accepted and ignored).
+Left out: streaming (the server turns a ``Completion`` into SSE chunks), abstractive summaries, and
+sampling parameters (``temperature`` is accepted and ignored).
 """
 
 from __future__ import annotations
@@ -47,8 +56,10 @@ from ..faults import SIMULATOR_MODEL, split_model_name, validate_options
 from .answer import fallback_reply
 from .arguments import FillContext, best_effort_arguments
 from .choose import profile, unwrap_tool
+from .context import revise
 from .gullible import follow_instructions
 from .planner import Plan, PlannedCall, plan_turn
+from .summary import summary_reply
 from .text import language, normalize
 
 RATE_LIMIT_MEMORY = 256  # request hashes remembered for the rate_limit fault
@@ -137,8 +148,8 @@ class CourseSimulator:
                                code="model_not_found")
         options = validate_options(request.model, frozenset(request.options) | suffix)
         if "server_error" in options:
-            raise BackendError(500, "The server had an error while processing your request (injected by the "
-                                    "`server_error` fault of course-sim). Retrying will not help: choose another model name.",
+            raise BackendError(500, "The server had an error while processing your request. Sorry about that! "
+                                    "(injected by the `server_error` fault of course-sim, which fails every attempt)",
                                type="server_error")
         if "rate_limit" in options:
             self._rate_limit(request)
@@ -148,7 +159,7 @@ class CourseSimulator:
         if not request.tools and self._is_tool_prompt(request):
             from . import promptmode
             return promptmode.respond(request, now=self.now())
-        return self._native(request, options)
+        return summary_reply(request) or self._native(request, options)
 
     # -- faults -------------------------------------------------------------------------------
 
@@ -195,6 +206,7 @@ class CourseSimulator:
             # The user is answering our question: read their reply together with the request it completes.
             user_text = f"{earlier_request}，{user_text}" if language(earlier_request) == "zh" else f"{earlier_request}, {user_text}"
         plan = plan_turn(user_text, specs, results, **plan_options)
+        plan = revise(plan, user_text, specs, results, request.messages, plan_options)  # the earlier rounds (Day 4)
         if "gullible" in options and choice != "none":  # obeys instructions found in tool results (see gullible.py)
             plan = follow_instructions(user_text, specs, results, plan, plan_options)
 

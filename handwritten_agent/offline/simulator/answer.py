@@ -1,13 +1,20 @@
 """What the simulator says in words: final answers from tool results, clarifying questions, the fallback.
 
-A tool result may be plain text, any JSON, or the course's envelope ``{"success", "data", "error"}``.
-``read_result`` sorts it into one of five statuses — ok, error, confirm (waiting for the user's
-confirmation), denied (rejected or not allowed) and repeated (the agent's repeated-call guard said the
-call was already made) — and the answer relays each honestly: an error is never turned into a
-number, a pending confirmation is explained, a rejection is reported as not done.
+A final answer is one short sentence per question asked, aimed at the question, built from the
+result's data (``facts``), the question's words and the tool's schema (``phrasing``) — never from a
+per-tool template, never by dumping ``key: value`` pairs, never with the tool's description as a label:
 
-Answers are written in the request's language (Chinese or English). They are composed from
-templates, so they read like a careful report rather than a conversation: this is a rule engine.
+- a calculation answers in words: "17 乘以 9 等于 153";
+- a number the question asked for goes back into the question: "100 美元能换 720 元人民币";
+- a calculation on an earlier result says what it rests on, once: "按 1 美元 = 7.2 元人民币（示例汇率，非实时），
+  100 美元能换 720 元人民币";
+- a date-time says when: "现在是 2026 年 3 月 12 日（星期四）14:30";
+- other data reads as subject + facts + caveats: "北京明天多云，温度 4 到 15 摄氏度，南风 2 级（示例数据，非实时）";
+- an error is said once, plainly: "1 除以 0 没有结果：除数不能为零"; a call waiting for confirmation, or
+  refused, is reported as not done, with the reason.
+
+Several questions make one sentence of clauses joined by "；". Answers are in the request's language
+(Chinese or English). Statuses are read in ``results``.
 
 Left out: summarizing long results, unit conversions, and anything the results do not say.
 """
@@ -20,235 +27,399 @@ from dataclasses import dataclass
 from typing import Any
 
 from .arguments import Param
-from .text import format_number, language, normalize
+from .expressions import number_from_result
+from .facts import CallView, Fact, fact_phrase, join_words, read_data, show_number
+from .fieldwords import DOING_VERBS, WORDS, action_words
+from .lexicon import RELATIVE_DAYS
+from .phrasing import (action_phrase, answer_in_question, calculation_sentence, clean_message, expression_argument,
+                       asks_yes_no, expression_words, moment_sentence, numbers_in, subject_phrase, yes_no_sentence)
+from .results import CONFIRM, DENIED, ERROR, OK, REPEATED, ResultView, read_result
+from .text import CJK_RANGE, format_number, split_identifier
 
-OK, ERROR, CONFIRM, DENIED, REPEATED = "ok", "error", "confirm", "denied", "repeated"
-
-_REPEATED = re.compile(r"already (?:been )?(?:called|made|executed|ran|run|done|requested)|already have (?:this|that|the) result|"
-                       r"repeated (?:tool )?call|same call|identical call|duplicate call|重复调用|重复的调用|已经调用|已调用过|"
-                       r"已经执行过|已经查询过|已经有(?:了)?(?:这个|该)?结果|调用过(?:了)?(?:这个|该)?工具", re.I)
-_CONFIRM = re.compile(r"need_confirmation|needs? confirmation|requires? (?:user )?confirmation|awaiting (?:user )?confirmation|"
-                      r"pending (?:confirmation|approval)|needs? approval|需要(?:你|您|用户)?(?:的)?(?:二次)?确认|请确认|待确认|等待确认|"
-                      r"需要审批|等待审批|待审批|等待批准", re.I)
-_DENIED = re.compile(r"\bdenied\b|\brejected\b|\brefused\b|not approved|permission|forbidden|not allowed|拒绝|驳回|未获批准|"
-                     r"没有权限|无权|权限不足|不允许|已取消|被取消", re.I)
-_ERROR = re.compile(r"^\s*(?:error|错误|出错|失败|exception|traceback)|error:|错误[:：]|出错|计算失败|执行失败|调用失败|异常[:：]", re.I)
-_CONFIRM_STATUSES = {"need_confirmation", "needs_confirmation", "pending_confirmation", "confirmation_required",
-                     "awaiting_confirmation", "pending_approval", "need_approval", "needs_approval", "confirmation_request"}
-_DENIED_STATUSES = {"denied", "rejected", "refused", "forbidden", "cancelled", "canceled", "not_approved"}
+MAX_FACTS = 5  # facts in one clause
 
 
 @dataclass(frozen=True)
-class ResultView:
-    status: str  # ok | error | confirm | denied | repeated
-    value: Any = None  # the data, when ok
-    message: str = ""  # the error / confirmation / rejection text
+class AnswerItem:
+    """One tool result to answer from, with the question (the intent's words) it was called for."""
+
+    spec: dict[str, Any]
+    arguments: dict[str, Any]
+    view: ResultView
+    raw: str = ""
+    question: str = ""
 
 
-def _message_of(value: Any) -> str:
-    if isinstance(value, dict):
-        for key in ("message", "error", "reason", "detail", "tips", "summary", "msg"):
-            if value.get(key):
-                return _message_of(value[key])
-        return json.dumps(value, ensure_ascii=False)
-    return str(value).strip()
+@dataclass(frozen=True)
+class Clause:
+    text: str
+    caveat: str = ""  # "示例数据，非实时": said once at the end of a run of clauses that share it
+
+    def render(self, lang: str, with_caveat: bool = True) -> str:
+        if not with_caveat or not self.caveat:
+            return self.text
+        return f"{self.text}（{self.caveat}）" if lang == "zh" else f"{self.text} ({self.caveat})"
 
 
-def _classify_text(text: str) -> str | None:
-    if _REPEATED.search(text):
-        return REPEATED
-    if _CONFIRM.search(text):
-        return CONFIRM
-    if _DENIED.search(text):
-        return DENIED
+# ---------------------------------------------------------------------------------------------
+# One result
+# ---------------------------------------------------------------------------------------------
+
+
+def _result_number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str) and re.fullmatch(r"\s*-?\d+(?:\.\d+)?(?:e[-+]?\d+)?\s*", value, re.I):
+        return float(value)
+    if isinstance(value, (str, dict)):
+        return number_from_result(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
     return None
 
 
-def _read_dict(value: dict[str, Any]) -> ResultView:
-    status = str(value.get("status", value.get("type", ""))).lower()
-    if value.get("repeated") is True or value.get("already_called") is True:
-        # an agent's repeated-call guard: the earlier result, sent back with a note
-        return ResultView(REPEATED, value.get("data"), _message_of(value.get("note") or value))
-    if status in _CONFIRM_STATUSES or value.get("need_confirmation") is True or value.get("requires_confirmation") is True:
-        return ResultView(CONFIRM, value, _message_of(value))
-    if status in _DENIED_STATUSES or value.get("denied") is True or value.get("rejected") is True:
-        return ResultView(DENIED, value, _message_of(value))
-    if "success" in value:
-        if value.get("success") is False or (value.get("error") and value.get("data") is None):
-            message = _message_of(value.get("error") or value)
-            return ResultView(_classify_text(message) or ERROR, None, message)
-        data = value.get("data")
-        if isinstance(data, dict):
-            inner = _read_dict(data)
-            if inner.status in (CONFIRM, DENIED):
-                return inner
-        return ResultView(OK, data)
-    if value.get("error"):
-        message = _message_of(value["error"])
-        return ResultView(_classify_text(message) or ERROR, None, message)
-    return ResultView(OK, value)
+def _caveat(caveats: list[str], lang: str) -> str:
+    parts: list[str] = []
+    for caveat in caveats:
+        for part in re.split(r"[，,；;]\s*", caveat):
+            if part and part not in parts:
+                parts.append(part)
+    return ("，" if lang == "zh" else ", ").join(parts)
 
 
-def read_result(raw: str) -> ResultView:
-    """Sort a tool message's text into ok / error / confirm / denied / repeated."""
-    text = (raw or "").strip()
-    try:
-        value: Any = json.loads(text)
-    except ValueError:
-        value = text
-    if isinstance(value, dict):
-        return _read_dict(value)
-    if isinstance(value, str):
-        status = _classify_text(value)
-        if status:
-            return ResultView(status, None, value)
-        if _ERROR.search(value):
-            return ResultView(ERROR, None, value)
-    return ResultView(OK, value)
+def _topic_words(spec: dict[str, Any]) -> set[str]:
+    """Words of the tool's name and their Chinese: asking for these is asking for everything the tool returns."""
+    words = set(split_identifier(str(spec.get("name", ""))))
+    return words | {WORDS[w][0] for w in words if w in WORDS}
 
 
-# ---------------------------------------------------------------------------------------------
-# Rendering
-# ---------------------------------------------------------------------------------------------
+def _asks(question: str, word: str) -> bool:
+    if re.search(f"[{CJK_RANGE}]", word):
+        return word in question
+    return bool(re.search(rf"(?<![a-z]){re.escape(word.lower())}s?(?![a-z])", question.lower()))
 
 
-def render_value(value: Any, lang: str, *, limit: int = 400) -> str:
-    """A tool result's data as one readable line."""
-    if value is None:
-        text = "（空）" if lang == "zh" else "(empty)"
-    elif isinstance(value, bool):
-        text = ("是" if value else "否") if lang == "zh" else ("yes" if value else "no")
-    elif isinstance(value, (int, float)):
-        text = format_number(value)
-    elif isinstance(value, str):
-        text = value.strip()
-    elif isinstance(value, dict):
-        sep = "，" if lang == "zh" else ", "
-        text = sep.join(f"{key}: {render_value(item, lang, limit=limit)}" for key, item in value.items())
-    elif isinstance(value, list):
-        sep = "；" if lang == "zh" else "; "
-        text = sep.join(render_value(item, lang, limit=limit) for item in value) or ("（无）" if lang == "zh" else "(none)")
+_GENERAL = re.compile(r"怎么样|如何|情况|咋样|啥样|\bhow (?:is|are|was|does)\b|\bwhat(?:'s| is| are) .* like\b|\bany (?:news|update)", re.I)
+_DAY_WORDS = re.compile("|".join(word for word, _ in RELATIVE_DAYS))
+
+
+def select_facts(facts: list[Fact], question: str, spec: dict[str, Any]) -> list[Fact]:
+    """The facts the question asks for by name ("气温多少" → the temperature), else all of them (at most ``MAX_FACTS``)."""
+    if _GENERAL.search(question):
+        asked = []  # "天气怎么样", "how is it": everything the tool says is wanted
     else:
-        text = str(value)
-    return text if len(text) <= limit else text[:limit] + "…"
+        topic = _topic_words(spec)
+        question = _DAY_WORDS.sub(" ", question)  # "明天气温" asks for 气温, not 天气
+        asked = [f for f in facts if any(_asks(question, w) for w in f.asked - topic)]
+    chosen = asked if asked else facts
+    order = {"flag": 0, "text": 0, "statement": 0, "moment": 0}
+    chosen = sorted(chosen, key=lambda f: order.get(f.kind, 1) if not f.label else 1)  # unlabelled first: "多云，温度 …"
+    return chosen[:MAX_FACTS]
 
 
-def purpose(spec: dict[str, Any], lang: str) -> str:
-    """What a tool does, for the user: its description's first clause (or its name)."""
-    description = normalize(str(spec.get("description", "") or "")).strip()
-    first = re.split(r"[。！？!?\n]|\.(?:\s|$)", description, maxsplit=1)[0].strip()
-    head = re.split(r"[，,；;（(]", first, maxsplit=1)[0].strip()
-    if len(head) >= 4 or len(first) > 30:
-        first = head
-    if not first or language(first) != lang or len(first) > 40:
-        return f"`{spec.get('name', 'tool')}`"
-    return first
-
-
-def _label(spec: dict[str, Any], arguments: dict[str, Any], lang: str) -> str:
-    base = purpose(spec, lang)
-    shown = [render_value(v, lang, limit=40) for k, v in arguments.items() if v not in (None, "", [], {}) and not k.startswith("_")]
-    if not shown:
-        return base
-    return f"{base}（{'，'.join(shown)}）" if lang == "zh" else f"{base} ({', '.join(shown)})"
-
-
-_EXPRESSION_LIKE = re.compile(r"^[\d\s.+\-*/%()]+$|sqrt\(")
-
-
-def _expression_argument(arguments: dict[str, Any]) -> str | None:
-    for value in arguments.values():
-        if isinstance(value, str) and re.search(r"\d", value) and _EXPRESSION_LIKE.search(value) and re.search(r"[-+*/%]|sqrt", value):
-            return value
-    return None
-
-
-def _is_division_by_zero(message: str, arguments: dict[str, Any]) -> bool:
-    if re.search(r"zero|零|ZeroDivision|除数", message, re.I) and re.search(r"divi|除|zero", message, re.I):
-        return True
-    if re.search(r"argument|参数|json|schema|string|unknown|不存在|未知|valid", message, re.I):
-        return False  # the call itself was rejected, whatever the expression
-    expression = _expression_argument(arguments) or ""
-    return bool(re.search(r"/\s*0+(?:\.0+)?(?![\d.])", expression))
-
-
-def result_line(spec: dict[str, Any], arguments: dict[str, Any], view: ResultView, lang: str) -> str:
-    """One sentence about one tool result."""
+def _facts_sentence(subject: str, facts: list[Fact], lang: str) -> str:
     zh = lang == "zh"
-    label = _label(spec, arguments, lang)
-    if view.status == OK:
-        expression = _expression_argument(arguments)
-        if expression and isinstance(view.value, (int, float, str)) and re.fullmatch(r"-?[\d.]+(?:e[-+]?\d+)?", str(view.value).strip(), re.I):
-            number = view.value if not isinstance(view.value, str) else float(view.value)
-            return f"{expression} = {format_number(number)}"
-        return f"{label}：{render_value(view.value, lang)}" if zh else f"{label}: {render_value(view.value, lang)}"
-    message = view.message.strip().rstrip("。.") if view.message else ""
-    message = re.sub(r"^(?:error|错误|出错)\s*[:：]\s*(?=\S)", "", message, flags=re.I)
-    if view.status == ERROR:
-        if _is_division_by_zero(message, arguments):
-            explanation = ("除数为零，这个算式在数学上没有结果，所以我无法给出数值" if zh
-                           else "the divisor is zero, so the expression has no result and I cannot give a number")
+    if subject and _subject_said(subject, " ".join(f.value for f in facts)):
+        subject = ""  # the facts already name it ("1 美元 = 7.2 人民币")
+    if zh:
+        phrases = [fact_phrase(f, lang) for f in facts]
+        first = facts[0]
+        if subject:
+            if first.label and first.kind != "flag":
+                head = join_words(join_words(subject, "的"), fact_phrase(first, lang, lead=True))
+            else:
+                head = join_words(subject, phrases[0])
         else:
-            explanation = "所以这一项没有得到结果，我不能替它编一个答案" if zh else "so there is no result for this part, and I will not make one up"
-        return f"{label}出错了：{message}。{explanation}" if zh else f"{label} failed: {message}. {explanation[0].upper() + explanation[1:]}"
-    if view.status == CONFIRM:
-        ask = "" if re.search(r"确认|confirm", message, re.I) else ("。请确认是否继续" if zh else ". Please confirm whether to go ahead")
-        return (f"{label}需要你确认后才会执行：{message}{ask}" if zh
-                else f"{label} is waiting for your confirmation: {message}{ask}")
-    if view.status == DENIED:
-        return f"{label}没有执行：{message}" if zh else f"{label} was not carried out: {message}"
-    if view.value is not None:
-        return result_line(spec, arguments, ResultView(OK, view.value), lang)
-    return (f"{label}：此前已经调用过，结果见前面的对话" if zh
-            else f"{label}: this call was already made earlier; its result is above")
+            head = phrases[0]
+        return "，".join([head] + phrases[1:])
+    phrases = []
+    for index, fact in enumerate(facts):
+        if fact.label and index == 0:
+            phrases.append(f"the {fact.label} is {fact.value}")
+        else:
+            phrases.append(fact_phrase(fact, lang))
+    body = ", ".join(phrases)
+    if subject and not facts[0].label:
+        return f"{subject}: {body}"  # "Louvre today: open, hours 09:00-18:00"
+    return f"for {subject}, {body}" if subject else body
 
 
-def compose_final(lines: list[str], notes: list[str], lang: str) -> str:
-    """The final answer: one line per result, then notes (unfinished parts, questions)."""
+def _list_sentence(subject: str, fact: Fact, lang: str, noun: str = "") -> str:
+    count = fact.count or 0
+    if lang == "zh":
+        what = fact.label or noun or "结果"
+        if subject.startswith("「"):
+            subject = "关于" + subject  # a search query: 关于「向量数据库」…
+        prefix = join_words(join_words(subject, "的"), fact.label) if subject and fact.label else subject or fact.label
+        if count == 0:
+            return join_words(join_words("没有找到", subject), f"的{what}") if subject else f"没有找到任何{what}"
+        if count == 1:
+            return join_words(join_words(prefix, "只有 1 项，是"), fact.value) if prefix else join_words("只找到 1 项，是", fact.value)
+        lead = join_words(prefix, f"共 {count} 项，分别是") if prefix else f"共找到 {count} 项，分别是"
+        return join_words(lead, fact.value)
+    what = fact.label or noun or ("result" if count == 1 else "results")
+    where = f" for {subject}" if subject else ""
+    if count == 0:
+        return f"no {what} found{where}"
+    return f"{count} {what}{where} — {fact.value}"
+
+
+def _subject_said(subject: str, text: str) -> bool:
+    """Whether every part of the subject is already named in ``text`` (then naming it again is repetition)."""
+    parts = [part for part in re.split(r"兑|到| to |\s+", subject) if part]
+    return bool(parts) and all(part in text for part in parts)
+
+
+def _statement_sentence(subject: str, text: str, lang: str) -> str:
+    if subject and _subject_said(subject, text):
+        subject = ""
+    short = len(text) <= 40 and not re.search(r"[。！？.!?]$|[=。；，,;]", text)
+    if not short or not subject:
+        return text if not short else (f"结果是“{text}”" if lang == "zh" else f"the result is “{text}”")
+    return join_words(join_words(subject, "的结果是"), f"“{text}”") if lang == "zh" else f"for {subject}, the result is “{text}”"
+
+
+def _ok_clause(item: AnswerItem, lang: str) -> Clause:
+    expression = expression_argument(item.arguments)
+    number = _result_number(item.view.value)
+    if expression and number is not None:
+        shown = show_number(number)
+        said = numbers_in(item.question)
+        if said and said <= set(re.findall(r"\d+(?:\.\d+)?", expression)):
+            aimed = answer_in_question(item.question, shown, lang)  # "200 的 15% 是 30", "15% of 80 is 12"
+            if aimed:
+                return Clause(aimed)
+        return Clause(calculation_sentence(expression, shown, lang))
+    reading = read_data(item.view.value, lang, CallView.of(item.arguments, str(item.spec.get("name", ""))))
+    caveat = _caveat(reading.caveats, lang)
+    subject = subject_phrase(item.spec, item.arguments, lang)
+    facts = select_facts(reading.facts, item.question, item.spec)
+    if not facts:
+        action = action_phrase(item.spec, item.arguments, lang)
+        return Clause(f"{action}没有返回任何内容" if lang == "zh" else f"{action} returned nothing", caveat)
+    if len(facts) == 1:
+        fact = facts[0]
+        if fact.kind == "flag" and fact.truth is not None and (isinstance(item.view.value, bool) or asks_yes_no(item.question)):
+            said = yes_no_sentence(item.question, fact.truth, lang, pivot=fact.asked)
+            if said:
+                return Clause(said, caveat)
+            if isinstance(item.view.value, bool):  # a bare true/false: say which, about what was asked
+                what = action_phrase(item.spec, item.arguments, lang)
+                return Clause(f"{what}的结果是“{'是' if fact.truth else '否'}”" if lang == "zh" else
+                              f"the answer to {what} is {'yes' if fact.truth else 'no'}", caveat)
+        if fact.kind == "moment" and fact.moment:
+            return Clause(moment_sentence(fact.moment, item.question, subject, lang), caveat)
+        if fact.kind == "list":
+            return Clause(_list_sentence(subject, fact, lang, action_words(str(item.spec.get("name", "")), lang)[1]), caveat)
+        if fact.kind == "number" and len(fact.numbers) == 1:
+            aimed = answer_in_question(item.question, fact.value, lang)
+            if aimed:
+                return Clause(aimed, caveat)
+            if not fact.label:
+                lead = join_words(subject, "的结果是") if subject else "结果是"
+                return Clause(join_words(lead, fact.value) if lang == "zh" else
+                              (f"for {subject}, the result is {fact.value}" if subject else f"the result is {fact.value}"), caveat)
+        if fact.kind == "statement":
+            return Clause(_statement_sentence(subject, fact.value, lang), caveat)
+    done = _done_phrase(item, lang)
+    if done:
+        facts = [f for f in facts if not (f.kind == "flag" and f.truth and set(f.field.lower().split("_")) & _SUCCESS_WORDS)]
+        if not facts:
+            return Clause(done, caveat)
+        return Clause(f"{done}，{_facts_sentence('', facts, lang)}" if lang == "zh" else f"{done} — {_facts_sentence('', facts, lang)}",
+                      caveat)
+    return Clause(_facts_sentence(subject, facts, lang), caveat)
+
+
+_SUCCESS_WORDS = {"sent", "success", "ok", "done", "completed", "created", "booked", "saved", "updated", "deleted", "cancelled",
+                  "succeeded", "delivered", "submitted", "scheduled"}
+
+
+def _done_phrase(item: AnswerItem, lang: str) -> str:
+    """For a tool whose name says it changes something (send, book, create …): "已预订会议室（…）" / "Done — book meeting room for …"."""
+    words = split_identifier(str(item.spec.get("name", "")))
+    if not words or words[0] not in DOING_VERBS:
+        return ""
+    verb, obj = action_words(str(item.spec.get("name", "")), lang)
+    if lang == "zh":
+        if not obj:
+            return ""
+        subject = subject_phrase(item.spec, item.arguments, lang, with_text=False)
+        return f"已{join_words(verb, obj)}" + (f"（{subject}）" if subject else "")
+    return f"Done — {action_phrase(item.spec, item.arguments, lang)}"
+
+
+def _message(view: ResultView, lang: str, mentions: list[str]) -> str:
+    text = (view.message or "").strip()
+    if not text or text.startswith(("{", "[")):
+        return ""  # a structure, not words: say what happened without dumping it
+    return clean_message(text, lang, mentions)
+
+
+def _problem_clause(item: AnswerItem, lang: str) -> Clause:
     zh = lang == "zh"
-    end = "。" if zh else "."
+    expression = expression_argument(item.arguments)
+    mentions = [expression or ""] + [str(v) for v in item.arguments.values() if isinstance(v, str)]
+    action = action_phrase(item.spec, item.arguments, lang)
+    status = item.view.status
+    if status == ERROR:
+        message = _message(item.view, lang, mentions)
+        if expression:
+            words = expression_words(expression, lang)
+            head = join_words(words, "没有结果") if zh else f"{words} has no result"
+        else:
+            head = f"{action}没有成功" if zh else f"could not {action}"
+        return Clause(f"{head}{'：' if zh else ': '}{message}" if message else head)
+    if status == CONFIRM:
+        message = re.sub(r"[，,。.；;\s]*(?:请(?:你|您)?(?:先)?确认(?:一下)?|please confirm)[。.!！]*$", "", _message(item.view, lang, []), flags=re.I)
+        if zh:
+            return Clause(f"{action}还没有执行，需要你确认" + (f"：{message}" if message else ""))
+        return Clause(f"{action} has not been done yet: it needs your confirmation" + (f" ({message})" if message else ""))
+    if status == DENIED:
+        message = _message(item.view, lang, [])
+        return Clause(f"{action}没有执行" + (f"：{message}" if message else "") if zh else
+                      f"{action} was not carried out" + (f": {message}" if message else ""))
+    return Clause(f"{action}已经调用过，结果见上文" if zh else f"{action} was already called; its result is above")
 
-    def finish(line: str) -> str:
-        return line if line.endswith(("。", ".", "？", "?", "！", "!")) else line + end
 
-    lines = list(dict.fromkeys(lines))
-    if not lines:
-        body = ""
-    elif len(lines) == 1:
-        body = finish(lines[0])
-    else:
-        head = "根据工具返回的结果：" if zh else "Here is what the tools returned:"
-        body = head + "\n" + "\n".join(f"{index}. {finish(line)}" for index, line in enumerate(lines, 1))
+def answer_clause(item: AnswerItem, lang: str) -> Clause:
+    """The clause for one result, in the answer's language."""
+    if item.view.status == OK or (item.view.status == REPEATED and item.view.value is not None):
+        return _ok_clause(AnswerItem(item.spec, item.arguments, ResultView(OK, item.view.value), item.raw, item.question), lang)
+    return _problem_clause(item, lang)
+
+
+# ---------------------------------------------------------------------------------------------
+# Several results
+# ---------------------------------------------------------------------------------------------
+
+
+def _source_of(index: int, items: list[AnswerItem], expression: str) -> int | None:
+    """The earlier result whose number a calculation uses (a number in the expression the question never said)."""
+    used = set(re.findall(r"\d+(?:\.\d+)?", expression))
+    said = numbers_in(items[index].question)
+    for earlier in range(index - 1, -1, -1):
+        item = items[earlier]
+        if item.view.status != OK:
+            continue
+        number = _result_number(item.view.value)
+        if number is None:
+            number = number_from_result(item.raw)
+        if number is not None and format_number(number) in used and format_number(number) not in said:
+            return earlier
+    return None
+
+
+def _dependent_clause(source: AnswerItem, item: AnswerItem, expression: str, number: float, lang: str) -> Clause:
+    """A calculation on an earlier result, said together with what it rests on."""
+    zh = lang == "zh"
+    shown = show_number(number)
+    source_expression = expression_argument(source.arguments)
+    previous = _result_number(source.view.value)
+    if source_expression and previous is not None:
+        first = calculation_sentence(source_expression, show_number(previous), lang)
+        rest = re.fullmatch(rf"\s*{re.escape(format_number(previous))}\s*([-+*/])\s*(-?\d+(?:\.\d+)?)\s*", expression)
+        if rest:
+            step = expression_words(f"1 {rest[1]} {rest[2]}", lang)[2:]  # "乘以 2" / "times 2"
+            return Clause(f"{first}，再{step} 等于 {shown}" if zh else f"{first}, and {step} that is {shown}")
+        return Clause(f"{first}，{calculation_sentence(expression, shown, lang)}" if zh else
+                      f"{first}, and {calculation_sentence(expression, shown, lang)}")
+    basis = answer_clause(AnswerItem(source.spec, source.arguments, source.view, source.raw, ""), lang).render(lang)
+    aimed = answer_in_question(item.question, shown, lang) or calculation_sentence(expression, shown, lang)
+    if zh:
+        return Clause(f"{join_words('按', basis)}，{aimed}")
+    return Clause(f"{basis}, so {aimed[:1].lower() + aimed[1:] if aimed.startswith(('The ', 'There ')) else aimed}")
+
+
+def compose_answer(items: list[AnswerItem], notes: list[str], lang: str) -> str:
+    """The final answer: one clause per result (a calculation joined to the result it rests on), then notes."""
+    zh = lang == "zh"
+    clauses: list[Clause | None] = [None] * len(items)
+    absorbed: set[int] = set()
+    for index, item in enumerate(items):
+        expression = expression_argument(item.arguments)
+        number = _result_number(item.view.value) if item.view.status == OK else None
+        if expression and number is not None:
+            source = _source_of(index, items, expression)
+            if source is not None:
+                clauses[index] = _dependent_clause(items[source], item, expression, number, lang)
+                absorbed.add(source)
+                continue
+        clauses[index] = answer_clause(item, lang)
+    kept: list[Clause] = []
+    for index, clause in enumerate(clauses):
+        if clause is not None and index not in absorbed and clause.render(lang) not in [c.render(lang) for c in kept]:
+            kept.append(clause)
+    texts = []
+    for index, clause in enumerate(kept):  # a caveat shared by a run of clauses is said once, at the end of the run
+        shared = index + 1 < len(kept) and kept[index + 1].caveat == clause.caveat
+        texts.append(clause.render(lang, with_caveat=not shared))
+    body = ("；" if zh else "; ").join(texts)
+    if zh:
+        body = re.sub(r"(\d) ?人民币", r"\1 元人民币", body)  # an amount of yuan: "7.2 元人民币"
+    if body:
+        body = body[:1].upper() + body[1:] if not zh else body
+        body = body if body.endswith(("。", ".", "？", "?", "！", "!")) else body + ("。" if zh else ".")
     parts = [body] if body else []
-    parts += [finish(note) for note in notes]
+    parts += [_finish(note, lang) for note in notes]
     return "\n".join(parts).strip()
 
 
+def _finish(line: str, lang: str) -> str:
+    return line if line.endswith(("。", ".", "？", "?", "！", "!")) else line + ("。" if lang == "zh" else ".")
+
+
+def result_line(spec: dict[str, Any], arguments: dict[str, Any], view: ResultView, lang: str, question: str = "") -> str:
+    """One clause about one result (see ``answer_clause``)."""
+    return answer_clause(AnswerItem(spec, arguments, view, "", question), lang).render(lang)
+
+
+def compose_final(lines: list[str], notes: list[str], lang: str) -> str:
+    """Clauses already written, joined into one answer, then the notes."""
+    lines = list(dict.fromkeys(line for line in lines if line))
+    body = ("；" if lang == "zh" else "; ").join(lines)
+    parts = [_finish(body, lang)] if body else []
+    return "\n".join(parts + [_finish(note, lang) for note in notes]).strip()
+
+
+# ---------------------------------------------------------------------------------------------
+# Questions, notes, the fallback
+# ---------------------------------------------------------------------------------------------
+
+
+def _param_ask(param: Param, lang: str) -> str:
+    description = param.description.strip().rstrip("。.")
+    label = param.label() if description else ""
+    detail = description[len(label):].lstrip("，,;；:： ").strip() if label and description.startswith(label) else ""
+    if lang == "zh":
+        inside = "，".join(x for x in (param.name, detail) if x)
+        return f"{label or param.name}（{inside}）" if label else param.name
+    inside = ", ".join(x for x in (param.name, detail) if x)
+    label = re.sub(r"^(?:the|a|an)\s+", "", label, flags=re.I)
+    return f"the {label[:1].lower() + label[1:]} ({inside})" if label else param.name
+
+
 def clarify_question(spec: dict[str, Any], missing: list[Param], lang: str) -> str:
-    """Ask for the required arguments that could not be filled, using their descriptions."""
+    """Ask for the required arguments nobody gave, by their descriptions: one question."""
     zh = lang == "zh"
-    items = []
-    for param in missing:
-        description = param.description.strip().rstrip("。.")
-        if zh:
-            items.append(f"{description}（{param.name}）" if description else param.name)
-        else:
-            items.append(f"{param.name} ({description})" if description else param.name)
-    what = purpose(spec, lang)
+    asked = [_param_ask(param, lang) for param in missing]
+    verb, obj = action_words(str(spec.get("name", "")), lang)
     if zh:
-        action = f"调用 {what}" if what.startswith("`") else what
-        return f"要{action}，我还需要你提供：{'；'.join(items)}。请补充一下？"
-    action = f"call {what}" if what.startswith("`") else what[:1].lower() + what[1:]
-    return f"To {action}, I still need: {'; '.join(items)}. Could you tell me?"
+        items = "、".join(asked[:-1]) + " 和 " + asked[-1] if len(asked) > 1 else asked[0]
+        action = join_words(verb, obj) if verb else f"调用 {spec.get('name', '工具')}"
+        return f"要{action}，能告诉我{items}吗？"
+    items = ", ".join(asked[:-1]) + " and " + asked[-1] if len(asked) > 1 else asked[0]
+    action = f"{verb} {obj}".strip() if verb else f"call {spec.get('name', 'the tool')}"
+    return f"To {action}, could you tell me {items}?"
 
 
 def unfinished_note(segment: str, reason: str, lang: str) -> str:
-    """A note about a part of the request that was not done."""
+    """A part of the request that was not done, and why."""
     if lang == "zh":
-        return {"no_tool": f"「{segment}」这部分没有合适的工具，我无法回答",
-                "blocked": f"「{segment}」这一步依赖上一步的结果，但上一步没有得到可用的结果，所以无法完成"}[reason]
-    return {"no_tool": f"No tool fits \"{segment}\", so I cannot answer that part",
-            "blocked": f"\"{segment}\" depends on the previous step, which gave no usable result, so it could not be done"}[reason]
+        return {"no_tool": f"「{segment}」没有合适的工具，这部分我做不了",
+                "blocked": f"「{segment}」依赖上一步的结果，而上一步没有拿到结果，所以没有做"}[reason]
+    return {"no_tool": f"No tool fits \"{segment}\", so I could not do that part",
+            "blocked": f"\"{segment}\" depends on the previous step, which gave no usable result, so it was not done"}[reason]
 
 
 _GREETINGS = ("你好", "您好", "嗨", "哈喽", "早上好", "晚上好", "hello", "hi", "hey")
@@ -260,29 +431,29 @@ def _is_greeting(text: str) -> bool:
 
 
 def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, tools_disabled: bool = False) -> str:
-    """The honest reply when no offered tool fits: what this simulator is and what it can do."""
-    names = [str(t.get("name", "")) for t in tools if t.get("name")]
+    """The honest reply when no tool fits: what this simulator is, in two sentences."""
+    count = len([t for t in tools if t.get("name")])
     if lang == "zh":
+        greeting = "你好，" if _is_greeting(user_text) else ""
         if tools_disabled:
-            situation = "这次请求不允许调用工具（tool_choice 为 none），而这个规则引擎离开工具就答不了具体问题。"
-        elif names:
-            situation = f"这次提供的工具（{'、'.join(names)}）里没有适合这句话的，所以我不调用任何工具。"
+            situation = "这次请求不允许调用工具（tool_choice 为 none）"
+        elif count:
+            situation = f"这句话用不上这次的 {count} 个工具"
         else:
-            situation = "这次请求没有提供任何工具。"
-        greeting = "你好！" if _is_greeting(user_text) else ""
-        return (f"{greeting}我是本课程的离线模拟器：一个确定性的规则引擎，不是大语言模型（LLM），没法像真人一样聊天。"
-                f"{situation}"
-                "我能做的是：根据工具的名称、描述和参数说明挑选工具，按参数的 JSON Schema 从你的话里填写参数，"
-                "再根据工具返回的结果组织回答。想和真正的模型对话，请在 .env 中配置 LLM_BASE_URL、LLM_API_KEY 和 LLM_MODEL。")
+            situation = "这次请求没有提供工具"
+        return (f"{greeting}我是课程的离线模拟器，一个规则引擎，不是大语言模型，只会按说明调用工具、转述结果；"
+                f"{situation}。想真正对话，请在 .env 里配置真实模型。")
+    greeting = "Hello, " if _is_greeting(user_text) else ""
     if tools_disabled:
-        situation = "This request does not allow tool calls (tool_choice is none), and without tools this rule engine cannot answer questions. "
-    elif names:
-        situation = f"None of the tools offered ({', '.join(names)}) fits your message, so I am not calling any. "
+        situation = "this request does not allow tool calls (tool_choice is none)"
+    elif count:
+        situation = f"none of the {count} tools offered fits this message"
     else:
-        situation = "This request offers no tools. "
-    greeting = "Hello! " if _is_greeting(user_text) else ""
-    return (f"{greeting}I am the course's offline simulator: a deterministic rule engine, not an LLM, so I cannot really chat. "
-            f"{situation}"
-            "What I can do: pick a tool from its name, description and parameter descriptions, fill its arguments from "
-            "your words using the JSON Schema, and compose an answer from the tool results. "
-            "For a real conversation, configure LLM_BASE_URL, LLM_API_KEY and LLM_MODEL in .env.")
+        situation = "this request offers no tools"
+    return (f"{greeting}I am the course's offline simulator, a rule engine, not an LLM: I only call tools by their "
+            f"descriptions and report what they return, and {situation}. For a real conversation, configure a real model in .env.")
+
+
+__all__ = ["OK", "ERROR", "CONFIRM", "DENIED", "REPEATED", "ResultView", "read_result", "AnswerItem", "Clause",
+           "answer_clause", "compose_answer", "result_line", "compose_final", "select_facts", "clarify_question",
+           "unfinished_note", "fallback_reply"]

@@ -7,7 +7,9 @@ names, descriptions and enum values. The score of a request against a tool is:
   2 if it is in the tool's name, else 1;
 - for each lexicon intent the request shares with the tool: 3 if it is one of the tool's main
   intents (the ones its name and description mention most), else 1;
-- when words or a main intent already match, 1 for each parameter whose value the request visibly
+- 1 for each enum parameter one of whose values the request names ("华氏度" for ``["C", "F"]``,
+  "miles" for ``["km", "mi"]``): the schema lists these values, so naming them points at the tool;
+- when words, a main intent or an enum value already match, 1 for each parameter whose value the request visibly
   contains by a specific rule (an id matching the example's pattern, a city, a person's name,
   a currency) — "李四还有几天年假？" fits a tool whose parameter says "员工姓名，例如：张三".
 
@@ -27,7 +29,7 @@ from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any
 
-from .arguments import evidence
+from .arguments import enum_evidence, evidence
 from .lexicon import INTENTS, intents_in
 from .text import normalize, split_identifier, stem, tokens
 
@@ -123,6 +125,7 @@ def score(request: str, tool: ToolProfile) -> float:
             total += 1.0
     wanted = intents_in(request)
     total += MAIN_INTENT_BONUS * len(wanted & tool.main_intents)
+    total += enum_evidence(tool.spec, request)  # values the schema lists by name ("华氏度" for enum ["C", "F"])
     if total > 0:  # only words or a main intent open the door to the weaker signals
         total += evidence(tool.spec, request)
     total += SIDE_INTENT_BONUS * len(wanted & tool.side_intents)

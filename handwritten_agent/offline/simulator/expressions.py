@@ -172,6 +172,11 @@ def number_from_result(raw: str) -> float | None:
         for item in value.values():
             if isinstance(item, (int, float)) and not isinstance(item, bool):
                 return float(item)
+        for item in value.values():  # {"summary": "1 EUR = 7.8 CNY"}: the number a sentence states
+            if isinstance(item, str) and re.search(r"=|为|\bis\b", item):
+                found = number_from_result(item)
+                if found is not None:
+                    return found
         return None
     if isinstance(value, list):
         return None

@@ -1,4 +1,4 @@
-"""The simulator's small vocabulary: intents, date words, currencies, cities and enum synonyms.
+"""The simulator's small vocabulary: intents, date words, currencies, cities and surnames.
 
 An intent is a named group of trigger words in Chinese and English (``time``: 几点, 时间, clock …).
 Tool choice gives a bonus when the user's request and a tool's name/description share an intent,
@@ -24,7 +24,7 @@ INTENTS: dict[str, tuple[str, ...]] = {
              "calculate", "calculator", "compute", "math", "arithmetic", "expression", "plus", "minus", "times",
              "multiply", "multiplied", "divide", "divided", "sum", "product", "squared", "sqrt", "power",
              "square root", "percent", "equals"),
-    "weather": ("天气", "气温", "温度", "下雨", "降雨", "下雪", "晴", "阴天", "刮风", "预报", "湿度",
+    "weather": ("天气", "气温", "温度", "多少度", "几度", "冷不冷", "热不热", "下雨", "降雨", "下雪", "晴", "阴天", "刮风", "预报", "湿度",
                 "weather", "temperature", "forecast", "rain", "snow", "sunny", "humidity"),
     "exchange": ("汇率", "兑换", "换成", "能换", "兑", "外汇", "美元", "人民币", "欧元", "日元", "英镑", "港币", "港元", "货币", "币种",
                  "exchange", "currency", "currencies", "convert", "usd", "cny", "eur", "jpy", "gbp", "rmb", "yuan", "dollar", "dollars", "euro", "euros"),
@@ -43,7 +43,8 @@ INTENTS: dict[str, tuple[str, ...]] = {
     "memory": ("记住", "记得", "偏好", "remember", "preference", "preferences"),
 }
 
-MATH_SYMBOLS = re.compile(r"\d\s*(?:[-+*/×÷^%]|\*\*)\s*[\d(（]|[)）]\s*[-+*/×÷^]|的\s*\d+(?:\.\d+)?\s*%|\d\s*%\s*of\s*\d")
+MATH_SYMBOLS = re.compile(r"\d\s*(?:[-+*/×÷^%]|\*\*)\s*[\d(（]|[)）]\s*[-+*/×÷^]|的\s*\d+(?:\.\d+)?\s*%|\d\s*%\s*of\s*\d|"
+                          r"[\d零一二两三四五六七八九十百千万](?:\s*[万千百])?\s*(?:加上?|减去?|乘以?|除以?)\s*[\d零一二两三四五六七八九十(（]")
 
 
 @lru_cache(maxsize=4096)
@@ -87,22 +88,6 @@ RELATIVE_DAYS: tuple[tuple[str, int], ...] = (
     ("today", 0), ("tonight", 0), ("yesterday", -1),
 )
 
-# Enum values and the words people use for them.
-ENUM_SYNONYMS: dict[str, tuple[str, ...]] = {
-    "today": ("今天", "今日", "现在", "当前", "目前"),
-    "tomorrow": ("明天", "明日"),
-    "day_after_tomorrow": ("后天",),
-    "yesterday": ("昨天", "昨日"),
-    "celsius": ("摄氏", "℃"),
-    "fahrenheit": ("华氏", "℉"),
-    "high": ("高",), "medium": ("中等", "中"), "low": ("低",),
-    "urgent": ("紧急", "加急"), "normal": ("普通", "一般"),
-    "sms": ("短信",), "email": ("邮件", "邮箱"), "in_app": ("站内信",),
-    "asc": ("升序", "从小到大"), "desc": ("降序", "从大到小"),
-    "male": ("男",), "female": ("女",),
-    "zh": ("中文", "汉语"), "en": ("英文", "英语"), "ja": ("日文", "日语"),
-}
-
 # ISO code -> names people use for the currency, Chinese first.
 CURRENCIES: dict[str, tuple[str, ...]] = {
     "USD": ("美元", "美金", "us dollar", "us dollars", "dollar", "dollars"),
@@ -116,6 +101,10 @@ CURRENCIES: dict[str, tuple[str, ...]] = {
     "CAD": ("加元", "加拿大元", "canadian dollar"),
     "CHF": ("瑞士法郎", "swiss franc"),
     "SGD": ("新加坡元", "新币", "singapore dollar"),
+    "TWD": ("新台币", "台币", "new taiwan dollar"),
+    "INR": ("印度卢比", "卢比", "rupee", "rupees"),
+    "RUB": ("卢布", "rouble", "ruble", "roubles", "rubles"),
+    "THB": ("泰铢", "baht"),
 }
 
 # Chinese name -> English name, for cities a weather-like tool may be asked about.

@@ -309,29 +309,38 @@ def loads_lenient(text: str, pos: int = 0) -> tuple[Any, int]:
     return value, reader.pos
 
 
+MAX_FAILED_STARTS = 64
+"""Opening brackets tried without finding a value before ``iter_json_values`` gives up on the rest of a text."""
+
+_OPENING = re.compile(r"[{\[｛［]")
+
+
 def iter_json_values(text: str, *, lenient: bool = True) -> Iterable[tuple[int, int, Any]]:
     """Every top-level JSON object or array in ``text``, as ``(start, end, value)``, in order.
 
     Strict JSON is tried first at each ``{``/``[``, then (if ``lenient``) ``loads_lenient``. A
-    position where neither reads a value is skipped, so prose with stray braces is fine.
+    position where neither reads a value is skipped, so prose with stray braces is fine — up to
+    ``MAX_FAILED_STARTS`` of them: each failed attempt may read to the end of the text, so without a
+    bound a text of a few thousand stray brackets would take seconds (and nesting deeper than Python's
+    recursion limit is a failed attempt, not a crash).
     """
     decoder = json.JSONDecoder()
-    pos = 0
-    while True:
-        match = re.compile(r"[{\[｛［]").search(text, pos)
+    pos, failed = 0, 0
+    while failed < MAX_FAILED_STARTS:
+        match = _OPENING.search(text, pos)
         if not match:
             return
         start = match.start()
         try:
             value, end = decoder.raw_decode(text, start)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             if not lenient:
-                pos = start + 1
+                pos, failed = start + 1, failed + 1
                 continue
             try:
                 value, end = loads_lenient(text, start)
             except (ValueError, RecursionError):
-                pos = start + 1
+                pos, failed = start + 1, failed + 1
                 continue
         yield start, end, value
         pos = end

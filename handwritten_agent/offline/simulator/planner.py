@@ -35,12 +35,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from .answer import OK, REPEATED, clarify_question, compose_final, fallback_reply, read_result, result_line, unfinished_note
+from .answer import OK, REPEATED, AnswerItem, clarify_question, compose_answer, fallback_reply, read_result, unfinished_note
 from .arguments import (DEPENDENT_WORDS, FillContext, FillOutcome, Param, best_effort_arguments, classify, fill_arguments,
                         number_from_result, params_of)
 from .choose import MIN_SCORE, ToolProfile, best_tool, profile, rank
 from .lexicon import REQUEST_WORDS, is_small_talk
-from .text import CJK_RANGE, find_numbers, format_number, language, normalize
+from .text import CJK_RANGE, find_numbers, find_quotes, format_number, language, normalize
 
 
 @dataclass(frozen=True)
@@ -78,12 +78,14 @@ class Segment:
     question: bool  # ended with a question mark
 
 
-# Quoted text and what follows a colon ("发短信：您好，订单已发货") is content, not more intents.
-_QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|(?<![\d\s])\s*:(?!\d).*$", re.S)
+# Quoted text ('…' "…" “…” 「…」 《…》 …) and what follows a colon ("发短信：您好，订单已发货") is content, not more intents.
+_AFTER_COLON = re.compile(r"(?<![\d\s])\s*:(?!\d).*$", re.S)
 
 
 def quoted_spans(text: str) -> list[tuple[int, int]]:
-    return [match.span() for match in _QUOTED.finditer(text)]
+    spans = [(quote.start, quote.end) for quote in find_quotes(text)]
+    colon = next((m for m in _AFTER_COLON.finditer(text) if not any(a <= m.start() < b for a, b in spans)), None)
+    return sorted(spans + ([colon.span()] if colon else []))
 
 
 def split_intents(text: str) -> list[Segment]:
@@ -300,11 +302,19 @@ def _resolve(user_text: str, intents: list[Intent], results: list[tuple[PlannedC
 # ---------------------------------------------------------------------------------------------
 
 
+def _question_of(index: int, states: list[_State], user_text: str) -> str:
+    """The words a result was called for: its intent's text, or the whole request."""
+    for state in states:
+        if index in state.matched:
+            return state.intent.text
+    return user_text
+
+
 def _final_answer(user_text: str, profiles: dict[str, ToolProfile], results: list[tuple[PlannedCall, str]],
                   states: list[_State], consumed: list[bool], unmatched: list[Segment], lang: str) -> Plan:
     gave_up = not all(s.finished or s.missing or s.failed for s in states)
     matched_names = {results[i][0].name for i, used in enumerate(consumed) if used}
-    lines: list[str] = []
+    items: list[AnswerItem] = []
     for index, (call, raw) in enumerate(results):
         view = read_result(raw)
         spec = profiles[call.name].spec if call.name in profiles else {"name": call.name}
@@ -319,7 +329,7 @@ def _final_answer(user_text: str, profiles: dict[str, ToolProfile], results: lis
                 continue  # an unknown-tool attempt the retry fixed
             if view.status != OK and call.name in matched_names:
                 continue  # a failed attempt the retry fixed
-        lines.append(result_line(spec, call.arguments, view, lang))
+        items.append(AnswerItem(spec, call.arguments, view, raw, _question_of(index, states, user_text)))
     notes: list[str] = []
     questions = False
     for state in states:
@@ -331,9 +341,9 @@ def _final_answer(user_text: str, profiles: dict[str, ToolProfile], results: lis
     for segment in unmatched:
         if (segment.question or REQUEST_WORDS.search(segment.text)) and not is_small_talk(segment.text):
             notes.append(unfinished_note(segment.text, "no_tool", lang))
-    if not lines and not notes:
+    if not items and not notes:
         return Plan([], fallback_reply(user_text, [p.spec for p in profiles.values()], lang), "fallback")
-    return Plan([], compose_final(lines, notes, lang), "clarify" if questions else "final")
+    return Plan([], compose_answer(items, notes, lang), "clarify" if questions else "final")
 
 
 def plan_turn(user_text: str, tools: list[dict], results: list[tuple[PlannedCall, str]], *,

@@ -4,7 +4,8 @@ Everything here is a small, predictable rule, because the simulator must give th
 the same request. Tokens are what tool choice compares: character bigrams for Chinese (there are no
 spaces to split on) and lower-case words for English, with identifiers split on ``_`` and camelCase.
 Numbers are read from Arabic digits (``3.5``, ``1,000``), Chinese numerals (``十七``, ``两百``,
-``三点五``) and mixtures (``3.5万``).
+``三点五``) and mixtures (``3.5万``). Quoted spans are read in every common style: '…' "…" “…” ‘…’
+「…」 『…』 《…》 (an apostrophe inside a word, as in "what's", opens nothing).
 
 Left out: word segmentation (bigrams are enough to compare short texts), traditional/simplified
 conversion, numbers written as English words ("seventeen"), and any language but Chinese and English.
@@ -199,3 +200,39 @@ def find_word(text: str, word: str, start: int = 0) -> int:
         match = regex.search(low, start)
         return match.start() if match else -1
     return low.find(word, start)
+
+
+# ---------------------------------------------------------------------------------------------
+# Quotes
+# ---------------------------------------------------------------------------------------------
+
+QUOTE_MARKS = {"“": "”", "‘": "’", "「": "」", "『": "』", "《": "》", '"': '"', "'": "'"}
+
+
+@dataclass(frozen=True)
+class Quote:
+    start: int  # index of the opening mark
+    end: int  # index just after the closing mark
+    text: str  # what is inside, stripped
+
+
+def find_quotes(text: str) -> list[Quote]:
+    """Quoted spans in ``text``, in order, in any of the styles of ``QUOTE_MARKS``; quotes never span a line."""
+    found: list[Quote] = []
+    index = 0
+    while index < len(text):
+        closing = QUOTE_MARKS.get(text[index])
+        if closing is None or (text[index] == "'" and index > 0 and text[index - 1].isalnum()):
+            index += 1  # not a quote mark, or an apostrophe ("what's")
+            continue
+        stop = index + 1
+        while stop < len(text) and text[stop] != "\n":
+            if text[stop] == closing and not (closing == "'" and stop + 1 < len(text) and text[stop + 1].isalnum()):
+                break
+            stop += 1
+        if stop >= len(text) or text[stop] != closing or not text[index + 1:stop].strip():
+            index += 1
+            continue
+        found.append(Quote(index, stop + 1, text[index + 1:stop].strip()))
+        index = stop + 1
+    return found

@@ -1,16 +1,18 @@
 """Reading a hand-written tool prompt: which tools it offers and what a reply should look like.
 
 Learners write Day 2's system prompts by hand, so ``read_tool_prompt`` recovers the tools from
-whatever they wrote: JSON tool definitions (bare, OpenAI-style, a list, a Python ``repr``, inside
-``` fences or not), the seed's lines (``工具名称：X`` / ``描述：…`` / ``参数说明：`` /
-`` - city (string): …``), a heading followed by a parameters schema (the package's ``prompting``
-format), signature lines (``- get_weather(city: str): …``), or ``- snake_name: description``
-bullets when the prompt also shows an example call. The example reply in the prompt says which
-keys carry the tool name and the arguments (``ReplyFormat``); ``Action Input`` means the text
-ReAct format (``ReactLabels``).
+whatever layout they chose. JSON is read here: tool definitions (bare, OpenAI-style, a list, a Python
+``repr``, inside ``` fences or not), a parameters schema under a heading (the package's ``prompting``
+format), and the example reply. Every other layout — Markdown tables, bulleted or numbered lists,
+label lines (``工具名称：X`` / ``描述：…`` / ``参数说明：``), prose sentences, signatures, YAML-like
+blocks — is read by ``toolprompt_layouts`` and ``toolprompt_blocks``. The example reply in the prompt says which keys carry the
+tool name and the arguments (``ReplyFormat``); ``Action Input`` means the text ReAct format (``ReactLabels``).
 
-Left out: tools described only in a user message, and prose descriptions with no recognisable
-structure (the simulator then sees no tools, as a confused model would).
+Bare ``- snake_name: description`` bullets are many prompts' lists of fields, so tools read only from
+them are marked ``tools_are_guessed``; they count when the prompt also shows an example call.
+
+Left out: tools described only in a user message, and descriptions with no tool name next to a tool
+word, a heading, a list marker or a table column (the simulator then sees no tools, as a confused model would).
 """
 
 from __future__ import annotations
@@ -20,6 +22,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import messiness
+from .toolprompt_blocks import table_tools, yaml_tools
+from .toolprompt_layouts import section_tools
+from .toolprompt_words import IDENT as IDENTIFIER  # noqa: F401 - re-exported: promptmode reads names with it
+from .toolprompt_words import Found
 
 MAX_PROMPT_CHARS = 100_000  # longer system prompts are read only this far
 
@@ -102,17 +108,6 @@ class ToolPrompt:
 
 
 _TOOL_NAME = re.compile(r"[^\s<>{}\[\]()'\"“”]{1,64}")
-IDENTIFIER = r"[A-Za-z_][\w.\-]*"
-_TYPE_NAMES = {
-    "str": "string", "string": "string", "text": "string", "字符串": "string",
-    "int": "integer", "integer": "integer", "整数": "integer",
-    "float": "number", "number": "number", "double": "number", "decimal": "number", "数字": "number", "数值": "number",
-    "bool": "boolean", "boolean": "boolean", "布尔": "boolean",
-    "list": "array", "array": "array", "列表": "array", "数组": "array",
-    "dict": "object", "object": "object", "对象": "object",
-}
-_OPTIONAL_MARK = re.compile(r"可选(?!值)|选填|非必填|可不填|不填|optional|默认|default", re.I)
-_REQUIRED_MARK = re.compile(r"必填|必需|必须|required", re.I)
 
 
 def _tool_from_json(value: Any) -> dict[str, Any] | None:
@@ -144,139 +139,14 @@ def _is_schema(value: Any) -> bool:
     return isinstance(value, dict) and isinstance(value.get("properties"), dict) and "name" not in value
 
 
-def _json_type(text: str) -> str:
-    word = re.split(r"[\s,，|/]", text.strip().lower(), maxsplit=1)[0] if text.strip() else ""
-    word = re.sub(r"^optional\[(.*)\]$", r"\1", word)
-    return _TYPE_NAMES.get(word, "string")
-
-
-def _enum_in(description: str) -> list[str] | None:
-    match = re.search(r"(?:可选值|取值|枚举|one of|enum)\s*[:：为是]?\s*(.+?)(?:[。；;]|$)", description, re.I)
-    if not match:
-        return None
-    values = [v.strip(" '\"‘’“”`[]") for v in re.split(r"[、,，/|]|\s+or\s+|或", match.group(1))]
-    values = [v for v in values if v and len(v) <= 40]
-    return values if len(values) >= 2 else None
-
-
-def _add_parameter(tool: dict[str, Any], name: str, type_text: str, description: str, optional: bool | None = None) -> None:
-    schema: dict[str, Any] = {"type": _json_type(type_text)}
-    if description:
-        schema["description"] = description
-    enum = _enum_in(description)
-    if enum:
-        schema["enum"] = enum
-    tool["parameters"]["properties"][name] = schema
-    marks = f"{type_text} {description}"
-    if optional is None:
-        optional = bool(_OPTIONAL_MARK.search(marks)) and not _REQUIRED_MARK.search(type_text)
-    if not optional:
-        tool["parameters"].setdefault("required", []).append(name)
-
-
-def _new_tool(name: str, description: str = "") -> dict[str, Any]:
-    return {"name": name, "description": description, "parameters": {"type": "object", "properties": {}}}
-
-
-_NAME_LINE = re.compile(rf"^\s*(?:[-*•]\s*)?(?:\d+[.)、]\s*)?(?:工具名称|工具名|工具|名称|Tool\s*name|Tool|Name|Function)\s*[:：]"
-                        rf"\s*[`'\"“]?({IDENTIFIER})[`'\"”]?\s*$", re.I)
-_HEADING = re.compile(rf"^\s*#{{1,6}}\s*(?:\d+[.)、]\s*)?(?:工具\s*[:：]?\s*)?`?({IDENTIFIER})`?\s*$")
-_DESC_LINE = re.compile(r"^\s*(?:[-*•]\s*)?(?:描述|说明|功能|用途|作用|Description|Purpose)\s*[:：]\s*(.*)$", re.I)
-_PARAMS_LINE = re.compile(r"^\s*(?:[-*•]\s*)?(?:参数说明|参数列表|输入参数|参数|Parameters|Params|Arguments|Args)"
-                          r"\s*(?:[(（][^)）]*[)）])?\s*[:：]\s*(.*)$", re.I)
-_PARAM_ITEM = re.compile(r"^\s*[-*•]\s*[`'\"]?([A-Za-z_]\w*)[`'\"]?\s*(?:[(（]([^)）]*)[)）])?\s*[:：]\s*(.*)$")
-_SIGNATURE = re.compile(rf"^\s*(?:[-*•]|\d+[.)、])?\s*`?({IDENTIFIER})\s*\(([^()]*)\)`?\s*(?:->\s*\w+\s*)?(?:[:：—–-]+\s*(.*))?$")
-_SIG_PARAM = re.compile(r"^\s*([A-Za-z_]\w*)\s*(\?)?\s*(?:[:：]\s*([^=]*?))?\s*(?:=\s*(.*?))?\s*$")
-_NAME_DESC = re.compile(r"^\s*[-*•]\s*`?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?\s*[:：]\s*(\S.*)$")
-_RESERVED = {"thought", "action", "action_input", "observation", "final_answer", "tool_name", "tool_input", "function_call"}
-
-
-def _line_tools(text: str, schemas: list[tuple[int, int, dict[str, Any]]]) -> list[tuple[int, dict[str, Any]]]:
-    """Tools written as lines: a name line or heading, a description, parameter lines or a schema block."""
-    found: list[tuple[int, dict[str, Any]]] = []
-    lines = text.splitlines(keepends=True)
-    offsets = [0]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line))
-
-    current: dict[str, Any] | None = None
-    has_parameters = False
-    from_heading = False
-    in_parameters = False
-    start = 0
-
-    def close(end: int) -> None:
-        if current is None:
-            return
-        block_schemas = [schema for s, _, schema in schemas if start <= s < end]
-        if block_schemas and not current["parameters"]["properties"]:
-            current["parameters"] = block_schemas[0]
-        if not from_heading or has_parameters or block_schemas:
-            found.append((start, current))
-
-    for index, line in enumerate(lines):
-        position = offsets[index]
-        stripped = line.strip()
-        name_match = _NAME_LINE.match(line) or _HEADING.match(line)
-        if name_match:
-            close(position)
-            current = _new_tool(name_match.group(1))
-            from_heading = bool(_HEADING.match(line))
-            has_parameters = in_parameters = False
-            start = position
-            continue
-        if current is None:
-            continue
-        if stripped.startswith("#"):  # another section begins
-            close(position)
-            current = None
-            continue
-        if match := _DESC_LINE.match(line):
-            current["description"] = match.group(1).strip()
-            in_parameters = False
-        elif match := _PARAMS_LINE.match(line):
-            in_parameters = has_parameters = True
-        elif in_parameters and (match := _PARAM_ITEM.match(line)):
-            _add_parameter(current, match.group(1), match.group(2) or "", match.group(3).strip())
-        elif stripped and not in_parameters and not current["description"] and not stripped.startswith(("```", "{")):
-            current["description"] = stripped
-    close(len(text))
-    return found
-
-
-def _signature_tools(text: str) -> list[tuple[int, dict[str, Any]]]:
-    found = []
-    position = 0
-    for line in text.splitlines(keepends=True):
-        match = _SIGNATURE.match(line)
-        bulleted = bool(re.match(r"\s*(?:[-*•]|\d+[.)、])", line))
-        words = [w.strip().lower() for w in re.split(r"[,，]", match.group(2)) if w.strip()] if match else []
-        is_parameter_line = bool(words) and all(  # " - city (string): …" in the seed's format
-            w in _TYPE_NAMES or _OPTIONAL_MARK.search(w) or _REQUIRED_MARK.search(w) for w in words)
-        if match and match.group(1).lower() not in _RESERVED and (bulleted or match.group(3)) and not is_parameter_line:
-            tool = _new_tool(match.group(1), (match.group(3) or "").strip())
-            for part in filter(str.strip, re.split(r"[,，]", match.group(2))):
-                param = _SIG_PARAM.match(part)
-                if not param:
-                    break
-                name, question, type_text, default = param.groups()
-                optional = bool(question or default is not None or re.search(r"optional|None|可选", type_text or ""))
-                _add_parameter(tool, name, type_text or "string", "", optional=optional)
-            else:
-                found.append((position, tool))
-        position += len(line)
-    return found
-
-
-def _name_description_tools(text: str) -> list[tuple[int, dict[str, Any]]]:
-    found = []
-    position = 0
-    for line in text.splitlines(keepends=True):
-        match = _NAME_DESC.match(line)
-        if match and match.group(1) not in _RESERVED:
-            found.append((position, _new_tool(match.group(1), match.group(2).strip())))
-        position += len(line)
-    return found
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with each span replaced by spaces (newlines kept), so offsets stay the same."""
+    chars = list(text)
+    for start, end in spans:
+        for index in range(start, min(end, len(chars))):
+            if chars[index] != "\n":
+                chars[index] = " "
+    return "".join(chars)
 
 
 def _reply_format_of(value: Any) -> ReplyFormat | None:
@@ -306,30 +176,53 @@ def _react_labels(text: str) -> ReactLabels | None:
 
 
 def read_tool_prompt(system_text: str) -> ToolPrompt:
-    """Recover the tools and the reply format from a hand-written system prompt."""
+    """Recover the tools and the reply format from a hand-written system prompt, whatever its layout."""
     text = system_text[:MAX_PROMPT_CHARS]
-    located: list[tuple[int, dict[str, Any]]] = []
+    found: list[Found] = []
     schemas: list[tuple[int, int, dict[str, Any]]] = []
+    json_spans: list[tuple[int, int]] = []
     reply: ReplyFormat | None = None
+    from_yaml, yaml_spans = yaml_tools(text)
     for start, end, value in messiness.iter_json_values(text):
+        if any(a <= start < b for a, b in yaml_spans):
+            continue  # a flow list inside a YAML block ("enum: [a, b]") belongs to that block
+        if isinstance(value, dict) or (isinstance(value, list) and any(isinstance(item, dict) for item in value)):
+            json_spans.append((start, end))  # read here; a list of words ("['a', 'b']") stays for the text readers
         tools = _tools_in_json(value)
         if tools:
-            located.extend((start, tool) for tool in tools)
+            found.extend(Found(start, t["name"], t["description"], schema=t["parameters"]) for t in tools)
         elif _is_schema(value):
             schemas.append((start, end, value))
         elif reply is None:
             reply = _reply_format_of(value)
-    located += _line_tools(text, schemas) + _signature_tools(text)
-    guessed = not located
-    if guessed:
-        located = _name_description_tools(text)
-    tools: dict[str, dict[str, Any]] = {}
-    for _, tool in sorted(located, key=lambda item: item[0]):
-        known = tools.get(tool["name"])
-        if known is None or (not known["parameters"].get("properties") and tool["parameters"].get("properties")):
-            tools[tool["name"]] = tool
-    return ToolPrompt(tools=list(tools.values()), reply=reply or ReplyFormat(), react=_react_labels(text),
-                      has_example=reply is not None, tools_are_guessed=guessed and bool(tools))
+    prose = _blank(text, json_spans + yaml_spans)
+    table_found, table_spans, _ = table_tools(prose, [])
+    sections = section_tools(_blank(prose, table_spans), schemas, table_spans)
+    found += from_yaml + table_found + sections
+    # a table that lists only parameters belongs to the tool named in its caption, or just above it
+    _, _, table_params = table_tools(prose, [(tool.position, tool.name) for tool in found])
+    for tool in found:
+        if tool.name in table_params and not _has_parameters(tool):
+            tool.params = table_params[tool.name]
+    strong = {tool.name for tool in found if tool.strong}
+    tools: dict[str, Found] = {}
+    for tool in sorted(found, key=lambda item: item.position):
+        if not tool.strong and strong and tool.name not in strong:
+            continue  # bare bullets next to real tool definitions are not tools (but may describe one)
+        known = tools.get(tool.name)
+        if known is None:
+            tools[tool.name] = tool
+        elif (_has_parameters(tool) and not _has_parameters(known)) or (tool.strong and not known.strong):
+            tool.description = tool.description or known.description
+            tools[tool.name] = tool
+        elif not known.description and tool.description:
+            known.description = tool.description
+    return ToolPrompt(tools=[tool.spec() for tool in tools.values()], reply=reply or ReplyFormat(), react=_react_labels(text),
+                      has_example=reply is not None, tools_are_guessed=bool(tools) and not strong)
+
+
+def _has_parameters(tool: Found) -> bool:
+    return bool(tool.params or (tool.schema and tool.schema.get("properties")))
 
 
 def looks_like_tool_prompt(system_text: str) -> bool:

@@ -1,0 +1,31 @@
+"""Day 4 · memory: what the model sees of a conversation, and what it remembers about a user.
+
+One idea per module:
+
+- ``count_tokens``   the course's token estimate for a request (``handwritten_agent.tokens``),
+                     calibrated against a real tokenizer in ``calibration``
+- ``rounds``         ``split_rounds``: the unit memory keeps or drops, so a tool call never loses its result
+- ``window``         ``trim_messages``: drop whole oldest rounds until the request fits (``Window`` as a policy)
+- ``summary``        ``compress``: older rounds become one summary the model writes (``Summarizer`` as a policy)
+- ``conversation``   ``Conversation``: one user's session, history across ``ask`` calls, a policy before every model call
+- ``longterm``       ``LongTermMemory``: facts per user in SQLite, FTS5 trigram search that works for Chinese
+- ``tools``          ``memory_tools``: ``remember_fact``/``recall_facts`` bound to the session's user
+
+A memory policy is any callable ``messages -> messages``; ``Agent(..., memory=policy)`` applies it to
+a copy before every model call. Left out: embeddings and vector search, memories shared between
+users, and token counts exact for a particular provider.
+"""
+
+from __future__ import annotations
+
+from ..tokens import count_message_tokens as count_tokens
+from .conversation import KNOWN_FACTS_HEADING, Conversation, known_facts_message
+from .longterm import LongTermMemory, Memory, MemoryRejected
+from .rounds import pairing_problems, split_head, split_rounds
+from .summary import SUMMARY_HEADING, SUMMARY_PROMPT, Summarizer, compress, render_transcript, summarize
+from .tools import memory_tools
+from .window import ContextTooLong, Window, trim_messages
+
+__all__ = ["ContextTooLong", "Conversation", "KNOWN_FACTS_HEADING", "LongTermMemory", "Memory", "MemoryRejected",
+           "SUMMARY_HEADING", "SUMMARY_PROMPT", "Summarizer", "Window", "compress", "count_tokens", "known_facts_message",
+           "memory_tools", "pairing_problems", "render_transcript", "split_head", "split_rounds", "summarize", "trim_messages"]

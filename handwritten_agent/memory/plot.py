@@ -1,0 +1,98 @@
+"""The Day 4 picture: tokens sent per model call, one line per memory policy.
+
+``tokens_per_call(conversation_factory, texts, tools)`` runs the same user messages through a fresh
+``Conversation`` per policy and records what every model call was sent (from the ``model_call``
+events, so it is exactly the request, counted with ``count_tokens``). ``plot_tokens_per_call`` draws
+the lines with matplotlib, the budget as a dashed line.
+
+Chinese labels need a font with Chinese glyphs; ``chinese_font()`` looks for a common one (Noto Sans
+CJK, WenQuanYi, PingFang, Microsoft YaHei, SimHei …) and the labels fall back to English when there
+is none, instead of drawing empty boxes.
+
+Left out: interactive plots, and saving the figure (``fig.savefig(path)`` does that).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..tokens import count_message_tokens
+
+CJK_FONTS = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "PingFang SC",
+             "Hiragino Sans GB", "Heiti SC", "Microsoft YaHei", "SimHei", "Sarasa Gothic SC", "AR PL UMing CN")
+
+
+CJK_FILE_HINTS = ("wqy", "cjk", "sourcehan", "notosanssc", "notoserifsc", "droidsansfallback", "pingfang", "msyh", "simhei",
+                  "simsun", "hiragino", "sarasa", "uming", "ukai")
+
+
+def chinese_font() -> str | None:
+    """The family name of an installed font that has Chinese glyphs, or ``None``.
+
+    matplotlib's font list leaves out font collections (``.ttc``), which is how most Linux distributions
+    ship Chinese fonts, so system font files whose names look Chinese are added to it first.
+    """
+    from matplotlib import font_manager
+
+    def found() -> str | None:
+        installed = {font.name for font in font_manager.fontManager.ttflist}
+        return next((name for name in CJK_FONTS if name in installed), None)
+
+    if found() is None:
+        for path in font_manager.findSystemFonts():
+            if any(hint in path.lower().replace("-", "").replace("_", "") for hint in CJK_FILE_HINTS):
+                try:
+                    font_manager.fontManager.addfont(path)
+                except (OSError, RuntimeError, ValueError):
+                    continue  # a file matplotlib cannot read: try the next
+    return found()
+
+
+def tokens_per_call(make_conversation: Callable[[], Any], texts: list[str], tools: list[dict[str, Any]] | None) -> list[int]:
+    """Tokens of every model call while ``texts`` are asked, one after the other, in a fresh conversation."""
+    counts: list[int] = []
+    conversation = make_conversation()
+    previous = conversation.on_event
+
+    def record(event: Any) -> None:
+        if event.kind == "model_call":
+            counts.append(count_message_tokens(event.messages, tools))
+        if previous is not None:
+            previous(event)
+
+    conversation.on_event = record
+    for text in texts:
+        conversation.ask(text)
+    return counts
+
+
+def plot_tokens_per_call(series: dict[Any, list[int]], *, budget: int | None = None, title: str | None = None) -> Any:
+    """A matplotlib figure with one line per policy.
+
+    ``series`` maps a label — a string, or a ``(中文, English)`` pair used by whichever the fonts allow —
+    to the tokens of each model call.
+    """
+    import matplotlib.pyplot as plt
+
+    font = chinese_font()
+    zh = font is not None
+    if zh:
+        plt.rcParams["font.sans-serif"] = [font, *plt.rcParams["font.sans-serif"]]
+        plt.rcParams["axes.unicode_minus"] = False
+    fig, ax = plt.subplots(figsize=(8, 4.2), dpi=100)
+    for label, counts in series.items():
+        if isinstance(label, tuple):
+            label = label[0] if zh else label[1]
+        ax.plot(range(1, len(counts) + 1), counts, marker="o", markersize=3, linewidth=1.6, label=label)
+    if budget is not None:
+        ax.axhline(budget, linestyle="--", color="grey", linewidth=1, label=("预算" if zh else "budget") + f" {budget}")
+    ax.set_xlabel("第几次请求模型" if zh else "model call")
+    ax.set_ylabel("每次请求的 token 数（估算）" if zh else "tokens per request (estimate)")
+    ax.set_title(title or ("每次请求发送的 token：不管理 / 滑动窗口 / 摘要压缩" if zh else "tokens sent per model call"))
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+__all__ = ["chinese_font", "plot_tokens_per_call", "tokens_per_call"]

@@ -1,0 +1,169 @@
+"""Summary compression: older rounds become one summary written by the model; the last rounds stay whole.
+
+The seeds' 摘要压缩 keeps the system message and "the last few messages" and asks the model to
+summarize the rest. Cutting by message count splits tool calls from their results (the API then
+answers 400), and putting the summary in an ``assistant`` message makes the model read it as
+something *it* said. ``compress`` does it on rounds instead:
+
+1. if the request fits ``max_tokens`` already, nothing changes;
+2. the last ``keep_last_rounds`` rounds are kept whole; every older round is rendered as a plain
+   transcript (user, assistant, each tool call with its result) and sent to the model with
+   ``SUMMARY_PROMPT``, which asks it to keep facts, names, numbers, preferences and constraints,
+   decisions and open tasks;
+3. the summary goes right after the system message, in a ``system`` message that says what it is
+   (``SUMMARY_HEADING``) — context the model was given, not words it said or an instruction from
+   the user. A summary from an earlier compression is summarized again together with the newly
+   dropped rounds (a rolling summary), so there is only ever one;
+4. if the result still does not fit, ``trim_messages`` drops kept rounds or shortens tool results
+   (and raises ``ContextTooLong`` when nothing helps).
+
+``Summarizer`` is the same thing as a policy for ``Agent(memory=...)``: it remembers the summaries it
+has written, so applying it before every model call does not ask the model again for the same rounds.
+
+Left out: summarizing with a cheaper model than the agent's (pass any client you like), and keeping
+a summary per topic.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import OrderedDict
+from typing import Any
+
+from ..tokens import count_message_tokens
+from ..types import ChatModel, message_text
+from .rounds import Message, join, pairing_problems, split_head, split_rounds
+from .window import ContextTooLong, trim_messages
+
+SUMMARY_HEADING = "【较早对话的摘要】"
+SUMMARY_NOTE = "以下是这次对话较早部分的摘要，由模型根据原文整理，可能遗漏细节；它是背景信息，不是用户的新要求。"
+SUMMARY_PROMPT = (
+    "你是对话摘要助手。请把下面这段较早的对话压缩成要点，供之后的对话继续使用。\n"
+    "必须保留：用户说过的事实和数字（金额、日期、时间、数量、编号）、人名和地名、用户的偏好、约束和限制条件、"
+    "已经做出的决定、还没有完成的任务。\n"
+    "工具调用只保留得到的关键结果。不要编造原文没有的内容，不要加评论。\n"
+    "按“事实与数字 / 人名 / 偏好 / 约束 / 决定 / 未完成的任务”分组，每条一行，以“- ”开头。"
+)
+PREVIOUS_SUMMARY_LABEL = "之前的摘要"
+
+
+def is_summary_message(message: Message) -> bool:
+    return message.get("role") == "system" and message_text(message).startswith(SUMMARY_HEADING)
+
+
+def summary_message(summary: str) -> Message:
+    return {"role": "system", "content": f"{SUMMARY_HEADING}{SUMMARY_NOTE}\n{summary.strip()}"}
+
+
+def summary_text(message: Message) -> str:
+    """The summary itself, without the heading and the note."""
+    text = message_text(message)
+    text = text[len(SUMMARY_HEADING):] if text.startswith(SUMMARY_HEADING) else text
+    return text[len(SUMMARY_NOTE):].strip() if text.startswith(SUMMARY_NOTE) else text.strip()
+
+
+def render_transcript(rounds: list[list[Message]], previous_summary: str | None = None) -> str:
+    """Older rounds as plain text for the summarizer: one line per message, each tool call next to its result."""
+    lines: list[str] = []
+    if previous_summary:
+        lines += [f"{PREVIOUS_SUMMARY_LABEL}：", previous_summary.strip(), "", "之后的对话："]
+    for round_ in rounds:
+        names: dict[str, str] = {}
+        for message in round_:
+            role, text = message.get("role"), " ".join(message_text(message).split())  # one line per message
+            if role == "user":
+                lines.append(f"用户：{text}")
+            elif role == "assistant":
+                if text:
+                    lines.append(f"助手：{text}")
+                for call in message.get("tool_calls") or []:
+                    function = call.get("function") or {}
+                    names[str(call.get("id"))] = str(function.get("name"))
+                    lines.append(f"助手调用工具 {function.get('name')}，参数 {function.get('arguments')}")
+            elif role == "tool":
+                lines.append(f"工具 {names.get(str(message.get('tool_call_id')), '')} 返回：{text}")
+            elif text:
+                lines.append(f"（系统）{text}")
+    return "\n".join(lines)
+
+
+def summarize(rounds: list[list[Message]], client: ChatModel, *, previous_summary: str | None = None,
+              prompt: str = SUMMARY_PROMPT) -> str:
+    """Ask ``client`` for a summary of ``rounds`` (and of an earlier summary, when there is one)."""
+    request = [{"role": "system", "content": prompt},
+               {"role": "user", "content": render_transcript(rounds, previous_summary)}]
+    reply = client.complete(request)
+    text = (reply.content or "").strip()
+    if not text:
+        raise ValueError("模型返回了空的摘要：换一个模型再试，或者检查摘要提示词。")
+    return text
+
+
+def _fingerprint(rounds: list[list[Message]], previous: str | None, prompt: str) -> str:
+    body = json.dumps([previous, prompt, rounds], ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def compress(messages: list[Message], client: ChatModel, *, max_tokens: int, keep_last_rounds: int = 2,
+             tools: list[dict[str, Any]] | None = None, prompt: str = SUMMARY_PROMPT,
+             cache: dict[str, str] | None = None) -> list[Message]:
+    """Summary compression that never splits a tool call from its results (see the module docstring).
+
+    ``cache`` (fingerprint of the rounds → summary) lets a caller avoid asking the model twice for the
+    same rounds; ``Summarizer`` passes its own.
+    """
+    if keep_last_rounds < 1:
+        raise ValueError(f"keep_last_rounds 至少是 1（最新的一轮里有用户最新的问题），收到的是 {keep_last_rounds}。")
+    problems = pairing_problems(messages)
+    if problems:
+        raise ValueError("输入的消息列表本身就不合法（API 会拒绝它），先修好再压缩：" + "；".join(problems[:3]))
+    if count_message_tokens(messages, tools) <= max_tokens:
+        return [dict(m) for m in messages]
+    head, _ = split_head(messages)
+    previous = next((summary_text(m) for m in head if is_summary_message(m)), None)
+    head = [dict(m) for m in head if not is_summary_message(m)]
+    rounds = split_rounds(messages)
+    split = max(0, len(rounds) - keep_last_rounds)
+    older, recent = rounds[:split], rounds[split:]
+    if not older:  # nothing old enough to summarize: the window has to do it
+        kept = join(head + ([summary_message(previous)] if previous else []), recent)
+        return trim_messages(kept, max_tokens, keep_last_rounds=keep_last_rounds, tools=tools)
+    key = _fingerprint(older, previous, prompt)
+    summary = cache.get(key) if cache is not None else None
+    if summary is None:
+        summary = summarize(older, client, previous_summary=previous, prompt=prompt)
+        if cache is not None:
+            cache[key] = summary
+    compressed = join(head + [summary_message(summary)], recent)
+    try:
+        return trim_messages(compressed, max_tokens, keep_last_rounds=min(keep_last_rounds, len(recent)) or 1, tools=tools)
+    except ContextTooLong as exc:
+        raise ContextTooLong(f"压缩之后仍然放不下：{exc}", tokens=exc.tokens, max_tokens=max_tokens) from exc
+
+
+class Summarizer:
+    """A memory policy for ``Agent(memory=...)``: ``compress`` with a fixed client and budget, remembering its summaries."""
+
+    def __init__(self, client: ChatModel, max_tokens: int, *, keep_last_rounds: int = 2,
+                 tools: list[dict[str, Any]] | None = None, prompt: str = SUMMARY_PROMPT, cache_size: int = 64):
+        self.client, self.max_tokens, self.keep_last_rounds = client, max_tokens, keep_last_rounds
+        self.tools, self.prompt, self.cache_size = tools, prompt, cache_size
+        self._cache: OrderedDict[str, str] = OrderedDict()
+        self.summaries_written = 0
+
+    def __call__(self, messages: list[Message]) -> list[Message]:
+        before = len(self._cache)
+        result = compress(messages, self.client, max_tokens=self.max_tokens, keep_last_rounds=self.keep_last_rounds,
+                          tools=self.tools, prompt=self.prompt, cache=self._cache)
+        self.summaries_written += len(self._cache) - before
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+        return result
+
+    def __repr__(self) -> str:
+        return f"Summarizer(max_tokens={self.max_tokens}, keep_last_rounds={self.keep_last_rounds})"
+
+
+__all__ = ["PREVIOUS_SUMMARY_LABEL", "SUMMARY_HEADING", "SUMMARY_PROMPT", "Summarizer", "compress", "is_summary_message",
+           "render_transcript", "summarize", "summary_message", "summary_text"]

@@ -1,0 +1,159 @@
+"""The window: drop whole rounds, oldest first, until the request fits the budget.
+
+``trim_messages`` is the seeds' 截断/滑动窗口 done so that the result is always a conversation the
+API accepts: it works on rounds (``rounds.split_rounds``), never on single messages, so a tool call
+and its results go together or not at all. It keeps
+
+- the head (the system messages at the start), always;
+- the last ``keep_last_rounds`` rounds, always — the latest user message is in the last one;
+- as many older rounds as fit, newest first.
+
+When even that does not fit — one round can hold a huge tool result, and inside one agent run the
+rounds are not finished yet — it shortens the longest tool results in what it keeps, marking each
+("…（已截断，原文 N 字）"), before it gives up with ``ContextTooLong``, whose message says what to
+raise or shorten. The input list is never changed.
+
+Left out: dropping messages inside a round (a round is kept whole or dropped whole), and shortening
+anything but tool results (the user's words and the model's answers are never cut).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+from ..tokens import count_message_tokens
+from .rounds import Message, join, pairing_problems, split_head, split_rounds
+
+TRUNCATION_MARK = "…（已截断，原文 {n} 字）"
+MIN_TOOL_RESULT_CHARS = 60  # a tool result is never shortened below this many characters
+MIN_STRING_CHARS = 24  # nor a string inside a JSON result
+
+
+class ContextTooLong(ValueError):
+    """The messages cannot fit ``max_tokens`` even after dropping every round the policy may drop."""
+
+    def __init__(self, message: str, *, tokens: int, max_tokens: int):
+        super().__init__(message)
+        self.tokens, self.max_tokens = tokens, max_tokens
+
+
+def shorten_text(text: str, limit: int) -> str:
+    """``text`` cut to about ``limit`` characters, with a mark that says how long the original was."""
+    if len(text) <= limit:
+        return text
+    mark = TRUNCATION_MARK.format(n=len(text))
+    return text[:max(0, limit - len(mark))] + mark
+
+
+def shorten_content(text: str, limit: int) -> str:
+    """A tool result cut to about ``limit`` characters. A JSON result stays valid JSON: its longest strings
+    are cut (each marked) until it fits; only when that cannot work is the text cut as text."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return shorten_text(text, limit)
+    if not isinstance(value, (dict, list)):
+        return shorten_text(text, limit)
+    leaves: list[tuple[Any, Any, str]] = []  # (container, key, original string)
+
+    def collect(node: Any) -> None:
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        for key, child in items:
+            if isinstance(child, str):
+                leaves.append((node, key, child))
+            elif isinstance(child, (dict, list)):
+                collect(child)
+
+    collect(value)
+    caps = [len(original) for _, _, original in leaves]
+    for _ in range(64 * max(1, len(leaves))):
+        dumped = json.dumps(value, ensure_ascii=False)
+        if len(dumped) <= limit:
+            return dumped
+        shrinkable = [i for i, cap in enumerate(caps) if cap > MIN_STRING_CHARS]
+        if not shrinkable:
+            break
+        longest = max(shrinkable, key=lambda i: caps[i])
+        caps[longest] = max(MIN_STRING_CHARS, caps[longest] // 2)
+        container, key, original = leaves[longest]
+        container[key] = shorten_text(original, caps[longest])
+    return shorten_text(text, limit)
+
+
+def _check_input(messages: list[Message]) -> None:
+    problems = pairing_problems(messages)
+    if problems:
+        raise ValueError("输入的消息列表本身就不合法（API 会拒绝它），先修好再裁剪：" + "；".join(problems[:3]))
+
+
+def _shorten_tool_results(kept: list[Message], fits: Callable[[list[Message]], bool]) -> list[Message]:
+    """Halve the longest tool result (cut from its original text) until the messages fit or none can get shorter."""
+    kept = [dict(m) for m in kept]
+    originals = {i: m["content"] for i, m in enumerate(kept) if m.get("role") == "tool" and isinstance(m.get("content"), str)}
+    limits = {i: len(text) for i, text in originals.items()}
+    for _ in range(64 * max(1, len(originals))):  # bound: each pass halves one result's limit
+        if fits(kept):
+            break
+        shrinkable = [i for i in originals if limits[i] > MIN_TOOL_RESULT_CHARS]
+        if not shrinkable:
+            break
+        longest = max(shrinkable, key=lambda i: (len(kept[i]["content"]), -i))
+        limits[longest] = max(MIN_TOOL_RESULT_CHARS, limits[longest] // 2)
+        kept[longest]["content"] = shorten_content(originals[longest], limits[longest])
+    return kept
+
+
+def trim_messages(messages: list[Message], max_tokens: int, *, keep_last_rounds: int = 1,
+                  tools: list[dict[str, Any]] | None = None) -> list[Message]:
+    """The messages with whole oldest rounds dropped so that the request fits ``max_tokens``.
+
+    ``tools`` (the schemas the request will offer) count toward the budget when given. Raises
+    ``ContextTooLong`` when the head and the last ``keep_last_rounds`` rounds do not fit even with
+    their tool results shortened, and ``ValueError`` when the input is not a valid conversation.
+    """
+    if keep_last_rounds < 1:
+        raise ValueError(f"keep_last_rounds 至少是 1（最新的一轮里有用户最新的问题），收到的是 {keep_last_rounds}。")
+    _check_input(messages)
+
+    def fits(candidate: list[Message]) -> bool:
+        return count_message_tokens(candidate, tools) <= max_tokens
+
+    if fits(messages):
+        return [dict(m) for m in messages]
+    head, _ = split_head(messages)
+    rounds = split_rounds(messages)
+    must = len(rounds) - min(keep_last_rounds, len(rounds))
+    start = must
+    # keep older rounds, newest first, while they fit: the result is the head plus the most recent rounds
+    while start > 0 and fits(join(head, rounds[start - 1:])):
+        start -= 1
+    kept = join(head, rounds[start:])
+    if fits(kept):
+        return [dict(m) for m in kept]
+    shortened = _shorten_tool_results(kept, fits)
+    if fits(shortened):
+        return shortened
+    needed = count_message_tokens(shortened, tools)
+    head_tokens = count_message_tokens(head, tools)
+    raise ContextTooLong(
+        f"放不下：只保留 system 消息和最近 {min(keep_last_rounds, len(rounds))} 轮（工具结果也已截短），仍然需要约 {needed} 个 token，"
+        f"超过了 max_tokens={max_tokens}（其中 system 消息{'和工具说明' if tools else ''}约 {head_tokens} 个）。"
+        "请调大 max_tokens，或者减小 keep_last_rounds，或者缩短 system prompt 和用户消息。",
+        tokens=needed, max_tokens=max_tokens)
+
+
+class Window:
+    """A memory policy for ``Agent(memory=...)``: ``trim_messages`` with a fixed budget."""
+
+    def __init__(self, max_tokens: int, *, keep_last_rounds: int = 1, tools: list[dict[str, Any]] | None = None):
+        self.max_tokens, self.keep_last_rounds, self.tools = max_tokens, keep_last_rounds, tools
+
+    def __call__(self, messages: list[Message]) -> list[Message]:
+        return trim_messages(messages, self.max_tokens, keep_last_rounds=self.keep_last_rounds, tools=self.tools)
+
+    def __repr__(self) -> str:
+        return f"Window(max_tokens={self.max_tokens}, keep_last_rounds={self.keep_last_rounds})"
+
+
+__all__ = ["ContextTooLong", "MIN_TOOL_RESULT_CHARS", "TRUNCATION_MARK", "Window", "shorten_content", "shorten_text", "trim_messages"]

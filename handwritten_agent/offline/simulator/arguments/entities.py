@@ -1,0 +1,139 @@
+"""Finding named values in the user's words: enum values, currencies, ids by pattern, cities, people.
+
+Every finder returns ``[(value, span)]`` in order of appearance, so a caller can tell which
+mention came first and which words surround it.
+
+Left out: fuzzy spelling, and names outside the lexicon's lists (cities, surnames).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from ..concepts import lone_character_ok, words_for_enum
+from ..lexicon import CITIES, CURRENCIES, NAME_STOPPERS, SURNAMES
+from ..text import CJK_RANGE, find_numbers, find_word, normalize
+from .params import Param
+
+Span = tuple[int, int]
+
+
+def enum_words(param: Param, value: Any) -> list[str]:
+    """The words that name one enum value: the value itself, its family's words (``..concepts``: 美元 for
+    ``USD``, 华氏 for ``f``), and a word the description pairs with it ("today（今天）", "f 表示华氏度")."""
+    try:
+        return list(_enum_words(param.description, tuple(param.enum or [value]), value))
+    except TypeError:  # an unhashable enum value: nothing to cache by
+        return list(_enum_words.__wrapped__(param.description, tuple(param.enum or [value]), value))
+
+
+@lru_cache(maxsize=4096)
+def _enum_words(description: str, values: tuple[Any, ...], value: Any) -> tuple[str, ...]:
+    words = [str(value)]
+    if isinstance(value, str):
+        words += words_for_enum(list(values)).get(value, [])
+        words.append(value.replace("_", " "))
+        description = normalize(description)
+        v = re.escape(value)
+        cjk = f"[{CJK_RANGE}]{{1,6}}"
+        for pattern in (rf"['\"‘“]?{v}['\"’”]?\s*[(:=]\s*({cjk})", rf"{v}['\"’”]?\s*(?:表示|代表|即|为|是|means)\s*({cjk})",
+                        rf"({cjk})\s*[(]\s*['\"‘“]?{v}", rf"(?<![A-Za-z0-9_]){v}\s+({cjk})"):
+            for match in re.finditer(pattern, description):
+                word = match.group(1).rstrip("的")
+                if word and word not in ("默认", "格式", "可选", "取值"):
+                    words.append(word)
+    return tuple(w for w in dict.fromkeys(words) if w)
+
+
+def occurrences(text: str, word: str) -> list[int]:
+    """Every start index of ``word`` in ``text`` (whole words for ASCII; a lone Chinese character only on its own)."""
+    found: list[int] = []
+    index = find_word(text, word)
+    while index >= 0:
+        if lone_character_ok(text, index, word):
+            found.append(index)
+        index = find_word(text, word, index + max(1, len(word)))
+    return found
+
+
+def _longest_first(hits: list[tuple[int, int, Any]], every: bool) -> list[tuple[Any, Span]]:
+    """Hits ``(start, stop, value)`` without overlaps (the longer word wins), in order; each value once unless ``every``."""
+    hits.sort(key=lambda h: (h[0], -(h[1] - h[0])))
+    found: list[tuple[Any, Span]] = []
+    covered_until = -1
+    for start, stop, value in hits:
+        if start < covered_until:
+            continue  # "后天" inside "大后天" already taken by the longer word
+        covered_until = stop
+        if every or value not in [v for v, _ in found]:
+            found.append((value, (start, stop)))
+    return found
+
+
+def find_enum(param: Param, text: str, *, every: bool = False) -> list[tuple[Any, Span]]:
+    """The enum values named in ``text``, in order; with ``every``, each mention (a value named twice comes twice)."""
+    hits: list[tuple[int, int, Any]] = []
+    for value in param.enum or []:
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, (int, float)):
+            for number in find_numbers(text):
+                if number.value == value:
+                    hits.append((number.start, number.end, value))
+            continue
+        for word in enum_words(param, value):
+            hits += [(index, index + len(word), value) for index in occurrences(text, word)]
+    return _longest_first(hits, every)
+
+
+_CURRENCY_WORD = {name: code for code, names in CURRENCIES.items() for name in names}
+_CURRENCY_CODES = re.compile(r"(?<![A-Za-z])(?:" + "|".join(CURRENCIES) + r")(?![A-Za-z])")
+_CURRENCY_NAMES = re.compile("|".join(
+    rf"(?<![a-z]){re.escape(name)}(?![a-z])" if name.isascii() else re.escape(name)
+    for name in sorted(_CURRENCY_WORD, key=len, reverse=True)))
+
+
+def find_currencies(text: str, *, every: bool = False) -> list[tuple[str, Span]]:
+    """Currency codes and names in ``text`` as ISO codes, in order (美元 → USD); with ``every``, each mention."""
+    hits: list[tuple[int, int, Any]] = [(m.start(), m.end(), m.group(0)) for m in _CURRENCY_CODES.finditer(text)]
+    hits += [(m.start(), m.end(), _CURRENCY_WORD[m.group(0)]) for m in _CURRENCY_NAMES.finditer(text.lower())]
+    return _longest_first(hits, every)
+
+
+def find_pattern(regex: re.Pattern[str], text: str, upper: bool) -> list[tuple[str, Span]]:
+    found: list[tuple[str, Span]] = []
+    for match in regex.finditer(text):
+        value = match.group(0).upper() if upper else match.group(0)
+        if value not in [v for v, _ in found]:
+            found.append((value, match.span()))
+    return found
+
+
+def find_cities(text: str, english: bool, *, every: bool = False) -> list[tuple[str, Span]]:
+    """Cities of the lexicon named in ``text`` (in Chinese or English), written the way the tool wants them."""
+    hits: list[tuple[int, int, Any]] = []
+    for zh, en in CITIES.items():
+        for word in (zh, en):
+            hits += [(index, index + len(word), en if english else zh) for index in occurrences(text, word)]
+    return _longest_first(hits, every)
+
+
+_NAME_LEAD = frozenset("给查问帮让和跟找向叫请把对与")
+
+
+def find_people(text: str) -> list[tuple[str, Span]]:
+    preferred, others = [], []
+    for index, ch in enumerate(text):
+        if ch not in SURNAMES:
+            continue
+        second = text[index + 1:index + 2]
+        if not second or not re.fullmatch(f"[{CJK_RANGE}]", second) or second in NAME_STOPPERS:
+            continue
+        third = text[index + 2:index + 3]
+        length = 3 if third and re.fullmatch(f"[{CJK_RANGE}]", third) and third not in NAME_STOPPERS else 2
+        before = text[index - 1:index] if index else ""
+        entry = (text[index:index + length], (index, index + length))
+        (preferred if not before or not re.fullmatch(f"[{CJK_RANGE}]", before) or before in _NAME_LEAD else others).append(entry)
+    return preferred + others

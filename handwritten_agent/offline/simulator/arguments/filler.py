@@ -1,0 +1,379 @@
+"""Filling one tool's arguments from one request: the rules of the other modules, applied in order.
+
+Left out: anything the request, the intent's context and the earlier results of this turn do not say.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+
+from ..concepts import concepts_of, enum_family
+from ..dates import find_dates, find_times
+from ..expressions import PREV, extract_expression
+from ..lexicon import CURRENCIES
+from ..text import CJK_RANGE, find_numbers, find_quotes, format_number, normalize
+from .entities import Span, find_cities, find_currencies, find_enum, find_pattern, find_people
+from .freetext import CONTENT_WORDS, free_text, labelled_for, quotes_for
+from .numbers import bare_yes_no, boolean_value, pick_number, yes_no_enum
+from .params import (DEPENDENT_WORDS, FillContext, FillOutcome, Param, all_patterns, classify, examples_of, first_example,
+                     params_of, patterns_of, wants_upper)
+from .roles import NEITHER, assign_roles, role_of
+from .when import date_format
+
+
+def blank(text: str, spans: list[Span]) -> str:
+    chars = list(text)
+    for start, stop in spans:
+        for index in range(max(0, start), min(len(chars), stop)):
+            chars[index] = " "
+    return "".join(chars)
+
+
+class _Filler:
+    """Fills one tool's arguments from one ``FillContext``; one method per kind of parameter."""
+
+    def __init__(self, spec: dict[str, Any], ctx: FillContext):
+        self.ctx = ctx
+        self.params = params_of(spec)
+        self.kinds = {p.name: classify(p) for p in self.params}
+        self.segment = normalize(ctx.segment)
+        self.context = normalize(ctx.context)
+        # Where to look, nearest first: the intent's words, the request minus other intents, the whole
+        # request, then earlier results (only for ids and names).
+        self.sources = [self.segment, self.context, normalize(ctx.request)] + [normalize(t) for t in ctx.previous_texts]
+        self.english = not re.search(f"[{CJK_RANGE}]", self.segment + self.context)
+        self.values: dict[str, Any] = {}
+        self.quoted: dict[str, str] = {}  # free-text parameter -> the quote it takes
+        self.labelled: dict[str, str] = {}  # free-text parameter -> the words after its label ("主题：…")
+        self.labelled_spans: list[Span] = []  # where those labels and words are in the segment
+        self.paired: set[str] = set()  # parameters filled by role: one left empty stays empty
+        self.used_spans: list[Span] = []  # parts of the segment already taken (ids, dates …): numbers skip them
+        self.fanout: tuple[str, list[Any]] | None = None
+        self.needs_previous = False
+        self.quotes()
+
+    def take(self, found_by_source: list[list[tuple[Any, Span]]]) -> list[Any]:
+        """The values of the first source that has any (spans in the segment are marked as used)."""
+        for index, found in enumerate(found_by_source):
+            if found:
+                if index == 0:
+                    self.used_spans.extend(span for _, span in found)
+                return [value for value, _ in found]
+        return []
+
+    def of_kind(self, *kinds: str) -> list[Param]:
+        return [p for p in self.params if self.kinds[p.name] in kinds and p.name not in self.values and p.name not in self.paired]
+
+    def fill(self) -> FillOutcome:
+        self.pairs()
+        self.currencies()
+        self.datetimes()
+        for param in self.of_kind("enum", "pattern", "city", "person", "literal"):
+            if self.kinds[param.name] == "enum" and yes_no_enum(param):
+                self.yes_no(param)
+            else:
+                self.entity(param)
+        numbers = find_numbers(blank(self.segment, self.used_spans))
+        taken: set[int] = set()
+        for param in self.of_kind("expression", "number", "boolean", "text", "array"):
+            kind = self.kinds[param.name]
+            if kind == "expression":
+                value = self.expression()
+            elif kind == "number":
+                value = pick_number(param, blank(self.segment, self.used_spans), numbers, taken)
+                if value is None and param.required:
+                    value = self.number_nearby(param)
+            elif kind == "boolean":
+                value = boolean_value(param, self.sources[:3])
+            elif kind == "text":
+                value = self.text(param)
+            else:
+                value = self.array(param)
+            if value is not None:
+                self.values[param.name] = value
+        missing = self.settle()
+        ordered = {p.name: self.values[p.name] for p in self.params if p.name in self.values}
+        arguments = [ordered]
+        if self.fanout:
+            name, options = self.fanout
+            arguments = [{**ordered, name: option} for option in options]
+        return FillOutcome(arguments=arguments, missing=missing, needs_previous=self.needs_previous)
+
+    def settle(self) -> list[Param]:
+        """The parameters the request did not fill: a default, a wait for an earlier result, or missing.
+
+        This is the one place that decides what happens to a value the words did not give — the place
+        for any further source (the arguments of an earlier call in the conversation, say) before a
+        parameter is reported missing and the planner asks the user.
+        """
+        missing: list[Param] = []
+        for param in self.params:
+            if param.name in self.values:
+                continue
+            if param.has_default:
+                self.values[param.name] = param.schema["default"]
+            elif param.required:
+                if self.ctx.has_previous and not self.ctx.previous_ready:
+                    self.needs_previous = True  # an earlier result may still provide it
+                else:
+                    missing.append(param)
+        return missing
+
+    def quotes(self) -> None:
+        """Quoted spans go to the free-text parameters; the other rules then no longer see what is inside them."""
+        texts = [p for p in self.params if self.kinds[p.name] == "text"]
+        if not texts:
+            return
+        for source in self.sources[:3]:
+            chosen = quotes_for(texts, source)
+            if chosen:
+                self.quoted = {name: quote.text for name, quote in chosen.items()}
+                break
+        if len(texts) > 1:  # "主题：周会，内容：明天十点开会", "with the subject customer list"
+            for index, source in enumerate(self.sources[:3]):
+                labelled = labelled_for([p for p in texts if p.name not in self.quoted], source)
+                if labelled:
+                    self.labelled = {name: value for name, (value, _, _) in labelled.items()}
+                    if index == 0:
+                        self.labelled_spans = [(start, stop) for _, start, stop in labelled.values()]
+                    break
+        if self.quoted:
+            # what is quoted is content, not a city, a date or a count for the other parameters
+            self.sources = [blank(s, [(q.start, q.end) for q in find_quotes(s)]) for s in self.sources]
+            self.segment, self.context = self.sources[0], self.sources[1]
+
+    def pairs(self) -> None:
+        """Two or more parameters drawing on one kind of value (a shared enum, currencies, cities) take their
+        values by role: from/to words and order of mention, never one value twice (see ``roles``)."""
+        groups: dict[Any, list[Param]] = {}
+        for param in self.of_kind("enum", "currency", "city"):
+            kind = self.kinds[param.name]
+            if kind == "enum":
+                key = ("enum", enum_family(param.enum or []) or tuple(sorted(map(str, param.enum or []))))
+            else:
+                key = (kind,)
+            groups.setdefault(key, []).append(param)
+        for key, params in groups.items():
+            if len(params) < 2 or (key == ("city",) and all(role_of(p) == NEITHER for p in params)):
+                continue  # a lone parameter; cities without roles fan out ("北京和上海" → two calls)
+            self.paired.update(p.name for p in params)
+            for index, source in enumerate(self.sources[:3]):
+                mentions = self.mentions(key[0], params, source)
+                if mentions:
+                    if index == 0:
+                        self.used_spans.extend(span for _, span in mentions)
+                    for name, value in assign_roles(params, mentions, source).items():
+                        param = next(p for p in params if p.name == name)
+                        self.values[name] = self.written(param, value)
+                    break
+
+    def mentions(self, kind: str, params: list[Param], text: str) -> list[tuple[Any, Span]]:
+        """Every mention (repeats kept) of a value any of ``params`` accepts, in order."""
+        if kind == "currency":
+            return find_currencies(text, every=True)
+        if kind == "city":
+            return find_cities(text, self.english_cities(params[0]), every=True)
+        hits = {span: value for param in params for value, span in find_enum(param, text, every=True)}
+        return sorted(((value, span) for span, value in hits.items()), key=lambda item: item[1])
+
+    def english_cities(self, param: Param) -> bool:
+        examples = examples_of(param)
+        return all(e.isascii() for e in examples) if examples else self.english
+
+    def written(self, param: Param, value: Any) -> Any:
+        """A value in the form the parameter asks for: a currency code, or its Chinese name when the examples are Chinese."""
+        if self.kinds[param.name] == "currency" and isinstance(value, str) and value in CURRENCIES:
+            chinese_style = any(re.search(f"[{CJK_RANGE}]", e) for e in examples_of(param))
+            return CURRENCIES[value][0] if chinese_style else value
+        return value
+
+    def currencies(self) -> None:
+        """A currency parameter without a partner: the first currency named."""
+        for param in self.of_kind("currency"):
+            mentions = self.take([find_currencies(s) for s in self.sources[:3]])
+            if mentions:
+                self.values[param.name] = self.written(param, mentions[0])
+
+    def yes_no(self, param: Param) -> None:
+        """An enum of yes/no values (["yes", "no"], ["是", "否"], ["Y", "N"]) is filled like a boolean."""
+        answer = boolean_value(param, self.sources[:3])
+        if answer is None:
+            answer = bare_yes_no(self.segment)
+        if answer is not None:
+            wanted = "yes" if answer else "no"
+            self.values[param.name] = next(v for v in param.enum or [] if any(c.key == wanted for c in concepts_of(v)))
+
+    def text(self, param: Param) -> str | None:
+        """A quote meant for this parameter, or the words its label introduces; else the request's words, for the
+        parameter that holds the content and for other required ones (an optional one is not filled twice)."""
+        if param.name in self.quoted:
+            return self.quoted[param.name]
+        if param.name in self.labelled:
+            return self.labelled[param.name]
+        texts = [p for p in self.params if self.kinds[p.name] == "text"]
+        main = next((p for p in texts if CONTENT_WORDS.search(p.words)), None) or next((p for p in texts if p.required), texts[0])
+        if param is not main and (not param.required or self.quoted or self.labelled):
+            return None
+        # the segment without what the other parameters took (a phone number, an id, a labelled subject), so it
+        # is not repeated here; when nothing is left, the whole request (a required text must say something)
+        taken = self.used_spans + self.labelled_spans
+        rest = blank(self.segment, taken) if taken else self.ctx.segment
+        return free_text(rest) or free_text(self.ctx.segment) or None
+
+    def datetimes(self) -> None:
+        """Dates and times, formatted as each parameter asks; a start/end pair takes the first/second mention."""
+        params = self.of_kind("datetime")
+        if not params:
+            return
+        today = self.ctx.now.date()
+        dates = next((found for found in (find_dates(s, today) for s in self.sources[:3]) if found), [])
+        times = next((found for found in (find_times(s) for s in self.sources[:3]) if found), [])
+        self.used_spans.extend(span for _, span in find_dates(self.segment, today))
+        self.used_spans.extend(span for _, span in find_times(self.segment))
+        for param in params:
+            index = max(role_of(param), 0)
+            fmt = date_format(param)
+            day = dates[min(index, len(dates) - 1)][0] if dates else None
+            clock = times[index][0] if len(times) > index else None
+            if "%H" in fmt and clock is None:
+                continue  # the format needs a time of day nobody gave
+            if "%d" in fmt and day is None:
+                if clock is None:
+                    continue
+                day = today  # "3点" alone means today
+            moment = datetime.combine(day or today, datetime.min.time())
+            if clock:
+                moment = moment.replace(hour=clock[0], minute=clock[1])
+            self.values[param.name] = moment.strftime(fmt)
+
+    def entity(self, param: Param) -> None:
+        """Enum values, ids matching a pattern, cities, people's names, literal examples."""
+        kind = self.kinds[param.name]
+        found: list[Any] = []
+        if kind == "enum":
+            found = self.take([find_enum(param, s) for s in self.sources[:3]])
+        elif kind == "pattern":
+            upper = wants_upper(param)
+            for regex in patterns_of(param):
+                found = self.take([find_pattern(regex, s, upper) for s in self.sources])
+                if found:
+                    break
+        elif kind == "city":
+            found = self.take([find_cities(s, self.english_cities(param)) for s in self.sources[:3]])
+        elif kind == "person":
+            literal = [(e, (self.segment.find(e), self.segment.find(e) + len(e))) for e in examples_of(param) if e in self.segment]
+            found = self.take([literal] + [find_people(s) for s in self.sources[:2] + self.sources[3:]])
+        else:
+            found = self.take([[(e, (s.find(e), s.find(e) + len(e))) for e in examples_of(param) if e in s] for s in self.sources[:3]])
+        if not found:
+            return
+        if len(found) > 1 and self.fanout is None and kind in ("pattern", "city", "person"):
+            self.fanout = (param.name, found)  # "北京和上海" → one call per city
+        self.values[param.name] = found[0]
+
+    def number_nearby(self, param: Param) -> int | float | None:
+        """A number with the parameter's unit elsewhere in the request ("…会议室，8个人")."""
+        today = self.ctx.now.date()
+        spans = [span for _, span in find_dates(self.context, today)] + [span for _, span in find_times(self.context)]
+        masked = blank(self.context, spans + [m.span() for regex in all_patterns(self.params) for m in regex.finditer(self.context)])
+        numbers = find_numbers(masked)
+        found = pick_number(param, masked, numbers, set(), unit_only=True)
+        if found is None and len(numbers) == 1 and not find_numbers(blank(self.segment, self.used_spans)):
+            found = pick_number(param, masked, numbers, set())  # "从日元换成美元，5000": the one number there is
+        return found
+
+    def expression(self) -> str | None:
+        """A math expression; one that needs an earlier result waits for it (or fails without one)."""
+        found = extract_expression(blank(self.segment, self.used_spans), has_previous=self.ctx.has_previous)
+        if found is None:
+            return None
+        text = found.text
+        if found.lone_number and self.ctx.has_previous and DEPENDENT_WORDS.search(self.segment):
+            text = f"{text} * {PREV}"  # "计算 100 美元能换多少人民币" after a rate lookup: 100 * rate
+        if PREV in text:
+            if self.ctx.previous_number is None:
+                self.needs_previous = self.needs_previous or self.ctx.has_previous
+                return None
+            text = text.replace(PREV, format_number(self.ctx.previous_number))
+        return text
+
+    def array(self, param: Param) -> list[Any] | None:
+        """Arrays of enum values, ids or cities: every one mentioned."""
+        items = param.schema.get("items") or {}
+        item = Param(param.name, {**items, "description": items.get("description") or param.description}, False)
+        kind = classify(item)
+        if kind == "enum":
+            found = find_enum(item, self.segment) or find_enum(item, self.context)
+        elif kind == "pattern":
+            found = [hit for regex in patterns_of(item) for hit in find_pattern(regex, self.context, wants_upper(item))]
+        elif kind == "city":
+            found = find_cities(self.context, self.english)
+        else:
+            found = []
+        return [value for value, _ in found] or None
+
+
+def fill_arguments(spec: dict[str, Any], ctx: FillContext) -> FillOutcome:
+    """Fill ``spec``'s arguments from ``ctx`` (see the module docstring)."""
+    return _Filler(spec, ctx).fill()
+
+
+def evidence(spec: dict[str, Any], text: str) -> int:
+    """How many parameters of ``spec`` have a value visibly present in ``text`` (ids, cities, names, currencies)."""
+    text = normalize(text)
+    count = 0
+    for param in params_of(spec):
+        kind = classify(param)
+        if kind == "pattern":
+            found = any(regex.search(text) for regex in patterns_of(param))
+        elif kind == "city":
+            found = bool(find_cities(text, False))
+        elif kind == "person":
+            found = any(e in text for e in examples_of(param)) or bool(find_people(text))
+        elif kind == "currency":
+            found = bool(find_currencies(text))
+        else:
+            found = False
+        count += int(found)
+    return count
+
+
+def enum_evidence(spec: dict[str, Any], text: str) -> int:
+    """See ``_enum_evidence`` (cached: tool choice asks this for every tool and every part of every request)."""
+    parameters = json.dumps(spec.get("parameters") or {}, sort_keys=True, ensure_ascii=False, default=str)
+    return _enum_evidence(parameters, normalize(text))
+
+
+@lru_cache(maxsize=4096)
+def _enum_evidence(parameters_json: str, text: str) -> int:
+    """How many enum parameters of ``spec`` have a value named in ``text`` by a word of its own family
+    (华氏度 for ``"F"``, miles for ``"mi"``) or spelled out (three letters or more): the schema lists exactly
+    these values, so naming them is a sign the tool is meant. Yes/no and today/tomorrow enums do not count."""
+    count = 0
+    for param in params_of({"parameters": json.loads(parameters_json)}):
+        if not param.enum or yes_no_enum(param) or enum_family(param.enum) == "day":
+            continue  # 是/今天/现在 are in half the requests: they point at no tool in particular
+        for value, (start, stop) in find_enum(param, text):
+            word = text[start:stop]
+            if len(word) >= 3 or re.search(f"[{CJK_RANGE}]", word) and len(word) >= 2 or word.lower() != str(value).lower():
+                count += 1
+                break
+    return count
+
+
+def best_effort_arguments(spec: dict[str, Any], ctx: FillContext) -> dict[str, Any]:
+    """Arguments for a call the caller forced (``tool_choice``): what can be filled, the rest from examples/enums."""
+    outcome = fill_arguments(spec, ctx)
+    arguments = dict(outcome.arguments[0])
+    for param in outcome.missing:
+        if param.enum:
+            arguments[param.name] = param.enum[0]
+        elif first_example(param) is not None and param.type == "string":
+            arguments[param.name] = first_example(param)
+        else:
+            arguments[param.name] = {"integer": 0, "number": 0, "boolean": False, "array": [], "object": {}}.get(param.type, "")
+    return arguments

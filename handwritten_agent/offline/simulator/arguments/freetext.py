@@ -1,0 +1,135 @@
+"""Free text for a query, a message or a topic: a quoted span, the words after a colon, or the request minus its verbs.
+
+"How many words are in 'the quick brown fox'?" → ``text="the quick brown fox"``; "发短信：您好" →
+``content="您好"``; "搜索一下 Python 教程" → ``query="Python 教程"``. A quote in any style ('…' "…"
+“…” ‘…’ 「…」 『…』 《…》, see ``..text.find_quotes``) fills a free-text parameter instead of the
+whole question. With several free-text parameters and several quotes, a quote goes to the
+parameter whose name or description is written just before it ("主题是《周报》，内容是「…」"), the
+rest in order; without quotes only the first free-text parameter takes the request's words, so
+two parameters never repeat one text.
+
+Left out: summarizing, and telling several free-text parameters apart without quotes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..text import Quote, find_quotes, normalize, split_identifier, tokens
+from .params import Param
+
+_FILLER = re.compile(r"^(?:请|麻烦|帮我|帮忙|给我|替我|你|能不能|可不可以|可以|我想|我要|想)+|"
+                     r"^(?:please |can you |could you |would you |i want to |i'd like to )+", re.I)
+_TEXT_VERBS = re.compile(r"^(?:搜索一下|搜一下|搜索|查找|查询一下|查询|查一下|查|找一下|找|检索|翻译一下|翻译|search for|search|look up|find|translate)\s*",
+                         re.I)
+# "给张三发短信", "帮我发一封邮件": the words that ask for the message, not the message itself.
+_MESSAGE_LEAD = re.compile(r"^(?:给|向|跟|对|帮)?\s*[^，,。\s]{0,12}?\s*(?:发|写|回|寄|推送|发送)(?:一?[条封个份])?\s*"
+                           r"(?:短信|消息|邮件|信息|通知|私信|微信|email|e-mail|mail|sms|message)\s*[，,:]?\s*"
+                           r"|^(?:send|write|email|text)\s+(?:an?\s+)?(?:email|e-mail|mail|sms|text|message|note)?\s*(?:to\s+)?"
+                           r"(?:(?:with|and)\s+(?:the\s+)?)?", re.I)
+# A free-text parameter that holds the content itself (the one that takes the request's words).
+CONTENT_WORDS = re.compile(r"\b(?:content|body|text|message|query|keywords?|search|question|prompt)\b|内容|正文|消息|文本|关键词|搜索|问题|原文")
+_AFTER_COLON = re.compile(r"(?<![\d\s])\s*:(?!\d)\s*(.+)$", re.S)
+# Words for what a free-text parameter holds, so "主题是《…》" finds a parameter named ``subject``.
+_LABEL_WORDS: dict[str, tuple[str, ...]] = {
+    "subject": ("主题", "标题"), "title": ("标题", "题目", "名字"), "body": ("正文", "内容"), "content": ("内容", "正文"),
+    "message": ("消息", "内容", "留言"), "text": ("文本", "这句话", "句子", "文字"), "query": ("搜索", "查询", "关键词", "搜"),
+    "keyword": ("关键词", "关键字"), "keywords": ("关键词", "关键字"), "topic": ("主题", "话题"), "question": ("问题",),
+    "note": ("备注",), "remark": ("备注",), "comment": ("评论", "备注"), "name": ("名字", "名称"), "prompt": ("提示",),
+    "sentence": ("句子", "这句话"), "description": ("描述", "说明"),
+}
+
+
+def free_text(segment: str) -> str:
+    """The free text of ``segment``: its first quote, else what follows a colon, else its words without the verbs."""
+    text = normalize(segment).strip()
+    quotes = find_quotes(text)
+    if quotes:
+        return quotes[0].text
+    after_colon = _AFTER_COLON.search(text)
+    if after_colon:
+        return after_colon.group(1).strip()
+    text = " ".join(text.split())
+    for _ in range(3):
+        text = _FILLER.sub("", text).strip()
+        text = _TEXT_VERBS.sub("", text).strip()
+        text = _MESSAGE_LEAD.sub("", text).strip()
+    text = re.sub(r"(?:\s+(?:with|and)(?:\s+the)?)+\s*$", "", text, flags=re.I)
+    text = re.sub(r"[吧吗呢啊。？?！!，,\s]+$", "", text)
+    text = re.sub(r"^(?:关于|有关|about)\s*", "", text, flags=re.I).strip(" :：,，")
+    if re.fullmatch(r"(?:[\W_]|\b(?:the|a|an|with|and|to|of|for|in|on)\b)*", text, re.I):
+        return ""  # only the little words were left: nothing to say
+    return text
+
+
+def _label_tokens(param: Param) -> set[str]:
+    words = split_identifier(param.name)
+    found = {w for w in words if len(w) > 2}
+    for word in words:
+        found.update(_LABEL_WORDS.get(word, ()))
+    found.update(tok for tok in tokens(param.label()) if len(tok) >= 2)
+    return found
+
+
+def quotes_for(params: list[Param], text: str) -> dict[str, Quote]:
+    """Which quote of ``text`` each free-text parameter takes (see the module docstring).
+
+    A quote goes to the parameter whose own words stand nearest before it; words two parameters share
+    ("笔记" in 笔记标题 and 笔记正文) tell nothing and are ignored. Quotes nobody claimed go in order.
+    """
+    quotes = find_quotes(text)
+    if not quotes or not params:
+        return {}
+    labels = {p.name: _label_tokens(p) for p in params}
+    shared = {t for name, tokens in labels.items() for t in tokens if any(t in other for n, other in labels.items() if n != name)}
+    chosen: dict[str, Quote] = {}
+    free: list[Quote] = []
+    for index, quote in enumerate(quotes):
+        lead_start = quotes[index - 1].end if index else 0
+        lead = text[max(lead_start, quote.start - 12):quote.start].lower()
+        best: tuple[int, str] | None = None
+        for param in params:
+            if param.name in chosen:
+                continue
+            for token in labels[param.name] - shared:
+                at = lead.rfind(token.lower())
+                if at >= 0 and (best is None or len(lead) - at < best[0]):
+                    best = (len(lead) - at, param.name)
+        if best:
+            chosen[best[1]] = quote
+        else:
+            free.append(quote)
+    for param in params:
+        if param.name not in chosen and free:
+            chosen[param.name] = free.pop(0)
+    return chosen
+
+
+def labelled_for(params: list[Param], text: str) -> dict[str, tuple[str, int, int]]:
+    """The words each free-text parameter's label introduces: "主题：周会，内容：明天十点开会" → subject "周会",
+    content "明天十点开会"; "with the subject customer list" → subject "customer list". A Chinese label needs
+    是/为/：after it; a value runs to the next label or the end. Each value comes with the span of its label and
+    itself, so the words can be left out of the other parameters' text."""
+    labels = {p.name: _label_tokens(p) for p in params}
+    shared = {t for name, tokens in labels.items() for t in tokens if any(t in other for n, other in labels.items() if n != name)}
+    hits: list[tuple[int, int, str]] = []
+    for param in params:
+        for token in labels[param.name] - shared:
+            marker = r"\s*(?:是|为|[:：=])\s*" if re.search(r"[^\x00-\x7f]", token) else r"\s*(?:is\s+|[:=]\s*)?"
+            edge = "" if re.search(r"[^\x00-\x7f]", token) else r"\b"
+            hits += [(m.start(), m.end(), param.name) for m in re.finditer(edge + re.escape(token) + edge + marker, text, re.I)]
+    hits.sort()
+    found: dict[str, tuple[str, int, int]] = {}
+    end = -1
+    kept = [hit for hit in hits if hit[0] >= end and not (end := max(end, hit[1])) < 0]
+    for index, (start, stop, name) in enumerate(kept):
+        following = kept[index + 1][0] if index + 1 < len(kept) else len(text)
+        value = text[stop:following]
+        value = re.sub(r"(?:[，,；;]\s*|\s+)(?:and|with|和|并且|以及)?\s*(?:the\s+)?$", "", value, flags=re.I)
+        value = value.strip(" ，,;；。.、\"'“”")
+        if value and name not in found:
+            found[name] = (value, start, following)
+    return found
+
+
+__all__ = ["CONTENT_WORDS", "free_text", "labelled_for", "quotes_for"]

@@ -1,0 +1,121 @@
+"""Numbers and yes/no values: a number for a numeric parameter, preferring one with the parameter's unit.
+
+Left out: ranges ("3 到 5 个"), numbers written as English words, and unit conversion.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..concepts import concepts_of
+from ..lexicon import CURRENCIES
+from ..text import CJK_RANGE, find_word, split_identifier
+from .params import AMOUNT_WORDS, Param
+
+UNIT_ALIASES: dict[str, tuple[str, ...]] = {
+    "天": ("天", "日"), "day": ("天", "日", "days", "day"),
+    "人": ("人", "位", "名"), "people": ("人", "位", "people", "persons", "attendees"), "attendee": ("人", "位", "attendees", "people"),
+    "小时": ("小时", "个小时", "hours", "hour", "h"), "hour": ("小时", "hours", "hour"),
+    "分钟": ("分钟", "minutes", "minute", "min"), "minute": ("分钟", "minutes", "minute"),
+    "条": ("条",), "个": ("个",), "次": ("次", "times"), "件": ("件",), "张": ("张",), "页": ("页",),
+    "岁": ("岁", "years old"), "年": ("年", "years", "year"), "月": ("个月", "月", "months", "month"),
+    "元": ("元", "块", "块钱"), "积分": ("积分", "分", "points"), "point": ("积分", "points"),
+    "limit": ("条", "个", "items"), "数量": ("个", "件", "台", "张", "份"),
+}
+
+
+def pick_number(param: Param, masked: str, numbers: list, taken: set[int], *, unit_only: bool = False) -> int | float | None:
+    words = param.words
+    aliases: list[str] = []
+    for key, names in UNIT_ALIASES.items():
+        if key in words:
+            aliases.extend(names)
+    if AMOUNT_WORDS.search(words):
+        aliases.extend(name for names in CURRENCIES.values() for name in names)
+        aliases.extend(CURRENCIES)
+        aliases.extend(["元", "块"])
+
+    def acceptable(number) -> int | float | None:
+        value = number.as_number
+        if param.type == "integer":
+            if not float(number.value).is_integer():
+                return None
+            value = int(number.value)
+        minimum, maximum = param.schema.get("minimum"), param.schema.get("maximum")
+        if minimum is not None and value < minimum or maximum is not None and value > maximum:
+            return None
+        return value
+
+    for index, number in enumerate(numbers):
+        if index in taken:
+            continue
+        after = re.sub(r"^\s*(?:个|位|名)?", "", masked[number.end:number.end + 12]).lower()
+        if aliases and any(after.startswith(alias.lower()) for alias in aliases):
+            value = acceptable(number)
+            if value is not None:
+                taken.add(index)
+                return value
+    if not param.required or unit_only:
+        return None
+    for index, number in enumerate(numbers):
+        if index not in taken:
+            value = acceptable(number)
+            if value is not None:
+                taken.add(index)
+                return value
+    return None
+
+
+_NEGATION = re.compile(r"不要|不用|无需|不需要|别|不|\bno\b|\bnot\b|\bdon't\b|\bwithout\b", re.I)
+_BARE_YES = re.compile(r"^\s*(?:是|是的|对|好|好的|要|需要|可以|同意|yes|yeah|yep|sure|ok|okay|y)\s*[。.!！,，]?\s*$", re.I)
+_BARE_NO = re.compile(r"^\s*(?:否|不|不是|不要|不需要|不用|no|nope|n)\s*[。.!！,，]?\s*$", re.I)
+
+
+def yes_no_enum(param: Param) -> bool:
+    """An enum whose values are a yes and a no (["yes", "no"], ["是", "否"], ["Y", "N"], ["true", "false"])."""
+    keys = [{c.key for c in concepts_of(v) if c.family == "yesno"} for v in param.enum or []]
+    return len(keys) == 2 and {"yes"} in keys and {"no"} in keys
+
+
+def bare_yes_no(text: str) -> bool | None:
+    """A reply that is only a yes or a no ("是的", "no"); ``None`` for anything else."""
+    if _BARE_YES.match(text):
+        return True
+    if _BARE_NO.match(text):
+        return False
+    return None
+
+
+_BEFORE_NO = re.compile(r"(?:不要|不用|无需|不需要|别|不|没有|关闭|关掉|禁用|\bno\b|\bnot\b|\bdon't\b|\bwithout\b|\bdisable\b|\bturn off\b)\s*$", re.I)
+_AFTER_NO = re.compile(r"^\s*(?:关闭|关掉|禁用|\boff\b|\bdisabled\b)", re.I)
+_NOT_TOPIC = re.compile(r"是否|是不是|要不要|需不需要|需要|接收|开启|打开|启用|whether|enable|is|has")
+
+
+def _topic_words(param: Param) -> list[str]:
+    """What a yes/no parameter is about: its name's words and the two-character words of its description's first clause."""
+    words = [w for w in split_identifier(param.name) if len(w) > 2 and not _NOT_TOPIC.fullmatch(w)]
+    label = _NOT_TOPIC.sub(" ", param.label())
+    for run in re.findall(f"[{CJK_RANGE}]{{2,}}", label):
+        words += [run[i:i + 2] for i in range(len(run) - 1)]
+    return words
+
+
+def boolean_value(param: Param, texts: list[str]) -> bool | None:
+    """Yes when a text names the parameter's topic ("要每周摘要", "turn dark mode on"), no when a negation stands
+    right before a mention or "off" right after it ("不要每周摘要", "用户不同意", "dark mode off"); else the default rule.
+    The first text that mentions the topic decides."""
+    for text in texts:
+        mentioned = negated = False
+        for word in _topic_words(param):
+            index = find_word(text, word)
+            while index >= 0:
+                mentioned = True
+                before, after = text[max(0, index - 8):index], text[index + len(word):index + len(word) + 14]
+                if _BEFORE_NO.search(before) or _AFTER_NO.search(re.sub(r"^[\w\s]*?(?=\boff\b|关|禁)", "", after)):
+                    negated = True
+                index = find_word(text, word, index + len(word))
+        if mentioned:
+            return not negated
+    if param.has_default:
+        return None
+    return False if param.required else None

@@ -1,0 +1,235 @@
+"""Reading a tool's parameters: each property's schema, its examples, and the kind of value it takes.
+
+``classify`` decides which rule fills a parameter (``enum``, ``currency``, ``datetime``, ``pattern``,
+``city``, ``person``, ``expression``, ``number``, ``boolean``, ``text``, ``array``, ``literal``); the
+other modules of this package hold one rule each. Examples are read from ``examples``/``example`` and
+from the description ("例如 OD20240615"), and an example with digits becomes a pattern (``OD\\d{8}``).
+
+Left out: ``oneOf``/``anyOf``, nested objects, and any reading of the schema's ``$ref``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from ..lexicon import CITIES, CURRENCIES, SURNAMES
+from ..text import CJK_RANGE, normalize, split_identifier
+
+
+@dataclass(frozen=True)
+class Param:
+    """One property of a tool's parameters schema, with what the simulator reads from it."""
+
+    name: str
+    schema: dict[str, Any]
+    required: bool
+
+    @property
+    def description(self) -> str:
+        return str(self.schema.get("description", "") or "")
+
+    @property
+    def type(self) -> str:
+        kind = self.schema.get("type", "string")
+        if isinstance(kind, list):
+            kind = next((k for k in kind if k != "null"), "string")
+        return str(kind)
+
+    @property
+    def enum(self) -> list[Any] | None:
+        values = self.schema.get("enum")
+        return list(values) if isinstance(values, list) and values else None
+
+    @property
+    def has_default(self) -> bool:
+        return "default" in self.schema
+
+    @property
+    def words(self) -> str:
+        """Name and description, lower-cased, for keyword tests."""
+        return (" ".join(split_identifier(self.name)) + " " + normalize(self.description)).lower()
+
+    def label(self) -> str:
+        """A short human name: the description's first clause, else the parameter name."""
+        first = re.split(r"[，,。；;:：(（]", self.description.strip(), maxsplit=1)[0].strip()
+        return first or self.name
+
+
+def params_of(spec: dict[str, Any]) -> list[Param]:
+    parameters = spec.get("parameters") or {}
+    required = set(parameters.get("required") or [])
+    return [Param(name, schema if isinstance(schema, dict) else {}, name in required)
+            for name, schema in (parameters.get("properties") or {}).items()]
+
+
+@dataclass
+class FillContext:
+    """Where values may come from."""
+
+    segment: str  # the intent's own words
+    context: str  # the whole request without the other intents' words
+    now: datetime
+    request: str = ""  # the whole request, a last resort for names, ids and currencies
+    has_previous: bool = False  # an earlier intent of the same request comes first
+    previous_ready: bool = False  # the earlier intents have all got their results
+    previous_number: float | None = None  # the number an earlier tool result provided, if any
+    previous_texts: tuple[str, ...] = ()  # earlier results, searched for ids/names the request lacks
+
+
+@dataclass
+class FillOutcome:
+    """The filled arguments (several sets when one entity was named several times), what is missing."""
+
+    arguments: list[dict[str, Any]]
+    missing: list[Param] = field(default_factory=list)
+    needs_previous: bool = False  # waits for an earlier result (a number for an expression, an id …)
+
+
+# ---------------------------------------------------------------------------------------------
+# Classification
+# ---------------------------------------------------------------------------------------------
+
+EXPRESSION_WORDS = re.compile(r"expression|expr\b|formula|equation|math|表达式|算式|公式|数学")
+CURRENCY_WORDS = re.compile(r"currenc|货币|币种|\bfrom currency|\bto currency|币")
+DATE_WORDS = re.compile(r"\b(?:date|time|day|datetime|when|deadline)\b|日期|时间|时刻|几号|哪天|开始|结束|截止")
+CITY_WORDS = re.compile(r"city|location|place|城市|地点|地区|城")
+TEXT_WORDS = re.compile(r"\b(?:query|q|keywords?|text|content|message|question|prompt|topic|subject|title|body|sentence|search|"
+                        r"summary|description|comment|remark|caption|reason|(?:task|file|project|event|note|item|ticket) name)\b|"
+                        r"关键词|关键字|搜索词|查询词|内容|问题|文本|主题|标题|正文|消息|句子|备注|原文|要翻译|摘要|描述|原因|评论")
+# A lone number in a later intent is combined with an earlier result only when the words say so.
+DEPENDENT_WORDS = re.compile(r"换|兑|折合|相当于|合计|总共|一共|需要多少|要多少|能买|它|这个|那个|结果|上面|\bconvert|\bworth\b|\bin total\b|"
+                             r"\bthat\b|\bit\b|\bresult\b|\bhow (?:much|many)\b.*\bin\b", re.I)
+AMOUNT_WORDS = re.compile(r"amount|money|price|sum|金额|数额|钱|价格")
+
+
+def examples_of(param: Param) -> list[str]:
+    found: list[str] = []
+    for key in ("examples", "example"):
+        value = param.schema.get(key)
+        values = value if isinstance(value, list) else [value] if value is not None else []
+        found.extend(str(v) for v in values if isinstance(v, (str, int, float)) and not isinstance(v, bool))
+    description = normalize(param.description)
+    for match in re.finditer(r"(?:例如|比如|譬如|举例|示例|样例|(?<![假比例])如(?![果何下此今])|e\.g\.?|for example|for instance|such as)"
+                             r"\s*[:：,，]?\s*(?P<body>[^。；;\n()（）]*)", description, re.I):
+        for part in re.split(r"[、,，/]|或者|或|\bor\b|\band\b|\s和\s", match.group("body")):
+            part = part.strip().strip("'\"‘’“”「」`").strip()
+            part = re.sub(r"等$", "", part).strip()
+            if part and len(part) <= 40:
+                found.append(part)
+    return found
+
+
+def learn_pattern(example: str) -> re.Pattern[str] | None:
+    """Generalize an example value into a regex: letters stay, digit runs become ``\\d{n}``."""
+    if "@" in example and re.fullmatch(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", example):
+        return re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+    if re.fullmatch(r"[A-Za-z0-9_\-./:#]+", example):
+        if any(ch.isdigit() for ch in example):
+            parts = []
+            for run in re.findall(r"\d+|[A-Za-z]+|[^A-Za-z\d]", example):
+                if run.isdigit():
+                    parts.append(rf"\d{{{len(run)}}}")
+                elif run.isalpha():
+                    parts.append("(?i:" + re.escape(run) + ")")
+                else:
+                    parts.append(re.escape(run))
+            return re.compile(r"(?<![A-Za-z0-9])" + "".join(parts) + r"(?![A-Za-z0-9])")
+        if example.isalpha() and example.isupper() and len(example) >= 2:
+            n = len(example)
+            return re.compile(rf"(?<![A-Za-z])[A-Z]{{{max(2, n - 1)},{n + 1}}}(?![A-Za-z])")
+    return None
+
+
+def is_person_name(word: str) -> bool:
+    return 2 <= len(word) <= 3 and word[0] in SURNAMES and all(re.fullmatch(f"[{CJK_RANGE}]", ch) for ch in word)
+
+
+def currency_code(word: str) -> str | None:
+    low = word.strip().lower()
+    for code, names in CURRENCIES.items():
+        if low == code.lower() or low in names:
+            return code
+    return None
+
+
+def classify(param: Param) -> str:
+    """The rule that fills this parameter (see the module docstring)."""
+    words = param.words
+    examples = examples_of(param)
+    if param.enum:
+        return "enum"
+    if param.type == "array":
+        return "array"
+    if param.type in ("integer", "number"):
+        return "number"
+    if param.type == "boolean":
+        return "boolean"
+    if param.type != "string":
+        return "unknown"
+    if EXPRESSION_WORDS.search(words):
+        return "expression"
+    if CURRENCY_WORDS.search(words) or (examples and all(currency_code(e) for e in examples)):
+        return "currency"
+    if param.schema.get("format") in ("date", "date-time", "time") or (
+            DATE_WORDS.search(words) and not param.schema.get("pattern")
+            and not any(learn_pattern(e) and not re.search(r"\d{4}-\d{1,2}", e) for e in examples)):
+        return "datetime"
+    if param.schema.get("pattern"):
+        return "pattern"
+    if examples and any(learn_pattern(e) for e in examples):
+        return "pattern"
+    if any(words_re.search(words) for words_re, _ in KNOWN_FORMATS):
+        return "pattern"
+    if examples and all(e in CITIES or e in CITIES.values() for e in examples):
+        return "city"
+    if examples and all(is_person_name(e) for e in examples):
+        return "person"
+    if CITY_WORDS.search(words):
+        return "city"
+    if TEXT_WORDS.search(words):
+        return "text"
+    if examples:
+        return "literal"
+    return "unknown"
+
+
+# ---------------------------------------------------------------------------------------------
+# Finders: each returns the values found in order of appearance, with their spans
+# ---------------------------------------------------------------------------------------------
+
+Span = tuple[int, int]
+
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+PHONE = re.compile(r"(?<!\d)(?:\+?86[- ]?)?1[3-9]\d{9}(?!\d)")
+KNOWN_FORMATS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
+    (re.compile(r"e-?mail|邮箱|邮件地址|mail address"), EMAIL),
+    (re.compile(r"phone|mobile|手机|电话"), PHONE),
+)
+
+
+def patterns_of(param: Param) -> list[re.Pattern[str]]:
+    """The schema's ``pattern``, else patterns learnt from the description's examples, else a known format (email, phone)."""
+    schema_pattern = param.schema.get("pattern")
+    if schema_pattern:
+        try:
+            return [re.compile(str(schema_pattern).strip("^$"))]
+        except re.error:
+            return []
+    learnt = [regex for regex in map(learn_pattern, examples_of(param)) if regex]
+    return learnt or [regex for words, regex in KNOWN_FORMATS if words.search(param.words)]
+
+
+def all_patterns(params: list[Param]) -> list[re.Pattern[str]]:
+    return [regex for param in params if classify(param) == "pattern" for regex in patterns_of(param)]
+
+
+def wants_upper(param: Param) -> bool:
+    return any(re.search(r"[A-Z]", e) and not re.search(r"[a-z]", e) for e in examples_of(param))
+
+
+def first_example(param: Param) -> Any:
+    examples = examples_of(param)
+    return examples[0] if examples else None

@@ -1,0 +1,198 @@
+"""Tools introduced in a prompt's running text: headings, label lines, bold names, list items, signatures
+and sentences — every layout but JSON (``toolprompt``), YAML-like blocks and tables (``toolprompt_blocks``).
+
+Learners and tutorials lay a tool prompt out in many ways, so nothing here knows any one layout. A tool is
+introduced by a heading (``### get_weather``), a label line (``工具名称：X`` / ``Tool: X``), a bold name, a list
+item (``- get_weather：…``, ``1. get_weather — …``), a signature (``get_weather(city: str)``, ``def …``) or a
+sentence (``工具 get_weather：…`` / ``get_weather 工具用于…``). Its section runs to the next tool, the next
+heading, or the next paragraph of plain prose. In a section the description comes first; every parameter
+phrase after it gives a parameter (``toolprompt_words``). A list item whose text is a type or a required
+mark, or that sits under a tool's parameter label or deeper than the tool, is a parameter, not a tool.
+
+Left out: tools described only across several sentences without their name next to a tool word
+("第二个工具用来查天气，它的名字是 …"); a heading counts as a tool only when its section has parameters
+(or says it has none), since "## Tools" and "## Output" name no tool.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .toolprompt_words import (_NOT_PARAMETERS, _PARAMS_WORD, _TYPE_ONLY, IDENT, OPTIONAL_MARK, REQUIRED_MARK, Found, Param,
+                               _first_type, json_type, parameter_phrases)
+
+# ------------------------------------------------------------------------------ sections: headings, labels, lists, prose
+
+_LABELS = r"工具名称|工具名|函数名称|函数名|工具|函数|名称|Tool\s*name|Tool|Name|Function"
+_MENTIONS = [  # (kind, pattern); the group "name" is the tool, "rest" what follows on the line
+    ("heading", re.compile(rf"^[ \t]*#{{1,6}}[ \t]*(?:\d+[.)、][ \t]*)?(?:(?:工具|函数|Tool|Function)[ \t]*[:：]?[ \t]*)?[`*]*(?P<name>{IDENT})[`*]*"
+                           rf"[ \t]*(?:[(（：:—–-][ \t]*(?P<rest>.*))?$", re.M)),
+    ("label", re.compile(rf"^[ \t]*(?:[-*•][ \t]*)?(?:\d+[.)、][ \t]*)?(?:\*\*)?(?:{_LABELS})(?:\*\*)?[ \t]*[:：][ \t]*[`'\"“*]*(?P<name>{IDENT})"
+                         rf"[`'\"”*]*[ \t]*(?:$|[（(，,;；。:：—–-][ \t]*(?P<rest>.*)$)", re.M | re.I)),
+    ("prose", re.compile(rf"(?:^|(?<=[。；;！!]))[ \t]*(?:[-*•][ \t]*|\d+[.)、][ \t]*)?(?:工具|函数|tool|function)[ \t]*[`'\"“*]*(?P<name>{IDENT})[`'\"”*]*"
+                         rf"[ \t]*[：:，,（(—–][ \t]*(?P<rest>.*)$", re.M | re.I)),
+    ("prose", re.compile(rf"(?:^|(?<=[。；;！!]))[ \t]*(?:[-*•][ \t]*|\d+[.)、][ \t]*)?[`'\"“*]*(?P<name>{IDENT})[`'\"”*]*[ \t]*(?:工具|函数)"
+                         rf"[ \t]*(?:[：:，,（(—–]|用于|用来|可以|能够|负责|的(?:作用|功能|用途)是)[ \t]*(?P<rest>.*)$", re.M)),
+    ("bold", re.compile(rf"^[ \t]*(?:[-*•][ \t]*|\d+[.)、][ \t]*)?\*\*[`]?(?P<name>{IDENT})[`]?\*\*[ \t]*(?:[(（：:—–-][ \t]*(?P<rest>.*))?$", re.M)),
+    ("signature", re.compile(rf"^[ \t]*(?:[-*•]|\d+[.)、])?[ \t]*`?(?P<def>(?:async[ \t]+)?(?:def|function|func|fn)[ \t]+)?(?P<name>{IDENT})[ \t]*\((?P<signature>[^()]*)\)`?[ \t]*(?:->[ \t]*[\w\[\], ]+[ \t]*)?"
+                             rf"(?:[:：—–-]+[ \t]*(?P<rest>.*))?$", re.M)),
+    ("item", re.compile(rf"^(?P<indent>[ \t]*)(?:[-*•+]|\d+[.)、])[ \t]*[`'\"]?(?P<name>{IDENT})[`'\"]?[ \t]*(?:[:：—–]|[ \t]-[ \t])[ \t]*(?P<rest>\S.*)$", re.M)),
+]
+_DESCRIPTION_LABEL = re.compile(r"^[ \t]*(?:[-*•][ \t]*)?(?:描述|说明|功能|用途|作用|Description|Purpose)[ \t]*[:：][ \t]*(.*)$", re.I | re.M)
+_NO_PARAMETERS = re.compile(r"无参数|不需要参数|没有参数|不需要任何参数|无需参数|参数\s*[:：]\s*(?:无|没有)|no (?:parameters|arguments)|takes no", re.I)
+_SIG_PARAM = re.compile(r"^\s*([A-Za-z_]\w*)\s*(\?)?\s*(?:[:：]\s*([^=]*?))?\s*(?:=\s*(.*?))?\s*$")
+_RESERVED = {"thought", "action", "action_input", "observation", "final_answer", "tool_name", "tool_input", "function_call"}
+
+
+def _indent(text: str, at: int) -> int:
+    line_start = text.rfind("\n", 0, at) + 1
+    line = text[line_start:]
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def _mentions(text: str) -> list[tuple[int, int, str, re.Match[str]]]:
+    """Every place a tool seems introduced, as (start, end of line, kind, match), earliest first, one per line."""
+    by_line: dict[int, tuple[int, int, str, re.Match[str]]] = {}
+    for kind, pattern in _MENTIONS:
+        for match in pattern.finditer(text):
+            name = match.group("name")
+            if name.lower() in _RESERVED or name.lower() in _NOT_PARAMETERS or name.lower() in _TYPE_ONLY:
+                continue
+            line_start = text.rfind("\n", 0, match.start("name")) + 1
+            if kind == "signature" and _signature_is_parameter(match.group("signature")):
+                continue
+            if kind == "signature" and not (re.match(r"\s*(?:[-*•]|\d+[.)、])", match.group(0)) or match.group("rest") or match.group("def")):
+                continue
+            if line_start not in by_line:
+                line_end = text.find("\n", match.start("name"))
+                by_line[line_start] = (line_start, line_end if line_end >= 0 else len(text), kind, match)
+    return sorted(by_line.values(), key=lambda item: item[0])
+
+
+def _signature_is_parameter(signature: str) -> bool:
+    words = [w.strip().lower() for w in re.split(r"[,，]", signature) if w.strip()]
+    return bool(words) and all(json_type(w) or OPTIONAL_MARK.search(w) or REQUIRED_MARK.search(w) for w in words)
+
+
+def _signature_params(signature: str) -> list[Param] | None:
+    params = []
+    for part in filter(str.strip, re.split(r",(?![^\[]*\])", signature)):
+        match = _SIG_PARAM.match(part)
+        if not match:
+            return None
+        name, question, type_text, default = match.groups()
+        type_text = (type_text or "").strip()
+        param = Param(name, json_type(type_text) or "string")
+        literal = re.findall(r"[\"']([^\"']+)[\"']", type_text)
+        if len(literal) >= 2:
+            param.enum = literal
+        param.required = not (question or default is not None or re.search(r"optional|None|可选", type_text))
+        params.append(param)
+    return params
+
+
+def section_tools(text: str, schemas: list[tuple[int, int, dict[str, Any]]], tables: list[tuple[int, int]] = ()) -> list[Found]:  # type: ignore[assignment]
+    """Tools introduced by headings, label lines, bold names, list items, signatures and sentences.
+
+    ``schemas`` are JSON Schemas found in the text (one inside a section is that tool's parameters);
+    ``tables`` are the spans of tables (blanked out of ``text``): one inside a section is its parameter part."""
+    mentions = []
+    for mention in _mentions(text):  # list items that are parameters of the tool above are not tools
+        start, _, kind, match = mention
+        rest = (match.groupdict().get("rest") or "").strip()
+        previous = mentions[-1][0] if mentions else None
+        if kind == "item" and _looks_like_parameter(rest, previous, start, text, _indent(text, match.start("name"))):
+            continue
+        mentions.append(mention)
+    found: list[Found] = []
+    lists: dict[int, tuple[int, int]] = {}  # id(tool) of a list-item tool -> (list block, indentation)
+    list_block = 0
+    for number, (start, line_end, kind, match) in enumerate(mentions):
+        name = match.group("name")
+        indent = _indent(text, match.start("name"))
+        next_start = mentions[number + 1][0] if number + 1 < len(mentions) else len(text)
+        end = _section_end(text, line_end, next_start, indent, kind)
+        rest = (match.groupdict().get("rest") or "").strip()
+        body = text[line_end:end]
+        tool = Found(start, name)
+        if kind == "signature":
+            params = _signature_params(match.group("signature"))
+            if params is None:
+                continue
+            tool.params = params
+        description, parameter_text = _split_description(rest, body)
+        tool.description = description
+        if kind != "signature":
+            tool.params, tool.required = parameter_phrases(parameter_text)
+        block = [schema for at, _, schema in schemas if start <= at < end]
+        if block and not tool.params:
+            tool.schema = block[0]
+        has_parameter_part = bool(tool.params or block or any(start <= at < end for at, _ in tables) or re.search(rf"(?:^|\n)[ \t]*(?:[-*•][ \t]*)?(?:{_PARAMS_WORD.pattern})", body, re.I)
+                                  or _PARAMS_WORD.search(rest))
+        if kind == "heading" and not has_parameter_part:
+            continue  # "## Tools", "## Output": a heading that names no tool
+        tool.strong = kind != "item" or bool(tool.params) or bool(_NO_PARAMETERS.search(rest + body))
+        found.append(tool)
+        if kind == "item":
+            lists[id(tool)] = (list_block, indent)
+        if end < next_start:
+            list_block += 1  # prose between this tool and the next: a new list begins after it
+    # a tool without parameters in a list of tools with parameters is a tool too, however bare its line
+    strong_lists = {lists[id(tool)] for tool in found if id(tool) in lists and tool.strong}
+    for tool in found:
+        if lists.get(id(tool)) in strong_lists:
+            tool.strong = True
+    return found
+
+
+def _looks_like_parameter(rest: str, previous: int | None, start: int, text: str, indent: int) -> bool:
+    """A list item that is a parameter of the tool introduced at ``previous``, not a tool of its own."""
+    meta = re.match(r"\s*[(（]([^)）]*)[)）]", rest)
+    if meta and (_first_type(meta.group(1)) or REQUIRED_MARK.search(meta.group(1)) or OPTIONAL_MARK.search(meta.group(1))):
+        return True
+    if re.match(r"\s*(?:string|str|int|integer|number|float|boolean|bool|array|list|object|字符串|整数|数字|布尔)\b", rest, re.I):
+        return True
+    if previous is None:
+        return False
+    between = text[previous:start]
+    return "\n" in between and (indent > _indent(text, previous) or bool(re.search(
+        rf"(?:^|\n)[ \t]*(?:[-*•][ \t]*)?(?:{_PARAMS_WORD.pattern})[ \t]*(?:[(（][^)）\n]*[)）])?[ \t]*[:：]?[ \t]*(?:\n|$)", between, re.I)))
+
+
+def _section_end(text: str, line_end: int, next_start: int, indent: int, kind: str) -> int:
+    """Where a tool's section stops: the next tool, a heading, or a paragraph of plain prose after a blank line."""
+    position = line_end
+    blank = False
+    while position < next_start:
+        newline = text.find("\n", position + 1)
+        line = text[position + 1: newline if 0 <= newline < next_start else next_start]
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            return position
+        if not stripped:
+            blank = True
+        elif blank and _indent(text, position + 1) <= indent and not re.match(r"(?:[-*•+|]|\d+[.)、]|```|[{\[])", stripped) \
+                and not _DESCRIPTION_LABEL.match(line) and not re.match(rf"(?:{_PARAMS_WORD.pattern}|必填参数)", stripped, re.I):
+            return position
+        if newline < 0 or newline >= next_start:
+            return next_start
+        position = newline
+    return next_start
+
+
+def _split_description(rest: str, body: str) -> tuple[str, str]:
+    """A tool's description and the text that holds its parameters, from its line's tail and its section body."""
+    label = _DESCRIPTION_LABEL.search(body)
+    words = re.search(rf"[。.；;，,]?\s*(?:{_PARAMS_WORD.pattern})(?:[：:\s]|$)", rest, re.I)
+    inline, tail = (rest[: words.start()], rest[words.start():]) if words else (rest, "")
+    description = re.sub(r"(?:它|并且|还|共)?(?:有|包括|包含|接受|需要)(?:一个|两个|三个|以下|如下)?的?$", "", inline.strip(" \t:：-—–，,。")).strip(" ，,")
+    if label and not description:
+        description = label.group(1).strip()
+        body = body[: label.start()] + body[label.end():]
+    if not description:
+        first = next((line.strip() for line in body.splitlines() if line.strip()), "")
+        if first and not re.match(r"(?:[-*•+|]|\d+[.)、]|```|[{\[])", first) and not re.match(rf"(?:{_PARAMS_WORD.pattern})\s*[:：(（]", first, re.I):
+            description = first.strip("\"'` ")
+            body = body.replace(first, "", 1)
+    return description, tail + "\n" + body

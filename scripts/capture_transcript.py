@@ -1,0 +1,77 @@
+"""Run Day 3's verification cases once on the local model and save the transcripts as data for the notebook.
+
+    python scripts/capture_transcript.py            # needs `make local` (llama-cpp-python + the course model)
+
+The Day 3 notebook prints this file next to the simulator's answers, so learners see what a real (small)
+model does with the same tools and the same ``Agent``: its wording, its mistakes, how long it takes. The
+notebook never re-runs the model (CI has no model and a 1.5B model on a CPU takes minutes), so the file
+says which model, which llama-cpp-python, which machine and when it was captured.
+
+Left out: several runs and statistics (the local model's endings over many runs are measured elsewhere),
+and providers that need a key.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import json
+import os
+import platform
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "notebooks" / "data" / "day3_local_transcript.json"
+FIXED_NOW = datetime(2026, 3, 12, 14, 30)  # the notebook's clock, so the tool results match the simulator's
+QUESTIONS = ["现在几点了？17 乘以 9 等于多少？", "你好，你是谁？", "计算 1 除以 0", "查询汇率后计算 100 美元能换多少人民币"]
+
+
+def capture(questions: list[str], max_steps: int) -> dict:
+    sys.path.insert(0, str(ROOT))
+    from handwritten_agent.agent import DEFAULT_SYSTEM_PROMPT, Agent
+    from handwritten_agent.llm import connect
+    from handwritten_agent.offline import model_fetch
+    from handwritten_agent.scenarios import basic_registry
+
+    client = connect("local")
+    path = model_fetch.model_path()
+    runs = []
+    for question in questions:
+        started = time.perf_counter()
+        run = Agent(client, basic_registry(now=FIXED_NOW), max_steps=max_steps).run(question)
+        seconds = round(time.perf_counter() - started, 1)
+        runs.append({"question": question, "stop_reason": run.stop_reason, "answer": run.answer, "error": run.error,
+                     "seconds": seconds, "messages": run.messages[1:]})  # the system prompt is the package default
+        print(f"{question} → {run.stop_reason} in {seconds} s: {run.answer or run.error}", file=sys.stderr)
+    return {
+        "model": model_fetch.COURSE_MODEL.label,
+        "model_file": path.name,
+        "model_sha256": model_fetch.COURSE_MODEL.sha256,
+        "served_as": client.model,
+        "runtime": f"llama-cpp-python {importlib.metadata.version('llama-cpp-python')}",
+        "machine": f"{platform.machine()}，{os.cpu_count()} 核 CPU，Python {platform.python_version()}",
+        "captured_at": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "system_prompt": DEFAULT_SYSTEM_PROMPT,
+        "max_steps": max_steps,
+        "clock": FIXED_NOW.isoformat(timespec="minutes"),
+        "runs": runs,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--max-steps", type=int, default=6)
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args(argv)
+    data = capture(QUESTIONS, args.max_steps)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    print(f"已写入 {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,36 @@
+"""Replaces every ' with " in the block: a double quote inside a single-quoted string, or an apostrophe, breaks it."""
+
+import json
+
+from handwritten_agent.parsing import repair_json
+
+QUOTES = {'"': '"', "'": "'", "“": "”"}
+
+
+def extract_json(text):
+    start = next((i for i, ch in enumerate(text) if ch in "{｛"), -1)
+    if start < 0:
+        raise ValueError("没有 JSON")
+    depth, closing, i = 0, None, start
+    while i < len(text):
+        ch = text[i]
+        if closing:
+            if ch == "\\":
+                i += 1
+            elif ch == closing:
+                closing = None
+        elif ch in QUOTES:
+            closing = QUOTES[ch]
+        elif ch in "{｛":
+            depth += 1
+        elif ch in "}｝":
+            depth -= 1
+            if depth == 0:
+                block = text[start:i + 1].replace("'", '"')
+                return json.loads(repair_json(block))
+        i += 1
+    raise ValueError("JSON 没有结束")
+
+
+ARGS = (extract_json,)
+FAILS_AT = "单引号字符串里有花括号和双引号"

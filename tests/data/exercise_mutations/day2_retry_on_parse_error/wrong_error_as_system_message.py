@@ -1,0 +1,19 @@
+"""Sends the error as a system message and leaves out the model's broken reply."""
+
+from handwritten_agent.parsing import ParseError, parse_tool_call
+
+
+def ask_for_tool_call(client, messages, max_attempts=3):
+    messages = list(messages)
+    error = None
+    for _ in range(max_attempts):
+        parsed = parse_tool_call(client.complete(messages).content or "")
+        if not isinstance(parsed, ParseError):
+            return parsed
+        error = parsed
+        messages.append({"role": "system", "content": parsed.message})
+    raise ValueError(error.message)
+
+
+ARGS = (ask_for_tool_call,)
+FAILS_AT = "第一次回复被截断"

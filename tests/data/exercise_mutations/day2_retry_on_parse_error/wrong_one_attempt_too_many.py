@@ -1,0 +1,20 @@
+"""range(max_attempts + 1): one more question than allowed."""
+
+from handwritten_agent.parsing import ParseError, parse_tool_call
+
+
+def ask_for_tool_call(client, messages, max_attempts=3):
+    messages = list(messages)
+    error = None
+    for _ in range(max_attempts + 1):
+        text = client.complete(messages).content or ""
+        parsed = parse_tool_call(text)
+        if not isinstance(parsed, ParseError):
+            return parsed
+        error = parsed
+        messages += [{"role": "assistant", "content": text}, {"role": "user", "content": parsed.message}]
+    raise ValueError(error.message)
+
+
+ARGS = (ask_for_tool_call,)
+FAILS_AT = "问 3 次后抛出"

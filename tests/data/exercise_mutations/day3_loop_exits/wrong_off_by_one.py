@@ -1,0 +1,22 @@
+"""Gives up one step early: it stops asking on the last step even if the answer would come then."""
+
+
+def run_loop(client, registry, user_message, max_steps=5):
+    messages = [{"role": "user", "content": user_message}]
+    for step in range(max_steps):
+        try:
+            reply = client.complete(messages, tools=registry.schemas())
+        except Exception:
+            return "error", messages
+        messages.append(reply.to_message())
+        if not reply.tool_calls:
+            return ("final" if (reply.content or "").strip() else "error"), messages
+        for call in reply.tool_calls:
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": registry.dispatch(call.name, call.arguments).to_content()})
+        if step + 2 >= max_steps:
+            return "max_steps", messages
+    return "max_steps", messages
+
+
+ARGS = (run_loop,)
+FAILS_AT = "max_steps=3"

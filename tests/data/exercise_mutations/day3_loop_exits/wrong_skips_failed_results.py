@@ -1,0 +1,22 @@
+"""Sends a tool result only when the tool succeeded; a failure is silently dropped."""
+
+
+def run_loop(client, registry, user_message, max_steps=5):
+    messages = [{"role": "user", "content": user_message}]
+    for _ in range(max_steps):
+        try:
+            reply = client.complete(messages, tools=registry.schemas())
+        except Exception:
+            return "error", messages
+        messages.append(reply.to_message())
+        if not reply.tool_calls:
+            return ("final" if (reply.content or "").strip() else "error"), messages
+        for call in reply.tool_calls:
+            result = registry.dispatch(call.name, call.arguments)
+            content = result.to_content() if result.success else "工具出错了"
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
+    return "max_steps", messages
+
+
+ARGS = (run_loop,)
+FAILS_AT = "除以零"

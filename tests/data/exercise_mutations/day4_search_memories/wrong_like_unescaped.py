@@ -1,0 +1,9 @@
+"""Wrong: puts the query into LIKE unescaped, so "%" matches every memory."""
+
+
+def search_memories(db, user_id, query, k=5):
+    rows = db.execute("SELECT text FROM memories WHERE user_id = ? AND text LIKE ? LIMIT ?", (user_id, f"%{query}%", k)).fetchall()
+    return [row[0] for row in rows]
+
+
+ARGS = (search_memories,)

@@ -1,0 +1,16 @@
+"""Wrong: removes every system message, also one in the middle of the conversation that belongs to a round."""
+
+
+def split_rounds(messages):
+    rounds = []
+    for message in messages:
+        if message["role"] == "system":
+            continue
+        if message["role"] == "user" or not rounds:
+            rounds.append([message])
+        else:
+            rounds[-1].append(message)
+    return rounds
+
+
+ARGS = (split_rounds,)

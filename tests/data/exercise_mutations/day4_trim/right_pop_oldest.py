@@ -1,0 +1,23 @@
+"""Correct, another way: a while loop that pops the oldest round off a copy until the rest fits."""
+
+from handwritten_agent.memory import ContextTooLong, count_tokens, split_head, split_rounds
+
+
+def trim(messages, max_tokens):
+    head = split_head(messages)[0]
+    rounds = split_rounds(messages)
+
+    def flat(rs):
+        return head + [m for r in rs for m in r]
+
+    while rounds and count_tokens(flat(rounds)) > max_tokens:
+        if len(rounds) == 1:
+            raise ContextTooLong(f"最新的一轮需要 {count_tokens(flat(rounds))} 个 token", tokens=count_tokens(flat(rounds)),
+                                 max_tokens=max_tokens)
+        rounds = rounds[1:]
+    if not rounds and count_tokens(head) > max_tokens:
+        raise ContextTooLong("连 system 消息都放不下", tokens=count_tokens(head), max_tokens=max_tokens)
+    return flat(rounds)
+
+
+ARGS = (trim,)

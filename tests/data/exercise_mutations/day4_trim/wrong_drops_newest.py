@@ -1,0 +1,16 @@
+"""Wrong: drops rounds from the end, keeping the oldest ones and losing the latest question."""
+
+from handwritten_agent.memory import ContextTooLong, count_tokens, split_head, split_rounds
+
+
+def trim(messages, max_tokens):
+    head = split_head(messages)[0]
+    rounds = split_rounds(messages)
+    while rounds and count_tokens(head + [m for r in rounds for m in r]) > max_tokens:
+        rounds = rounds[:-1]
+    if not rounds:
+        raise ContextTooLong("放不下", tokens=0, max_tokens=max_tokens)
+    return head + [m for r in rounds for m in r]
+
+
+ARGS = (trim,)

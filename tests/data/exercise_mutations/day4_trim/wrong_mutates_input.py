@@ -1,0 +1,16 @@
+"""Wrong: deletes the dropped messages from the caller's list (the conversation's history is destroyed)."""
+
+from handwritten_agent.memory import ContextTooLong, count_tokens, split_head, split_rounds
+
+
+def trim(messages, max_tokens):
+    head = split_head(messages)[0]
+    while count_tokens(messages) > max_tokens:
+        rounds = split_rounds(messages)
+        if len(rounds) <= 1:
+            raise ContextTooLong("放不下", tokens=count_tokens(messages), max_tokens=max_tokens)
+        del messages[len(head):len(head) + len(rounds[0])]
+    return messages
+
+
+ARGS = (trim,)

@@ -1,0 +1,14 @@
+"""Wrong: when even the latest round does not fit it returns it anyway, silently over the budget."""
+
+from handwritten_agent.memory import count_tokens, split_head, split_rounds
+
+
+def trim(messages, max_tokens):
+    head = split_head(messages)[0]
+    rounds = split_rounds(messages)
+    while len(rounds) > 1 and count_tokens(head + [m for r in rounds for m in r]) > max_tokens:
+        rounds = rounds[1:]
+    return head + [m for r in rounds for m in r]
+
+
+ARGS = (trim,)

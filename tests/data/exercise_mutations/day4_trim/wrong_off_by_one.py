@@ -1,0 +1,16 @@
+"""Wrong: uses < instead of <=, so a history exactly at the budget loses a round it could keep."""
+
+from handwritten_agent.memory import ContextTooLong, count_tokens, split_head, split_rounds
+
+
+def trim(messages, max_tokens):
+    head = split_head(messages)[0]
+    rounds = split_rounds(messages)
+    for start in range(len(rounds)):
+        kept = head + [m for r in rounds[start:] for m in r]
+        if count_tokens(kept) < max_tokens:
+            return kept
+    raise ContextTooLong("放不下", tokens=0, max_tokens=max_tokens)
+
+
+ARGS = (trim,)

@@ -1,0 +1,10 @@
+"""Wrong: calls the package's trim_messages, which shortens a huge tool result instead of raising — not what this task asks."""
+
+from handwritten_agent.memory import trim_messages
+
+
+def trim(messages, max_tokens):
+    return trim_messages(messages, max_tokens)
+
+
+ARGS = (trim,)
