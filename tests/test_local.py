@@ -1,7 +1,8 @@
 """The local model: assembling the GGUF from its parts (fast) and the real model behind the server (slow).
 
 The fast tests build a small fake model from part files in ``tmp_path`` and inject them with a
-``ModelSpec``, so they check the order, the hash, the stamp and the error messages in milliseconds.
+``ModelSpec``, so they check the order, the hash, the stamp and the error messages in milliseconds;
+others feed made-up token streams to the reply assembler (calls, markup, streaming) without a model.
 The slow tests (``pytest -m slow``) load the real Qwen2.5-Coder-1.5B through llama.cpp and talk to it
 with the official ``openai`` SDK through ``serve(backend="local")``.
 """
@@ -12,14 +13,20 @@ import hashlib
 import importlib.util
 import json
 import os
+import re
+import threading
 import time
 from pathlib import Path
 from typing import Any, Iterator
 
+import httpx
 import openai
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from handwritten_agent.offline import model_fetch
+from handwritten_agent.offline.assembly import ReplyAssembler, assemble, stream_pieces, template_tags
+from handwritten_agent.offline.local import Prepared, reply_stream, tool_call_id
 from handwritten_agent.offline.model_fetch import ModelFetchError, ModelSpec
 
 # ---------------------------------------------------------------------------------------------
@@ -137,30 +144,157 @@ def test_a_given_path_must_be_a_gguf_file(tmp_path: Path) -> None:
 # The local backend's text handling, without a model (fast)
 # ---------------------------------------------------------------------------------------------
 
+CALL_17x9 = '<tool_call>\n{"name": "calculator", "arguments": {"expression": "17*9"}}\n</tool_call>'
+CALL_TIME = '<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call>'
+
+
 def test_qwen_tool_call_tags_become_tool_calls_and_the_rest_stays_content() -> None:
-    from handwritten_agent.offline.local import _parse
-
-    text = ('我来算一下。\n<tool_call>\n{"name": "calculator", "arguments": {"expression": "17*9"}}\n</tool_call>\n'
-            '<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call>')
-    calls, rest = _parse(text)
+    content, calls = assemble(f"我来算一下。\n{CALL_17x9}\n{CALL_TIME}")
     assert calls == [("calculator", '{"expression": "17*9"}'), ("get_time", "{}")]
-    assert rest.strip() == "我来算一下。"
+    assert content == "我来算一下。"
 
 
-def test_fenced_json_calls_are_cut_out_of_the_content() -> None:
-    from handwritten_agent.offline.local import _parse
-
-    calls, rest = _parse('好的：\n```json\n{"name": "calculator", "arguments": {"expression": "2+2"}}\n```\n稍等。')
+def test_fenced_and_bare_json_calls_are_cut_out_of_the_content() -> None:
+    content, calls = assemble('好的：\n```json\n{"name": "calculator", "arguments": {"expression": "2+2"}}\n```\n稍等。')
     assert calls == [("calculator", '{"expression": "2+2"}')]
-    assert "```" not in rest and "好的" in rest and "稍等" in rest
+    assert "```" not in content and content.startswith("好的") and content.endswith("稍等。")
+    content, calls = assemble('{"name": "get_weather", "arguments": {"city": "北京"}}')
+    assert (content, calls) == ("", [("get_weather", '{"city": "北京"}')])
 
 
 def test_a_broken_call_stays_text_and_plain_answers_are_untouched() -> None:
-    from handwritten_agent.offline.local import _parse
-
     broken = '<tool_call>\n{"name": "calculator", "arguments": {"expression": "17*9"\n</tool_call>'
-    assert _parse(broken) == ([], broken)
-    assert _parse("17 乘以 9 等于 153。") == ([], "17 乘以 9 等于 153。")
+    assert assemble(broken) == (broken, [])
+    for answer in ("17 乘以 9 等于 153。", "3 < 5，而且 {a} 和 [1] 都只是文字", "用 `x` 或 ``y`` 表示", "a <b> c"):
+        assert assemble(answer) == (answer, [])
+
+
+def test_calls_written_inside_tools_tags_are_calls() -> None:
+    # The course model often lists its calls the way the prompt lists the tools.
+    text = ('<tools>\n{"name": "get_current_time", "arguments": {}}\n'
+            '{"name": "calculator", "arguments": {"expression": "17 * 9"}}\n</tools>')
+    assert assemble(text) == ("", [("get_current_time", "{}"), ("calculator", '{"expression": "17 * 9"}')])
+
+
+def test_each_call_span_is_judged_on_its_own() -> None:
+    broken = '<tool_call>\n{"name": "get_time", "arguments": {\n</tool_call>'
+    content, calls = assemble(f"{CALL_17x9}\n{broken}")
+    assert calls == [("calculator", '{"expression": "17*9"}')] and content == broken
+
+
+@pytest.mark.parametrize("markup", [
+    "<tools>\n\n</tools>",
+    "<tools>\n</tools>\n",
+    '\n<tools>\n{"type": "function", "function": {"name": "calculator", "parameters": {"type": "object", "properties": {}}}}\n</tools>',
+    "</tools>",
+    "<tool_call>\n</tool_call>",
+    "<tool_call>",
+    "<|im_start|>assistant\n<|im_end|>",
+    "<|im_end|>\n<|endoftext|>",
+    '<tool_response>\n{"success": true, "data": 153}\n</tool_response>',
+    "<tools></tools><tool_call></tool_call>  \n",
+    # made-up XML calls with invented results inside <tools> (seen with the course model at temperature 0.7)
+    "<tools>\n  <function name=\"calculator\" arguments='{\"expression\": \"17 * 9\"}'>\n    <result>153</result>\n"
+    "  </function>\n</tools>",
+])
+def test_content_made_only_of_template_markup_is_empty(markup: str) -> None:
+    assert assemble(markup) == ("", [])
+    if "{" not in markup:  # without tools offered, JSON is not read for calls; the markup still goes
+        assert assemble(markup, parse_calls=False)[0] == ""
+
+
+@pytest.mark.parametrize("text, answer", [
+    ("<tools>\n\n</tools>\n现在是 14:30。", "现在是 14:30。"),
+    ("17 乘以 9 等于 153。\n</tools>", "17 乘以 9 等于 153。"),
+    ("<|im_start|>assistant\n1 除以 0 没有结果。<|im_end|>", "1 除以 0 没有结果。"),
+    ("<tool_call>\n100 美元约可换 720 元人民币。\n</tool_call>", "100 美元约可换 720 元人民币。"),
+    ('结果如下：<tool_response>\n{"data": 153}\n</tool_response>\n153', "结果如下：\n153"),
+    ("<tools>你好！我是一个助手。", "你好！我是一个助手。"),  # an opening tag that never closes: the tag goes, the words stay
+])
+def test_markup_around_an_answer_is_stripped_and_the_answer_kept(text: str, answer: str) -> None:
+    assert assemble(text) == (answer, [])
+
+
+def test_the_template_tags_come_from_the_template() -> None:
+    tags = template_tags("{{- '<tools>' }}...{{- '<tool_call>' }}<function-name><|im_start|>")
+    assert {"tools", "tool_call", "tool_response", "function-name"} <= tags
+    assert assemble("<function-name>答案是 2", tags=tags) == ("答案是 2", [])
+    assert assemble("<function-name>答案是 2") == ("<function-name>答案是 2", [])  # not one of the default tags
+
+
+def test_a_prefill_is_never_shown_and_max_calls_keeps_the_first() -> None:
+    prefill = '<tool_call>\n{"name": "'
+    assert assemble('calculator", "arguments": {"expression": "1/0"}}\n', hidden_prefix=prefill) == \
+        ("", [("calculator", '{"expression": "1/0"}')])
+    assert assemble("我不知道", hidden_prefix=prefill) == ("我不知道", [])
+    assert assemble(f"{CALL_17x9}{CALL_TIME}", max_calls=1)[1] == [("calculator", '{"expression": "17*9"}')]
+
+
+SAMPLES = [
+    f"我来算一下。\n{CALL_17x9}\n{CALL_TIME}",
+    "<tools>\n\n</tools>",
+    "  现在是 <b>14:30</b>。 \n<|im_end|>",
+    '先查汇率。```json\n{"name": "get_exchange_rate", "arguments": {"base": "USD", "target": "CNY"}}\n```',
+    '<tool_call>\n{"name": "calculator", "arguments": {"expression": "17*9"\n</tool_call>',
+    "3 < 5 {不是 JSON} [注 1] ``` 代码 ```",
+    "<|im_start|>assistant\n<tool_call>\n好的\n</tool_call>",
+]
+
+
+@pytest.mark.parametrize("text", SAMPLES)
+def test_streaming_one_character_at_a_time_gives_the_whole_reply(text: str) -> None:
+    pieces = list(stream_pieces(text))
+    assert ("".join(p.content for p in pieces), [c for p in pieces for c in p.calls]) == assemble(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(SAMPLES), st.lists(st.integers(min_value=0, max_value=200), max_size=12))
+def test_any_split_into_tokens_gives_the_same_reply(text: str, cuts: list[int]) -> None:
+    bounds = sorted({min(cut, len(text)) for cut in cuts} | {0, len(text)})
+    tokens = [text[a:b] for a, b in zip(bounds, bounds[1:])]
+    pieces = list(stream_pieces(tokens))
+    assert ("".join(p.content for p in pieces), [c for p in pieces for c in p.calls]) == assemble(text)
+
+
+def test_content_is_given_out_before_the_reply_ends() -> None:
+    assembler = ReplyAssembler()
+    assert assembler.feed("现在是").content == "现在是"
+    assert assembler.feed(" 14:30").content == " 14:30"
+    assert assembler.feed("。\n").content == "。"  # trailing whitespace waits: it is content only if more follows
+    assert assembler.feed("<tool").content == ""  # might be a call: held back
+    assert assembler.feed("s>\n\n</tools>").content == ""
+    assert assembler.feed("好").content == "\n好"
+    assert assembler.finish().content == ""
+    assert assembler.content == "现在是 14:30。\n好"
+
+
+def _fake_tokens(text: str, size: int = 3) -> list[tuple[str, str | None]]:
+    pieces = [(text[i:i + size], None) for i in range(0, len(text), size)]
+    return pieces + [("", "stop")]
+
+
+def test_reply_stream_yields_a_delta_per_token_and_ends_with_the_completion() -> None:
+    job = Prepared(prompt="PROMPT", tokens=[1] * 40, tools_offered=True)
+    tokens = _fake_tokens(f"我来算一下。\n{CALL_17x9}")
+    items = list(reply_stream(tokens, job, lambda: 33))
+    *deltas, completion = items
+    assert len(deltas) >= len(tokens)  # every token yields at least a tick: the stream can be stopped anywhere
+    assert "".join(d.content for d in deltas) == completion.content == "我来算一下。"
+    calls = [d.tool_call for d in deltas if d.tool_call]
+    assert calls == completion.tool_calls and len(calls) == 1
+    assert calls[0]["id"] == tool_call_id("PROMPT", 0, "calculator", '{"expression": "17*9"}')
+    assert (completion.finish_reason, completion.prompt_tokens, completion.completion_tokens) == ("tool_calls", 40, 33)
+
+
+def test_reply_stream_finish_reasons_and_the_empty_reply() -> None:
+    job = Prepared(prompt="P", tokens=[1], tools_offered=True)
+    *_, cut = reply_stream([("一二三", None), ("四", "length")], job, lambda: 2)
+    assert (cut.content, cut.finish_reason) == ("一二三四", "length")
+    *_, empty = reply_stream(_fake_tokens("<tools>\n\n</tools>"), job, lambda: 5)
+    assert (empty.content, empty.tool_calls, empty.finish_reason) == (None, [], "stop")
+    single = Prepared(prompt="P", tokens=[1], tools_offered=True, single_call=True, prefill='<tool_call>\n{"name": "')
+    *_, one = reply_stream([('get_time", "arguments": {}}\n', "length")], single, lambda: 9)
+    assert (one.finish_reason, [c["function"]["name"] for c in one.tool_calls]) == ("tool_calls", ["get_time"])
 
 
 def test_past_tool_calls_are_given_to_the_template_as_objects() -> None:
@@ -326,3 +460,131 @@ def test_concurrent_requests_are_served_one_at_a_time(local_sdk: openai.OpenAI) 
     with ThreadPoolExecutor(max_workers=3) as pool:
         replies = list(pool.map(ask, range(3)))
     assert replies[0] and replies == [replies[0]] * 3  # no crash, and the lock keeps greedy decoding deterministic
+
+
+# A prompt of about 150 tokens with no tools, so the reply starts with words at once; the number at the
+# very start makes every prompt new, so llama.cpp cannot reuse a cached prefix from the call before.
+TTFT_QUESTION = ("我在准备一次团队分享，主题是“怎样给 Python 项目写好测试”。听众是刚工作一两年的开发者，时间二十分钟。"
+                 "请先用一句话告诉我这次分享最该讲清楚的一件事，然后列出三个要点，每个要点一句话，并说明为什么它重要。"
+                 "最后给我一个能在现场演示的小例子的想法。回答请用中文，简洁一些。")
+
+
+def _ttft_messages(nonce: int) -> list[dict[str, str]]:
+    return [{"role": "system", "content": f"会话编号 {nonce}。你是一个说话简洁的中文技术顾问。"},
+            {"role": "user", "content": TTFT_QUESTION}]
+
+
+def _ttft_direct(backend: Any, nonce: int) -> float:
+    """Seconds to the first content token from llama-cpp-python's own streaming chat completion.
+
+    It runs in a worker thread, as the server runs llama.cpp: called from the main thread, llama.cpp's
+    first token came markedly later and less evenly on the shared test machine, which would flatter the server.
+    """
+    result: list[float] = []
+
+    def measure() -> None:
+        with backend._lock:  # the same loaded model the server uses, never at the same time as the server
+            started = time.perf_counter()
+            chunks = backend._llm.create_chat_completion(messages=_ttft_messages(nonce), stream=True, temperature=0,
+                                                         max_tokens=8)
+            try:
+                for chunk in chunks:
+                    if chunk["choices"] and chunk["choices"][0]["delta"].get("content"):
+                        result.append(time.perf_counter() - started)
+                        return
+            finally:
+                chunks.close()
+
+    worker = threading.Thread(target=measure)
+    worker.start()
+    worker.join(600)
+    assert result, "llama-cpp-python streamed no content"
+    return result[0]
+
+
+def _ttft_server(sdk: openai.OpenAI, nonce: int) -> float:
+    """Seconds to the first content delta through our server, with the official SDK and stream=True."""
+    started = time.perf_counter()
+    stream = sdk.chat.completions.create(model="qwen2.5-coder-1.5b", messages=_ttft_messages(nonce), stream=True,
+                                         temperature=0, max_tokens=8)
+    try:
+        for chunk in stream:
+            if chunk.choices and chunk.choices[0].delta.content:
+                return time.perf_counter() - started
+    finally:
+        stream.close()
+    raise AssertionError("the server streamed no content")
+
+
+@pytest.mark.slow
+@needs_model
+def test_time_to_first_token_through_the_server_is_within_1_2x_of_llama_cpp_directly(local_server, local_sdk) -> None:
+    import statistics
+
+    pairs = 9  # the machine is shared: many pairs, each measured back to back, alternating which side goes first
+    backend = local_server.backend
+    backend.load()
+    nonce = int(time.time())
+    _ttft_direct(backend, nonce)  # warm-up of both paths (first-call costs are not what is measured)
+    _ttft_server(local_sdk, nonce + 1)
+    direct, server = [], []
+    for run in range(pairs):
+        sides = [("direct", lambda n: _ttft_direct(backend, n)), ("server", lambda n: _ttft_server(local_sdk, n))]
+        for side, measure in sides if run % 2 == 0 else reversed(sides):
+            nonce += 2
+            with backend._lock:  # start from an idle model: an abandoned stream stops at its next token
+                pass
+            (direct if side == "direct" else server).append(measure(nonce))
+    direct_median, server_median = statistics.median(direct), statistics.median(server)
+    pair_ratio = statistics.median(s / d for s, d in zip(server, direct))  # for the log: load drift shows here
+    print(f"\nTTFT, median of {pairs} runs each: llama-cpp-python direct {direct_median:.3f} s, through the server "
+          f"{server_median:.3f} s ({server_median / direct_median:.2f}x; median ratio of back-to-back pairs "
+          f"{pair_ratio:.2f}x)\n  direct {[round(t, 3) for t in direct]}\n  server {[round(t, 3) for t in server]}")
+    assert server_median <= 1.2 * direct_median
+
+
+@pytest.mark.slow
+@needs_model
+def test_a_client_that_leaves_mid_stream_stops_the_local_generation(local_server, local_sdk) -> None:
+    backend = local_server.backend
+    body = {"model": "qwen2.5-coder-1.5b", "stream": True, "temperature": 0, "max_tokens": 300,
+            "messages": [{"role": "user", "content": "写一篇 500 字左右的短文，介绍杭州西湖的四季。"}]}
+    with httpx.stream("POST", local_server.base_url + "/chat/completions", json=body, timeout=600) as response:
+        contents = 0
+        for line in response.iter_lines():
+            if '"content": "' in line and '"role"' not in line:
+                contents += 1
+            if contents == 3:
+                break
+    left = time.perf_counter()  # the connection is closed here
+    reply = local_sdk.chat.completions.create(model="qwen2.5-coder-1.5b", temperature=0, max_tokens=4,
+                                              messages=[{"role": "user", "content": "只回答一个词：你好"}])
+    waited = time.perf_counter() - left
+    assert reply.choices[0].message.content
+    abandoned, latest = list(backend.generations)[-2:]
+    print(f"\nabandoned generation: {abandoned.completion_tokens} tokens of 300, finish={abandoned.finish}; "
+          f"the next request was answered {waited:.1f} s after the disconnect")
+    assert abandoned.finish == "stopped" and abandoned.completion_tokens < 20  # 300 would take about 40 s
+    assert latest.finish in ("stop", "length") and waited < 20
+    assert not backend._lock.locked()
+
+
+@pytest.mark.slow
+@needs_model
+def test_the_day3_first_case_ends_without_template_markup(local_server) -> None:
+    from datetime import datetime
+
+    from handwritten_agent.agent import Agent
+    from handwritten_agent.llm import ChatClient
+    from handwritten_agent.scenarios import basic_registry
+
+    client = ChatClient(local_server.base_url, "local", "qwen2.5-coder-1.5b", max_retries=0, timeout=600)
+    run = Agent(client, basic_registry(now=datetime(2026, 3, 12, 14, 30)), max_steps=6).run("现在几点了？17 乘以 9 等于多少？")
+    markup = re.compile(r"</?(?:tools|tool_call|tool_response)>|<\|[^|<>\s]+\|>")
+    for message in run.messages:  # the echoed tool-call turn carries no leftover markup for the model to copy
+        if message["role"] == "assistant":
+            assert not markup.search(message.get("content") or ""), message
+    assert run.tool_calls, "the model called no tool"
+    assert run.stop_reason in ("final", "error", "max_steps"), run.stop_reason
+    if run.stop_reason == "final":
+        assert run.answer and run.answer.strip() and not markup.search(run.answer)

@@ -1,8 +1,10 @@
 """The OpenAI-compatible server, driven by the official ``openai`` SDK over real HTTP.
 
 Most tests use ``EchoBackend``, a tiny deterministic backend defined here, so they check the HTTP
-layer alone (validation, error bodies, streaming, stop sequences, concurrency). The tests at the end
-go through the real course simulator (the ``offline_server`` fixture) for its faults.
+layer alone (validation, error bodies, streaming, stop sequences, concurrency). ``TickingBackend``
+generates its reply piece by piece (a ``StreamingBackend``, like the local model) to test streaming
+while a reply is generated and stopping when the client goes away. The tests at the end go through
+the real course simulator (the ``offline_server`` fixture) for its faults.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from handwritten_agent.offline import BackendError, ChatRequest, Completion, serve
+from handwritten_agent.offline.backend import ReplyDelta
 from handwritten_agent.offline.server import split_pieces
 
 WEATHER = {"type": "function", "function": {"name": "get_weather", "description": "Weather for a city",
@@ -406,6 +409,163 @@ def test_cli_serve_answers_the_sdk():
     assert process.returncode == 0, err
     assert f"http://127.0.0.1:{port}/v1" in out and out.count("not an LLM") == 1
     assert f"export LLM_BASE_URL=http://127.0.0.1:{port}/v1 LLM_API_KEY=any LLM_MODEL=course-sim" in out
+
+
+# --- streaming while the backend generates ------------------------------------------------------------
+
+class TickingBackend:
+    """A ``StreamingBackend`` stand-in: one word per tick, one lock, a record of how far each generation got.
+
+    Model-name options: a number → that many words (default 5); ``slow`` → 0.2 s per word (else 0.02 s);
+    ``tools`` → a tool call after the words; ``fail`` → an exception after two words; ``refuse`` →
+    a 400 before anything is generated.
+    """
+
+    name = "ticking test backend"
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.runs: list[dict[str, Any]] = []
+
+    def list_models(self) -> list[str]:
+        return ["ticker"]
+
+    def complete(self, request: ChatRequest) -> Completion:
+        *_, last = self.stream(request)
+        return last
+
+    def stream(self, request: ChatRequest):
+        if "refuse" in request.options:
+            raise BackendError(400, "too long for this model", param="messages", code="context_length_exceeded")
+        words = int(next((option for option in request.options if option.isdigit()), "5"))
+        delay = 0.2 if "slow" in request.options else 0.02
+        with self.lock:  # serialized like the local model; released when the generator is closed
+            run = {"words": 0, "ended": False, "closed_early": False, "thread": threading.get_ident()}
+            self.runs.append(run)
+            yield ReplyDelta()  # accepted
+            try:
+                for index in range(words):
+                    time.sleep(delay)
+                    run["words"] += 1
+                    yield ReplyDelta(content=f"w{index}" if index == 0 else f" w{index}")
+                    if "fail" in request.options and index == 1:
+                        raise RuntimeError("the generator broke")
+                calls = []
+                if "tools" in request.options:
+                    calls = [{"id": "call_t0", "type": "function",
+                              "function": {"name": "get_weather", "arguments": '{"city": "上海"}'}}]
+                    yield ReplyDelta(tool_call=calls[0])
+                run["ended"] = True
+            finally:
+                run["closed_early"] = not run["ended"]
+            content = " ".join(f"w{index}" for index in range(words)) or None
+            yield Completion(content=content, tool_calls=calls, finish_reason="tool_calls" if calls else "stop",
+                             prompt_tokens=7, completion_tokens=words)
+
+
+@pytest.fixture(scope="module")
+def ticker() -> TickingBackend:
+    return TickingBackend()
+
+
+@pytest.fixture(scope="module")
+def ticker_server(ticker):
+    with serve(backend=ticker) as server:
+        yield server
+
+
+@pytest.fixture
+def ticker_client(ticker_server) -> openai.OpenAI:
+    return openai.OpenAI(base_url=ticker_server.base_url, api_key="test", max_retries=0, timeout=10)
+
+
+def test_a_generating_backend_streams_each_piece_as_it_is_made(ticker_client):
+    started = time.perf_counter()
+    arrivals: list[tuple[float, str]] = []
+    for chunk in ticker_client.chat.completions.create(model="ticker:slow", messages=USER, stream=True):
+        if chunk.choices and chunk.choices[0].delta.content:
+            arrivals.append((time.perf_counter() - started, chunk.choices[0].delta.content))
+    assert [text for _, text in arrivals] == ["w0", " w1", " w2", " w3", " w4"]  # one chunk per piece, not re-split
+    first, last = arrivals[0][0], arrivals[-1][0]
+    # 0.2 s passes between words in the backend: sent as generated, the words arrive spread over >= 0.8 s;
+    # sent after the whole reply, they would arrive together.
+    assert last - first > 0.5, arrivals
+
+
+@pytest.mark.parametrize("model", ["ticker", "ticker:tools", "ticker:0,tools", "ticker:0"])
+def test_a_generated_stream_assembles_to_the_non_streaming_message(ticker_client, model):
+    plain = ticker_client.chat.completions.create(model=model, messages=USER).choices[0]
+    streamed = _streamed_message(ticker_client, model=model, messages=USER)
+    assert (streamed.finish_reason, streamed.message.content) == (plain.finish_reason, plain.message.content)
+    as_dicts = lambda calls: [(c.id, c.type, c.function.name, c.function.arguments) for c in calls or []]  # noqa: E731
+    assert as_dicts(streamed.message.tool_calls) == as_dicts(plain.message.tool_calls)
+
+
+def test_a_generated_stream_has_the_openai_chunks_and_usage(ticker_server):
+    body = {"model": "ticker:2,tools", "messages": USER, "stream": True, "stream_options": {"include_usage": True}}
+    chunks = _raw_chunks(ticker_server.base_url, body)
+    assert chunks[0]["choices"][0]["delta"] == {"role": "assistant", "content": "", "refusal": None}
+    assert [c["choices"][0]["delta"].get("content") for c in chunks[1:3]] == ["w0", " w1"]
+    heads = [c["choices"][0]["delta"]["tool_calls"][0] for c in chunks
+             if c["choices"] and "id" in (c["choices"][0]["delta"].get("tool_calls") or [{}])[0]]
+    assert heads == [{"index": 0, "id": "call_t0", "type": "function", "function": {"name": "get_weather", "arguments": ""}}]
+    assert chunks[-2]["choices"][0]["finish_reason"] == "tool_calls" and chunks[-2]["usage"] is None
+    assert chunks[-1]["choices"] == [] and chunks[-1]["usage"] == {"prompt_tokens": 7, "completion_tokens": 2, "total_tokens": 9}
+
+
+def test_a_refused_streaming_request_keeps_its_status(ticker_client, ticker):
+    runs = len(ticker.runs)
+    with pytest.raises(openai.BadRequestError) as info:
+        ticker_client.chat.completions.create(model="ticker:refuse", messages=USER, stream=True)
+    assert info.value.body["code"] == "context_length_exceeded"
+    assert len(ticker.runs) == runs  # nothing was generated
+    assert not ticker.lock.locked()
+
+
+def test_an_error_after_the_stream_started_is_an_error_event(ticker_client, ticker, caplog):
+    received = []
+    with pytest.raises(openai.APIError, match="RuntimeError: the generator broke"):
+        for chunk in ticker_client.chat.completions.create(model="ticker:fail", messages=USER, stream=True):
+            received += [chunk.choices[0].delta.content] if chunk.choices and chunk.choices[0].delta.content else []
+    assert received == ["w0", " w1"]
+    assert not ticker.lock.locked()
+    assert ticker_client.chat.completions.create(model="ticker:1", messages=USER).choices[0].message.content == "w0"
+
+
+def test_a_client_that_leaves_mid_stream_stops_the_generation(ticker_server, ticker, ticker_client):
+    runs = len(ticker.runs)
+    body = {"model": "ticker:500", "messages": USER, "stream": True}  # 500 words at 0.02 s: 10 s if nobody stops it
+    with httpx.stream("POST", ticker_server.base_url + "/chat/completions", json=body, timeout=10) as response:
+        lines = response.iter_lines()
+        contents = 0
+        for line in lines:
+            if '"content": "' in line and '"role"' not in line:
+                contents += 1
+            if contents == 3:
+                break
+    left = time.perf_counter()  # the connection is closed here
+    reply = ticker_client.chat.completions.create(model="ticker:2", messages=USER)
+    waited = time.perf_counter() - left
+    assert reply.choices[0].message.content == "w0 w1"
+    assert waited < 1.5, f"the next request waited {waited:.2f} s for the abandoned one"
+    abandoned = ticker.runs[runs]
+    assert abandoned["closed_early"] and not abandoned["ended"]
+    assert 3 <= abandoned["words"] < 60  # stopped within a few ticks of the disconnect, far from 500
+    assert not ticker.lock.locked()
+
+
+def test_concurrent_streams_to_a_generating_backend_are_served_one_at_a_time(ticker_client, ticker):
+    from concurrent.futures import ThreadPoolExecutor
+
+    def ask(_: int) -> str:
+        return "".join(chunk.choices[0].delta.content or "" for chunk in
+                       ticker_client.chat.completions.create(model="ticker:3", messages=USER, stream=True) if chunk.choices)
+
+    runs = len(ticker.runs)
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        replies = list(pool.map(ask, range(3)))
+    assert replies == ["w0 w1 w2"] * 3
+    assert len(ticker.runs) == runs + 3 and all(run["ended"] for run in ticker.runs[runs:])
 
 
 # --- through the course simulator ---------------------------------------------------------------------

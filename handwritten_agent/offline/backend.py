@@ -4,6 +4,10 @@ The server (``server.py``) owns HTTP: request validation, error bodies, streamin
 only turns one validated ``ChatRequest`` into one ``Completion``. Two backends exist: the course
 simulator (``simulator``) and the local llama.cpp model (``local``).
 
+A backend that generates its reply piece by piece may also offer ``stream(request)``
+(``StreamingBackend``): the server then sends each piece to a streaming client as it is made,
+instead of splitting the finished reply. The simulator answers at once and does not need it.
+
 A backend signals an API-level failure (404 unknown model, 400 context too long, 429, 500) by
 raising ``BackendError``; the server turns it into the JSON error body the real API sends.
 """
@@ -11,7 +15,7 @@ raising ``BackendError``; the server turns it into the JSON error body the real 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Iterator, Protocol
 
 
 @dataclass
@@ -66,3 +70,30 @@ class Backend(Protocol):
     def list_models(self) -> list[str]: ...
 
     def complete(self, request: ChatRequest) -> Completion: ...
+
+
+@dataclass
+class ReplyDelta:
+    """A piece of a reply while a streaming backend generates it.
+
+    ``content`` is new text for the client (``""`` is allowed: a tick between tokens, so a server can
+    stop a generation whose client has gone even while nothing visible is being produced);
+    ``tool_call`` is one finished call in wire format (id, type, function{name, arguments}).
+    """
+
+    content: str = ""
+    tool_call: dict[str, Any] | None = None
+
+
+class StreamingBackend(Backend, Protocol):
+    def stream(self, request: ChatRequest) -> Iterator[ReplyDelta | Completion]:
+        """Generate the reply for ``request`` as it is made.
+
+        The contract the server relies on:
+        - a request the backend refuses raises ``BackendError`` before anything is yielded;
+        - the first item comes as soon as the request is accepted (it may be an empty ``ReplyDelta``);
+        - the last item is the whole ``Completion``, whose content and tool calls are exactly the deltas joined;
+        - ``close()`` on the generator stops the generation and frees the backend for the next request;
+        - ``stop`` sequences are applied by the backend (the server cannot cut text it has already sent).
+        """
+        ...

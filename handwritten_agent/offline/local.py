@@ -9,22 +9,28 @@ hosted provider does behind its API, in four visible steps:
    the tools' JSON schemas into the system prompt and asks for ``<tool_call>{json}</tool_call>``.
 2. **Count** the prompt's tokens; a prompt that does not fit the context window is refused with the
    API's 400 ``context_length_exceeded`` error instead of crashing llama.cpp.
-3. **Generate** plain text with ``create_completion`` (temperature 0 unless the request says
-   otherwise, so the same request gives the same reply).
-4. **Parse** the text with the course's own Day 2 parser (``handwritten_agent.parsing``): tool calls
-   become ``tool_calls`` with deterministic ids, the rest stays ``content``.
+3. **Generate** token by token with ``create_completion(stream=True)`` (temperature 0 unless the
+   request says otherwise, so the same request gives the same reply).
+4. **Assemble** the text as it comes (``assembly.ReplyAssembler``, built on the course's Day 2 parser):
+   tool calls become ``tool_calls`` with deterministic ids, chat-template markup the model copied
+   into its reply is dropped, the rest is ``content``.
+
+``stream()`` yields each piece as soon as it is certain, so the server streams a reply while it is
+generated; ``complete()`` is the same generation read to its end, so a streamed and a non-streamed
+reply are equal. Closing the stream stops llama.cpp after the current token.
 
 ``tool_choice="none"`` offers no tools; ``"required"`` starts the reply with ``<tool_call>`` and
 ``{"name": "`` (a named function: with its name and ``"arguments": ``) when the template uses that
 format, so the model has to continue with a call. ``parallel_tool_calls=False`` stops generating
-after the first call. llama.cpp is not thread-safe, so one lock serializes requests.
+after the first call. llama.cpp is not thread-safe, so one lock serializes requests: it is held from
+the start of a request to the end (or the abandonment) of its generation.
 
 The model is loaded on the first request (a few seconds), not when the backend is created. The
 loaded model keeps the tokens it has already read: an agent loop's next request, which repeats the
 whole conversation and adds a little, is read only from where it differs.
-Left out: real token-by-token streaming (the server streams the finished reply), sampling options
-beyond temperature/top_p/seed, images, and any GGUF-specific tool format other than Qwen's tags —
-other models' tool calls are still found when they write JSON the parser understands.
+Left out: sampling options beyond temperature/top_p/seed, images, and any GGUF-specific tool format
+other than Qwen's tags — other models' tool calls are still found when they write JSON the parser
+understands.
 """
 
 from __future__ import annotations
@@ -33,14 +39,16 @@ import hashlib
 import importlib.util
 import json
 import os
-import re
 import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterable, Iterator
 
-from ..parsing import ParseError, find_json_blocks, parse_tool_calls
 from . import model_fetch
-from .backend import BackendError, ChatRequest, Completion
+from .assembly import DEFAULT_TAGS, Assembled, ReplyAssembler, template_tags
+from .backend import BackendError, ChatRequest, Completion, ReplyDelta
 
 COURSE_MODEL_ID = "qwen2.5-coder-1.5b"
 DEFAULT_MAX_TOKENS = 1024  # a bound on every reply when the request sets none: a small model can ramble
@@ -144,6 +152,8 @@ class LocalBackend:
         self._llm: Any = None
         self._formatter: Any = None
         self._uses_tool_call_tags = False
+        self._tags = template_tags(None)
+        self.generations: deque[Generation] = deque(maxlen=32)  # the latest generations, newest last
 
     # -- the Backend protocol -----------------------------------------------------------------
 
@@ -152,9 +162,23 @@ class LocalBackend:
         return [self.model_id]
 
     def complete(self, request: ChatRequest) -> Completion:
+        last: ReplyDelta | Completion | None = None
+        for last in self.stream(request):
+            pass
+        assert isinstance(last, Completion)  # stream() always ends with the whole Completion
+        return last
+
+    def stream(self, request: ChatRequest) -> Iterator[ReplyDelta | Completion]:
+        """The reply as it is generated (the ``StreamingBackend`` protocol); closing the generator stops it.
+
+        The lock is held from the first item to the last, so requests run one at a time; a refused
+        request raises ``BackendError`` before anything is yielded.
+        """
         with self._lock:
             self._load()
-            return self._complete(request)
+            job = self._prepare(request)
+            yield ReplyDelta()  # accepted: the server can start its response now
+            yield from self._generate(job)
 
     # -- loading ------------------------------------------------------------------------------
 
@@ -195,6 +219,7 @@ class LocalBackend:
 
         self._formatter = Jinja2ChatFormatter(template=template, eos_token=token_text(eos), bos_token=token_text(bos))
         self._uses_tool_call_tags = TOOL_CALL_OPEN in template
+        self._tags = template_tags(template)
         self._llm = llm
 
     # -- one request --------------------------------------------------------------------------
@@ -218,7 +243,8 @@ class LocalBackend:
                                     tool_choice=None if tools is None else choice)
         return formatted.prompt + prefill, prefill, tools is not None
 
-    def _complete(self, request: ChatRequest) -> Completion:
+    def _prepare(self, request: ChatRequest) -> Prepared:
+        """Everything decided before generating: prompt, tokens, limits, stop sequences, sampling."""
         try:
             prompt, prefill, tools_offered = self.render_prompt(request)
         except Exception as exc:  # the template rejected the conversation (e.g. roles out of order)
@@ -229,7 +255,6 @@ class LocalBackend:
         if len(tokens) >= limit or (request.max_tokens is not None and len(tokens) + request.max_tokens > limit):
             raise context_length_error(limit, len(tokens), request.max_tokens)
         max_tokens = request.max_tokens if request.max_tokens is not None else min(DEFAULT_MAX_TOKENS, limit - len(tokens))
-
         stop = list(END_OF_TURN) + list(request.stop or [])
         single_call = tools_offered and not request.parallel_tool_calls and self._uses_tool_call_tags
         if single_call:
@@ -239,57 +264,91 @@ class LocalBackend:
             options["top_p"] = float(request.extra["top_p"])
         if request.extra.get("seed") is not None:
             options["seed"] = int(request.extra["seed"])
-        result = self._llm.create_completion(tokens, max_tokens=max_tokens, stop=stop, **options)
-        choice = result["choices"][0]
-        text = prefill + choice["text"]
-        if single_call and TOOL_CALL_OPEN in text and TOOL_CALL_CLOSE not in text:
-            text += TOOL_CALL_CLOSE  # the stop sequence itself is not returned
-        usage = result.get("usage") or {}
-        completion_tokens = int(usage.get("completion_tokens", 0))
-        length_cut = choice.get("finish_reason") == "length"
-        return self._to_completion(text, prompt, prefill=prefill, tools_offered=tools_offered,
-                                   single_call=single_call, length_cut=length_cut, prompt_tokens=len(tokens),
-                                   completion_tokens=completion_tokens)
+        return Prepared(prompt, tokens, prefill, tools_offered, single_call, self._tags, max_tokens, stop, options)
 
-    def _to_completion(self, text: str, prompt: str, *, prefill: str, tools_offered: bool, single_call: bool,
-                       length_cut: bool, prompt_tokens: int, completion_tokens: int) -> Completion:
-        """Split generated text into content and tool calls (only when tools were offered)."""
-        calls: list[dict[str, Any]] = []
-        content = text
-        if tools_offered:
-            found, content = _parse(text)
-            if not found and prefill:
-                content = text[len(prefill):]  # the forced start is ours, not the model's: never show it as content
-            if single_call:
-                found = found[:1]
-            for index, (name, arguments) in enumerate(found):
-                calls.append({"id": tool_call_id(prompt, index, name, arguments), "type": "function",
-                              "function": {"name": name, "arguments": arguments}})
-        content = content.strip()
-        finish = "tool_calls" if calls else ("length" if length_cut else "stop")
-        return Completion(content=content or None, tool_calls=calls, finish_reason=finish,
-                          prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+    def _generate(self, job: Prepared) -> Iterator[ReplyDelta | Completion]:
+        """Run llama.cpp token by token and turn its text into the reply (``reply_stream``)."""
+        from llama_cpp import StoppingCriteriaList
 
+        record = Generation(prompt_tokens=len(job.tokens))
+        self.generations.append(record)
 
-_TAGGED = re.compile(re.escape(TOOL_CALL_OPEN) + r".*?(?:" + re.escape(TOOL_CALL_CLOSE) + r"|$)", re.DOTALL)
-_EMPTY_FENCE = re.compile(r"```[A-Za-z]*\s*```")
+        def count(_input_ids: Any, _logits: Any) -> bool:  # called by llama.cpp once per sampled token
+            record.completion_tokens += 1
+            return False
+
+        started = time.perf_counter()
+        chunks = self._llm.create_completion(job.tokens, max_tokens=job.max_tokens, stop=job.stop, stream=True,
+                                             stopping_criteria=StoppingCriteriaList([count]), **job.options)
+
+        def pieces() -> Iterator[tuple[str, str | None]]:
+            for chunk in chunks:
+                choice = chunk["choices"][0]
+                record.text += choice.get("text") or ""
+                yield choice.get("text") or "", choice.get("finish_reason")
+
+        try:
+            for item in reply_stream(pieces(), job, lambda: record.completion_tokens):
+                if isinstance(item, Completion):
+                    record.finish = item.finish_reason
+                yield item
+        finally:
+            chunks.close()  # when our consumer stopped early, llama.cpp generates no further token
+            record.seconds = round(time.perf_counter() - started, 3)
 
 
-def _parse(text: str) -> tuple[list[tuple[str, str]], str]:
-    """Tool calls (name, arguments as a JSON string) and the text outside them, using the Day 2 parser.
+@dataclass
+class Prepared:
+    """A request made ready for llama.cpp: what ``reply_stream`` needs to know about it besides the text."""
 
-    A reply that tries to call a tool but writes broken JSON yields no calls and keeps all its text as
-    content, as OpenAI-compatible servers do: the agent then sees the model's real words.
+    prompt: str
+    tokens: list[int]
+    prefill: str = ""
+    tools_offered: bool = False
+    single_call: bool = False
+    tags: frozenset[str] = DEFAULT_TAGS
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    stop: list[str] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Generation:
+    """What one generation did, kept for tests and for a look at the server's behaviour."""
+
+    prompt_tokens: int
+    completion_tokens: int = 0  # tokens sampled, the one that ended the turn included
+    finish: str = "stopped"  # the finish_reason once it ran to its end; "stopped" when closed early (client gone)
+    seconds: float = 0.0
+    text: str = ""  # what the model wrote, before calls and markup were taken out of it
+
+
+def reply_stream(pieces: Iterable[tuple[str, str | None]], job: Prepared,
+                 completion_tokens: Callable[[], int]) -> Iterator[ReplyDelta | Completion]:
+    """Generated text, piece by piece as ``(text, finish_reason)``, turned into the reply's deltas and its Completion.
+
+    Every piece yields something (an empty ``ReplyDelta`` when it made nothing certain yet), so the
+    consumer can stop the generation between any two tokens by closing this generator. Tool calls get
+    ids from the prompt and their position (``tool_call_id``); the last item is the whole Completion.
     """
-    found = parse_tool_calls(text)
-    if isinstance(found, ParseError) or not found:
-        return [], text
-    calls = [(call.name, call.arguments) for call in found]
-    # The content is what is left once the calls' markup is cut out: Qwen's <tool_call> spans first,
-    # then any JSON block that is itself a call (fenced or bare JSON), then fences left empty.
-    rest = _TAGGED.sub("", text)
-    for block in reversed(find_json_blocks(rest)):
-        attempt = parse_tool_calls(block.text)
-        if not isinstance(attempt, ParseError) and attempt:
-            rest = rest[:block.start] + rest[block.end:]
-    return calls, _EMPTY_FENCE.sub("", rest)
+    assembler = ReplyAssembler(parse_calls=job.tools_offered, tags=job.tags, hidden_prefix=job.prefill,
+                               max_calls=1 if job.single_call else None)
+    calls: list[dict[str, Any]] = []
+
+    def deltas(assembled: Assembled) -> list[ReplyDelta]:
+        out = [ReplyDelta(content=assembled.content)] if assembled.content else []
+        for name, arguments in assembled.calls:
+            call = {"id": tool_call_id(job.prompt, len(calls), name, arguments), "type": "function",
+                    "function": {"name": name, "arguments": arguments}}
+            calls.append(call)
+            out.append(ReplyDelta(tool_call=call))
+        return out
+
+    finish = None
+    for text, reason in pieces:
+        finish = reason or finish
+        yield from deltas(assembler.feed(text)) or [ReplyDelta()]
+    yield from deltas(assembler.finish())
+    reason = "tool_calls" if calls else ("length" if finish == "length" else "stop")
+    yield Completion(content=assembler.content or None, tool_calls=calls, finish_reason=reason,
+                     prompt_tokens=len(job.tokens), completion_tokens=completion_tokens())
