@@ -59,24 +59,24 @@ def _trace(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m handwritten_agent", description="手写 Agent course tools")
+    parser = argparse.ArgumentParser(prog="python -m handwritten_agent", description="手写 Agent 课程工具")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    serve = sub.add_parser("serve", help="run the OpenAI-compatible server (offline simulator or local model)")
+    serve = sub.add_parser("serve", help="启动 OpenAI 兼容服务器（离线模拟器或本地模型）")
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8765, help="port to listen on (default 8765; 0 picks a free one)")
+    serve.add_argument("--port", type=int, default=8765, help="监听的端口（默认 8765；0 表示自动选一个空闲端口）")
     serve.add_argument("--backend", choices=["offline", "local"], default="offline")
-    serve.add_argument("--model", default=None, help="GGUF file for --backend local (default: the fetched course model)")
+    serve.add_argument("--model", default=None, help="--backend local 使用的 GGUF 文件（默认：model fetch 拼好的课程模型）")
     serve.set_defaults(func=_serve)
 
-    model = sub.add_parser("model", help="manage the local model file")
+    model = sub.add_parser("model", help="管理本地模型文件：fetch 拼装并校验，path 打印路径")
     model.add_argument("action", choices=["fetch", "path"])
-    model.add_argument("--model", default=None, help="use this GGUF file instead of the course model")
+    model.add_argument("--model", default=None, help="用这个 GGUF 文件代替课程模型")
     model.set_defaults(func=_model)
 
     from .bench import add_arguments as bench_arguments  # light: the benchmarks themselves load when run
 
-    bench = sub.add_parser("bench", help="benchmarks, each figure next to its floor (table + JSON)")
+    bench = sub.add_parser("bench", help="性能基准：每个数字和它的地板并排（表格 + JSON）")
     bench_arguments(bench)
     bench.set_defaults(func=_bench)
 
@@ -86,19 +86,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .evaluation.cli import add_arguments as eval_arguments
 
-    evaluation = sub.add_parser("eval", help="score the office assistant on ten office requests (table + JSON)")
+    evaluation = sub.add_parser("eval", help="用 10 个办公请求给办公助手打分（表格 + JSON）")
     eval_arguments(evaluation)
     evaluation.set_defaults(func=_eval)
 
     from .checklist import add_arguments as checklist_arguments
 
-    checklist = sub.add_parser("checklist", help="the release checklist, checked against the course agent and code")
+    checklist = sub.add_parser("checklist", help="发布前检查清单：对课程的 Agent 和代码逐项检查")
     checklist_arguments(checklist)
     checklist.set_defaults(func=_checklist)
 
     from .tracing.cli import add_arguments as trace_arguments
 
-    trace = sub.add_parser("trace", help="look at a JSONL trace: a table of steps, an HTML page, the findings")
+    trace = sub.add_parser("trace", help="查看 JSONL trace：步骤表、HTML 页面、诊断结果")
     trace_arguments(trace)
     trace.set_defaults(func=_trace)
     return parser

@@ -319,7 +319,7 @@ def test_arguments_through_the_sdk_against_the_serve_command(tmp_path):
             line = process.stdout.readline()
             if not line and process.poll() is not None:
                 break
-            found = re.search(r"base URL: (http://\S+)", line)
+            found = re.search(r"地址：(http://\S+)", line)
             base_url = found.group(1) if found else None
         assert base_url, "the serve command did not print its base URL"
         client = openai.OpenAI(base_url=base_url, api_key="any", max_retries=0)

@@ -34,14 +34,14 @@ DEFAULT_JSON = "bench.json"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--only", action="append", default=[], metavar="NAME",
-                        help="run only this benchmark (repeatable; --list shows the names)")
-    parser.add_argument("--n", type=int, default=100, help="requests per side for round trips (default 100)")
-    parser.add_argument("--runs", type=int, default=1, help="runs of each whole notebook (default 1)")
-    parser.add_argument("--prompts", type=int, default=5, help="fresh prompts per side for the local model (default 5)")
-    parser.add_argument("--json", default=DEFAULT_JSON, metavar="PATH", help=f"write the results here (default {DEFAULT_JSON})")
-    parser.add_argument("--root", default=None, help="the course folder with notebooks/ (default: found from here)")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bars")
-    parser.add_argument("--list", action="store_true", help="list the benchmarks and exit")
+                        help="只跑这个基准（可以重复；--list 列出名字）")
+    parser.add_argument("--n", type=int, default=100, help="往返测试每一边的请求数（默认 100）")
+    parser.add_argument("--runs", type=int, default=1, help="每个 notebook 整体跑几次（默认 1）")
+    parser.add_argument("--prompts", type=int, default=5, help="本地模型每一边用几条新提示（默认 5）")
+    parser.add_argument("--json", default=DEFAULT_JSON, metavar="PATH", help=f"结果写到这里（默认 {DEFAULT_JSON}）")
+    parser.add_argument("--root", default=None, help="含 notebooks/ 的课程目录（默认：从当前目录向上找）")
+    parser.add_argument("--no-progress", action="store_true", help="不显示进度条")
+    parser.add_argument("--list", action="store_true", help="列出所有基准后退出")
 
 
 def main(args: argparse.Namespace) -> int:

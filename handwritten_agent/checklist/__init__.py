@@ -176,8 +176,8 @@ def format_items(items: list[Item]) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", default=None, metavar="PATH", help="also write the items as JSON")
-    parser.add_argument("--only", action="append", default=[], choices=[spec.key for spec in SPECS], help="check only this item (repeatable)")
+    parser.add_argument("--json", default=None, metavar="PATH", help="同时把各项结果写成 JSON")
+    parser.add_argument("--only", action="append", default=[], choices=[spec.key for spec in SPECS], help="只检查这一项（可以重复给出）")
 
 
 def main(args: argparse.Namespace) -> int:

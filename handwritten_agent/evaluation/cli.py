@@ -21,14 +21,14 @@ DEFAULT_JSON = "eval.json"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--model", default=None, help="a model name on the configured backend (default: the one .env names), "
-                        "e.g. course-sim:gullible")
-    parser.add_argument("--repeat", type=int, default=1, metavar="K", help="runs of every case (pass^K needs all K to pass; default 1)")
-    parser.add_argument("--json", default=DEFAULT_JSON, metavar="PATH", help=f"write the report here (default {DEFAULT_JSON})")
-    parser.add_argument("--only", action="append", default=[], metavar="CASE", help="run only this case (repeatable)")
-    parser.add_argument("--max-steps", type=int, default=8, help="the agent's step limit (default 8)")
-    parser.add_argument("--keep", default=None, metavar="DIR", help="keep each case's office database in DIR (default: a temporary folder)")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--model", default=None, help="当前后端上的模型名（默认：.env 里配置的那个），"
+                        "例如 course-sim:gullible")
+    parser.add_argument("--repeat", type=int, default=1, metavar="K", help="每个用例跑几次（pass^K 要求 K 次都通过；默认 1）")
+    parser.add_argument("--json", default=DEFAULT_JSON, metavar="PATH", help=f"报告写到这里（默认 {DEFAULT_JSON}）")
+    parser.add_argument("--only", action="append", default=[], metavar="CASE", help="只跑这个用例（可以重复给出）")
+    parser.add_argument("--max-steps", type=int, default=8, help="Agent 的步数上限（默认 8）")
+    parser.add_argument("--keep", default=None, metavar="DIR", help="把每个用例的办公数据库留在 DIR（默认：临时文件夹）")
+    parser.add_argument("--no-progress", action="store_true", help="不显示进度条")
 
 
 def _progress(enabled: bool) -> Any:

@@ -18,8 +18,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m handwritten_agent.exercises",
                                      description="generate exercises/ from solutions/ (one source for both)")
     parser.add_argument("action", choices=["build", "check"])
-    parser.add_argument("--root", type=Path, default=Path("."), help="the course repository (default: the current directory)")
-    parser.add_argument("--force", action="store_true", help="build: overwrite exercises notebooks even when they hold your own work")
+    parser.add_argument("--root", type=Path, default=Path("."), help="课程仓库目录（默认：当前目录）")
+    parser.add_argument("--force", action="store_true", help="build：即使练习 notebook 里有你写的答案也覆盖它")
     args = parser.parse_args(argv)
 
     if not pairs(args.root):

@@ -192,7 +192,7 @@ def fit_text_weights(corpus: dict[str, Any]) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m handwritten_agent.memory.calibration",
                                      description="Measure the token estimate against the local model's tokenizer.")
-    parser.add_argument("--model", default=None, help="GGUF file (default: the course model)")
+    parser.add_argument("--model", default=None, help="GGUF 文件（默认：课程模型）")
     parser.add_argument("--rebuild-requests", action="store_true", help="re-record the requests from the simulator first")
     parser.add_argument("--fit", action="store_true", help="print least-squares weights for the text features")
     parser.add_argument("--dry-run", action="store_true", help="measure and report, but do not write the corpus file")

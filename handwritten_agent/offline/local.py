@@ -52,9 +52,9 @@ from .backend import BackendError, ChatRequest, Completion, ReplyDelta
 
 COURSE_MODEL_ID = "qwen2.5-coder-1.5b"
 DEFAULT_MAX_TOKENS = 1024  # a bound on every reply when the request sets none: a small model can ramble
-INSTALL_HINT = ('The local model needs llama-cpp-python, which is not installed. Install the local extra with '
-                '`pip install -e ".[local]"` from the course folder (it compiles llama.cpp, which takes a few '
-                'minutes), then run `python -m handwritten_agent model fetch`.')
+INSTALL_HINT = ('本地模型需要 llama-cpp-python，但它还没有安装。在课程目录里运行 `make local`'
+                '（等于 `pip install -e ".[dev,local]"`，要编译 llama.cpp，需要几分钟），'
+                '再运行 `python -m handwritten_agent model fetch`。')
 TOOL_CALL_OPEN = "<tool_call>"
 TOOL_CALL_CLOSE = "</tool_call>"
 END_OF_TURN = ["<|im_end|>", "<|endoftext|>"]  # Qwen's end markers; llama.cpp also stops at any end-of-generation token

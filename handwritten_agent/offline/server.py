@@ -378,13 +378,12 @@ def serve_forever(host: str = "127.0.0.1", port: int = 8765, backend: str | Back
     try:
         models = running.backend.list_models()
         label = getattr(running.backend, "name", type(running.backend).__name__)
-        if SIMULATOR_MODEL in models and "not an LLM" not in label:
-            label += " (a rule engine, not an LLM)"
+        if SIMULATOR_MODEL in models and "不是 LLM" not in label and "not an LLM" not in label:
+            label += "（规则引擎，不是 LLM）"
         model = SIMULATOR_MODEL if SIMULATOR_MODEL in models else (models[0] if models else "MODEL")
-        print(f"handwritten-agent server · backend: {label} · base URL: {running.base_url} · models: {', '.join(models)}",
-              flush=True)
+        print(f"handwritten-agent 服务器 · 后端：{label} · 地址：{running.base_url} · 模型：{'、'.join(models)}", flush=True)
         print(f"export LLM_BASE_URL={running.base_url} LLM_API_KEY=any LLM_MODEL={model}"
-              "   # then run the notebooks; Ctrl+C stops the server", flush=True)
+              "   # 然后运行 notebook；Ctrl+C 停止服务器", flush=True)
         # Deliberately unbounded: this is the foreground server; Ctrl+C or SIGTERM ends it.
         while not stop.wait(0.5):
             pass
@@ -392,5 +391,5 @@ def serve_forever(host: str = "127.0.0.1", port: int = 8765, backend: str | Back
         pass
     finally:
         running.stop()
-    print("server stopped", flush=True)
+    print("服务器已停止", flush=True)
     return 0

@@ -13,22 +13,22 @@ from .settings import ServiceSettings, default_db_path
 
 
 def add_arguments(sub: argparse._SubParsersAction) -> None:
-    users = sub.add_parser("users", help="manage the service's users (bearer tokens, roles)")
+    users = sub.add_parser("users", help="管理服务的用户（令牌、角色）")
     users_sub = users.add_subparsers(dest="action", required=True)
-    add = users_sub.add_parser("add", help="add a user and print their token (shown once)")
+    add = users_sub.add_parser("add", help="添加一个用户并打印它的令牌（只显示一次）")
     add.add_argument("name")
-    add.add_argument("--role", required=True, help="the user's role, e.g. 行政助理 or 管理员 (the permission policy's roles)")
-    add.add_argument("--db", default=None, help=f"the service database (default: {default_db_path()})")
+    add.add_argument("--role", required=True, help="用户的角色，例如 行政助理 或 管理员（权限策略里的角色）")
+    add.add_argument("--db", default=None, help=f"服务的数据库（默认：{default_db_path()}）")
     add.set_defaults(func=users_add)
-    listing = users_sub.add_parser("list", help="list users (names and roles; tokens are never stored)")
+    listing = users_sub.add_parser("list", help="列出用户（名字和角色；令牌从不保存）")
     listing.add_argument("--db", default=None)
     listing.set_defaults(func=users_list)
 
-    service = sub.add_parser("service", help="run the office-assistant service (FastAPI + uvicorn)")
+    service = sub.add_parser("service", help="启动办公助手服务（FastAPI + uvicorn）")
     service.add_argument("--host", default="127.0.0.1")
     service.add_argument("--port", type=int, default=8000)
-    service.add_argument("--db", default=None, help=f"the service database (default: {default_db_path()})")
-    service.add_argument("--workers", type=int, default=4, help="runs executed at the same time")
+    service.add_argument("--db", default=None, help=f"服务的数据库（默认：{default_db_path()}）")
+    service.add_argument("--workers", type=int, default=4, help="同时执行的运行数")
     service.set_defaults(func=run_service)
 
 

@@ -21,10 +21,10 @@ from .trace import read_trace
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", choices=["show", "html", "diagnose"], help="show: table + findings; html: a page; diagnose: findings only")
-    parser.add_argument("file", help="a JSONL trace written by handwritten_agent.tracing.Tracer")
-    parser.add_argument("--run", default=None, metavar="REQUEST_ID", help="only this run")
-    parser.add_argument("-o", "--output", default=None, help="html: where to write the page (default: FILE.html)")
+    parser.add_argument("action", choices=["show", "html", "diagnose"], help="show：步骤表 + 诊断；html：生成页面；diagnose：只看诊断")
+    parser.add_argument("file", help="handwritten_agent.tracing.Tracer 写的 JSONL trace 文件")
+    parser.add_argument("--run", default=None, metavar="REQUEST_ID", help="只看这一次运行")
+    parser.add_argument("-o", "--output", default=None, help="html：页面写到哪里（默认：FILE.html）")
 
 
 def main(args: argparse.Namespace) -> int:

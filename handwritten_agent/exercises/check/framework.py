@@ -365,7 +365,7 @@ def offline_client(model: str = "course-sim", *, max_retries: int = 0, timeout: 
     from ...llm import OFFLINE_API_KEY, ChatClient
 
     return ChatClient(offline_base_url(), OFFLINE_API_KEY, model, timeout=timeout, max_retries=max_retries,
-                      label="offline course simulator", backoff=0.0, max_wait=0.0)
+                      label="离线课程模拟器", backoff=0.0, max_wait=0.0)
 
 
 def _closed_port() -> int:
