@@ -30,11 +30,12 @@ from .arguments import Param
 from .expressions import number_from_result
 from .facts import CallView, Fact, fact_phrase, join_words, read_data, show_number
 from .fieldwords import DOING_VERBS, WORDS, action_words
-from .lexicon import RELATIVE_DAYS
+from .actions import request_actions
+from .lexicon import RELATIVE_DAYS, REQUEST_WORDS, is_small_talk
 from .phrasing import (action_phrase, answer_in_question, calculation_sentence, clean_message, expression_argument,
                        asks_yes_no, expression_words, moment_sentence, numbers_in, subject_phrase, yes_no_sentence)
 from .results import CONFIRM, DENIED, ERROR, OK, REPEATED, ResultView, read_result
-from .text import CJK_RANGE, format_number, split_identifier
+from .text import CJK_RANGE, format_number, normalize, split_identifier
 
 MAX_FACTS = 5  # facts in one clause
 
@@ -430,6 +431,13 @@ def _is_greeting(text: str) -> bool:
     return any(lowered.startswith(word) for word in _GREETINGS)
 
 
+def _asks_for_task(text: str) -> bool:
+    """Whether a message asks for something to be done (a verb of ``actions`` or a request word), not small talk."""
+    if is_small_talk(text) or _is_greeting(text):
+        return False
+    return bool(request_actions(text) - {"read"} or REQUEST_WORDS.search(normalize(text)))
+
+
 def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, tools_disabled: bool = False) -> str:
     """The honest reply when no tool fits: what this simulator is, in two sentences."""
     count = len([t for t in tools if t.get("name")])
@@ -437,6 +445,8 @@ def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, to
         greeting = "你好，" if _is_greeting(user_text) else ""
         if tools_disabled:
             situation = "这次请求不允许调用工具（tool_choice 为 none）"
+        elif count and _asks_for_task(user_text):
+            situation = f"这次的 {count} 个工具里没有能做这件事的，所以我做不了"
         elif count:
             situation = f"这句话用不上这次的 {count} 个工具"
         else:
@@ -446,6 +456,8 @@ def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, to
     greeting = "Hello, " if _is_greeting(user_text) else ""
     if tools_disabled:
         situation = "this request does not allow tool calls (tool_choice is none)"
+    elif count and _asks_for_task(user_text):
+        situation = f"none of the {count} tools offered can do this, so I cannot do it"
     elif count:
         situation = f"none of the {count} tools offered fits this message"
     else:

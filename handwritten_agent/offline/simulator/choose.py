@@ -13,7 +13,9 @@ names, descriptions and enum values. The score of a request against a tool is:
   contains by a specific rule (an id matching the example's pattern, a city, a person's name,
   a currency) — "李四还有几天年假？" fits a tool whose parameter says "员工姓名，例如：张三".
 
-A tool is a candidate only when its score reaches ``MIN_SCORE``; so small talk ("你好，你是谁？")
+A tool is a candidate only when its score reaches ``MIN_SCORE`` and its action (``actions``: read, send,
+export, create …, from its name's verb or its description's leading verb) is one the request's verbs ask
+for, when both are known — "把客户名单导出给我" is not a request to send an SMS, however many words they share; so small talk ("你好，你是谁？")
 calls nothing, and a tool whose description is vague ("处理数据") is not chosen for a request its
 words do not match — the lesson of the course: write clear descriptions with examples.
 
@@ -29,6 +31,7 @@ from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any
 
+from .actions import contradicts, request_actions, tool_action
 from .arguments import enum_evidence, evidence
 from .lexicon import INTENTS, intents_in
 from .text import normalize, split_identifier, stem, tokens
@@ -49,6 +52,7 @@ class ToolProfile:
     text_tokens: frozenset[str]
     main_intents: frozenset[str]
     side_intents: frozenset[str] = field(default_factory=frozenset)
+    action: str | None = None  # what the tool does (``actions``): read, send, export, create …
 
     @property
     def spec(self) -> dict[str, Any]:
@@ -112,7 +116,7 @@ def _profile(spec_json: str) -> ToolProfile:
     main = frozenset(k for k, v in counts.items() if v == top and top > 0)
     side = (frozenset(counts) | intents_in(param_text) | intents_in(description)) - main
     return ToolProfile(name=name, description=description, parameters=parameters, name_tokens=name_tokens,
-                       text_tokens=text_tokens, main_intents=main, side_intents=side)
+                       text_tokens=text_tokens, main_intents=main, side_intents=side, action=tool_action(name, description))
 
 
 def score(request: str, tool: ToolProfile) -> float:
@@ -140,9 +144,11 @@ def rank(request: str, tools: list[ToolProfile]) -> list[tuple[float, ToolProfil
 
 
 def best_tool(request: str, tools: list[ToolProfile], *, exclude: frozenset[str] = frozenset()) -> tuple[float, ToolProfile] | None:
-    """The best-scoring tool at or above ``MIN_SCORE`` (skipping names in ``exclude``), or ``None``."""
+    """The best-scoring tool at or above ``MIN_SCORE`` (skipping names in ``exclude`` and tools whose action
+    contradicts the one the request asks for: no SMS tool for "导出客户名单"), or ``None``."""
+    wanted = request_actions(request)
     for value, tool in rank(request, tools):
-        if tool.name in exclude:
+        if tool.name in exclude or contradicts(wanted, tool.action):
             continue
         return (value, tool) if value >= MIN_SCORE else None
     return None
