@@ -164,17 +164,21 @@ def find_intents(user_text: str, tools: list[ToolProfile], now: datetime) -> tup
             intents = [Intent(list(unmatched), best[1], best[0])]
             unmatched = []
 
-    # Merge neighbours for the same tool when one of them alone cannot fill its arguments.
+    # Merge neighbours for the same tool when one of them alone cannot fill its arguments: a clause that only
+    # supplies arguments of the call before it ("…2 台，单价 1500 元，原因是新同事入职") is not a call of its own.
+    # A required argument the second one would wait for an earlier result to give counts as missing ("17 乘以 9，
+    # 再乘以 2" is different: its expression uses the earlier result, a step of its own).
     merged: list[Intent] = []
     for intent in intents:
         if merged and merged[-1].tool.name == intent.tool.name:
             previous = merged[-1]
             alone_a = _fill(user_text, merged + [intent], previous, now, has_previous=False)
             alone_b = _fill(user_text, merged + [intent], intent, now, has_previous=True)
-            if alone_a.missing or alone_b.missing:
+            lacking_b = len(alone_b.missing) + len(alone_b.waiting)
+            if alone_a.missing or lacking_b:
                 joined = Intent(previous.segments + intent.segments, intent.tool, max(previous.score, intent.score))
                 together = _fill(user_text, merged[:-1] + [joined], joined, now, has_previous=False)
-                if len(together.missing) < len(alone_a.missing) + len(alone_b.missing):
+                if len(together.missing) < len(alone_a.missing) + lacking_b:
                     merged[-1] = joined
                     continue
         merged.append(intent)

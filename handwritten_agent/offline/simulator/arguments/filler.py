@@ -54,6 +54,8 @@ class _Filler:
         self.used_spans: list[Span] = []  # parts of the segment already taken (ids, dates …): numbers skip them
         self.fanout: tuple[str, list[Any]] | None = None
         self.needs_previous = False
+        self.waiting: list[Param] = []  # required parameters left for an earlier result
+        self.dependent: set[str] = set()  # parameters whose own rule builds on the earlier result
         self.quotes()
 
     def take(self, found_by_source: list[list[tuple[Any, Span]]]) -> list[Any]:
@@ -83,6 +85,8 @@ class _Filler:
             kind = self.kinds[param.name]
             if kind == "expression":
                 value = self.expression()
+                if value is None and self.needs_previous:
+                    self.dependent.add(param.name)  # its expression uses the earlier result: a step of its own
             elif kind == "number":
                 value = pick_number(param, blank(self.segment, self.used_spans), numbers, taken)
                 if value is None and param.required:
@@ -101,7 +105,7 @@ class _Filler:
         if self.fanout:
             name, options = self.fanout
             arguments = [{**ordered, name: option} for option in options]
-        return FillOutcome(arguments=arguments, missing=missing, needs_previous=self.needs_previous)
+        return FillOutcome(arguments=arguments, missing=missing, needs_previous=self.needs_previous, waiting=self.waiting)
 
     def settle(self) -> list[Param]:
         """The parameters the request did not fill: a default, a wait for an earlier result, or missing.
@@ -119,6 +123,8 @@ class _Filler:
             elif param.required:
                 if self.ctx.has_previous and not self.ctx.previous_ready:
                     self.needs_previous = True  # an earlier result may still provide it
+                    if param.name not in self.dependent:
+                        self.waiting.append(param)
                 else:
                     missing.append(param)
         return missing
@@ -133,7 +139,7 @@ class _Filler:
             if chosen:
                 self.quoted = {name: quote.text for name, quote in chosen.items()}
                 break
-        if len(texts) > 1:  # "主题：周会，内容：明天十点开会", "with the subject customer list"
+        if texts:  # "主题：周会，内容：明天十点开会", "原因是新同事入职", "with the subject customer list"
             for index, source in enumerate(self.sources[:3]):
                 labelled = labelled_for([p for p in texts if p.name not in self.quoted], source)
                 if labelled:
