@@ -423,6 +423,18 @@ def unfinished_note(segment: str, reason: str, lang: str) -> str:
             "blocked": f"\"{segment}\" depends on the previous step, which gave no usable result, so it was not done"}[reason]
 
 
+def unmet_note(spec: dict[str, Any], unmet: list[Param], lang: str) -> str:
+    """A step the user wanted only "if there is one" ("有的话帮我订下来"), not taken: the earlier results had none."""
+    verb, obj = action_words(str(spec.get("name", "")), lang)
+    action = (join_words(verb, obj) if verb else f"调用 {spec.get('name', '工具')}") if lang == "zh" else \
+        (f"{verb} {obj}".strip() if verb else f"call {spec.get('name', 'the tool')}")
+    if lang == "zh":
+        what = "、".join(param.label() for param in unmet)
+        return f"前面查到的结果里没有符合条件的{what}，所以没有{action}"
+    what = ", ".join(param.label() for param in unmet)
+    return f"The results above have no {what} that fits, so I did not {action}"
+
+
 _GREETINGS = ("你好", "您好", "嗨", "哈喽", "早上好", "晚上好", "hello", "hi", "hey")
 
 
@@ -468,4 +480,4 @@ def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, to
 
 __all__ = ["OK", "ERROR", "CONFIRM", "DENIED", "REPEATED", "ResultView", "read_result", "AnswerItem", "Clause",
            "answer_clause", "compose_answer", "result_line", "compose_final", "select_facts", "clarify_question",
-           "unfinished_note", "fallback_reply"]
+           "unfinished_note", "unmet_note", "fallback_reply"]

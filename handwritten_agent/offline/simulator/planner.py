@@ -35,7 +35,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from .answer import OK, REPEATED, AnswerItem, clarify_question, compose_answer, fallback_reply, read_result, unfinished_note
+from .answer import (OK, REPEATED, AnswerItem, clarify_question, compose_answer, fallback_reply, read_result, unfinished_note,
+                     unmet_note)
 from .arguments import (DEPENDENT_WORDS, FillContext, FillOutcome, Param, best_effort_arguments, classify, fill_arguments,
                         number_from_result, params_of)
 from .choose import MIN_SCORE, ToolProfile, best_tool, profile, rank
@@ -133,10 +134,10 @@ def _context(text: str, intents: list[Intent], own: Intent) -> str:
 
 def _fill(user_text: str, intents: list[Intent], intent: Intent, now: datetime, *, has_previous: bool,
           previous_ready: bool = False, previous_number: float | None = None,
-          previous_texts: tuple[str, ...] = ()) -> FillOutcome:
+          previous_texts: tuple[str, ...] = (), previous_calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = ()) -> FillOutcome:
     ctx = FillContext(segment=intent.text, context=_context(user_text, intents, intent), request=user_text, now=now,
                       has_previous=has_previous, previous_ready=previous_ready,
-                      previous_number=previous_number, previous_texts=previous_texts)
+                      previous_number=previous_number, previous_texts=previous_texts, previous_calls=previous_calls)
     return fill_arguments(intent.tool.spec, ctx)
 
 
@@ -254,11 +255,12 @@ class _State:
     matched: list[int | None] = field(default_factory=list)  # index into results per call
     missing: list[Param] = field(default_factory=list)
     blocked: bool = False  # waits for earlier results
+    unmet: list[Param] = field(default_factory=list)  # "有的话…": the earlier results have no value that fits
     failed: bool = False  # earlier results came, but not what this intent needed
 
     @property
     def finished(self) -> bool:
-        return not self.blocked and all(index is not None for index in self.matched)
+        return not self.blocked and not self.unmet and all(index is not None for index in self.matched)
 
 
 def _resolve(user_text: str, intents: list[Intent], results: list[tuple[PlannedCall, str]], now: datetime) -> tuple[list[_State], list[bool]]:
@@ -268,10 +270,12 @@ def _resolve(user_text: str, intents: list[Intent], results: list[tuple[PlannedC
         earlier_ready = all(s.finished for s in states)
         previous_number = None
         previous_texts: list[str] = []
+        previous_calls: list[tuple[dict[str, Any], dict[str, Any], str]] = []
         for state in states:
             for index in state.matched:
                 if index is not None and read_result(results[index][1]).status == OK:
                     previous_texts.append(results[index][1])
+                    previous_calls.append((state.intent.tool.spec, results[index][0].arguments, results[index][1]))
         if states and earlier_ready:
             last = next((s for s in reversed(states) if any(i is not None for i in s.matched)), None)
             if last is not None:
@@ -281,9 +285,12 @@ def _resolve(user_text: str, intents: list[Intent], results: list[tuple[PlannedC
                         previous_number = number_from_result(results[index][1])
                         break
         outcome = _fill(user_text, intents, intent, now, has_previous=position > 0, previous_ready=earlier_ready,
-                        previous_number=previous_number, previous_texts=tuple(previous_texts) if earlier_ready else ())
+                        previous_number=previous_number, previous_texts=tuple(previous_texts) if earlier_ready else (),
+                        previous_calls=tuple(previous_calls) if earlier_ready else ())
         state = _State(intent)
-        if outcome.needs_previous:
+        if outcome.unmet:
+            state.unmet = outcome.unmet
+        elif outcome.needs_previous:
             state.blocked = not earlier_ready
             state.failed = earlier_ready
         elif outcome.missing:
@@ -316,7 +323,7 @@ def _question_of(index: int, states: list[_State], user_text: str) -> str:
 
 def _final_answer(user_text: str, profiles: dict[str, ToolProfile], results: list[tuple[PlannedCall, str]],
                   states: list[_State], consumed: list[bool], unmatched: list[Segment], lang: str) -> Plan:
-    gave_up = not all(s.finished or s.missing or s.failed for s in states)
+    gave_up = not all(s.finished or s.missing or s.failed or s.unmet for s in states)
     matched_names = {results[i][0].name for i, used in enumerate(consumed) if used}
     items: list[AnswerItem] = []
     for index, (call, raw) in enumerate(results):
@@ -337,7 +344,9 @@ def _final_answer(user_text: str, profiles: dict[str, ToolProfile], results: lis
     notes: list[str] = []
     questions = False
     for state in states:
-        if state.failed or state.blocked:
+        if state.unmet:
+            notes.append(unmet_note(state.intent.tool.spec, state.unmet, lang))
+        elif state.failed or state.blocked:
             notes.append(unfinished_note(state.intent.text, "blocked", lang))
         elif state.missing:
             notes.append(clarify_question(state.intent.tool.spec, state.missing, lang))

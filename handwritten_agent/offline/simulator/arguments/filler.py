@@ -19,7 +19,8 @@ from ..text import CJK_RANGE, find_numbers, find_quotes, format_number, normaliz
 from .entities import Span, find_cities, find_currencies, find_enum, find_pattern, find_people
 from .freetext import CONTENT_WORDS, free_text, labelled_for, quotes_for
 from .numbers import bare_yes_no, boolean_value, pick_number, yes_no_enum
-from .params import (DEPENDENT_WORDS, FillContext, FillOutcome, Param, all_patterns, classify, examples_of, first_example,
+from .carry import NONE_FIT, value_from_results
+from .params import (CONDITIONAL_WORDS, DEPENDENT_WORDS, FillContext, FillOutcome, Param, all_patterns, classify, examples_of, first_example,
                      params_of, patterns_of, wants_upper)
 from .roles import NEITHER, assign_roles, role_of
 from .when import date_format
@@ -56,6 +57,7 @@ class _Filler:
         self.needs_previous = False
         self.waiting: list[Param] = []  # required parameters left for an earlier result
         self.dependent: set[str] = set()  # parameters whose own rule builds on the earlier result
+        self.unmet: list[Param] = []  # "有的话…" and the earlier results hold no value that fits
         self.quotes()
 
     def take(self, found_by_source: list[list[tuple[Any, Span]]]) -> list[Any]:
@@ -105,7 +107,8 @@ class _Filler:
         if self.fanout:
             name, options = self.fanout
             arguments = [{**ordered, name: option} for option in options]
-        return FillOutcome(arguments=arguments, missing=missing, needs_previous=self.needs_previous, waiting=self.waiting)
+        return FillOutcome(arguments=arguments, missing=missing, needs_previous=self.needs_previous, waiting=self.waiting,
+                           unmet=self.unmet)
 
     def settle(self) -> list[Param]:
         """The parameters the request did not fill: a default, a wait for an earlier result, or missing.
@@ -116,18 +119,40 @@ class _Filler:
         """
         missing: list[Param] = []
         for param in self.params:
+            if param.name not in self.values and self.kinds[param.name] == "pattern" and self.ctx.previous_texts:
+                self.carry(param)
             if param.name in self.values:
                 continue
             if param.has_default:
                 self.values[param.name] = param.schema["default"]
             elif param.required:
-                if self.ctx.has_previous and not self.ctx.previous_ready:
+                if (self.ctx.has_previous and self.ctx.previous_ready and self.kinds[param.name] == "pattern"
+                        and CONDITIONAL_WORDS.search(self.segment)):
+                    self.unmet.append(param)  # "有的话…": the earlier result has none, so the step is not taken
+                elif self.ctx.has_previous and not self.ctx.previous_ready:
                     self.needs_previous = True  # an earlier result may still provide it
                     if param.name not in self.dependent:
                         self.waiting.append(param)
                 else:
                     missing.append(param)
         return missing
+
+    def carry(self, param: Param) -> None:
+        """An id from an earlier result (``carry``): the first object that fits the constraints, else — when the
+        results hold no objects to read — the first match in their text."""
+        upper = wants_upper(param)
+        numbers = [(p, self.values[p.name]) for p in self.params if p.name in self.values and self.kinds[p.name] == "number"]
+        carried = value_from_results(param, patterns_of(param), list(self.ctx.previous_calls), numbers)
+        if carried is NONE_FIT:
+            return
+        if carried is not None:
+            self.values[param.name] = carried.upper() if upper else carried
+            return
+        for regex in patterns_of(param):
+            found = [value for source in self.sources[3:] for value, _ in find_pattern(regex, source, upper)]
+            if found:
+                self.values[param.name] = found[0]
+                return
 
     def quotes(self) -> None:
         """Quoted spans go to the free-text parameters; the other rules then no longer see what is inside them."""
@@ -265,9 +290,10 @@ class _Filler:
         elif kind == "pattern":
             upper = wants_upper(param)
             for regex in patterns_of(param):
-                found = self.take([find_pattern(regex, s, upper) for s in self.sources])
+                found = self.take([find_pattern(regex, s, upper) for s in self.sources[:3]])
                 if found:
                     break
+            # not in the request: ``settle`` looks in the earlier results, once the numbers are known
         elif kind == "city":
             found = self.take([find_cities(s, self.english_cities(param)) for s in self.sources[:3]])
         elif kind == "person":

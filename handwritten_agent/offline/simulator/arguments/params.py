@@ -77,6 +77,7 @@ class FillContext:
     previous_ready: bool = False  # the earlier intents have all got their results
     previous_number: float | None = None  # the number an earlier tool result provided, if any
     previous_texts: tuple[str, ...] = ()  # earlier results, searched for ids/names the request lacks
+    previous_calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = ()  # the same results as (spec, arguments, text)
 
 
 @dataclass
@@ -87,6 +88,7 @@ class FillOutcome:
     missing: list[Param] = field(default_factory=list)
     needs_previous: bool = False  # waits for an earlier result (a number for an expression, an id …)
     waiting: list[Param] = field(default_factory=list)  # required parameters nobody gave, left for an earlier result
+    unmet: list[Param] = field(default_factory=list)  # "有的话…": the earlier results hold no value that fits
 
 
 # ---------------------------------------------------------------------------------------------
@@ -103,6 +105,8 @@ TEXT_WORDS = re.compile(r"\b(?:query|q|keywords?|text|content|message|question|p
 # A lone number in a later intent is combined with an earlier result only when the words say so.
 DEPENDENT_WORDS = re.compile(r"换|兑|折合|相当于|合计|总共|一共|需要多少|要多少|能买|它|这个|那个|结果|上面|\bconvert|\bworth\b|\bin total\b|"
                              r"\bthat\b|\bit\b|\bresult\b|\bhow (?:much|many)\b.*\bin\b", re.I)
+# "有的话帮我订下来": the step is wanted only if the earlier result provides what it needs.
+CONDITIONAL_WORDS = re.compile(r"有的话|如果有|要是有|若有|假如有|有空的话|可以的话|能订的话|\bif (?:there (?:is|are)|any|so|available|one is)\b", re.I)
 AMOUNT_WORDS = re.compile(r"amount|money|price|sum|金额|数额|钱|价格")
 
 
