@@ -191,7 +191,7 @@ def _ok_clause(item: AnswerItem, lang: str) -> Clause:
             if aimed:
                 return Clause(aimed)
         return Clause(calculation_sentence(expression, shown, lang))
-    reading = read_data(item.view.value, lang, CallView.of(item.arguments, str(item.spec.get("name", ""))))
+    reading = read_data(item.view.value, lang, CallView.of(item.arguments, str(item.spec.get("name", "")), item.spec))
     caveat = _caveat(reading.caveats, lang)
     subject = subject_phrase(item.spec, item.arguments, lang)
     facts = select_facts(reading.facts, item.question, item.spec)
@@ -211,7 +211,7 @@ def _ok_clause(item: AnswerItem, lang: str) -> Clause:
         if fact.kind == "moment" and fact.moment:
             return Clause(moment_sentence(fact.moment, item.question, subject, lang), caveat)
         if fact.kind == "list":
-            return Clause(_list_sentence(subject, fact, lang, action_words(str(item.spec.get("name", "")), lang)[1]), caveat)
+            return Clause(_list_sentence(subject, fact, lang, _action_words(item.spec, lang)[1]), caveat)
         if fact.kind == "number" and len(fact.numbers) == 1:
             aimed = answer_in_question(item.question, fact.value, lang)
             if aimed:
@@ -224,7 +224,9 @@ def _ok_clause(item: AnswerItem, lang: str) -> Clause:
             return Clause(_statement_sentence(subject, fact.value, lang), caveat)
     done = _done_phrase(item, lang)
     if done:
-        facts = [f for f in facts if not (f.kind == "flag" and f.truth and set(f.field.lower().split("_")) & _SUCCESS_WORDS)]
+        # a success flag or status says again what "已发送…" said
+        facts = [f for f in facts if not (f.kind == "flag" and f.truth and set(f.field.lower().split("_")) & _SUCCESS_WORDS)
+                 and not (f.status and f.status.replace(" ", "_") in _SUCCESS_WORDS)]
         if not facts:
             return Clause(done, caveat)
         return Clause(f"{done}，{_facts_sentence('', facts, lang)}" if lang == "zh" else f"{done} — {_facts_sentence('', facts, lang)}",
@@ -233,7 +235,12 @@ def _ok_clause(item: AnswerItem, lang: str) -> Clause:
 
 
 _SUCCESS_WORDS = {"sent", "success", "ok", "done", "completed", "created", "booked", "saved", "updated", "deleted", "cancelled",
-                  "succeeded", "delivered", "submitted", "scheduled"}
+                  "succeeded", "delivered", "submitted", "scheduled", "successful", "complete", "finished", "accepted",
+                  "received", "reserved", "confirmed", "canceled"}
+
+
+def _action_words(spec: dict[str, Any], lang: str) -> tuple[str, str]:
+    return action_words(str(spec.get("name", "")), lang, str(spec.get("description", "") or ""))
 
 
 def _done_phrase(item: AnswerItem, lang: str) -> str:
@@ -241,7 +248,7 @@ def _done_phrase(item: AnswerItem, lang: str) -> str:
     words = split_identifier(str(item.spec.get("name", "")))
     if not words or words[0] not in DOING_VERBS:
         return ""
-    verb, obj = action_words(str(item.spec.get("name", "")), lang)
+    verb, obj = _action_words(item.spec, lang)
     if lang == "zh":
         if not obj:
             return ""
@@ -404,7 +411,7 @@ def clarify_question(spec: dict[str, Any], missing: list[Param], lang: str) -> s
     """Ask for the required arguments nobody gave, by their descriptions: one question."""
     zh = lang == "zh"
     asked = [_param_ask(param, lang) for param in missing]
-    verb, obj = action_words(str(spec.get("name", "")), lang)
+    verb, obj = _action_words(spec, lang)
     if zh:
         items = "、".join(asked[:-1]) + " 和 " + asked[-1] if len(asked) > 1 else asked[0]
         action = join_words(verb, obj) if verb else f"调用 {spec.get('name', '工具')}"
@@ -425,7 +432,7 @@ def unfinished_note(segment: str, reason: str, lang: str) -> str:
 
 def unmet_note(spec: dict[str, Any], unmet: list[Param], lang: str) -> str:
     """A step the user wanted only "if there is one" ("有的话帮我订下来"), not taken: the earlier results had none."""
-    verb, obj = action_words(str(spec.get("name", "")), lang)
+    verb, obj = _action_words(spec, lang)
     action = (join_words(verb, obj) if verb else f"调用 {spec.get('name', '工具')}") if lang == "zh" else \
         (f"{verb} {obj}".strip() if verb else f"call {spec.get('name', 'the tool')}")
     if lang == "zh":

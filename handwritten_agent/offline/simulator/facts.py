@@ -30,10 +30,11 @@ from datetime import date
 from typing import Any
 
 from .concepts import concepts_of, display_name, short_name
-from .fieldwords import (CAVEAT_FIELDS, CURRENCY_FIELDS, IMPLIED_UNITS, LIVE_FLAGS, MOMENT_FIELDS, MONEY_WORDS,
+from .fieldwords import (CAVEAT_FIELDS, MODIFIERS, NOISE, description_noun, status_words, CURRENCY_FIELDS, IMPLIED_UNITS, LIVE_FLAGS, MOMENT_FIELDS, MONEY_WORDS,
                          SAMPLE_FLAGS, SELF_DESCRIBING, STATEMENT, UNIT_FIELDS, UNIT_SUFFIXES, VERBS, WORDS, WRAPPERS,
                          asked_words, field_label, flag_words, words_of)
 from .lexicon import CITIES
+from .schemawords import schema_words
 from .text import CJK_RANGE, format_number, normalize, split_identifier
 
 MAX_ITEMS = 5  # list items named before "等 N 项"
@@ -89,6 +90,7 @@ class Fact:
     moment: Moment | None = None
     count: int | None = None  # items, for a list
     truth: bool | None = None  # the value, for a yes/no field
+    status: str = ""  # the status value as the tool wrote it ("sent"), for a status field
 
 
 @dataclass
@@ -111,9 +113,12 @@ class CallView:
     unit: tuple[str, str] | None = None  # (zh, en)
     currency: str = ""  # the currency the call asked for (its last currency argument)
     tool_words: tuple[str, ...] = ()  # the tool's name without its verb: ("exchange", "rate")
+    extra: tuple[tuple[str, str], ...] = ()  # Chinese words the tool's schema gives (``schemawords``)
+    noun: str = ""  # what the tool returns, as its description says it (会议室), for a list whose name is unknown
+    description: str = ""  # the tool's description
 
     @staticmethod
-    def of(arguments: dict[str, Any], tool_name: str = "") -> "CallView":
+    def of(arguments: dict[str, Any], tool_name: str = "", spec: dict[str, Any] | None = None) -> "CallView":
         echoes: set[str] = set()
         numbers: set[tuple[str, str]] = set()
         unit = None
@@ -130,9 +135,13 @@ class CallView:
                 if concept.family in ("temperature", "length", "weight") and unit is None:
                     unit = (short_name(concept, "zh"), short_name(concept, "en"))
         words = tuple(split_identifier(tool_name))
-        if words and words[0] in VERBS:
+        verb = VERBS.get(words[0]) if words else None
+        if verb:
             words = words[1:]
-        return CallView(frozenset(echoes), frozenset(numbers), unit, currency, words)
+        extra = tuple(schema_words(spec).items()) if spec else ()
+        noun = description_noun(str(spec.get("description", "") or ""), verb[0]) if spec and verb else ""
+        return CallView(frozenset(echoes), frozenset(numbers), unit, currency, words, extra, noun,
+                        str(spec.get("description", "") or "") if spec else "")
 
     def label(self, key: str, lang: str) -> str:
         """A field's label; a field named by the last word of the tool's name takes the whole name when the
@@ -143,7 +152,22 @@ class CallView:
         compound = "_".join(self.tool_words)
         if len(words) == 1 and len(self.tool_words) > 1 and self.tool_words[-1] == words[0] and compound in WORDS:
             return field_label(compound, lang)
-        return field_label(key, lang)
+        return field_label(key, lang, dict(self.extra))
+
+    def list_label(self, key: str, lang: str) -> str:
+        """A list's label. In Chinese, when the noun of its name is unknown or not the word the tool's description
+        uses for what it returns, that word (``free_rooms`` of "查询…空闲的会议室" → 空闲会议室, not 空闲房间)."""
+        label = self.label(key, lang)
+        if lang != "zh" or not self.noun:
+            return label
+        words = [w for w in words_of(key) if w not in NOISE]
+        modifiers = [w for w in words if w in MODIFIERS]
+        rest = [w for w in words if w not in MODIFIERS]
+        noun = field_label("_".join(rest), lang, dict(self.extra)) if rest else ""
+        if re.search(f"[{CJK_RANGE}]", noun) and noun in self.description:
+            return label
+        front = field_label("_".join(modifiers), lang, dict(self.extra)) if modifiers else ""
+        return (front if re.search(f"[{CJK_RANGE}]", front) else "") + self.noun
 
     def echoed(self, key: str, value: Any) -> bool:
         """Whether a result field only repeats the call's own argument."""
@@ -458,6 +482,9 @@ def _read_field(key: str, value: Any, lang: str, call: CallView, unit: str, curr
     if moment:
         connector = "于" if any(label.endswith(verb) for verb in _TIME_VERBS) else ""
         return Fact(call.label(key, lang), moment.text(lang), key, "date", asked, connector=connector, moment=moment)
+    status = status_words(key, text)
+    if status:  # "sent" reads 已发送 in a Chinese answer
+        return Fact(label, status[0 if lang == "zh" else 1], key, "text", asked, status=text.strip().lower())
     if key.lower() in STATEMENT or key in STATEMENT:
         statement = localize_codes(show_text(text, lang), lang)
         return Fact("", statement, key, "statement", asked, tuple(re.findall(r"\d+(?:\.\d+)?", statement)))
@@ -492,7 +519,7 @@ def _primary(item: dict[str, Any]) -> str | None:
 def _read_list(key: str, items: list[Any], lang: str, call: CallView, reading: Reading, unit: str = "",
                currency: str = "") -> Fact:
     zh = lang == "zh"
-    label = call.label(key, lang) if key else ""
+    label = call.list_label(key, lang) if key else ""
     asked = frozenset(asked_words(key, lang)) if key else frozenset()
     shown: list[str] = []
     numbers: list[str] = []

@@ -12,6 +12,7 @@ Left out: grammar beyond "modifier + noun", and field names in languages other t
 from __future__ import annotations
 
 import re
+from typing import Mapping
 
 from .text import CJK_RANGE, split_identifier, stem
 
@@ -92,12 +93,64 @@ WORDS: dict[str, tuple[str, str]] = {
     "memory": ("内存", "memory"), "cpu": ("CPU", "CPU"), "disk": ("磁盘", "disk"), "usage": ("使用率", "usage"),
     "latency": ("延迟", "latency"), "uptime": ("运行时长", "uptime"), "error": ("错误", "error"), "errors": ("错误", "errors"),
     "warning": ("警告", "warning"), "warnings": ("警告", "warnings"), "quota": ("配额", "quota"), "limit": ("上限", "limit"),
+    # words common in API results: collections, their counts, requests and who handles them
+    "free": ("空闲", "free"), "busy": ("忙碌", "busy"), "slot": ("时段", "slot"), "slots": ("时段", "slots"),
+    "results": ("结果", "results"), "record": ("记录", "record"), "records": ("记录", "records"), "list": ("列表", "list"),
+    "entries": ("条目", "entries"), "entry": ("条目", "entry"), "rows": ("行", "rows"), "row": ("行", "row"),
+    "matches": ("匹配项", "matches"), "match": ("匹配项", "match"), "hits": ("结果", "hits"), "total_count": ("总数", "total count"),
+    "request": ("申请", "request"), "requests": ("申请", "requests"), "purchase": ("采购", "purchase"),
+    "purchases": ("采购", "purchases"), "approval": ("审批", "approval"), "approver": ("审批人", "approver"),
+    "requester": ("申请人", "requester"), "applicant": ("申请人", "applicant"), "reviewer": ("审核人", "reviewer"),
+    "application": ("申请", "application"), "availability": ("空闲情况", "availability"), "reservation": ("预订", "reservation"),
+    "reservations": ("预订", "reservations"), "bookings": ("预订", "bookings"), "users": ("用户", "users"),
+    "customers": ("客户", "customers"), "employees": ("员工", "employees"), "contact": ("联系方式", "contact"),
+    "contacts": ("联系人", "contacts"), "messages": ("消息", "messages"), "emails": ("邮件", "emails"),
+    "document": ("文档", "document"), "documents": ("文档", "documents"), "options": ("选项", "options"),
+    "option": ("选项", "option"), "suggestions": ("建议", "suggestions"), "recommendations": ("推荐", "recommendations"),
+    "candidates": ("候选", "candidates"), "page": ("页", "page"), "pages": ("页数", "pages"), "unit_price": ("单价", "unit price"),
+    "item_name": ("物品名称", "item name"), "progress": ("进度", "progress"), "stage": ("阶段", "stage"),
+    "outcome": ("结果", "outcome"), "approved": ("批准", "approved"), "submitted": ("提交", "submitted"),
+    "expense": ("报销", "expense"), "claim": ("申请单", "claim"), "refund": ("退款", "refund"), "payment": ("付款", "payment"),
+    "payments": ("付款", "payments"), "account": ("账户", "account"), "accounts": ("账户", "accounts"), "sku": ("SKU", "SKU"),
+    "capacity_max": ("最大容量", "maximum capacity"), "attendee_count": ("参会人数", "attendee count"), "queue": ("队列", "queue"),
+    "position": ("位置", "position"), "job": ("任务", "job"), "jobs": ("任务", "jobs"), "step": ("步骤", "step"),
 }
+
+# Status values as a reader says them: value -> (Chinese, English). "sent" in a Chinese answer reads 已发送.
+STATUS_VALUES: dict[str, tuple[str, str]] = {
+    "sent": ("已发送", "sent"), "submitted": ("已提交", "submitted"), "pending": ("待处理", "pending"),
+    "queued": ("排队中", "queued"), "running": ("运行中", "running"), "processing": ("处理中", "processing"),
+    "in_progress": ("进行中", "in progress"), "completed": ("已完成", "completed"), "complete": ("已完成", "complete"),
+    "done": ("已完成", "done"), "finished": ("已完成", "finished"), "failed": ("失败", "failed"), "failure": ("失败", "failed"),
+    "error": ("出错", "error"), "cancelled": ("已取消", "cancelled"), "canceled": ("已取消", "cancelled"),
+    "delivered": ("已送达", "delivered"), "shipped": ("已发货", "shipped"), "in_transit": ("运输中", "in transit"),
+    "paid": ("已支付", "paid"), "unpaid": ("未支付", "unpaid"), "refunded": ("已退款", "refunded"),
+    "approved": ("已批准", "approved"), "rejected": ("已拒绝", "rejected"), "denied": ("已拒绝", "denied"),
+    "active": ("有效", "active"), "inactive": ("未启用", "inactive"), "enabled": ("已启用", "enabled"),
+    "disabled": ("已停用", "disabled"), "ok": ("正常", "OK"), "success": ("成功", "success"), "succeeded": ("成功", "succeeded"),
+    "successful": ("成功", "successful"), "created": ("已创建", "created"), "booked": ("已预订", "booked"),
+    "reserved": ("已预订", "reserved"), "confirmed": ("已确认", "confirmed"), "accepted": ("已受理", "accepted"),
+    "received": ("已收到", "received"), "scheduled": ("已安排", "scheduled"), "expired": ("已过期", "expired"),
+    "open": ("未关闭", "open"), "closed": ("已关闭", "closed"), "draft": ("草稿", "draft"), "new": ("新建", "new"),
+    "waiting": ("等待中", "waiting"), "awaiting_approval": ("待审批", "awaiting approval"), "pending_approval": ("待审批", "pending approval"),
+    "saved": ("已保存", "saved"), "updated": ("已更新", "updated"), "deleted": ("已删除", "deleted"), "online": ("在线", "online"),
+    "offline": ("离线", "offline"), "available": ("可用", "available"), "unavailable": ("不可用", "unavailable"),
+}
+# Fields whose string value is a status.
+STATUS_FIELDS = frozenset({"status", "state", "result", "outcome", "stage", "phase", "progress", "状态"})
+
+
+def status_words(key: str, value: str) -> tuple[str, str] | None:
+    """A status value as a reader says it (``sent`` → 已发送 / sent), for a field whose name says it holds a status."""
+    words = set(words_of(key)) or {key}
+    if not words & STATUS_FIELDS:
+        return None
+    return STATUS_VALUES.get(re.sub(r"[\s-]+", "_", str(value).strip().lower()))
 
 # Words that go in front in Chinese ("temp_high" → 最高温度, "remaining_days" → 剩余天数).
 MODIFIERS = frozenset({"low", "high", "min", "max", "minimum", "maximum", "lowest", "highest", "avg", "average", "mean",
                        "current", "remaining", "left", "used", "available", "last", "latest", "next", "first", "new", "old",
-                       "estimated", "expected", "total", "annual", "feels", "updated", "created", "modified"})
+                       "estimated", "expected", "total", "annual", "feels", "updated", "created", "modified", "free", "busy"})
 # Words dropped from a label ("updated_at" → updated, "is_open" → open).
 NOISE = frozenset({"at", "on", "in", "of", "the", "is", "has", "have", "can", "was", "by", "to", "get", "info", "data", "value_of"})
 # Fields whose value speaks for itself: "已发货", "多云" need no "状态为".
@@ -224,10 +277,15 @@ def words_of(name: str) -> list[str]:
     return split_identifier(name)
 
 
-def field_label(name: str, lang: str) -> str:
-    """A field name as a reader says it (see the module docstring); "" for a name made only of noise words."""
+def field_label(name: str, lang: str, extra: Mapping[str, str] | None = None) -> str:
+    """A field name as a reader says it (see the module docstring); "" for a name made only of noise words.
+
+    ``extra``: Chinese words the tool's own schema gives (``schemawords``: ``room`` → 会议室 from "会议室编号"),
+    used before the table in Chinese."""
     if re.search(f"[{CJK_RANGE}]", name):
         return name
+    if lang == "zh" and extra:
+        return _label_with(name, extra)
     words = [w for w in words_of(name) if w not in NOISE]
     if len(words) > 1 and words[-1] in UNIT_SUFFIXES:
         words = words[:-1]  # "temp_c" is a temperature; its unit goes with the number
@@ -250,6 +308,35 @@ def field_label(name: str, lang: str) -> str:
     return " ".join(p for p in parts if p)
 
 
+def _label_with(name: str, extra: Mapping[str, str]) -> str:
+    """The Chinese label of ``name`` with the schema's words first, then the table's; English words when one is unknown."""
+    words = [w for w in words_of(name) if w not in NOISE]
+    if len(words) > 1 and words[-1] in UNIT_SUFFIXES:
+        words = words[:-1]
+    if not words:
+        return ""
+    joined = "_".join(words)
+    if joined in extra:
+        return extra[joined]
+    if joined in WORDS or (len(words_of(name)) >= 2 and words_of(name)[-1] == "by"):
+        return field_label(name, "zh")
+
+    def zh(word: str) -> str | None:
+        for key in (word, stem(word)):
+            if key in extra:
+                return extra[key]
+            if key in WORDS:
+                return WORDS[key][0]
+        return None
+
+    parts = [zh(w) for w in words]
+    if any(part is None for part in parts):
+        return " ".join(words)
+    front = [p for w, p in zip(words, parts) if w in MODIFIERS and p]
+    rest = [p for w, p in zip(words, parts) if w not in MODIFIERS and p]
+    return "".join(front + rest)
+
+
 def flag_words(name: str) -> tuple[str, str, str, str] | None:
     """How a reader says a yes/no field: ``in_stock`` → (有货, 缺货, in stock, out of stock)."""
     words = [w for w in words_of(name) if w not in NOISE]
@@ -260,10 +347,11 @@ def flag_words(name: str) -> tuple[str, str, str, str] | None:
     return None
 
 
-def action_words(tool_name: str, lang: str) -> tuple[str, str]:
+def action_words(tool_name: str, lang: str, description: str = "") -> tuple[str, str]:
     """A tool's name as an action: ``query_order_status`` → ("查询", "订单状态") / ("look up", "order status").
 
-    The verb is empty when the first word is not a known verb; the object is empty when a word is unknown in Chinese.
+    The verb is empty when the first word is not a known verb; in Chinese, when a word of the object is unknown,
+    the object is the noun the tool's ``description`` puts after that verb ("提交报销单并…" → 报销单), else empty.
     """
     words = split_identifier(tool_name)
     if not words:
@@ -282,8 +370,26 @@ def action_words(tool_name: str, lang: str) -> tuple[str, str]:
         whom = _noun_zh(target)
         if whom and obj:
             obj = f"{obj}给{whom}"
+        if not obj and verb and description:
+            obj = description_noun(description, verb[0])
         return (verb[0] if verb else ""), obj
     return (verb[1] if verb else ""), " ".join(rest + (["to"] + target if target else []))
+
+
+_NOUN_END = re.compile(r"[，,。；;、：:（(\s]|并|和|及|以便|然后|返回")
+
+
+def description_noun(description: str, verb: str) -> str:
+    """The noun a Chinese description puts after ``verb``: "提交采购申请并生成工单" + 提交 → 采购申请; "查询指定时间段内空闲
+    的会议室" + 查询 → 会议室 (the head after the last 的). "" when the verb is not there or the noun is long."""
+    at = description.find(verb)
+    if at < 0:
+        return ""
+    rest = description[at + len(verb):]
+    end = _NOUN_END.search(rest)
+    noun = (rest[:end.start()] if end else rest).strip()
+    noun = noun.rsplit("的", 1)[-1]
+    return noun if 1 < len(noun) <= 8 and re.fullmatch(f"[{CJK_RANGE}A-Za-z0-9 ]+", noun) and re.search(f"[{CJK_RANGE}]", noun) else ""
 
 
 def _noun_zh(words: list[str]) -> str:
@@ -313,4 +419,4 @@ def asked_words(name: str, lang: str) -> set[str]:
     return {w for w in found if w and (len(w) >= 2 or re.search(f"[{CJK_RANGE}]", w))}
 
 
-__all__ = ["WORDS", "FLAGS", "VERBS", "field_label", "flag_words", "action_words", "asked_words", "words_of"]
+__all__ = ["WORDS", "FLAGS", "VERBS", "STATUS_VALUES", "status_words", "field_label", "flag_words", "action_words", "description_noun", "asked_words", "words_of"]

@@ -208,7 +208,7 @@ def subject_phrase(spec: dict[str, Any], arguments: dict[str, Any], lang: str, *
 def action_phrase(spec: dict[str, Any], arguments: dict[str, Any], lang: str) -> str:
     """The call as an action, from the tool's name and arguments: "发送短信（客户ID C001）", "look up order status for OD20240615"."""
     name = str(spec.get("name", "") or "tool")
-    verb, obj = action_words(name, lang)
+    verb, obj = action_words(name, lang, str(spec.get("description", "") or ""))
     subject = subject_phrase(spec, arguments, lang, with_text=False)
     if lang == "zh":
         head = join_words(verb, obj) if verb else f"调用 {name}"
