@@ -42,7 +42,7 @@ _ZH: dict[str, str] = {
     PAY: r"支付|付款|付钱|转账|退款|缴费|报销",
 }
 _EN: dict[str, str] = {
-    READ: r"get|query|fetch|read|search|find|list|show|check|look up|lookup|retrieve|view|what|how many|how much|calculate|compute|"
+    READ: r"get|query|fetch|read|search|find|check|look up|lookup|retrieve|view|what|how many|how much|calculate|compute|"
           r"convert|translate|count|tell me",
     SEND: r"send|notify|reply|forward|text (?:me|him|her|them)|sms",
     EXPORT: r"export|download|dump|back up|backup",

@@ -139,7 +139,7 @@ class CallView:
         if verb:
             words = words[1:]
         extra = tuple(schema_words(spec).items()) if spec else ()
-        noun = description_noun(str(spec.get("description", "") or ""), verb[0]) if spec and verb else ""
+        noun = description_noun(str(spec.get("description", "") or ""), verb[0] if verb else "") if spec else ""
         return CallView(frozenset(echoes), frozenset(numbers), unit, currency, words, extra, noun,
                         str(spec.get("description", "") or "") if spec else "")
 

@@ -113,7 +113,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "expense": ("报销", "expense"), "claim": ("申请单", "claim"), "refund": ("退款", "refund"), "payment": ("付款", "payment"),
     "payments": ("付款", "payments"), "account": ("账户", "account"), "accounts": ("账户", "accounts"), "sku": ("SKU", "SKU"),
     "capacity_max": ("最大容量", "maximum capacity"), "attendee_count": ("参会人数", "attendee count"), "queue": ("队列", "queue"),
-    "position": ("位置", "position"), "job": ("任务", "job"), "jobs": ("任务", "jobs"), "step": ("步骤", "step"),
+    "position": ("位置", "position"), "fax": ("传真", "fax"), "job": ("任务", "job"), "jobs": ("任务", "jobs"), "step": ("步骤", "step"),
 }
 
 # Status values as a reader says them: value -> (Chinese, English). "sent" in a Chinese answer reads 已发送.
@@ -382,13 +382,16 @@ _NOUN_END = re.compile(r"[，,。；;、：:（(\s]|并|和|及|以便|然后|�
 def description_noun(description: str, verb: str) -> str:
     """The noun a Chinese description puts after ``verb``: "提交采购申请并生成工单" + 提交 → 采购申请; "查询指定时间段内空闲
     的会议室" + 查询 → 会议室 (the head after the last 的). "" when the verb is not there or the noun is long."""
-    at = description.find(verb)
-    if at < 0:
-        return ""
+    at = description.find(verb) if verb else -1
+    if at < 0:  # the description says it with another verb ("列出…" for list_, "查询…" for get_)
+        found = [(description.find(zh), zh) for zh, _ in VERBS.values() if 0 <= description.find(zh) <= 12]
+        if not found:
+            return ""
+        at, verb = min(found)
     rest = description[at + len(verb):]
     end = _NOUN_END.search(rest)
     noun = (rest[:end.start()] if end else rest).strip()
-    noun = noun.rsplit("的", 1)[-1]
+    noun = re.sub(r"^(?:一|某)[份个封条张间台件项位]", "", noun.rsplit("的", 1)[-1])
     return noun if 1 < len(noun) <= 8 and re.fullmatch(f"[{CJK_RANGE}A-Za-z0-9 ]+", noun) and re.search(f"[{CJK_RANGE}]", noun) else ""
 
 

@@ -127,7 +127,7 @@ def labelled_for(params: list[Param], text: str) -> dict[str, tuple[str, int, in
         value = text[stop:following]
         value = re.sub(r"(?:[，,；;]\s*|\s+)(?:and|with|和|并且|以及)?\s*(?:the\s+)?$", "", value, flags=re.I)
         value = value.strip(" ，,;；。.、\"'“”")
-        if value and name not in found:
+        if value:  # a label said again later is the more specific one ("提交报销：…，原因是加班晚归")
             found[name] = (value, start, following)
     return found
 
