@@ -2,8 +2,8 @@
 
 Binding first means ``port=0`` gives a free port that is known at once, and the socket is made the way
 ``loop.create_server`` makes it (``IPPROTO_TCP``, so asyncio turns Nagle's algorithm off on every
-connection: without it each response waits ~40 ms for a delayed ACK). Used by the Day 7 notebook and the
-tests to start the service, and stopped by ``stop()`` or ``with``.
+connection: without it each response waits ~40 ms for a delayed ACK). Used by the offline server
+(``offline.serve``), the Day 7 service and the tests, and stopped by ``stop()`` or ``with``.
 
 Left out: TLS, several worker processes (``uvicorn --workers N`` from the shell), reloading.
 """
@@ -17,7 +17,15 @@ from typing import Any
 
 
 def bind(host: str, port: int) -> socket.socket:
-    """A listening TCP socket on ``host:port`` (0 = any free port), with a clear error when the port is taken."""
+    """A listening TCP socket on ``host:port`` (0 = any free port), with a clear error when the port is taken.
+
+    The protocol must be ``IPPROTO_TCP``, not the default 0: asyncio sets ``TCP_NODELAY`` on an accepted
+    connection only when its socket says it is TCP (``asyncio.base_events._set_nodelay`` checks
+    ``sock.proto``), and accepted sockets inherit the listening socket's ``proto``. With 0, Nagle's
+    algorithm holds back the second write of every response (headers, then body) until the client's
+    delayed ACK, about 40 ms per request. uvicorn binding its own socket goes through ``getaddrinfo``,
+    which fills in ``IPPROTO_TCP``; we pass it explicitly.
+    """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # IPPROTO_TCP: see the module docstring
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -41,17 +49,18 @@ def client_host(host: str) -> str:
 class RunningServer:
     """A uvicorn server in a thread: ``.url`` to call it, ``.stop()`` to end it (also a context manager)."""
 
-    def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0, *, startup_timeout: float = 10.0):
+    def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0, *, startup_timeout: float = 10.0, lifespan: str = "on",
+                 name: str = "uvicorn"):
         import uvicorn
 
         self.app, self.host = app, host
         self._socket = bind(host, port)
         self.port = self._socket.getsockname()[1]
         self.url = f"http://{client_host(host)}:{self.port}"
-        config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=2)
+        config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan=lifespan, timeout_graceful_shutdown=2)
         self._server = uvicorn.Server(config)
         self._failure: list[BaseException] = []
-        self._thread = threading.Thread(target=self._run, name=f"uvicorn-{self.port}", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=f"{name}-{self.port}", daemon=True)
         self._thread.start()
         deadline = time.monotonic() + startup_timeout
         while not self._server.started:  # bounded wait for uvicorn's startup

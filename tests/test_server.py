@@ -367,7 +367,7 @@ def test_a_slow_request_does_not_block_a_fast_one(client, echo):
 # --- starting and stopping ---------------------------------------------------------------------------
 
 def test_serve_reports_a_busy_port_and_stop_is_idempotent(echo_server, echo):
-    with pytest.raises(OSError, match="choose another one"):
+    with pytest.raises(OSError, match="换一个端口"):
         serve(port=echo_server.port, backend=echo)
     server = serve(backend=echo)
     assert server.base_url == f"http://127.0.0.1:{server.port}/v1"
@@ -375,7 +375,7 @@ def test_serve_reports_a_busy_port_and_stop_is_idempotent(echo_server, echo):
     server.stop()
     with pytest.raises(httpx.ConnectError):
         httpx.get(server.base_url + "/models", timeout=2)
-    with pytest.raises(ValueError, match="Unknown backend"):
+    with pytest.raises(ValueError, match="不认识的后端"):
         serve(backend="cloud")
 
 

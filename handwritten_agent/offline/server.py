@@ -30,7 +30,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-import socket
 import threading
 import time
 from typing import Any, AsyncIterator, Callable, Iterator
@@ -40,6 +39,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..serving import RunningServer, bind
 from .backend import Backend, BackendError, ChatRequest, Completion, ReplyDelta
 from .encoding import (DONE_EVENT, ChunkWriter, apply_stop, completion_body, completion_id, error_event, fingerprint,
                        split_pieces, sse, sse_event, stream_chunks)
@@ -246,77 +246,33 @@ def make_backend(backend: str | Backend = "offline", *, model_path: str | None =
 
         return LocalBackend(model_path)
     if isinstance(backend, str):
-        raise ValueError(f"Unknown backend {backend!r}: use 'offline' (the course simulator), 'local' (the llama.cpp "
-                         "model) or pass a Backend instance.")
+        raise ValueError(f"不认识的后端 {backend!r}：请用 'offline'（课程模拟器）、'local'（llama.cpp 本地模型），"
+                         "或者传入一个 Backend 实例。")
     return backend
 
 
-def _client_host(host: str) -> str:
-    if host in ("", "0.0.0.0"):
-        return "127.0.0.1"
-    if host == "::":
-        return "[::1]"
-    return f"[{host}]" if ":" in host else host
+class OfflineServer(RunningServer):
+    """The OpenAI-compatible server running in a background thread: ``.base_url`` to give the SDK, ``.stop()`` to
+    end it (also a context manager), ``.backend`` what answers."""
 
-
-class OfflineServer:
-    """A running server: ``.base_url`` to give the SDK, ``.stop()`` to end it (also a context manager)."""
-
-    def __init__(self, backend: Backend, host: str, port: int, uvicorn_server: Any, thread: threading.Thread,
-                 sock: socket.socket):
+    def __init__(self, backend: Backend, host: str = "127.0.0.1", port: int = 0, *, startup_timeout: float = 10.0):
         self.backend = backend
-        self.host = host
-        self.port = port
-        self.base_url = f"http://{_client_host(host)}:{port}/v1"
-        self._server = uvicorn_server
-        self._thread = thread
-        self._socket = sock
+        super().__init__(create_app(backend), host, port, startup_timeout=startup_timeout, lifespan="off", name="offline-server")
+        self.base_url = f"{self.url}/v1"
 
     def stop(self, timeout: float = 5.0) -> None:
-        """Ask uvicorn to exit, wait (bounded) for its thread, and close the backend. Safe to call more than once."""
-        if self._thread.is_alive():
-            self._server.should_exit = True
-            self._thread.join(timeout)
-            if self._thread.is_alive():
-                self._server.force_exit = True
-                self._thread.join(timeout)
-        self._socket.close()
-        close = getattr(self.backend, "close", None)  # e.g. the local model frees its memory
+        """Stop uvicorn (bounded wait), then close the backend (the local model frees its memory). Safe to call twice."""
+        super().stop(timeout)
+        close = getattr(self.backend, "close", None)
         if callable(close):
             close()
 
-    def __enter__(self) -> "OfflineServer":
-        return self
-
-    def __exit__(self, *exc_info: Any) -> None:
-        self.stop()
-
     def __repr__(self) -> str:
         running = "running" if self._thread.is_alive() else "stopped"
-        return f"OfflineServer({self.base_url}, backend={getattr(self.backend, 'name', type(self.backend).__name__)!r}, {running})"
+        return f"OfflineServer({self.url}/v1, backend={getattr(self.backend, 'name', type(self.backend).__name__)!r}, {running})"
 
 
-def _bind(host: str, port: int) -> socket.socket:
-    """The listening socket, made the way ``loop.create_server(host, port)`` makes it.
-
-    The protocol must be ``IPPROTO_TCP``, not the default 0: asyncio sets ``TCP_NODELAY`` on an
-    accepted connection only when its socket says it is TCP (``asyncio.base_events._set_nodelay``
-    checks ``sock.proto``), and accepted sockets inherit the listening socket's ``proto``. With 0,
-    Nagle's algorithm holds back the second write of every response (headers, then body) until the
-    client's delayed ACK, about 40 ms per request. uvicorn binding its own socket goes through
-    ``getaddrinfo``, which fills in ``IPPROTO_TCP``; we pass it explicitly.
-    """
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-    except OSError as exc:
-        sock.close()
-        raise OSError(f"Cannot listen on {host}:{port} ({exc.strerror}). Another program probably uses this port: "
-                      "choose another one (--port N, or port=0 for any free port).") from exc
-    sock.listen(128)
-    return sock
+_bind = bind  # the name the tests use for the listening socket (see serving.bind on IPPROTO_TCP)
 
 
 def serve(port: int = 0, host: str = "127.0.0.1", backend: str | Backend = "offline", *,
@@ -326,45 +282,7 @@ def serve(port: int = 0, host: str = "127.0.0.1", backend: str | Backend = "offl
     ``port=0`` picks a free port. ``backend`` is ``"offline"`` (the course simulator, with the clock
     ``now`` if given), ``"local"`` (the llama.cpp model at ``model_path``) or a Backend instance.
     """
-    import uvicorn
-
-    chosen = make_backend(backend, model_path=model_path, now=now)
-    sock = _bind(host, port)
-    actual_port = sock.getsockname()[1]
-    config = uvicorn.Config(create_app(chosen), log_level="warning", access_log=False, lifespan="off",
-                            timeout_graceful_shutdown=2)
-    server = uvicorn.Server(config)
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            server.run(sockets=[sock])
-        except BaseException as exc:  # noqa: BLE001 - reported to the caller of serve()
-            failure.append(exc)
-
-    thread = threading.Thread(target=run, name=f"offline-server-{actual_port}", daemon=True)
-    thread.start()
-    running = OfflineServer(chosen, host, actual_port, server, thread, sock)
-
-    deadline = time.monotonic() + startup_timeout
-    while time.monotonic() < deadline:  # bounded wait for uvicorn's startup
-        if failure or not thread.is_alive():
-            running.stop()
-            raise RuntimeError(f"The offline server failed to start on {host}:{actual_port}: {failure[0] if failure else 'thread exited'}")
-        if server.started and _accepts(_client_host(host).strip("[]"), actual_port):
-            return running
-        time.sleep(0.02)
-    running.stop()
-    raise TimeoutError(f"The offline server did not accept connections on {host}:{actual_port} within {startup_timeout:.0f} s. "
-                       "Check the log above for an error from uvicorn.")
-
-
-def _accepts(host: str, port: int) -> bool:
-    try:
-        with socket.create_connection((host, port), timeout=0.5):
-            return True
-    except OSError:
-        return False
+    return OfflineServer(make_backend(backend, model_path=model_path, now=now), host, port, startup_timeout=startup_timeout)
 
 
 def serve_forever(host: str = "127.0.0.1", port: int = 8765, backend: str | Backend = "offline",
