@@ -122,7 +122,7 @@ def local_model(ctx: Context) -> list[Figure]:
     return [
         Figure(benchmark="local", measure="time to first token, SDK streaming", unit="ms",
                ours=Stats.of(figures["ours"]["ttft"]), floor=Stats.of(figures["floor"]["ttft"]), floor_is=floor_is,
-               note=note + "; our server sends the reply once it is finished"),
+               note=note + "; both sides stream as llama.cpp generates"),
         Figure(benchmark="local", measure="tokens/s, whole request", unit="tokens/s",
                ours=Stats.of(figures["ours"]["rate"]), floor=Stats.of(figures["floor"]["rate"]), floor_is=floor_is,
                higher_is_better=True, note=note),
