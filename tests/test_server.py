@@ -407,7 +407,7 @@ def test_cli_serve_answers_the_sdk():
         process.terminate()
         out, err = process.communicate(timeout=10)
     assert process.returncode == 0, err
-    assert f"http://127.0.0.1:{port}/v1" in out and out.count("not an LLM") == 1
+    assert f"http://127.0.0.1:{port}/v1" in out and out.count("不是 LLM") == 1
     assert f"export LLM_BASE_URL=http://127.0.0.1:{port}/v1 LLM_API_KEY=any LLM_MODEL=course-sim" in out
 
 

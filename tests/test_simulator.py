@@ -400,7 +400,7 @@ def sim() -> CourseSimulator:
 
 
 def test_backend_identity(sim):
-    assert "not an LLM" in sim.name and sim.list_models() == ["course-sim"]
+    assert "不是 LLM" in sim.name and sim.list_models() == ["course-sim"]
 
 
 def test_complete_calls_in_wire_format_with_deterministic_ids(sim):

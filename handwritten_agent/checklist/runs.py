@@ -87,7 +87,7 @@ def offline(model: str = "course-sim", **options: Any) -> ChatModel:
     if not options:
         return connect("offline", model=model, quiet=True)
     base = connect("offline", quiet=True)
-    return ChatClient(base.base_url, "offline", model, label="offline course simulator", **options)
+    return ChatClient(base.base_url, "offline", model, label="离线课程模拟器", **options)
 
 
 # --------------------------------------------------------------------------- helpers

@@ -296,7 +296,7 @@ def serve_forever(host: str = "127.0.0.1", port: int = 8765, backend: str | Back
     try:
         models = running.backend.list_models()
         label = getattr(running.backend, "name", type(running.backend).__name__)
-        if SIMULATOR_MODEL in models and "不是 LLM" not in label and "not an LLM" not in label:
+        if SIMULATOR_MODEL in models and "不是 LLM" not in label:
             label += "（规则引擎，不是 LLM）"
         model = SIMULATOR_MODEL if SIMULATOR_MODEL in models else (models[0] if models else "MODEL")
         print(f"handwritten-agent 服务器 · 后端：{label} · 地址：{running.base_url} · 模型：{'、'.join(models)}", flush=True)

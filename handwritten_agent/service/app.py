@@ -39,7 +39,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .runner import RunManager
-from ..types import loads_bounded
+from ..types import describe_json_error, loads_bounded
 from .settings import ServiceSettings
 from .store import TERMINAL, IdempotencyConflict, Store, User, body_fingerprint
 
@@ -120,7 +120,9 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
         try:
             return loads_bounded(body or b"null")
         except (ValueError, UnicodeDecodeError) as exc:
-            raise APIError(400, "invalid_json", f"请求体不是合法的 JSON：{exc}") from exc
+            reason = (f"{describe_json_error(exc.msg)}，在第 {exc.pos} 个字符附近" if isinstance(exc, json.JSONDecodeError)
+                      else str(exc))  # our own words, never the interpreter's (they differ between Python versions)
+            raise APIError(400, "invalid_json", f"请求体不是合法的 JSON（{reason}）。") from exc
 
     def fields(body: Any, spec: dict[str, tuple[type, bool, int]]) -> dict[str, Any]:
         """Check a JSON object against ``{name: (type, required, max_length)}``; 422 lists every problem."""

@@ -123,7 +123,7 @@ def plausible_wrong_name(name: str, offered: set[Any]) -> str:
 class CourseSimulator:
     """The offline backend: a rule engine, not an LLM (see the module docstring)."""
 
-    name = "offline course simulator (rule engine, not an LLM)"
+    name = "离线课程模拟器（规则引擎，不是 LLM）"
 
     def __init__(self, now: datetime | Callable[[], datetime] | None = None, slow_seconds: float = 3.0):
         self._now = now
