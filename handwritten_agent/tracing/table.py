@@ -18,6 +18,10 @@ from .trace import TraceRun, read_trace
 COLUMNS = ("步", "类型", "内容", "耗时 ms", "tokens 入/出", "状态")
 
 
+KIND_NAMES = {"permission": "权限", "cache": "缓存", "truncate": "截断", "fallback": "换模型", "budget": "预算"}
+"""Chinese names for event kinds that hooks report (anything else is shown as it is written)."""
+
+
 def _tokens(line: dict[str, Any]) -> str:
     def one(value: Any) -> str:
         return "null" if value is None else str(value)
@@ -64,7 +68,7 @@ def run_rows(run: TraceRun, width: int = 60, *, timings: bool = True) -> list[di
                          "耗时 ms": _ms(line.get("duration_ms")), "tokens 入/出": _tokens(line), "状态": str(line.get("status"))})
         elif event not in ("run_start", "tool_call", "final"):  # a gate's own kinds: permission, …
             said = "，".join(f"{k}={line[k]}" for k in ("decision", "level", "reason", "rule") if line.get(k) is not None)
-            rows.append({"步": step, "类型": str(event), "内容": shorten(f"{line.get('tool') or ''}：{said}", width), "耗时 ms": "",
+            rows.append({"步": step, "类型": KIND_NAMES.get(str(event), str(event)), "内容": shorten(f"{line.get('tool') or ''}：{said}", width), "耗时 ms": "",
                          "tokens 入/出": "", "状态": str(line.get("decision") or line.get("status") or "")})
     if not timings:
         for row in rows:
