@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
-NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
+NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600  # offline cells take seconds; a lost kernel message must not hang CI
 PORT   ?= 8765
 # JupyterLab refuses to start as root (e.g. in a container) unless told to
 LAB_ARGS ?= $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
@@ -53,7 +53,7 @@ eval: install
 
 ## re-run every notebook and solution on the offline simulator and save the outputs, then regenerate exercises/
 notebooks: install
-	LLM_PROVIDER=offline $(BIN)/jupyter nbconvert --to notebook --inplace --execute --ExecutePreprocessor.record_timing=False notebooks/*.ipynb solutions/*.ipynb
+	LLM_PROVIDER=offline $(BIN)/jupyter nbconvert --to notebook --inplace --execute --ExecutePreprocessor.record_timing=False --ExecutePreprocessor.timeout=600 notebooks/*.ipynb solutions/*.ipynb
 	$(BIN)/jupyter nbconvert --coalesce-streams notebooks/*.ipynb solutions/*.ipynb  # one stdout block per cell, as JupyterLab saves it
 	$(MAKE) exercises
 
