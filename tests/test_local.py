@@ -459,10 +459,36 @@ def test_concurrent_requests_are_served_one_at_a_time(local_sdk: openai.OpenAI) 
 
     with ThreadPoolExecutor(max_workers=3) as pool:
         replies = list(pool.map(ask, range(3)))
-    assert replies[0] and replies == [replies[0]] * 3  # no crash, and the lock keeps greedy decoding deterministic
+    assert replies[0] and replies == [replies[0]] * 3  # no crash, and one model thread keeps greedy decoding deterministic
 
 
-# A prompt of about 150 tokens with no tools, so the reply starts with words at once; the number at the
+@pytest.mark.slow
+@needs_model
+def test_every_generation_runs_on_the_model_thread_and_usage_counts_exactly(local_server, local_sdk) -> None:
+    backend = local_server.backend
+    before = len(backend.generations)
+    question = [{"role": "user", "content": "请详细介绍 Python 的列表推导式，至少写三段。"}]
+    plain = local_sdk.chat.completions.create(model="qwen2.5-coder-1.5b", messages=question, temperature=0,
+                                              max_tokens=6)
+    streamed = list(local_sdk.chat.completions.create(model="qwen2.5-coder-1.5b", messages=question, temperature=0,
+                                                      max_tokens=6, stream=True,
+                                                      stream_options={"include_usage": True}))
+    short = local_sdk.chat.completions.create(model="qwen2.5-coder-1.5b", temperature=0, max_tokens=20,
+                                              messages=[{"role": "user", "content": "只回答一个词：你好"}])
+    # a reply cut by max_tokens used exactly max_tokens, as the API reports it
+    assert plain.choices[0].finish_reason == "length" and plain.usage.completion_tokens == 6
+    assert streamed[-1].usage is not None and streamed[-1].usage.completion_tokens == 6
+    # a finished reply: its tokens and the one that ended the turn, each counted once
+    generation = list(backend.generations)[-1]
+    words = backend.with_model(lambda llm: llm.tokenize(generation.text.encode(), add_bos=False, special=True))
+    assert short.choices[0].finish_reason == "stop" and short.usage.completion_tokens == len(words) + 1
+    # the non-streamed requests ran on a server pool thread, the streamed one on its own pump thread:
+    # llama.cpp itself ran on one thread for all of them, so it keeps a single OpenMP team
+    threads = {g.thread for g in list(backend.generations)[before:]}
+    assert len(threads) == 1 and threads != {threading.get_ident()}
+
+
+# A prompt of about 110 tokens (chat template included) with no tools, so the reply starts with words at once; the number at the
 # very start makes every prompt new, so llama.cpp cannot reuse a cached prefix from the call before.
 TTFT_QUESTION = ("我在准备一次团队分享，主题是“怎样给 Python 项目写好测试”。听众是刚工作一两年的开发者，时间二十分钟。"
                  "请先用一句话告诉我这次分享最该讲清楚的一件事，然后列出三个要点，每个要点一句话，并说明为什么它重要。"
@@ -477,29 +503,23 @@ def _ttft_messages(nonce: int) -> list[dict[str, str]]:
 def _ttft_direct(backend: Any, nonce: int) -> float:
     """Seconds to the first content token from llama-cpp-python's own streaming chat completion.
 
-    It runs in a worker thread, as the server runs llama.cpp: called from the main thread, llama.cpp's
-    first token came markedly later and less evenly on the shared test machine, which would flatter the server.
+    It runs on the model's own thread (``with_model``), where the server runs every request: the same
+    loaded model, never at the same time as the server, and no second OpenMP team to slow either side.
     """
-    result: list[float] = []
+    def measure(llm: Any) -> float | None:
+        started = time.perf_counter()
+        chunks = llm.create_chat_completion(messages=_ttft_messages(nonce), stream=True, temperature=0, max_tokens=8)
+        try:
+            for chunk in chunks:
+                if chunk["choices"] and chunk["choices"][0]["delta"].get("content"):
+                    return time.perf_counter() - started
+        finally:
+            chunks.close()
+        return None
 
-    def measure() -> None:
-        with backend._lock:  # the same loaded model the server uses, never at the same time as the server
-            started = time.perf_counter()
-            chunks = backend._llm.create_chat_completion(messages=_ttft_messages(nonce), stream=True, temperature=0,
-                                                         max_tokens=8)
-            try:
-                for chunk in chunks:
-                    if chunk["choices"] and chunk["choices"][0]["delta"].get("content"):
-                        result.append(time.perf_counter() - started)
-                        return
-            finally:
-                chunks.close()
-
-    worker = threading.Thread(target=measure)
-    worker.start()
-    worker.join(600)
-    assert result, "llama-cpp-python streamed no content"
-    return result[0]
+    result = backend.with_model(measure)
+    assert result is not None, "llama-cpp-python streamed no content"
+    return result
 
 
 def _ttft_server(sdk: openai.OpenAI, nonce: int) -> float:
@@ -532,8 +552,7 @@ def test_time_to_first_token_through_the_server_is_within_1_2x_of_llama_cpp_dire
         sides = [("direct", lambda n: _ttft_direct(backend, n)), ("server", lambda n: _ttft_server(local_sdk, n))]
         for side, measure in sides if run % 2 == 0 else reversed(sides):
             nonce += 2
-            with backend._lock:  # start from an idle model: an abandoned stream stops at its next token
-                pass
+            backend.with_model(lambda llm: None)  # start from an idle model: an abandoned stream stops at its next token
             (direct if side == "direct" else server).append(measure(nonce))
     direct_median, server_median = statistics.median(direct), statistics.median(server)
     pair_ratio = statistics.median(s / d for s, d in zip(server, direct))  # for the log: load drift shows here
@@ -566,7 +585,7 @@ def test_a_client_that_leaves_mid_stream_stops_the_local_generation(local_server
           f"the next request was answered {waited:.1f} s after the disconnect")
     assert abandoned.finish == "stopped" and abandoned.completion_tokens < 20  # 300 would take about 40 s
     assert latest.finish in ("stop", "length") and waited < 20
-    assert not backend._lock.locked()
+    assert not backend.busy
 
 
 @pytest.mark.slow

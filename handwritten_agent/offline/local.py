@@ -22,8 +22,9 @@ reply are equal. Closing the stream stops llama.cpp after the current token.
 ``tool_choice="none"`` offers no tools; ``"required"`` starts the reply with ``<tool_call>`` and
 ``{"name": "`` (a named function: with its name and ``"arguments": ``) when the template uses that
 format, so the model has to continue with a call. ``parallel_tool_calls=False`` stops generating
-after the first call. llama.cpp is not thread-safe, so one lock serializes requests: it is held from
-the start of a request to the end (or the abandonment) of its generation.
+after the first call. Every call into llama.cpp is made on one long-lived thread of the backend's own
+(``model_thread.ModelThread``), whichever server thread asked: that serializes requests (llama.cpp is
+not thread-safe) and keeps llama.cpp's OpenMP worker team single, which the generation speed depends on.
 
 The model is loaded on the first request (a few seconds), not when the backend is created. The
 loaded model keeps the tokens it has already read: an agent loop's next request, which repeats the
@@ -44,13 +45,15 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 from . import model_fetch
 from .assembly import DEFAULT_TAGS, Assembled, ReplyAssembler, template_tags
 from .backend import BackendError, ChatRequest, Completion, ReplyDelta
+from .model_thread import ModelThread
 
 COURSE_MODEL_ID = "qwen2.5-coder-1.5b"
+DEFAULT_N_CTX = 4096  # the context window the backend gives llama.cpp unless told otherwise
 DEFAULT_MAX_TOKENS = 1024  # a bound on every reply when the request sets none: a small model can ramble
 INSTALL_HINT = ('本地模型需要 llama-cpp-python，但它还没有安装。在课程目录里运行 `make local`'
                 '（等于 `pip install -e ".[dev,local]"`，要编译 llama.cpp，需要几分钟），'
@@ -58,6 +61,7 @@ INSTALL_HINT = ('本地模型需要 llama-cpp-python，但它还没有安装。�
 TOOL_CALL_OPEN = "<tool_call>"
 TOOL_CALL_CLOSE = "</tool_call>"
 END_OF_TURN = ["<|im_end|>", "<|endoftext|>"]  # Qwen's end markers; llama.cpp also stops at any end-of-generation token
+T = TypeVar("T")
 
 
 def _require_llama_cpp() -> None:
@@ -137,7 +141,7 @@ def tool_call_id(prompt: str, index: int, name: str, arguments: str) -> str:
 class LocalBackend:
     """The server backend that runs a GGUF model on the CPU with llama.cpp."""
 
-    def __init__(self, model_path: str | None = None, *, n_ctx: int = 4096, n_threads: int | None = None):
+    def __init__(self, model_path: str | None = None, *, n_ctx: int = DEFAULT_N_CTX, n_threads: int | None = None):
         _require_llama_cpp()
         # Make sure the file is there now (assembling the course model if needed), so a missing model
         # is reported when the server starts, not on the first request.
@@ -148,7 +152,7 @@ class LocalBackend:
         self.model_id = self.model_file.stem.lower() if self.custom else COURSE_MODEL_ID
         self.n_ctx = n_ctx
         self.n_threads = n_threads or default_threads()
-        self._lock = threading.Lock()
+        self._thread = ModelThread(name="llama.cpp")  # every llama.cpp call is made there, one at a time
         self._llm: Any = None
         self._formatter: Any = None
         self._uses_tool_call_tags = False
@@ -162,37 +166,62 @@ class LocalBackend:
         return [self.model_id]
 
     def complete(self, request: ChatRequest) -> Completion:
-        last: ReplyDelta | Completion | None = None
-        for last in self.stream(request):
-            pass
-        assert isinstance(last, Completion)  # stream() always ends with the whole Completion
-        return last
+        def whole() -> Completion:
+            last: ReplyDelta | Completion | None = None
+            for last in self._reply(request):
+                pass
+            assert isinstance(last, Completion)  # _reply() always ends with the whole Completion
+            return last
+
+        return self._thread.call(whole)
 
     def stream(self, request: ChatRequest) -> Iterator[ReplyDelta | Completion]:
-        """The reply as it is generated (the ``StreamingBackend`` protocol); closing the generator stops it.
+        """The reply as it is generated (the ``StreamingBackend`` protocol); closing the iterator stops it.
 
-        The lock is held from the first item to the last, so requests run one at a time; a refused
-        request raises ``BackendError`` before anything is yielded.
+        Requests run one at a time, each from its first item to its last; a refused request raises
+        ``BackendError`` before anything is yielded.
         """
-        with self._lock:
-            self._load()
-            job = self._prepare(request)
-            yield ReplyDelta()  # accepted: the server can start its response now
-            yield from self._generate(job)
+        return self._thread.iterate(lambda: self._reply(request))
+
+    def _reply(self, request: ChatRequest) -> Iterator[ReplyDelta | Completion]:
+        """One request, on the model's thread: load, prepare, generate."""
+        self._load()
+        job = self._prepare(request)
+        yield ReplyDelta()  # accepted: the server can start its response now
+        yield from self._generate(job)
 
     # -- loading ------------------------------------------------------------------------------
 
     def load(self) -> None:
         """Load the model now instead of on the first request (e.g. to time it, or to warm up a server)."""
-        with self._lock:
+        self._thread.call(self._load)
+
+    def with_model(self, fn: Callable[[Any], T]) -> T:
+        """``fn(llm)`` with the loaded ``llama_cpp.Llama``, on the model's thread, after the requests before it.
+
+        For measuring or inspecting the model itself: calling the ``Llama`` from another thread would
+        race the server's requests and start a second OpenMP team, which slows every generation.
+        """
+        def run() -> T:
             self._load()
+            return fn(self._llm)
+
+        return self._thread.call(run)
+
+    @property
+    def busy(self) -> bool:
+        """True while a request (or a ``with_model`` call) runs or waits for the model."""
+        return self._thread.busy
 
     def close(self) -> None:
-        """Free the model's memory; the next request loads it again."""
-        with self._lock:
+        """Free the model's memory and end its thread; the next request starts both again."""
+        def free() -> None:
             if self._llm is not None and hasattr(self._llm, "close"):
                 self._llm.close()
             self._llm = None
+
+        self._thread.call(free)
+        self._thread.stop()
 
     def _load(self) -> None:
         if self._llm is not None:
@@ -273,8 +302,15 @@ class LocalBackend:
         record = Generation(prompt_tokens=len(job.tokens))
         self.generations.append(record)
 
-        def count(_input_ids: Any, _logits: Any) -> bool:  # called by llama.cpp once per sampled token
-            record.completion_tokens += 1
+        last_length = -1
+
+        def count(input_ids: Any, _logits: Any) -> bool:
+            # llama-cpp-python calls this once per sampled token, then once more after its loop with the
+            # same input as the last call: only a new input length is a new token
+            nonlocal last_length
+            if len(input_ids) != last_length:
+                last_length = len(input_ids)
+                record.completion_tokens += 1
             return False
 
         started = time.perf_counter()
@@ -321,6 +357,7 @@ class Generation:
     finish: str = "stopped"  # the finish_reason once it ran to its end; "stopped" when closed early (client gone)
     seconds: float = 0.0
     text: str = ""  # what the model wrote, before calls and markup were taken out of it
+    thread: int = field(default_factory=threading.get_ident)  # the thread that ran llama.cpp for it
 
 
 def reply_stream(pieces: Iterable[tuple[str, str | None]], job: Prepared,
