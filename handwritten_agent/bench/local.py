@@ -1,25 +1,33 @@
 """The local model through our server, next to llama-cpp-python called directly on the same prompts.
 
-Ours: the official SDK streaming a chat completion from the course's server with the ``local`` backend.
-Floor: ``Llama.create_chat_completion(stream=True)`` in this process, on its own ``Llama`` instance of the
-same GGUF file with the same thread count and context size. Both get the same prompts, every prompt
-new to both (a fresh number at the start of the system message), so neither side reads a cached prefix.
-The two sides alternate prompt by prompt; one warm-up call each (loading the model) is not counted.
+Ours: the official SDK streaming a chat completion from ``python -m handwritten_agent serve --backend local``,
+started as its own process, the way a learner runs it. Floor: ``Llama.create_chat_completion(stream=True)``
+in this process, on the same GGUF file with the same thread count and context size. Both get the same
+prompts, every prompt new to both (a fresh number at the start of the system message), so neither side
+reads a cached prefix. The two sides alternate prompt by prompt; one warm-up call each (loading the model)
+is not counted.
 
 - time to first token: from sending the request to the first chunk with text in it;
 - tokens/s: completion tokens ÷ the whole request time (prompt reading included), the figure a learner
   waits on. The prompts ask for long answers and ``max_tokens`` caps them, so both sides usually produce
   exactly ``max_tokens`` tokens.
 
-Our server does not stream token by token (it sends the finished reply in pieces), so its time to first
-token is close to the whole request: that is the gap this figure exists to show.
+Why two processes: llama.cpp's OpenMP keeps a team of worker threads for every thread that calls it, and
+once a process holds more of them than it has CPUs, every team slows down (``model_thread`` has the
+story). Two models in one process is not how the server is used, and it cost both sides about a quarter
+of their speed on a 2-core machine.
 Left out: tool calls (the parser's cost is in ``roundtrip``), long contexts, concurrent requests.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
+import re
 import secrets
+import subprocess
+import sys
+import threading
 import time
 from typing import Any, Callable, Iterable
 
@@ -82,6 +90,37 @@ def _direct(llm: Any, messages: list[dict[str, str]]) -> tuple[float, float, int
     return (first if first is not None else total), total, tokens
 
 
+def _start_server() -> tuple[subprocess.Popen[str], str]:
+    """``serve --backend local --port 0`` in its own process; returns it and its base URL once it listens."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen([sys.executable, "-m", "handwritten_agent", "serve", "--backend", "local", "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    assert process.stdout is not None
+    seen: list[str] = []
+    deadline = time.monotonic() + 120  # assembling the course model from its parts can take a while the first time
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line and process.poll() is not None:
+            break
+        seen.append(line)
+        found = re.search(r"地址：(http://\S+)", line)
+        if found:
+            # keep reading what it prints, so a full pipe never blocks the server
+            threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()  # type: ignore[union-attr]
+            return process, found.group(1)
+    _stop(process)
+    raise RuntimeError("the local server printed no address; it said:\n" + "".join(seen[-20:]))
+
+
+def _stop(process: subprocess.Popen[str]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=5)
+
+
 @benchmark("local", title="local model through our server vs llama-cpp-python called directly", order=30)
 def local_model(ctx: Context) -> list[Figure]:
     if importlib.util.find_spec("llama_cpp") is None:
@@ -93,32 +132,35 @@ def local_model(ctx: Context) -> list[Figure]:
     import openai
     from llama_cpp import Llama
 
-    from ..offline import serve
-    from ..offline.local import LocalBackend
+    from ..offline.local import DEFAULT_N_CTX, default_threads
 
-    backend = LocalBackend()  # the server's backend, so both sides use the same file, threads and context size
+    threads = default_threads()  # what the server picks on the same machine
     figures: dict[str, dict[str, list[float]]] = {side: {"ttft": [], "rate": []} for side in ("ours", "floor")}
-    with serve(backend=backend) as server, ctx.progress(total=2 * (ctx.prompts + 1), desc="local model") as bar:
-        client = openai.OpenAI(base_url=server.base_url, api_key="bench", max_retries=0, timeout=600)
-        direct = Llama(model_path=str(backend.model_file), n_ctx=backend.n_ctx, n_threads=backend.n_threads,
-                       n_threads_batch=backend.n_threads, verbose=False)
-        try:
-            model = backend.list_models()[0]
-            for index in range(-1, ctx.prompts):  # -1: the warm-up, which loads the model on both sides
-                messages = _messages(index)
-                for side in ("ours", "floor"):
-                    ttft, total, tokens = (_through_server(client, model, messages) if side == "ours"
-                                           else _direct(direct, messages))
-                    if index >= 0:
-                        figures[side]["ttft"].append(ttft * 1000)
-                        figures[side]["rate"].append(tokens / total if total > 0 else 0.0)
-                    bar.update(1)
-        finally:
-            client.close()
-            direct.close()
+    process, base_url = _start_server()
+    try:
+        with ctx.progress(total=2 * (ctx.prompts + 1), desc="local model") as bar:
+            client = openai.OpenAI(base_url=base_url, api_key="bench", max_retries=0, timeout=600)
+            direct = Llama(model_path=str(model_fetch.fetch(None)), n_ctx=DEFAULT_N_CTX, n_threads=threads,
+                           n_threads_batch=threads, verbose=False)
+            try:
+                model = client.models.list().data[0].id
+                for index in range(-1, ctx.prompts):  # -1: the warm-up, which loads the model on both sides
+                    messages = _messages(index)
+                    for side in ("ours", "floor"):
+                        ttft, total, tokens = (_through_server(client, model, messages) if side == "ours"
+                                               else _direct(direct, messages))
+                        if index >= 0:
+                            figures[side]["ttft"].append(ttft * 1000)
+                            figures[side]["rate"].append(tokens / total if total > 0 else 0.0)
+                        bar.update(1)
+            finally:
+                client.close()
+                direct.close()
+    finally:
+        _stop(process)
 
-    note = f"{ctx.prompts} fresh prompts, max_tokens={MAX_TOKENS}, {backend.n_threads} threads"
-    floor_is = "llama-cpp-python create_chat_completion(stream=True), same GGUF and threads"
+    note = f"{ctx.prompts} fresh prompts, max_tokens={MAX_TOKENS}, {threads} threads; server in its own process"
+    floor_is = "llama-cpp-python create_chat_completion(stream=True) in the bench's process, same GGUF and threads"
     return [
         Figure(benchmark="local", measure="time to first token, SDK streaming", unit="ms",
                ours=Stats.of(figures["ours"]["ttft"]), floor=Stats.of(figures["floor"]["ttft"]), floor_is=floor_is,
