@@ -676,3 +676,14 @@ def test_a_body_nested_deeper_than_the_bound_is_a_400_not_a_500():
         body = '{"model": "course-sim", "messages": [{"role": "user", "content": "hi"}], "x": ' + "[" * 100000 + "]" * 100000 + "}"
         response = httpx.post(f"{server.base_url}/chat/completions", content=body, headers={"content-type": "application/json"})
     assert response.status_code == 400 and response.json()["error"]["type"] == "invalid_request_error"
+
+
+def test_serve_process_reports_a_command_that_never_listens():
+    from handwritten_agent.offline.server import serve_process
+
+    started = time.monotonic()
+    with pytest.raises(RuntimeError, match="没有打印出它的地址") as caught:
+        with serve_process("no-such-backend", startup_timeout=30):
+            pass
+    assert "no-such-backend" in str(caught.value)  # the command's own complaint is shown
+    assert time.monotonic() - started < 25  # it noticed the exit, not the timeout

@@ -19,6 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
+from sse_events import read_events
 
 from handwritten_agent.agent import Agent, CallContext, NeedsConfirmation
 from handwritten_agent.confirmation import ConfirmationRequest, arguments_sha256
@@ -135,28 +136,6 @@ def wait_for(client: httpx.Client, run_id: str, *statuses: str, timeout: float =
             return run
         time.sleep(0.02)
     raise AssertionError(f"run {run_id} never reached {statuses}: {run}")
-
-
-def read_events(url: str, token_client: httpx.Client, run_id: str, last_id: int | None = None, stop_after: int | None = None) -> list[dict]:
-    headers = dict(token_client.headers)
-    if last_id is not None:
-        headers["Last-Event-ID"] = str(last_id)
-    events, current = [], {}
-    with httpx.stream("GET", f"{url}/v1/runs/{run_id}/events", headers=headers, timeout=10) as response:
-        assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
-        for line in response.iter_lines():
-            if line.startswith("id: "):
-                current["id"] = int(line[4:])
-            elif line.startswith("event: "):
-                current["event"] = line[7:]
-            elif line.startswith("data: "):
-                current["data"] = json.loads(line[6:])
-            elif line == "" and current:
-                events.append(current)
-                current = {}
-                if stop_after is not None and len(events) >= stop_after:
-                    break  # the client goes away mid-stream
-    return events
 
 
 # --------------------------------------------------------------------------- users and auth

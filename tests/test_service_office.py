@@ -23,6 +23,7 @@ from typing import Any
 
 import httpx
 import pytest
+from sse_events import read_events
 
 from handwritten_agent.config import load_settings
 from handwritten_agent.serving import RunningServer
@@ -52,26 +53,6 @@ def wait_for(client: httpx.Client, run_id: str, *statuses: str, timeout: float =
             return run
         time.sleep(0.03)
     raise AssertionError(f"run {run_id} never reached {statuses}: {run}")
-
-
-def events(url: str, client: httpx.Client, run_id: str, last_id: int | None = None, stop_after: int | None = None) -> list[dict]:
-    headers = dict(client.headers) | ({"Last-Event-ID": str(last_id)} if last_id is not None else {})
-    seen, current = [], {}
-    with httpx.stream("GET", f"{url}/v1/runs/{run_id}/events", headers=headers, timeout=20) as response:
-        assert response.status_code == 200
-        for line in response.iter_lines():
-            if line.startswith("id: "):
-                current["id"] = int(line[4:])
-            elif line.startswith("event: "):
-                current["event"] = line[7:]
-            elif line.startswith("data: "):
-                current["data"] = json.loads(line[6:])
-            elif line == "" and current:
-                seen.append(current)
-                current = {}
-                if stop_after is not None and len(seen) >= stop_after:
-                    break
-    return seen
 
 
 class Service:
@@ -186,10 +167,10 @@ def test_sse_reconnect_with_last_event_id_loses_no_event(office):
     service, clients, _ = office
     zhang = clients["张明"]
     run = zhang.post("/v1/runs", json={"session_id": "s", "message": "帮我读一下邮件 M001 和邮件 M002"}).json()
-    first = events(service.url, zhang, run["id"], stop_after=2)
-    rest = events(service.url, zhang, run["id"], last_id=first[-1]["id"])
+    first = read_events(service.url, zhang, run["id"], stop_after=2)
+    rest = read_events(service.url, zhang, run["id"], last_id=first[-1]["id"])
     wait_for(zhang, run["id"], "completed")
-    full = events(service.url, zhang, run["id"])
+    full = read_events(service.url, zhang, run["id"])
     assert [e["id"] for e in first + rest] == [e["id"] for e in full] == list(range(1, len(full) + 1))
     kinds = [e["event"] for e in full]
     assert kinds[0] == "run_start" and kinds[-2:] == ["final", "stop"] and kinds.count("tool_result") == 2
@@ -228,7 +209,7 @@ def test_the_fallback_answers_when_the_primary_fails_and_the_switch_is_in_the_tr
         with service.client(token) as zhang:
             run = zhang.post("/v1/runs", json={"session_id": "s", "message": "明天下午 3 点到 4 点有哪些会议室是空的？"}).json()
             done = wait_for(zhang, run["id"], "completed", timeout=60)
-            streamed = events(service.url, zhang, run["id"])
+            streamed = read_events(service.url, zhang, run["id"])
     finally:
         service.stop()
     assert "room_301" in done["answer"] or "A301" in done["answer"]

@@ -6,11 +6,6 @@ against the real server (``serve()`` in-process, and ``python -m handwritten_age
 from __future__ import annotations
 
 import json
-import os
-import re
-import subprocess
-import sys
-import time
 from datetime import datetime
 from typing import Any
 
@@ -308,27 +303,10 @@ def test_arguments_through_the_sdk(sdk, text, spec, expected):
     assert _sdk_arguments(sdk, text, spec) == expected
 
 
-def test_arguments_through_the_sdk_against_the_serve_command(tmp_path):
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    process = subprocess.Popen([sys.executable, "-m", "handwritten_agent", "serve", "--port", "0"],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-    try:
-        base_url = None
-        deadline = time.monotonic() + 30
-        while base_url is None and time.monotonic() < deadline:
-            line = process.stdout.readline()
-            if not line and process.poll() is not None:
-                break
-            found = re.search(r"地址：(http://\S+)", line)
-            base_url = found.group(1) if found else None
-        assert base_url, "the serve command did not print its base URL"
+def test_arguments_through_the_sdk_against_the_serve_command():
+    from handwritten_agent.offline.server import serve_process
+
+    with serve_process("offline", startup_timeout=30) as base_url:
         client = openai.OpenAI(base_url=base_url, api_key="any", max_retries=0)
         for text, spec, expected in SDK_CASES:
             assert _sdk_arguments(client, text, spec) == expected
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)

@@ -22,12 +22,7 @@ Left out: tool calls (the parser's cost is in ``roundtrip``), long contexts, con
 from __future__ import annotations
 
 import importlib.util
-import os
-import re
 import secrets
-import subprocess
-import sys
-import threading
 import time
 from typing import Any, Callable, Iterable
 
@@ -90,37 +85,6 @@ def _direct(llm: Any, messages: list[dict[str, str]]) -> tuple[float, float, int
     return (first if first is not None else total), total, tokens
 
 
-def _start_server() -> tuple[subprocess.Popen[str], str]:
-    """``serve --backend local --port 0`` in its own process; returns it and its base URL once it listens."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    process = subprocess.Popen([sys.executable, "-m", "handwritten_agent", "serve", "--backend", "local", "--port", "0"],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-    assert process.stdout is not None
-    seen: list[str] = []
-    deadline = time.monotonic() + 120  # assembling the course model from its parts can take a while the first time
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line and process.poll() is not None:
-            break
-        seen.append(line)
-        found = re.search(r"地址：(http://\S+)", line)
-        if found:
-            # keep reading what it prints, so a full pipe never blocks the server
-            threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()  # type: ignore[union-attr]
-            return process, found.group(1)
-    _stop(process)
-    raise RuntimeError("the local server printed no address; it said:\n" + "".join(seen[-20:]))
-
-
-def _stop(process: subprocess.Popen[str]) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=5)
-
-
 @benchmark("local", title="local model through our server vs llama-cpp-python called directly", order=30)
 def local_model(ctx: Context) -> list[Figure]:
     if importlib.util.find_spec("llama_cpp") is None:
@@ -133,11 +97,11 @@ def local_model(ctx: Context) -> list[Figure]:
     from llama_cpp import Llama
 
     from ..offline.local import DEFAULT_N_CTX, default_threads
+    from ..offline.server import serve_process
 
     threads = default_threads()  # what the server picks on the same machine
     figures: dict[str, dict[str, list[float]]] = {side: {"ttft": [], "rate": []} for side in ("ours", "floor")}
-    process, base_url = _start_server()
-    try:
+    with serve_process("local") as base_url:
         with ctx.progress(total=2 * (ctx.prompts + 1), desc="local model") as bar:
             client = openai.OpenAI(base_url=base_url, api_key="bench", max_retries=0, timeout=600)
             direct = Llama(model_path=str(model_fetch.fetch(None)), n_ctx=DEFAULT_N_CTX, n_threads=threads,
@@ -156,8 +120,6 @@ def local_model(ctx: Context) -> list[Figure]:
             finally:
                 client.close()
                 direct.close()
-    finally:
-        _stop(process)
 
     note = f"{ctx.prompts} fresh prompts, max_tokens={MAX_TOKENS}, {threads} threads; server in its own process"
     floor_is = "llama-cpp-python create_chat_completion(stream=True) in the bench's process, same GGUF and threads"

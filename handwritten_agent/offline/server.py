@@ -18,7 +18,8 @@ client goes away mid-stream, the generation is stopped. Other backends (the simu
 and the server splits the reply into chunks.
 
 ``serve()`` starts the app with uvicorn on a free port in a background thread (for notebooks and
-tests); ``serve_forever()`` runs it in the foreground for ``python -m handwritten_agent serve``.
+tests); ``serve_forever()`` runs it in the foreground for ``python -m handwritten_agent serve``, and
+``serve_process()`` starts that command as a process of its own.
 
 Left out on purpose: authentication (any API key is accepted), ``n > 1`` (rejected with a 400),
 logprobs, multimodal input, the legacy ``functions`` parameter, and every endpoint except the two
@@ -29,9 +30,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import re
 import signal
+import subprocess
+import sys
 import threading
 import time
+from contextlib import contextmanager
 from typing import Any, AsyncIterator, Callable, Iterator
 
 from fastapi import FastAPI, Request
@@ -53,7 +59,7 @@ SSE_HEADERS = {"Cache-Control": "no-cache"}
 
 # What notebooks and tests import from this module; some of these names live in ``encoding`` and ``validation``.
 __all__ = ["OfflineServer", "apply_stop", "completion_body", "completion_id", "create_app", "error_response",
-           "make_backend", "parse_request", "serve", "serve_forever", "split_pieces", "stream_chunks"]
+           "make_backend", "parse_request", "serve", "serve_forever", "serve_process", "split_pieces", "stream_chunks"]
 
 
 def error_response(error: BackendError) -> JSONResponse:
@@ -311,3 +317,43 @@ def serve_forever(host: str = "127.0.0.1", port: int = 8765, backend: str | Back
         running.stop()
     print("服务器已停止", flush=True)
     return 0
+
+
+@contextmanager
+def serve_process(backend: str = "offline", *, model_path: str | None = None,
+                  startup_timeout: float = 120) -> Iterator[str]:
+    """``python -m handwritten_agent serve --port 0`` as a process of its own; yields its base URL once it listens.
+
+    The server as a learner runs it from a terminal, for benchmarks and tests that must not share this
+    process (the local model: two llama.cpp models in one process slow each other down). The URL is read
+    from the banner ``serve_forever`` prints; the process is stopped when the ``with`` block ends.
+    """
+    command = [sys.executable, "-m", "handwritten_agent", "serve", "--backend", backend, "--port", "0"]
+    if model_path:
+        command += ["--model", model_path]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert process.stdout is not None
+    output = process.stdout
+    try:
+        said: list[str] = []
+        deadline = time.monotonic() + startup_timeout  # the first start may assemble the local model from its parts
+        while time.monotonic() < deadline:
+            line = output.readline()
+            if not line and process.poll() is not None:
+                break
+            said.append(line)
+            found = re.search(r"地址：(http://\S+)", line)
+            if found:
+                # keep reading what it prints, so a full pipe never blocks the server
+                threading.Thread(target=lambda: [None for _ in output], daemon=True).start()
+                yield found.group(1)
+                return
+        raise RuntimeError("serve 命令没有打印出它的地址。它的输出是：\n" + "".join(said[-20:]))
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
