@@ -59,7 +59,7 @@ notebooks: install
 
 ## exercises/ generated from solutions/
 exercises: install
-	$(BIN)/python -m handwritten_agent.exercises build
+	$(BIN)/python -m handwritten_agent.course.exercises build
 
 ## check your own answers in exercises/ (each check cell must pass)
 check-exercises: install

@@ -511,7 +511,7 @@ def shared_server(backend: str = "offline", model_path: str | None = None) -> An
     with _servers_lock:
         server = _servers.get(key)
         if server is None:
-            from .offline import serve
+            from .course.offline import serve
 
             server = serve(backend=backend, model_path=model_path)
             if not _servers:

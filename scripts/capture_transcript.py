@@ -33,7 +33,7 @@ def capture(questions: list[str], max_steps: int) -> dict:
     sys.path.insert(0, str(ROOT))
     from handwritten_agent.agent import DEFAULT_SYSTEM_PROMPT, Agent
     from handwritten_agent.llm import connect
-    from handwritten_agent.offline import model_fetch
+    from handwritten_agent.course.offline import model_fetch
     from handwritten_agent.scenarios import basic_registry
 
     client = connect("local")

@@ -18,7 +18,7 @@ FIXED_NOW = datetime(2026, 3, 12, 14, 30)
 
 @pytest.fixture(scope="session")
 def offline_server() -> Iterator[Any]:
-    from handwritten_agent.offline import serve
+    from handwritten_agent.course.offline import serve
 
     server = serve(backend="offline", now=FIXED_NOW)  # "offline" = the CourseSimulator, imported lazily
     try:

@@ -35,7 +35,7 @@ from typing import Any, Callable
 
 from handwritten_agent.agent import Agent
 from handwritten_agent.llm import ChatClient
-from handwritten_agent.offline import serve
+from handwritten_agent.course.offline import serve
 from handwritten_agent.scenarios import basic_registry
 
 TEMPLATE_MARKUP = re.compile(r"</?(?:tools|tool_call|tool_response)>|<\|[^|<>\s]+\|>")

@@ -267,7 +267,7 @@ def test_max_steps_must_be_positive():
 
 # --------------------------------------------------------------------------- the real offline server
 
-from handwritten_agent.offline.faults import FAULTS  # noqa: E402
+from handwritten_agent.course.offline.faults import FAULTS  # noqa: E402
 
 MAX_STEPS = 5
 RUN_SECONDS = 10.0  # generous wall-clock bound for one run against the local simulator

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from handwritten_agent.__main__ import main
-from handwritten_agent.bench import BENCHMARKS, Context, Figure, Stats, Unavailable, benchmark, discover, run, table
-from handwritten_agent.bench import local as local_bench
-from handwritten_agent.bench.notebooks import course_notebooks
+from handwritten_agent.course.cli import main
+from handwritten_agent.course.bench import BENCHMARKS, Context, Figure, Stats, Unavailable, benchmark, discover, run, table
+from handwritten_agent.course.bench import local as local_bench
+from handwritten_agent.course.bench.notebooks import course_notebooks
 
 
 def test_bench_command_measures_both_sides_and_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from handwritten_agent.agent import Agent
-from handwritten_agent.checklist import SPECS, find_root, format_items, run_checklist
-from handwritten_agent.checklist.code import find_eval, find_secrets, python_files
-from handwritten_agent.checklist.runs import NOW, course_assistant, example_arguments
+from handwritten_agent.course.checklist import SPECS, find_root, format_items, run_checklist
+from handwritten_agent.course.checklist.code import find_eval, find_secrets, python_files
+from handwritten_agent.course.checklist.runs import NOW, course_assistant, example_arguments
 from handwritten_agent.service.agents import OfficeAssistant, policy_user, system_prompt
 from handwritten_agent.service.models import Models
 from handwritten_agent.service.settings import ServiceSettings

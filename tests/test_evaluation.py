@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from handwritten_agent.evaluation import OFFICE_CASES, OneOf, evaluate, office_world_factory
+from handwritten_agent.course.evaluation import OFFICE_CASES, OneOf, evaluate, office_world_factory
 from handwritten_agent.scripted import FunctionClient, call, calls
 
 # Complete arguments for every expected call (the cases check only some of them; a tool needs all).

@@ -14,9 +14,9 @@ from types import ModuleType
 
 import pytest
 
-from handwritten_agent.exercises import check
-from handwritten_agent.exercises.check import ExerciseFailed
-from handwritten_agent.exercises.check.framework import INTERNAL
+from handwritten_agent.course.exercises import check
+from handwritten_agent.course.exercises.check import ExerciseFailed
+from handwritten_agent.course.exercises.check.framework import INTERNAL
 
 DATA = Path(__file__).parent / "data" / "exercise_mutations"
 CASES = sorted(path for path in DATA.glob("*/*.py") if path.name.startswith(("wrong_", "right_")))
@@ -62,7 +62,7 @@ def test_every_checker_has_at_least_five_wrong_and_one_right_answer():
 
 def test_the_checkers_own_guard_turns_a_crash_into_a_readable_failure():
     """The last guard in ``exercise``: a checker bug reaches the learner as ExerciseFailed that says so."""
-    from handwritten_agent.exercises.check.framework import exercise
+    from handwritten_agent.course.exercises.check.framework import exercise
 
     @exercise
     def day0_broken(check, answer):

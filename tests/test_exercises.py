@@ -21,7 +21,7 @@ from typing import Any
 import nbformat
 import pytest
 
-from handwritten_agent.exercises import build, check
+from handwritten_agent.course.exercises import build, check
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -160,7 +160,7 @@ def test_build_and_check_cli(tmp_path):
     solutions = tmp_path / "solutions"
     solutions.mkdir()
     (solutions / "day1_solutions.ipynb").write_text(json.dumps(_notebook(("markdown", "# Day 1 参考答案"), ("code", "x = 1"))), encoding="utf-8")
-    run = lambda *args: subprocess.run([sys.executable, "-m", "handwritten_agent.exercises", *args, "--root", str(tmp_path)],
+    run = lambda *args: subprocess.run([sys.executable, "-m", "handwritten_agent.course.exercises", *args, "--root", str(tmp_path)],
                                        capture_output=True, text=True, timeout=60)
     stale = run("check")
     assert stale.returncode == 1 and "exercises/day1_exercises.ipynb" in stale.stderr
@@ -211,13 +211,13 @@ def test_exercises_directory_is_exactly_what_the_generator_makes():
     assert [pair.solution.name for pair in pairs] == [f"day{day}_solutions.ipynb" for day in DAYS] and DAYS[:3] == [1, 2, 3]
     with_answers = []
     for pair in pairs:
-        assert pair.exercise.exists(), f"{pair.exercise} is missing: run `python -m handwritten_agent.exercises build`"
+        assert pair.exercise.exists(), f"{pair.exercise} is missing: run `python -m handwritten_agent.course.exercises build`"
         if build.has_learner_work(pair.exercise) and not os.environ.get("CI"):
             with_answers.append(pair.exercise.name)  # a learner's answers: not compared on their machine (CI always compares)
             continue
         assert pair.exercise.read_bytes() == build.render(pair.solution).encode("utf-8"), (
             f"{pair.exercise} is not what the generator makes from {pair.solution}. If you changed solutions/, run "
-            "`python -m handwritten_agent.exercises build` and commit the result. If you are a learner who filled in the "
+            "`python -m handwritten_agent.course.exercises build` and commit the result. If you are a learner who filled in the "
             "exercises, this is expected: check your answers with `make check-exercises` instead.")
     assert build.orphans(ROOT) == []
     if with_answers:

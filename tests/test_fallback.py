@@ -7,7 +7,7 @@ import pytest
 from handwritten_agent.agent import Agent
 from handwritten_agent.fallback import FallbackClient
 from handwritten_agent.llm import AuthenticationFailed, BadRequest, ChatClient, ConnectionFailed, RateLimited, RequestTimeout, ServerError
-from handwritten_agent.offline import serve
+from handwritten_agent.course.offline import serve
 from handwritten_agent.scenarios import basic_registry
 from handwritten_agent.scripted import ScriptedClient
 

@@ -24,7 +24,7 @@ import pytest
 from handwritten_agent.agent import Agent
 from handwritten_agent.llm import ChatClient
 from handwritten_agent.masking import MaskingRules
-from handwritten_agent.offline.simulator.gullible import injected_instructions
+from handwritten_agent.course.offline.simulator.gullible import injected_instructions
 from handwritten_agent.permissions import Level, Policy, RoleRules, User, reject
 from handwritten_agent.scenarios.office import OfficeScenario
 from handwritten_agent.tools import ToolRegistry, tool

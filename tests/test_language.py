@@ -24,9 +24,9 @@ from handwritten_agent import parsing, prompting
 from handwritten_agent.agent import REPEATED_CALL_NOTE, Agent, StopRun
 from handwritten_agent.config import ConfigError, load_settings
 from handwritten_agent.llm import BadRequest, ChatClient, LLMError, connect
-from handwritten_agent.offline import BackendError, serve
-from handwritten_agent.offline import model_fetch
-from handwritten_agent.offline.faults import FAULTS, MESSINESS
+from handwritten_agent.course.offline import BackendError, serve
+from handwritten_agent.course.offline import model_fetch
+from handwritten_agent.course.offline.faults import FAULTS, MESSINESS
 from handwritten_agent.scenarios import basic_registry, make_clock_tool
 from handwritten_agent.scenarios.calculator import evaluate
 from handwritten_agent.scripted import FunctionClient, ScriptedClient, call, calls, reply

@@ -24,10 +24,10 @@ import openai
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from handwritten_agent.offline import model_fetch
-from handwritten_agent.offline.assembly import ReplyAssembler, assemble, stream_pieces, template_tags
-from handwritten_agent.offline.local import Prepared, reply_stream, tool_call_id
-from handwritten_agent.offline.model_fetch import ModelFetchError, ModelSpec
+from handwritten_agent.course.offline import model_fetch
+from handwritten_agent.course.offline.assembly import ReplyAssembler, assemble, stream_pieces, template_tags
+from handwritten_agent.course.offline.local import Prepared, reply_stream, tool_call_id
+from handwritten_agent.course.offline.model_fetch import ModelFetchError, ModelSpec
 
 # ---------------------------------------------------------------------------------------------
 # model_fetch with fake parts (fast)
@@ -298,7 +298,7 @@ def test_reply_stream_finish_reasons_and_the_empty_reply() -> None:
 
 
 def test_past_tool_calls_are_given_to_the_template_as_objects() -> None:
-    from handwritten_agent.offline.local import _template_messages
+    from handwritten_agent.course.offline.local import _template_messages
 
     messages = [{"role": "assistant", "content": None, "tool_calls": [
         {"id": "call_1", "type": "function", "function": {"name": "calculator", "arguments": '{"expression": "17*9"}'}},
@@ -313,7 +313,7 @@ def test_past_tool_calls_are_given_to_the_template_as_objects() -> None:
 
 
 def test_the_context_error_has_the_api_message_and_code() -> None:
-    from handwritten_agent.offline.local import context_length_error
+    from handwritten_agent.course.offline.local import context_length_error
 
     error = context_length_error(4096, 5000, None)
     assert (error.status, error.code, error.param) == (400, "context_length_exceeded", "messages")
@@ -324,7 +324,7 @@ def test_the_context_error_has_the_api_message_and_code() -> None:
 
 
 def test_tool_call_ids_are_deterministic_and_differ_between_turns() -> None:
-    from handwritten_agent.offline.local import tool_call_id
+    from handwritten_agent.course.offline.local import tool_call_id
 
     first = tool_call_id("prompt one", 0, "calculator", "{}")
     assert first == tool_call_id("prompt one", 0, "calculator", "{}") and first.startswith("call_")
@@ -365,7 +365,7 @@ QUESTION = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "
 
 @pytest.fixture(scope="module")
 def local_server() -> Iterator[Any]:
-    from handwritten_agent.offline import serve
+    from handwritten_agent.course.offline import serve
 
     server = serve(backend="local")
     try:

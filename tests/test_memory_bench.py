@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from handwritten_agent.bench import Context, discover, run
+from handwritten_agent.course.bench import Context, discover, run
 
 
 def test_memory_benchmarks_are_registered_and_measure_both_sides():

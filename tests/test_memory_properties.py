@@ -32,9 +32,9 @@ from hypothesis import strategies as st
 from handwritten_agent.memory import ContextTooLong, compress, count_tokens, pairing_problems, split_head, split_rounds, trim_messages
 from handwritten_agent.memory.summary import is_summary_message, summarize, summary_message
 from handwritten_agent.memory.window import MIN_TOOL_RESULT_CHARS, shorten_content
-from handwritten_agent.offline.backend import ChatRequest
-from handwritten_agent.offline.server import parse_request
-from handwritten_agent.offline.simulator import CourseSimulator
+from handwritten_agent.course.offline.backend import ChatRequest
+from handwritten_agent.course.offline.server import parse_request
+from handwritten_agent.course.offline.simulator import CourseSimulator
 from handwritten_agent.scripted import FunctionClient
 from handwritten_agent.types import ChatResult
 

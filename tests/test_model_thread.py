@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from handwritten_agent.offline.model_thread import ModelThread
+from handwritten_agent.course.offline.model_thread import ModelThread
 
 
 class Recorder:

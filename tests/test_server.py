@@ -22,9 +22,9 @@ import openai
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from handwritten_agent.offline import BackendError, ChatRequest, Completion, serve
-from handwritten_agent.offline.backend import ReplyDelta
-from handwritten_agent.offline.server import split_pieces
+from handwritten_agent.course.offline import BackendError, ChatRequest, Completion, serve
+from handwritten_agent.course.offline.backend import ReplyDelta
+from handwritten_agent.course.offline.server import split_pieces
 
 WEATHER = {"type": "function", "function": {"name": "get_weather", "description": "Weather for a city",
                                              "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}
@@ -612,7 +612,7 @@ def test_simulator_server_error(sdk):
 
 
 def test_simulator_slow_reply_times_out_the_client():
-    from handwritten_agent.offline.simulator import CourseSimulator
+    from handwritten_agent.course.offline.simulator import CourseSimulator
 
     with serve(backend=CourseSimulator(slow_seconds=0.6)) as server:
         client = openai.OpenAI(base_url=server.base_url, api_key="test", max_retries=0, timeout=0.2)
@@ -644,7 +644,7 @@ def test_accepted_connections_have_nagle_off():
     import asyncio
     import socket as socketlib
 
-    from handwritten_agent.offline.server import _bind
+    from handwritten_agent.course.offline.server import _bind
 
     listener = _bind("127.0.0.1", 0)
     assert listener.proto == socketlib.IPPROTO_TCP
@@ -679,7 +679,7 @@ def test_a_body_nested_deeper_than_the_bound_is_a_400_not_a_500():
 
 
 def test_serve_process_reports_a_command_that_never_listens():
-    from handwritten_agent.offline.server import serve_process
+    from handwritten_agent.course.offline.server import serve_process
 
     started = time.monotonic()
     with pytest.raises(RuntimeError, match="没有打印出它的地址") as caught:

@@ -24,7 +24,7 @@ from sse_events import read_events
 from handwritten_agent.agent import Agent, CallContext, NeedsConfirmation
 from handwritten_agent.confirmation import ConfirmationRequest, arguments_sha256
 from handwritten_agent.scripted import FunctionClient, call, calls
-from handwritten_agent.serving import RunningServer
+from handwritten_agent.course.serving import RunningServer
 from handwritten_agent.service import ServiceSettings, Store, create_app
 from handwritten_agent.service.runner import RunManager
 from handwritten_agent.tools import ToolRegistry, ToolResult, tool

@@ -26,7 +26,7 @@ import pytest
 from sse_events import read_events
 
 from handwritten_agent.config import load_settings
-from handwritten_agent.serving import RunningServer
+from handwritten_agent.course.serving import RunningServer
 from handwritten_agent.service import ServiceSettings, create_app
 
 NOW = datetime(2026, 3, 12, 14, 30)

@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from handwritten_agent.offline.backend import BackendError, ChatRequest
-from handwritten_agent.offline.faults import split_model_name
-from handwritten_agent.offline.simulator import RAW_ARGUMENTS_KEY, CourseSimulator, read_conversation
-from handwritten_agent.offline.simulator.arguments import extract_expression, number_from_result
-from handwritten_agent.offline.simulator.planner import PlannedCall, plan_turn, split_intents
-from handwritten_agent.offline.simulator.text import find_numbers, language, parse_chinese_number, tokens
+from handwritten_agent.course.offline.backend import BackendError, ChatRequest
+from handwritten_agent.course.offline.faults import split_model_name
+from handwritten_agent.course.offline.simulator import RAW_ARGUMENTS_KEY, CourseSimulator, read_conversation
+from handwritten_agent.course.offline.simulator.arguments import extract_expression, number_from_result
+from handwritten_agent.course.offline.simulator.planner import PlannedCall, plan_turn, split_intents
+from handwritten_agent.course.offline.simulator.text import find_numbers, language, parse_chinese_number, tokens
 
 NOW = datetime(2024, 6, 15, 14, 30)  # a Saturday
 
@@ -499,7 +499,7 @@ def test_rate_limit_first_attempt_of_each_request_then_success(sim, monkeypatch)
     assert sim.complete(first).tool_calls  # the retry succeeds
     with pytest.raises(BackendError):
         sim.complete(request([user("17 乘以 9")], model="course-sim:rate_limit"))  # another request: limited again
-    import handwritten_agent.offline.simulator as simulator_module
+    import handwritten_agent.course.offline.simulator as simulator_module
     monkeypatch.setattr(simulator_module, "RATE_LIMIT_MEMORY", 3)
     for index in range(10):
         with pytest.raises(BackendError):

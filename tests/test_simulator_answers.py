@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from handwritten_agent.offline.simulator.answer import AnswerItem, compose_answer, read_result
-from handwritten_agent.offline.simulator.planner import PlannedCall, plan_turn
+from handwritten_agent.course.offline.simulator.answer import AnswerItem, compose_answer, read_result
+from handwritten_agent.course.offline.simulator.planner import PlannedCall, plan_turn
 
 NOW = datetime(2026, 3, 12, 14, 30)  # a Thursday
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -540,7 +540,7 @@ def test_generated_cases_cover_every_status():
 
 
 def test_older_entry_points_write_the_same_clauses():
-    from handwritten_agent.offline.simulator.answer import compose_final, result_line
+    from handwritten_agent.course.offline.simulator.answer import compose_final, result_line
     line = result_line(STOCK, {"symbol": "AAPL"}, read_result(envelope({"price": 189.5, "currency": "USD"})), "zh")
     assert line == "股票代码 AAPL 的股价为 189.5 美元"
     assert compose_final([line, "17 乘以 9 等于 153", line], ["还差一步"], "zh") == \

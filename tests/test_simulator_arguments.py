@@ -12,11 +12,11 @@ from typing import Any
 import openai
 import pytest
 
-from handwritten_agent.offline.simulator.arguments.roles import SOURCE, TARGET, assign_roles, mention_role, role_of
-from handwritten_agent.offline.simulator.arguments import Param, find_enum
-from handwritten_agent.offline.simulator.concepts import enum_family, words_for_enum
-from handwritten_agent.offline.simulator.planner import plan_turn
-from handwritten_agent.offline.simulator.text import find_quotes
+from handwritten_agent.course.offline.simulator.arguments.roles import SOURCE, TARGET, assign_roles, mention_role, role_of
+from handwritten_agent.course.offline.simulator.arguments import Param, find_enum
+from handwritten_agent.course.offline.simulator.concepts import enum_family, words_for_enum
+from handwritten_agent.course.offline.simulator.planner import plan_turn
+from handwritten_agent.course.offline.simulator.text import find_quotes
 
 NOW = datetime(2026, 3, 12, 14, 30)
 
@@ -304,7 +304,7 @@ def test_arguments_through_the_sdk(sdk, text, spec, expected):
 
 
 def test_arguments_through_the_sdk_against_the_serve_command():
-    from handwritten_agent.offline.server import serve_process
+    from handwritten_agent.course.offline.server import serve_process
 
     with serve_process("offline", startup_timeout=30) as base_url:
         client = openai.OpenAI(base_url=base_url, api_key="any", max_retries=0)

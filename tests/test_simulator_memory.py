@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from handwritten_agent.offline.backend import ChatRequest
-from handwritten_agent.offline.simulator import CourseSimulator
-from handwritten_agent.offline.simulator.summary import extractive_summary, is_summary_request
+from handwritten_agent.course.offline.backend import ChatRequest
+from handwritten_agent.course.offline.simulator import CourseSimulator
+from handwritten_agent.course.offline.simulator.summary import extractive_summary, is_summary_request
 
 from conftest import FIXED_NOW
 

@@ -18,11 +18,11 @@ from hypothesis import given, settings, strategies as st
 
 from handwritten_agent import prompting
 from handwritten_agent.llm import ChatClient
-from handwritten_agent.offline import serve
-from handwritten_agent.offline.backend import ChatRequest
-from handwritten_agent.offline.faults import MESSINESS, split_model_name
-from handwritten_agent.offline.simulator import messiness, promptmode
-from handwritten_agent.offline.simulator.planner import PlannedCall
+from handwritten_agent.course.offline import serve
+from handwritten_agent.course.offline.backend import ChatRequest
+from handwritten_agent.course.offline.faults import MESSINESS, split_model_name
+from handwritten_agent.course.offline.simulator import messiness, promptmode
+from handwritten_agent.course.offline.simulator.planner import PlannedCall
 from handwritten_agent.tokens import count_message_tokens, estimate_tokens
 
 NOW = datetime(2026, 3, 12, 14, 30)
@@ -568,7 +568,7 @@ def test_small_talk_gets_words_not_a_call():
 
 
 def test_course_simulator_uses_prompt_mode_without_tools():
-    from handwritten_agent.offline.simulator import CourseSimulator
+    from handwritten_agent.course.offline.simulator import CourseSimulator
     simulator = CourseSimulator(now=NOW)
     completion = simulator.complete(request(JSON_PROMPT, [user(ASK_CALC)], "course-sim:fenced"))
     assert completion.tool_calls == [] and completion.content == EXPECTED_SHAPES["fenced"]
@@ -913,7 +913,7 @@ def test_no_layout_makes_the_reader_crash(pieces):
 
 @pytest.mark.parametrize("junk", ["{" * 4000, "[" * 4000, '{"a": ' * 2000, "x {" * 3000])
 def test_stray_and_deeply_nested_brackets_neither_crash_nor_take_seconds(junk):
-    from handwritten_agent.offline.simulator import messiness
+    from handwritten_agent.course.offline.simulator import messiness
 
     started = time.perf_counter()
     assert list(messiness.iter_json_values(junk)) == []

@@ -22,12 +22,12 @@ from typing import Any
 
 import pytest
 
-from handwritten_agent.offline.simulator.actions import CREATE, DELETE, EXPORT, READ, SEND, request_actions, tool_action
-from handwritten_agent.offline.simulator.arguments import Param
-from handwritten_agent.offline.simulator.arguments.carry import NONE_FIT, value_from_results
-from handwritten_agent.offline.simulator.fieldwords import field_label
-from handwritten_agent.offline.simulator.planner import PlannedCall, plan_turn
-from handwritten_agent.offline.simulator.schemawords import schema_words
+from handwritten_agent.course.offline.simulator.actions import CREATE, DELETE, EXPORT, READ, SEND, request_actions, tool_action
+from handwritten_agent.course.offline.simulator.arguments import Param
+from handwritten_agent.course.offline.simulator.arguments.carry import NONE_FIT, value_from_results
+from handwritten_agent.course.offline.simulator.fieldwords import field_label
+from handwritten_agent.course.offline.simulator.planner import PlannedCall, plan_turn
+from handwritten_agent.course.offline.simulator.schemawords import schema_words
 
 NOW = datetime(2026, 3, 12, 14, 30)  # a Thursday
 

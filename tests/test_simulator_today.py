@@ -8,8 +8,8 @@ from datetime import datetime
 import openai
 import pytest
 
-from handwritten_agent.offline import serve
-from handwritten_agent.offline.simulator.today import stated_now
+from handwritten_agent.course.offline import serve
+from handwritten_agent.course.offline.simulator.today import stated_now
 
 CLOCK = datetime(2020, 1, 6, 9, 5)
 

@@ -86,8 +86,8 @@ class QwenCounter:
         from llama_cpp import Llama
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
-        from ..offline import model_fetch
-        from ..offline.local import _template_messages
+        from ..course.offline import model_fetch
+        from ..course.offline.local import _template_messages
 
         path = Path(model_path) if model_path else model_fetch.model_path()
         if not path.exists():

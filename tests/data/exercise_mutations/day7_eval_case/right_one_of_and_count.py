@@ -1,7 +1,7 @@
 """Correct, another way: the room by either name, a count and a row check as two queries, and the booking id as the fact."""
 
-from handwritten_agent.evaluation import EvalCase, ExpectedCall, OneOf, StateCheck
-from handwritten_agent.exercises.check.day7 import EVAL_REQUEST
+from handwritten_agent.course.evaluation import EvalCase, ExpectedCall, OneOf, StateCheck
+from handwritten_agent.course.exercises.check.day7 import EVAL_REQUEST
 
 
 def make_case():

@@ -1,7 +1,7 @@
 """Checks only words in the answer (no expected arguments, no database): an agent that books the wrong time but names the room passes."""
 
-from handwritten_agent.evaluation import EvalCase
-from handwritten_agent.exercises.check.day7 import EVAL_REQUEST
+from handwritten_agent.course.evaluation import EvalCase
+from handwritten_agent.course.exercises.check.day7 import EVAL_REQUEST
 
 
 def make_case():

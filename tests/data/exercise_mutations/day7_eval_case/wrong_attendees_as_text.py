@@ -1,7 +1,7 @@
 """Writes the expected headcount as the text "3": the database returns the integer 3, so the right agent fails."""
 
-from handwritten_agent.evaluation import EvalCase, ExpectedCall, StateCheck
-from handwritten_agent.exercises.check.day7 import EVAL_REQUEST
+from handwritten_agent.course.evaluation import EvalCase, ExpectedCall, StateCheck
+from handwritten_agent.course.exercises.check.day7 import EVAL_REQUEST
 
 
 def make_case():

@@ -1,7 +1,7 @@
 """Asks the answer for a phrase the right agent does not use ("预订成功"): wording is not a fact, and the right agent fails."""
 
-from handwritten_agent.evaluation import EvalCase, ExpectedCall, StateCheck
-from handwritten_agent.exercises.check.day7 import EVAL_REQUEST
+from handwritten_agent.course.evaluation import EvalCase, ExpectedCall, StateCheck
+from handwritten_agent.course.exercises.check.day7 import EVAL_REQUEST
 
 
 def make_case():

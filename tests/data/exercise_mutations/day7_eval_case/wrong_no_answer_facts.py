@@ -1,7 +1,7 @@
 """No answer facts: an agent that books correctly but only says "好的。" passes the answer score."""
 
-from handwritten_agent.evaluation import EvalCase, ExpectedCall, StateCheck
-from handwritten_agent.exercises.check.day7 import EVAL_REQUEST
+from handwritten_agent.course.evaluation import EvalCase, ExpectedCall, StateCheck
+from handwritten_agent.course.exercises.check.day7 import EVAL_REQUEST
 
 
 def make_case():

@@ -1,7 +1,7 @@
 """Forgets that booking is L2: with nobody approving, even the right agent's booking never runs (decide is None)."""
 
-from handwritten_agent.evaluation import EvalCase, ExpectedCall, StateCheck
-from handwritten_agent.exercises.check.day7 import EVAL_REQUEST
+from handwritten_agent.course.evaluation import EvalCase, ExpectedCall, StateCheck
+from handwritten_agent.course.exercises.check.day7 import EVAL_REQUEST
 
 
 def make_case():

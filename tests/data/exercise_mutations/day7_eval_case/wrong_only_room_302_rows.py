@@ -1,7 +1,7 @@
 """Looks only at room_302's bookings by E001: an agent that also books room_301 is not noticed."""
 
-from handwritten_agent.evaluation import EvalCase, ExpectedCall, StateCheck
-from handwritten_agent.exercises.check.day7 import EVAL_REQUEST
+from handwritten_agent.course.evaluation import EvalCase, ExpectedCall, StateCheck
+from handwritten_agent.course.exercises.check.day7 import EVAL_REQUEST
 
 
 def make_case():

@@ -1,0 +1,118 @@
+"""Command line: ``python -m handwritten_agent serve|model|bench|users|service|eval|checklist|trace …``.
+
+- ``serve [--port N] [--host H] [--backend offline|local] [--model PATH]`` runs the OpenAI-compatible
+  server in the foreground until Ctrl+C.
+- ``model fetch [--model PATH]`` assembles (or checks) the local model file; ``model path`` prints it.
+- ``bench [--only NAME] [--n N] [--json PATH]`` measures each figure next to its floor (see ``bench``).
+- ``users add NAME --role ROLE [--db PATH]`` adds a service user and prints their token once (last line).
+- ``service [--port N] [--db PATH]`` runs the Day 7 office-assistant service until Ctrl+C.
+- ``eval [--model NAME] [--repeat K] [--json PATH]`` scores the office assistant on ten cases (``evaluation``).
+- ``checklist [--json PATH]`` checks the release checklist against the course agent and code (``checklist``).
+- ``trace show|html|diagnose FILE`` looks at a JSONL trace (see ``tracing.cli``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from ..offline import serve_forever
+
+    return serve_forever(host=args.host, port=args.port, backend=args.backend, model_path=args.model)
+
+
+def _model(args: argparse.Namespace) -> int:
+    from ..offline import model_fetch
+
+    if args.action == "fetch":
+        path = model_fetch.fetch(model_path=args.model, progress=True)
+        print(f"模型已就绪：{path}")
+        return 0
+    print(model_fetch.model_path(args.model))
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from .. import bench
+
+    return bench.main(args)
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from ..evaluation.cli import main as eval_main
+
+    return eval_main(args)
+
+
+def _checklist(args: argparse.Namespace) -> int:
+    from ..checklist import main as checklist_main
+
+    return checklist_main(args)
+
+
+def _trace(args: argparse.Namespace) -> int:
+    from .trace import main as trace_main
+
+    return trace_main(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m handwritten_agent", description="手写 Agent 课程工具")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="启动 OpenAI 兼容服务器（离线模拟器或本地模型）")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8765, help="监听的端口（默认 8765；0 表示自动选一个空闲端口）")
+    serve.add_argument("--backend", choices=["offline", "local"], default="offline")
+    serve.add_argument("--model", default=None, help="--backend local 使用的 GGUF 文件（默认：model fetch 拼好的课程模型）")
+    serve.set_defaults(func=_serve)
+
+    model = sub.add_parser("model", help="管理本地模型文件：fetch 拼装并校验，path 打印路径")
+    model.add_argument("action", choices=["fetch", "path"])
+    model.add_argument("--model", default=None, help="用这个 GGUF 文件代替课程模型")
+    model.set_defaults(func=_model)
+
+    from ..bench import add_arguments as bench_arguments  # light: the benchmarks themselves load when run
+
+    bench = sub.add_parser("bench", help="性能基准：每个数字和它的地板并排（表格 + JSON）")
+    bench_arguments(bench)
+    bench.set_defaults(func=_bench)
+
+    from .service import add_arguments as service_arguments
+
+    service_arguments(sub)
+
+    from ..evaluation.cli import add_arguments as eval_arguments
+
+    evaluation = sub.add_parser("eval", help="用 10 个办公请求给办公助手打分（表格 + JSON）")
+    eval_arguments(evaluation)
+    evaluation.set_defaults(func=_eval)
+
+    from ..checklist import add_arguments as checklist_arguments
+
+    checklist = sub.add_parser("checklist", help="发布前检查清单：对课程的 Agent 和代码逐项检查")
+    checklist_arguments(checklist)
+    checklist.set_defaults(func=_checklist)
+
+    from .trace import add_arguments as trace_arguments
+
+    trace = sub.add_parser("trace", help="查看 JSONL trace：步骤表、HTML 页面、诊断结果")
+    trace_arguments(trace)
+    trace.set_defaults(func=_trace)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (ModuleNotFoundError, OSError, RuntimeError, ValueError) as exc:
+        # a missing [local] extra, a bad --model path, a busy port, a duplicate user: the message says what to do
+        print(f"出错了：{exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

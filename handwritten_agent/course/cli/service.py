@@ -1,0 +1,83 @@
+"""``python -m handwritten_agent users add NAME --role ROLE [--db PATH]`` and ``service --port N [--db PATH]``.
+
+Left out: removing users and rotating tokens (delete the row and add the user again).
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import threading
+
+from ...service.settings import ServiceSettings, default_db_path
+
+
+def add_arguments(sub: argparse._SubParsersAction) -> None:
+    users = sub.add_parser("users", help="管理服务的用户（令牌、角色）")
+    users_sub = users.add_subparsers(dest="action", required=True)
+    add = users_sub.add_parser("add", help="添加一个用户并打印它的令牌（只显示一次）")
+    add.add_argument("name")
+    add.add_argument("--role", required=True, help="用户的角色，例如 行政助理 或 管理员（权限策略里的角色）")
+    add.add_argument("--db", default=None, help=f"服务的数据库（默认：{default_db_path()}）")
+    add.set_defaults(func=users_add)
+    listing = users_sub.add_parser("list", help="列出用户（名字和角色；令牌从不保存）")
+    listing.add_argument("--db", default=None)
+    listing.set_defaults(func=users_list)
+
+    service = sub.add_parser("service", help="启动办公助手服务（FastAPI + uvicorn）")
+    service.add_argument("--host", default="127.0.0.1")
+    service.add_argument("--port", type=int, default=8000)
+    service.add_argument("--db", default=None, help=f"服务的数据库（默认：{default_db_path()}）")
+    service.add_argument("--workers", type=int, default=4, help="同时执行的运行数")
+    service.set_defaults(func=run_service)
+
+
+def _settings(args: argparse.Namespace) -> ServiceSettings:
+    settings = ServiceSettings(db_path=args.db) if args.db else ServiceSettings()
+    if getattr(args, "workers", None):
+        settings.workers = args.workers
+    return settings
+
+
+def users_add(args: argparse.Namespace) -> int:
+    from ...service.store import Store
+
+    settings = _settings(args)
+    user, token = Store(settings.db_path).add_user(args.name, args.role)
+    print(f"已添加用户 {user.name}（角色：{user.role}，id：{user.id}），数据库：{settings.db_path}")
+    from ...scenarios.office import ROLE_TABLE
+
+    if user.role not in ROLE_TABLE:
+        print(f"注意：办公助手的权限策略里没有角色“{user.role}”（有：{'、'.join(ROLE_TABLE)}），这个用户看不到任何工具。")
+    print("下面是这个用户的令牌，只显示这一次（数据库里只保存它的哈希）：")
+    print(token)
+    return 0
+
+
+def users_list(args: argparse.Namespace) -> int:
+    from ...service.store import Store
+
+    for user in Store(_settings(args).db_path).users():
+        print(f"{user.id}\t{user.name}\t{user.role}")
+    return 0
+
+
+def run_service(args: argparse.Namespace) -> int:
+    from ..serving import RunningServer
+    from ...service.app import create_app
+
+    settings = _settings(args)
+    app = create_app(settings)
+    stop = threading.Event()
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    with RunningServer(app, args.host, args.port) as server:
+        print(f"办公助手服务已启动：{server.url}（接口文档 {server.url}/docs），数据库 {settings.db_path}。Ctrl+C 停止。", flush=True)
+        try:
+            while not stop.wait(0.5):  # deliberately unbounded: the foreground service runs until Ctrl+C or SIGTERM
+                pass
+        except KeyboardInterrupt:
+            pass
+    app.state.manager.shutdown(wait=True)
+    print("服务已停止。", flush=True)
+    return 0

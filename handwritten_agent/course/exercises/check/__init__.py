@@ -1,0 +1,63 @@
+"""Checkers for the exercises: one function per exercise, called from its check cell, one module per day.
+
+    from handwritten_agent.course.exercises import check
+    check.day2_extract_json(extract_json)
+
+A checker runs the learner's code on several cases — against the offline course simulator when a
+model is needed, so the result is the same on every machine — and prints one ``✅`` line per case
+that passes. At the first case that fails it raises ``ExerciseFailed`` (an ``AssertionError``, so
+nbval and pytest mark the cell failed) with a message in Chinese: which case (用例), the input (输入),
+what was expected (期望), what came back (实际) and a hint (提示). The ``raise NotImplementedError()``
+left in an unfinished exercise becomes "还没有完成".
+
+The rule every exercise's check follows (Days 1–3 do; every later day must):
+
+1. **Every dimension the task text names is tested with at least two values, one of them an edge.**
+   List the dimensions first — inputs, options and their defaults, error kinds, counts, order,
+   instances, languages — then pick values: empty / one / many; the default and a non-default
+   (``max_attempts`` 1, 2, 5 — not only 3); every error class the text names (404 *and* 500, not only
+   500); parallel calls, not one; two instances of a class, not one; inputs that break the usual
+   shortcuts (escapes, ``true/false/null``, braces inside strings, a prefix of another name, a currency
+   pair not ending in CNY, a call whose whole arguments arrive in the first fragment, a failed tool
+   result that must reach the model). If the task text does not say what an edge should do, make the
+   text say it before testing it.
+2. **What the task forbids is detected and named in the hint**: ``eval``/``exec`` (``_Check.forbid``
+   reads the bytecode of the learner's function and of the helpers it calls in the same notebook),
+   a library the task says not to use, changing the caller's list or dict (``_Check.unchanged`` on a
+   deep copy), state shared between instances (two instances in one check).
+3. **Every learner value is read behind a type guard.** A value of the wrong type is an
+   ``ExerciseFailed`` that names the type (``typed``), never an exception inside the checker. The
+   ``exercise`` decorator is only the last guard: its "检查程序自身出错" message means a checker bug,
+   and the mutation test fails on it.
+4. **Hints are computed from the failure**: the path where a value differs (``value_difference``),
+   the differing part of a long text (``text_difference``), the header, the missing id, the wrong
+   type, the direction (a rate that is the inverse), the count of calls against the bound — not one
+   fixed sentence per case. Long values are shown as the part that differs (``excerpt``-style), not
+   as the first 300 characters.
+5. **Facts, not wording**: where a check reads the simulator's answer it looks for the numbers and
+   names, so rewording the simulator never breaks a check.
+6. **Wrong and right answers are kept as data**: at least 5 plausible wrong answers (of different
+   kinds, each saying its mistake in its docstring and, with ``FAILS_AT``, the case that must catch it)
+   and at least 1 correct answer written differently from the solution, in
+   ``tests/data/exercise_mutations/<checker>/`` (format: that folder's README.md), run by
+   ``tests/test_exercise_mutations.py``. Every checker fails on the placeholder and passes on the
+   published solution (``tests/test_exercises.py``).
+
+A new day adds ``dayN.py`` here (its checkers named ``dayN_*``, each decorated with ``@exercise`` and
+listed in ``__all__``) and one line below; its wrong and right answers go to
+``tests/data/exercise_mutations/<checker>/``.
+
+Left out: scores and partial credit — an exercise passes or says what to fix. The checkers always use
+the offline simulator, even when ``.env`` names a real provider, because a real model's answers vary.
+"""
+
+from __future__ import annotations
+
+from .day1 import *  # noqa: F401,F403
+from .day2 import *  # noqa: F401,F403
+from .day3 import *  # noqa: F401,F403
+from .day4 import *  # noqa: F401,F403
+from .day5 import *  # noqa: F401,F403
+from .day6 import *  # noqa: F401,F403
+from .day7 import *  # noqa: F401,F403
+from .framework import NOT_DONE, ExerciseFailed, offline_base_url, offline_client  # noqa: F401

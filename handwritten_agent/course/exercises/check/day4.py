@@ -1,0 +1,527 @@
+"""Checkers for the Day 4 exercises (记忆): rounds, a window that passes a property check, a summary prompt, per-user search.
+
+Every case that needs a model uses the offline course simulator; the window and the search are checked
+on histories and users generated from fixed seeds, so a learner sees the same cases on every run.
+``MEMORY_SCHEMA``/``memory_db`` build the SQLite database of exercise 4.4 (the notebook uses the same).
+
+Left out: grading a summary prompt by meaning (the simulator's summary keeps the kinds of information the
+prompt names; a real model is never asked), and ranking in 4.4 (any order of the right memories passes).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import re
+import sqlite3
+from typing import Any, Callable
+
+from .framework import _brief, _callable, _Check, _short, offline_client
+
+__all__ = ["day4_search_memories", "day4_split_rounds", "day4_summary_prompt", "day4_trim"]
+
+MEMORY_SCHEMA = """
+CREATE TABLE memories (id INTEGER PRIMARY KEY, user_id TEXT NOT NULL, text TEXT NOT NULL);
+CREATE VIRTUAL TABLE memories_fts USING fts5(text, content='memories', content_rowid='id', tokenize='trigram');
+CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
+    INSERT INTO memories_fts(rowid, text) VALUES (new.id, new.text);
+END;
+""".strip()
+
+
+def memory_db(rows: list[tuple[str, str]]) -> sqlite3.Connection:
+    """An in-memory database with ``MEMORY_SCHEMA`` and ``rows`` of ``(user_id, text)`` inserted in order."""
+    db = sqlite3.connect(":memory:")
+    db.executescript(MEMORY_SCHEMA)
+    db.executemany("INSERT INTO memories (user_id, text) VALUES (?, ?)", rows)
+    db.commit()
+    return db
+
+
+# ---------------------------------------------------------------------------------------------
+# Generated conversations (the shapes the property checks need)
+# ---------------------------------------------------------------------------------------------
+
+_WORDS = ["北京", "明天", "天气", "预算", "5000 元", "我喜欢靠窗", "必须", "张伟", "budget", "42", "，", "。"]
+
+
+def _text(rng: random.Random) -> str:
+    return "".join(rng.choice(_WORDS) for _ in range(rng.randint(1, 10)))
+
+
+def _history(rng: random.Random) -> list[dict[str, Any]]:
+    """A valid conversation: 1–2 system messages, 1–8 rounds, parallel calls answered in any order, long results."""
+    messages: list[dict[str, Any]] = [{"role": "system", "content": "你是助手。" + _text(rng)}]
+    if rng.random() < 0.3:
+        messages.append({"role": "system", "content": "规则：" + _text(rng)})
+    number = 0
+    rounds = rng.randint(1, 8)
+    for index in range(rounds):
+        messages.append({"role": "user", "content": "问题" + _text(rng)})
+        for _ in range(rng.randint(0, 2)):
+            calls = []
+            for _ in range(rng.randint(1, 3)):
+                number += 1
+                calls.append({"id": f"call_{number}", "type": "function",
+                              "function": {"name": rng.choice(["get_weather", "calculator"]), "arguments": json.dumps({"q": _text(rng)}, ensure_ascii=False)}})
+            messages.append({"role": "assistant", "content": None, "tool_calls": calls})
+            for call in rng.sample(calls, len(calls)):
+                body = _text(rng) if rng.random() < 0.7 else "数据 0123456789 " * rng.randint(10, 120)
+                messages.append({"role": "tool", "tool_call_id": call["id"], "content": body})
+        if index < rounds - 1 or rng.random() < 0.5:
+            messages.append({"role": "assistant", "content": "回答" + _text(rng)})
+    return messages
+
+
+def _describe(messages: list[dict[str, Any]]) -> str:
+    """A history in one line per message, for failure messages."""
+    lines = []
+    for i, m in enumerate(messages):
+        if m.get("tool_calls"):
+            lines.append(f"[{i}] assistant 调用 {', '.join(c['id'] for c in m['tool_calls'])}")
+        elif m.get("role") == "tool":
+            lines.append(f"[{i}] tool 回答 {m.get('tool_call_id')}")
+        else:
+            lines.append(f"[{i}] {m.get('role')}: {_brief(m.get('content'), 20)}")
+    return "\n".join(lines)
+
+
+def _shape(rounds: Any) -> str:
+    """Rounds as their roles, e.g. [user assistant(调用) tool tool assistant] [user assistant]."""
+    if not isinstance(rounds, list):
+        return _short(rounds, 200)
+    parts = []
+    for round_ in rounds:
+        if not isinstance(round_, list):
+            parts.append(f"<{type(round_).__name__}>")
+            continue
+        roles = " ".join("assistant(调用)" if isinstance(m, dict) and m.get("tool_calls") else
+                         str(m.get("role")) if isinstance(m, dict) else type(m).__name__ for m in round_)
+        parts.append(f"[{roles}]")
+    return " ".join(parts) or "[]（没有轮）"
+
+
+# ---------------------------------------------------------------------------------------------
+# 4.1 split_rounds
+# ---------------------------------------------------------------------------------------------
+
+def _call(call_id: str) -> dict[str, Any]:
+    return {"id": call_id, "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"北京\"}"}}
+
+
+def _split_cases() -> list[tuple[str, list[dict[str, Any]]]]:
+    system = {"role": "system", "content": "你是助手。"}
+
+    def user(text: str) -> dict[str, Any]:
+        return {"role": "user", "content": text}
+
+    def answer(text: str) -> dict[str, Any]:
+        return {"role": "assistant", "content": text}
+
+    def asks(*ids: str) -> dict[str, Any]:
+        return {"role": "assistant", "content": None, "tool_calls": [_call(i) for i in ids]}
+
+    def result(call_id: str) -> dict[str, Any]:
+        return {"role": "tool", "tool_call_id": call_id, "content": f"{call_id} 的结果"}
+
+    return [
+        ("没有任何消息", []),
+        ("只有 system 消息", [system]),
+        ("两轮，没有工具", [system, user("你好"), answer("你好！"), user("你是谁？"), answer("我是助手。")]),
+        ("两个并行调用，结果乱序", [system, user("北京和上海天气？"), asks("a", "b"), result("b"), result("a"), answer("都晴"), user("谢谢"), answer("不客气")]),
+        ("三个并行调用", [system, user("三个城市"), asks("a", "b", "c"), result("a"), result("c"), result("b"), answer("好")]),
+        ("一轮里先后两次调用", [system, user("先查再算"), asks("a"), result("a"), asks("b"), result("b"), answer("算好了"), user("好")]),
+        ("开头两条 system 消息", [system, {"role": "system", "content": "规则"}, user("你好"), answer("你好")]),
+        ("第一条 user 之前有一条欢迎语", [system, answer("欢迎！有什么可以帮你？"), user("查天气"), asks("a"), result("a"), answer("晴")]),
+        ("对话中间有一条 system 消息", [system, user("你好"), answer("你好"), {"role": "system", "content": "提醒：简洁回答"}, user("天气？"), answer("晴")]),
+        ("最后一轮还没有回答", [system, user("你好"), answer("你好"), user("查天气"), asks("a", "b"), result("a"), result("b")]),
+        ("连续两条 user 消息", [system, user("在吗"), user("查一下北京天气"), asks("a"), result("a"), answer("晴")]),
+    ]
+
+
+def _rounds_hint(got: list[Any], messages: list[dict[str, Any]], expected: list[list[dict[str, Any]]]) -> str:
+    head = 0
+    while head < len(messages) and messages[head].get("role") == "system":
+        head += 1
+    flat = [m for round_ in got for m in round_] if all(isinstance(r, list) for r in got) else []
+    if any(m is messages[i] or m == messages[i] for i in range(head) for m in flat):
+        return "开头的 system 消息（头部）不算一轮，不要放进任何一轮。"
+    if flat != messages[head:]:
+        missing = [i for i in range(head, len(messages)) if not any(m == messages[i] for m in flat)]
+        if missing:
+            return f"有消息丢了：第 {missing} 条没有出现在任何一轮里。把所有轮拼起来，应该正好是头部之外的全部消息，顺序不变。"
+        return "把所有轮拼起来，应该正好是头部之外的全部消息：不能重复，也不能改顺序。"
+    starts = [r[0] for r in got if r]
+    if any(m.get("role") in ("tool", "assistant") and m not in [r[0] for r in expected] for m in starts):
+        return "只有 user 消息开始新的一轮：带 tool_calls 的 assistant 消息和回答它的 tool 消息，都属于它们前面那条 user 消息的那一轮。"
+    if len(got) < len(expected):
+        return "每一条 user 消息都开始新的一轮，连续两条 user 消息就是两轮。"
+    return "一轮从一条 user 消息开始，到下一条 user 消息之前为止；第一条 user 之前、头部之后的消息单独算一轮。"
+
+
+def day4_split_rounds(split_rounds: Callable[[list[dict[str, Any]]], list[list[dict[str, Any]]]]) -> None:
+    """Exercise 4.1: ``split_rounds(messages) -> list of rounds``; tool calls stay with their results."""
+    __tracebackhide__ = True
+    from ....memory import split_rounds as reference
+
+    check = _Check("day4_split_rounds")
+    _callable(check.exercise, split_rounds)
+    rng = random.Random(41)
+    cases = _split_cases() + [(f"随机生成的对话 #{n}", _history(rng)) for n in range(1, 41)]
+    for case, messages in cases:
+        before = copy.deepcopy(messages)
+        got = check.call(case, split_rounds, messages)
+        expected = reference(before)
+        if not isinstance(got, list) or not all(isinstance(r, list) and all(isinstance(m, dict) for m in r) for r in got):
+            raise check.fail(case, given=_describe(before), expected="一个列表，每个元素是一轮（消息字典的列表）", got=_short(got, 200),
+                             hint="返回 list[list[dict]]，例如 [[user消息, assistant消息], [user消息, ...]]；没有轮就返回 []。")
+        if messages != before:
+            raise check.fail(case, given=_describe(before), expected="输入的消息列表保持不变", got=_describe(messages),
+                             hint="不要修改传进来的列表（pop、del、insert、改字典都算）：新建列表来放每一轮。")
+        if got != expected:
+            raise check.fail(case, given=_describe(before), expected=_shape(expected), got=_shape(got),
+                             hint=_rounds_hint(got, before, expected))
+        if not case.startswith("随机"):
+            check.ok(case, _shape(got))
+    check.ok("40 段随机生成的对话（并行调用、乱序结果、长结果）", "全部和参考答案一致")
+    check.done()
+
+
+# ---------------------------------------------------------------------------------------------
+# 4.2 trim: a window that passes a property check
+# ---------------------------------------------------------------------------------------------
+
+def _rounds_of(messages: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[list[dict[str, Any]]]]:
+    from ....memory import split_head, split_rounds
+
+    return split_head(messages)[0], split_rounds(messages)
+
+
+def _expected_trim(messages: list[dict[str, Any]], max_tokens: int) -> list[dict[str, Any]] | None:
+    """The reference: head plus the longest run of newest rounds that fits; ``None`` when even the last round does not."""
+    from ....memory import count_tokens
+
+    head, rounds = _rounds_of(messages)
+    for start in range(len(rounds)):
+        candidate = head + [m for round_ in rounds[start:] for m in round_]
+        if count_tokens(candidate) <= max_tokens:
+            return candidate
+    return None if rounds else (head if count_tokens(head) <= max_tokens else None)
+
+
+def _trim_hint(messages: list[dict[str, Any]], got: list[dict[str, Any]], max_tokens: int, expected: list[dict[str, Any]] | None) -> str:
+    from ....memory import count_tokens, pairing_problems
+
+    head, rounds = _rounds_of(messages)
+    problems = pairing_problems(got)
+    if problems:
+        return f"结果里工具调用和结果没有配对（{problems[0]}）：按“轮”整轮丢弃，不要按条丢。"
+    if got[:len(head)] != head:
+        return "开头的 system 消息必须原样保留在最前面。"
+    if count_tokens(got) > max_tokens:
+        return f"结果有 {count_tokens(got)} 个 token，超过了 max_tokens={max_tokens}：继续丢最早的轮；最新的一轮也放不下时 raise ContextTooLong。"
+    latest = [m for m in messages if m.get("role") == "user"][-1:]
+    if latest and latest[0] not in got:
+        return "最新的 user 消息必须保留：丢的是最早的轮，不是最新的。"
+    body = got[len(head):]
+    suffixes = [[m for r in rounds[start:] for m in r] for start in range(len(rounds) + 1)]
+    if body not in suffixes and body and body == messages[len(messages) - len(body):]:
+        return "你是按条丢的：一轮要么整轮保留、要么整轮丢弃。现在某一轮开头的 user 消息被丢了，它后面的调用和回答却还在。"
+    if body not in suffixes:
+        if any(body == [m for r in rounds[:end] for m in r] for end in range(len(rounds) + 1)):
+            return "保留的是最早的几轮：应该从最早的开始丢，留下最近的轮。"
+        if all(m in messages for m in got):
+            return "保留的轮必须是最近的、连在一起的若干轮（不能跳过中间的一轮去留更早的），每一轮原样保留，不改内容。"
+        return "消息的内容被改动了：每一轮原样保留（这道题不要截短工具结果），只决定留哪几轮。"
+    if expected is not None and len(got) < len(expected):
+        if count_tokens(expected) == max_tokens:
+            return f"正好等于 max_tokens（{max_tokens}）也算放得下：比较时用 <=，不是 <。"
+        return "丢多了：还有更早的轮放得下。从最新的轮往前加，加到放不下为止。"
+    return "对照题目要求再检查一遍。"
+
+
+def day4_trim(trim: Callable[[list[dict[str, Any]], int], list[dict[str, Any]]]) -> None:
+    """Exercise 4.2: ``trim(messages, max_tokens)``: whole oldest rounds dropped; ``ContextTooLong`` when the last round does not fit."""
+    __tracebackhide__ = True
+    from ....memory import ContextTooLong, count_tokens
+
+    check = _Check("day4_trim")
+    _callable(check.exercise, trim)
+
+    def run(case: str, messages: list[dict[str, Any]], max_tokens: int) -> None:
+        before = copy.deepcopy(messages)
+        expected = _expected_trim(before, max_tokens)
+        try:
+            got = trim(messages, max_tokens)
+        except NotImplementedError:
+            raise check.not_done() from None
+        except ContextTooLong:
+            if messages != before:
+                raise check.fail(case, given=_describe(before), expected="输入的消息列表保持不变", got=_describe(messages),
+                                 hint="不要修改传进来的列表：新建一个列表返回。") from None
+            if expected is not None:
+                raise check.fail(case, given=f"max_tokens={max_tokens}\n{_describe(before)}",
+                                 expected=f"{len(expected)} 条消息（{count_tokens(expected)} tokens，放得下）",
+                                 got="抛出了 ContextTooLong",
+                                 hint="只有连头部加最新的一轮都放不下时才 raise ContextTooLong；放得下就丢掉更早的轮再返回。") from None
+            return
+        except Exception as exc:  # noqa: BLE001 - a learner bug becomes a readable failure
+            raise check.fail(case, given=f"max_tokens={max_tokens}", expected="一个消息列表，或 ContextTooLong",
+                             got=f"抛出了异常 {type(exc).__name__}: {exc}",
+                             hint="放不下时抛的是课程包里的 ContextTooLong（from handwritten_agent.memory import ContextTooLong）。") from exc
+        if messages != before:
+            raise check.fail(case, given=_describe(before), expected="输入的消息列表保持不变", got=_describe(messages),
+                             hint="不要修改传进来的列表（del、pop、remove 都算）：新建一个列表返回。")
+        if not isinstance(got, list) or not all(isinstance(m, dict) for m in got):
+            raise check.fail(case, expected="消息字典的列表", got=_short(got, 200), hint="返回 list[dict]。")
+        if expected is None:
+            raise check.fail(case, given=f"max_tokens={max_tokens}\n{_describe(before)}",
+                             expected="raise ContextTooLong（头部加最新的一轮就超出预算了）",
+                             got=f"返回了 {len(got)} 条消息、{count_tokens(got)} tokens",
+                             hint="最新的一轮不能丢，也不要截短它：这时 raise ContextTooLong(\"…说明差多少…\", tokens=..., max_tokens=max_tokens)。")
+        if got != expected:
+            raise check.fail(case, given=f"max_tokens={max_tokens}\n{_describe(before)}", expected=_describe(expected), got=_describe(got),
+                             hint=_trim_hint(before, got, max_tokens, expected))
+
+    system = {"role": "system", "content": "你是助手。"}
+    rounds = [
+        [{"role": "user", "content": "北京和上海明天天气怎么样？"},
+         {"role": "assistant", "content": None, "tool_calls": [_call("w1"), _call("w2")]},
+         {"role": "tool", "tool_call_id": "w2", "content": "上海：阴，10 到 17 度，东北风 2 级"},
+         {"role": "tool", "tool_call_id": "w1", "content": "北京：多云，4 到 15 度，南风 2 级"},
+         {"role": "assistant", "content": "北京多云，上海阴。"}],
+        [{"role": "user", "content": "我的预算上限是 5000 元。"}, {"role": "assistant", "content": "好的，记下了。"}],
+        [{"role": "user", "content": "17 乘以 9 等于多少？"},
+         {"role": "assistant", "content": None, "tool_calls": [_call("c1")]},
+         {"role": "tool", "tool_call_id": "c1", "content": "153"},
+         {"role": "assistant", "content": "17 × 9 = 153。"}],
+    ]
+    history = [system] + [m for r in rounds for m in r]
+    last_two = [system] + rounds[1] + rounds[2]
+    last_one = [system] + rounds[2]
+    fixed = [
+        ("预算足够：原样返回", history, count_tokens(history) + 50),
+        ("恰好等于预算：原样返回", history, count_tokens(history)),
+        ("差一点：丢掉最早的一轮（带两个并行调用）", history, count_tokens(history) - 1),
+        ("丢到只剩最新的一轮", history, count_tokens(last_one) + 5),
+        ("最近两轮正好放下", history, count_tokens(last_two)),
+        ("开头两条 system 消息都保留", [system, {"role": "system", "content": "规则：简洁"}] + rounds[1] + rounds[2],
+         count_tokens([system, {"role": "system", "content": "规则：简洁"}] + rounds[2]) + 3),
+        ("最新的一轮放不下 → ContextTooLong", history, count_tokens(last_one) - 1),
+        ("预算极小 → ContextTooLong", history, 10),
+    ]
+    for case, messages, budget in fixed:
+        run(case, messages, budget)
+        check.ok(case, f"max_tokens={budget}")
+
+    case = "性质检查：300 段随机对话 × 随机预算"
+    rng = random.Random(42)
+    for n in range(300):
+        messages = _history(rng)
+        total = count_tokens(messages)
+        run(f"{case}（第 {n + 1} 段）", messages, rng.randint(max(10, total // 10), total + 20))
+    check.ok(case, "配对完整、头部和最新问题都在、不超预算、只丢最早的整轮且不多丢、放不下才报错、输入不变")
+    check.done()
+
+
+# ---------------------------------------------------------------------------------------------
+# 4.3 a summary prompt that keeps the planted facts
+# ---------------------------------------------------------------------------------------------
+
+_SECOND_SCRIPT = (
+    ("上海今天天气怎么样？", None),
+    ("我的会员卡号是 VIP2048。", ("我的会员卡号是多少？", ("VIP2048",))),
+    ("50 欧元能换多少人民币？", None),
+    ("我讨厌早上的航班。", ("我讨厌什么样的航班？", ("早上",))),
+    ("3 乘以 7 等于多少？", None),
+    ("我们的项目经理是刘洋。", ("我们的项目经理是谁？", ("刘洋",))),
+    ("现在几点了？", None),
+    ("行程不能超过 4 天。", ("行程最多几天？", ("4 天",))),
+    ("深圳明天天气怎么样？", None),
+    ("会议地点定在 A301 会议室。", ("会议地点定在哪里？", ("A301",))),
+    ("广州今天天气怎么样？", None),
+    ("别忘了周五之前把发票寄出去。", ("周五之前要做什么？", ("发票",))),
+    ("我不吃辣。", ("我能吃辣吗？", ("不吃辣",))),
+    ("北京明天天气怎么样？", None),
+    ("那杭州呢？", None),
+)
+
+
+_ENGLISH_SCRIPT = (
+    ("What's the weather in Beijing tomorrow?", None),
+    ("My budget is at most 300 dollars.", ("What is my budget?", ("300",))),
+    ("What is 17 times 9?", None),
+    ("I prefer window seats.", ("Which seats do I prefer?", ("window",))),
+    ("What time is it now?", None),
+    ("Remind me to send the invoice by Friday.", ("What should I send by Friday?", ("invoice",))),
+    ("What's the weather in Shanghai tomorrow?", None),
+    ("How much is 100 US dollars in Chinese yuan?", None),
+)
+
+
+def _planted_recall(prompt: str, script: list[tuple[str, tuple[str, tuple[str, ...]] | None]]) -> tuple[list[tuple[str, str, str, bool]], str]:
+    """Run ``script`` on the simulator, compress its history with ``prompt``, ask each planted question."""
+    from datetime import datetime
+
+    from ....memory import Conversation, compress
+    from ....scenarios import basic_registry
+
+    client = offline_client()
+    registry = basic_registry(now=datetime(2026, 3, 12, 14, 30))
+    talk = Conversation(client, registry)
+    for text, _ in script:
+        talk.ask(text)
+    compressed = compress(talk.messages, client, max_tokens=1600, keep_last_rounds=2, tools=registry.schemas(), prompt=prompt)
+    summary = next((m["content"] for m in compressed if m.get("role") == "system" and "摘要" in m.get("content", "")[:12]), "")
+    outcomes = []
+    for statement, planted in script:
+        if planted is None:
+            continue
+        question, words = planted
+        follow = Conversation(client, registry)
+        follow.messages = [dict(m) for m in compressed]
+        answer = follow.ask(question).answer or ""
+        outcomes.append((statement, question, answer, all(word in answer for word in words)))
+    return outcomes, summary
+
+
+def _lost_hint(prompt: str, lost: list[str]) -> str:
+    from ...offline.simulator.summary import GROUPS, _group_of
+
+    missing_groups = []
+    for statement in lost:
+        group = _group_of(statement, set(GROUPS))
+        if group and not GROUPS[group][1].search(prompt) and GROUPS[group][0] not in missing_groups:
+            missing_groups.append(GROUPS[group][0])
+    if missing_groups:
+        return (f"丢掉的这几条属于「{'」「'.join(missing_groups)}」，提示词里没有要求保留这类信息。摘要只会保留你点名要的东西："
+                "把事实和数字、人名、偏好、约束、决定、未完成的任务逐类写进提示词。")
+    if re.search(r"不超过|以内|最多|at most", prompt):
+        return "提示词限制了摘要的长度，放不下的条目被丢掉了：去掉字数限制，或者放宽它。"
+    return "把丢掉的那类信息写进提示词，要求模型逐条保留。"
+
+
+def day4_summary_prompt(summary_prompt: Callable[[], str]) -> None:
+    """Exercise 4.3: ``summary_prompt() -> str``; after ``compress`` with it the conversation still answers the planted questions."""
+    __tracebackhide__ = True
+    from ....memory.sample import PLANTED, rounds
+
+    check = _Check("day4_summary_prompt")
+    _callable(check.exercise, summary_prompt)
+    case = "提示词是一段文字"
+    prompt = check.call(case, summary_prompt)
+    if not isinstance(prompt, str) or len(prompt.strip()) < 8:
+        raise check.fail(case, expected="一段至少 8 个字的提示词（str）", got=_short(prompt, 100),
+                         hint="return \"你是对话摘要助手……\"：说清楚要保留哪些信息。")
+    check.ok(case, _brief(prompt, 40))
+
+    first = [(text, None) for text in rounds()]
+    statements = {planted.statement: planted for planted in PLANTED}
+    first = [(text, (statements[text].question, statements[text].expected) if text in statements else None) for text, _ in first]
+    for case, script, needed in (("第 6 节那段 20 轮对话：10 件埋下的事", first, 10),
+                                 ("另一段 15 轮对话：7 件埋下的事", list(_SECOND_SCRIPT), 7),
+                                 ("一段英文对话：3 件埋下的事", list(_ENGLISH_SCRIPT), 3)):
+        outcomes, summary = check.call(case, _planted_recall, prompt, script,
+                                       hint="检查在离线模拟器上重放对话并压缩；如果这里出错，请确认提示词是普通的字符串。")
+        kept = sum(1 for *_, ok in outcomes if ok)
+        if kept < needed:
+            lost = [statement for statement, _, _, ok in outcomes if not ok]
+            raise check.fail(case, expected=f"压缩后至少答对 {needed}/{len(outcomes)} 个问题",
+                             got=f"答对 {kept} 个；答不上来的：{'；'.join(lost)}\n摘要：{_brief(summary, 300)}",
+                             hint=_lost_hint(prompt, lost))
+        check.ok(case, f"答对 {kept}/{len(outcomes)}")
+    check.done()
+
+
+# ---------------------------------------------------------------------------------------------
+# 4.4 search_memories: one user's memories, never anyone else's
+# ---------------------------------------------------------------------------------------------
+
+def day4_search_memories(search_memories: Callable[..., list[str]]) -> None:
+    """Exercise 4.4: ``search_memories(db, user_id, query, k=5) -> list[str]`` over ``MEMORY_SCHEMA``."""
+    __tracebackhide__ = True
+    check = _Check("day4_search_memories")
+    _callable(check.exercise, search_memories)
+
+    rows = [("alice", "我住在杭州西湖区"), ("alice", "我对花生过敏"), ("alice", "我喜欢靠窗的座位"),
+            ("bob", "我住在杭州滨江区"), ("bob", "我对花生过敏，也对芒果过敏"), ("bob", "alice 是我的同事"),
+            ("alice", "他说\"好\"就算定了"), ("alice", "I'm fine，今天不用提醒"), ("alice", "折扣是 100% 真的"),
+            ("alice", "周报用 Markdown AND 表格")]
+    rows += [("alice", f"第 {n} 次出差的预算是 {1000 + n} 元") for n in range(1, 7)]
+
+    def ask(case: str, user: str, query: str, k: int | None = None, data: list[tuple[str, str]] = rows) -> list[str]:
+        db = memory_db(data)
+        crash_hint = ("单引号把拼出来的 SQL 弄坏了（这也是 SQL 注入的入口）：SQL 里只写 ?，值通过 execute 的第二个参数传进去。" if "'" in query else
+                      "FTS5 的 MATCH 会把双引号、AND、OR 当成查询语法：把查询词放进双引号当作一个短语（里面的双引号写两遍）。"
+                      if re.search(r"\"|AND|OR", query) else "先在上面的单元格里单独调用你的函数，看看是哪一行出的错。")
+        try:
+            got = check.call(case, search_memories, db, user, query, hint=crash_hint) if k is None else \
+                check.call(case, search_memories, db, user, query, k, hint=crash_hint)
+        finally:
+            db.close()
+        if not isinstance(got, list) or not all(isinstance(item, str) for item in got):
+            raise check.fail(case, given=(user, query), expected="文本（str）的列表，例如 [\"我对花生过敏\"]", got=_short(got, 200),
+                             hint="fetchall() 返回的是元组：取每一行的第一个值，例如 [row[0] for row in rows]。")
+        if len(got) != len(set(got)):
+            raise check.fail(case, given=(user, query), expected="不重复的结果", got=got, hint="同一条记忆只返回一次（FTS 和 LIKE 都找到时要去重）。")
+        owners = {text: owner for owner, text in data}
+        foreign = [text for text in got if owners.get(text, user) != user]
+        if foreign:
+            raise check.fail(case, given=(user, query), expected=f"只有 {user} 自己的记忆", got=got,
+                             hint=f"返回了别人的记忆 {foreign}：每条 SQL 都要带 WHERE user_id = ?，参数用 ? 绑定。")
+        return got
+
+    expectations = [
+        ("三个字以上的词：杭州西湖", "alice", "杭州西湖", None, ["我住在杭州西湖区"]),
+        ("两个字的词也要找到：花生", "alice", "花生", None, ["我对花生过敏"]),
+        ("两个字的词：座位", "alice", "座位", None, ["我喜欢靠窗的座位"]),
+        ("别人也有的词只返回自己的：杭州", "bob", "杭州", None, ["我住在杭州滨江区"]),
+        ("点名别人也拿不到别人的：alice", "bob", "alice", None, ["alice 是我的同事"]),
+        ("没有匹配：返回空列表", "alice", "咖啡", None, []),
+        ("k=1：排在前面的别人的记忆不能占名额", "bob", "花生", 1, ["我对花生过敏，也对芒果过敏"]),
+        ("查询里有双引号", "alice", "\"好\"", None, ["他说\"好\"就算定了"]),
+        ("查询里有单引号", "alice", "I'm", None, ["I'm fine，今天不用提醒"]),
+        ("查询里有 % ：只匹配真的含 % 的", "alice", "100%", None, ["折扣是 100% 真的"]),
+        ("查询里有 FTS 的运算符 AND", "alice", "Markdown AND", None, ["周报用 Markdown AND 表格"]),
+        ("单独一个 %：不能把所有记忆都返回", "alice", "%", None, ["折扣是 100% 真的"]),
+    ]
+    for case, user, query, k, wanted in expectations:
+        got = ask(case, user, query, k)
+        if sorted(got) != sorted(wanted):
+            hint = ("k 条的名额只能给这个用户的记忆：user_id 的条件要写在 SQL 里（和 LIMIT 同一条语句），不能先 LIMIT 再在 Python 里过滤。"
+                    if k is not None and len(got) < len(wanted) else
+                    "两个字的词 trigram 索引查不到：少于 3 个字时退回 LIKE '%词%'。" if len(query) < 3 and not got and wanted else
+                    "LIKE 里的 % 和 _ 是通配符：查询里的 % 要转义（例如 replace('%', '\\\\%') 并写 ESCAPE '\\\\'），否则会匹配所有记忆。"
+                    if "%" in query else
+                    "FTS5 的 MATCH 会把引号、AND、OR 当成语法：把查询放进双引号（里面的双引号写两遍）当作一个短语，或者用 LIKE。"
+                    if re.search(r"[\"]|AND", query) else "SQL 里只写 ?，值通过参数传进去；单引号不需要任何处理。"
+                    if "'" in query else "结果里应该正好是包含这个词的、这个用户的记忆。")
+            raise check.fail(case, given=(user, query), expected=wanted, got=got, hint=hint)
+        check.ok(case, _brief(got, 40) if got else "[]")
+
+    for case, k, expected_count in (("k=2：最多 2 条", 2, 2), ("k 不传：默认最多 5 条", None, 5), ("k=10：有几条给几条", 10, 6)):
+        got = ask(case, "alice", "出差", k)
+        if len(got) != expected_count or not all("出差" in text for text in got):
+            raise check.fail(case, given=("alice", "出差", k), expected=f"{expected_count} 条含“出差”的记忆", got=got,
+                             hint="用 LIMIT ? 限制条数（参数绑定 k），k 的默认值是 5。")
+        check.ok(case, f"{len(got)} 条")
+
+    case = "隔离：20 个用户、200 次查询，跨用户的结果为 0"
+    rng = random.Random(44)
+    users = [f"user{n}" for n in range(20)]
+    facts = ["住在{}", "预算是 {} 元", "喜欢{}", "对{}过敏", "电话是 138{}"]
+    fill = ["杭州", "上海", "花生", "靠窗", "绿茶", "5000", "8000"]
+    data = []
+    for n in range(300):
+        user = rng.choice(users)
+        data.append((user, f"{user} {rng.choice(facts).format(rng.choice(fill))} #{n}"))  # every text differs
+    found = 0
+    for _ in range(200):
+        user = rng.choice(users)
+        query = rng.choice(fill + ["住在", "预算", "过敏", rng.choice(users)])
+        found += len(ask(case, user, query, 5, data))
+    if found == 0:
+        raise check.fail(case, expected="能找到每个用户自己的记忆", got="200 次查询一条也没找到", hint="检查 WHERE 条件和查询词的匹配方式。")
+    check.ok(case, f"共返回 {found} 条，全部属于提问的用户")
+    check.done()

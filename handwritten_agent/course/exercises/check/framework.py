@@ -1,0 +1,406 @@
+"""What every checker shares: ``ExerciseFailed``, the ``exercise`` decorator and the per-run ``_Check`` that
+prints ✅ lines and builds failure messages (用例 / 输入 / 期望 / 实际 / 提示), type guards, diffs that show
+only the part that differs, a scan for what a task forbids (``eval``/``exec``), and a client for the
+offline simulator.
+
+Unlike the ``dayN`` modules (one checker per exercise), nothing here knows any exercise.
+Left out: running the learner's code in a sandbox or with a time limit — a learner's infinite loop
+hangs the cell, as it would without the check.
+"""
+
+from __future__ import annotations
+
+import copy
+import dis
+import functools
+import json
+import re
+import socket
+import types
+from typing import Any, Callable, Iterable, Sequence
+
+from ....types import ToolCall, json_type_name, shorten
+
+NOT_DONE = "还没有完成：请在 `# YOUR CODE HERE` 处写下你的实现（并删掉 `raise NotImplementedError()` 这一行），然后重新运行这个单元格。"
+INTERNAL = "检查程序自身出错"
+"""Marks a failure that comes from a bug in a checker, not from the learner's answer (the mutation test rejects it)."""
+_CHINESE = re.compile(r"[\u4e00-\u9fff]")
+
+
+class ExerciseFailed(AssertionError):
+    """An exercise's check did not pass. The message (Chinese) says which case, what was expected and a hint."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Showing a learner's value
+# ---------------------------------------------------------------------------------------------
+
+def _short(value: Any, limit: int = 300) -> str:
+    """A learner's value for a failure message: cut to ``limit`` characters, saying how long it was.
+
+    Never raises, whatever the value (a broken ``__repr__`` is reported as such).
+    """
+    try:
+        return shorten(value, limit, one_line=False, show_length=True)
+    except Exception:  # noqa: BLE001 - a learner's object may fail to print
+        return f"<一个 {type(value).__name__} 对象，无法显示>"
+
+
+def _brief(value: Any, limit: int = 40) -> str:
+    """One short line for a ✅ message."""
+    try:
+        return shorten(value, limit)
+    except Exception:  # noqa: BLE001
+        return f"<{type(value).__name__}>"
+
+
+def type_name(value: Any) -> str:
+    """``value``'s type for a hint: the Python name, and the JSON name when they differ (``dict（JSON object）``)."""
+    python = type(value).__name__
+    json_name = json_type_name(value)
+    return python if json_name == python else f"{python}（JSON {json_name}）"
+
+
+def typed(value: Any, limit: int = 200) -> str:
+    """``value`` with its type, e.g. ``str: '北京'`` or ``NoneType: None`` (for an 实际 line)."""
+    try:
+        shown = repr(value) if isinstance(value, (str, bool)) or value is None else _short(value, limit)
+    except Exception:  # noqa: BLE001
+        shown = _short(value, limit)
+    return f"{type(value).__name__}: {shorten(shown, limit, one_line=False)}"
+
+
+def text_difference(expected: str, got: str, context: int = 24) -> str:
+    """Where two texts first differ, shown as the differing part with a little context on each side."""
+    if expected == got:
+        return "两段文字相同"
+    start = 0
+    while start < min(len(expected), len(got)) and expected[start] == got[start]:
+        start += 1
+    end = 0
+    while end < min(len(expected), len(got)) - start and expected[-1 - end] == got[-1 - end]:
+        end += 1
+
+    def window(text: str) -> str:
+        middle = text[start: len(text) - end]
+        before = text[max(0, start - context): start]
+        after = text[len(text) - end: len(text) - end + context]
+        return (("…" if start > context else "") + before + "【" + middle + "】" + after
+                + ("…" if len(text) - end + context < len(text) else ""))
+
+    return f"从第 {start + 1} 个字符起不同：期望 {window(expected)!r}，实际 {window(got)!r}"
+
+
+def _path(parts: Sequence[Any]) -> str:
+    return "".join(f"[{part!r}]" if isinstance(part, str) else f"[{part}]" for part in parts) or "（整个值）"
+
+
+def value_difference(expected: Any, got: Any, path: tuple[Any, ...] = ()) -> str | None:
+    """The first place where ``got`` differs from ``expected`` (nested dicts and lists), in words; None when equal.
+
+    Reads the learner's value only through ``isinstance`` checks, so any value is safe to pass.
+    """
+    where = _path(path)
+    if isinstance(expected, dict):
+        if not isinstance(got, dict):
+            return f"{where} 应该是 dict，实际是 {typed(got, 80)}"
+        missing = [key for key in expected if key not in got]
+        extra = [key for key in got if key not in expected]
+        if missing:
+            return f"{where} 缺少键 {', '.join(map(repr, missing))}" + (f"（多出了 {', '.join(map(repr, extra[:5]))}）" if extra else "")
+        if extra:
+            return f"{where} 多出了键 {', '.join(map(repr, extra[:5]))}"
+        for key in expected:
+            found = value_difference(expected[key], got[key], (*path, key))
+            if found:
+                return found
+        return None
+    if isinstance(expected, list):
+        if not isinstance(got, (list, tuple)):
+            return f"{where} 应该是 list，实际是 {typed(got, 80)}"
+        if len(got) != len(expected):
+            return f"{where} 应该有 {len(expected)} 项，实际有 {len(got)} 项"
+        for index, (want, have) in enumerate(zip(expected, got)):
+            found = value_difference(want, have, (*path, index))
+            if found:
+                return found
+        return None
+    same_type = type(expected) is type(got) or (isinstance(expected, float) and type(got) is int)
+    if not same_type:
+        return f"{where} 应该是 {type_name(expected)} {expected!r}，实际是 {typed(got, 80)}"
+    if expected != got:
+        if isinstance(expected, str) and (len(expected) > 40 or len(got) > 40):
+            return f"{where}：{text_difference(expected, got)}"
+        return f"{where} 应该是 {expected!r}，实际是 {got!r}"
+    return None
+
+
+def mentions(text: str, word: str) -> bool:
+    """``word`` appears in ``text`` as a whole name: not as part of a longer identifier (``calc`` in ``calculator``)."""
+    return re.search(rf"(?<![A-Za-z0-9_]){re.escape(word)}(?![A-Za-z0-9_])", text) is not None
+
+
+# ---------------------------------------------------------------------------------------------
+# What a task forbids
+# ---------------------------------------------------------------------------------------------
+
+FORBIDDEN_BUILTINS = ("eval", "exec", "compile", "__import__")
+
+
+def forbidden_uses(answer: Any, names: Iterable[str] = FORBIDDEN_BUILTINS, *, modules: Iterable[str] = ()) -> list[str]:
+    """Where the learner's code names a forbidden builtin (``eval`` …) or module (``openai`` …), e.g. ``["repair_json 用了 eval"]``.
+
+    Reads the bytecode of ``answer`` (a function, or a class and its methods) and of every function or
+    class of the same module it refers to by name — the helpers written in the same notebook — so it
+    works with or without source code. Attribute names (``model.eval()``) are not builtins and do not count.
+    """
+    names, modules = set(names), set(modules)
+    module = getattr(answer, "__module__", None)
+    found: list[str] = []
+    seen: set[int] = set()
+
+    def own(value: Any) -> bool:
+        return isinstance(value, (types.FunctionType, type)) and getattr(value, "__module__", None) == module
+
+    def scan_object(value: Any, depth: int) -> None:
+        if isinstance(value, type):
+            for member in vars(value).values():
+                member = getattr(member, "__func__", member)  # staticmethod / classmethod
+                if isinstance(member, types.FunctionType):
+                    scan_code(member.__code__, f"{value.__name__}.{member.__name__}", member.__globals__, depth)
+        elif isinstance(value, types.FunctionType):
+            scan_code(value.__code__, value.__qualname__, value.__globals__, depth)
+
+    def scan_code(code: types.CodeType, where: str, namespace: dict[str, Any], depth: int) -> None:
+        if id(code) in seen or depth > 6:
+            return
+        seen.add(id(code))
+        previous = None
+        for instruction in dis.get_instructions(code):
+            name = instruction.argval
+            if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME") and isinstance(name, str):
+                if name in names and name not in namespace:
+                    found.append(f"{where} 用了 {name}")
+                elif name in modules or (namespace.get(name) is not None and getattr(namespace.get(name), "__name__", "") in modules):
+                    found.append(f"{where} 用了 {name}")
+                elif own(namespace.get(name)):
+                    scan_object(namespace[name], depth + 1)
+            elif (instruction.opname in ("LOAD_ATTR", "LOAD_METHOD") and name in names and previous is not None
+                  and previous.argval == "builtins"):
+                found.append(f"{where} 用了 builtins.{name}")
+            elif instruction.opname in ("IMPORT_NAME",) and isinstance(name, str) and name.split(".")[0] in modules:
+                found.append(f"{where} 导入了 {name}")
+            previous = instruction
+        for constant in code.co_consts:
+            if isinstance(constant, types.CodeType):
+                scan_code(constant, where, namespace, depth)
+
+    try:
+        scan_object(getattr(answer, "__func__", answer), 0)
+    except Exception:  # noqa: BLE001 - an object we cannot read is simply not scanned
+        return found
+    return list(dict.fromkeys(found))
+
+
+# ---------------------------------------------------------------------------------------------
+# One run of one checker
+# ---------------------------------------------------------------------------------------------
+
+class _Check:
+    """One run of one checker: counts passed cases, prints them, and builds failure messages."""
+
+    def __init__(self, exercise: str):
+        self.exercise = exercise
+        self.passed = 0
+        self._pending: list[str] = []
+
+    def ok(self, case: str, detail: str = "") -> None:
+        self.passed += 1
+        self._pending.append(f"✅ {case}" + (f"：{detail}" if detail else ""))
+
+    def _flush(self) -> None:
+        # One print for all lines: a notebook then stores one output, the same on every run,
+        # instead of pieces split wherever the kernel happened to flush while a case was running.
+        if self._pending:
+            print("\n".join(self._pending))
+            self._pending.clear()
+
+    def not_done(self) -> ExerciseFailed:
+        self._flush()
+        return ExerciseFailed(f"{self.exercise}：{NOT_DONE}")
+
+    def fail(self, case: str, *, expected: Any, got: Any, hint: str, given: Any = None) -> ExerciseFailed:
+        self._flush()
+        lines = [f"{self.exercise}：用例「{case}」没有通过。"]
+        if given is not None:
+            lines.append(f"  输入：{_short(given)}")
+        lines.append(f"  期望：{_short(expected)}")
+        lines.append(f"  实际：{_short(got)}")
+        lines.append(f"  提示：{hint}")
+        if self.passed:
+            lines.append(f"（前面 {self.passed} 个用例已通过。）")
+        return ExerciseFailed("\n".join(lines))
+
+    def call(self, case: str, fn: Callable[..., Any], *args: Any, hint: str | Callable[[Exception], str] = "",
+             expected: Any = "正常返回", given: Any = None, **kwargs: Any) -> Any:
+        """Run the learner's code; the placeholder and unexpected exceptions become ``ExerciseFailed``.
+
+        ``hint`` may be a function of the exception the learner's code raised, to say what that one means.
+        """
+        __tracebackhide__ = True  # pytest and IPython leave the checker's own frames out of the traceback
+        try:
+            return fn(*args, **kwargs)
+        except NotImplementedError:
+            raise self.not_done() from None
+        except ExerciseFailed:
+            self._flush()
+            raise
+        except Exception as exc:  # noqa: BLE001 - any learner bug becomes a readable failure
+            text = hint(exc) if callable(hint) else hint
+            raise self.fail(case, expected=expected, got=f"抛出了异常 {type(exc).__name__}: {_brief(str(exc), 200)}", given=given,
+                            hint=text or "先在上面的单元格里单独调用你的函数，看看是哪一行出的错。") from exc
+
+    def raises(self, case: str, fn: Callable[..., Any], *args: Any, expected: type[BaseException] | tuple[type[BaseException], ...],
+               want: str, hint_returned: str, hint_other: Callable[[Exception], str] | str, given: Any = None,
+               **kwargs: Any) -> Exception:
+        """Run the learner's code where it must raise ``expected``; return the exception, or fail saying what happened."""
+        __tracebackhide__ = True
+        try:
+            got = fn(*args, **kwargs)
+        except NotImplementedError:
+            raise self.not_done() from None
+        except ExerciseFailed:
+            self._flush()
+            raise
+        except expected as exc:  # type: ignore[misc]
+            return exc
+        except Exception as exc:  # noqa: BLE001
+            hint = hint_other(exc) if callable(hint_other) else hint_other
+            raise self.fail(case, given=given, expected=want, got=f"抛出了 {type(exc).__name__}: {_brief(str(exc), 160)}",
+                            hint=hint) from exc
+        raise self.fail(case, given=given, expected=want, got=f"没有抛出异常，返回了 {typed(got)}", hint=hint_returned)
+
+    def forbid(self, case: str, answer: Any, *, names: Iterable[str] = FORBIDDEN_BUILTINS, modules: Iterable[str] = (),
+               why: str) -> None:
+        """Fail when the learner's code (and its helpers in the same notebook) uses what the task forbids."""
+        uses = forbidden_uses(answer, names, modules=modules)
+        if uses:
+            raise self.fail(case, expected="不使用 " + "、".join([*names, *modules]), got="；".join(uses), hint=why)
+        self.ok(case)
+
+    def unchanged(self, case: str, before: Any, after: Any, what: str, hint: str) -> None:
+        """Fail when the learner changed a value the checker passed in (``before`` is a deep copy taken earlier)."""
+        difference = value_difference(before, after)
+        if difference:
+            raise self.fail(case, expected=f"{what}保持原样", got=f"被修改了：{difference}", hint=hint)
+
+    def done(self) -> None:
+        self._pending.append(f"🎉 {self.exercise}：全部 {self.passed} 个用例通过！")
+        self._flush()
+
+
+def exercise(fn: Callable[..., None]) -> Callable[..., None]:
+    """Make ``fn(check, answer, …)`` the checker ``name(answer, …)``: it gets a fresh ``_Check``, and any
+    exception other than ``ExerciseFailed`` — a bug in the checker itself — still reaches the learner as an
+    ``ExerciseFailed`` that says so, instead of a traceback from inside the checker."""
+    name = fn.__name__
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> None:
+        __tracebackhide__ = True
+        check = _Check(name)
+        try:
+            fn(check, *args, **kwargs)
+        except ExerciseFailed:
+            check._flush()
+            raise
+        except NotImplementedError:
+            raise check.not_done() from None
+        except Exception as exc:  # noqa: BLE001 - the last guard: never a raw traceback from inside the checker
+            check._flush()
+            raise ExerciseFailed(f"{name}：用例没有跑完，{INTERNAL}（{type(exc).__name__}: {_brief(str(exc), 200)}）。\n"
+                                 f"  提示：这多半是检查程序没有料到你返回的值；先按练习说明核对返回值的类型和结构。") from exc
+
+    del run.__wrapped__  # the signature a learner sees is (answer), not (check, answer)
+    return run
+
+
+def attribute(value: Any, name: str) -> Any:
+    """``getattr(value, name, None)`` that also survives a learner's object whose ``__getattr__`` raises."""
+    try:
+        return getattr(value, name, None)
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _callable(exercise: str, fn: Any, what: str = "函数") -> None:
+    if not callable(fn):
+        raise ExerciseFailed(f"{exercise}：需要传入你写的{what}本身（例如 check.{exercise}(my_function)，不带括号），"
+                             f"收到的是 {type(fn).__name__}: {_short(fn, 100)}\n  提示：去掉函数名后面的括号，把函数本身传进来。")
+
+
+def _same_call(got: Any, wanted: ToolCall) -> bool:
+    """The learner's value is a call to the same tool with equal arguments (key order and spacing do not matter)."""
+    return isinstance(got, ToolCall) and got.same_call(wanted)
+
+
+def snapshot(value: Any) -> Any:
+    """A deep copy to compare with later (to detect a learner changing what was passed in)."""
+    return copy.deepcopy(value)
+
+
+# ---------------------------------------------------------------------------------------------
+# The offline simulator and small servers
+# ---------------------------------------------------------------------------------------------
+
+def offline_base_url() -> str:
+    """The API root of the in-process offline server that ``connect("offline")`` shares (started on first use)."""
+    from ....llm import connect
+
+    return connect("offline", quiet=True).base_url
+
+
+def offline_client(model: str = "course-sim", *, max_retries: int = 0, timeout: float = 30.0) -> Any:
+    """A ``ChatClient`` on the offline simulator, independent of ``.env`` (checks must not depend on it)."""
+    from ....llm import OFFLINE_API_KEY, ChatClient
+
+    return ChatClient(offline_base_url(), OFFLINE_API_KEY, model, timeout=timeout, max_retries=max_retries,
+                      label="离线课程模拟器", backoff=0.0, max_wait=0.0)
+
+
+def _closed_port() -> int:
+    """A local port with nothing listening on it (bound, then released)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+_CALCULATOR_SCHEMA = {"type": "function", "function": {
+    "name": "calculate", "description": "计算一个数学表达式，例如 (12 + 34) * 2。",
+    "parameters": {"type": "object", "properties": {"expression": {"type": "string", "description": "要计算的表达式，例如 17 * 9"}},
+                   "required": ["expression"]}}}
+
+
+class TooManyModelCalls(RuntimeError):
+    """Raised by a checker's model when the learner's loop keeps calling it far beyond any sensible bound."""
+
+
+class _Recorder:
+    """Wraps a ChatModel and keeps each request's messages (for checking what the learner sent)."""
+
+    def __init__(self, client: Any, limit: int = 20):
+        self.client = client
+        self.limit = limit
+        self.requests: list[list[dict[str, Any]]] = []
+        self.tools: list[Any] = []
+
+    def complete(self, messages: Sequence[dict[str, Any]], tools: Any = None, **options: Any) -> Any:
+        try:
+            sent = json.loads(json.dumps(list(messages), ensure_ascii=False, default=str))
+        except (TypeError, ValueError):
+            sent = [{"role": "?", "content": _short(messages)}]
+        self.requests.append(sent)
+        self.tools.append(tools)
+        if len(self.requests) > self.limit:
+            raise TooManyModelCalls(f"调用模型超过了 {self.limit} 次：循环没有上限吗？每个循环都要有明确的次数上限。")
+        return self.client.complete(messages, tools, **options)

@@ -1,0 +1,153 @@
+"""What the prompt already says about the user: injected memories, a summary, earlier statements.
+
+A model answers "我的预算上限是多少？" from what it was told earlier: a block of memories put into
+the prompt (a system message headed "关于用户的已知信息"), a summary of older rounds (a system
+message with 摘要 in its heading), or the user's own words in an earlier round. This module gives
+the simulator the same ability, as three rules applied when the planner found no call to make:
+
+1. **Fill from what is known.** A request that lacks a required argument ("明天我那边天气怎么样？")
+   is planned again with each known line that bears on it added in brackets; the first that makes
+   the call possible is used ("我住在杭州" gives ``city=杭州``).
+2. **Answer from what is known.** A question that shares words with known lines is answered with
+   the best of them ("根据你之前告诉我的：预算上限是 5000 元"); a question about the user or the
+   earlier conversation with nothing known that fits says so instead of guessing.
+3. **Acknowledge a statement.** A sentence that tells a fact, preference, constraint or task
+   about the user ("我不吃辣。", "我的预算上限是 5000 元。") and asks for nothing gets a short
+   acknowledgement — instead of the fallback reply, and instead of a tool call the planner read
+   into its words (a statement asks for no tool).
+
+Relevance is the overlap of character bigrams and words (``text.tokens``), with words that only say
+"this is a question" (多少, 什么, 记得 …) left out.
+
+Left out: resolving contradictions between known lines (the newest memory is not preferred), and
+inference ("不吃辣" does not answer "能吃火锅吗").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from ....types import message_text
+from .lexicon import REQUEST_WORDS, is_small_talk
+from .planner import Plan
+from .summary import GROUPS, _has_name
+from .text import language, normalize, tokens
+
+KNOWN_HEADINGS = re.compile(r"已知信息|长期记忆|摘要|记忆|known facts|memory|summary", re.I)
+ABOUT_USER = re.compile(r"我|我们|咱们|之前|刚才|以前|记得|说过|提过|\b(?:my|i|me|we|our|remember|earlier|before)\b", re.I)
+_QUESTION_TOKENS = frozenset("多少 是多 几个 什么 哪个 哪里 哪儿 记得 还记 得我 说过 过吗 之前 以前 刚才 告诉 知道 是什 么呢 吗 呢 我 的".split())
+_BULLET = re.compile(r"^\s*(?:[-•*]|\d+[.、])\s*")
+_REMEMBER_PREFIX = re.compile(r"^(?:请|麻烦)?(?:你)?(?:帮我)?(?:记住|记一下|记下)\s*[:：,，]?\s*|^please remember\s*(?:that)?\s*[:,]?\s*", re.I)
+
+
+def known_lines(messages: list[dict[str, Any]]) -> list[str]:
+    """Known lines: bullet lines of memory/summary system messages, then the user's earlier sentences."""
+    last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
+    lines: list[str] = []
+    for index, message in enumerate(messages):
+        text = message_text(message)
+        if message.get("role") in ("system", "developer"):
+            if KNOWN_HEADINGS.search(text.split("\n", 1)[0]):
+                lines.extend(_BULLET.sub("", line).strip() for line in text.splitlines() if _BULLET.match(line))
+        elif message.get("role") == "user" and index < last_user:
+            lines.extend(_REMEMBER_PREFIX.sub("", s.strip()) for s in re.split(r"(?<=[。！？!?；;])|\n", text)
+                         if len(s.strip()) > 1 and not _is_question(s))  # what the user asked is not what they told
+    return list(dict.fromkeys(line for line in lines if line))
+
+
+def _terms(text: str) -> set[str]:
+    return {t for t in tokens(text) if t not in _QUESTION_TOKENS}
+
+
+def relevant(question: str, lines: list[str]) -> list[str]:
+    """The known lines that bear on ``question``, best first (at most three)."""
+    wanted = _terms(question)
+    numbers = set(re.findall(r"\d+", normalize(question)))
+    scored = []
+    for index, line in enumerate(lines):
+        if normalize(line).strip("？?") == normalize(question).strip("？?"):
+            continue  # the same question asked before is not an answer to it
+        score = len(wanted & _terms(line)) + len(numbers & set(re.findall(r"\d+", normalize(line))))
+        if score:
+            scored.append((score, index, line))
+    if not scored:
+        return []
+    best = max(score for score, _, _ in scored)
+    chosen = sorted((item for item in scored if item[0] >= max(1, best * 0.6)), key=lambda item: (-item[0], -item[1]))
+    return [line for _, _, line in chosen[:3]]
+
+
+def _coverage(question: str, line: str) -> float:
+    wanted = _terms(question)
+    return len(wanted & _terms(line)) / len(wanted) if wanted else 0.0
+
+
+def _second_person(line: str) -> str:
+    line = re.sub(r"^(?:用户说过?|用户提到)[:：]?", "", line.strip())
+    line = re.sub(r"用户的|我的", "你的", line)
+    return re.sub(r"用户|我(?!们)", "你", line)
+
+
+def _is_question(text: str) -> bool:
+    return bool(re.search(r"[?？]|吗|呢|什么|多少|哪|几|谁|怎么|是否|\b(?:what|which|who|how|when|where|do you|did i)\b", text, re.I))
+
+
+def _statement_groups(text: str) -> set[str]:
+    """The summary groups a statement belongs to; empty for a question or a request."""
+    if _is_question(text) or is_small_talk(text) or REQUEST_WORDS.search(re.sub(r"预算|打算|请假|申请|邀请|需要|要求", "", text)):
+        return set()
+    found = {group for group, (_, _, pattern) in GROUPS.items() if group != "names" and pattern.search(text)}
+    return found | ({"names"} if _has_name(text) else set())
+
+
+def _tells_about_user(text: str) -> bool:
+    """A statement that asks for nothing: a constraint, preference, decision, task or people, or a number said about "我"."""
+    groups = _statement_groups(text)
+    return bool(groups - {"facts"}) or bool(groups and re.search(r"我|我们", text))
+
+
+def answer_from_known(plan: Plan, user_text: str, messages: list[dict[str, Any]],
+                      replan: Callable[[str], Plan]) -> Plan:
+    """``plan`` revised by the three rules of the module docstring."""
+    zh = language(user_text) == "zh"
+    lines = known_lines(messages)
+    found = relevant(user_text, lines) if lines else []
+    answers = bool(found) and _coverage(user_text, found[0]) >= 0.5  # the best line is about what is asked
+    if plan.kind == "call":
+        if _tells_about_user(user_text):
+            return _acknowledge(user_text, zh)  # a statement about the user asks for no tool
+        if answers and _is_question(user_text) and _coverage(user_text, found[0]) >= 0.6:
+            return _from_known(found, zh)  # the conversation already holds the answer
+        return plan
+    if plan.kind not in ("fallback", "clarify"):
+        return plan
+    if found and plan.kind == "clarify" and not answers:
+        for line in found:
+            revised = replan(f"{user_text}（{line}）")
+            if revised.kind in ("call", "final"):
+                return revised
+    if _is_question(user_text):
+        if found:
+            return _from_known(found, zh)
+        if lines and ABOUT_USER.search(user_text) and plan.kind == "fallback":
+            return Plan([], ("在我能看到的对话、摘要和记忆里，没有找到这方面的信息。你可以再告诉我一次。" if zh else
+                             "I could not find that in the conversation, summary or memories I can see. Could you tell me again?"),
+                        "final")
+        return plan
+    if _tells_about_user(user_text):
+        return _acknowledge(user_text, zh)
+    return plan
+
+
+def _from_known(found: list[str], zh: bool) -> Plan:
+    facts = "；".join(_second_person(line).rstrip("。.") for line in found)
+    return Plan([], f"根据你之前告诉我的：{facts}。" if zh else f"From what you told me earlier: {facts}.", "final")
+
+
+def _acknowledge(user_text: str, zh: bool) -> Plan:
+    restated = _second_person(_REMEMBER_PREFIX.sub("", user_text.strip())).rstrip("。.!！")
+    return Plan([], f"好的，我记下了：{restated}。" if zh else f"Noted: {restated}.", "final")
+
+
+__all__ = ["answer_from_known", "known_lines", "relevant"]

@@ -1,0 +1,256 @@
+"""Summary mode: a request to summarize a conversation gets an extractive summary.
+
+When a request offers no tools and its instruction asks for a summary (摘要/总结/概括/压缩/
+summarize …), the simulator reads the conversation it is given — a transcript with lines like
+"用户：…", "工具 get_weather 返回：…", or the messages as JSON — and answers with the sentences
+worth keeping, grouped:
+
+=====================  ==============================================================================
+事实与数字              a sentence with a number, an amount, a date or a time; each tool result, shortened
+人名                    a sentence naming a person (张伟, 叫…) or a place the simulator knows
+偏好                    喜欢 / 偏好 / 不喜欢 / 习惯 / prefer …
+约束                    必须 / 不能 / 不超过 / 至少 / 预算 / 截止 / 过敏 / must / at most …
+决定                    决定 / 定在 / 就按 / 确定 / decided …
+未完成的任务            提醒 / 记得 / 还没 / 需要 / 待办 / remind / to do …
+=====================  ==============================================================================
+
+Like a model, it keeps **what the instruction asks for**: only the groups whose names (or synonyms)
+the instruction mentions; an instruction that names none gets a short gist — the first clause of
+each thing the user said — and loses the rest. So a summary prompt that forgets "偏好" loses the
+user's preferences, offline as with a real model. A previous summary in the input ("之前的摘要")
+is kept item by item. "不超过 N 字" in the instruction is honoured by dropping the last items.
+The user's "我" becomes "用户" so the summary reads the same whoever reads it.
+
+Left out: abstractive rewording, merging two sentences into one, and anything said by the
+assistant other than tool results (its answers restate them).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from ....tokens import count_message_tokens, estimate_tokens
+from ....types import message_text
+from ..backend import ChatRequest, Completion
+from .lexicon import CITIES, SURNAMES
+from .text import normalize
+
+SUMMARY_WORDS = re.compile(r"摘要|总结|概括|压缩|提炼|归纳|汇总|summar|recap|condense|compress", re.I)
+
+# group: (label, words in an instruction that ask for it, words in a sentence that belong to it)
+GROUPS: dict[str, tuple[str, re.Pattern[str], re.Pattern[str]]] = {
+    "constraints": ("约束", re.compile(r"约束|限制|条件|要求|规则|底线|constraint|limit|requirement|rule", re.I),
+                    re.compile(r"必须|务必|一定要|不能|不可以|不要|别|禁止|不超过|不少于|不低于|不高于|至少|最多|最少|以内|之内|之前|只能|"
+                               r"只要|预算|上限|下限|截止|过敏|忌口|不吃|不喝|吃素|\bmust\b|\bnever\b|at most|at least|no more than|only|budget|deadline", re.I)),
+    "preferences": ("偏好", re.compile(r"偏好|喜好|喜欢|口味|习惯|preference|likes", re.I),
+                    re.compile(r"喜欢|偏好|爱吃|爱喝|讨厌|习惯|更想|宁愿|倾向|不爱|\bprefer|\blike\b|\bhate\b|favou?rite", re.I)),
+    "tasks": ("未完成的任务", re.compile(r"待办|未完成|没完成|任务|后续|跟进|todo|to-do|open task|pending|follow", re.I),
+              re.compile(r"提醒|待办|记得|别忘|还没|还要|需要|要做|要提交|要交|回头|稍后|\bremind|to do|todo|need to|pending", re.I)),
+    "decisions": ("决定", re.compile(r"决定|决策|结论|定下|decision|agreed", re.I),
+                  re.compile(r"决定|定了|定在|就按|确定|选定|敲定|采用|改成|改到|decided|agreed|settled", re.I)),
+    "names": ("人名", re.compile(r"人名|姓名|名字|名称|地名|name|people|who", re.I), re.compile(r"(?!)")),
+    "facts": ("事实与数字", re.compile(r"事实|数字|数据|数值|金额|日期|时间|数量|编号|信息|fact|number|figure|data|detail", re.I),
+              re.compile(r"\d|[一二两三四五六七八九十百千万]+(?:元|块|人|位|个|天|晚|次|岁|点|号|月|年|公里|小时|分钟)")),
+}
+ORDER = ("facts", "names", "preferences", "constraints", "decisions", "tasks")  # how the summary lists them
+PRIORITY = ("constraints", "preferences", "tasks", "decisions", "names", "facts")  # where a sentence goes first
+QUESTION = re.compile(r"[?？]\s*$|吗\s*$|呢\s*$")
+PREVIOUS = re.compile(r"^(?:之前的摘要|previous summary)\s*[:：]?\s*$", re.I)
+_SPEAKER = re.compile(r"^\s*(助手调用工具|工具\s*\S*\s*返回|tool\s*\S*\s*returned|用户|user|助手|assistant|（系统）|system)\s*[:：]?\s*", re.I)
+_NAME_AFTER = re.compile(rf"(?:叫|名叫|名字是|是|和|跟|与|找|、|同事|经理|老师)\s*([{''.join(sorted(SURNAMES))}][\u4e00-\u9fff]{{1,2}})(?=[，。、,.；;\s和与]|$)")
+
+
+def _instruction_and_transcript(request: ChatRequest) -> tuple[str, str]:
+    system = "\n".join(message_text(m) for m in request.messages if m.get("role") in ("system", "developer"))
+    users = [message_text(m) for m in request.messages if m.get("role") == "user"]
+    body = "\n".join(users)
+    if system:
+        return system, body
+    lines = body.splitlines()  # no system message: the instruction is the first line of the user message
+    return (lines[0] if lines else ""), "\n".join(lines[1:])
+
+
+def is_summary_request(request: ChatRequest) -> bool:
+    """No tools, an instruction that asks for a summary, and something to summarize."""
+    if request.tools:
+        return False
+    instruction, transcript = _instruction_and_transcript(request)
+    return bool(SUMMARY_WORDS.search(instruction) and transcript.strip())
+
+
+def _transcript_lines(transcript: str) -> list[tuple[str, str]]:
+    """(speaker, text) pairs; the messages may come as JSON (the seeds pass ``json.dumps(history)``)."""
+    try:
+        data = json.loads(transcript)
+    except ValueError:
+        data = None
+    if isinstance(data, list) and all(isinstance(m, dict) for m in data):
+        lines = []
+        for message in data:
+            role = str(message.get("role"))
+            if role == "tool":
+                lines.append(("tool", message_text(message)))
+            elif message_text(message):
+                lines.append((role, message_text(message)))
+            for call in message.get("tool_calls") or []:
+                function = (call.get("function") or {}) if isinstance(call, dict) else {}
+                lines.append(("call", f"{function.get('name', '工具')}，参数 {function.get('arguments', '')}"))
+        return lines
+    lines = []
+    speaker = "user"
+    for raw in transcript.splitlines():
+        if not raw.strip():
+            continue
+        match = _SPEAKER.match(raw)
+        if match:  # a line without a speaker continues the previous message
+            word = match.group(1).lower()
+            speaker = ("user" if word in ("用户", "user") else "tool" if "返回" in word or "returned" in word
+                       else "call" if "调用" in word else "system" if word in ("（系统）", "system") else "assistant")
+            raw = raw[match.end():]
+        lines.append((speaker, raw.strip()))
+    return lines
+
+
+def _sentences(text: str) -> list[str]:
+    parts = re.split(r"(?<=[。！？!?；;])|\n", text)
+    return [p.strip(" ，,。；;") for p in parts if p.strip(" ，,。；;")]
+
+
+def _third_person(sentence: str) -> str:
+    sentence = re.sub(r"我的", "用户的", sentence)
+    return re.sub(r"我(?!们)", "用户", sentence)
+
+
+def _has_name(sentence: str) -> bool:
+    if any(city in sentence for city in CITIES if len(city) >= 2 and not city.isascii()):
+        return True
+    return bool(_NAME_AFTER.search(sentence))
+
+
+def _group_of(sentence: str, wanted: set[str]) -> str | None:
+    for group in PRIORITY:
+        if group not in wanted:
+            continue
+        if group == "names":
+            if _has_name(sentence):
+                return group
+        elif GROUPS[group][2].search(sentence):
+            return group
+    return None
+
+
+def _tool_fact(text: str, limit: int = 60) -> str:
+    """A tool result, shortened: its data as ``key value`` pairs, without the envelope."""
+    try:
+        value: Any = json.loads(text)
+    except ValueError:
+        value = text
+    if isinstance(value, dict) and "success" in value:
+        value = value.get("data") if value.get("success") else f"失败：{value.get('error')}"
+    if isinstance(value, dict):
+        value = "，".join(f"{k} {v}" for k, v in value.items() if k not in ("note", "unit"))
+    text = " ".join(str(value).split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _call_label(text: str) -> str:
+    """"get_weather，参数 {"city": "北京"}" → "get_weather(city=北京)"."""
+    name, _, rest = text.strip().partition("，")
+    name = name.split()[0] if name.split() else "工具"
+    start = rest.find("{")
+    try:
+        arguments = json.loads(rest[start:]) if start >= 0 else {}
+    except ValueError:
+        arguments = {}
+    shown = ", ".join(f"{k}={v}" for k, v in arguments.items()) if isinstance(arguments, dict) else ""
+    return f"{name}({shown})"
+
+
+def _limit(instruction: str) -> int | None:
+    match = re.search(r"(?:不超过|不多于|最多|限)\s*(\d+)\s*(?:个)?字|(\d+)\s*字以内|at most (\d+) (?:words|characters)", instruction)
+    return int(next(g for g in match.groups() if g)) if match else None
+
+
+def extractive_summary(instruction: str, transcript: str) -> str:
+    """The summary text (see the module docstring)."""
+    low = normalize(instruction)
+    wanted = {group for group, (_, asks, _) in GROUPS.items() if asks.search(low)}
+    items: dict[str, list[str]] = {group: [] for group in ORDER}
+    gist: list[str] = []
+    in_previous = False
+    previous_group = "facts"
+    labels = {label: group for group, (label, _, _) in GROUPS.items()}
+    call_name = "工具"
+    pending_facts: list[str] = []
+    round_facts: list[str] = []
+    for speaker, text in _transcript_lines(transcript):
+        if PREVIOUS.match(text):
+            in_previous = True
+            continue
+        if in_previous:
+            heading = re.fullmatch(r"【(.+)】|(\S{2,8})[:：]", text)
+            if heading:
+                previous_group = labels.get(heading.group(1) or heading.group(2), "facts")
+                continue
+            if text.startswith(("-", "•", "*")):
+                items[previous_group].append(text.lstrip("-•* ").strip())
+                continue
+            if re.match(r"^(?:之后的对话|later)", text):
+                in_previous = False
+                continue
+            in_previous = False
+        if speaker == "call":
+            call_name = _call_label(text)
+        elif speaker == "tool":
+            if "facts" in wanted:
+                items["facts"].append(f"{call_name} → {_tool_fact(text)}")
+        elif speaker == "user":
+            round_facts = []  # a sentence kept only for its number waits: if tools answer it, it was a request
+            for sentence in _sentences(text):
+                if QUESTION.search(sentence):
+                    continue  # what the user asked is answered elsewhere; what they told is kept
+                group = _group_of(sentence, wanted)
+                if group == "facts":
+                    round_facts.append(_third_person(sentence))
+                elif group is not None:
+                    items[group].append(_third_person(sentence))
+                elif not wanted:
+                    gist.append(_third_person(re.split(r"[，,]", sentence)[0])[:24])
+        if speaker == "user" or speaker == "system":
+            items["facts"].extend(pending_facts)
+            pending_facts = round_facts if speaker == "user" else []
+        elif speaker == "call":
+            pending_facts = []  # "刚才那个结果乘以 2" was a request: its tool result is the fact
+    items["facts"].extend(pending_facts)
+    lines: list[str] = []
+    for group in ORDER:
+        unique = list(dict.fromkeys(items[group]))
+        if unique:
+            lines.append(f"【{GROUPS[group][0]}】")
+            lines.extend(f"- {item}" for item in unique)
+    if not wanted and gist:
+        lines = ["【要点】"] + [f"- {item}" for item in dict.fromkeys(gist)] + lines
+    if not lines:
+        return "（这段对话里没有需要保留的事实、偏好、约束或待办事项。）"
+    limit = _limit(low)
+    while limit is not None and len("\n".join(lines)) > limit and len(lines) > 2:
+        lines.pop()
+        if lines[-1].startswith("【"):
+            lines.pop()
+    return "\n".join(lines)
+
+
+def summary_reply(request: ChatRequest) -> Completion | None:
+    """The completion for a summary request, or ``None`` when the request is not one."""
+    if not is_summary_request(request):
+        return None
+    instruction, transcript = _instruction_and_transcript(request)
+    content = extractive_summary(instruction, transcript)
+    return Completion(content=content, tool_calls=[], finish_reason="stop",
+                      prompt_tokens=count_message_tokens(request.messages, request.tools),
+                      completion_tokens=estimate_tokens(content))
+
+
+__all__ = ["extractive_summary", "is_summary_request", "summary_reply"]

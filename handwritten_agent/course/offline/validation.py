@@ -1,0 +1,295 @@
+"""Request validation for the OpenAI-compatible server: a decoded JSON body in, a ``ChatRequest`` out.
+
+Each check raises ``BackendError(400, ...)`` with the message, ``param`` and ``code`` the real API
+gives for the same mistake, so a learner who sends a bad request here sees what a provider would
+say. ``parse_request`` is the one entry point; the server calls it before any backend runs.
+
+Covered: the mistakes an agent author makes — message roles, content types, assistant
+``tool_calls`` (arguments as a JSON *string*), tool messages that answer the calls just before them,
+tool schemas and names, ``tool_choice``, ``stop``, ``n``, the scalar options' types, and the
+simulator's model-name options (``course-sim:slow``). Left out: every other field of the real API
+(they pass through untouched in ``ChatRequest.extra``), value ranges such as ``temperature <= 2``,
+and anything about the response (``encoding``) or HTTP (``server``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from ...types import loads_bounded
+from .backend import BackendError, ChatRequest
+from .faults import SIMULATOR_MODEL, split_model_name, validate_options
+
+VALID_ROLES = ("system", "developer", "user", "assistant", "tool")
+TOOL_NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+TOOL_CHOICE_STRINGS = ("none", "auto", "required")
+# Body fields that become ChatRequest attributes; every other field goes into ChatRequest.extra.
+KNOWN_FIELDS = {"model", "messages", "tools", "tool_choice", "parallel_tool_calls", "stream", "stop", "max_tokens",
+                "temperature", "n", "stream_options"}
+
+
+def bad_request(message: str, param: str | None = None, code: str | None = None) -> BackendError:
+    return BackendError(400, message, type="invalid_request_error", param=param, code=code)
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {bool: "a boolean", int: "an integer", float: "a decimal", str: "a string", list: "an array",
+            dict: "an object"}.get(type(value), type(value).__name__)
+
+
+def _invalid_type(param: str, expected: str, value: Any) -> BackendError:
+    return bad_request(f"Invalid type for '{param}': expected {expected}, but got {_type_name(value)} instead.",
+                        param=param, code="invalid_type")
+
+
+def _missing(param: str) -> BackendError:
+    return bad_request(f"Missing required parameter: '{param}'.", param=param, code="missing_required_parameter")
+
+
+def _validate_messages(messages: Any) -> list[dict[str, Any]]:
+    if messages is None:
+        raise _missing("messages")
+    if not isinstance(messages, list):
+        raise _invalid_type("messages", "an array of objects", messages)
+    if not messages:
+        raise bad_request("Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+                           param="messages", code="empty_array")
+    for i, message in enumerate(messages):
+        if not isinstance(message, dict):
+            raise _invalid_type(f"messages[{i}]", "an object", message)
+        role = message.get("role")
+        if role is None:
+            raise _missing(f"messages[{i}].role")
+        if role not in VALID_ROLES:
+            supported = ", ".join(f"'{r}'" for r in VALID_ROLES[:-1]) + f", and '{VALID_ROLES[-1]}'"
+            raise bad_request(f"Invalid value: '{role}'. Supported values are: {supported}.",
+                               param=f"messages[{i}].role", code="invalid_value")
+        content = message.get("content")
+        if role != "assistant" and content is None:
+            raise _missing(f"messages[{i}].content")
+        if content is not None and not isinstance(content, (str, list)):
+            raise _invalid_type(f"messages[{i}].content", "one of a string or array of objects", content)
+        if role == "assistant":
+            _validate_assistant_tool_calls(i, message.get("tool_calls"))
+        if role == "tool":
+            call_id = message.get("tool_call_id")
+            if call_id is None:
+                raise _missing(f"messages[{i}].tool_call_id")
+            if not isinstance(call_id, str):
+                raise _invalid_type(f"messages[{i}].tool_call_id", "a string", call_id)
+    _validate_tool_pairing(messages)
+    return messages
+
+
+def _validate_assistant_tool_calls(i: int, tool_calls: Any) -> None:
+    if tool_calls is None:
+        return
+    if not isinstance(tool_calls, list):
+        raise _invalid_type(f"messages[{i}].tool_calls", "an array of objects", tool_calls)
+    if not tool_calls:  # the real API rejects "tool_calls": [] - omit the key when there are none
+        raise bad_request(f"Invalid 'messages[{i}].tool_calls': empty array. Expected an array with minimum length 1, "
+                           "but got an empty array instead. Leave out 'tool_calls' when there are none.",
+                           param=f"messages[{i}].tool_calls", code="empty_array")
+    for j, call in enumerate(tool_calls):
+        where = f"messages[{i}].tool_calls[{j}]"
+        if not isinstance(call, dict):
+            raise _invalid_type(where, "an object", call)
+        if call.get("id") is None:
+            raise _missing(f"{where}.id")
+        if not isinstance(call["id"], str):
+            raise _invalid_type(f"{where}.id", "a string", call["id"])
+        if call.get("type") is None:
+            raise _missing(f"{where}.type")
+        if call["type"] != "function":
+            raise bad_request(f"Invalid value: '{call['type']}'. Supported values are: 'function'.",
+                               param=f"{where}.type", code="invalid_value")
+        function = call.get("function")
+        if function is None:
+            raise _missing(f"{where}.function")
+        if not isinstance(function, dict):
+            raise _invalid_type(f"{where}.function", "an object", function)
+        if not isinstance(function.get("name"), str):
+            raise _missing(f"{where}.function.name") if function.get("name") is None else \
+                _invalid_type(f"{where}.function.name", "a string", function["name"])
+        arguments = function.get("arguments")
+        if arguments is None:
+            raise _missing(f"{where}.function.arguments")
+        if not isinstance(arguments, str):
+            # A classic mistake: echoing parsed arguments (a dict) instead of the raw JSON text.
+            raise _invalid_type(f"{where}.function.arguments", "a string", arguments)
+
+
+def _validate_tool_pairing(messages: list[dict[str, Any]]) -> None:
+    """Every tool message answers the assistant tool calls just before it, and every call gets an answer.
+
+    Ids are compared as sets: duplicate ids (some servers give every call ``call_0``) are allowed,
+    each distinct id just needs at least one tool message.
+    """
+    open_ids: set[str] = set()  # ids of the latest assistant tool calls
+    answered: set[str] = set()
+    open_at: int | None = None  # index of that assistant message while its tool messages may follow
+
+    def close() -> None:
+        missing = [call_id for call_id in sorted(open_ids) if call_id not in answered]
+        if missing and open_at is not None:
+            raise bad_request(
+                "An assistant message with 'tool_calls' must be followed by tool messages responding to each "
+                f"'tool_call_id'. The following tool_call_ids did not have response messages: {', '.join(missing)}",
+                param=f"messages.[{open_at}].role")
+
+    for i, message in enumerate(messages):
+        role = message["role"]
+        if role == "tool":
+            if open_at is None or message["tool_call_id"] not in open_ids:
+                raise bad_request("Invalid parameter: messages with role 'tool' must be a response to a preceeding "
+                                   "message with 'tool_calls'.", param=f"messages.[{i}].role")
+            answered.add(message["tool_call_id"])
+            continue
+        close()
+        open_ids, answered, open_at = set(), set(), None
+        if role == "assistant" and message.get("tool_calls"):
+            open_ids = {call["id"] for call in message["tool_calls"]}
+            open_at = i
+    close()
+
+
+def _validate_tools(tools: Any) -> list[dict[str, Any]] | None:
+    if tools is None:
+        return None
+    if not isinstance(tools, list):
+        raise _invalid_type("tools", "an array of objects", tools)
+    for i, tool in enumerate(tools):
+        if not isinstance(tool, dict):
+            raise _invalid_type(f"tools[{i}]", "an object", tool)
+        kind = tool.get("type")
+        if kind is None:
+            raise _missing(f"tools[{i}].type")
+        if kind != "function":
+            raise bad_request(f"Invalid value: '{kind}'. Supported values are: 'function'.", param=f"tools[{i}].type",
+                               code="invalid_value")
+        function = tool.get("function")
+        if function is None:
+            raise _missing(f"tools[{i}].function")
+        if not isinstance(function, dict):
+            raise _invalid_type(f"tools[{i}].function", "an object", function)
+        name = function.get("name")
+        if name is None:
+            raise _missing(f"tools[{i}].function.name")
+        if not isinstance(name, str) or not TOOL_NAME_PATTERN.match(name):
+            raise bad_request(f"Invalid 'tools[{i}].function.name': string does not match pattern. Expected a string "
+                               f"that matches the pattern '^[a-zA-Z0-9_-]{{1,64}}$' (got {json.dumps(name, ensure_ascii=False)}).",
+                               param=f"tools[{i}].function.name", code="invalid_value")
+        if "description" in function and not isinstance(function["description"], str):
+            raise _invalid_type(f"tools[{i}].function.description", "a string", function["description"])
+        if "parameters" in function and not isinstance(function["parameters"], dict):
+            raise _invalid_type(f"tools[{i}].function.parameters", "an object", function["parameters"])
+    return tools
+
+
+def _validate_tool_choice(choice: Any, tools: list[dict[str, Any]] | None) -> str | dict[str, Any] | None:
+    if choice is None:
+        return None
+    if isinstance(choice, str):
+        if choice not in TOOL_CHOICE_STRINGS:
+            raise bad_request(f"Invalid value: '{choice}'. Supported values are: 'none', 'auto', and 'required'.",
+                               param="tool_choice", code="invalid_value")
+        if choice == "required" and not tools:
+            raise bad_request("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
+                               param="tool_choice")
+        return choice
+    if not isinstance(choice, dict):
+        raise _invalid_type("tool_choice", "one of a string or an object", choice)
+    if choice.get("type") != "function":
+        raise bad_request(f"Invalid value: '{choice.get('type')}'. Supported values are: 'function'.",
+                           param="tool_choice.type", code="invalid_value")
+    function = choice.get("function")
+    if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+        raise _missing("tool_choice.function.name")
+    if not tools:
+        raise bad_request("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
+                           param="tool_choice")
+    names = [tool["function"]["name"] for tool in tools]
+    if function["name"] not in names:
+        raise bad_request(f"Invalid value for 'tool_choice': function '{function['name']}' is not among the offered "
+                           f"tools ({', '.join(names)}).", param="tool_choice")
+    return choice
+
+
+def _validate_stop(stop: Any) -> list[str] | None:
+    if stop is None:
+        return None
+    if isinstance(stop, str):
+        return [stop] if stop else None
+    if not isinstance(stop, list) or not all(isinstance(s, str) for s in stop):
+        raise _invalid_type("stop", "one of a string or array of strings", stop)
+    if len(stop) > 4:
+        raise bad_request(f"Invalid 'stop': array too long. Expected an array with maximum length 4, but got an array "
+                           f"with length {len(stop)} instead.", param="stop", code="array_above_max_length")
+    return [s for s in stop if s] or None
+
+
+def _optional(body: dict[str, Any], name: str, types: tuple[type, ...], expected: str) -> Any:
+    value = body.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+        raise _invalid_type(name, expected, value)
+    return value
+
+
+def decode_body(raw: bytes) -> Any:
+    """The request body as JSON, or the API's 400 for a body that is not JSON."""
+    try:
+        return loads_bounded(raw)
+    except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError; so is "nested too deeply"
+        raise bad_request(
+            "We could not parse the JSON body of your request. The API expects a JSON object, but what was "
+            f"sent was not valid JSON ({exc}). Send the body with json=... (httpx/requests) and the header "
+            "Content-Type: application/json.") from None
+
+
+def parse_request(body: Any, backend_models: list[str], fault_header: str | None = None) -> ChatRequest:
+    """Validate a decoded request body and turn it into a ``ChatRequest`` (raises ``BackendError`` 400/404)."""
+    if not isinstance(body, dict):
+        raise bad_request(f"The request body must be a JSON object, but got {_type_name(body)}.")
+    model = body.get("model")
+    if model is None or model == "":
+        raise bad_request("you must provide a model parameter", param="model", code="missing_required_parameter")
+    if not isinstance(model, str):
+        raise _invalid_type("model", "a string", model)
+    messages = _validate_messages(body.get("messages"))
+    tools = _validate_tools(body.get("tools"))
+    tool_choice = _validate_tool_choice(body.get("tool_choice"), tools)
+    n = _optional(body, "n", (int,), "an integer")
+    if n is not None and n != 1:
+        raise bad_request(f"Invalid 'n': this server returns exactly one choice per request, so 'n' must be 1 (got {n}). "
+                           "Send the request several times instead.", param="n", code="invalid_value")
+    stream = _optional(body, "stream", (bool,), "a boolean")
+    parallel = _optional(body, "parallel_tool_calls", (bool,), "a boolean")
+    max_tokens = _optional(body, "max_tokens", (int,), "an integer")
+    temperature = _optional(body, "temperature", (int, float), "a decimal")
+    stream_options = _optional(body, "stream_options", (dict,), "an object")
+    if stream_options is not None and not stream:
+        raise bad_request("The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+                           param="stream_options")
+
+    base_model, options = split_model_name(model)
+    if SIMULATOR_MODEL in backend_models and base_model == SIMULATOR_MODEL:
+        options = validate_options(model, options, fault_header)
+    elif fault_header:
+        options = options | split_model_name(":" + fault_header)[1]
+
+    extra = {key: value for key, value in body.items() if key not in KNOWN_FIELDS}
+    if stream_options is not None:
+        extra["stream_options"] = stream_options
+    return ChatRequest(
+        model=model, messages=messages, tools=tools, tool_choice=tool_choice,
+        parallel_tool_calls=True if parallel is None else parallel, stream=bool(stream),
+        stop=_validate_stop(body.get("stop")), max_tokens=max_tokens,
+        temperature=None if temperature is None else float(temperature),
+        base_model=base_model, options=options, extra=extra,
+    )
