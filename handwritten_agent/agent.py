@@ -54,7 +54,7 @@ from typing import Any, Callable, Iterator
 from .run import AgentEvent, CallContext, EventKind, Gate, NeedsConfirmation, RunResult, Step, StopReason, StopRun, ToolCallRecord
 from .tokens import count_message_tokens
 from .tools import ToolRegistry, ToolResult
-from .types import ChatModel, ToolCall, canonical_arguments
+from .messages import canonical_arguments, ChatModel, ToolCall
 
 DEFAULT_SYSTEM_PROMPT = (
     "你是一个可以调用工具的助手。先判断用户的问题需不需要工具：打招呼、闲聊或常识问题直接回答；"

@@ -20,12 +20,13 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .types import ToolCall, canonical_arguments, shorten
+from .messages import ToolCall
+from .text import shorten
 
 
 def arguments_sha256(call: ToolCall) -> str:
     """The fingerprint an approval is bound to: sha256 of the tool name and its canonical arguments."""
-    return hashlib.sha256(f"{call.name}\x00{canonical_arguments(call.arguments)}".encode()).hexdigest()
+    return hashlib.sha256(call.key.encode()).hexdigest()
 
 
 def request_id(run_id: str, tool_call_id: str, fingerprint: str) -> str:

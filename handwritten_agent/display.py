@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .types import ToolCall, shorten
+from .messages import ToolCall
+from .text import shorten
 
 if TYPE_CHECKING:
     from .agent import AgentEvent, RunResult, Step, ToolCallRecord

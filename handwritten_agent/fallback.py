@@ -21,7 +21,7 @@ import time
 from typing import Any, Callable, Sequence
 
 from .llm import RateLimited, RequestTimeout, ServerError
-from .types import ChatModel, ChatResult
+from .messages import ChatModel, ChatResult
 
 SWITCH_ON = (RateLimited, ServerError, RequestTimeout)
 

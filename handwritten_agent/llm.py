@@ -36,7 +36,7 @@ from typing import Any, Callable, Iterator, Literal, Mapping, Sequence
 import openai
 
 from .config import PRESETS, SIMULATOR_MODEL, ConfigError, Settings, _display_url, read_variables, resolve
-from .types import ChatResult, ToolCall, Usage
+from .messages import ChatResult, ToolCall, Usage
 
 DEFAULT_BACKOFF = 0.5  # seconds before the first retry; doubles each time
 DEFAULT_MAX_WAIT = 20.0  # no single wait between attempts is longer than this

@@ -34,7 +34,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple
 
-from .types import MAX_JSON_DEPTH, ToolCall, describe_json_error, loads_bounded, shorten
+from .jsontext import describe_json_error, json_type_zh, loads_bounded, MAX_JSON_DEPTH
+from .messages import ToolCall
+from .text import shorten
 
 NAME_KEYS = ("name", "tool_name", "tool", "function", "action")
 """Keys a model may use for the tool's name, in the order they are tried."""
@@ -475,7 +477,6 @@ def _syntax_failure(block_text: str) -> _Failure:
 _TRUNCATED = _Failure("JSON 不完整，括号没有闭合（输出可能被截断了）",
                       "JSON 块一直没有闭合：输出被截断，或者少了右括号")
 
-_ZH_TYPES = {str: "字符串", list: "数组", int: "数字", float: "数字", bool: "布尔值", type(None): "null"}
 
 
 def _coerce_arguments(value: Any) -> dict[str, Any] | _Failure:
@@ -493,10 +494,10 @@ def _coerce_arguments(value: Any) -> dict[str, Any] | _Failure:
                             "arguments 是字符串，解码后不是 JSON")
         if isinstance(decoded, dict):
             return decoded
-        return _Failure(f"arguments 解码后是{_ZH_TYPES.get(type(decoded), '其他类型')}，应该是 JSON 对象",
-                        f"arguments 是字符串，里面装的是{_ZH_TYPES.get(type(decoded), '其他类型')}，不是对象")
-    return _Failure(f"arguments 应该是 JSON 对象，而不是{_ZH_TYPES.get(type(value), '其他类型')}",
-                    f"arguments 是{_ZH_TYPES.get(type(value), '其他类型')}，不是对象")
+        return _Failure(f"arguments 解码后是{json_type_zh(decoded)}，应该是 JSON 对象",
+                        f"arguments 是字符串，里面装的是{json_type_zh(decoded)}，不是对象")
+    return _Failure(f"arguments 应该是 JSON 对象，而不是{json_type_zh(value)}",
+                    f"arguments 是{json_type_zh(value)}，不是对象")
 
 
 class _NotACall(NamedTuple):
@@ -739,8 +740,8 @@ def _react_input(text: str) -> dict[str, Any] | _Failure:
             reason = "Action Input 不是合法的 JSON"
         return _Failure(reason, f"ReAct 的 Action Input 不是 JSON 对象：{exc}")
     if not isinstance(value, dict):
-        return _Failure(f"Action Input 应该是 JSON 对象，而你写的是{_ZH_TYPES.get(type(value), '其他类型')}",
-                        f"ReAct 的 Action Input 是{_ZH_TYPES.get(type(value), '其他类型')}，不是对象")
+        return _Failure(f"Action Input 应该是 JSON 对象，而你写的是{json_type_zh(value)}",
+                        f"ReAct 的 Action Input 是{json_type_zh(value)}，不是对象")
     return value
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .tools import ToolRegistry, ToolResult
-from .types import ChatResult, ToolCall, Usage
+from .messages import ChatResult, ToolCall, Usage
 
 StopReason = str
 """``final``, ``max_steps``, ``timeout``, ``error``, ``needs_confirmation``, or the reason of a ``StopRun``."""

@@ -15,7 +15,7 @@ import copy
 import json
 from typing import Any, Callable, Iterable, Sequence
 
-from .types import ChatResult, ToolCall, Usage
+from .messages import ChatResult, ToolCall, Usage
 
 
 def reply(text: str) -> ChatResult:

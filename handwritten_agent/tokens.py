@@ -34,6 +34,8 @@ import re
 from functools import lru_cache
 from typing import Any, Iterable
 
+from .messages import message_text
+
 # Weights per character class, fitted on the calibration corpus (memory/calibration.py --fit) and rounded.
 CJK_CHAR = 0.58
 CJK_PUNCT = 1.15
@@ -95,17 +97,6 @@ def _estimate(text: str) -> int:  # memory policies count the same messages agai
     return max(1, round(sum(_WEIGHTS[name] * value for name, value in features.items())))
 
 
-def _content_text(content: Any) -> str:
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):  # content parts: count the text ones, the rest as JSON
-        return "".join(part.get("text", "") if isinstance(part, dict) and part.get("type") == "text"
-                       else json.dumps(part, ensure_ascii=False) for part in content)
-    return json.dumps(content, ensure_ascii=False)
-
-
 def count_message_tokens(messages: Iterable[dict[str, Any]], tools: Iterable[dict[str, Any]] | None = None) -> int:
     """Estimate the prompt tokens of a whole request: messages, their framing, and the tool schemas offered.
 
@@ -116,7 +107,7 @@ def count_message_tokens(messages: Iterable[dict[str, Any]], tools: Iterable[dic
     """
     total = REPLY_PRIMING
     for message in messages:
-        total += MESSAGE_OVERHEAD + estimate_tokens(_content_text(message.get("content")))
+        total += MESSAGE_OVERHEAD + estimate_tokens(message_text(message))
         for call in message.get("tool_calls") or []:
             function = (call.get("function") or {}) if isinstance(call, dict) else {}
             arguments = function.get("arguments")

@@ -30,7 +30,8 @@ from typing import Any, Callable, Iterable, Iterator, Literal, Union
 
 from jsonschema import Draft202012Validator
 
-from .types import json_type_name, parse_arguments
+from .jsontext import json_type_name, json_type_zh
+from .messages import parse_arguments
 
 PERMISSION_LEVELS = ("L0", "L1", "L2", "L3")
 """L0 hidden/refused, L1 read-only, L2 confirm once, L3 approval (the seeds' four-level model; enforced on Day 5)."""
@@ -320,7 +321,6 @@ def validation_errors(schema: dict[str, Any], arguments: dict[str, Any]) -> list
     return [_describe(error) for error in sorted(validator.iter_errors(arguments), key=lambda e: list(e.absolute_path))]
 
 
-_TYPE_ZH = {"string": "字符串", "integer": "整数", "number": "数字", "boolean": "布尔值", "array": "数组", "object": "对象", "null": "null"}
 
 _BOUNDS_ZH = {"minimum": "不能小于 {}", "maximum": "不能大于 {}", "exclusiveMinimum": "必须大于 {}", "exclusiveMaximum": "必须小于 {}",
               "minLength": "至少要有 {} 个字符", "maxLength": "最多 {} 个字符", "minItems": "至少要有 {} 项", "maxItems": "最多 {} 项",
@@ -334,8 +334,8 @@ def _describe(error: Any) -> str:
     got = json.dumps(error.instance, ensure_ascii=False, default=str)[:80]
     if error.validator == "type":
         kinds = [error.validator_value] if isinstance(error.validator_value, str) else list(error.validator_value)
-        expected = " 或 ".join(f"{_TYPE_ZH.get(kind, kind)}（{kind}）" for kind in kinds)
-        return f"{field_name} 应该是{expected}，收到的是{_TYPE_ZH.get(json_type_name(error.instance), '')}（{json_type_name(error.instance)}）{got}"
+        expected = " 或 ".join(f"{json_type_zh(kind)}（{kind}）" for kind in kinds)
+        return f"{field_name} 应该是{expected}，收到的是{json_type_zh(error.instance)}（{json_type_name(error.instance)}）{got}"
     if error.validator == "required":
         missing = re.findall(r"'([^']+)' is a required property", error.message)
         return f"缺少必填参数 {missing[0]}" if missing else f"缺少必填参数：{error.message}"

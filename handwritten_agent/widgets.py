@@ -30,7 +30,7 @@ from .confirmation import ConfirmationRequest
 from .display import format_event
 from .permissions.decisions import Decision, User, approve, reject
 from .permissions.levels import Level
-from .types import shorten
+from .text import shorten
 
 CARD_CLASS = "ha-confirmation-card"
 """CSS class of every card (and ``ha-confirmation-output`` of a panel's output area), for tests and styling."""

@@ -12,7 +12,7 @@ from handwritten_agent.agent import DEFAULT_SYSTEM_PROMPT, REPEATED_CALL_NOTE, A
 from handwritten_agent.scenarios import basic_registry
 from handwritten_agent.scripted import ScriptedClient, call, calls, reply
 from handwritten_agent.tools import ToolRegistry, tool
-from handwritten_agent.types import ChatResult
+from handwritten_agent.messages import ChatResult
 
 NOW = datetime(2026, 3, 12, 14, 30)
 

@@ -16,7 +16,7 @@ from handwritten_agent.confirmation import ConfirmationRequest, arguments_sha256
 from handwritten_agent.scenarios import basic_registry
 from handwritten_agent.scripted import ScriptedClient, call, calls, reply
 from handwritten_agent.tools import ToolRegistry, ToolResult, tool
-from handwritten_agent.types import ToolCall
+from handwritten_agent.messages import ToolCall
 
 NOW = datetime(2026, 3, 12, 14, 30)
 

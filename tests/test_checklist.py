@@ -16,7 +16,7 @@ from handwritten_agent.course.checklist.runs import NOW, course_assistant, examp
 from handwritten_agent.service.agents import OfficeAssistant, policy_user, system_prompt
 from handwritten_agent.service.models import Models
 from handwritten_agent.service.settings import ServiceSettings
-from handwritten_agent.types import ChatResult
+from handwritten_agent.messages import ChatResult
 
 
 def test_every_item_passes_on_the_course_agent_and_code():

@@ -31,7 +31,7 @@ from handwritten_agent.scenarios import basic_registry, make_clock_tool
 from handwritten_agent.scenarios.calculator import evaluate
 from handwritten_agent.scripted import FunctionClient, ScriptedClient, call, calls, reply
 from handwritten_agent.tools import Tool, ToolDefinitionError, ToolError, ToolRegistry, tool
-from handwritten_agent.types import ChatResult
+from handwritten_agent.messages import ChatResult
 
 NOW = datetime(2026, 3, 12, 14, 30)
 QUESTION = "（语言检查）17 乘以 9 等于多少？"  # its own text: the rate_limit fault remembers requests across tests

@@ -26,7 +26,7 @@ from handwritten_agent.config import ConfigError, load_settings
 from handwritten_agent.llm import (AuthenticationFailed, BadRequest, ChatClient, ConnectionFailed, LLMError,
                                    ModelNotFound, RateLimited, RequestTimeout, ServerError, StreamEvent, connect,
                                    retry_after_seconds, retry_delay)
-from handwritten_agent.types import ChatResult
+from handwritten_agent.messages import ChatResult
 
 CALCULATOR = {
     "type": "function",
@@ -81,7 +81,7 @@ def test_tool_call_keeps_arguments_as_raw_text_and_round_trips(offline_server):
     assert first.finish_reason == "tool_calls"
     [call] = first.tool_calls
     assert call.name == "calculator" and call.id
-    assert isinstance(call.arguments, str) and "17" in call.parsed_arguments()["expression"]
+    assert isinstance(call.arguments, str) and "17" in call.args["expression"]
     # Echo the assistant message (a ChatResult is accepted as is) and answer the call.
     messages += [first, {"role": "tool", "tool_call_id": call.id, "content": "153"}]
     final = client.complete(messages, tools=[CALCULATOR])

@@ -14,7 +14,7 @@ from handwritten_agent.memory.sample import PLANTED, ask_planted, rounds
 from handwritten_agent.memory.summary import is_summary_message, summary_text
 from handwritten_agent.scenarios import basic_registry
 from handwritten_agent.scripted import FunctionClient, ScriptedClient, reply
-from handwritten_agent.types import ChatResult
+from handwritten_agent.messages import ChatResult
 from handwritten_agent.llm import ChatClient
 
 from conftest import FIXED_NOW

@@ -36,7 +36,7 @@ from handwritten_agent.course.offline.backend import ChatRequest
 from handwritten_agent.course.offline.server import parse_request
 from handwritten_agent.course.offline.simulator import CourseSimulator
 from handwritten_agent.scripted import FunctionClient
-from handwritten_agent.types import ChatResult
+from handwritten_agent.messages import ChatResult
 
 EXAMPLES = 1000
 SAMPLE_EVERY = 40  # every 40th result also goes over HTTP

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from handwritten_agent import parsing, types
+from handwritten_agent import messages, parsing
 from handwritten_agent.parsing import (
     collapse_doubled_braces,
     REPAIRS,
@@ -249,9 +249,9 @@ def test_key_variants_for_name_and_arguments():
 def test_tool_call_with_id_gives_the_wire_type():
     call = ToolCall.from_arguments("get_weather", {"city": "北京"})
     wire = call.with_id("call_7")
-    assert isinstance(wire, types.ToolCall)
+    assert isinstance(wire, messages.ToolCall)
     assert (wire.id, wire.name, wire.arguments) == ("call_7", "get_weather", '{"city": "北京"}')
-    assert wire.parsed_arguments() == call.args
+    assert wire.args == call.args
 
 
 def test_parse_tool_call_rejects_non_text():

@@ -24,7 +24,7 @@ from handwritten_agent.permissions import AuditLog, Level, Policy, PolicyGate, R
 from handwritten_agent.run import CallContext, NeedsConfirmation, RunResult
 from handwritten_agent.scripted import ScriptedClient, call, calls, reply
 from handwritten_agent.tools import ToolDefinitionError, ToolRegistry, ToolResult, tool
-from handwritten_agent.types import ToolCall
+from handwritten_agent.messages import ToolCall
 
 DONE: list[tuple[str, dict]] = []
 

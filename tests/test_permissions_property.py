@@ -22,7 +22,7 @@ from handwritten_agent.permissions import Level, Policy, RateLimit, RoleRules, U
 from handwritten_agent.permissions.audit import GRANTED
 from handwritten_agent.scripted import FunctionClient, calls
 from handwritten_agent.tools import ToolRegistry, tool
-from handwritten_agent.types import ToolCall
+from handwritten_agent.messages import ToolCall
 
 RAN: list[dict[str, Any]] = []
 CURRENT: dict[str, Policy] = {}

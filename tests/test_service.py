@@ -28,7 +28,7 @@ from handwritten_agent.course.serving import RunningServer
 from handwritten_agent.service import ServiceSettings, Store, create_app
 from handwritten_agent.service.runner import RunManager
 from handwritten_agent.tools import ToolRegistry, ToolResult, tool
-from handwritten_agent.types import ToolCall
+from handwritten_agent.messages import ToolCall
 
 # --------------------------------------------------------------------------- a small world: one side effect, one gate
 

@@ -292,7 +292,7 @@ def test_bad_json_and_non_object_arguments(registry: ToolRegistry):
     bad = registry.dispatch("divide", '{"a": 1, "b": ')
     assert not bad.success and "不是合法的 JSON" in bad.error and isinstance(bad.exception, ValueError)
     assert "参数是一个 JSON 字符串，而不是 JSON 对象" in registry.dispatch("divide", '"{\\"a\\": 1}"').error
-    assert "参数必须是一个 JSON 对象，收到的是 array" in registry.dispatch("divide", "[1, 2]").error
+    assert "参数必须是一个 JSON 对象，收到的是数组" in registry.dispatch("divide", "[1, 2]").error
 
 
 def test_empty_argument_text_means_no_arguments():

@@ -18,7 +18,7 @@ from handwritten_agent.scenarios import basic_registry  # noqa: E402
 from handwritten_agent.scripted import ScriptedClient, call, calls, reply  # noqa: E402
 from handwritten_agent.tracing import Redactor, Tracer  # noqa: E402
 from handwritten_agent.tracing.otel import export_spans  # noqa: E402
-from handwritten_agent.types import ChatResult, Usage  # noqa: E402
+from handwritten_agent.messages import ChatResult, Usage  # noqa: E402
 
 NOW = datetime(2026, 3, 12, 14, 30)
 

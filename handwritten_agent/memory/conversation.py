@@ -28,7 +28,7 @@ from typing import Any, Callable
 from ..agent import DEFAULT_SYSTEM_PROMPT, Agent
 from ..run import AgentEvent, RunResult
 from ..tools import ToolRegistry
-from ..types import ChatModel, message_text
+from ..messages import ChatModel, message_text
 from .longterm import LongTermMemory
 from .rounds import Message, latest_user_index, split_head
 from .tools import memory_tools

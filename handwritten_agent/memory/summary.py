@@ -32,7 +32,7 @@ from collections import OrderedDict
 from typing import Any
 
 from ..tokens import count_message_tokens
-from ..types import ChatModel, message_text
+from ..messages import ChatModel, message_text
 from .rounds import Message, join, pairing_problems, split_head, split_rounds
 from .window import ContextTooLong, trim_messages
 

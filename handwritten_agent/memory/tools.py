@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any, Callable, Literal
 
 from ..tools import Tool, ToolError, tool
-from ..types import message_text
+from ..messages import message_text
 from .longterm import LongTermMemory, supported_by
 from .rounds import Message
 

@@ -166,7 +166,7 @@ class AuditLog:
 def format_audit(rows: list[dict[str, Any]], *, limit: int = 60, show_time: bool = True) -> str:
     """The audit rows as a Chinese text table: time (or row number), user, tool, level, decision, who decided, reason, arguments."""
     from .display import format_table
-    from ..types import shorten
+    from ..text import shorten
 
     table = []
     for row in rows:

@@ -30,7 +30,8 @@ from ..confirmation import ConfirmationRequest, arguments_sha256, request_id, su
 from ..masking import mask_text, mask_value
 from ..run import CallContext, NeedsConfirmation
 from ..tools import ToolRegistry, ToolResult
-from ..types import ToolCall, parse_arguments, shorten
+from ..messages import parse_arguments, ToolCall
+from ..text import shorten
 from .decisions import Decision, User
 from .levels import Level
 from .policy import Policy, Verdict

@@ -32,7 +32,7 @@ from typing import Any, Callable, Collection, Literal, Mapping
 
 from ..masking import DEFAULT_RULES, MaskingRules, find_personal_data
 from ..tools import Tool, ToolRegistry, validation_errors
-from ..types import ToolCall, parse_arguments
+from ..messages import parse_arguments, ToolCall
 from .audit import AuditLog
 from .decisions import User
 from .display import format_table

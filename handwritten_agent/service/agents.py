@@ -35,7 +35,7 @@ from ..agent import Agent, AgentEvent, StopRun
 from ..permissions import Policy, approve, reject
 from ..permissions import User as PolicyUser
 from ..scenarios.office import OfficeScenario
-from ..types import ChatModel
+from ..messages import ChatModel
 from .models import Models, build_models
 from .settings import ServiceSettings
 from .store import User

@@ -39,7 +39,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .runner import RunManager
-from ..types import describe_json_error, loads_bounded
+from ..jsontext import describe_json_error, loads_bounded
 from .settings import ServiceSettings
 from .store import TERMINAL, IdempotencyConflict, Store, User, body_fingerprint
 

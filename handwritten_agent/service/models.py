@@ -30,7 +30,7 @@ from dotenv import dotenv_values, find_dotenv
 from ..config import ConfigError, Settings, load_settings, resolve
 from ..fallback import FallbackClient
 from ..llm import ChatClient, connect
-from ..types import ChatModel
+from ..messages import ChatModel
 
 FALLBACK_VARS = ("LLM_FALLBACK_PROVIDER", "LLM_FALLBACK_BASE_URL", "LLM_FALLBACK_API_KEY", "LLM_FALLBACK_MODEL",
                  "LLM_FALLBACK_CONTEXT_WINDOW")

@@ -28,7 +28,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable, Protocol
 
 from ..agent import Agent, AgentEvent, RunResult, StopRun
-from ..types import shorten
+from ..text import shorten
 from .store import Store, User
 
 RESTART_MESSAGE = "服务在这个运行进行中重启了，运行被中断。为避免重复执行有副作用的操作，它不会自动重跑：请重新提交。"

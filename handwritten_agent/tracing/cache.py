@@ -23,7 +23,8 @@ import time
 from typing import Any, Callable, Iterator
 
 from ..tools import Tool, ToolRegistry, ToolResult
-from ..types import canonical_arguments, shorten
+from ..messages import call_key
+from ..text import shorten
 
 
 def tool_level(tool: Any) -> str | None:
@@ -70,7 +71,7 @@ class ToolCache:
         return tool is not None and self.ttl > 0 and tool_level(tool) in self.levels and not getattr(tool, "side_effects", False)
 
     def dispatch(self, name: str, arguments: dict[str, Any] | str | None = None) -> ToolResult:
-        key = f"{name}\x00{canonical_arguments(arguments)}"
+        key = call_key(name, arguments)
         now = self.clock()
         if self.cacheable(name):
             entry = self._entries.get(key)

@@ -37,7 +37,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from ..types import canonical_arguments, shorten
+from ..messages import call_key
+from ..text import shorten
 from .trace import TraceRun, read_trace
 
 ACKNOWLEDGES_FAILURE = ("失败", "错误", "出错", "无法", "不能", "未能", "没能", "不存在", "为零", "抱歉", "不支持", "找不到", "没有找到",
@@ -109,7 +110,7 @@ def format_findings(findings: list[Finding]) -> str:
 
 def _call_key(line: dict[str, Any]) -> str:
     arguments = line.get("gen_ai.tool.call.arguments")
-    return f"{line.get('tool')}\x00{canonical_arguments(arguments if isinstance(arguments, (dict, str)) else None)}"
+    return call_key(str(line.get('tool')), arguments if isinstance(arguments, (dict, str)) else None)
 
 
 def _offered(run: TraceRun, step: int) -> list[str] | None:

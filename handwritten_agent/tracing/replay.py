@@ -26,7 +26,8 @@ from ..agent import Agent
 from ..confirmation import ConfirmationRequest
 from ..run import AgentEvent, CallContext, NeedsConfirmation, RunResult, StopRun
 from ..tools import ToolRegistry, ToolResult
-from ..types import ChatResult, ToolCall, Usage, message_text, shorten
+from ..messages import ChatResult, message_text, ToolCall, Usage
+from ..text import shorten
 from .redact import Redactor
 from .trace import TraceRun, as_run
 

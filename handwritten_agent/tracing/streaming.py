@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from ..types import ChatResult
+from ..messages import ChatResult
 
 
 class StreamingClient:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from ..types import shorten
+from ..text import shorten
 from .trace import TraceRun, read_trace
 
 COLUMNS = ("步", "类型", "内容", "耗时 ms", "tokens 入/出", "状态")

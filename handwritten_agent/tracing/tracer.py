@@ -40,7 +40,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..run import AgentEvent, RunResult
-from ..types import ToolCall, parse_arguments, shorten
+from ..messages import parse_arguments, ToolCall
+from ..text import shorten
 from .cost import Budget, PriceTable
 from .fields import OPERATION
 from .redact import Redactor

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Protocol, Sequence
 
 from ...agent import Agent, AgentEvent, RunResult
-from ...types import ChatModel, ChatResult
+from ...messages import ChatModel, ChatResult
 
 NOW = datetime(2026, 3, 12, 14, 30)
 SESSION = "checklist"

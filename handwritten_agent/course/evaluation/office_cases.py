@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
-from ...types import ChatModel
+from ...messages import ChatModel
 from .engine import EvalCase, ExpectedCall, OneOf, StateCheck, World
 
 NOW = datetime(2026, 3, 12, 14, 30)

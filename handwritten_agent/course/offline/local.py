@@ -51,6 +51,7 @@ from . import model_fetch
 from .assembly import DEFAULT_TAGS, Assembled, ReplyAssembler, template_tags
 from .backend import BackendError, ChatRequest, Completion, ReplyDelta
 from .model_thread import ModelThread
+from ...messages import message_text
 
 COURSE_MODEL_ID = "qwen2.5-coder-1.5b"
 DEFAULT_N_CTX = 4096  # the context window the backend gives llama.cpp unless told otherwise
@@ -69,17 +70,6 @@ def _require_llama_cpp() -> None:
         raise ModuleNotFoundError(INSTALL_HINT, name="llama_cpp")
 
 
-def _text_of(content: Any) -> str:
-    """Message content as the template expects it: a string (text parts of a list are joined)."""
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
-    return json.dumps(content, ensure_ascii=False)
-
-
 def _template_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Copy messages into the shape chat templates expect.
 
@@ -90,7 +80,7 @@ def _template_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rendered = []
     for message in messages:
         copy = dict(message)
-        copy["content"] = _text_of(message.get("content"))
+        copy["content"] = message_text(message)
         if message.get("tool_calls"):
             calls = []
             for call in message["tool_calls"]:

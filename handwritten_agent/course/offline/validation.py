@@ -18,7 +18,7 @@ import json
 import re
 from typing import Any
 
-from ...types import loads_bounded
+from ...jsontext import loads_bounded
 from .backend import BackendError, ChatRequest
 from .faults import SIMULATOR_MODEL, split_model_name, validate_options
 

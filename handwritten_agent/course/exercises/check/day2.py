@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Sequence
 
-from ....types import ToolCall
+from ....messages import ToolCall
 from .framework import (_CALCULATOR_SCHEMA, _brief, _callable, _Check, _Recorder, _same_call, _short, exercise, mentions,
                         offline_client, snapshot, typed, value_difference)
 from .prompts import PROMPT_TOOL_SETS, describe_reading, prompt_problems, reading_difference, fills_arguments

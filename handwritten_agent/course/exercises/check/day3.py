@@ -12,7 +12,7 @@ import re
 from datetime import datetime
 from typing import Any, Callable
 
-from ....types import canonical_arguments
+from ....messages import canonical_arguments
 from .framework import (_CHINESE, attribute, _brief, _callable, _Check, _Recorder, _short, exercise, mentions, offline_client,
                         typed, value_difference)
 

@@ -19,7 +19,9 @@ import socket
 import types
 from typing import Any, Callable, Iterable, Sequence
 
-from ....types import ToolCall, json_type_name, shorten
+from ....jsontext import json_type_name
+from ....messages import ToolCall
+from ....text import shorten
 
 NOT_DONE = "还没有完成：请在 `# YOUR CODE HERE` 处写下你的实现（并删掉 `raise NotImplementedError()` 这一行），然后重新运行这个单元格。"
 INTERNAL = "检查程序自身出错"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ....types import ToolCall
+from ....messages import ToolCall
 from .framework import mentions
 
 _STOCKS = [

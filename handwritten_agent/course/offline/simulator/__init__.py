@@ -50,7 +50,7 @@ from datetime import datetime
 from typing import Any, Callable
 
 from ....tokens import count_message_tokens, estimate_tokens
-from ....types import message_text, parse_arguments
+from ....messages import message_text, parse_arguments
 from ..backend import BackendError, ChatRequest, Completion
 from ..faults import SIMULATOR_MODEL, split_model_name, validate_options
 from .answer import fallback_reply

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from ....types import message_text
+from ....messages import message_text
 from .lexicon import REQUEST_WORDS, is_small_talk
 from .planner import Plan
 from .summary import GROUPS, _has_name

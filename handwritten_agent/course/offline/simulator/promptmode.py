@@ -46,7 +46,7 @@ from datetime import datetime
 from typing import Any, Iterable
 
 from ....tokens import count_message_tokens, estimate_tokens
-from ....types import message_text
+from ....messages import message_text
 from ..backend import ChatRequest, Completion
 from . import messiness
 from . import planner as _planner

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ....types import message_text, parse_arguments
+from ....messages import message_text, parse_arguments
 from .answer import AnswerItem, compose_answer, read_result
 from .arguments import FillContext, fill_arguments, number_from_result
 from .choose import unwrap_tool

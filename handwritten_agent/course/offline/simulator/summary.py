@@ -32,7 +32,7 @@ import re
 from typing import Any
 
 from ....tokens import count_message_tokens, estimate_tokens
-from ....types import message_text
+from ....messages import message_text
 from ..backend import ChatRequest, Completion
 from .lexicon import CITIES, SURNAMES
 from .text import normalize

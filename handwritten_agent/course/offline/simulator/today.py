@@ -20,7 +20,7 @@ import re
 from datetime import date, datetime
 from typing import Any, Iterable
 
-from ....types import message_text
+from ....messages import message_text
 
 _MONTHS = {m: i + 1 for i, m in enumerate(["january", "february", "march", "april", "may", "june", "july", "august",
                                             "september", "october", "november", "december"])}

@@ -1,15 +1,16 @@
-"""The small, normalized shapes every model backend is reduced to.
+"""The small, normalized shapes every model backend is reduced to, and a message's parts read the one way.
 
 A chat-completions response is a deep tree of SDK objects. The agent only needs a few fields of it,
 so ``ChatResult`` keeps those (content, tool calls, finish reason, usage) plus ``raw`` for anyone
 who wants the rest. ``ChatModel`` is the one-method protocol the agent depends on: ``ChatClient``
 (real HTTP) and ``ScriptedClient`` (a queue of replies, for tests) both satisfy it.
 
-It is also the one home of the small helpers every module shares: ``parse_arguments`` and
-``canonical_arguments`` (a call's arguments), ``message_text`` (a message's text), ``shorten`` (text
-for display), ``json_type_name``.
+A tool call's identity lives here too, once: ``parse_arguments`` decodes its arguments,
+``canonical_arguments`` writes them the one way, and ``ToolCall.key`` (name + canonical arguments) is
+what "the same call" means for the repeat guard, approvals, the tool cache and diagnosis alike.
+``message_text`` is the one reading of a message's text (string content or text parts).
 
-Left out: multimodal content parts, logprobs, and multiple choices (``n > 1``).
+Left out: multimodal content parts (only their text is read), logprobs, and multiple choices (``n > 1``).
 """
 
 from __future__ import annotations
@@ -18,67 +19,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence
 
-
-JSON_ERRORS_ZH = (
-    ("Expecting ',' delimiter", "缺少逗号"),
-    ("Expecting ':' delimiter", "缺少冒号"),
-    ("Illegal trailing comma", "最后一项后面多了一个逗号"),  # Python 3.13+ wording
-    ("Expecting property name", "键名必须用双引号括起来"),
-    ("Expecting value", "缺少值或出现了非法的值"),
-    ("Unterminated string", "字符串缺少结束的引号"),
-    ("Extra data", "JSON 后面还有多余的内容"),
-    ("Invalid \\escape", "字符串里有非法的转义符"),
-    ("Invalid control character", "字符串里有未转义的控制字符（例如换行）"),
-    ("nested too deeply", "嵌套层数太多"),
-    ("is not valid JSON", "出现了 NaN 或 Infinity 这类 JSON 不支持的数字"),
-)
-"""``json`` error messages (English, and worded differently across Python versions) → one Chinese reason each."""
-
-
-def describe_json_error(message: str) -> str:
-    """The Chinese reason for a ``json.JSONDecodeError.msg`` (or any text containing one)."""
-    return next((zh for en, zh in JSON_ERRORS_ZH if en in message), "不是合法的 JSON")
-
-
-MAX_JSON_DEPTH = 200
-"""JSON nested deeper than this is refused, the same way on every Python version (``json``'s own limit is the
-interpreter's recursion limit: 3.11 fails near 1,000 levels, 3.13 still parses 5,000, and then ``json.dumps``
-of it fails later). No tool call or API request nests anywhere near this."""
-
-
-def json_depth(text: str) -> int:
-    """The deepest ``[``/``{`` nesting outside strings, by one linear scan."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
-
-
-def loads_bounded(text: str | bytes, *, max_depth: int = MAX_JSON_DEPTH, **options: Any) -> Any:
-    """``json.loads`` that refuses nesting deeper than ``max_depth`` with a ``ValueError`` instead of a
-    ``RecursionError`` (or a value too deep to process later). ``options`` go to ``json.loads``."""
-    if isinstance(text, (bytes, bytearray)):
-        text = text.decode("utf-8")
-    if text.count("[") + text.count("{") > max_depth and json_depth(text) > max_depth:
-        raise ValueError(f"JSON 嵌套层数太多（超过 {max_depth} 层）")
-    try:
-        return json.loads(text, **options)
-    except RecursionError as exc:
-        raise ValueError("JSON 嵌套层数太多") from exc
+from .jsontext import describe_json_error, json_type_zh, loads_bounded
+from .text import shorten
 
 
 def parse_arguments(arguments: dict[str, Any] | str | None) -> dict[str, Any]:
@@ -102,7 +44,7 @@ def parse_arguments(arguments: dict[str, Any] | str | None) -> dict[str, Any]:
     if isinstance(value, str):
         raise ValueError("参数是一个 JSON 字符串，而不是 JSON 对象：请直接发送对象本身，不要把它再包成字符串。")
     if not isinstance(value, dict):
-        raise ValueError(f"参数必须是一个 JSON 对象，收到的是 {json_type_name(value)}：{shorten(text, 200)}。")
+        raise ValueError(f"参数必须是一个 JSON 对象，收到的是{json_type_zh(value)}：{shorten(text, 200)}。")
     return value
 
 
@@ -117,35 +59,9 @@ def canonical_arguments(arguments: dict[str, Any] | str | None) -> str:
         return arguments if isinstance(arguments, str) else ""
 
 
-def json_type_name(value: Any) -> str:
-    """The JSON name of a value's type (``null``, ``boolean``, ``integer``, ``number``, ``string``, ``array``, ``object``)."""
-    if value is None:
-        return "null"
-    for python_type, name in ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"), (list, "array"), (dict, "object")):
-        if isinstance(value, python_type):
-            return name
-    return type(value).__name__
-
-
-def shorten(value: Any, limit: int = 160, *, one_line: bool = True, show_length: bool = False) -> str:
-    """``value`` as text of at most about ``limit`` characters, for display and error messages.
-
-    Non-strings are written as JSON when they can be (``repr`` otherwise); ``one_line`` folds whitespace;
-    ``show_length`` appends the full length when the text was cut.
-    """
-    if isinstance(value, str):
-        text = value
-    else:
-        try:
-            text = json.dumps(value, ensure_ascii=False)
-        except (TypeError, ValueError):
-            text = repr(value)
-    if one_line:
-        text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    cut = text[: max(limit - 1, 0)] + "…"
-    return cut + f"（共 {len(text)} 个字符）" if show_length else cut
+def call_key(name: str, arguments: dict[str, Any] | str | None) -> str:
+    """The identity of a call to ``name`` with ``arguments``: ``name``, a NUL, the canonical arguments."""
+    return f"{name}\x00{canonical_arguments(arguments)}"
 
 
 def message_text(message: dict[str, Any]) -> str:
@@ -189,13 +105,14 @@ class ToolCall:
         """The arguments as a dict. Raises ``ValueError`` (with a message for the model) if they are not a JSON object."""
         return parse_arguments(self.arguments)
 
-    def parsed_arguments(self) -> dict[str, Any]:
-        """Same as ``args`` (kept for code written before ``args`` existed)."""
-        return self.args
+    @property
+    def key(self) -> str:
+        """What "the same call" means: the tool name and the canonical arguments, whatever the id and the JSON spacing."""
+        return call_key(self.name, self.arguments)
 
     def same_call(self, other: ToolCall) -> bool:
         """Same tool and equal arguments, whatever the id and the JSON spacing."""
-        return self.name == other.name and canonical_arguments(self.arguments) == canonical_arguments(other.arguments)
+        return self.key == other.key
 
     def with_id(self, call_id: str) -> ToolCall:
         """The same call with ``id`` set (e.g. a call read from text, reported as a native call)."""
@@ -255,3 +172,6 @@ class ChatModel(Protocol):
     """Anything that can answer a list of messages. The agent depends only on this."""
 
     def complete(self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None = None, **options: Any) -> ChatResult: ...
+
+
+__all__ = ["ChatModel", "ChatResult", "ToolCall", "Usage", "call_key", "canonical_arguments", "message_text", "parse_arguments"]

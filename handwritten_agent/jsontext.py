@@ -1,0 +1,101 @@
+"""JSON text as models and clients send it: bounded loading, and Chinese words for what is wrong with it.
+
+A model's arguments and a client's request body are JSON *text* from outside the program. This module
+reads it safely (``loads_bounded``: nesting has a limit, the same on every Python version) and says what
+is wrong in Chinese: ``describe_json_error`` translates ``json``'s English error messages, and
+``json_type_name`` / ``json_type_zh`` name a value's JSON type (the one table of Chinese type names the
+package uses: tool validation errors, the parser's messages, the service's 400s).
+
+Left out: JSON repair (``parsing``), schema validation (``tools``, with ``jsonschema``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+JSON_ERRORS_ZH = (
+    ("Expecting ',' delimiter", "缺少逗号"),
+    ("Expecting ':' delimiter", "缺少冒号"),
+    ("Illegal trailing comma", "最后一项后面多了一个逗号"),  # Python 3.13+ wording
+    ("Expecting property name", "键名必须用双引号括起来"),
+    ("Expecting value", "缺少值或出现了非法的值"),
+    ("Unterminated string", "字符串缺少结束的引号"),
+    ("Extra data", "JSON 后面还有多余的内容"),
+    ("Invalid \\escape", "字符串里有非法的转义符"),
+    ("Invalid control character", "字符串里有未转义的控制字符（例如换行）"),
+    ("nested too deeply", "嵌套层数太多"),
+    ("is not valid JSON", "出现了 NaN 或 Infinity 这类 JSON 不支持的数字"),
+)
+"""``json`` error messages (English, and worded differently across Python versions) → one Chinese reason each."""
+
+
+def describe_json_error(message: str) -> str:
+    """The Chinese reason for a ``json.JSONDecodeError.msg`` (or any text containing one)."""
+    return next((zh for en, zh in JSON_ERRORS_ZH if en in message), "不是合法的 JSON")
+
+
+MAX_JSON_DEPTH = 200
+"""JSON nested deeper than this is refused, the same way on every Python version (``json``'s own limit is the
+interpreter's recursion limit: 3.11 fails near 1,000 levels, 3.13 still parses 5,000, and then ``json.dumps``
+of it fails later). No tool call or API request nests anywhere near this."""
+
+
+def json_depth(text: str) -> int:
+    """The deepest ``[``/``{`` nesting outside strings, by one linear scan."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def loads_bounded(text: str | bytes, *, max_depth: int = MAX_JSON_DEPTH, **options: Any) -> Any:
+    """``json.loads`` that refuses nesting deeper than ``max_depth`` with a ``ValueError`` instead of a
+    ``RecursionError`` (or a value too deep to process later). ``options`` go to ``json.loads``."""
+    if isinstance(text, (bytes, bytearray)):
+        text = text.decode("utf-8")
+    if text.count("[") + text.count("{") > max_depth and json_depth(text) > max_depth:
+        raise ValueError(f"JSON 嵌套层数太多（超过 {max_depth} 层）")
+    try:
+        return json.loads(text, **options)
+    except RecursionError as exc:
+        raise ValueError("JSON 嵌套层数太多") from exc
+
+
+def json_type_name(value: Any) -> str:
+    """The JSON name of a value's type (``null``, ``boolean``, ``integer``, ``number``, ``string``, ``array``, ``object``)."""
+    if value is None:
+        return "null"
+    for python_type, name in ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"), (list, "array"), (dict, "object")):
+        if isinstance(value, python_type):
+            return name
+    return type(value).__name__
+
+
+JSON_TYPES_ZH = {"null": "null", "boolean": "布尔值", "integer": "整数", "number": "数字", "string": "字符串", "array": "数组", "object": "对象"}
+"""The Chinese name of each JSON type (JSON Schema's names as keys)."""
+
+
+def json_type_zh(value_or_type: Any) -> str:
+    """The Chinese name of a JSON type: give a schema type name (``"integer"``) or a value (``3`` → 整数)."""
+    name = value_or_type if isinstance(value_or_type, str) and value_or_type in JSON_TYPES_ZH else json_type_name(value_or_type)
+    return JSON_TYPES_ZH.get(name, name)
+
+
+__all__ = ["JSON_ERRORS_ZH", "JSON_TYPES_ZH", "MAX_JSON_DEPTH", "describe_json_error", "json_depth", "json_type_name", "json_type_zh",
+           "loads_bounded"]
