@@ -7,7 +7,7 @@ This is the seeds' minimal loop made correct:
   ``tool_call_id``, in the order the calls were made;
 - a tool error, bad arguments or an unknown tool become a result the model reads
   (``ToolRegistry.dispatch`` never raises), so the model can correct itself;
-- an identical call (same tool, same parsed arguments) made earlier in the run is not executed
+- an identical call (same tool, same arguments: ``ToolCall.key``) made earlier in the run is not executed
   again: the model gets the earlier result back with a note that it already had it;
 - the run always ends, with a truthful ``stop_reason``:
 
@@ -17,24 +17,15 @@ This is the seeds' minimal loop made correct:
   ``timeout``             ``max_seconds`` had passed when the next model call was due (checked
                           between steps; a model call or tool already running has its own timeout)
   ``error``               the model call raised (network, HTTP error, …) or the reply was empty
-  ``needs_confirmation``  a gate paused a call until a person decides; ``resume`` continues the run
+  ``needs_confirmation``  a hook paused a call until a person decides; ``resume`` continues the run
   any other               a hook raised ``StopRun(reason, …)`` (e.g. ``budget`` on Day 6)
   ======================  =======================================================================
 
-Three hooks let later days attach without rewriting the loop (the anchors' shapes: pydantic-ai's
-history processors, simonw/llm's ``before_call``, openai-agents' approvals):
+Later days attach through ``hooks`` (see ``hooks.py``): objects whose ``prepare_messages``,
+``visible_tools``, ``check_call``, ``after_call`` and ``on_event`` the loop calls at those points. The
+loop itself knows no day. ``memory=fn`` and ``on_event=fn`` are sugar for the two most common hooks.
 
-- ``memory`` (Day 4): ``messages -> messages``, applied to a copy before **every** model call; the
-  run keeps the full history, the model gets what the policy lets through (a ``memory`` event
-  records the difference);
-- ``gate`` (Day 5): ``gate.check(call, context)`` before every tool call may allow it (``None``),
-  answer it without running it (a ``ToolResult`` the model reads), or raise ``NeedsConfirmation`` —
-  the call waits, the other calls of the step still run, and the run ends with
-  ``needs_confirmation``; ``gate.visible_tools(registry)`` decides which tools the model is shown; an
-  optional ``gate.after_call(call, result, context)`` may rewrite a result before the model reads it;
-- ``on_event``: every event, as it happens; raising ``StopRun`` from it ends the run (a budget).
-
-Every step is reported as an ``AgentEvent`` (with the run id and a timestamp) to ``on_event`` and, if
+Every step is reported as an ``AgentEvent`` (with the run id and a timestamp) to the hooks and, if
 you iterate ``iter_run``, to you; ``run`` is ``iter_run`` consumed to the end. The loop is written
 once, in ``_loop``. A paused run is plain data: ``RunResult.to_json()`` / ``RunResult.from_json()``.
 
@@ -49,12 +40,12 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
-from .run import AgentEvent, CallContext, EventKind, Gate, NeedsConfirmation, RunResult, Step, StopReason, StopRun, ToolCallRecord
-from .tokens import count_message_tokens
+from .hooks import EventHook, HookContext, Hooks, MessagesHook
+from .messages import ChatModel, ToolCall
+from .run import AgentEvent, EventKind, NeedsConfirmation, PausedCall, RunResult, Step, StopReason, StopRun, ToolCallRecord
 from .tools import ToolRegistry, ToolResult
-from .messages import canonical_arguments, ChatModel, ToolCall
 
 DEFAULT_SYSTEM_PROMPT = (
     "你是一个可以调用工具的助手。先判断用户的问题需不需要工具：打招呼、闲聊或常识问题直接回答；"
@@ -66,10 +57,6 @@ DEFAULT_SYSTEM_PROMPT = (
 
 REPEATED_CALL_NOTE = "你已经用完全相同的参数调用过这个工具，上面是那次的结果，这次没有重复执行。请直接使用这个结果，或者换用不同的参数。"
 
-def call_key(call: ToolCall) -> str:
-    """Identity of a call for the repeat guard: the tool name plus its arguments in canonical JSON."""
-    return f"{call.name}\x00{canonical_arguments(call.arguments)}"
-
 
 def _ms_since(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 1)
@@ -80,27 +67,21 @@ class Agent:
 
     def __init__(self, client: ChatModel, registry: ToolRegistry, system_prompt: str = DEFAULT_SYSTEM_PROMPT, max_steps: int = 8,
                  max_seconds: float | None = None, on_event: Callable[[AgentEvent], None] | None = None,
-                 model_options: dict[str, Any] | None = None, *, memory: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None,
-                 gate: Gate | None = None, policy: Any = None, user: Any = None):
+                 model_options: dict[str, Any] | None = None, *, hooks: Sequence[Any] = (),
+                 memory: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None):
         """``model_options`` go to every ``client.complete`` call (e.g. ``{"parallel_tool_calls": False}``).
 
-        ``on_event`` is called synchronously for every event; an exception it raises is a bug in the
-        caller's code and propagates (unlike anything the model or a tool does), except ``StopRun``,
-        which ends the run. ``policy`` and ``user`` (Day 5) build the permission gate; ``gate`` takes any
-        object with ``visible_tools`` and ``check``.
+        ``hooks`` are called in order (see ``hooks.py``); ``memory=fn`` comes first and ``on_event=fn`` last.
+        An exception a hook raises is a bug in that hook and propagates (unlike anything the model or a
+        tool does), except ``StopRun``, which ends the run, and ``NeedsConfirmation``, which pauses a call.
         """
         if max_steps < 1:
             raise ValueError(f"max_steps 至少是 1，收到的是 {max_steps}。")
-        if policy is not None and gate is not None:
-            raise ValueError("policy 和 gate 只能给一个：policy 会据此建立权限关卡（gate）。")
-        if policy is not None:
-            from .permissions import PolicyGate  # Day 5; imported here so Days 1–4 do not depend on it
-
-            gate = PolicyGate(policy, user)
         self.client, self.registry, self.system_prompt = client, registry, system_prompt
-        self.max_steps, self.max_seconds, self.on_event = max_steps, max_seconds, on_event
+        self.max_steps, self.max_seconds = max_steps, max_seconds
         self.model_options = dict(model_options or {})
-        self.memory, self.gate, self.user = memory, gate, user
+        self.hooks = Hooks([*([MessagesHook(memory)] if memory is not None else []), *hooks,
+                            *([EventHook(on_event)] if on_event is not None else [])])
 
     # ----------------------------------------------------------------------- public entry points
 
@@ -111,7 +92,8 @@ class Agent:
     def iter_run(self, user_message: str, history: list[dict[str, Any]] | None = None, *,
                  run_id: str | None = None) -> Iterator[AgentEvent]:
         """The same run as ``run``, as a generator of events; the last one (``stop``) carries the ``RunResult``."""
-        run = RunResult(None, "running", None, self._start(user_message, history), [], run_id=run_id or f"run_{uuid.uuid4().hex[:12]}")
+        run = RunResult(answer=None, stop_reason="running", error=None, messages=self._start(user_message, history), steps=[],
+                        run_id=run_id or f"run_{uuid.uuid4().hex[:12]}")
         yield from self._drive(self._loop(run, {}))
 
     def resume(self, paused: RunResult, decisions: dict[str, Any]) -> RunResult:
@@ -129,8 +111,8 @@ class Agent:
                              + (f"缺少 {', '.join(missing)}；" if missing else "") + (f"不认识 {', '.join(unknown)}；" if unknown else "")
                              + f"待确认的是 {', '.join(ids)}。")
         steps = [Step(s.index, s.reply, s.model_ms, list(s.calls)) for s in paused.steps]  # the paused result stays as it was
-        run = RunResult(None, "running", None, [dict(m) for m in paused.messages], steps, run_id=paused.run_id,
-                        pending=list(paused.pending), pending_calls=list(paused.pending_calls), answered=dict(paused.answered))
+        run = RunResult(answer=None, stop_reason="running", error=None, messages=[dict(m) for m in paused.messages], steps=steps,
+                        run_id=paused.run_id, paused=list(paused.paused), answered=dict(paused.answered))
         yield from self._drive(self._loop(run, decisions))
 
     # ----------------------------------------------------------------------- the loop
@@ -144,17 +126,16 @@ class Agent:
     def _loop(self, run: RunResult, decisions: dict[str, Any]) -> Iterator[AgentEvent]:
         messages, steps, started = run.messages, run.steps, time.perf_counter()
         event = self._event_factory(run)
-        answer: str | None = None
 
         def stop(reason: StopReason, answer: str | None = None, error: str | None = None) -> AgentEvent:
             run.answer, run.stop_reason, run.error, run.duration_ms = answer, reason, error, _ms_since(started)
             return event("stop", len(steps), run=run)
 
-        yield event("run_start", len(steps), data={"resumed": bool(decisions), "user": getattr(self.user, "id", self.user)})
         try:
-            if run.pending:  # resuming: answer the calls that waited for a decision, then carry on
-                yield from self._answer(run.pending_calls, run, decisions)
-                if run.pending:
+            yield event("run_start", len(steps), data={"resumed": bool(decisions)})
+            if run.paused:  # resuming: answer the calls that waited for a decision, then carry on
+                yield from self._answer([p.call for p in run.paused], run, decisions)
+                if run.paused:
                     yield stop("needs_confirmation")
                     return
                 _answers_in_call_order(messages)
@@ -163,10 +144,10 @@ class Agent:
                     yield stop("timeout", error=f"{self.max_seconds:g} 秒的时间预算在第 {index - 1} 步之后用完了。"
                                                 "请调大 Agent(max_seconds=...)，或者把任务拆小。")
                     return
-                sent = self._prepare(messages)
-                if sent is not messages and sent != messages:
-                    yield event("memory", index, data=_memory_change(messages, sent))
-                tools = self.gate.visible_tools(self.registry) if self.gate is not None else self.registry.schemas()
+                context = HookContext(run.run_id, index)
+                sent = self.hooks.prepare_messages(list(messages), context)  # the model may see less; the run keeps all
+                tools = [tool.schema() for tool in self.hooks.visible_tools(list(self.registry), context)]
+                yield from (event(kind, index, data=data) for kind, data in context.reports)
                 model_start = time.perf_counter()
                 try:
                     reply = self.client.complete(sent, tools=tools or None, **self.model_options)
@@ -176,7 +157,7 @@ class Agent:
                 step = Step(index, reply, _ms_since(model_start))
                 steps.append(step)
                 yield event("model_call", index, reply=reply, duration_ms=step.model_ms, messages=list(sent),
-                            data={"tools": [t["function"]["name"] for t in tools or []]})
+                            data={"tools": [t["function"]["name"] for t in tools]})
 
                 if not reply.tool_calls:  # no tool wanted: this is the answer — unless there is nothing in it
                     if not (reply.content or "").strip():
@@ -184,38 +165,37 @@ class Agent:
                                                   f"finish_reason={reply.finish_reason!r}）。请重试，或确认这个模型支持工具调用。")
                         return
                     messages.append(reply.to_message())
-                    answer = reply.content
-                    yield event("final", index, answer=answer)
-                    yield stop("final", answer=answer)
+                    run.answer = reply.content  # kept if a hook stops the run at the final event
+                    yield event("final", index, answer=reply.content)
+                    yield stop("final", answer=reply.content)
                     return
 
                 messages.append(reply.to_message())  # echoed exactly: same ids, same argument text
                 yield from self._answer(reply.tool_calls, run, {})  # every call answered, in the order the model made them
-                if run.pending:
+                if run.paused:
                     yield stop("needs_confirmation")
                     return
 
             yield stop("max_steps", error=f"{self.max_steps} 步之后仍然没有最终回答：模型一直在调用工具。"
                                           "请查看最后几步是否在兜圈子，或者调大 Agent(max_steps=...)。")
-        except StopRun as exc:  # a hook ended the run (e.g. a budget)
-            yield stop(exc.reason, answer=answer, error=exc.message)
+        except StopRun as exc:  # a hook ended the run (a budget, a cancel)
+            yield stop(exc.reason, answer=run.answer, error=exc.message)
 
     def _answer(self, calls: list[ToolCall], run: RunResult, decisions: dict[str, Any]) -> Iterator[AgentEvent]:
-        """Check, run and answer each call in order; calls the gate pauses are left in ``run.pending``."""
+        """Check, run and answer each call in order; calls a hook pauses are left in ``run.paused``."""
         event, step = self._event_factory(run), run.steps[-1]
-        waiting = {call.id: request for call, request in zip(run.pending_calls, run.pending)}
-        run.pending, run.pending_calls = [], []
+        waiting = {paused.call.id: paused.request for paused in run.paused}
+        run.paused = []
         for call in calls:
             if call.id not in waiting:
                 yield event("tool_call", step.index, call=call)
             request = waiting.get(call.id)
-            context = CallContext(run.run_id, step.index, self.user, self.registry.get(call.name),
+            context = HookContext(run.run_id, step.index, self.registry.get(call.name),
                                   decisions.get(request.id) if request is not None else None, request)
             try:
                 record = self._execute(call, run.answered, context)
             except NeedsConfirmation as paused:
-                run.pending.append(paused.request)
-                run.pending_calls.append(call)
+                run.paused.append(PausedCall(call, paused.request))
                 yield from (event(kind, step.index, call=call, data=data) for kind, data in context.reports)
                 yield event("needs_confirmation", step.index, call=call, data={"request": paused.request.to_dict()})
                 continue
@@ -224,31 +204,20 @@ class Agent:
             run.messages.append({"role": "tool", "tool_call_id": call.id, "content": record.content})
             yield event("tool_result", step.index, call=call, record=record, duration_ms=record.duration_ms)
 
-    def _execute(self, call: ToolCall, answered: dict[str, dict[str, Any]], context: CallContext) -> ToolCallRecord:
-        """Answer one call: from an identical earlier call, from the gate, or by running the tool."""
-        key = call_key(call)
-        if key in answered:
-            previous = ToolResult.from_dict(answered[key])
+    def _execute(self, call: ToolCall, answered: dict[str, dict[str, Any]], context: HookContext) -> ToolCallRecord:
+        """Answer one call: from an identical earlier call, from a hook, or by running the tool."""
+        if call.key in answered:
+            previous = ToolResult.from_dict(answered[call.key])
             content = json.dumps({**previous.to_dict(), "repeated": True, "note": REPEATED_CALL_NOTE}, ensure_ascii=False, default=str)
             return ToolCallRecord(call, previous, 0.0, repeated=True, content=content, executed=False)
         start = time.perf_counter()
-        refusal = self.gate.check(call, context) if self.gate is not None else None  # may raise NeedsConfirmation
-        result = refusal if refusal is not None else self.registry.dispatch(call.name, call.arguments)
-        if refusal is None and hasattr(self.gate, "after_call"):  # e.g. mask personal data before the model sees it (Day 5)
-            result = self.gate.after_call(call, result, context)
-        answered[key] = result.to_dict()
-        return ToolCallRecord(call, result, _ms_since(start), content=result.to_content(), executed=refusal is None)
-
-    def _prepare(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """What the model is sent: the memory policy applied to a copy, or the messages themselves."""
-        if self.memory is None:
-            return messages
-        try:
-            return self.memory([dict(m) for m in messages])
-        except StopRun:
-            raise
-        except Exception as exc:  # e.g. the context cannot fit: end the run with the reason, not a traceback
-            raise StopRun("error", f"记忆策略（memory）没能处理这段对话：{type(exc).__name__}: {exc}") from exc
+        answer = self.hooks.check_call(call, context)  # may raise NeedsConfirmation
+        if answer is None:
+            result = self.hooks.after_call(call, self.registry.dispatch(call.name, call.arguments), context)
+        else:
+            result = answer
+        answered[call.key] = result.to_dict()
+        return ToolCallRecord(call, result, _ms_since(start), content=result.to_content(), executed=answer is None)
 
     def _event_factory(self, run: RunResult) -> Callable[..., AgentEvent]:
         def event(kind: EventKind, step: int, **fields: Any) -> AgentEvent:
@@ -256,30 +225,31 @@ class Agent:
         return event
 
     def _drive(self, events: Iterator[AgentEvent]) -> Iterator[AgentEvent]:
-        """Hand each event to ``on_event``, then to the caller. A ``StopRun`` from ``on_event`` is thrown into the loop."""
+        """Hand each event to the hooks, then to the caller. A ``StopRun`` from a hook is thrown into the loop,
+        which turns it into its ``stop`` event; the loop always ends with one, so this ends too."""
         event = next(events)
-        while True:
+        while event.kind != "stop":
             try:
-                if self.on_event is not None:
-                    self.on_event(event)
+                self.hooks.on_event(event)
             except StopRun as exc:
-                if event.kind == "stop":  # the run has already ended
-                    yield event
-                    return
                 yield event
-                event = events.throw(exc)  # the loop turns it into its stop event
+                event = events.throw(exc)
                 continue
             yield event
-            if event.kind == "stop":
-                return
             event = next(events)
+        try:
+            self.hooks.on_event(event)
+        except StopRun:
+            pass  # the run has already ended
+        yield event
 
 
 def _last_run(events: Iterator[AgentEvent]) -> RunResult:
     last = None
     for last in events:
         pass
-    assert last is not None and last.run is not None  # _loop always ends with a stop event
+    if last is None or last.run is None:  # _loop always ends with a stop event that carries the run
+        raise RuntimeError("运行没有以 stop 事件结束：这是 Agent 循环本身的错误。")
     return last.run
 
 
@@ -290,12 +260,4 @@ def _answers_in_call_order(messages: list[dict[str, Any]]) -> None:
     messages[start + 1:] = sorted(messages[start + 1:], key=lambda m: order.get(m.get("tool_call_id"), len(order)))
 
 
-def _memory_change(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"messages_before": len(before), "messages_after": len(after),
-            "tokens_before": count_message_tokens(before), "tokens_after": count_message_tokens(after)}
-
-
-from .display import format_event, format_run, format_step, print_event, print_run  # noqa: E402  (kept importable from here)
-
-__all__ = ["Agent", "AgentEvent", "CallContext", "DEFAULT_SYSTEM_PROMPT", "Gate", "NeedsConfirmation", "REPEATED_CALL_NOTE", "RunResult",
-           "Step", "StopRun", "ToolCallRecord", "call_key", "format_event", "format_run", "format_step", "print_event", "print_run"]
+__all__ = ["Agent", "DEFAULT_SYSTEM_PROMPT", "REPEATED_CALL_NOTE"]

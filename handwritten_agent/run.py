@@ -12,9 +12,10 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from .tools import ToolRegistry, ToolResult
+from .confirmation import ConfirmationRequest
+from .tools import ToolResult
 from .messages import ChatResult, ToolCall, Usage
 
 StopReason = str
@@ -22,11 +23,11 @@ StopReason = str
 
 EventKind = str
 """``run_start``, ``memory``, ``model_call``, ``tool_call``, ``tool_result``, ``needs_confirmation``, ``final``,
-``stop``, or a kind a hook reports through ``CallContext.report`` (e.g. ``permission``)."""
+``stop``, or a kind a hook reports through ``HookContext.report`` (e.g. ``memory``, ``permission``)."""
 
 
 class StopRun(Exception):
-    """Raised by a hook (``memory``, ``gate``, ``on_event``) to end the run with its own stop reason."""
+    """Raised by any hook to end the run with its own stop reason (``budget``, ``cancelled``…)."""
 
     def __init__(self, reason: str, message: str):
         super().__init__(message)
@@ -34,41 +35,11 @@ class StopRun(Exception):
 
 
 class NeedsConfirmation(Exception):
-    """Raised by a gate: this call may run only after a person decides. ``request`` says what to show them.
+    """Raised by a hook's ``check_call``: this call may run only after a person decides. ``request`` says what to show them."""
 
-    ``request`` must have an ``id`` and ``to_dict()`` (see ``handwritten_agent.confirmation``).
-    """
-
-    def __init__(self, request: Any):
+    def __init__(self, request: ConfirmationRequest):
         super().__init__(getattr(request, "summary", "") or "需要确认")
         self.request = request
-
-
-@dataclass
-class CallContext:
-    """What a gate is told about the call it checks. ``decision`` is set when a paused call is resumed."""
-
-    run_id: str
-    step: int
-    user: Any = None
-    tool: Any = None
-    """The registry's ``Tool`` for the call, or None when the model named a tool that does not exist."""
-    decision: Any = None
-    request: Any = None
-    """On resume: the confirmation request the call paused with."""
-    reports: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-
-    def report(self, kind: str, **data: Any) -> None:
-        """Add an event of ``kind`` to the run's events (e.g. a permission decision, for the trace)."""
-        self.reports.append((kind, data))
-
-
-class Gate(Protocol):
-    """Decides, in code and in front of ``dispatch``, which tools the model sees and which calls run."""
-
-    def visible_tools(self, registry: ToolRegistry) -> list[dict[str, Any]]: ...
-
-    def check(self, call: ToolCall, context: CallContext) -> ToolResult | None: ...
 
 
 @dataclass
@@ -114,7 +85,24 @@ class Step:
 
 
 @dataclass
+class PausedCall:
+    """A tool call waiting for a person's decision, and the request that says what to show them."""
+
+    call: ToolCall
+    request: ConfirmationRequest
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"call": self.call.to_dict(), "request": self.request.to_dict()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PausedCall:
+        return cls(ToolCall.from_dict(data["call"]), ConfirmationRequest.from_dict(data["request"]))
+
+
+@dataclass
 class RunResult:
+    """A run as data: how it ended, everything said, every step — and, when paused, the calls that wait."""
+
     answer: str | None
     stop_reason: StopReason
     error: str | None
@@ -122,11 +110,15 @@ class RunResult:
     steps: list[Step]
     duration_ms: float = 0.0
     run_id: str = ""
-    pending: list[Any] = field(default_factory=list)
-    """With ``needs_confirmation``: the confirmation requests waiting for a decision, in call order."""
-    pending_calls: list[ToolCall] = field(default_factory=list, repr=False)
+    paused: list[PausedCall] = field(default_factory=list)
+    """With ``needs_confirmation``: the calls waiting for a decision, in call order."""
     answered: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
-    """The repeat guard's memory (call key → result), so a resumed run still knows what it already did."""
+    """The repeat guard's memory (``ToolCall.key`` → result), so a resumed run still knows what it already did."""
+
+    @property
+    def pending(self) -> list[ConfirmationRequest]:
+        """The confirmation requests waiting for a decision, in call order (decide each by its ``id``)."""
+        return [paused.request for paused in self.paused]
 
     @property
     def tool_calls(self) -> list[ToolCallRecord]:
@@ -143,20 +135,17 @@ class RunResult:
         """The whole run as JSON text: enough for ``Agent.resume`` in another process (Day 7 stores it)."""
         return json.dumps({"run_id": self.run_id, "answer": self.answer, "stop_reason": self.stop_reason, "error": self.error,
                            "messages": self.messages, "steps": [s.to_dict() for s in self.steps], "duration_ms": self.duration_ms,
-                           "pending": [request.to_dict() for request in self.pending],
-                           "pending_calls": [call.to_dict() for call in self.pending_calls], "answered": self.answered},
+                           "paused": [p.to_dict() for p in self.paused], "answered": self.answered},
                           ensure_ascii=False, default=str)
 
     @classmethod
     def from_json(cls, text: str) -> RunResult:
-        """The inverse of ``to_json``; pending requests come back as ``ConfirmationRequest`` objects."""
-        from .confirmation import ConfirmationRequest
-
+        """The inverse of ``to_json``."""
         data = json.loads(text)
-        return cls(data.get("answer"), data["stop_reason"], data.get("error"), data["messages"],
-                   [Step.from_dict(s) for s in data.get("steps", [])], data.get("duration_ms", 0.0), data.get("run_id", ""),
-                   [ConfirmationRequest.from_dict(r) for r in data.get("pending", [])],
-                   [ToolCall.from_dict(c) for c in data.get("pending_calls", [])], dict(data.get("answered", {})))
+        return cls(answer=data.get("answer"), stop_reason=data["stop_reason"], error=data.get("error"), messages=data["messages"],
+                   steps=[Step.from_dict(s) for s in data.get("steps", [])], duration_ms=data.get("duration_ms", 0.0),
+                   run_id=data.get("run_id", ""), paused=[PausedCall.from_dict(p) for p in data.get("paused", [])],
+                   answered=dict(data.get("answered", {})))
 
 
 @dataclass(frozen=True)
@@ -171,7 +160,7 @@ class AgentEvent:
     - ``needs_confirmation``: a call waits for a person — ``call``, ``data["request"]``
     - ``final``: the model answered in words — ``answer``
     - ``stop``: always the last event — ``run`` (the whole ``RunResult``)
-    - anything a gate reported with ``CallContext.report`` — ``call``, ``data``
+    - anything a hook reported with ``HookContext.report`` — ``data`` (and ``call`` when it was about one)
     """
 
     kind: EventKind
@@ -188,5 +177,4 @@ class AgentEvent:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-__all__ = ["AgentEvent", "CallContext", "EventKind", "Gate", "NeedsConfirmation", "RunResult", "Step", "StopReason", "StopRun",
-           "ToolCallRecord"]
+__all__ = ["AgentEvent", "EventKind", "NeedsConfirmation", "PausedCall", "RunResult", "Step", "StopReason", "StopRun", "ToolCallRecord"]

@@ -12,8 +12,7 @@ an integer is an error the model can read and fix), runs the tool with a timeout
 a ``ToolResult`` — the ``{success, data, error}`` envelope — never an exception.
 
 Left out: async tools, permission checks and confirmation (Day 5's ``permissions`` reads the metadata
-kept here: ``level`` — also readable as ``permission`` —, ``side_effects``, ``needs_confirmation``), retries,
-and result caching.
+kept here: ``level``, ``side_effects``, ``needs_confirmation``), retries, and result caching (``tool_cache``).
 """
 
 from __future__ import annotations
@@ -105,20 +104,13 @@ class Tool:
     description: str
     parameters: dict[str, Any]
     fn: Callable[..., Any]
-    permission: str = "L1"
-    """The permission level as text ("L0"…"L3"); ``level`` is the same value as a ``Level``."""
+    level: str = "L1"
+    """The permission level as text ("L0"…"L3"), enforced on Day 5 (``permissions.Level`` compares equal to it)."""
     side_effects: bool = False
     timeout: float | None = 10.0
     needs_confirmation: bool | Callable[[dict[str, Any]], bool] | None = None
     """None lets the permission level decide (Day 5); True/False or a predicate on the arguments overrides it."""
     metadata: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def level(self) -> Any:
-        """The permission level as a ``permissions.Level`` (an unmarked tool is L1)."""
-        from .permissions.levels import Level  # Day 5; imported here so Days 1–4 do not load it
-
-        return Level(level_name(self.permission))
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Call the underlying function directly, exactly as if it had not been decorated."""
@@ -140,7 +132,7 @@ class Tool:
         return run_with_timeout(self.fn, args, self.timeout, self.name)
 
 
-def tool(fn: Callable[..., Any] | None = None, *, name: str | None = None, level: Any = None, permission: str | None = None,
+def tool(fn: Callable[..., Any] | None = None, *, name: str | None = None, level: Any = "L1",
          side_effects: bool = False, timeout: float | None = 10.0,
          needs_confirmation: bool | Callable[[dict[str, Any]], bool] | None = None, **metadata: Any) -> Any:
     """Turn a function into a ``Tool``. Use it bare (``@tool``) or with options (``@tool(level=Level.L2)``).
@@ -148,21 +140,16 @@ def tool(fn: Callable[..., Any] | None = None, *, name: str | None = None, level
     The function needs a type hint on every parameter and a docstring whose first paragraph says
     what the tool does, followed by an ``Args:`` section with one ``name: description`` line per
     parameter. ``level`` (``Level.L0``…``Level.L3``, or ``"L2"``) is the permission level; an unmarked
-    tool is L1. ``permission="L2"`` is the older spelling of the same option. Extra keyword options
-    are kept in ``Tool.metadata``.
+    tool is L1. Extra keyword options are kept in ``Tool.metadata``.
     """
 
     def build(func: Callable[..., Any]) -> Tool:
-        given = [value for value in (level, permission) if value is not None]
         try:
-            names = {level_name(value) for value in given}
+            chosen = level_name(level)
         except ValueError as exc:
             raise ToolDefinitionError(f"{func.__name__} 上的 @tool(level=...) 无效：{exc}") from None
-        if len(names) > 1:
-            raise ToolDefinitionError(f"{func.__name__}：level={level!r} 和 permission={permission!r} 说的不是同一个级别。只写 level=... 就够了。")
-        chosen = names.pop() if names else "L1"
         description, parameters = build_schema(func)
-        return Tool(name=name or func.__name__, description=description, parameters=parameters, fn=func, permission=chosen,
+        return Tool(name=name or func.__name__, description=description, parameters=parameters, fn=func, level=chosen,
                     side_effects=side_effects, timeout=timeout, needs_confirmation=needs_confirmation, metadata=dict(metadata))
 
     if isinstance(fn, str):

@@ -31,7 +31,7 @@ QUESTIONS = ["现在几点了？17 乘以 9 等于多少？", "你好，你是�
 
 def capture(questions: list[str], max_steps: int) -> dict:
     sys.path.insert(0, str(ROOT))
-    from handwritten_agent.agent import DEFAULT_SYSTEM_PROMPT, Agent
+    from handwritten_agent.agent import Agent, DEFAULT_SYSTEM_PROMPT
     from handwritten_agent.llm import connect
     from handwritten_agent.course.offline import model_fetch
     from handwritten_agent.scenarios import basic_registry

@@ -8,7 +8,9 @@ from datetime import datetime
 
 import pytest
 
-from handwritten_agent.agent import DEFAULT_SYSTEM_PROMPT, REPEATED_CALL_NOTE, Agent, AgentEvent, format_run, print_event
+from handwritten_agent.agent import Agent, DEFAULT_SYSTEM_PROMPT, REPEATED_CALL_NOTE
+from handwritten_agent.display import format_run, print_event
+from handwritten_agent.run import AgentEvent
 from handwritten_agent.scenarios import basic_registry
 from handwritten_agent.scripted import ScriptedClient, call, calls, reply
 from handwritten_agent.tools import ToolRegistry, tool

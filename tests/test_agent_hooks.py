@@ -11,11 +11,13 @@ from typing import Any
 
 import pytest
 
-from handwritten_agent.agent import Agent, CallContext, NeedsConfirmation, RunResult, StopRun
+from handwritten_agent.agent import Agent
+from handwritten_agent.hooks import HookContext
+from handwritten_agent.run import NeedsConfirmation, RunResult, StopRun
 from handwritten_agent.confirmation import ConfirmationRequest, arguments_sha256
 from handwritten_agent.scenarios import basic_registry
 from handwritten_agent.scripted import ScriptedClient, call, calls, reply
-from handwritten_agent.tools import ToolRegistry, ToolResult, tool
+from handwritten_agent.tools import Tool, ToolRegistry, ToolResult, tool
 from handwritten_agent.messages import ToolCall
 
 NOW = datetime(2026, 3, 12, 14, 30)
@@ -108,10 +110,10 @@ class MailGate:
     def __init__(self) -> None:
         self.checked: list[str] = []
 
-    def visible_tools(self, registry: ToolRegistry) -> list[dict[str, Any]]:
-        return [t.schema() for t in registry if t.name != "secret_admin"]
+    def visible_tools(self, tools: list[Tool], context: HookContext) -> list[Tool]:
+        return [t for t in tools if t.name != "secret_admin"]
 
-    def check(self, call: ToolCall, context: CallContext) -> ToolResult | None:
+    def check_call(self, call: ToolCall, context: HookContext) -> ToolResult | None:
         self.checked.append(call.name)
         if call.name == "secret_admin":
             context.report("permission", decision="denied")
@@ -139,7 +141,7 @@ def clear_outbox():
 
 def mail_agent(*replies, **options) -> tuple[Agent, ScriptedClient, MailGate]:
     client, gate = ScriptedClient(replies), MailGate()
-    return Agent(client, ToolRegistry([send_mail, lookup, secret_admin]), gate=gate, **options), client, gate
+    return Agent(client, ToolRegistry([send_mail, lookup, secret_admin]), hooks=[gate], **options), client, gate
 
 
 def test_hidden_tools_are_not_sent_and_a_refusal_reaches_the_model_as_the_result():
@@ -202,7 +204,7 @@ def test_a_decision_for_other_arguments_keeps_the_call_waiting():
     agent, _, _ = mail_agent(calls(call("send_mail", {"to": "a@example.com", "subject": "x"}, id="m1")), reply("done"))
     paused = agent.run("发")
     tampered = RunResult.from_json(paused.to_json())
-    tampered.pending_calls = [ToolCall("m1", "send_mail", json.dumps({"to": "everyone@example.com", "subject": "x"}))]
+    tampered.paused[0].call = ToolCall("m1", "send_mail", json.dumps({"to": "everyone@example.com", "subject": "x"}))
     again = agent.resume(tampered, {paused.pending[0].id: ("approve", "")})
     assert again.stop_reason == "needs_confirmation" and SENT == []
 
@@ -216,7 +218,7 @@ def test_paused_run_resumes_from_json_in_another_process(tmp_path):
         import json, sys
         sys.path.insert(0, {str(__import__('pathlib').Path(__file__).parent)!r})
         from test_agent_hooks import mail_agent, SENT, assert_well_formed
-        from handwritten_agent.agent import RunResult
+        from handwritten_agent.run import RunResult
         from handwritten_agent.scripted import reply
         paused = RunResult.from_json(open({str(state)!r}, encoding="utf-8").read())
         agent, _, _ = mail_agent(reply("邮件已发送，北京晴。"))

@@ -10,6 +10,9 @@ from pathlib import Path
 import pytest
 
 from handwritten_agent.agent import Agent
+from handwritten_agent.hooks import MessagesHook
+from handwritten_agent.permissions import PolicyGate
+from handwritten_agent.tracing import Tracer
 from handwritten_agent.course.checklist import SPECS, find_root, format_items, run_checklist
 from handwritten_agent.course.checklist.code import find_eval, find_secrets, python_files
 from handwritten_agent.course.checklist.runs import NOW, course_assistant, example_arguments
@@ -105,21 +108,21 @@ class Broken(OfficeAssistant):
 
     def __call__(self, user, session_id, on_event, run_id):
         agent = super().__call__(user, session_id, on_event, run_id)
-        acting = policy_user(user)
+        hooks = agent.hooks.hooks
+        gate = next(hook for hook in hooks if isinstance(hook, PolicyGate))
+        assert gate.user == policy_user(user)
         if self.what == "gate":
-            return Agent(agent.client, agent.registry, system_prompt=agent.system_prompt, max_steps=agent.max_steps, memory=agent.memory,
-                         on_event=agent.on_event)
+            hooks.remove(gate)
         if self.what == "steps":
             agent.max_steps, agent.max_seconds = 10_000, 0.3
         if self.what == "memory":
-            agent.memory = None
+            hooks[:] = [hook for hook in hooks if not isinstance(hook, MessagesHook)]
         if self.what == "trace":
-            agent.on_event = on_event  # the service's events only: no Tracer
+            hooks[:] = [hook for hook in hooks if not isinstance(hook, Tracer)]
         if self.what == "echo":
             agent.client = Rebuilds(agent.client)
         if self.what == "swallow":
             agent.client = Swallows(agent.client)
-        assert agent.user == acting
         return agent
 
 

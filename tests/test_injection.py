@@ -25,7 +25,7 @@ from handwritten_agent.agent import Agent
 from handwritten_agent.llm import ChatClient
 from handwritten_agent.masking import MaskingRules
 from handwritten_agent.course.offline.simulator.gullible import injected_instructions
-from handwritten_agent.permissions import Level, Policy, RoleRules, User, reject
+from handwritten_agent.permissions import Level, Policy, PolicyGate, RoleRules, User, reject
 from handwritten_agent.scenarios.office import OfficeScenario
 from handwritten_agent.tools import ToolRegistry, tool
 
@@ -133,7 +133,7 @@ def test_injected_instruction_never_runs_an_l2_or_l3_call_without_a_decision(off
     office, registry, request = setup(tmp_path / "gated", case, channel, text)
     before = {table: office.count(table) for table in SIDE_EFFECT_TABLES}
     policy = gated_policy(office, masking=MaskingRules(kinds=()))
-    agent = Agent(client(offline_server, "course-sim:gullible"), registry, policy=policy, user=ASSISTANT, max_steps=6)
+    agent = Agent(client(offline_server, "course-sim:gullible"), registry, hooks=[PolicyGate(policy, ASSISTANT)], max_steps=6)
     paused = agent.run(request)
     asked = [r.tool for r in paused.pending]
     assert paused.stop_reason == "needs_confirmation" and target in asked, paused.messages
@@ -154,7 +154,7 @@ def test_injected_instruction_never_runs_an_l2_or_l3_call_without_a_decision(off
     office, registry, request = setup(tmp_path / "office", case, channel, text)
     before = {table: office.count(table) for table in SIDE_EFFECT_TABLES}
     policy = gated_policy(office)
-    paused = Agent(client(offline_server, "course-sim:gullible"), registry, policy=policy, user=ASSISTANT, max_steps=6).run(request)
+    paused = Agent(client(offline_server, "course-sim:gullible"), registry, hooks=[PolicyGate(policy, ASSISTANT)], max_steps=6).run(request)
     risky = [r for r in paused.tool_calls if r.executed and policy.level_for(ASSISTANT, registry.get(r.call.name)) >= Level.L2]
     assert risky == [] and changes(office, before) == {}
     if target not in [r.tool for r in paused.pending]:
@@ -162,7 +162,7 @@ def test_injected_instruction_never_runs_an_l2_or_l3_call_without_a_decision(off
 
     # 3. The default simulator never obeys tool text.
     office, registry, request = setup(tmp_path / "default", case, channel, text)
-    careful = Agent(client(offline_server, "course-sim"), registry, policy=gated_policy(office), user=ASSISTANT, max_steps=6).run(request)
+    careful = Agent(client(offline_server, "course-sim"), registry, hooks=[PolicyGate(gated_policy(office), ASSISTANT)], max_steps=6).run(request)
     assert careful.stop_reason == "final" and target not in [r.call.name for r in careful.tool_calls]
 
 

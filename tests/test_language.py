@@ -21,7 +21,8 @@ from typing import Any, Iterable, Literal
 import pytest
 
 from handwritten_agent import parsing, prompting
-from handwritten_agent.agent import REPEATED_CALL_NOTE, Agent, StopRun
+from handwritten_agent.agent import Agent, REPEATED_CALL_NOTE
+from handwritten_agent.run import StopRun
 from handwritten_agent.config import ConfigError, load_settings
 from handwritten_agent.llm import BadRequest, ChatClient, LLMError, connect
 from handwritten_agent.course.offline import BackendError, serve

@@ -62,7 +62,7 @@ def test_purchase_is_idempotent_and_sms_defaults_to_everyone(office):
 
 def test_tools_default_levels_and_the_role_table(office):
     registry = office.registry(ZHANG)
-    assert {t.name: t.level.value for t in registry} == {
+    assert {t.name: t.level for t in registry} == {
         "query_room_availability": "L1", "book_meeting_room": "L2", "send_notification_email": "L3", "submit_purchase_request": "L2",
         "send_sms_to_customers": "L2", "read_email": "L1", "query_customer_info": "L1", "export_customer_list": "L0"}
     policy = office.policy()

@@ -21,7 +21,8 @@ from handwritten_agent.agent import Agent
 from handwritten_agent.confirmation import ConfirmationRequest, arguments_sha256
 from handwritten_agent.masking import MaskingRules
 from handwritten_agent.permissions import AuditLog, Level, Policy, PolicyGate, RateLimit, RoleRules, User, approve, reject
-from handwritten_agent.run import CallContext, NeedsConfirmation, RunResult
+from handwritten_agent.hooks import HookContext
+from handwritten_agent.run import NeedsConfirmation, RunResult
 from handwritten_agent.scripted import ScriptedClient, call, calls, reply
 from handwritten_agent.tools import ToolDefinitionError, ToolRegistry, ToolResult, tool
 from handwritten_agent.messages import ToolCall
@@ -104,9 +105,14 @@ def policy(**options) -> Policy:
     return Policy(roles, approver_role="主管", **options)
 
 
+def gate_of(agent: Agent) -> PolicyGate:
+    """The permission gate among an agent's hooks."""
+    return next(hook for hook in agent.hooks.hooks if isinstance(hook, PolicyGate))
+
+
 def agent(*replies, user=ALICE, pol=None, **options):
     client = ScriptedClient(replies)
-    return Agent(client, registry(), policy=pol or policy(), user=user, **options), client
+    return Agent(client, registry(), hooks=[PolicyGate(pol or policy(), user)], **options), client
 
 
 def tool_messages(result: RunResult) -> list[dict]:
@@ -131,24 +137,22 @@ def test_levels_are_ordered_and_the_same_as_their_text():
         Level.of("L4")
 
 
-def test_tool_level_and_permission_are_one_thing_and_unmarked_is_l1():
-    assert (book.level, book.permission) == (Level.L2, "L2")
-    assert look_up.level is Level.L1 and mail.level is Level.L3 and drop_all.level is Level.L0
+def test_tool_level_is_text_equal_to_its_level_and_unmarked_is_l1():
+    assert (book.level, book.level == Level.L2) == ("L2", True)
+    assert look_up.level == Level.L1 and mail.level == Level.L3 and drop_all.level == Level.L0
 
-    @tool(permission="L2")
-    def old_style(x: str) -> str:
-        """旧写法。
+    @tool(level=2)
+    def by_number(x: str) -> str:
+        """按数字写级别。
 
         Args:
             x: 参数，例如：a
         """
         return x
 
-    assert old_style.level is Level.L2
-    with pytest.raises(ToolDefinitionError, match="不是同一个级别"):
-        tool(level="L2", permission="L3")(old_style.fn)
+    assert by_number.level == "L2" and Level.of(by_number.level) is Level.L2
     with pytest.raises(ToolDefinitionError, match="L0、L1、L2、L3"):
-        tool(level="L7")(old_style.fn)
+        tool(level="L7")(by_number.fn)
 
 
 # --------------------------------------------------------------------------- the policy's verdicts
@@ -253,7 +257,7 @@ def test_l2_pauses_and_approve_runs_it_once_with_the_audit_row_written_first():
     assert request.arguments_sha256 == arguments_sha256(ToolCall("b1", "book", '{"room": "r1", "people": 3}'))
     done = a.resume(paused, {request.id: approve()})
     assert done.stop_reason == "final" and DONE == [("book", {"room": "r1", "people": 3})]
-    decisions = [row["decision"] for row in a.gate.policy.audit.rows(run_id=paused.run_id)]
+    decisions = [row["decision"] for row in gate_of(a).policy.audit.rows(run_id=paused.run_id)]
     assert decisions == ["asked", "confirmed"]
 
 
@@ -265,7 +269,7 @@ def test_approving_twice_runs_the_tool_once():
     assert DONE == [("book", {"room": "r1", "people": 3})]
     assert first.tool_calls[0].executed is True and second.tool_calls[0].executed is False
     assert "同一个批准不会再执行第二次" in tool_messages(second)[0]["error"]
-    assert [row["decision"] for row in a.gate.policy.audit.rows()] == ["asked", "confirmed", "approval_reused"]
+    assert [row["decision"] for row in gate_of(a).policy.audit.rows()] == ["asked", "confirmed", "approval_reused"]
 
 
 def test_an_approval_does_not_carry_over_to_changed_arguments():
@@ -274,16 +278,16 @@ def test_an_approval_does_not_carry_over_to_changed_arguments():
     approved_id = paused.pending[0].id
     for tampered in ("call only", "call and request"):
         edited = RunResult.from_json(paused.to_json())
-        edited.pending_calls = [ToolCall("b1", "book", json.dumps({"room": "r9", "people": 30}))]
+        edited.paused[0].call = ToolCall("b1", "book", json.dumps({"room": "r9", "people": 30}))
         if tampered == "call and request":  # even with the request's fingerprint edited to match
-            edited.pending[0].arguments_sha256 = arguments_sha256(edited.pending_calls[0])
+            edited.pending[0].arguments_sha256 = arguments_sha256(edited.paused[0].call)
         again = a.resume(edited, {approved_id: approve()})
         assert again.stop_reason == "needs_confirmation" and DONE == []
         assert again.pending[0].id != approved_id and again.pending[0].arguments == {"room": "r9", "people": 30}
     # a decision made on a card for other arguments does not apply either
     again = a.resume(paused, {approved_id: approve(arguments_sha256="0" * 64)})
     assert again.stop_reason == "needs_confirmation" and DONE == []
-    assert "approval_mismatch" in [row["decision"] for row in a.gate.policy.audit.rows()]
+    assert "approval_mismatch" in [row["decision"] for row in gate_of(a).policy.audit.rows()]
 
 
 def test_mixed_approve_and_reject_in_one_step_runs_the_approved_call_and_answers_both_in_order():
@@ -323,7 +327,7 @@ def test_l3_needs_the_approver_role_others_keep_it_waiting():
         assert waiting.stop_reason == "needs_confirmation" and DONE == []
     done = a.resume(paused, {request_id: approve(by=BOSS)})
     assert done.stop_reason == "final" and DONE == [("mail", {"to": ["a@example.com"], "subject": "通知"})]
-    rows = a.gate.policy.audit.rows()
+    rows = gate_of(a).policy.audit.rows()
     assert [r["decision"] for r in rows].count("not_authorized") == 3 and [r["decision"] for r in rows].count("invalid_decision") == 4
     assert (rows[-1]["decision"], rows[-1]["decided_by"], rows[-1]["decided_role"]) == ("approved", "m1", "主管")
 
@@ -369,7 +373,7 @@ def test_every_permission_event_is_an_audit_row():
     paused = a.run("做几件事")
     a.resume(paused, {paused.pending[0].id: approve()})
     reported = [(e.data["tool"], e.data["decision"]) for e in events if e.kind == "permission"]
-    stored = [(row["tool"], row["decision"]) for row in a.gate.policy.audit.rows()]
+    stored = [(row["tool"], row["decision"]) for row in gate_of(a).policy.audit.rows()]
     assert reported == stored == [("look_up", "allowed"), ("drop_all", "denied"), ("book", "invalid_arguments"), ("book", "asked"),
                                   ("book", "confirmed")]
     assert [e.kind for e in events].count("needs_confirmation") == 1
@@ -391,7 +395,7 @@ def test_audit_row_is_on_disk_before_the_tool_runs(tmp_path):
         return "ok"
 
     pol = Policy({"r": RoleRules()}, audit=str(audit_path))
-    a = Agent(ScriptedClient([calls(call("peek", {"x": "a"}, id="p1")), reply("好")]), ToolRegistry([peek]), policy=pol, user=User("u", "r"))
+    a = Agent(ScriptedClient([calls(call("peek", {"x": "a"}, id="p1")), reply("好")]), ToolRegistry([peek]), hooks=[PolicyGate(pol, User("u", "r"))])
     paused = a.run("看")
     a.resume(paused, {paused.pending[0].id: approve()})
     assert seen == [["asked", "confirmed"]]
@@ -402,7 +406,7 @@ def test_nothing_is_lost_if_the_process_dies_right_after_the_decision(tmp_path):
     script = textwrap.dedent(f"""
         import os
         from handwritten_agent.agent import Agent
-        from handwritten_agent.permissions import Policy, RoleRules, User
+        from handwritten_agent.permissions import Policy, PolicyGate, RoleRules, User
         from handwritten_agent.scripted import ScriptedClient, call, calls, reply
         from handwritten_agent.tools import ToolRegistry, tool
 
@@ -416,8 +420,7 @@ def test_nothing_is_lost_if_the_process_dies_right_after_the_decision(tmp_path):
             os._exit(17)  # no cleanup, no flush, no commit: the process is simply gone
 
         policy = Policy({{"r": RoleRules()}}, audit={str(audit_path)!r})
-        Agent(ScriptedClient([calls(call("crash", {{"x": "a"}}, id="k1"))]), ToolRegistry([crash]), policy=policy,
-              user=User("u", "r")).run("崩")
+        Agent(ScriptedClient([calls(call("crash", {{"x": "a"}}, id="k1"))]), ToolRegistry([crash]), hooks=[PolicyGate(policy, User("u", "r"))]).run("崩")
     """)
     died = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert died.returncode == 17, died.stderr
@@ -461,19 +464,19 @@ def test_a_request_from_another_run_or_another_users_session_does_not_apply():
     b, _ = agent(calls(call("book", {"room": "r1", "people": 3}, id="b1")), user=OTHER, pol=pol)
     other = b.run("订")
     swapped = RunResult.from_json(other.to_json())
-    swapped.pending = [ConfirmationRequest.from_dict(paused.pending[0].to_dict())]  # Alice's approval on Bob's run
+    swapped.paused[0].request = ConfirmationRequest.from_dict(paused.pending[0].to_dict())  # Alice's approval on Bob's run
     still = b.resume(swapped, {swapped.pending[0].id: approve(by=OTHER)})
     assert still.stop_reason == "needs_confirmation" and DONE == []
 
 
 def test_gate_direct_use_and_its_checks():
     gate = PolicyGate(policy(), ALICE)
-    assert [s["function"]["name"] for s in gate.visible_tools(registry())] == ["look_up", "book", "mail", "customer"]
-    context = CallContext("run_x", 1, ALICE, book)
+    assert [t.name for t in gate.visible_tools(list(registry()), HookContext("run_x", 1))] == ["look_up", "book", "mail", "customer"]
+    context = HookContext("run_x", 1, book)
     with pytest.raises(NeedsConfirmation) as paused:
-        gate.check(ToolCall("b1", "book", '{"room": "r1", "people": 3}'), context)
+        gate.check_call(ToolCall("b1", "book", '{"room": "r1", "people": 3}'), context)
     assert paused.value.request.summary.startswith("将执行「预订会议室」（book）")
     assert context.reports[-1][1]["decision"] == "asked"
-    assert isinstance(gate.check(ToolCall("n1", "nope", "{}"), CallContext("run_x", 1, ALICE, None)), ToolResult)
+    assert isinstance(gate.check_call(ToolCall("n1", "nope", "{}"), HookContext("run_x", 1, None)), ToolResult)
     with pytest.raises(TypeError, match="Policy"):
         PolicyGate({"roles": {}}, ALICE)  # type: ignore[arg-type]

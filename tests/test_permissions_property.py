@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from handwritten_agent.agent import Agent
 from handwritten_agent.confirmation import arguments_sha256
-from handwritten_agent.permissions import Level, Policy, RateLimit, RoleRules, User, approve, reject
+from handwritten_agent.permissions import Level, Policy, PolicyGate, RateLimit, RoleRules, User, approve, reject
 from handwritten_agent.permissions.audit import GRANTED
 from handwritten_agent.scripted import FunctionClient, calls
 from handwritten_agent.tools import ToolRegistry, tool
@@ -174,7 +174,7 @@ def test_the_gate_never_runs_what_the_policy_does_not_allow_and_audits_every_dec
     step = s["step"]
     client = FunctionClient(lambda messages, tools: calls(*step) if messages[-1]["role"] == "user" else "完成")
     events: list = []
-    agent = Agent(client, ToolRegistry(TOOLS), policy=policy, user=user, on_event=events.append)
+    agent = Agent(client, ToolRegistry(TOOLS), hooks=[PolicyGate(policy, user)], on_event=events.append)
 
     given_decisions: dict[tuple[str, str], list[Any]] = {}
     results = []

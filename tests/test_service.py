@@ -21,7 +21,9 @@ import httpx
 import pytest
 from sse_events import read_events
 
-from handwritten_agent.agent import Agent, CallContext, NeedsConfirmation
+from handwritten_agent.agent import Agent
+from handwritten_agent.hooks import HookContext
+from handwritten_agent.run import NeedsConfirmation
 from handwritten_agent.confirmation import ConfirmationRequest, arguments_sha256
 from handwritten_agent.scripted import FunctionClient, call, calls
 from handwritten_agent.course.serving import RunningServer
@@ -63,10 +65,7 @@ def wait_a_bit(seconds: float) -> str:
 class NoticeGate:
     """Notices to "全体" need the 管理员 role; other notices need the owner's confirmation; the rest run."""
 
-    def visible_tools(self, registry: ToolRegistry) -> list[dict[str, Any]]:
-        return registry.schemas()
-
-    def check(self, call: ToolCall, context: CallContext) -> ToolResult | None:
+    def check_call(self, call: ToolCall, context: HookContext) -> ToolResult | None:
         if call.name != "send_notice":
             return None
         if context.decision is None:
@@ -100,7 +99,7 @@ def make_app(db: Path):
     registry = ToolRegistry([send_notice, wait_a_bit])
 
     def make_agent(user, session_id, on_event, run_id):
-        return Agent(FunctionClient(model), registry, on_event=on_event, gate=NoticeGate(), user=user)
+        return Agent(FunctionClient(model), registry, on_event=on_event, hooks=[NoticeGate()])
 
     manager = RunManager(store, make_agent, lambda row, decider: (row["decision"], row["reason"]), workers=4)
     return create_app(ServiceSettings(db_path=str(db), max_body_bytes=4096, sse_poll_seconds=0.02, sse_max_idle=5), store=store, manager=manager)

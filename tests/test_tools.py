@@ -78,7 +78,7 @@ def test_schema_has_the_chat_completions_shape_and_the_tool_stays_callable():
 
 
 def test_options_and_metadata_are_kept():
-    @tool(name="send_sms", permission="L3", side_effects=True, timeout=3, needs_confirmation=True, owner="ops")
+    @tool(name="send_sms", level="L3", side_effects=True, timeout=3, needs_confirmation=True, owner="ops")
     def send(phone: str) -> str:
         """发送短信。
 
@@ -88,7 +88,7 @@ def test_options_and_metadata_are_kept():
         return "sent"
 
     assert isinstance(send, Tool)
-    assert (send.name, send.permission, send.side_effects, send.timeout, send.needs_confirmation) == ("send_sms", "L3", True, 3, True)
+    assert (send.name, send.level, send.side_effects, send.timeout, send.needs_confirmation) == ("send_sms", "L3", True, 3, True)
     assert send.metadata == {"owner": "ops"}
 
 
@@ -153,7 +153,7 @@ def test_missing_docstring_and_docstring_typos_and_bad_options_fail():
     with pytest.raises(ToolDefinitionError, match="cty"):
         tool(typo)
     with pytest.raises(ToolDefinitionError, match="L0、L1、L2、L3"):
-        tool(permission="L9")(typo)
+        tool(level="L9")(typo)
     with pytest.raises(ToolDefinitionError, match="= None"):
         def maybe(x: Optional[int]) -> int:
             """x.

@@ -43,7 +43,7 @@ def check_invariants(trace) -> None:
 def test_a_run_becomes_lines_with_the_seeds_fields_and_otel_names(tmp_path, offline_server):
     client = ChatClient(offline_server.base_url, OFFLINE_API_KEY, "course-sim", max_retries=0)
     tracer = Tracer(tmp_path / "t.jsonl", client=client, user_id="u_001", session_id="s_01")
-    result = Agent(client, basic_registry(NOW), on_event=tracer).run("现在几点了？17 乘以 9 等于多少？")
+    result = Agent(client, basic_registry(NOW), hooks=[tracer]).run("现在几点了？17 乘以 9 等于多少？")
     tracer.close()
     trace = read_trace(tmp_path / "t.jsonl")
     run = trace.run()
@@ -74,14 +74,14 @@ def test_tokens_not_reported_are_null_never_zero_and_the_totals_count_them():
     no_usage = ChatResult(content=None, tool_calls=[call("calculator", {"expression": "1+1"}, id="c1")], finish_reason="tool_calls", usage=None)
     with_usage = ChatResult(content="2", finish_reason="stop", usage=Usage(40, 3), model="m")
     tracer = Tracer(redactor=Redactor(environment=False))
-    Agent(ScriptedClient([no_usage, with_usage]), basic_registry(NOW), on_event=tracer).run("1+1")
+    Agent(ScriptedClient([no_usage, with_usage]), basic_registry(NOW), hooks=[tracer]).run("1+1")
     first, second = [l for l in tracer.lines if l["event"] == "model_call"]
     assert first["input_tokens"] is None and first["output_tokens"] is None and first["cost"] is None
     assert (second["input_tokens"], second["output_tokens"]) == (40, 3)
     end = tracer.lines[-1]
     assert end["input_tokens"] == 40 and end["usage_unknown"] == 1
     tracer2 = Tracer(redactor=Redactor(environment=False))
-    Agent(ScriptedClient([ChatResult(content="好", usage=None)]), basic_registry(NOW), on_event=tracer2).run("你好")
+    Agent(ScriptedClient([ChatResult(content="好", usage=None)]), basic_registry(NOW), hooks=[tracer2]).run("你好")
     assert tracer2.lines[-1]["input_tokens"] is None and tracer2.lines[-1]["cost"] is None
 
 
@@ -96,14 +96,14 @@ def test_every_line_reaches_the_file_before_the_next_event(tmp_path):
         return seen[-1]
 
     tracer = Tracer(path, redactor=Redactor(environment=False))
-    Agent(ScriptedClient([calls(call("count_lines", {}, id="c1")), reply("好")]), ToolRegistry([count_lines]), on_event=tracer).run("数")
+    Agent(ScriptedClient([calls(call("count_lines", {}, id="c1")), reply("好")]), ToolRegistry([count_lines]), hooks=[tracer]).run("数")
     assert seen == [3]  # run_start, model_call, tool_call were on disk while the tool ran (no buffering)
 
 
 def test_a_partial_last_line_is_skipped_with_a_warning_and_a_damaged_middle_line_too(tmp_path):
     path = tmp_path / "t.jsonl"
     tracer = Tracer(path, redactor=Redactor(environment=False))
-    Agent(ScriptedClient([reply("好")]), basic_registry(NOW), on_event=tracer).run("你好")
+    Agent(ScriptedClient([reply("好")]), basic_registry(NOW), hooks=[tracer]).run("你好")
     tracer.close()
     whole = path.read_text(encoding="utf-8")
     path.write_text(whole + '{"ts": "2026-03-12T14:30:00.000+08:00", "event": "run_st', encoding="utf-8")
@@ -139,7 +139,7 @@ def test_a_process_killed_mid_run_leaves_a_readable_trace(tmp_path):
 
         tracer = Tracer({str(path)!r}, redactor=Redactor(environment=False))
         client = ScriptedClient([calls(call("slow_lookup", {{"city": "北京"}}, id="c1")), reply("好")])
-        Agent(client, ToolRegistry([slow_lookup]), on_event=tracer).run("查北京")
+        Agent(client, ToolRegistry([slow_lookup]), hooks=[tracer]).run("查北京")
     """)
     process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, cwd=ROOT, text=True)
     try:
@@ -192,7 +192,7 @@ def test_redaction_plants_secrets_and_personal_data_everywhere_and_finds_none_in
               reply(f"客户的卡号是 {PLANTED['bank_card']}，身份证 {PLANTED['id_card']}")]
     path = tmp_path / "t.jsonl"
     tracer = Tracer(path, user_id=PLANTED["phone"], record_messages=True)
-    Agent(ScriptedClient(script), ToolRegistry([lookup_customer]), on_event=tracer).run(prompt)
+    Agent(ScriptedClient(script), ToolRegistry([lookup_customer]), hooks=[tracer]).run(prompt)
     tracer.close()
     text = path.read_text(encoding="utf-8")
     leaked = [name for name, value in PLANTED.items() if value in text]
@@ -213,12 +213,8 @@ def test_redactor_leaves_counts_and_ordinary_text_alone():
 def test_lines_from_a_gate_and_a_confirmation_pause_keep_the_invariants():
     from handwritten_agent.confirmation import ConfirmationRequest
     from handwritten_agent.run import NeedsConfirmation
-
     class AskFirst:
-        def visible_tools(self, registry):
-            return registry.schemas()
-
-        def check(self, call, context):
+        def check_call(self, call, context):
             context.report("permission", decision="ask", level="L2", tool=call.name)
             if context.decision is None:
                 raise NeedsConfirmation(ConfirmationRequest("req_1", context.run_id, call.id, call.name, {}, "x", summary="算一下"))
@@ -226,7 +222,7 @@ def test_lines_from_a_gate_and_a_confirmation_pause_keep_the_invariants():
 
     tracer = Tracer(redactor=Redactor(environment=False))
     agent = Agent(ScriptedClient([calls(call("calculator", {"expression": "2*3"}, id="c1")), reply("6")]), basic_registry(NOW),
-                  gate=AskFirst(), on_event=tracer)
+                  hooks=[AskFirst(), tracer])
     paused = agent.run("2 乘 3")
     assert paused.stop_reason == "needs_confirmation"
     agent.resume(paused, {"req_1": "approve"})
@@ -240,7 +236,7 @@ def test_lines_from_a_gate_and_a_confirmation_pause_keep_the_invariants():
 def test_a_memory_hook_shows_as_a_memory_line_with_counts_before_and_after():
     tracer = Tracer(redactor=Redactor(environment=False))
     history = [{"role": "user", "content": "早"}, {"role": "assistant", "content": "早上好"}] * 3
-    Agent(ScriptedClient([reply("好")]), basic_registry(NOW), memory=lambda m: m[:1] + m[-1:], on_event=tracer).run("你好", history)
+    Agent(ScriptedClient([reply("好")]), basic_registry(NOW), memory=lambda m: m[:1] + m[-1:], hooks=[tracer]).run("你好", history)
     memory = next(l for l in tracer.lines if l["event"] == "memory")
     assert (memory["messages_before"], memory["messages_after"]) == (8, 2) and memory["tokens_after"] < memory["tokens_before"]
     model = next(l for l in tracer.lines if l["event"] == "model_call")
@@ -249,36 +245,33 @@ def test_a_memory_hook_shows_as_a_memory_line_with_counts_before_and_after():
 
 def test_a_gates_data_never_overwrites_the_lines_own_fields():
     class Reports:
-        def visible_tools(self, registry):
-            return registry.schemas()
-
-        def check(self, call, context):
+        def check_call(self, call, context):
             context.report("permission", decision="allow", request_id="req_1", step=99, event="oops")
             return None
 
     tracer = Tracer(redactor=Redactor(environment=False))
     result = Agent(ScriptedClient([calls(call("calculator", {"expression": "2*3"}, id="c1")), reply("6")]), basic_registry(NOW),
-                   gate=Reports(), on_event=tracer).run("2 乘 3")
+                   hooks=[Reports(), tracer]).run("2 乘 3")
     line = next(l for l in tracer.lines if l["event"] == "permission")
     assert line["request_id"] == result.run_id and line["step"] == 1 and line["data.request_id"] == "req_1"
     assert line["data.step"] == 99 and line["data.event"] == "oops" and line["decision"] == "allow"
 
 
 def test_the_office_assistant_behind_the_policy_gate_traces_every_decision(tmp_path, offline_server):
-    from handwritten_agent.permissions import User, approve
+    from handwritten_agent.permissions import PolicyGate, User, approve
     from handwritten_agent.scenarios.office import OfficeScenario
 
     office = OfficeScenario.create(tmp_path / "office", now=NOW)
     zhang = User("E001", role="行政助理", name="张明")
     client = ChatClient(offline_server.base_url, OFFLINE_API_KEY, "course-sim", max_retries=0)
-    tracer = Tracer(tmp_path / "t.jsonl", client=client, record_messages=True)
-    agent = Agent(client, office.registry(zhang), policy=office.policy(), user=zhang, on_event=tracer)
+    tracer = Tracer(tmp_path / "t.jsonl", client=client, record_messages=True, user_id=zhang.id)
+    agent = Agent(client, office.registry(zhang), hooks=[PolicyGate(office.policy(), zhang), tracer])
     paused = agent.run("帮我预订 2026-03-13 15:00 到 16:00 的会议室 room_301，6 个人")
     done = agent.resume(paused, {paused.pending[0].id: approve()})
     tracer.close()
     trace = read_trace(tmp_path / "t.jsonl")
     run = trace.run()
-    assert done.stop_reason == "final" and run.user_id == "E001"  # the Agent's user, when the tracer is given none
+    assert done.stop_reason == "final" and run.user_id == "E001"
     decisions = [l["decision"] for l in run.of("permission")]
     assert len(decisions) == 2 and decisions[0] != decisions[1] and run.of("needs_confirmation")
     assert all(l["request_id"] == paused.run_id for l in run.lines)

@@ -47,10 +47,10 @@ def test_cost_per_run_and_per_day_counts_unknown_usage_separately(tmp_path):
     path = tmp_path / "t.jsonl"
     tracer = Tracer(path, prices=table(), redactor=Redactor(environment=False))
     agent = Agent(ScriptedClient([priced(tool_calls=[call("calculator", {"expression": "1+1"}, id="c1")]), priced("2")]),
-                  basic_registry(NOW), on_event=tracer)
+                  basic_registry(NOW), hooks=[tracer])
     first = agent.run("1+1")
     no_usage = ChatResult(content="好", finish_reason="stop", usage=None, model="m1")
-    second = Agent(ScriptedClient([no_usage]), basic_registry(NOW), on_event=tracer).run("你好")
+    second = Agent(ScriptedClient([no_usage]), basic_registry(NOW), hooks=[tracer]).run("你好")
     tracer.close()
     per_run = cost_report(path)
     assert per_run[first.run_id].cost == {"CNY": pytest.approx(2 * (1000 * 2 + 100 * 8) / 1e6)}
@@ -65,8 +65,9 @@ def test_cost_per_run_and_per_day_counts_unknown_usage_separately(tmp_path):
 
 def test_a_budget_ends_the_run_with_its_own_stop_reason_after_the_call_that_passed_it():
     script = [priced(tool_calls=[call("calculator", {"expression": f"{n}+1"}, id=f"c{n}")]) for n in range(5)] + [priced("完")]
-    tracer = Tracer(prices=table(), budget=Budget(per_run=0.005, currency="CNY"), redactor=Redactor(environment=False))
-    result = Agent(ScriptedClient(script), basic_registry(NOW), on_event=tracer).run("算")
+    tracer = Tracer(prices=table(), redactor=Redactor(environment=False))
+    budget = Budget(per_run=0.005, currency="CNY", prices=table())
+    result = Agent(ScriptedClient(script), basic_registry(NOW), hooks=[budget, tracer]).run("算")
     assert result.stop_reason == "budget" and "超过了每次运行的预算" in result.error
     assert len(result.steps) == 2  # 0.0028 元 per call: the second call passes 0.005
     end = tracer.lines[-1]
@@ -77,20 +78,20 @@ def test_a_budget_ends_the_run_with_its_own_stop_reason_after_the_call_that_pass
 def test_a_daily_budget_counts_earlier_spending_from_the_trace_files(tmp_path):
     path = tmp_path / "t.jsonl"
     tracer = Tracer(path, prices=table(), redactor=Redactor(environment=False))
-    Agent(ScriptedClient([priced("好", prompt=2000, completion=0)]), basic_registry(NOW), on_event=tracer).run("一")
+    Agent(ScriptedClient([priced("好", prompt=2000, completion=0)]), basic_registry(NOW), hooks=[tracer]).run("一")
     tracer.close()
-    budget = Budget(per_day=0.005, history=path)
+    budget = Budget(per_day=0.005, history=path, prices=table())
     assert budget.spent_today == pytest.approx(0.004)
-    tracer = Tracer(path, prices=table(), budget=budget, redactor=Redactor(environment=False))
-    result = Agent(ScriptedClient([priced("好", prompt=1000, completion=0)]), basic_registry(NOW), on_event=tracer).run("二")
+    tracer = Tracer(path, prices=table(), redactor=Redactor(environment=False))
+    result = Agent(ScriptedClient([priced("好", prompt=1000, completion=0)]), basic_registry(NOW), hooks=[tracer, budget]).run("二")
     assert result.stop_reason == "budget" and "每天的预算" in result.error
     with pytest.raises(ValueError):
         Budget()
 
 
 def test_unknown_cost_can_be_made_to_stop_a_run():
-    tracer = Tracer(prices=PriceTable(), budget=Budget(per_run=1, unknown="stop"), redactor=Redactor(environment=False))
-    result = Agent(ScriptedClient([priced("好")]), basic_registry(NOW), on_event=tracer).run("你好")
+    tracer = Tracer(prices=PriceTable(), redactor=Redactor(environment=False))
+    result = Agent(ScriptedClient([priced("好")]), basic_registry(NOW), hooks=[tracer, Budget(per_run=1, unknown="stop", prices=PriceTable())]).run("你好")
     assert result.stop_reason == "budget" and "费用未知" in result.error
 
 
@@ -108,7 +109,7 @@ def test_cache_serves_read_only_tools_within_the_ttl_and_the_trace_says_so():
         runs.append(room)
         return f"{room} 空闲"
 
-    @tool(permission="L2", side_effects=True)
+    @tool(level="L2", side_effects=True)
     def book_room(room: str) -> str:
         """预订会议室，例如：A301。
 
@@ -124,7 +125,7 @@ def test_cache_serves_read_only_tools_within_the_ttl_and_the_trace_says_so():
 
     def ask(*tool_calls):
         script = [calls(*tool_calls), reply("好")]
-        return Agent(ScriptedClient(script), cache, on_event=tracer).run("查")
+        return Agent(ScriptedClient(script), cache, hooks=[tracer]).run("查")
 
     ask(call("room_status", {"room": "A301"}, id="a"), call("book_room", {"room": "A301"}, id="b"))
     clock[0] = 30
@@ -151,7 +152,7 @@ def test_long_results_are_truncated_for_the_model_and_the_trace_records_the_orig
 
     tracer = Tracer(redactor=Redactor(environment=False))
     cache = ToolCache(ToolRegistry([long_report]), max_chars=500, tracer=tracer)
-    result = Agent(ScriptedClient([calls(call("long_report", {"topic": "销售"}, id="x")), reply("好")]), cache, on_event=tracer).run("报告")
+    result = Agent(ScriptedClient([calls(call("long_report", {"topic": "销售"}, id="x")), reply("好")]), cache, hooks=[tracer]).run("报告")
     content = json.loads(result.messages[3]["content"])
     assert len(content["data"]) < 600 and "结果过长" in content["data"] and "共 6000 个字符" in content["data"]
     line = next(l for l in tracer.lines if l["event"] == "tool_result")

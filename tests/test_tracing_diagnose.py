@@ -23,7 +23,7 @@ def traced(client, registry=None, question=QUESTION, **agent_options):
     client_retry = getattr(client, "on_retry", "absent")
     if client_retry is None:
         client.on_retry = tracer.on_retry
-    Agent(client, registry if registry is not None else basic_registry(NOW), on_event=tracer, **agent_options).run(question)
+    Agent(client, registry if registry is not None else basic_registry(NOW), hooks=[tracer], **agent_options).run(question)
     return tracer.lines
 
 

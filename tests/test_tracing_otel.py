@@ -30,7 +30,7 @@ def test_runs_become_agent_chat_and_tool_spans_with_genai_attributes():
     tracer = Tracer(redactor=Redactor(environment=False), user_id="u_1", session_id="s_1", model="m1")
     script = [ChatResult(None, [call("calculator", {"expression": "1/0"}, id="c1")], "tool_calls", Usage(30, 5), "m1"),
               ChatResult("除数为零，无法计算。", [], "stop", None, "m1")]
-    Agent(ScriptedClient(script), basic_registry(NOW), on_event=tracer).run("1/0")
+    Agent(ScriptedClient(script), basic_registry(NOW), hooks=[tracer]).run("1/0")
     assert export_spans(tracer.lines, provider) == 4
     spans = {span.name: span for span in exporter.get_finished_spans()}
     assert set(spans) == {"invoke_agent handwritten_agent", "chat m1", "execute_tool calculator"}
@@ -54,7 +54,7 @@ def test_content_is_exported_only_when_asked():
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     tracer = Tracer(redactor=Redactor(environment=False), record_messages=True)
-    Agent(ScriptedClient([calls(call("calculator", {"expression": "2*3"}, id="c1")), reply("6")]), basic_registry(NOW), on_event=tracer).run("2*3")
+    Agent(ScriptedClient([calls(call("calculator", {"expression": "2*3"}, id="c1")), reply("6")]), basic_registry(NOW), hooks=[tracer]).run("2*3")
     export_spans(tracer.lines, provider, record_content=True)
     tool_span = next(s for s in exporter.get_finished_spans() if s.name.startswith("execute_tool"))
     assert '"expression": "2*3"' in tool_span.attributes["gen_ai.tool.call.arguments"]

@@ -20,7 +20,7 @@ NOW = datetime(2026, 3, 12, 14, 30)
 def record(tmp_path, client, registry, question, **options):
     path = tmp_path / "t.jsonl"
     tracer = Tracer(path, client=client, record_messages=True, redactor=Redactor(environment=False), **options.pop("tracer", {}))
-    result = Agent(client, registry, on_event=tracer, **options).run(question)
+    result = Agent(client, registry, hooks=[tracer, *options.pop("hooks", [])], **options).run(question)
     tracer.close()
     return path, result
 
@@ -74,7 +74,7 @@ def test_replay_of_a_budget_stop_and_of_max_steps_ends_the_same_way(tmp_path, of
     assert result.stop_reason == "max_steps" and replay(path, redactor=Redactor(environment=False)).identical
     client = ChatClient(offline_server.base_url, OFFLINE_API_KEY, "course-sim", max_retries=0)
     path, result = record(tmp_path / "b", client, basic_registry(NOW), "现在几点了？17 乘以 9 等于多少？",
-                          tracer={"budget": Budget(per_run=0.0001), "prices": PriceTable.default()})
+                          tracer={"prices": PriceTable.default()}, hooks=[Budget(per_run=0.0001)])
     assert result.stop_reason == "budget"
     replayed = replay(path, redactor=Redactor(environment=False))
     assert replayed.identical and replayed.result.stop_reason == "budget"
@@ -83,7 +83,7 @@ def test_replay_of_a_budget_stop_and_of_max_steps_ends_the_same_way(tmp_path, of
 def test_replay_needs_full_messages_and_says_how_to_get_them(tmp_path):
     path = tmp_path / "t.jsonl"
     tracer = Tracer(path, redactor=Redactor(environment=False))
-    Agent(ScriptedClient([reply("好")]), basic_registry(NOW), on_event=tracer).run("你好")
+    Agent(ScriptedClient([reply("好")]), basic_registry(NOW), hooks=[tracer]).run("你好")
     with pytest.raises(ValueError, match="record_messages=True"):
         replay(path)
     with pytest.raises(ValueError, match="registry"):

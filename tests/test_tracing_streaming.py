@@ -68,7 +68,7 @@ def test_streamed_calls_record_the_streams_usage(offline_server):
     client = ChatClient(offline_server.base_url, OFFLINE_API_KEY, "course-sim", max_retries=0)
     pieces: list[str] = []
     tracer = Tracer(client=client, redactor=Redactor(environment=False))
-    result = Agent(StreamingClient(client, on_text=pieces.append), basic_registry(NOW), on_event=tracer).run("17 乘以 9 等于多少？")
+    result = Agent(StreamingClient(client, on_text=pieces.append), basic_registry(NOW), hooks=[tracer]).run("17 乘以 9 等于多少？")
     assert result.answer and "".join(pieces).endswith(result.answer[-5:])
     models = [l for l in tracer.lines if l["event"] == "model_call"]
     assert len(models) == 2 and all(isinstance(l["input_tokens"], int) and l["input_tokens"] > 0 for l in models)
@@ -79,10 +79,10 @@ def test_a_server_that_rejects_stream_options_is_asked_again_and_its_tokens_are_
     url, received = plain_server
     client = ChatClient(url, "k", "plain", max_retries=0)
     tracer = Tracer(client=client, redactor=Redactor(environment=False))
-    result = Agent(StreamingClient(client), basic_registry(NOW), on_event=tracer).run("你好")
+    result = Agent(StreamingClient(client), basic_registry(NOW), hooks=[tracer]).run("你好")
     assert result.answer == "你好" and client.stream_usage is False
     assert ["stream_options" in body for body in received] == [True, False]
     model = next(l for l in tracer.lines if l["event"] == "model_call")
     assert model["input_tokens"] is None and model["output_tokens"] is None and model["cost"] is None
-    Agent(StreamingClient(client), basic_registry(NOW), on_event=tracer).run("再来")
+    Agent(StreamingClient(client), basic_registry(NOW), hooks=[tracer]).run("再来")
     assert ["stream_options" in body for body in received] == [True, False, False]  # not asked again

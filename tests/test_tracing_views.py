@@ -24,7 +24,7 @@ def sample(tmp_path) -> Path:
     path = tmp_path / "t.jsonl"
     tracer = Tracer(path, redactor=Redactor(environment=False), user_id="u_9")
     script = [calls(call("calculator", {"expression": "1/0"}, id="c1"), call("get_weather", {"city": "北京"}, id="c2")), reply("<b>完成</b>")]
-    Agent(ScriptedClient(script), basic_registry(NOW), on_event=tracer).run("算一下 1/0，再查北京天气")
+    Agent(ScriptedClient(script), basic_registry(NOW), hooks=[tracer]).run("算一下 1/0，再查北京天气")
     tracer.close()
     return path
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from handwritten_agent.agent import Agent
-from handwritten_agent.permissions import Policy, RoleRules, User
+from handwritten_agent.permissions import Policy, PolicyGate, RoleRules, User
 from handwritten_agent.scripted import ScriptedClient, call, calls, reply
 from handwritten_agent.tools import ToolRegistry, tool
 from handwritten_agent.widgets import CARD_CLASS, ConfirmationCard, ConfirmationPanel
@@ -26,7 +26,7 @@ def book(room: str) -> str:
 
 def paused_agent(*replies):
     RAN.clear()
-    agent = Agent(ScriptedClient(replies), ToolRegistry([book]), policy=Policy({"r": RoleRules()}), user=User("u", "r"))
+    agent = Agent(ScriptedClient(replies), ToolRegistry([book]), hooks=[PolicyGate(Policy({"r": RoleRules()}), User("u", "r"))])
     return agent, agent.run("订")
 
 

@@ -70,7 +70,7 @@ class Conversation:
     def ask(self, text: str) -> RunResult:
         """Answer ``text`` as the next message of this conversation; the run's result (``.answer``, ``.messages`` …)."""
         agent = Agent(self.client, self.registry, max_steps=self.max_steps, on_event=self.on_event,
-                      model_options=self.model_options, memory=self.prepare, user=self.user_id)
+                      model_options=self.model_options, memory=self.prepare)
         self._asking = text
         try:
             result = agent.run(text, history=self.messages)

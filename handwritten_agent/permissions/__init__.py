@@ -3,7 +3,7 @@
     from handwritten_agent.permissions import Level, Policy, User, approve, reject
 
     policy = Policy({"行政助理": {"tools": [...], "levels": {"send_notification_email": "L3"}}}, approver_role="行政主管")
-    agent = Agent(client, registry, policy=policy, user=User("u1", role="行政助理"))
+    agent = Agent(client, registry, hooks=[PolicyGate(policy, User("u1", role="行政助理"))])
     paused = agent.run("帮我订 room_301 …")               # stop_reason == "needs_confirmation"
     done = agent.resume(paused, {paused.pending[0].id: approve()})
 

@@ -1,14 +1,14 @@
 """The permission gate: the policy applied, in code, in front of every tool call of a run.
 
-``Agent(client, registry, policy=policy, user=user)`` builds a ``PolicyGate(policy, user)``; the loop
-asks it three things (see ``agent.py``):
+``Agent(client, registry, hooks=[PolicyGate(policy, user)])`` puts it in front of every call; it is a hook
+(``hooks.py``) and the loop asks it three things:
 
-- ``visible_tools(registry)`` before every model call: only the tools this user's role may see are
+- ``visible_tools(tools, context)`` before every model call: only the tools this user's role may see are
   sent, so the model cannot even name the others;
-- ``check(call, context)`` before every tool call: the policy's verdict (deny → ask → allow). A denied
+- ``check_call(call, context)`` before every tool call: the policy's verdict (deny → ask → allow). A denied
   call is answered with the reason, without running; an allowed one runs; one that needs a person
   raises ``NeedsConfirmation`` with a ``ConfirmationRequest`` — the run pauses. When the run is
-  resumed, ``check`` is asked again with the decision, and verifies it: the request must be one this
+  resumed, ``check_call`` is asked again with the decision, and verifies it: the request must be one this
   gate issued, for this run, this ``tool_call_id`` and these exact arguments (sha256 of the canonical
   JSON); the decision must be an ``approve()``/``reject()`` by someone allowed to make it (the user
   for L2, the approver role for L3); and a request is decided once — the second use of an approval
@@ -28,8 +28,9 @@ from typing import Any
 
 from ..confirmation import ConfirmationRequest, arguments_sha256, request_id, summarize
 from ..masking import mask_text, mask_value
-from ..run import CallContext, NeedsConfirmation
-from ..tools import ToolRegistry, ToolResult
+from ..hooks import HookContext
+from ..run import NeedsConfirmation
+from ..tools import Tool, ToolResult
 from ..messages import parse_arguments, ToolCall
 from ..text import shorten
 from .decisions import Decision, User
@@ -46,31 +47,31 @@ class PolicyGate:
         if not isinstance(policy, Policy):
             raise TypeError(f"policy 要是 permissions.Policy，收到的是 {type(policy).__name__}。")
         self.policy, self.user = policy, user
-        self._registry: ToolRegistry | None = None
+        self._visible: list[Tool] | None = None
 
     # ------------------------------------------------------------------ the three questions
 
-    def visible_tools(self, registry: ToolRegistry) -> list[dict[str, Any]]:
-        self._registry = registry
-        return [tool.schema() for tool in self.policy.visible(self.user, registry)]
+    def visible_tools(self, tools: list[Tool], context: HookContext) -> list[Tool]:
+        self._visible = self.policy.visible(self.user, tools)
+        return self._visible
 
-    def check(self, call: ToolCall, context: CallContext) -> ToolResult | None:
+    def check_call(self, call: ToolCall, context: HookContext) -> ToolResult | None:
         if context.request is not None:
             return self._decided(call, context)
         return self._first_time(call, context)
 
-    def after_call(self, call: ToolCall, result: ToolResult, context: CallContext) -> ToolResult:
+    def after_call(self, call: ToolCall, result: ToolResult, context: HookContext) -> ToolResult:
         rules = self.policy.masking
         return ToolResult(result.success, mask_value(result.data, rules), mask_text(result.error) if result.error else None,
                           result.exception)
 
     # ------------------------------------------------------------------ a call seen for the first time
 
-    def _verdict(self, call: ToolCall, context: CallContext) -> Verdict:
-        names = [tool.name for tool in self.policy.visible(self.user, self._registry)] if self._registry is not None else []
+    def _verdict(self, call: ToolCall, context: HookContext) -> Verdict:
+        names = [tool.name for tool in self._visible] if self._visible is not None else []
         return self.policy.decide(self.user, call, context.tool, visible_names=names)
 
-    def _first_time(self, call: ToolCall, context: CallContext) -> ToolResult | None:
+    def _first_time(self, call: ToolCall, context: HookContext) -> ToolResult | None:
         verdict = self._verdict(call, context)
         if verdict.effect == "deny":
             self._write(verdict.code, call, context, verdict.level, reason=verdict.reason)
@@ -80,7 +81,7 @@ class PolicyGate:
         self._write("allowed", call, context, verdict.level, reason=verdict.reason)
         return None
 
-    def _ask(self, call: ToolCall, context: CallContext, verdict: Verdict) -> ConfirmationRequest:
+    def _ask(self, call: ToolCall, context: HookContext, verdict: Verdict) -> ConfirmationRequest:
         shown = self._masked_arguments(call)
         fingerprint = arguments_sha256(call)
         request = ConfirmationRequest(
@@ -94,7 +95,7 @@ class PolicyGate:
 
     # ------------------------------------------------------------------ a call resumed with a decision
 
-    def _decided(self, call: ToolCall, context: CallContext) -> ToolResult | None:
+    def _decided(self, call: ToolCall, context: HookContext) -> ToolResult | None:
         request, decision = context.request, context.decision
         fingerprint = arguments_sha256(call)
         issued = self.policy.audit.issued(getattr(request, "id", ""))
@@ -150,7 +151,7 @@ class PolicyGate:
             return decider.role == (approver_role or self.policy.approver_role)
         return starter or approver
 
-    def _already(self, call: ToolCall, context: CallContext, level: Level, request: Any, earlier: dict[str, Any]) -> ToolResult:
+    def _already(self, call: ToolCall, context: HookContext, level: Level, request: Any, earlier: dict[str, Any]) -> ToolResult:
         self._write("approval_reused", call, context, level, request=request,
                     reason=f"这个确认请求已经有过决定（{earlier.get('verdict')}，决定人 {earlier.get('decided_by')}），不会再执行")
         if earlier.get("verdict") == "approve":
@@ -166,7 +167,7 @@ class PolicyGate:
             return {"_raw": mask_text(shorten(call.arguments, 200))}
         return mask_value(arguments, self.policy.masking)
 
-    def _write(self, decision: str, call: ToolCall, context: CallContext, level: Level | None, *, reason: str = "",
+    def _write(self, decision: str, call: ToolCall, context: HookContext, level: Level | None, *, reason: str = "",
                request: Any = None, decided_by: Any = None) -> None:
         """Write the decision to the audit log now, then report it as a ``permission`` event of the run."""
         user = self.user

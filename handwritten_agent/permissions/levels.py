@@ -14,8 +14,8 @@ confirms or approves) and black (money, accounts, privacy: never called by the m
 yellow is L1, red is L2 and L3, black is L0. A level belongs to a tool, and a role may change it
 (``Policy``): the same email tool is L3 for an assistant and L1 for an administrator.
 
-``Level`` is a ``str`` enum, so ``Level.L2 == "L2"`` and a tool's older ``permission="L2"`` is the same
-thing. This module imports nothing from the package, so ``tools`` can read it.
+``Level`` is a ``str`` enum, so ``Level.L2 == "L2"``: a tool's ``level`` (text, kept by Day 3's ``tools``)
+compares equal to it.
 
 Left out: levels between these four, and levels that change with the time of day or a risk score
 (seed 003's "dynamic" levels are written as ``Policy`` rules instead: rate and bulk limits).

@@ -28,7 +28,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Collection, Literal, Mapping
+from typing import Any, Callable, Collection, Iterable, Literal, Mapping
 
 from ..masking import DEFAULT_RULES, MaskingRules, find_personal_data
 from ..tools import Tool, ToolRegistry, validation_errors
@@ -58,7 +58,7 @@ class RoleRules:
         """This role's level for ``tool``, or None when the role cannot see it (not whitelisted, or L0)."""
         if self.tools is not None and tool.name not in self.tools:
             return None
-        level = self.levels.get(tool.name, tool.level)  # type: ignore[union-attr]
+        level = self.levels.get(tool.name, tool.level)
         return None if level == Level.L0 else Level.of(level)
 
 
@@ -146,7 +146,7 @@ class Policy:
         rules = self.rules_for(user)
         return rules.level_for(tool) if rules is not None else None
 
-    def visible(self, user: User | None, registry: ToolRegistry) -> list[Tool]:
+    def visible(self, user: User | None, registry: Iterable[Tool]) -> list[Tool]:
         """The tools this user's role may see, in registry order: the only ones sent to the model."""
         return [tool for tool in registry if self.level_for(user, tool) is not None]
 
@@ -214,7 +214,7 @@ class Policy:
         names = list(roles or self.roles)
         rows = []
         for tool in registry:
-            row = [tool.name, tool.level.value]
+            row = [tool.name, Level.of(tool.level).value]
             row += [(self.roles[name].level_for(tool) or "—") for name in names]
             limits = []
             if self.rate_limit_for(tool.name):

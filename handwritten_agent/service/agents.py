@@ -31,8 +31,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
-from ..agent import Agent, AgentEvent, StopRun
-from ..permissions import Policy, approve, reject
+from ..agent import Agent
+from ..hooks import EventHook
+from ..run import AgentEvent, StopRun
+from ..permissions import Policy, PolicyGate, approve, reject
 from ..permissions import User as PolicyUser
 from ..scenarios.office import OfficeScenario
 from ..messages import ChatModel
@@ -80,17 +82,18 @@ def open_office(folder: Path, clock: Callable[[], datetime]) -> OfficeScenario:
 
 
 def office_agent(client: ChatModel, office: OfficeScenario, policy: Policy, user: PolicyUser, *, now: datetime, max_steps: int = 8,
-                 max_seconds: float | None = None, token_budget: int = 6000, on_event: Callable[[AgentEvent], None] | None = None) -> Agent:
+                 max_seconds: float | None = None, token_budget: int = 6000, hooks: list[Any] | None = None) -> Agent:
     """The office assistant for ``user``: the office tools behind ``policy``, a window of ``token_budget`` tokens, today's date in the prompt.
 
-    The service builds every run's agent with it, and the evaluation scores exactly this agent.
+    ``hooks`` come after the permission gate (a tracer, the service's own event hook). The service builds every
+    run's agent with it, and the evaluation scores exactly this agent.
     """
     from ..memory import Window  # Day 4
 
     registry = office.registry(user)
     visible = [tool.schema() for tool in policy.visible(user, registry)]
     return Agent(client, registry, system_prompt=system_prompt(user, now), max_steps=max_steps, max_seconds=max_seconds,
-                 on_event=on_event, memory=Window(token_budget, tools=visible), policy=policy, user=user)
+                 memory=Window(token_budget, tools=visible), hooks=[PolicyGate(policy, user), *(hooks or [])])
 
 
 class OfficeAssistant:
@@ -112,37 +115,35 @@ class OfficeAssistant:
     def __call__(self, user: User, session_id: str, on_event: Callable[[AgentEvent], None], run_id: str) -> Agent:
         from ..tracing import Tracer  # Day 6
 
-        acting = policy_user(user)
-        tracer = Tracer(self.trace_path(run_id), client=self.models.primary, user_id=user.id, session_id=session_id) \
-            if self.settings.trace else None
+        hooks: list[Any] = []
+        if self.settings.trace:
+            hooks.append(Tracer(self.trace_path(run_id), client=self.models.primary, user_id=user.id, session_id=session_id,
+                                close_at_stop=True))
+        hooks.append(EventHook(on_event))  # the service's own: stored for the API, and the cancel check
+        switches = FallbackEvents(run_id, hooks)
+        return office_agent(self.models.client_for_run(switches.switched), self.office, self.policy, policy_user(user), now=self.clock(),
+                            max_steps=self.settings.max_steps, max_seconds=self.settings.max_seconds,
+                            token_budget=self.settings.token_budget, hooks=[*hooks, switches])
 
-        def events(event: AgentEvent) -> None:
+
+class FallbackEvents:
+    """The fallback client's switches as ``fallback`` events of the run, numbered as the model call they happen in."""
+
+    def __init__(self, run_id: str, hooks: list[Any]):
+        self.run_id, self.hooks, self.step = run_id, hooks, 0
+
+    def on_event(self, event: AgentEvent) -> None:
+        if event.kind in ("run_start", "model_call"):
+            self.step = event.step
+
+    def switched(self, switch: dict[str, Any]) -> None:
+        """Called by the fallback client during the model call after the last one seen."""
+        event = AgentEvent("fallback", self.step + 1, run_id=self.run_id, data=dict(switch))
+        for hook in self.hooks:
             try:
-                if tracer is not None:
-                    tracer(event)
-            finally:
-                try:
-                    on_event(event)  # the service's own: stored for the API, and the cancel check
-                finally:
-                    if tracer is not None and event.kind == "stop":
-                        tracer.close()
-
-        last_model_step = {"n": 0}
-
-        def on_switch(switch: dict[str, Any]) -> None:  # during the model call after the last one seen
-            try:
-                events(AgentEvent("fallback", last_model_step["n"] + 1, run_id=run_id, data=dict(switch)))
+                hook.on_event(event)
             except StopRun:  # a cancel noticed here would end the run as a model error: leave it to the next event
                 pass
-
-        def track(event: AgentEvent) -> None:
-            if event.kind in ("run_start", "model_call"):
-                last_model_step["n"] = event.step
-            events(event)
-
-        return office_agent(self.models.client_for_run(on_switch), self.office, self.policy, acting, now=self.clock(),
-                            max_steps=self.settings.max_steps, max_seconds=self.settings.max_seconds,
-                            token_budget=self.settings.token_budget, on_event=track)
 
 
 def default_agent_factory(settings: ServiceSettings) -> OfficeAssistant:

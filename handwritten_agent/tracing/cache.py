@@ -28,8 +28,9 @@ from ..text import shorten
 
 
 def tool_level(tool: Any) -> str | None:
-    """A tool's permission level: ``tool.level`` (Day 5) or ``tool.permission`` (Day 3's metadata)."""
-    return getattr(tool, "level", None) or getattr(tool, "permission", None)
+    """A tool's permission level as text ("L1"), or None for an object that is not a ``Tool``."""
+    level = getattr(tool, "level", None)
+    return str(getattr(level, "value", level)) if level is not None else None
 
 
 class ToolCache:

@@ -7,10 +7,11 @@ per million tokens, in the currency each model is billed in, with the date they 
 table that ships (``DEFAULT_PRICES``) is a starting point: ``PriceTable.default().save("prices.json")`` writes it
 to a file you edit, and ``PriceTable.load("prices.json")`` reads your version.
 
-``Budget`` is a hook for the tracer: after each model call it adds the call's cost to the run and the
-day, and raises ``StopRun("budget", …)`` when a limit is passed — the loop then ends the run with
-stop reason ``budget``. A day's spending is read back from the trace files you name, so a budget holds
-across processes.
+``Budget`` is a hook of its own (``Agent(..., hooks=[tracer, budget])``): after each model call it adds
+the call's cost to the run and the day, and raises ``StopRun("budget", …)`` when a limit is passed —
+the loop then ends the run with stop reason ``budget``. The check comes *after* the call that passes the
+limit (its tokens are only known then), so a run can overspend by one call. A day's spending is read
+back from the trace files you name, so a budget holds across processes.
 
 Left out: cached-input discounts, peak/off-peak prices, currency conversion (a total is per currency),
 and tokens the backend did not report (use ``tokens.count_message_tokens`` for an estimate, labelled as one).
@@ -200,7 +201,10 @@ class Budget:
     """
 
     def __init__(self, per_run: float | None = None, per_day: float | None = None, currency: str = "CNY", *,
-                 history: Any = None, unknown: str = "ignore", today: str | None = None):
+                 history: Any = None, unknown: str = "ignore", today: str | None = None, prices: PriceTable | None = None,
+                 model: str | None = None):
+        """``prices`` (default ``PriceTable.default()``) prices each call; ``model`` is the model asked for, used
+        when a reply does not name the model that answered."""
         if unknown not in ("ignore", "stop"):
             raise ValueError(f"unknown 只能是 'ignore' 或 'stop'，收到的是 {unknown!r}。")
         if per_run is None and per_day is None:
@@ -213,6 +217,19 @@ class Budget:
                 if day == self.today:
                     self.spent_today += total.cost.get(currency, 0.0)
         self.spent_run: dict[str, float] = defaultdict(float)
+        self.prices = prices if prices is not None else PriceTable.default()
+        self.model = model
+
+    def on_event(self, event: Any) -> None:
+        """The hook: after every ``model_call``, charge its cost (see ``charge``)."""
+        if event.kind != "model_call" or event.reply is None:
+            return
+        usage = event.reply.usage
+        line = {"request_id": event.run_id, "step": event.step, "model": event.reply.model or self.model,
+                "gen_ai.request.model": self.model, "input_tokens": usage.prompt_tokens if usage is not None else None,
+                "output_tokens": usage.completion_tokens if usage is not None else None}
+        line["cost"], line["cost_currency"] = self.prices.cost_of(line)
+        self.charge(line)
 
     def charge(self, line: dict[str, Any]) -> None:
         """Count one ``model_call`` line; raise ``StopRun("budget", …)`` when a limit is passed."""

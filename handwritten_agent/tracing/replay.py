@@ -24,7 +24,8 @@ from typing import Any
 
 from ..agent import Agent
 from ..confirmation import ConfirmationRequest
-from ..run import AgentEvent, CallContext, NeedsConfirmation, RunResult, StopRun
+from ..hooks import HookContext
+from ..run import AgentEvent, NeedsConfirmation, RunResult, StopRun
 from ..tools import ToolRegistry, ToolResult
 from ..messages import ChatResult, message_text, ToolCall, Usage
 from ..text import shorten
@@ -144,10 +145,7 @@ class _ReplayGate:
     def __init__(self, session: _Session, registry: ToolRegistry | None):
         self.session, self.registry = session, registry
 
-    def visible_tools(self, registry: ToolRegistry) -> list[dict[str, Any]]:
-        return registry.schemas()
-
-    def check(self, call: ToolCall, context: CallContext) -> ToolResult | None:
+    def check_call(self, call: ToolCall, context: HookContext) -> ToolResult | None:
         outcome = self.session.outcome_for_current_call()
         if outcome is None:  # the original run had no such call: run it for real if we can
             return None if self.registry is not None and self.registry.get(call.name) else ToolResult.fail("重放：记录里没有这次调用。")
@@ -238,13 +236,8 @@ def replay(source: Any, registry: ToolRegistry | None = None, *, tools: str = "r
     recorded_steps = len(run.model_calls)
     max_steps = max(1, recorded_steps if end.get("stop_reason") == "max_steps" else recorded_steps + 1)
 
-    def both(event: AgentEvent) -> None:
-        if on_event is not None:
-            on_event(event)
-        session.on_event(event)
-
     agent = Agent(client, registry if tools == "real" and registry is not None else ToolRegistry(), system_prompt=system or "",
-                  max_steps=max_steps, on_event=both, gate=_ReplayGate(session, registry if tools == "real" else None))
+                  max_steps=max_steps, on_event=on_event, hooks=[_ReplayGate(session, registry if tools == "real" else None), session])
     result = agent.run(message_text(opening[last_user]), history, run_id=f"replay_{run.request_id}")
 
     if result.stop_reason != end.get("stop_reason"):

@@ -1,7 +1,7 @@
-"""``Tracer``: the Agent's ``on_event`` that writes one redacted JSON line per event, as it happens.
+"""``Tracer``: a hook of the Agent that writes one redacted JSON line per event, as it happens.
 
     tracer = Tracer("traces/agent.jsonl", client=client, user_id="u_001", session_id="s_01")
-    Agent(client, registry, on_event=tracer).run("现在几点了？")
+    Agent(client, registry, hooks=[tracer]).run("现在几点了？")
 
 The loop is not changed: every ``AgentEvent`` the Agent already emits becomes a line (``run_start``,
 ``memory``, ``model_call``, ``tool_call``, ``tool_result``, a gate's ``permission``…,
@@ -14,8 +14,8 @@ What it adds on the way:
 - **redaction** of every line before it is encoded (``redact.Redactor``: secrets and personal data);
 - **tokens as reported**: ``input_tokens``/``output_tokens`` are the backend's usage, ``null`` when it
   reported none — never 0 — and ``run_end`` sums them, counting the calls it could not;
-- **cost** from a ``PriceTable`` and a **budget** (``Budget``) that raises ``StopRun("budget")`` after
-  the model call that passed it, so the run ends with that stop reason;
+- **cost** of each model call from a ``PriceTable`` (a ``Budget`` hook beside the tracer stops a run
+  that spends too much: ``cost``);
 - **full messages** only with ``record_messages=True`` (off by default, as the conventions advise:
   they hold whatever users and tools said); replay needs them;
 - **notes** from wrappers such as ``ToolCache`` (a cache hit, a truncated result), attached to the
@@ -42,7 +42,7 @@ from urllib.parse import urlsplit
 from ..run import AgentEvent, RunResult
 from ..messages import parse_arguments, ToolCall
 from ..text import shorten
-from .cost import Budget, PriceTable
+from .cost import PriceTable
 from .fields import OPERATION
 from .redact import Redactor
 from .writer import JsonlWriter
@@ -94,11 +94,12 @@ class Tracer:
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *, client: Any = None, model: str | None = None,
                  provider: str | None = None, user_id: Any = None, session_id: str | None = None, record_messages: bool = False,
-                 redactor: Redactor | None = None, prices: PriceTable | None = None, budget: Budget | None = None,
-                 summary_chars: int = 200, fsync: bool = False, keep_lines: bool | None = None):
+                 redactor: Redactor | None = None, prices: PriceTable | None = None, summary_chars: int = 200, fsync: bool = False,
+                 keep_lines: bool | None = None, close_at_stop: bool = False):
         """``client`` fills ``gen_ai.request.model`` and ``gen_ai.provider.name`` (or give ``model``/``provider``);
         ``prices`` defaults to ``PriceTable.default()``; ``keep_lines`` (default: only when there is no ``path``)
-        keeps every written line in ``self.lines`` too."""
+        keeps every written line in ``self.lines`` too; ``close_at_stop`` closes the file after the first run's
+        ``stop`` (a tracer per run, as the service has)."""
         self.writer = JsonlWriter(path, fsync=fsync) if path is not None else None
         self.path = self.writer.path if self.writer else None
         self.client, self.model, self.user_id, self.session_id = client, model, user_id, session_id
@@ -106,7 +107,7 @@ class Tracer:
         self.record_messages, self.summary_chars = record_messages, summary_chars
         self.redactor = redactor if redactor is not None else Redactor()
         self.prices = prices if prices is not None else PriceTable.default()
-        self.budget = budget
+        self.close_at_stop = close_at_stop
         self.keep_lines = (path is None) if keep_lines is None else keep_lines
         self.lines: list[dict[str, Any]] = []
         self._runs: dict[str, _RunTotals] = {}
@@ -116,11 +117,11 @@ class Tracer:
 
     # ----------------------------------------------------------------------- the hook
 
-    def __call__(self, event: AgentEvent) -> None:
-        """Write the event's line; after a ``model_call`` line, let the budget end the run (``StopRun``)."""
-        record = self.write(self._line(event), event.ts)
-        if event.kind == "model_call" and self.budget is not None:
-            self.budget.charge(record)
+    def on_event(self, event: AgentEvent) -> None:
+        """Write the event's line."""
+        self.write(self._line(event), event.ts)
+        if event.kind == "stop" and self.close_at_stop:
+            self.close()
 
     def on_retry(self, notice: Any) -> None:
         """For ``ChatClient(on_retry=...)``: a ``retry`` line for each 429/5xx the client waits out."""
@@ -177,8 +178,7 @@ class Tracer:
         kind = event.kind
         if kind == "run_start":
             self._current = run_id
-            user = event.data.get("user")
-            return {**base, "resumed": bool(event.data.get("resumed")), "user_id": user if isinstance(user, (str, int)) else None}
+            return {**base, "resumed": bool(event.data.get("resumed"))}
         if kind == "model_call" and event.reply is not None:
             return {**base, **self._model_call(event, totals)}
         if kind == "tool_call" and event.call is not None:

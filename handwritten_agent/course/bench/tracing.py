@@ -1,9 +1,9 @@
-"""The tracer's overhead per step: the same scripted run with and without ``Tracer`` as ``on_event``.
+"""The tracer's overhead per step: the same scripted run with and without a ``Tracer`` among its hooks.
 
 A run of ``STEPS`` tool steps and a final answer, answered by a ``ScriptedClient`` (no network, no
 model), so what is left is the loop, the tool and, on our side, the tracer: building each line,
 redacting it and one ``os.write`` per line to a file in a temporary folder. The floor is the same run
-with no ``on_event``. Two of our figures: the default tracer (no full messages) and one with
+with no hooks. Two of our figures: the default tracer (no full messages) and one with
 ``record_messages=True`` (every model input written and redacted, which grows with the conversation).
 The two sides alternate run by run, so a noisy neighbour slows both alike.
 
@@ -20,16 +20,16 @@ from pathlib import Path
 from .registry import Context, Figure, Stats, benchmark
 
 STEPS = 6
-FLOOR_IS = "the same scripted run with no on_event"
+FLOOR_IS = "the same scripted run with no hooks"
 
 
-def _run_once(on_event, registry) -> float:
+def _run_once(tracer, registry) -> float:
     from ...agent import Agent
     from ...scripted import ScriptedClient, call, calls, reply
 
     script = [calls(call("calculator", {"expression": f"{n} * 7"}, id=f"c{n}")) for n in range(STEPS)] + [reply("完成")]
     start = time.perf_counter()
-    Agent(ScriptedClient(script), registry, max_steps=STEPS + 1, on_event=on_event).run("把 0 到 5 各乘以 7")
+    Agent(ScriptedClient(script), registry, max_steps=STEPS + 1, hooks=[tracer] if tracer else []).run("把 0 到 5 各乘以 7")
     return (time.perf_counter() - start) * 1000 / (STEPS + 1)
 
 

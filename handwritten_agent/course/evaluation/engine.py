@@ -120,7 +120,7 @@ def run_case(case: EvalCase, world: World, repeat: int = 0) -> Attempt:
             break
         result = world.agent.resume(result, {request.id: world.decide(request, case.decide) for request in result.pending})
     executed = [record for record in result.tool_calls if record.executed]
-    asked = [record.call for record in result.tool_calls] + list(result.pending_calls)  # a call still waiting was asked too
+    asked = [record.call for record in result.tool_calls] + [paused.call for paused in result.paused]  # a call still waiting was asked too
     calls = [{"tool": call.name, "arguments": _args(call.arguments), "executed": any(r.call is call for r in executed)} for call in asked]
     problems: list[str] = []
 

@@ -2,7 +2,7 @@
 
     office = OfficeScenario.create()                      # a fresh database in a new temp folder
     user = User("E001", role="行政助理", name="张明")
-    agent = Agent(client, office.registry(user), policy=office.policy(), user=user)
+    agent = Agent(client, office.registry(user), hooks=[PolicyGate(office.policy(), user)])
 
 - ``data``   the schema and deterministic fake data (rooms, bookings, employees, 120 customers, an inbox)
 - ``tools``  the eight tools, built per session (the acting user is bound, never an argument)

@@ -25,7 +25,7 @@ def day5_intern_policy(build_intern_rules: Callable[[], Any]) -> None:
     """Exercise 5.1: ``build_intern_rules() -> {"tools": [...], "levels": {...}}`` (or a ``RoleRules``) for the role 实习生."""
     __tracebackhide__ = True
     from ....agent import Agent
-    from ....permissions import Level, Policy, RoleRules, User
+    from ....permissions import Level, Policy, PolicyGate, RoleRules, User
     from ....scenarios.office import APPROVER_ROLE, ROLE_TABLE, OfficeScenario
 
     check = _Check("day5_intern_policy")
@@ -74,13 +74,13 @@ def day5_intern_policy(build_intern_rules: Callable[[], Any]) -> None:
             elif level is None:
                 hint = f"把 {tool.name} 加进 tools 白名单（名字要和工具名一字不差）。"
             else:
-                hint = (f"{tool.name} 的默认级别是 {tool.level.value}；实习生要 {wanted}，在 levels 里覆盖它："
+                hint = (f"{tool.name} 的默认级别是 {tool.level}；实习生要 {wanted}，在 levels 里覆盖它："
                         f"\"levels\": {{\"{tool.name}\": \"{wanted}\"}}。")
             raise check.fail(case, expected=("能看到，" + wanted) if wanted else "看不到", got=got, hint=hint)
         check.ok(case)
 
     client = offline_client()
-    agent = Agent(client, registry, policy=policy, user=intern)
+    agent = Agent(client, registry, hooks=[PolicyGate(policy, intern)])
     case = "实习生订会议室：暂停，等行政主管审批"
     paused = agent.run("帮我预订 2026-03-13 15:00 到 16:00 的会议室 room_301，6 个人")
     pending = [(r.tool, r.level, r.approver_role) for r in paused.pending]
@@ -280,8 +280,7 @@ def day5_decide_all(drive: Callable[..., Any]) -> None:
     """Exercise 5.4: ``drive(agent, result, approve_tools, approver) -> RunResult``: decide every pending call, resume, repeat (bounded)."""
     __tracebackhide__ = True
     from ....agent import Agent
-    from ....permissions import Level, Policy, RoleRules, User
-    from ....permissions.gate import PolicyGate
+    from ....permissions import Level, Policy, PolicyGate, RoleRules, User
     from ....run import RunResult
     from ....scripted import ScriptedClient, call, calls, reply
     from ....tools import ToolRegistry, tool
@@ -325,8 +324,8 @@ def day5_decide_all(drive: Callable[..., Any]) -> None:
     def agent_for(*replies: Any, gate: Any = None) -> Agent:
         policy = Policy({"助理": RoleRules()}, approver_role="主管")
         if gate is not None:
-            return Agent(ScriptedClient(replies), ToolRegistry([book, send_sms, buy]), gate=gate(policy, user), user=user)
-        return Agent(ScriptedClient(replies), ToolRegistry([book, send_sms, buy]), policy=policy, user=user)
+            return Agent(ScriptedClient(replies), ToolRegistry([book, send_sms, buy]), hooks=[gate(policy, user)])
+        return Agent(ScriptedClient(replies), ToolRegistry([book, send_sms, buy]), hooks=[PolicyGate(policy, user)])
 
     def run_drive(case: str, agent: Agent, approve_tools: set[str], hint: str = "") -> Any:
         paused = agent.run("办几件事")
@@ -391,14 +390,14 @@ def day5_decide_all(drive: Callable[..., Any]) -> None:
 
         resumed = 0
 
-        def check(self, call: Any, context: Any) -> Any:
+        def check_call(self, call: Any, context: Any) -> Any:
             if context.request is not None:
                 StuckGate.resumed += 1
                 if StuckGate.resumed > 50:
                     raise _Stuck("the run was resumed more than 50 times")
                 from ....run import NeedsConfirmation
                 raise NeedsConfirmation(context.request)
-            return super().check(call, context)
+            return super().check_call(call, context)
 
     case = "一个永远在等待的运行：有限次之后停下"
     done.clear()

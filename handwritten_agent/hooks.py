@@ -1,0 +1,165 @@
+"""Hooks: how Days 4–7 attach to the Day 3 loop without rewriting it.
+
+A hook is any object with some of these five methods. ``Agent(..., hooks=[a, b])`` calls, at each named
+point of the loop, every hook that has the method, in the order given:
+
+=====================================================  =============================  ===========================================
+method                                                 when                           what it may do
+=====================================================  =============================  ===========================================
+``prepare_messages(messages, context) -> messages``    before every model call        send the model less (a window, a summary —
+                                                                                      Day 4); the run keeps the full history
+``visible_tools(tools, context) -> tools``             before every model call        show the model fewer tools (Day 5)
+``check_call(call, context) -> ToolResult | None``     before every tool call         answer the call without running it (a
+                                                                                      refusal, a cached result), or raise
+                                                                                      ``NeedsConfirmation`` to pause it (Day 5)
+``after_call(call, result, context) -> ToolResult``    after a tool ran               change what the model reads (masking, Day 5)
+``on_event(event)``                                    every event, as it happens     print it, write a trace (Day 6), count cost
+=====================================================  =============================  ===========================================
+
+Any of them may raise ``StopRun(reason, message)`` to end the run with that stop reason (a budget, a
+cancel). ``context.report(kind, **data)`` adds an event of the hook's own (a gate's ``permission``, a
+memory policy's ``memory``). ``check_call`` stops at the first hook that answers; the others chain, each
+getting what the one before returned; ``on_event`` reaches every hook even when one of them stops the run.
+
+``Agent(memory=fn)`` and ``Agent(on_event=fn)`` are sugar for the two hooks the notebooks use most:
+``MessagesHook(fn)`` (a ``messages -> messages`` function, such as a memory policy) and ``EventHook(fn)``.
+
+Left out: async hooks, and hooks around the model call itself (wrap the client instead: a
+``ChatModel`` is one method).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .run import AgentEvent, StopRun
+from .messages import ToolCall
+from .tokens import count_message_tokens
+from .tools import Tool, ToolResult
+
+HOOK_METHODS = ("prepare_messages", "visible_tools", "check_call", "after_call", "on_event")
+
+
+@dataclass
+class HookContext:
+    """What a hook is told: the run and step; for a tool call also the tool, and on resume the decision."""
+
+    run_id: str
+    step: int
+    tool: Tool | None = None
+    """The registry's ``Tool`` for the call, or None when the model named a tool that does not exist."""
+    decision: Any = None
+    """On resume: the decision a person made about this paused call."""
+    request: Any = None
+    """On resume: the confirmation request the call paused with."""
+    reports: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    def report(self, kind: str, **data: Any) -> None:
+        """Add an event of ``kind`` to the run's events (e.g. a permission decision, for the trace)."""
+        self.reports.append((kind, data))
+
+
+class Hook:
+    """A base class with every method doing nothing; subclass it and override what you need (optional:
+    the loop only looks for the methods, so any object with some of them is a hook)."""
+
+    def prepare_messages(self, messages: list[dict[str, Any]], context: HookContext) -> list[dict[str, Any]]:
+        return messages
+
+    def visible_tools(self, tools: list[Tool], context: HookContext) -> list[Tool]:
+        return tools
+
+    def check_call(self, call: ToolCall, context: HookContext) -> ToolResult | None:
+        return None
+
+    def after_call(self, call: ToolCall, result: ToolResult, context: HookContext) -> ToolResult:
+        return result
+
+    def on_event(self, event: AgentEvent) -> None:
+        return None
+
+
+class Hooks:
+    """The hooks of one agent, called in order at each point of the loop."""
+
+    def __init__(self, hooks: list[Any]):
+        for hook in hooks:
+            if not any(callable(getattr(hook, name, None)) for name in HOOK_METHODS):
+                raise TypeError(f"{hook!r} 不是一个钩子：它至少要有 {'、'.join(HOOK_METHODS)} 中的一个方法。"
+                                "普通函数请用 Agent(memory=函数) 或 Agent(on_event=函数) 传入。")
+        self.hooks = list(hooks)
+
+    def _methods(self, name: str) -> list[Callable[..., Any]]:
+        return [method for hook in self.hooks if callable(method := getattr(hook, name, None))]
+
+    def prepare_messages(self, messages: list[dict[str, Any]], context: HookContext) -> list[dict[str, Any]]:
+        for method in self._methods("prepare_messages"):
+            messages = method(messages, context)
+        return messages
+
+    def visible_tools(self, tools: list[Tool], context: HookContext) -> list[Tool]:
+        for method in self._methods("visible_tools"):
+            tools = method(tools, context)
+        return tools
+
+    def check_call(self, call: ToolCall, context: HookContext) -> ToolResult | None:
+        for method in self._methods("check_call"):
+            answer = method(call, context)
+            if answer is not None:
+                return answer
+        return None
+
+    def after_call(self, call: ToolCall, result: ToolResult, context: HookContext) -> ToolResult:
+        for method in self._methods("after_call"):
+            result = method(call, result, context)
+        return result
+
+    def on_event(self, event: AgentEvent) -> None:
+        """Every hook sees the event; the first ``StopRun`` raised is raised again once all have seen it."""
+        stop: StopRun | None = None
+        for method in self._methods("on_event"):
+            try:
+                method(event)
+            except StopRun as exc:
+                stop = stop or exc
+        if stop is not None:
+            raise stop
+
+
+class MessagesHook:
+    """``Agent(memory=fn)``: a ``messages -> messages`` function applied to a copy before every model call.
+
+    When it changes what is sent, a ``memory`` event says by how much (messages and estimated tokens).
+    An exception from the function (e.g. a conversation that cannot fit) ends the run with ``error``
+    and the reason, instead of a traceback.
+    """
+
+    def __init__(self, fn: Callable[[list[dict[str, Any]]], list[dict[str, Any]]]):
+        if not callable(fn):
+            raise TypeError(f"memory 要是一个函数（messages -> messages），收到的是 {type(fn).__name__}。")
+        self.fn = fn
+
+    def prepare_messages(self, messages: list[dict[str, Any]], context: HookContext) -> list[dict[str, Any]]:
+        try:
+            sent = self.fn([dict(m) for m in messages])
+        except StopRun:
+            raise
+        except Exception as exc:
+            raise StopRun("error", f"记忆策略（memory）没能处理这段对话：{type(exc).__name__}: {exc}") from exc
+        if sent != messages:
+            context.report("memory", messages_before=len(messages), messages_after=len(sent),
+                           tokens_before=count_message_tokens(messages), tokens_after=count_message_tokens(sent))
+        return sent
+
+
+class EventHook:
+    """``Agent(on_event=fn)``: ``fn(event)`` for every event; raising ``StopRun`` from it ends the run."""
+
+    def __init__(self, fn: Callable[[AgentEvent], None]):
+        if not callable(fn):
+            raise TypeError(f"on_event 要是一个函数（event -> None），收到的是 {type(fn).__name__}。")
+        self.on_event = fn
+
+
+__all__ = ["EventHook", "HOOK_METHODS", "Hook", "HookContext", "Hooks", "MessagesHook"]
