@@ -32,7 +32,7 @@ import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, Mapping
+from typing import Iterable, Literal, Mapping
 from urllib.parse import urlsplit
 
 from dotenv import dotenv_values, find_dotenv
@@ -151,9 +151,15 @@ def load_settings(environ: Mapping[str, str] | None = None, *, dotenv: bool = Tr
     return resolve(values, env_file=env_file)
 
 
-def read_variables(environ: Mapping[str, str] | None = None, *, dotenv: bool = True) -> tuple[dict[str, str], str | None]:
-    """The six ``LLM_*`` variables (empty values dropped), environment over ``.env``, and the ``.env`` path."""
+def read_env(names: Iterable[str] | None = None, environ: Mapping[str, str] | None = None, *,
+             dotenv: bool = True) -> tuple[dict[str, str], str | None]:
+    """Variables from the environment over the first ``.env`` found from the current directory upwards, and its path.
+
+    The package's one reader of ``.env``: ``names`` picks variables (None: all of them); values are stripped
+    and empty ones dropped.
+    """
     environ = os.environ if environ is None else environ
+    wanted = set(names) if names is not None else None
     values: dict[str, str] = {}
     env_file: str | None = None
     if dotenv:
@@ -161,13 +167,17 @@ def read_variables(environ: Mapping[str, str] | None = None, *, dotenv: bool = T
         if path:
             env_file = path
             for name, value in dotenv_values(path).items():
-                if name in ENV_VARS and value is not None and value.strip():
+                if (wanted is None or name in wanted) and value is not None and value.strip():
                     values[name] = value.strip()
-    for name in ENV_VARS:
-        value = environ.get(name)
-        if value is not None and value.strip():
+    for name, value in environ.items():
+        if (wanted is None or name in wanted) and value is not None and value.strip():
             values[name] = value.strip()
     return values, env_file
+
+
+def read_variables(environ: Mapping[str, str] | None = None, *, dotenv: bool = True) -> tuple[dict[str, str], str | None]:
+    """The six ``LLM_*`` variables (empty values dropped), environment over ``.env``, and the ``.env`` path."""
+    return read_env(ENV_VARS, environ, dotenv=dotenv)
 
 
 def resolve(values: Mapping[str, str], *, env_file: str | None = None) -> Settings:

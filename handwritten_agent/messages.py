@@ -64,6 +64,55 @@ def call_key(name: str, arguments: dict[str, Any] | str | None) -> str:
     return f"{name}\x00{canonical_arguments(arguments)}"
 
 
+@dataclass(frozen=True)
+class PairingProblem:
+    """One break of the rule every chat API enforces: each tool call answered, each tool message answering one.
+
+    ``kind`` is ``"orphan"`` (the tool message at ``index`` answers no call of the assistant message before its
+    run of tool messages; ``ids`` is its ``tool_call_id``) or ``"unanswered"`` (calls ``ids`` of the assistant
+    message at ``index`` got no tool message before ``before``, the next other message — None at the end).
+    """
+
+    kind: str
+    index: int
+    ids: tuple[str, ...]
+    before: int | None = None
+
+
+def pairing_problems(messages: Sequence[dict[str, Any]]) -> list[PairingProblem]:
+    """Every pairing problem of a message list, in order (empty when the list is well formed).
+
+    Ids are compared as a set: a server that reuses one id for every call is answered once per distinct id.
+    Callers word the problems for their reader: the memory module in Chinese, the offline server as the API's 400.
+    """
+    problems: list[PairingProblem] = []
+    open_ids: list[str] = []
+    answered: set[str] = set()
+    opened_at: int | None = None
+
+    def close(before: int | None) -> None:
+        missing = tuple(i for i in dict.fromkeys(open_ids) if i not in answered)
+        if missing and opened_at is not None:
+            problems.append(PairingProblem("unanswered", opened_at, missing, before))
+
+    for index, message in enumerate(messages):
+        role = message.get("role")
+        if role == "tool":
+            call_id = str(message.get("tool_call_id"))
+            if opened_at is None or call_id not in open_ids:
+                problems.append(PairingProblem("orphan", index, (call_id,)))
+            else:
+                answered.add(call_id)
+            continue
+        close(index)
+        open_ids, answered, opened_at = [], set(), None
+        if role == "assistant" and message.get("tool_calls"):
+            open_ids = [str(call.get("id")) for call in message.get("tool_calls") or [] if isinstance(call, dict)]
+            opened_at = index
+    close(None)
+    return problems
+
+
 def message_text(message: dict[str, Any]) -> str:
     """A message's text: ``content`` as a string, or the text parts of multi-part content joined."""
     content = message.get("content")
@@ -174,4 +223,5 @@ class ChatModel(Protocol):
     def complete(self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None = None, **options: Any) -> ChatResult: ...
 
 
-__all__ = ["ChatModel", "ChatResult", "ToolCall", "Usage", "call_key", "canonical_arguments", "message_text", "parse_arguments"]
+__all__ = ["ChatModel", "ChatResult", "PairingProblem", "ToolCall", "Usage", "call_key", "canonical_arguments", "message_text",
+           "pairing_problems", "parse_arguments"]

@@ -15,6 +15,7 @@ from handwritten_agent.scenarios import basic_registry
 from handwritten_agent.scripted import ScriptedClient, call, calls, reply
 from handwritten_agent.tools import ToolRegistry, tool
 from handwritten_agent.messages import ChatResult
+from well_formed import assert_well_formed
 
 NOW = datetime(2026, 3, 12, 14, 30)
 
@@ -28,14 +29,6 @@ def tool_messages(messages: list[dict]) -> list[dict]:
     return [m for m in messages if m["role"] == "tool"]
 
 
-def assert_well_formed(messages: list[dict]) -> None:
-    """Every assistant tool call is answered right after it, by id, in order, and nothing else is."""
-    for i, message in enumerate(messages):
-        if message["role"] == "assistant" and message.get("tool_calls"):
-            ids = [c["id"] for c in message["tool_calls"]]
-            answers = messages[i + 1:i + 1 + len(ids)]
-            assert [m["role"] for m in answers] == ["tool"] * len(ids)
-            assert [m["tool_call_id"] for m in answers] == ids
 
 
 # --------------------------------------------------------------------------- scripted

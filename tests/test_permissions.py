@@ -26,6 +26,7 @@ from handwritten_agent.run import NeedsConfirmation, RunResult
 from handwritten_agent.scripted import ScriptedClient, call, calls, reply
 from handwritten_agent.tools import ToolDefinitionError, ToolRegistry, ToolResult, tool
 from handwritten_agent.messages import ToolCall
+from well_formed import assert_well_formed
 
 DONE: list[tuple[str, dict]] = []
 
@@ -119,11 +120,6 @@ def tool_messages(result: RunResult) -> list[dict]:
     return [json.loads(m["content"]) for m in result.messages if m["role"] == "tool"]
 
 
-def assert_well_formed(messages: list[dict]) -> None:
-    for i, message in enumerate(messages):
-        if message["role"] == "assistant" and message.get("tool_calls"):
-            ids = [c["id"] for c in message["tool_calls"]]
-            assert [m.get("tool_call_id") for m in messages[i + 1:i + 1 + len(ids)]] == ids
 
 
 # --------------------------------------------------------------------------- levels and @tool(level=...)

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
+from ..storage import connect
 
 KINDS = ("fact", "preference", "constraint", "task")
 _CJK = "\u3400-\u9fff\uf900-\ufaff"
@@ -126,8 +127,7 @@ class LongTermMemory:
         self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, check_same_thread=False)
-        self._db.row_factory = sqlite3.Row
+        self._db = connect(self.path, shared=True)
         self._lock = threading.Lock()
         with self._lock, self._db:
             self._db.executescript("""

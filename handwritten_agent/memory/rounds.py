@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..messages import pairing_problems as find_pairing_problems
+
 Message = dict[str, Any]
 
 
@@ -59,36 +61,18 @@ def call_ids(message: Message) -> list[str]:
 def pairing_problems(messages: list[Message]) -> list[str]:
     """What the API would reject about tool pairing, in Chinese; an empty list when every call is answered.
 
-    Checks: every tool message answers a call of the assistant message right before the run of tool
-    messages it belongs to; every call of that assistant message gets a tool message before any other
-    message follows (also at the end of the list).
+    Checks (``messages.pairing_problems``): every tool message answers a call of the assistant message right
+    before the run of tool messages it belongs to; every call of that assistant message gets a tool message
+    before any other message follows (also at the end of the list).
     """
-    problems: list[str] = []
-    open_ids: list[str] = []
-    answered: set[str] = set()
-    opened_at: int | None = None
-
-    def close(at: int | None) -> None:
-        missing = [i for i in open_ids if i not in answered]
-        if missing and opened_at is not None:
-            where = f"第 {at} 条消息之前" if at is not None else "消息列表结束时"
-            problems.append(f"第 {opened_at} 条 assistant 消息的工具调用 {', '.join(missing)} 在{where}没有得到 tool 消息的回答")
-
-    for index, message in enumerate(messages):
-        role = message.get("role")
-        if role == "tool":
-            if opened_at is None or message.get("tool_call_id") not in open_ids:
-                problems.append(f"第 {index} 条 tool 消息（tool_call_id={message.get('tool_call_id')!r}）"
-                                "没有回答它前面那条 assistant 消息里的任何调用")
-            else:
-                answered.add(str(message.get("tool_call_id")))
-            continue
-        close(index)
-        open_ids, answered, opened_at = [], set(), None
-        if role == "assistant" and message.get("tool_calls"):
-            open_ids, opened_at = call_ids(message), index
-    close(None)
-    return problems
+    words = []
+    for problem in find_pairing_problems(messages):
+        if problem.kind == "orphan":
+            words.append(f"第 {problem.index} 条 tool 消息（tool_call_id={problem.ids[0]!r}）没有回答它前面那条 assistant 消息里的任何调用")
+        else:
+            where = f"第 {problem.before} 条消息之前" if problem.before is not None else "消息列表结束时"
+            words.append(f"第 {problem.index} 条 assistant 消息的工具调用 {', '.join(problem.ids)} 在{where}没有得到 tool 消息的回答")
+    return words
 
 
 def latest_user_index(messages: list[Message]) -> int:

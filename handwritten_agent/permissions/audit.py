@@ -31,6 +31,7 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+from ..storage import connect
 
 GRANTED = ("allowed", "confirmed", "approved")
 """Decisions after which the tool ran (or was about to): what rate limits count."""
@@ -80,11 +81,7 @@ class AuditLog:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
-        self._db.row_factory = sqlite3.Row
-        if self.path != ":memory:":
-            self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
+        self._db = connect(self.path, autocommit=True, shared=True, wal=self.path != ":memory:", durable=True)
         self._db.executescript(_SCHEMA)
 
     # ------------------------------------------------------------------ writing

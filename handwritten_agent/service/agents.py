@@ -25,8 +25,6 @@ Left out: choosing tools per request (every run of a role sees the same tools), 
 
 from __future__ import annotations
 
-import sqlite3
-from contextlib import closing
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
@@ -41,6 +39,7 @@ from ..messages import ChatModel
 from .models import Models, build_models
 from .settings import ServiceSettings
 from .store import User
+from ..storage import connect
 
 WEEKDAYS = "一二三四五六日"
 
@@ -76,8 +75,7 @@ def open_office(folder: Path, clock: Callable[[], datetime]) -> OfficeScenario:
             OfficeScenario.create(folder, now=clock)
         except FileExistsError:  # another process created it first: use theirs
             pass
-    with closing(sqlite3.connect(database, timeout=30)) as db:
-        db.execute("PRAGMA journal_mode=WAL")  # many runs write at once; WAL lets readers go on (the setting stays in the file)
+    connect(database, wal=True).close()  # many runs write at once; WAL lets readers go on (the setting stays in the file)
     return OfficeScenario(folder, clock)
 
 

@@ -21,13 +21,10 @@ a circuit breaker that skips a primary known to be down.
 from __future__ import annotations
 
 import dataclasses
-import os
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from dotenv import dotenv_values, find_dotenv
-
-from ..config import ConfigError, Settings, load_settings, resolve
+from ..config import ConfigError, Settings, load_settings, read_env, resolve
 from ..fallback import FallbackClient
 from ..llm import ChatClient, connect
 from ..messages import ChatModel
@@ -38,14 +35,7 @@ FALLBACK_VARS = ("LLM_FALLBACK_PROVIDER", "LLM_FALLBACK_BASE_URL", "LLM_FALLBACK
 
 def fallback_variables(environ: Mapping[str, str] | None = None, *, dotenv: bool = True) -> dict[str, str]:
     """The ``LLM_FALLBACK_*`` variables that are set (environment over ``.env``, empty values dropped)."""
-    values: dict[str, str] = {}
-    if dotenv:
-        path = find_dotenv(usecwd=True)
-        if path:
-            values.update({k: v.strip() for k, v in dotenv_values(path).items() if k in FALLBACK_VARS and v and v.strip()})
-    environ = os.environ if environ is None else environ
-    values.update({k: environ[k].strip() for k in FALLBACK_VARS if environ.get(k, "").strip()})
-    return values
+    return read_env(FALLBACK_VARS, environ, dotenv=dotenv)[0]
 
 
 @dataclass

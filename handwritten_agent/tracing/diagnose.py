@@ -37,6 +37,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
+from ..memory.rounds import pairing_problems
 from ..messages import call_key
 from ..text import shorten
 from .trace import TraceRun, read_trace
@@ -224,13 +225,8 @@ def _tool_call_id(run: TraceRun, options: dict[str, Any]) -> Iterable[Finding]:
 
 
 def _unanswered_or_orphan(messages: list[dict[str, Any]]) -> str | None:
-    for index, message in enumerate(messages):
-        if message.get("role") == "tool":
-            previous = next((m for m in reversed(messages[:index]) if m.get("role") == "assistant"), None)
-            ids = [c.get("id") for c in (previous or {}).get("tool_calls") or []]
-            if message.get("tool_call_id") not in ids:
-                return f"第 {index} 条消息（tool）回答的 tool_call_id={message.get('tool_call_id')!r} 不在上一条 assistant 消息的调用里（{ids}）。"
-    return None
+    problems = pairing_problems(messages)
+    return problems[0] if problems else None
 
 
 @rule("invalid_arguments")

@@ -18,7 +18,6 @@ shorter than 8 characters from the environment (too likely to match ordinary wor
 
 from __future__ import annotations
 
-import os
 import re
 from typing import Any, Callable, Iterable, Mapping
 
@@ -36,15 +35,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
 
 def environment_secrets(environ: Mapping[str, str] | None = None, *, dotenv: bool = True, min_length: int = 8) -> list[str]:
     """Values of variables whose names say they are secret, from ``.env`` and the environment."""
-    values: dict[str, str] = {}
-    if dotenv:
-        from dotenv import dotenv_values, find_dotenv
+    from ..config import read_env
 
-        path = find_dotenv(usecwd=True)
-        if path:
-            values.update({k: v for k, v in dotenv_values(path).items() if v})
-    values.update(os.environ if environ is None else environ)
-    found = {value.strip() for name, value in values.items() if SECRET_NAME.search(name) and value and len(value.strip()) >= min_length}
+    values, _ = read_env(None, environ, dotenv=dotenv)
+    found = {value for name, value in values.items() if SECRET_NAME.search(name) and len(value) >= min_length}
     return sorted(found, key=len, reverse=True)  # longest first, so a value containing another is replaced whole
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 import tempfile
 from contextlib import closing
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 from ...agent import Agent, AgentEvent, RunResult
 from ...messages import ChatModel, ChatResult
+from ...storage import connect
 
 NOW = datetime(2026, 3, 12, 14, 30)
 SESSION = "checklist"
@@ -94,7 +94,7 @@ def offline(model: str = "course-sim", **options: Any) -> ChatModel:
 
 
 def table_counts(database: Path) -> dict[str, int]:
-    with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as db:
+    with closing(connect(database, read_only=True)) as db:
         tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
         return {table: db.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0] for table in tables}
 

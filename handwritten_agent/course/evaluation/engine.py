@@ -18,12 +18,13 @@ Left out: judging wording with a model (facts are substrings), partial credit, c
 from __future__ import annotations
 
 import json
-import sqlite3
+from contextlib import closing
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from ...agent import Agent, RunResult
+from ...storage import connect
 
 
 @dataclass(frozen=True)
@@ -142,7 +143,7 @@ def run_case(case: EvalCase, world: World, repeat: int = 0) -> Attempt:
             problems.append(f"{expected.tool} 的参数不对：期望包含 {json.dumps(want, ensure_ascii=False)}，实际 {json.dumps(candidates, ensure_ascii=False)}")
 
     database_ok = True
-    with sqlite3.connect(world.db_path) as db:
+    with closing(connect(world.db_path, read_only=True)) as db:
         for check in case.state:
             rows = [list(row) for row in db.execute(check.sql).fetchall()]
             if rows != check.rows:

@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from ...jsontext import loads_bounded
+from ...messages import pairing_problems
 from .backend import BackendError, ChatRequest
 from .faults import SIMULATOR_MODEL, split_model_name, validate_options
 
@@ -124,37 +125,16 @@ def _validate_assistant_tool_calls(i: int, tool_calls: Any) -> None:
 
 
 def _validate_tool_pairing(messages: list[dict[str, Any]]) -> None:
-    """Every tool message answers the assistant tool calls just before it, and every call gets an answer.
-
-    Ids are compared as sets: duplicate ids (some servers give every call ``call_0``) are allowed,
-    each distinct id just needs at least one tool message.
-    """
-    open_ids: set[str] = set()  # ids of the latest assistant tool calls
-    answered: set[str] = set()
-    open_at: int | None = None  # index of that assistant message while its tool messages may follow
-
-    def close() -> None:
-        missing = [call_id for call_id in sorted(open_ids) if call_id not in answered]
-        if missing and open_at is not None:
-            raise bad_request(
-                "An assistant message with 'tool_calls' must be followed by tool messages responding to each "
-                f"'tool_call_id'. The following tool_call_ids did not have response messages: {', '.join(missing)}",
-                param=f"messages.[{open_at}].role")
-
-    for i, message in enumerate(messages):
-        role = message["role"]
-        if role == "tool":
-            if open_at is None or message["tool_call_id"] not in open_ids:
-                raise bad_request("Invalid parameter: messages with role 'tool' must be a response to a preceeding "
-                                   "message with 'tool_calls'.", param=f"messages.[{i}].role")
-            answered.add(message["tool_call_id"])
-            continue
-        close()
-        open_ids, answered, open_at = set(), set(), None
-        if role == "assistant" and message.get("tool_calls"):
-            open_ids = {call["id"] for call in message["tool_calls"]}
-            open_at = i
-    close()
+    """Every tool message answers the assistant tool calls just before it, and every call gets an answer
+    (``messages.pairing_problems``); the first problem is refused with the real API's wording."""
+    for problem in pairing_problems(messages):
+        if problem.kind == "orphan":
+            raise bad_request("Invalid parameter: messages with role 'tool' must be a response to a preceeding "
+                              "message with 'tool_calls'.", param=f"messages.[{problem.index}].role")
+        raise bad_request(
+            "An assistant message with 'tool_calls' must be followed by tool messages responding to each "
+            f"'tool_call_id'. The following tool_call_ids did not have response messages: {', '.join(sorted(problem.ids))}",
+            param=f"messages.[{problem.index}].role")
 
 
 def _validate_tools(tools: Any) -> list[dict[str, Any]] | None:

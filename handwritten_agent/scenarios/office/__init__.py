@@ -15,7 +15,6 @@ Left out: users and passwords (who acts is given by the caller), and a real mail
 
 from __future__ import annotations
 
-import sqlite3
 import tempfile
 from contextlib import closing
 from datetime import datetime
@@ -27,6 +26,7 @@ from ...permissions import AuditLog, Policy, RateLimit, RoleRules, User
 from ...tools import ToolRegistry
 from .data import create_database
 from .tools import office_tools
+from ...storage import connect
 
 APPROVER_ROLE = "行政主管"
 
@@ -86,8 +86,7 @@ class OfficeScenario:
 
     def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
         """Rows of a read-only query on the database, as dicts."""
-        with closing(sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True)) as db:
-            db.row_factory = sqlite3.Row
+        with closing(connect(self.db_path, read_only=True)) as db:
             return [dict(row) for row in db.execute(sql, params).fetchall()]
 
     def count(self, table: str) -> int:
@@ -97,7 +96,7 @@ class OfficeScenario:
 
     def add_email(self, email_id: str, sender: str, subject: str, body: str, received_at: str = "2026-03-12 12:00") -> None:
         """Put one more message in the inbox (to try other wordings of an injection)."""
-        with closing(sqlite3.connect(self.db_path)) as db, db:
+        with closing(connect(self.db_path)) as db, db:
             db.execute("INSERT INTO inbox VALUES (?, ?, ?, ?, ?)", (email_id, sender, subject, body, received_at))
 
     def __repr__(self) -> str:

@@ -14,9 +14,10 @@ Left out: migrations, foreign keys beyond what the tools check themselves, time 
 from __future__ import annotations
 
 import random
-import sqlite3
+from contextlib import closing
 from datetime import date, timedelta
 from pathlib import Path
+from ...storage import connect
 
 SCHEMA = """
 CREATE TABLE rooms (id TEXT PRIMARY KEY, name TEXT NOT NULL, location TEXT NOT NULL, capacity INTEGER NOT NULL);
@@ -94,7 +95,7 @@ def create_database(path: str | Path, *, customers: int = 120, seed: int = 20260
     if path.exists():
         raise FileExistsError(f"{path} 已经存在：办公数据库每次都新建，请换一个路径（OfficeScenario.create() 会用一个新的临时目录）。")
     rng = random.Random(seed)
-    with sqlite3.connect(path) as db:
+    with closing(connect(path)) as db, db:
         db.executescript(SCHEMA)
         db.executemany("INSERT INTO rooms VALUES (?, ?, ?, ?)", ROOMS)
         db.executemany("INSERT INTO employees VALUES (?, ?, ?, ?, ?)",

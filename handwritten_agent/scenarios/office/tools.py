@@ -39,6 +39,7 @@ from typing import Any, Callable
 
 from ...permissions.levels import Level
 from ...tools import Tool, ToolError, tool
+from ...storage import connect
 
 TIME_FORMAT = "%Y-%m-%d %H:%M"
 EMAIL = re.compile(r"^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$")
@@ -46,9 +47,7 @@ MAX_SMS_LENGTH = 300
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    db = sqlite3.connect(path, timeout=30)
-    db.row_factory = sqlite3.Row
-    return db
+    return connect(path)
 
 
 def _time(value: str, name: str) -> datetime:
