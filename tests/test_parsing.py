@@ -12,23 +12,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from handwritten_agent import messages, parsing
+from handwritten_agent.messages import ToolCall
 from handwritten_agent.parsing import (
-    collapse_doubled_braces,
     REPAIRS,
     ParseError,
     ReActStep,
-    ToolCall,
     extract_json,
     find_json_blocks,
-    normalize_fullwidth_punctuation,
-    normalize_quotes,
     parse_react,
     parse_tool_call,
     parse_tool_calls,
-    quote_bare_keys,
-    remove_trailing_commas,
     repair_json,
     repair_json_steps,
+)
+from handwritten_agent.parsing.repair import (
+    collapse_doubled_braces,
+    normalize_fullwidth_punctuation,
+    normalize_quotes,
+    quote_bare_keys,
+    remove_trailing_commas,
     replace_python_literals,
     strip_comments,
 )

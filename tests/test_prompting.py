@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 import re
 
 import pytest
 
-from handwritten_agent.parsing import ReActStep, ToolCall, parse_react, parse_tool_call
+from handwritten_agent.messages import ToolCall
+from handwritten_agent.parsing import ReActStep, parse_react, parse_tool_call
 from handwritten_agent.prompting import (
     OBSERVATION_PREFIX,
     REACT_STOP,
@@ -17,7 +19,6 @@ from handwritten_agent.prompting import (
     render_tool_prompt,
     schema_json,
     tool_specs,
-    tools_from_prompt,
 )
 
 CALCULATE = {
@@ -103,6 +104,41 @@ def test_tool_prompt_intro_and_empty_tools():
     assert render_tool_prompt([CLOCK], intro="你是办公助手。").startswith("你是办公助手。\n")
     with pytest.raises(ValueError, match="至少需要一个工具"):
         render_tool_prompt([])
+
+
+def tools_from_prompt(prompt: str) -> list[dict[str, Any]]:
+    """The inverse of ``render_tool_prompt`` / ``render_react_prompt``: the rendering loses nothing."""
+    specs: list[dict[str, Any]] = []
+    lines = prompt.splitlines()
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        index += 1
+        if not line.startswith("### "):
+            continue
+        name = line[4:].strip()
+        description_lines: list[str] = []
+        while index < len(lines) and not lines[index].startswith("参数（JSON Schema）："):
+            description_lines.append(lines[index])
+            index += 1
+        if index + 1 >= len(lines) or lines[index + 1].strip() != "```json":
+            continue
+        index += 2
+        block: list[str] = []
+        while index < len(lines) and lines[index].strip() != "```":
+            block.append(lines[index])
+            index += 1
+        index += 1
+        try:
+            parameters = json.loads("\n".join(block))
+        except json.JSONDecodeError:
+            continue
+        description = "\n".join(description_lines).strip()
+        description = description.removeprefix("用途：")
+        if description == "（没有说明）":
+            description = ""
+        specs.append({"name": name, "description": description, "parameters": parameters})
+    return specs
 
 
 def test_tools_from_prompt_inverts_both_renderings():

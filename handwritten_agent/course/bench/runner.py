@@ -18,7 +18,7 @@ from .report import Report, machine
 
 def find_root(start: Path | None = None) -> Path | None:
     """The course folder: ``start`` (default: the current folder) or the folder this package was installed from."""
-    candidates = [start or Path.cwd(), Path(__file__).resolve().parents[2]]
+    candidates = [start or Path.cwd(), Path(__file__).resolve().parents[3]]
     return next((path for path in candidates if (path / "notebooks").is_dir()), None)
 
 

@@ -37,7 +37,7 @@ from typing import Any, Callable
 
 from .code import find_eval, find_secrets, gitignores_env, python_files, text_files
 
-PACKAGE_DIR = Path(__file__).resolve().parent.parent
+PACKAGE_DIR = Path(__file__).resolve().parents[2]  # handwritten_agent/
 
 
 @dataclass
