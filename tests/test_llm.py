@@ -361,7 +361,7 @@ def deepseek_dotenv(tmp_path, monkeypatch):
 @pytest.fixture(scope="module", autouse=True)
 def stop_shared_servers():
     yield
-    llm._stop_shared_servers()
+    llm.stop_shared_servers()
 
 
 def test_connect_offline_ignores_a_provider_in_dotenv(deepseek_dotenv, capsys):

@@ -26,7 +26,7 @@ from handwritten_agent.hooks import HookContext
 from handwritten_agent.run import NeedsConfirmation
 from handwritten_agent.confirmation import ConfirmationRequest, arguments_sha256
 from handwritten_agent.scripted import FunctionClient, call, calls
-from handwritten_agent.course.serving import RunningServer
+from handwritten_agent.course.background import BackgroundServer
 from handwritten_agent.service import ServiceSettings, Store, create_app
 from handwritten_agent.service.runner import RunManager
 from handwritten_agent.tools import ToolRegistry, ToolResult, tool
@@ -118,7 +118,7 @@ def service(tmp_path):
     alice, alice_token = store.add_user("alice", "行政助理")
     bob, bob_token = store.add_user("bob", "行政助理")
     admin, admin_token = store.add_user("root", "管理员")
-    with RunningServer(app) as server:
+    with BackgroundServer(app) as server:
         clients = {name: httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {token}"}, timeout=10)
                    for name, token in (("alice", alice_token), ("bob", bob_token), ("admin", admin_token))}
         yield {"url": server.url, "app": app, "db": db, **clients}
@@ -266,14 +266,14 @@ def test_a_pending_confirmation_survives_a_restart(tmp_path):
     app = make_app(db)
     _, token = app.state.store.add_user("alice", "行政助理")
     headers = {"Authorization": f"Bearer {token}"}
-    with RunningServer(app) as server:
+    with BackgroundServer(app) as server:
         run = httpx.post(f"{server.url}/v1/runs", json={"session_id": "s", "message": "通知王五：交周报"}, headers=headers).json()
         with httpx.Client(base_url=server.url, headers=headers) as client:
             pending = wait_for(client, run["id"], "requires_action")["pending"]
     app.state.manager.shutdown(wait=True)
 
     restarted = make_app(db)  # a new process would do exactly this: open the same file
-    with RunningServer(restarted) as server, httpx.Client(base_url=server.url, headers=headers) as client:
+    with BackgroundServer(restarted) as server, httpx.Client(base_url=server.url, headers=headers) as client:
         assert client.get(f"/v1/runs/{run['id']}").json()["status"] == "requires_action"
         assert client.post(f"/v1/runs/{run['id']}/confirmations/{pending[0]['id']}", json={"decision": "approve"}).status_code == 200
         assert wait_for(client, run["id"], "completed")["answer"] == "完成：已通知 王五"
@@ -364,7 +364,7 @@ def test_a_second_process_leaves_the_first_ones_running_run_alone_and_fails_a_de
     first = make_app(db)  # two processes: each opens the same file and runs its own RunManager
     _, token = first.state.store.add_user("alice", "行政助理")
     headers = {"Authorization": f"Bearer {token}"}
-    with RunningServer(first) as server, httpx.Client(base_url=server.url, headers=headers) as client:
+    with BackgroundServer(first) as server, httpx.Client(base_url=server.url, headers=headers) as client:
         running = client.post("/v1/runs", json={"session_id": "s", "message": "等 1.0"}).json()
         wait_for(client, running["id"], "running")
         dead = Store(db).create_run(Store(db).user_for_token(token), "s2", "很久以前的运行")[0]

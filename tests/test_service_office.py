@@ -26,7 +26,7 @@ import pytest
 from sse_events import read_events
 
 from handwritten_agent.config import load_settings
-from handwritten_agent.course.serving import RunningServer
+from handwritten_agent.course.background import BackgroundServer
 from handwritten_agent.service import ServiceSettings, create_app
 
 NOW = datetime(2026, 3, 12, 14, 30)
@@ -59,7 +59,7 @@ class Service:
     def __init__(self, folder: Path, **options: Any):
         self.folder = folder
         self.app = create_app(settings_for(folder, **options))
-        self.server = RunningServer(self.app)
+        self.server = BackgroundServer(self.app)
         self.url = self.server.url
 
     def client(self, token: str) -> httpx.Client:

@@ -11,7 +11,8 @@ from handwritten_agent.agent import Agent
 from handwritten_agent.scenarios import basic_registry
 from handwritten_agent.scripted import ScriptedClient, call, calls, reply
 from handwritten_agent.tools import ToolRegistry, tool
-from handwritten_agent.tracing import Budget, PriceTable, Redactor, ToolCache, Tracer, cost_report, read_trace
+from handwritten_agent.tool_cache import ToolCache
+from handwritten_agent.tracing import Budget, PriceTable, Redactor, Tracer, cost_report, read_trace
 from handwritten_agent.messages import ChatResult, Usage
 
 NOW = datetime(2026, 3, 12, 14, 30)

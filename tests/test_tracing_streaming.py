@@ -17,7 +17,8 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from handwritten_agent.agent import Agent
 from handwritten_agent.llm import OFFLINE_API_KEY, ChatClient
 from handwritten_agent.scenarios import basic_registry
-from handwritten_agent.tracing import Redactor, StreamingClient, Tracer
+from handwritten_agent.llm import StreamingClient
+from handwritten_agent.tracing import Redactor, Tracer
 
 NOW = datetime(2026, 3, 12, 14, 30)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from handwritten_agent.agent import Agent
 from handwritten_agent.scenarios import basic_registry
 from handwritten_agent.scripted import ScriptedClient, call, calls, reply
-from handwritten_agent.tracing import Redactor, Tracer, format_table, read_trace, steps_table
+from handwritten_agent.tracing import Redactor, Tracer, format_steps, read_trace, steps_table
 from handwritten_agent.tracing.html import to_html
 from handwritten_agent.tracing.spans import intervals
 from handwritten_agent.tracing.table import display_width
@@ -34,7 +34,7 @@ def test_table_has_a_row_per_model_call_tool_result_and_ending(tmp_path):
     assert [r["类型"] for r in rows] == ["模型", "工具", "工具", "模型", "结束"]
     assert rows[1]["状态"] == "error" and rows[2]["状态"] == "success" and rows[-1]["状态"] == "success"
     assert rows[0]["tokens 入/出"] == "0/0"
-    text = format_table(sample(tmp_path / "b"))
+    text = format_steps(sample(tmp_path / "b"))
     lines = text.splitlines()
     assert lines[0].startswith("运行 run_") and "用户 u_9" in lines[0]
     header, rule = lines[1], lines[2]

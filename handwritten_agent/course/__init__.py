@@ -5,7 +5,7 @@ ones beside it in ``handwritten_agent/``. Here live:
 
 - ``offline``     the OpenAI-compatible server and its backends: the course simulator (a deterministic
                   rule engine, not an LLM) and the local llama.cpp model
-- ``serving``     running an ASGI app with uvicorn in a background thread (the offline server, the service)
+- ``background``  ``BackgroundServer``: an ASGI app served by uvicorn in a background thread (the offline server, the service)
 - ``exercises``   the exercise builder (solutions → exercises) and the checkers behind every check cell
 - ``evaluation``  scoring the office assistant on requests with known outcomes (pass^k)
 - ``checklist``   the release checklist as a command

@@ -162,7 +162,7 @@ class AuditLog:
 
 def format_audit(rows: list[dict[str, Any]], *, limit: int = 60, show_time: bool = True) -> str:
     """The audit rows as a Chinese text table: time (or row number), user, tool, level, decision, who decided, reason, arguments."""
-    from .display import format_table
+    from ..text import text_table
     from ..text import shorten
 
     table = []
@@ -174,7 +174,7 @@ def format_audit(rows: list[dict[str, Any]], *, limit: int = 60, show_time: bool
         table.append([when, f"{row.get('user_id') or ''}（{row.get('role') or ''}）",
                       row.get("tool") or "", row.get("level") or "", DECISIONS_ZH.get(row["decision"], row["decision"]), decided,
                       shorten(row.get("reason") or "", 28), shorten(row.get("arguments") or "", limit)])
-    return format_table(["时间" if show_time else "#", "用户", "工具", "级别", "决定", "决定人", "原因", "参数（已脱敏）"], table)
+    return text_table(["时间" if show_time else "#", "用户", "工具", "级别", "决定", "决定人", "原因", "参数（已脱敏）"], table)
 
 
 __all__ = ["AuditLog", "DECISIONS_ZH", "GRANTED", "format_audit"]

@@ -35,7 +35,7 @@ from ..tools import Tool, ToolRegistry, validation_errors
 from ..messages import parse_arguments, ToolCall
 from .audit import AuditLog
 from .decisions import User
-from .display import format_table
+from ..text import text_table
 from .levels import Level
 
 Effect = Literal["allow", "ask", "deny"]
@@ -223,7 +223,7 @@ class Policy:
                 limits.append(f"超过 {self.bulk_limits[tool.name]} 个对象升为 L3")
             row.append("；".join(limits))
             rows.append([str(cell) for cell in row])
-        return format_table(["工具", "默认级别", *names, "限制"], rows)
+        return text_table(["工具", "默认级别", *names, "限制"], rows)
 
     def __repr__(self) -> str:
         return f"Policy(roles={list(self.roles)}, approver_role={self.approver_role!r}, audit={self.audit!r})"

@@ -2,35 +2,34 @@
 
 One idea per module:
 
-- ``tracer``    ``Tracer``: the Agent's ``on_event`` writing one redacted JSON line per event
+- ``tracer``    ``Tracer``: a hook of the Agent writing one redacted JSON line per event
 - ``fields``    the line's field names: the seeds' log fields and the OpenTelemetry GenAI names
 - ``writer``    append-only JSONL, one unbuffered write per line (a crash loses at most one line)
 - ``trace``     reading a trace back (a cut-off last line is skipped with a warning), runs, lines
 - ``redact``    secrets and personal data removed before anything is written
 - ``cost``      a price table, cost per run and per day, a ``Budget`` that stops a run
-- ``cache``     ``ToolCache``: TTL caching of read-only tools and truncation of long results, both noted in the trace
-- ``streaming`` ``StreamingClient``: the Agent's model calls streamed, with the usage the stream reports
 - ``diagnose``  ``diagnose(trace) -> [Finding]`` for each row of the seeds' error table, and the five-step check
 - ``replay``    ``replay(trace)`` re-runs the loop on recorded replies and reports where it diverges
 - ``table``, ``timeline``, ``html``  looking at a run: a table of steps, a picture, a self-contained page
 - ``otel``      the same trace as OpenTelemetry spans (optional ``[otel]`` extra)
+
+Beside it, outside the package because they are not about traces: ``tool_cache.ToolCache`` (TTL caching of
+read-only tools, truncation of long results; both noted in the trace) and ``llm.StreamingClient``.
 
 Left out: a log platform, sampling, and dashboards — the trace is a file any of them can read.
 """
 
 from __future__ import annotations
 
-from .cache import ToolCache
 from .cost import Budget, CostTotal, Price, PriceTable, cost_report
 from .diagnose import Finding, diagnose, five_steps
 from .fields import SEED_TO_OTEL
 from .redact import Redactor, environment_secrets
 from .replay import Divergence, ReplayResult, replay
-from .streaming import StreamingClient
-from .table import format_table, steps_table
+from .table import format_steps, steps_table
 from .trace import Trace, TraceRun, TraceWarning, read_trace
 from .tracer import Tracer
 
 __all__ = ["Budget", "CostTotal", "Divergence", "Finding", "Price", "PriceTable", "Redactor", "ReplayResult", "SEED_TO_OTEL",
-           "StreamingClient", "ToolCache", "Trace", "TraceRun", "TraceWarning", "Tracer", "cost_report", "diagnose",
-           "environment_secrets", "five_steps", "format_table", "read_trace", "replay", "steps_table"]
+           "Trace", "TraceRun", "TraceWarning", "Tracer", "cost_report", "diagnose",
+           "environment_secrets", "five_steps", "format_steps", "read_trace", "replay", "steps_table"]

@@ -68,6 +68,5 @@ OPERATION = {"run_start": "invoke_agent", "run_end": "invoke_agent", "final": "i
              "tool_call": "execute_tool", "tool_result": "execute_tool", "needs_confirmation": "execute_tool"}
 """``gen_ai.operation.name`` of each line; a gate's own kinds (``permission`` …) are ``execute_tool``."""
 
-TOKEN_FIELDS = ("input_tokens", "output_tokens")
 
-__all__ = ["OPERATION", "SEED_TO_OTEL", "TOKEN_FIELDS"]
+__all__ = ["OPERATION", "SEED_TO_OTEL"]

@@ -87,15 +87,4 @@ class Redactor:
         return value
 
 
-class NoRedaction(Redactor):
-    """Writes everything as it is — only for tests of the redaction itself, never for a real trace."""
-
-    def __init__(self) -> None:
-        super().__init__(environment=False, personal_data=False)
-        self.patterns = []
-
-    def __call__(self, value: Any) -> Any:
-        return value
-
-
-__all__ = ["NoRedaction", "Redactor", "SECRET", "SECRET_NAME", "environment_secrets"]
+__all__ = ["Redactor", "SECRET", "SECRET_NAME", "environment_secrets"]

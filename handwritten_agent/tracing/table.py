@@ -1,7 +1,7 @@
 """A run as a table of steps: one row per model call, tool call, gate decision and ending.
 
 ``steps_table(trace)`` gives the rows as dicts (for a notebook, a DataFrame, or your own view);
-``format_table(trace)`` lays them out for a terminal, counting a Chinese character as two columns
+``format_steps(trace)`` lays them out for a terminal, counting a Chinese character as two columns
 (``python -m handwritten_agent trace show FILE`` prints it).
 
 Left out: colours, paging, and wrapping long cells (they are shortened instead).
@@ -9,10 +9,9 @@ Left out: colours, paging, and wrapping long cells (they are shortened instead).
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 
-from ..text import shorten
+from ..text import display_width, pad, shorten
 from .trace import TraceRun, read_trace
 
 COLUMNS = ("步", "类型", "内容", "耗时 ms", "tokens 入/出", "状态")
@@ -81,15 +80,7 @@ def steps_table(source: Any, width: int = 60) -> list[dict[str, str]]:
     return [{"request_id": run.request_id, **row} for run in read_trace(source).runs for row in run_rows(run, width)]
 
 
-def display_width(text: str) -> int:
-    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
-
-
-def _pad(text: str, width: int) -> str:
-    return text + " " * max(0, width - display_width(text))
-
-
-def format_table(source: Any, width: int = 60, *, timings: bool = True) -> str:
+def format_steps(source: Any, width: int = 60, *, timings: bool = True) -> str:
     """Every run as an aligned text table, with a heading line per run (``timings=False``: without the 耗时 column)."""
     blocks = []
     columns = COLUMNS if timings else tuple(c for c in COLUMNS if c != "耗时 ms")
@@ -97,11 +88,11 @@ def format_table(source: Any, width: int = 60, *, timings: bool = True) -> str:
         rows = run_rows(run, width, timings=timings)
         widths = [max([display_width(c)] + [display_width(r[c]) for r in rows]) for c in columns]
         lines = [f"运行 {run.request_id}（用户 {run.user_id}）",
-                 "  ".join(_pad(c, w) for c, w in zip(columns, widths)).rstrip(),
+                 "  ".join(pad(c, w) for c, w in zip(columns, widths)).rstrip(),
                  "  ".join("-" * w for w in widths)]
-        lines += ["  ".join(_pad(r[c], w) for c, w in zip(columns, widths)).rstrip() for r in rows]
+        lines += ["  ".join(pad(r[c], w) for c, w in zip(columns, widths)).rstrip() for r in rows]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) if blocks else "（trace 里没有运行）"
 
 
-__all__ = ["COLUMNS", "display_width", "format_table", "run_rows", "steps_table"]
+__all__ = ["COLUMNS", "format_steps", "run_rows", "steps_table"]

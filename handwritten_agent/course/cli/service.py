@@ -63,7 +63,7 @@ def users_list(args: argparse.Namespace) -> int:
 
 
 def run_service(args: argparse.Namespace) -> int:
-    from ..serving import RunningServer
+    from ..background import BackgroundServer
     from ...service.app import create_app
 
     settings = _settings(args)
@@ -71,7 +71,7 @@ def run_service(args: argparse.Namespace) -> int:
     stop = threading.Event()
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    with RunningServer(app, args.host, args.port) as server:
+    with BackgroundServer(app, args.host, args.port) as server:
         print(f"办公助手服务已启动：{server.url}（接口文档 {server.url}/docs），数据库 {settings.db_path}。Ctrl+C 停止。", flush=True)
         try:
             while not stop.wait(0.5):  # deliberately unbounded: the foreground service runs until Ctrl+C or SIGTERM

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ...tracing.diagnose import diagnose, format_findings
 from ...tracing.html import write_html
-from ...tracing.table import format_table
+from ...tracing.table import format_steps
 from ...tracing.trace import read_trace
 
 
@@ -49,7 +49,7 @@ def main(args: argparse.Namespace) -> int:
         return 0
     findings = diagnose(source)
     if args.action == "show":
-        print(format_table(source, width=70))
+        print(format_steps(source, width=70))
         print()
     print(format_findings(findings))
     return 1 if args.action == "diagnose" and any(f.severity == "error" for f in findings) else 0

@@ -197,7 +197,7 @@ class Report:
 
     def table(self) -> str:
         """A plain-text table: one row per case (passes out of k per score), then the totals and pass^1 / pass^k."""
-        from ...permissions.display import format_table
+        from ...text import text_table
 
         names = ("tools", "arguments", "database", "answer")
         headers = ["用例", "类型", "工具选择", "参数", "数据库", "回答事实", "通过"]
@@ -211,7 +211,7 @@ class Report:
         summary = f"pass^1 = {self.pass_1:.0%}（{sum(a.passed for a in self.attempts)}/{len(self.attempts)} 次运行通过）"
         if self.repeat > 1:
             summary += f"，pass^{self.repeat} = {self.pass_k:.0%}（{self.repeat} 次全部通过的用例占比）"
-        return f"评测：{self.model} · {len(self.cases)} 个用例，每个 {self.repeat} 次\n{format_table(headers, rows)}\n{summary}"
+        return f"评测：{self.model} · {len(self.cases)} 个用例，每个 {self.repeat} 次\n{text_table(headers, rows)}\n{summary}"
 
     def to_json(self) -> dict[str, Any]:
         return {"model": self.model, "repeat": self.repeat, "pass_1": self.pass_1, f"pass_{self.repeat}": self.pass_k, "pass_k": self.pass_k,

@@ -45,7 +45,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..serving import RunningServer, bind
+from ..background import BackgroundServer, bind
 from .backend import Backend, BackendError, ChatRequest, Completion, ReplyDelta
 from .encoding import (DONE_EVENT, ChunkWriter, apply_stop, completion_body, completion_id, error_event, fingerprint,
                        split_pieces, sse, sse_event, stream_chunks)
@@ -257,7 +257,7 @@ def make_backend(backend: str | Backend = "offline", *, model_path: str | None =
     return backend
 
 
-class OfflineServer(RunningServer):
+class OfflineServer(BackgroundServer):
     """The OpenAI-compatible server running in a background thread: ``.base_url`` to give the SDK, ``.stop()`` to
     end it (also a context manager), ``.backend`` what answers."""
 
@@ -278,7 +278,7 @@ class OfflineServer(RunningServer):
         return f"OfflineServer({self.url}/v1, backend={getattr(self.backend, 'name', type(self.backend).__name__)!r}, {running})"
 
 
-_bind = bind  # the name the tests use for the listening socket (see serving.bind on IPPROTO_TCP)
+_bind = bind  # the name the tests use for the listening socket (see background.bind on IPPROTO_TCP)
 
 
 def serve(port: int = 0, host: str = "127.0.0.1", backend: str | Backend = "offline", *,

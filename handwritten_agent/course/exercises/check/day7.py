@@ -67,7 +67,7 @@ def day7_forget_endpoint(check: _Check, add_forget_endpoint: Callable[[Any], Any
     __tracebackhide__ = True
     import httpx
 
-    from ...serving import RunningServer
+    from ...background import BackgroundServer
 
     _callable(check.exercise, add_forget_endpoint)
     folder = Path(tempfile.mkdtemp(prefix="day7_forget_"))
@@ -83,7 +83,7 @@ def day7_forget_endpoint(check: _Check, add_forget_endpoint: Callable[[Any], Any
         raise check.fail(case, expected="DELETE /v1/sessions/{session_id}", got="、".join(mine) or "没有找到和 session 有关的路由",
                          hint="用 @app.delete(\"/v1/sessions/{session_id}\") 装饰处理函数：方法是 DELETE，路径一字不差，会话 id 是路径参数。")
     check.ok(case)
-    with RunningServer(app) as server, \
+    with BackgroundServer(app) as server, \
             httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {alice_token}"}, timeout=10) as alice, \
             httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {bob_token}"}, timeout=10) as bob:
         try:

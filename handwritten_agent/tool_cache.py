@@ -5,8 +5,7 @@ rates, a meeting room's free slots) may be reused for some minutes, and a result
 threshold is truncated before it fills the model's context. Both are done here, in front of
 ``dispatch``, without touching the loop: ``Agent(client, ToolCache(registry, tracer=tracer), …)``.
 
-Only tools whose level is ``L1`` (read-only: ``tool.level`` on Day 5's tools, ``tool.permission``
-otherwise) and that declare no side effects are cached, and only successful results. Each hit and
+Only tools whose level is ``L1`` (read-only) and that declare no side effects are cached, and only successful results. Each hit and
 each truncation is reported to the tracer (``tracer.note``), so the ``tool_result`` line of that call
 says ``status: "cached"`` with the entry's age, or ``truncated.original_chars``.
 
@@ -22,9 +21,9 @@ import json
 import time
 from typing import Any, Callable, Iterator
 
-from ..tools import Tool, ToolRegistry, ToolResult
-from ..messages import call_key
-from ..text import shorten
+from .tools import Tool, ToolRegistry, ToolResult
+from .messages import call_key
+from .text import shorten
 
 
 def tool_level(tool: Any) -> str | None:

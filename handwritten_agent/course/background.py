@@ -1,4 +1,4 @@
-"""Serve an ASGI app (FastAPI) with uvicorn in a background thread, on a socket bound before it starts.
+"""``BackgroundServer``: an ASGI app (FastAPI) served by uvicorn in a background thread, on a socket bound before it starts.
 
 Binding first means ``port=0`` gives a free port that is known at once, and the socket is made the way
 ``loop.create_server`` makes it (``IPPROTO_TCP``, so asyncio turns Nagle's algorithm off on every
@@ -46,7 +46,7 @@ def client_host(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
-class RunningServer:
+class BackgroundServer:
     """A uvicorn server in a thread: ``.url`` to call it, ``.stop()`` to end it (also a context manager)."""
 
     def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0, *, startup_timeout: float = 10.0, lifespan: str = "on",
@@ -85,19 +85,14 @@ class RunningServer:
                 self._thread.join(timeout)
         self._socket.close()
 
-    def __enter__(self) -> RunningServer:
+    def __enter__(self) -> BackgroundServer:
         return self
 
     def __exit__(self, *exc_info: Any) -> None:
         self.stop()
 
     def __repr__(self) -> str:
-        return f"RunningServer({self.url}, {'running' if self._thread.is_alive() else 'stopped'})"
+        return f"BackgroundServer({self.url}, {'running' if self._thread.is_alive() else 'stopped'})"
 
 
-def serve_app(app: Any, host: str = "127.0.0.1", port: int = 0) -> RunningServer:
-    """Start ``app`` in the background and return once it accepts connections."""
-    return RunningServer(app, host, port)
-
-
-__all__ = ["RunningServer", "bind", "client_host", "serve_app"]
+__all__ = ["BackgroundServer", "bind", "client_host"]
