@@ -551,7 +551,7 @@ def day4_search_memories(search_memories: Callable[..., list[str]]) -> None:
     rows = [("alice", "我住在杭州西湖区"), ("alice", "我对花生过敏"), ("alice", "我喜欢靠窗的座位"),
             ("bob", "我住在杭州滨江区"), ("bob", "我对花生过敏，也对芒果过敏"), ("bob", "alice 是我的同事"),
             ("alice", "他说\"好\"就算定了"), ("alice", "I'm fine，今天不用提醒"), ("alice", "折扣是 100% 真的"),
-            ("alice", "周报用 Markdown AND 表格")]
+            ("alice", "周报用 Markdown AND 表格"), ("alice", "备份放在 D:\\备份\\2024"), ("alice", "准备周五的周报")]
     rows += [("alice", f"第 {n} 次出差的预算是 {1000 + n} 元") for n in range(1, 7)]
 
     def ask(case: str, user: str, query: str, k: int | None = None, data: list[tuple[str, str]] = rows) -> list[str]:
@@ -568,7 +568,10 @@ def day4_search_memories(search_memories: Callable[..., list[str]]) -> None:
             raise check.fail(case, given=(user, query), expected="文本（str）的列表，例如 [\"我对花生过敏\"]", got=_short(got, 200),
                              hint="fetchall() 返回的是元组：取每一行的第一个值，例如 [row[0] for row in rows]。")
         if len(got) != len(set(got)):
-            raise check.fail(case, given=(user, query), expected="不重复的结果", got=got, hint="同一条记忆只返回一次（FTS 和 LIKE 都找到时要去重）。")
+            twice = sorted({text for text in got if got.count(text) > 1})
+            raise check.fail(case, given=(user, query), expected="不重复的结果：每条记忆文本只出现一次", got=f"{got}（重复的：{twice}）",
+                             hint="同一段文字可能存了不止一次（也可能 MATCH 和 LIKE 都找到了）：返回前去重，"
+                                  "例如 list(dict.fromkeys(texts)) 或 SELECT DISTINCT。")
         owners = {text: owner for owner, text in data}
         foreign = [text for text in got if owners.get(text, user) != user]
         if foreign:
@@ -584,17 +587,23 @@ def day4_search_memories(search_memories: Callable[..., list[str]]) -> None:
         ("点名别人也拿不到别人的：alice", "bob", "alice", None, ["alice 是我的同事"]),
         ("没有匹配：返回空列表", "alice", "咖啡", None, []),
         ("k=1：排在前面的别人的记忆不能占名额", "bob", "花生", 1, ["我对花生过敏，也对芒果过敏"]),
+        ("k=1，三个字以上的词：排在前面的别人的记忆不能占名额", "bob", "花生过敏", 1, ["我对花生过敏，也对芒果过敏"]),
+        ("查询里有反斜杠：它是 LIKE 的转义字符，也要转义", "alice", "\\", None, ["备份放在 D:\\备份\\2024"]),
+        ("反斜杠后面跟着一个字", "alice", "\\备", None, ["备份放在 D:\\备份\\2024"]),
         ("查询里有双引号", "alice", "\"好\"", None, ["他说\"好\"就算定了"]),
         ("查询里有单引号", "alice", "I'm", None, ["I'm fine，今天不用提醒"]),
         ("查询里有 % ：只匹配真的含 % 的", "alice", "100%", None, ["折扣是 100% 真的"]),
         ("查询里有 FTS 的运算符 AND", "alice", "Markdown AND", None, ["周报用 Markdown AND 表格"]),
         ("单独一个 %：不能把所有记忆都返回", "alice", "%", None, ["折扣是 100% 真的"]),
     ]
-    for case, user, query, k, wanted in expectations:
-        got = ask(case, user, query, k)
+    def expect(case: str, user: str, query: str, k: int | None, wanted: list[str], data: list[tuple[str, str]] = rows) -> None:
+        got = ask(case, user, query, k, data)
         if sorted(got) != sorted(wanted):
-            hint = ("k 条的名额只能给这个用户的记忆：user_id 的条件要写在 SQL 里（和 LIMIT 同一条语句），不能先 LIMIT 再在 Python 里过滤。"
+            hint = ("k 条的名额只能给这个用户的记忆：user_id 的条件要写在 SQL 里（和 LIMIT 同一条语句），不能先 LIMIT 再在 Python 里过滤"
+                    + ("——MATCH 那条语句也一样：JOIN memories，在同一条 SQL 里写 user_id = ? 和 LIMIT ?。" if len(query) >= 3 else "。")
                     if k is not None and len(got) < len(wanted) else
+                    "LIKE 的转义字符 \\ 自己也要转义：先 replace('\\\\', '\\\\\\\\')，再转义 % 和 _（顺序不能反），"
+                    "否则查询里的 \\ 会把后面的字符（或者你补在末尾的 %）变成普通字符。" if "\\" in query else
                     "两个字的词 trigram 索引查不到：少于 3 个字时退回 LIKE '%词%'。" if len(query) < 3 and not got and wanted else
                     "LIKE 里的 % 和 _ 是通配符：查询里的 % 要转义（例如 replace('%', '\\\\%') 并写 ESCAPE '\\\\'），否则会匹配所有记忆。"
                     if "%" in query else
@@ -604,12 +613,17 @@ def day4_search_memories(search_memories: Callable[..., list[str]]) -> None:
             raise check.fail(case, given=(user, query), expected=wanted, got=got, hint=hint)
         check.ok(case, _brief(got, 40) if got else "[]")
 
+    for case, user, query, k, wanted in expectations:
+        expect(case, user, query, k, wanted)
     for case, k, expected_count in (("k=2：最多 2 条", 2, 2), ("k 不传：默认最多 5 条", None, 5), ("k=10：有几条给几条", 10, 6)):
         got = ask(case, "alice", "出差", k)
         if len(got) != expected_count or not all("出差" in text for text in got):
             raise check.fail(case, given=("alice", "出差", k), expected=f"{expected_count} 条含“出差”的记忆", got=got,
                              hint="用 LIMIT ? 限制条数（参数绑定 k），k 的默认值是 5。")
         check.ok(case, f"{len(got)} 条")
+    saved_twice = rows + [("alice", "我喜欢靠窗的座位")]  # the user saved this one twice
+    expect("同一条记忆存了两次：只返回一次（两个字，LIKE）", "alice", "靠窗", None, ["我喜欢靠窗的座位"], saved_twice)
+    expect("同一条记忆存了两次：只返回一次（三个字，MATCH）", "alice", "靠窗的", None, ["我喜欢靠窗的座位"], saved_twice)
 
     case = "隔离：20 个用户、200 次查询，跨用户的结果为 0"
     rng = random.Random(44)
