@@ -29,7 +29,14 @@ def _registry() -> Any:
 # 3.1 an exchange-rate tool
 # ---------------------------------------------------------------------------------------------
 
-_EXAMPLE_WORDS = re.compile(r"例如|比如|譬如|举例|e\.g\.|for example|such as|如[:：]", re.I)
+def _names_a_currency(description: str) -> bool:
+    """An example is a value the model can copy: the description names a currency (a code or a Chinese name), whatever
+    words lead to it (例如、比如、如、括号里、“USD 这样的代码”…)."""
+    from ....scenarios.exchange import currency_code
+
+    words = re.findall(r"[A-Za-z]{3}|[\u4e00-\u9fff]{2,4}", description)
+    pieces = [word[i:j] for word in words for i in range(len(word)) for j in range(i + 2, len(word) + 1)] + words
+    return any(currency_code(piece) for piece in pieces)
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
@@ -113,9 +120,9 @@ def day3_exchange_rate_tool(check: _Check, build_exchange_tool: Callable[[], Any
     check.ok(case, f"{made.name}({', '.join(names)})")
 
     case = "每个参数的说明里都有例子"
-    missing = [name for name in names[:2] if not _EXAMPLE_WORDS.search(str((properties.get(name) or {}).get("description", "")))]
+    missing = [name for name in names[:2] if not _names_a_currency(str((properties.get(name) or {}).get("description", "")))]
     if missing:
-        raise check.fail(case, expected="两个参数的说明里都有“例如 …”",
+        raise check.fail(case, expected="两个参数的说明里都有一个可以照着填的例子（一种货币的代码或中文名）",
                          got="；".join(f"{name}: {_short((properties.get(name) or {}).get('description', ''), 80)}" for name in missing),
                          hint=f"在 Args: 里给 {'、'.join(missing)} 的说明加上例子，例如“要换出的货币，货币代码或中文名，例如：USD 或 美元”。"
                               "模型（和模拟器）照着例子填参数。")

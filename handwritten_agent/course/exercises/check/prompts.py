@@ -14,6 +14,7 @@ from typing import Any
 
 from ....types import ToolCall
 from .framework import mentions
+from .reading import says_answer_without_tools
 
 _STOCKS = [
     {"name": "get_stock_price", "description": "查询一只股票的最新价格（示例数据），例如“苹果公司的股价是多少”。",
@@ -75,7 +76,6 @@ _TYPE_WORDS = {
     "array": r"array|list|数组|列表",
     "object": r"object|dict|对象",
 }
-_NO_TOOL_WORDS = re.compile(r"不需要|无需|不用调用|不必调用|直接回答|直接用|直接回复|自然语言|文字回答|普通文字|directly|plain text|no tool", re.I)
 
 
 def _found(prompt: str, word: str) -> bool:
@@ -137,7 +137,7 @@ def prompt_problems(prompt: str, tools: list[dict[str, Any]]) -> list[tuple[str,
         problems.append(("规定回复格式：一个含 name 和 arguments 的 JSON 对象", f"提示词里有带双引号的键 {'、'.join(missing_keys)}",
                          "……" + prompt[-200:] if len(prompt) > 200 else prompt,
                          "写明调用工具时只输出一个 JSON 对象，并给出例子：{\"name\": \"工具名\", \"arguments\": {…}}（键名带双引号）。"))
-    if not _NO_TOOL_WORDS.search(prompt):
+    if not says_answer_without_tools(prompt):
         problems.append(("说明不需要工具时怎么回答", "提示词里说明：不需要工具时直接用文字回答",
                          "……" + prompt[-200:] if len(prompt) > 200 else prompt,
                          "加一句“不需要调用工具时，直接用自然语言回答”：否则模型可能对“你好”也硬塞一个工具调用。"))

@@ -89,6 +89,21 @@ def says_no_tools(text: str, name: str) -> bool:
     return False
 
 
+_REPLY = r"(?:回答|回复|作答|答复|应答|对话|聊天|answer|reply|respond|talk)"
+_PLAIN_REPLY = [
+    re.compile(rf"(?:{_NEGATION}|用不[上到着]|none of|no |not |without)[^，。；,;]{{0,10}}?(?:{_TOOL}|调用|call)", re.I),  # 不需要工具、用不上工具、无需调用、no tool
+    re.compile(rf"(?:否则|不然|其他情况|其它情况|其余情况|otherwise|else)[^。；;]{{0,16}}?{_REPLY}", re.I),
+    re.compile(rf"(?:直接|正常|照常|如常|用文字|用中文|文字|自然语言|普通|plain|directly|normally|in words)[^，。；,;]{{0,6}}?{_REPLY}", re.I),
+]
+
+
+def says_answer_without_tools(text: str) -> bool:
+    """A tool prompt says what to do when no tool fits: answer in words (不需要工具时直接回答、用不上工具就正常回复、
+    否则用中文回答、if no tool fits, reply normally …) — any clause whose negation covers tools or calls, or that
+    tells the model to reply in words or otherwise."""
+    return any(pattern.search(clause) for clause in re.split(r"[。！？!?；;\n]+", text) for pattern in _PLAIN_REPLY)
+
+
 def read_tool_message(text: str, called: str, known_names: Iterable[str]) -> ToolMessageReading:
     """What ``text`` tells a model that called ``called``; ``known_names`` are the tool names it may offer."""
     offered = tuple(name for name in known_names if name != called and mentions(text, name))
