@@ -84,7 +84,7 @@ def _describe(messages: list[dict[str, Any]]) -> str:
             lines.append(f"[{i}] tool 回答 {m.get('tool_call_id')}")
         else:
             lines.append(f"[{i}] {m.get('role')}: {_brief(m.get('content'), 20)}")
-    return "\n".join(lines)
+    return "\n".join(lines) or "[]（一条消息也没有）"
 
 
 def _shape(rounds: Any) -> str:
@@ -168,6 +168,8 @@ def _split_cases() -> list[tuple[str, list[dict[str, Any]]]]:
 
 
 def _rounds_hint(got: list[Any], messages: list[dict[str, Any]], expected: list[list[dict[str, Any]]]) -> str:
+    if any(isinstance(round_, list) and not round_ for round_ in got):
+        return "每一轮至少有一条消息：不要先放一个空的轮进去（rounds = [[]]）。没有消息（或只有头部）时返回 []——零轮。"
     head = 0
     while head < len(messages) and messages[head].get("role") == "system":
         head += 1
