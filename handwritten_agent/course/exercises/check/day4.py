@@ -551,7 +551,8 @@ def day4_search_memories(search_memories: Callable[..., list[str]]) -> None:
     rows = [("alice", "我住在杭州西湖区"), ("alice", "我对花生过敏"), ("alice", "我喜欢靠窗的座位"),
             ("bob", "我住在杭州滨江区"), ("bob", "我对花生过敏，也对芒果过敏"), ("bob", "alice 是我的同事"),
             ("alice", "他说\"好\"就算定了"), ("alice", "I'm fine，今天不用提醒"), ("alice", "折扣是 100% 真的"),
-            ("alice", "周报用 Markdown AND 表格"), ("alice", "备份放在 D:\\备份\\2024"), ("alice", "准备周五的周报")]
+            ("alice", "周报用 Markdown AND 表格"), ("alice", "备份放在 D:\\备份\\2024"), ("alice", "准备周五的周报"),
+            ("alice", "备注：太好了!"), ("alice", "这次真不错了")]
     rows += [("alice", f"第 {n} 次出差的预算是 {1000 + n} 元") for n in range(1, 7)]
 
     def ask(case: str, user: str, query: str, k: int | None = None, data: list[tuple[str, str]] = rows) -> list[str]:
@@ -590,6 +591,7 @@ def day4_search_memories(search_memories: Callable[..., list[str]]) -> None:
         ("k=1，三个字以上的词：排在前面的别人的记忆不能占名额", "bob", "花生过敏", 1, ["我对花生过敏，也对芒果过敏"]),
         ("查询里有反斜杠：它是 LIKE 的转义字符，也要转义", "alice", "\\", None, ["备份放在 D:\\备份\\2024"]),
         ("反斜杠后面跟着一个字", "alice", "\\备", None, ["备份放在 D:\\备份\\2024"]),
+        ("查询里有 !（有人拿它当 ESCAPE 的字符）", "alice", "了!", None, ["备注：太好了!"]),
         ("查询里有双引号", "alice", "\"好\"", None, ["他说\"好\"就算定了"]),
         ("查询里有单引号", "alice", "I'm", None, ["I'm fine，今天不用提醒"]),
         ("查询里有 % ：只匹配真的含 % 的", "alice", "100%", None, ["折扣是 100% 真的"]),
@@ -604,6 +606,8 @@ def day4_search_memories(search_memories: Callable[..., list[str]]) -> None:
                     if k is not None and len(got) < len(wanted) else
                     "LIKE 的转义字符 \\ 自己也要转义：先 replace('\\\\', '\\\\\\\\')，再转义 % 和 _（顺序不能反），"
                     "否则查询里的 \\ 会把后面的字符（或者你补在末尾的 %）变成普通字符。" if "\\" in query else
+                    f"如果你用 ESCAPE '{query[-1]}'，这个转义字符自己也要转义（写两遍），再转义 % 和 _；不然查询里的 {query[-1]} 会把你补在末尾的 % 变成普通字符。"
+                    if re.search(r"[!^#|/~]$", query) else
                     "两个字的词 trigram 索引查不到：少于 3 个字时退回 LIKE '%词%'。" if len(query) < 3 and not got and wanted else
                     "LIKE 里的 % 和 _ 是通配符：查询里的 % 要转义（例如 replace('%', '\\\\%') 并写 ESCAPE '\\\\'），否则会匹配所有记忆。"
                     if "%" in query else

@@ -151,7 +151,9 @@ def _mask_hint(text: str, expected: str, got: str, position: int, fallback: str,
         if probe(f"号码{value}号") != f"号码{_masked(value)}号":
             return (f"{value} 是{kind}，单独写时你能打码，紧挨着汉字时却不行。\\b 在数字和汉字（或字母）之间不算边界——"
                     "它们都是“单词字符”。用 (?<!\\d) 和 (?!\\d) 只排除前后的数字。")
-        return f"{value} 是{kind}，却没有打码：前面的号码打了码，这一个没有。用 re.sub 替换全部匹配（不要 count=1），也不要只 search 一次。"
+        return (f"{value} 是{kind}，却没有打码：前面的号码打了码，这一个没有。用 re.sub 替换全部匹配（不要 count=1），也不要只 search 一次；"
+                "如果你的模式把号码前后的字符也吃进了匹配（(?:^|\\D)…(?:\\D|$)），两个号码只隔一个字时第二个就匹配不上——"
+                "用 (?<!\\d) 和 (?!\\d)，它们不占字符。")
     if wanted == value and "*" in mine:
         if len(value) > 11:
             return (f"{value} 有 {len(value)} 位，不是手机号也不是身份证号，却被遮住了一部分：号码后面（或前面）还紧挨着数字。"

@@ -255,6 +255,7 @@ def day6_cost_by_user(cost_by_user: Callable[[list[dict[str, Any]], dict[str, An
     unpriced = _model_call("u3", "gpt-x", 1000, 100, "run_4")
     no_output = _model_call("u4", "m1", 1200, 0, "run_5")  # a reply cut off before any output: 0 is a reported figure
     cached = _model_call("u4", "m2", 0, 40, "run_5")
+    empty = _model_call("u5", "m1", 0, 0, "run_6")  # reported, and free: cost 0.0, not None
     cases = [
         ("两个用户，按用户分别汇总", [u1a, u1b, u2a], prices,
          {"u1": {"calls": 2, "cost": cost("m1", 1000, 100) + cost("m2", 2_000_000, 10), "unknown": 0},
@@ -271,9 +272,11 @@ def day6_cost_by_user(cost_by_user: Callable[[list[dict[str, Any]], dict[str, An
         ("价格表里没有的模型也是未知", [unpriced, u1a], prices,
          {"u3": {"calls": 1, "cost": None, "unknown": 1}, "u1": {"calls": 1, "cost": cost("m1", 1000, 100), "unknown": 0}},
          "prices 里没有这个模型时算作未知；一个用户的调用全部未知时，cost 是 None（不知道），不是 0。"),
-        ("报告的 0 是已知的用量：0 个输出 token 不是“未知”", [no_output, cached], prices,
-         {"u4": {"calls": 2, "cost": cost("m1", 1200, 0) + cost("m2", 0, 40), "unknown": 0}},
-         "后端报告了 0 也是报告了：只有 None 才是未知。用 tokens is None 判断，不要用 not tokens（0 也是假值）。"),
+        ("报告的 0 是已知的用量：0 个输出 token 不是“未知”", [no_output, cached, empty], prices,
+         {"u4": {"calls": 2, "cost": cost("m1", 1200, 0) + cost("m2", 0, 40), "unknown": 0},
+          "u5": {"calls": 1, "cost": 0.0, "unknown": 0}},
+         "后端报告了 0 也是报告了：只有 None 才是未知。用 tokens is None 判断，不要用 not tokens（0 也是假值）；"
+         "花了 0 元的用户 cost 是 0.0，不是 None（不要写 cost or None）。"),
         ("价格写成 list 也行", [u1a], {"m1": [2.0, 8.0]}, {"u1": {"calls": 1, "cost": cost("m1", 1000, 100), "unknown": 0}},
          "prices[model] 是 (输入单价, 输出单价)，可能是 tuple 也可能是 list：按下标取，别判断类型。"),
         ("没有任何行", [], prices, {}, "空列表返回空 dict。"),
