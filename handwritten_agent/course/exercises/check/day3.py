@@ -37,6 +37,8 @@ def _names_a_currency(description: str) -> bool:
     words = re.findall(r"[A-Za-z]{3}|[\u4e00-\u9fff]{2,4}", description)
     pieces = [word[i:j] for word in words for i in range(len(word)) for j in range(i + 2, len(word) + 1)] + words
     return any(currency_code(piece) for piece in pieces)
+
+
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
