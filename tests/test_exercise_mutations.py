@@ -46,10 +46,19 @@ def test_check_rejects_wrong_and_accepts_right_answers(path: Path, capsys):
             assert label in message, message
         wanted = getattr(module, "FAILS_AT", None)
         assert wanted is None or wanted in first_line, f"expected to fail at a case containing {wanted!r}:\n{message}"
+        expected, got = _section(message, "期望："), _section(message, "实际：")
+        assert expected != got, f"期望 and 实际 print alike, so the learner cannot see what differs:\n{message}"
         assert "🎉" not in capsys.readouterr().out
     else:
         checker(*module.ARGS)
         assert "🎉" in capsys.readouterr().out
+
+
+def _section(message: str, label: str) -> str:
+    """The text after ``label`` up to the next label of a failure message (期望/实际/提示 may span lines)."""
+    start = message.index(label) + len(label)
+    ends = [message.find(other, start) for other in ("\n  期望：", "\n  实际：", "\n  提示：") if message.find(other, start) >= 0]
+    return message[start: min(ends) if ends else len(message)].strip()
 
 
 def test_every_checker_has_at_least_five_wrong_and_one_right_answer():

@@ -843,9 +843,120 @@ def layout_english_tables(tools):
     return "\n\n".join(parts)
 
 
+def layout_table_json_cells(tools):
+    rows = [f"| {t['name']} | {t['description']} | {json.dumps(t['parameters'], ensure_ascii=False)} |" for t in tools]
+    return "| 名称 | 描述 | 参数（JSON Schema） |\n|---|---|---|\n" + "\n".join(rows)
+
+
+def layout_table_properties_and_required_names(tools):
+    rows = [f"| {t['name']} | {t['description']} | {json.dumps(t['parameters']['properties'], ensure_ascii=False)} | "
+            f"{', '.join(n for n, _, r in _params(t) if r) or '无'} |" for t in tools]
+    return "| 工具名 | 描述 | 参数 | 必填参数 |\n|:-|:-|:-|:-|\n" + "\n".join(rows)
+
+
+def layout_table_row_per_parameter_blank_tool_cells(tools):
+    rows = []
+    for t in tools:
+        params = _params(t) or [("（无）", {"type": "", "description": ""}, None)]
+        for i, (n, p, r) in enumerate(params):
+            mark = "" if r is None else "✅" if r else "❌"
+            rows.append(f"| {t['name'] if i == 0 else ''} | {t['description'] if i == 0 else ''} | {n} | {p['type']} | {mark} | "
+                        f"{p.get('description', '')}{_enum_text(p, '（可选值：', '、') + '）' if p.get('enum') else ''} |")
+    return "| 工具 | 工具说明 | 参数 | 类型 | 必填 | 参数说明 |\n|:-:|---|---|---|:-:|---|\n" + "\n".join(rows)
+
+
+def layout_bullet_tree(tools):
+    lines = ["可用工具："]
+    for t in tools:
+        lines += [f"- {t['name']}", f"  - 描述：{t['description']}", "  - 参数：" + ("" if _params(t) else "无")]
+        for n, p, r in _params(t):
+            lines += [f"    - {n}", f"      - 类型：{p['type']}", f"      - 必填：{'是' if r else '否'}", f"      - 说明：{p.get('description', '')}"]
+            if p.get("enum"):
+                lines.append(f"      - 可选值：{', '.join(p['enum'])}")
+    return "\n".join(lines)
+
+
+def layout_bullets_with_sentence_ends(tools):
+    lines = []
+    for t in tools:
+        lines.append(f"* `{t['name']}`: {t['description']}")
+        lines += [f"    * `{n}` — {p['type']}, {'required' if r else 'optional'}. {p.get('description', '')}"
+                  + (f" 可选值: {' | '.join(p['enum'])}." if p.get("enum") else "") for n, p, r in _params(t)]
+    return "\n".join(lines)
+
+
+def layout_bare_signatures_with_indented_docs(tools):
+    lines = ["工具（函数签名）："]
+    for t in tools:
+        lines.append(f"{t['name']}(" + ", ".join(f"{n}: {p['type']}{'' if r else '?'}" for n, p, r in _params(t)) + ")")
+        lines.append(f"    {t['description']}")
+        lines += [f"    {n}: {p.get('description', '')}" + (f"（可选值：{'/'.join(p['enum'])}）" if p.get("enum") else "") for n, p, _ in _params(t)]
+    return "\n".join(lines)
+
+
+def layout_typescript_with_comments(tools):
+    lines = ["```ts"]
+    for t in tools:
+        lines.append(f"// {t['description']}")
+        lines += [f"// {n}: {p.get('description', '')}" for n, p, _ in _params(t)]
+        params = ", ".join(f"{n}{'' if r else '?'}: " + (" | ".join(f'"{v}"' for v in p["enum"]) if p.get("enum") else p["type"])
+                           for n, p, r in _params(t))
+        lines.append(f"function {t['name']}({params}): object;")
+    return "\n".join(lines) + "\n```"
+
+
+def layout_jsdoc(tools):
+    lines = ["```js"]
+    for t in tools:
+        lines += ["/**", f" * {t['description']}"]
+        lines += [f" * @param {{{p['type']}}} {n if r else '[' + n + ']'} {p.get('description', '')}"
+                  + (f" 可选值：{' / '.join(p['enum'])}" if p.get("enum") else "") for n, p, r in _params(t)]
+        lines += [" */", f"function {t['name']}({', '.join(n for n, _, _ in _params(t))}) {{}}", ""]
+    return "\n".join(lines) + "```"
+
+
+def layout_python_google_docstrings(tools):
+    blocks = []
+    for t in tools:
+        signature = ", ".join(f"{n}: {_PY_TYPES[p['type']]}" + ("" if r else " = None") for n, p, r in _params(t))
+        args = "".join(f"\n        {n} ({_PY_TYPES[p['type']]}): {p.get('description', '')}"
+                       + (f" 可选值：{'、'.join(p['enum'])}。" if p.get("enum") else "") for n, p, _ in _params(t))
+        blocks.append(f"def {t['name']}({signature}):\n    \"\"\"{t['description']}" + (f"\n\n    Args:{args}" if args else "") + '\n    """')
+    return "```python\n" + "\n\n".join(blocks) + "\n```"
+
+
+def layout_yaml_flow_mappings(tools):
+    lines = []
+    for t in tools:
+        lines += [f"{t['name']}:", f"  description: {t['description']}", "  parameters:" + ("" if _params(t) else " {}")]
+        for n, p, r in _params(t):
+            enum = f", enum: [{', '.join(p['enum'])}]" if p.get("enum") else ""
+            lines.append(f"    {n}: {{type: {p['type']}, required: {str(r).lower()}{enum}, description: {p.get('description', '')}}}")
+    return "```yaml\n" + "\n".join(lines) + "\n```"
+
+
+def layout_xml_tags(tools):
+    lines = ["<tools>"]
+    for t in tools:
+        lines += [f'  <tool name="{t["name"]}">', f"    <description>{t['description']}</description>"]
+        lines += [f'    <param name="{n}" type="{p["type"]}" required="{str(r).lower()}"'
+                  + (f' enum="{",".join(p["enum"])}"' if p.get("enum") else "") + f">{p.get('description', '')}</param>"
+                  for n, p, r in _params(t)]
+        lines.append("  </tool>")
+    return "\n".join(lines + ["</tools>"])
+
+
+def layout_xml_children_with_schema(tools):
+    return "\n".join(f"<function>\n<name>{t['name']}</name>\n<description>{t['description']}</description>\n"
+                     f"<parameters>{json.dumps(t['parameters'], ensure_ascii=False)}</parameters>\n</function>" for t in tools)
+
+
 LAYOUTS = [layout_table_per_tool, layout_table_of_tools, layout_one_table, layout_nested_bullets, layout_numbered_inline,
            layout_prose, layout_yaml, layout_yaml_schema, layout_english, layout_labels_with_required_list, layout_signatures,
-           layout_prose_sentences, layout_python_functions, layout_english_tables]
+           layout_prose_sentences, layout_python_functions, layout_english_tables, layout_table_json_cells,
+           layout_table_properties_and_required_names, layout_table_row_per_parameter_blank_tool_cells, layout_bullet_tree,
+           layout_bullets_with_sentence_ends, layout_bare_signatures_with_indented_docs, layout_typescript_with_comments,
+           layout_jsdoc, layout_python_google_docstrings, layout_yaml_flow_mappings, layout_xml_tags, layout_xml_children_with_schema]
 REPLY_FORMAT = '\n\n需要调用工具时，只输出一个 JSON 对象：{"name": "工具名", "arguments": {"参数名": "值"}}。不需要工具时直接回答。'
 
 
@@ -892,9 +1003,20 @@ def test_marking_only_the_required_parameters_makes_the_others_optional():
     assert tool["parameters"]["required"] == ["city"]
 
 
+def test_rules_nested_like_a_tool_tree_are_not_tools():
+    """A prompt's own rules nest the same way as a bullet tree of tools; without parameters anywhere they are not tools."""
+    prompt = ("请用 JSON 格式回答。\n- style\n  - 描述：正式、简洁\n- length\n  - 说明：不超过 100 字\n"
+              "回答规则：\n- 先给结论\n  - 再给理由")
+    assert promptmode.read_tool_prompt(prompt).tools == []
+    assert not promptmode.looks_like_tool_prompt(prompt)
+    assert promptmode.read_tool_prompt("模板里写 {结果} 和 {string}，格式是 JSON。").tools == []
+
+
 def test_headings_that_name_no_tool_are_not_tools():
     prompt = "## Tools\n\n" + layout_table_per_tool(TOOLS) + "\n\n## Output\n只输出 JSON：{\"name\": \"工具名\", \"arguments\": {}}"
     assert promptmode.read_tool_prompt(prompt).tool_names == ["calculate", "get_current_time", "get_weather"]
+    english = "# Tools\n" + layout_english_tables(TOOLS) + "\n\n# Output\nJSON only: {\"name\": \"tool\", \"arguments\": {}}"
+    assert promptmode.read_tool_prompt(english).tool_names == ["calculate", "get_current_time", "get_weather"]  # not "s" (from "Tools")
 
 
 _LAYOUT_PIECES = st.sampled_from(["|", "---", "| 参数 | 类型 |", "\n", "  ", "- ", "1. ", "name: ", "tools:", "parameters:", "type: ",

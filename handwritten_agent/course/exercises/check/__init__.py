@@ -36,11 +36,27 @@ The rule every exercise's check follows (Days 1–3 do; every later day must):
    as the first 300 characters.
 5. **Facts, not wording**: where a check reads the simulator's answer it looks for the numbers and
    names, so rewording the simulator never breaks a check.
-6. **Wrong and right answers are kept as data**: at least 5 plausible wrong answers (of different
+6. **Judge behaviour, accept any wording.** Where the learner writes words for a model (a tool prompt, a
+   message for an unknown tool, an error text, a summary prompt), the check asks what a model does with
+   them — feed them to the simulator and watch the call it makes, the tools it reads back, whether it stops —
+   and reads only the facts the behaviour depends on (the names offered, the figures reported, the currency
+   given as an example). Where a meaning must be read from Chinese (“there are no tools”, “answer directly”),
+   read it as a meaning: a negation and what it covers in the same clause (``reading.py``), never a list of
+   phrasings. A correct answer in other words, another layout or another order must pass; keep right answers
+   in other styles as data (rule 8), at least two where a check reads words.
+7. **期望 and 实际 show the difference, and the hint names the mistake detected.** Two values that print
+   alike (``[]`` and ``[[]]``, tuples that leave out the differing field, two classes with one name) are
+   shown with the part that differs; when two mistakes give the same result on a case, the hint is chosen
+   by trying the learner's code once more (another budget, the number alone, a fresh instance) — never the
+   hint of another mistake. The mutation test fails when 期望 and 实际 print alike.
+8. **Wrong and right answers are kept as data**: at least 5 plausible wrong answers (of different
    kinds, each saying its mistake in its docstring and, with ``FAILS_AT``, the case that must catch it)
    and at least 1 correct answer written differently from the solution, in
    ``tests/data/exercise_mutations/<checker>/`` (format: that folder's README.md), run by
-   ``tests/test_exercise_mutations.py``. Every checker fails on the placeholder and passes on the
+   ``tests/test_exercise_mutations.py``. A wrong answer is pinned to the case that must catch it
+   (``FAILS_AT``), at the boundary of its kind (exactly 16 characters, a call at 10.5 s), with data that
+   contains the trap (a memory saved twice, a backslash in a query, a failed call that was slow), and the
+   figure an error reports is checked too. Every checker fails on the placeholder and passes on the
    published solution (``tests/test_exercises.py``).
 
 A new day adds ``dayN.py`` here (its checkers named ``dayN_*``, each decorated with ``@exercise`` and

@@ -7,6 +7,7 @@ module's job, not an exercise's).
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from typing import Any, Callable
 
@@ -332,6 +333,17 @@ def day1_assemble_stream(check: _Check, assemble_stream: Callable[[list[dict[str
 # ---------------------------------------------------------------------------------------------
 
 _VARIABLES = ("LLM_API_KEY", "LLM_MODEL", "LLM_BASE_URL", "LLM_TIMEOUT")
+_MEANINGS = {  # what a message must say besides the variable, in any words: (name shown in the hint, pattern)
+    "超时": re.compile(r"超时|超过.{0,6}(?:时间|秒)|太久|太慢|时间(?:太|过)长|没(?:有)?(?:在.{0,8})?(?:及时)?(?:响应|回应|回复|返回)|time(?:d)?\s*-?out", re.I),
+    "稍后": re.compile(r"稍后|稍等|等(?:一)?(?:会儿?|下|等|待)|过(?:一)?(?:会儿?|阵子?|段时间)|一段时间|之后再|晚些|晚点|再试|重试|"
+                       r"降低.{0,4}频率|放慢|慢一点|限流|retry|later|wait|back\s*off", re.I),
+}
+
+
+def _says(text: str, word: str) -> bool:
+    """``text`` says ``word``: a variable name literally, a meaning (超时、稍后) in any of its usual wordings."""
+    pattern = _MEANINGS.get(word)
+    return bool(pattern.search(text)) if pattern else word in text
 
 
 def _status_error(cls: type, status: int, message: str, *, headers: dict[str, str] | None = None) -> Any:
@@ -419,10 +431,10 @@ def day1_explain_error(check: _Check, explain_error: Callable[[Exception], str])
         if not _chinese_sentence(got):
             raise check.fail(case, given=given, expected="一句中文说明（str）", got=typed(got),
                              hint="返回一句中文（str），说清楚出了什么问题、该改 .env 里的哪个变量。")
-        missing = [word for word in must if word not in got]
+        missing = [word for word in must if not _says(got, word)]
         if missing:
             named = [word for word in _VARIABLES if word in got]
-            hint = f"{meaning}：说明里要提到 {'、'.join(missing)}。"
+            hint = f"{meaning}：说明里要提到 {'、'.join(w if w in _VARIABLES else '“' + w + '”的意思（怎么说都行）' for w in missing)}。"
             if named:
                 hint += f"你的说明提到的是 {'、'.join(named)}：看看判断顺序和 isinstance 的类型是不是对应上了。"
             if isinstance(exc, openai.APITimeoutError):

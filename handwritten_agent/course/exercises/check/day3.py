@@ -29,7 +29,16 @@ def _registry() -> Any:
 # 3.1 an exchange-rate tool
 # ---------------------------------------------------------------------------------------------
 
-_EXAMPLE_WORDS = re.compile(r"例如|比如|譬如|举例|e\.g\.|for example|such as|如[:：]", re.I)
+def _names_a_currency(description: str) -> bool:
+    """An example is a value the model can copy: the description names a currency (a code or a Chinese name), whatever
+    words lead to it (例如、比如、如、括号里、“USD 这样的代码”…)."""
+    from ....scenarios.exchange import currency_code
+
+    words = re.findall(r"[A-Za-z]{3}|[\u4e00-\u9fff]{2,4}", description)
+    pieces = [word[i:j] for word in words for i in range(len(word)) for j in range(i + 2, len(word) + 1)] + words
+    return any(currency_code(piece) for piece in pieces)
+
+
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
@@ -113,9 +122,9 @@ def day3_exchange_rate_tool(check: _Check, build_exchange_tool: Callable[[], Any
     check.ok(case, f"{made.name}({', '.join(names)})")
 
     case = "每个参数的说明里都有例子"
-    missing = [name for name in names[:2] if not _EXAMPLE_WORDS.search(str((properties.get(name) or {}).get("description", "")))]
+    missing = [name for name in names[:2] if not _names_a_currency(str((properties.get(name) or {}).get("description", "")))]
     if missing:
-        raise check.fail(case, expected="两个参数的说明里都有“例如 …”",
+        raise check.fail(case, expected="两个参数的说明里都有一个可以照着填的例子（一种货币的代码或中文名）",
                          got="；".join(f"{name}: {_short((properties.get(name) or {}).get('description', ''), 80)}" for name in missing),
                          hint=f"在 Args: 里给 {'、'.join(missing)} 的说明加上例子，例如“要换出的货币，货币代码或中文名，例如：USD 或 美元”。"
                               "模型（和模拟器）照着例子填参数。")
@@ -423,16 +432,23 @@ def day3_loop_exits(check: _Check, run_loop: Callable[..., Any]) -> None:
 # 3.3 unknown_tool_message
 # ---------------------------------------------------------------------------------------------
 
-_SAYS_MISSING = re.compile(r"不存在|没有(?:这个|该|名为|叫)|未知|找不到|无效|不可用|未注册|不认识|并非|不是(?:一个)?(?:可用|有效)")
-_SAYS_NONE = re.compile(r"没有任何|没有(?:可用|可以用|可调用|能用)的?工具|没有工具|无可用|无任何|当前没有|目前没有|一个工具都没有|一个也没有|不能调用任何|暂无")
-_EMPTY_LIST = re.compile(r"[:：]\s*(?:[。.，,；;]|$)|[\[（(【]\s*[\]）)】]")
+def _offered_specs(reading: Any, registry: Any) -> list[dict[str, Any]] | None:
+    """The tools a model knows of after reading the message: the ones it names (with their schemas), or none."""
+    specs = [schema for schema in registry.schemas() if schema["function"]["name"] in reading.offered]
+    return specs or None
 
 
 @exercise
 def day3_unknown_tool_message(check: _Check, unknown_tool_message: Callable[[str, list[str]], str]) -> None:
-    """Exercise 3.3: ``unknown_tool_message(name, valid_names) -> str`` that lists the valid names."""
+    """Exercise 3.3: ``unknown_tool_message(name, valid_names) -> str`` that lists the valid names.
+
+    The message is judged by what a model does with it, not by its wording: ``reading.read_tool_message`` says
+    whether it denies the called name, which names it offers and whether it tells the model there is nothing
+    to call; the simulator then continues the conversation knowing exactly the tools the message offers.
+    """
     __tracebackhide__ = True
     from ....scenarios import basic_registry
+    from .reading import read_tool_message
 
     _callable(check.exercise, unknown_tool_message)
     many = ["get_weather", "get_weather_forecast", "calculator", "get_current_time", "get_exchange_rate", "send_email",
@@ -445,6 +461,7 @@ def day3_unknown_tool_message(check: _Check, unknown_tool_message: Callable[[str
         ("很多工具（8 个）", "send_mail", many),
         ("名字里有点号和括号", "tools.search(web)", ["web_search", "calculator"]),
     ]
+    every_name = sorted({name for _, _, valid in cases for name in valid} | set(basic_registry().names()))
     for case, name, valid in cases:
         given = list(valid)
         got = check.call(case, unknown_tool_message, name, given, given=(name, valid))
@@ -455,15 +472,22 @@ def day3_unknown_tool_message(check: _Check, unknown_tool_message: Callable[[str
             raise check.fail(case, given=(name, valid), expected=f"说明里写出模型叫的名字 {name}（完整的、单独的一个词）", got=got,
                              hint="说清楚哪个名字不存在：把 name 原样写进去" + ("（它是某个可用工具名的一部分，单独写出来才看得出来）。"
                                                                               if any(name in v for v in valid) else "。"))
-        missing = [word for word in valid if not mentions(got, word)]
+        reading = read_tool_message(got, name, every_name)
+        missing = [word for word in valid if word not in reading.offered]
         if missing:
             glued = [word for word in missing if word in got]
-            raise check.fail(case, given=(name, valid), expected="列出全部可用的工具名，每个名字单独出现", got=got,
+            raise check.fail(case, given=(name, valid), expected="列出全部可用的工具名，每个名字单独出现",
+                             got=f"{got}\n  （模型从中读到的可用工具：{', '.join(reading.offered) or '一个也没有'}；缺少 {', '.join(missing)}）",
                              hint=(f"缺少 {'、'.join(missing)}：" if not glued else f"{'、'.join(glued)} 和别的字连在一起了（例如用 \"\".join）：")
                              + "用 \", \".join(valid_names) 这样带分隔符的写法，把每个可用工具名都列出来，模型才能改用正确的名字。")
-        if not _SAYS_MISSING.search(got):
-            raise check.fail(case, given=(name, valid), expected=f"说明 {name} 这个工具不存在", got=got,
-                             hint="明确告诉模型它叫的工具不存在（例如“工具 xxx 不存在”），再列出可用的工具。")
+        invented = [word for word in reading.offered if word not in valid]
+        if invented:
+            raise check.fail(case, given=(name, valid), expected=f"只列出 valid_names 里的工具：{', '.join(valid)}",
+                             got=f"{got}\n  （还列出了不存在的 {', '.join(invented)}）",
+                             hint="可用的工具要从参数 valid_names 生成，不要写死：模型会去调用你列出的每一个名字。")
+        if not reading.denies_called:
+            raise check.fail(case, given=(name, valid), expected=f"说明 {name} 这个工具不存在（在提到 {name} 的那句话里否定它）", got=got,
+                             hint=f"明确告诉模型它叫的 {name} 不存在（怎么说都行：不存在、没有这个工具、找不到、未知…），再列出可用的工具。")
         check.ok(case, _brief(got, 60))
 
     for case, name in (("一个工具也没有", "calculator"), ("一个工具也没有（另一个名字）", "get_weather")):
@@ -472,18 +496,37 @@ def day3_unknown_tool_message(check: _Check, unknown_tool_message: Callable[[str
         if not isinstance(got, str) or len(_CHINESE.findall(got)) < 4 or not mentions(got, name):
             raise check.fail(case, given=(name, []), expected=f"一段中文说明，提到 {name}，并说明没有可用的工具", got=typed(got),
                              hint="没有工具可用时要直说，例如“工具 xxx 不存在，当前没有任何可用的工具，请直接回答用户”。")
-        if _EMPTY_LIST.search(got) or not _SAYS_NONE.search(got):
+        reading = read_tool_message(got, name, every_name)
+        if reading.empty_list:
             raise check.fail(case, given=(name, []), expected="明确说出当前没有任何可用的工具（而不是列出一个空列表）", got=got,
                              hint="valid_names 为空时单独处理（if not valid_names: …），否则会写出“可用的工具有：。”这样的空列表，模型读了也不知道该怎么办。")
+        if reading.offered:
+            raise check.fail(case, given=(name, []), expected="不列出任何工具（valid_names 是空的）", got=f"{got}\n  （列出了 {', '.join(reading.offered)}）",
+                             hint="可用的工具要从参数 valid_names 生成，不要写死：列表是空的，就一个工具也没有。")
+        if not reading.denies_called or not reading.stops:
+            raise check.fail(case, given=(name, []), expected=f"说明 {name} 不存在，并且告诉模型现在没有任何工具可以调用（或让它直接回答）",
+                             got=got + ("" if reading.denies_called else f"\n  （没有说 {name} 不存在）"),
+                             hint="模型读完这段话，要知道两件事：它叫的工具不存在；现在一个工具也没有，该直接回答用户了。"
+                                  "怎么措辞都可以（“当前没有任何可用的工具”“工具列表为空”“请直接回答”……），只说“工具不存在”或“换一个工具”，模型会换个名字再试——可是一个工具也没有。")
+        client = offline_client()
+        messages = [{"role": "user", "content": "帮我算一下 17 * 9"},
+                    {"role": "assistant", "content": None, "tool_calls": [{"id": "call_1", "type": "function",
+                                                                             "function": {"name": name, "arguments": "{}"}}]},
+                    {"role": "tool", "tool_call_id": "call_1", "content": got}]
+        after = client.complete(messages, tools=None)
+        if after.tool_calls or not (after.content or "").strip():
+            raise check.fail(case, given=(name, []), expected="模型读到你的消息后不再调用工具，直接用文字回答", got=_short(after.content, 160),
+                             hint="消息里不要写出任何工具名（除了它叫错的那个）。")
         check.ok(case, _brief(got, 60))
 
-    case = "接在模拟器 course-sim:unknown_tool 上：模型读到你的消息后改用正确的工具"
+    case = "接在模拟器 course-sim:unknown_tool 上：模型只知道你的消息里列出的工具，读完后改用正确的工具"
     client, registry = offline_client("course-sim:unknown_tool"), basic_registry()
     messages: list[dict[str, Any]] = [{"role": "user", "content": "帮我算一下 17 * 9"}]
     sent: list[str] = []
     answer = None
+    known: list[dict[str, Any]] | None = registry.schemas()
     for _ in range(4):  # a small loop that answers unknown names with your message, bounded
-        result = client.complete(messages, tools=registry.schemas())
+        result = client.complete(messages, tools=known)
         if not result.tool_calls:
             answer = result.content
             break
@@ -496,6 +539,7 @@ def day3_unknown_tool_message(check: _Check, unknown_tool_message: Callable[[str
                 if not isinstance(content, str):
                     raise check.fail(case, expected="str", got=typed(content), hint="返回一段文字。")
                 sent.append(f"{tool_call.name} → {content}")
+                known = _offered_specs(read_tool_message(content, tool_call.name, registry.names()), registry)
             messages.append({"role": "tool", "tool_call_id": tool_call.id, "content": content})
     if not sent or "153" not in (answer or ""):
         raise check.fail(case, expected="模型先叫错名字，读到你的消息后改用 calculator，最后回答 153",

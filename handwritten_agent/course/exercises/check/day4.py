@@ -84,11 +84,12 @@ def _describe(messages: list[dict[str, Any]]) -> str:
             lines.append(f"[{i}] tool 回答 {m.get('tool_call_id')}")
         else:
             lines.append(f"[{i}] {m.get('role')}: {_brief(m.get('content'), 20)}")
-    return "\n".join(lines)
+    return "\n".join(lines) or "[]（一条消息也没有）"
 
 
 def _shape(rounds: Any) -> str:
-    """Rounds as their roles, e.g. [user assistant(调用) tool tool assistant] [user assistant]."""
+    """Rounds as their roles, e.g. ``2 轮：[user assistant(调用) tool tool assistant] [user assistant]`` — an empty round
+    shows as ``[（空）]``, so ``[]`` and ``[[]]`` never look alike."""
     if not isinstance(rounds, list):
         return _short(rounds, 200)
     parts = []
@@ -98,8 +99,34 @@ def _shape(rounds: Any) -> str:
             continue
         roles = " ".join("assistant(调用)" if isinstance(m, dict) and m.get("tool_calls") else
                          str(m.get("role")) if isinstance(m, dict) else type(m).__name__ for m in round_)
-        parts.append(f"[{roles}]")
-    return " ".join(parts) or "[]（没有轮）"
+        parts.append(f"[{roles or '（空）'}]")
+    return f"{len(rounds)} 轮：" + " ".join(parts) if parts else "0 轮：[]"
+
+
+def _kept(messages: list[dict[str, Any]], kept: Any) -> str:
+    """Which messages of ``messages`` a window kept, per round: ``头部 1/1，第 1 轮 0/5，第 2 轮 2/2；共 3 条，40 tokens``."""
+    from ....memory import count_tokens
+
+    if not isinstance(kept, list):
+        return _short(kept, 200)
+    head, rounds = _rounds_of(messages)
+    remaining = list(kept)
+
+    def taken(group: list[dict[str, Any]]) -> int:
+        count = 0
+        for message in group:
+            if message in remaining:
+                remaining.remove(message)
+                count += 1
+        return count
+
+    parts = [f"头部 {taken(head)}/{len(head)}"] + [f"第 {n} 轮 {taken(r)}/{len(r)}" for n, r in enumerate(rounds, 1)]
+    extra = f"，另有 {len(remaining)} 条不是原来的消息" if remaining else ""
+    try:
+        tokens = f"，{count_tokens(kept)} tokens"
+    except Exception:  # noqa: BLE001 - a learner's list may hold anything
+        tokens = ""
+    return "，".join(parts) + f"；共 {len(kept)} 条{tokens}{extra}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -141,6 +168,8 @@ def _split_cases() -> list[tuple[str, list[dict[str, Any]]]]:
 
 
 def _rounds_hint(got: list[Any], messages: list[dict[str, Any]], expected: list[list[dict[str, Any]]]) -> str:
+    if any(isinstance(round_, list) and not round_ for round_ in got):
+        return "每一轮至少有一条消息：不要先放一个空的轮进去（rounds = [[]]）。没有消息（或只有头部）时返回 []——零轮。"
     head = 0
     while head < len(messages) and messages[head].get("role") == "system":
         head += 1
@@ -198,19 +227,40 @@ def _rounds_of(messages: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], li
     return split_head(messages)[0], split_rounds(messages)
 
 
-def _expected_trim(messages: list[dict[str, Any]], max_tokens: int) -> list[dict[str, Any]] | None:
-    """The reference: head plus the longest run of newest rounds that fits; ``None`` when even the last round does not."""
+def _expected_trim(messages: list[dict[str, Any]], max_tokens: int, *, count: Callable[[list[dict[str, Any]]], int] | None = None,
+                   fits: Callable[[int, int], bool] = lambda tokens, budget: tokens <= budget) -> list[dict[str, Any]] | None:
+    """The reference: head plus the longest run of newest rounds that fits; ``None`` when even the last round does not.
+
+    ``count`` and ``fits`` replace the token count and the comparison, to recognise a learner's variant of them."""
     from ....memory import count_tokens
 
+    count = count or count_tokens
     head, rounds = _rounds_of(messages)
     for start in range(len(rounds)):
         candidate = head + [m for round_ in rounds[start:] for m in round_]
-        if count_tokens(candidate) <= max_tokens:
+        if fits(count(candidate), max_tokens):
             return candidate
-    return None if rounds else (head if count_tokens(head) <= max_tokens else None)
+    return None if rounds else (head if fits(count(head), max_tokens) else None)
 
 
-def _trim_hint(messages: list[dict[str, Any]], got: list[dict[str, Any]], max_tokens: int, expected: list[dict[str, Any]] | None) -> str:
+def _needed_tokens(messages: list[dict[str, Any]]) -> int:
+    """What the error must report: the tokens of the head plus the latest round (the least that must be sent)."""
+    from ....memory import count_tokens
+
+    head, rounds = _rounds_of(messages)
+    return count_tokens(head + (rounds[-1] if rounds else []))
+
+
+def _summed_per_message(messages: list[dict[str, Any]]) -> int:
+    from ....memory import count_tokens
+
+    return sum(count_tokens([message]) for message in messages)
+
+
+def _trim_hint(messages: list[dict[str, Any]], got: list[dict[str, Any]], max_tokens: int, expected: list[dict[str, Any]] | None,
+               probe: Callable[[int], Any] = lambda budget: None) -> str:
+    """What is wrong with ``got``; ``probe(budget)`` runs the learner's trim again on the same history, to tell apart
+    two mistakes that give the same result here (``<`` instead of ``<=``, or tokens summed message by message)."""
     from ....memory import count_tokens, pairing_problems
 
     head, rounds = _rounds_of(messages)
@@ -235,10 +285,53 @@ def _trim_hint(messages: list[dict[str, Any]], got: list[dict[str, Any]], max_to
             return "保留的轮必须是最近的、连在一起的若干轮（不能跳过中间的一轮去留更早的），每一轮原样保留，不改内容。"
         return "消息的内容被改动了：每一轮原样保留（这道题不要截短工具结果），只决定留哪几轮。"
     if expected is not None and len(got) < len(expected):
-        if count_tokens(expected) == max_tokens:
+        strict = got == _expected_trim(messages, max_tokens, fits=lambda tokens, budget: tokens < budget) and count_tokens(expected) == max_tokens
+        summed = got == _expected_trim(messages, max_tokens, count=_summed_per_message)
+        if strict and summed:  # both mistakes drop the same rounds at this budget: one token more tells them apart
+            strict = probe(max_tokens + 1) == _expected_trim(messages, max_tokens + 1)
+            summed = not strict
+        if strict:
             return f"正好等于 max_tokens（{max_tokens}）也算放得下：比较时用 <=，不是 <。"
+        if summed:
+            return (f"你是逐条消息分别计数再相加的（这样是 {_summed_per_message(expected)} tokens），可整个列表其实是 {count_tokens(expected)} tokens："
+                    "count_tokens 每调用一次都会多算一次回复的开销。对整个列表调用一次 count_tokens(kept)。")
         return "丢多了：还有更早的轮放得下。从最新的轮往前加，加到放不下为止。"
     return "对照题目要求再检查一遍。"
+
+
+def _probe(trim: Callable[..., Any], messages: list[dict[str, Any]], budget: int) -> Any:
+    """The learner's trim on a copy of ``messages`` with another budget (None when it raises)."""
+    try:
+        return trim(copy.deepcopy(messages), budget)
+    except Exception:  # noqa: BLE001 - only a hint depends on it
+        return None
+
+
+def _check_too_long(check: _Check, case: str, error: Any, messages: list[dict[str, Any]], max_tokens: int) -> None:
+    """The ContextTooLong says what is needed: ``tokens`` is head + latest round, ``max_tokens`` the budget, and the text says so."""
+    from ....memory import count_tokens
+
+    needed = _needed_tokens(messages)
+    tokens, budget = getattr(error, "tokens", None), getattr(error, "max_tokens", None)
+    if tokens != needed or budget != max_tokens:
+        if tokens == count_tokens(messages):
+            hint = f"tokens 报的是整段对话的大小（{tokens}）：要报的是至少需要多少——头部加最新的一轮，{needed} 个 token。"
+        elif tokens == needed - max_tokens:
+            hint = f"tokens 是需要的总数（{needed}），不是超出的部分（{needed - max_tokens}）：超出多少写在说明文字里。"
+        elif budget != max_tokens:
+            hint = f"max_tokens 要原样报出传进来的预算 {max_tokens}。"
+        else:
+            hint = f"tokens 要报头部加最新的一轮需要的 token 数：count_tokens(head + rounds[-1]) = {needed}。"
+        raise check.fail(case, given=f"max_tokens={max_tokens}\n{_describe(messages)}",
+                         expected=f"ContextTooLong(tokens={needed}, max_tokens={max_tokens})",
+                         got=f"ContextTooLong(tokens={tokens!r}, max_tokens={budget!r})：{_brief(str(error), 120)}", hint=hint) from None
+    text = str(error)
+    if not _CHINESE_TEXT.search(text):  # the figures are judged above, from the attributes; the words are the learner's own
+        raise check.fail(case, expected="一句中文说明（放不下、差多少、怎么办）", got=f"ContextTooLong：{_brief(text, 160) or '（空的）'}",
+                         hint="这条错误是给开发者看的：说清楚差多少、怎么办，例如 f\"需要 {needed} 个 token，超过了 max_tokens={max_tokens}，请调大预算或缩短 system prompt\"。") from None
+
+
+_CHINESE_TEXT = re.compile(r"[\u4e00-\u9fff]")
 
 
 def day4_trim(trim: Callable[[list[dict[str, Any]], int], list[dict[str, Any]]]) -> None:
@@ -256,22 +349,28 @@ def day4_trim(trim: Callable[[list[dict[str, Any]], int], list[dict[str, Any]]])
             got = trim(messages, max_tokens)
         except NotImplementedError:
             raise check.not_done() from None
-        except ContextTooLong:
+        except ContextTooLong as error:
             if messages != before:
-                raise check.fail(case, given=_describe(before), expected="输入的消息列表保持不变", got=_describe(messages),
+                raise check.fail(case, given=_describe(before), expected="输入的消息列表保持不变", got="被改成了：" + _kept(before, messages),
                                  hint="不要修改传进来的列表：新建一个列表返回。") from None
             if expected is not None:
                 raise check.fail(case, given=f"max_tokens={max_tokens}\n{_describe(before)}",
                                  expected=f"{len(expected)} 条消息（{count_tokens(expected)} tokens，放得下）",
                                  got="抛出了 ContextTooLong",
                                  hint="只有连头部加最新的一轮都放不下时才 raise ContextTooLong；放得下就丢掉更早的轮再返回。") from None
+            _check_too_long(check, case, error, before, max_tokens)
             return
         except Exception as exc:  # noqa: BLE001 - a learner bug becomes a readable failure
-            raise check.fail(case, given=f"max_tokens={max_tokens}", expected="一个消息列表，或 ContextTooLong",
-                             got=f"抛出了异常 {type(exc).__name__}: {exc}",
-                             hint="放不下时抛的是课程包里的 ContextTooLong（from handwritten_agent.memory import ContextTooLong）。") from exc
+            if "toolong" in type(exc).__name__.lower().replace("_", ""):
+                hint = "放不下时抛的是课程包里的 ContextTooLong（from handwritten_agent.memory import ContextTooLong），不要自己定义一个同名的类。"
+            elif not _rounds_of(before)[1]:
+                hint = f"这段对话只有头部（system 消息），一轮也没有：rounds 是空列表，取 rounds[-1] 或 rounds[0] 会出错（{type(exc).__name__}）。"
+            else:
+                hint = f"你的函数在这段对话上出错了（{type(exc).__name__}）：在上面的单元格里用同样的输入单独调用它，看是哪一行。"
+            raise check.fail(case, given=f"max_tokens={max_tokens}\n{_describe(before)}", expected="一个消息列表，或 ContextTooLong",
+                             got=f"抛出了异常 {type(exc).__name__}: {exc}", hint=hint) from exc
         if messages != before:
-            raise check.fail(case, given=_describe(before), expected="输入的消息列表保持不变", got=_describe(messages),
+            raise check.fail(case, given=_describe(before), expected="输入的消息列表保持不变", got="被改成了：" + _kept(before, messages),
                              hint="不要修改传进来的列表（del、pop、remove 都算）：新建一个列表返回。")
         if not isinstance(got, list) or not all(isinstance(m, dict) for m in got):
             raise check.fail(case, expected="消息字典的列表", got=_short(got, 200), hint="返回 list[dict]。")
@@ -279,10 +378,14 @@ def day4_trim(trim: Callable[[list[dict[str, Any]], int], list[dict[str, Any]]])
             raise check.fail(case, given=f"max_tokens={max_tokens}\n{_describe(before)}",
                              expected="raise ContextTooLong（头部加最新的一轮就超出预算了）",
                              got=f"返回了 {len(got)} 条消息、{count_tokens(got)} tokens",
-                             hint="最新的一轮不能丢，也不要截短它：这时 raise ContextTooLong(\"…说明差多少…\", tokens=..., max_tokens=max_tokens)。")
+                             hint=("最新的一轮不能丢，也不要截短它：这时 raise ContextTooLong(\"…说明差多少…\", tokens=..., max_tokens=max_tokens)。"
+                                   if _rounds_of(before)[1] else "这段对话只有头部（system 消息），连它都放不下：头部不能丢，"
+                                   "这时也要 raise ContextTooLong，tokens 报头部需要的 token 数。"))
         if got != expected:
-            raise check.fail(case, given=f"max_tokens={max_tokens}\n{_describe(before)}", expected=_describe(expected), got=_describe(got),
-                             hint=_trim_hint(before, got, max_tokens, expected))
+            same_shape = _kept(before, expected) == _kept(before, got)
+            raise check.fail(case, given=f"max_tokens={max_tokens}\n{_describe(before)}", expected=_kept(before, expected),
+                             got=_kept(before, got) + ("（保留的消息对，但顺序或内容变了）" if same_shape else ""),
+                             hint=_trim_hint(before, got, max_tokens, expected, probe=lambda budget: _probe(trim, before, budget)))
 
     system = {"role": "system", "content": "你是助手。"}
     rounds = [
@@ -308,8 +411,9 @@ def day4_trim(trim: Callable[[list[dict[str, Any]], int], list[dict[str, Any]]])
         ("最近两轮正好放下", history, count_tokens(last_two)),
         ("开头两条 system 消息都保留", [system, {"role": "system", "content": "规则：简洁"}] + rounds[1] + rounds[2],
          count_tokens([system, {"role": "system", "content": "规则：简洁"}] + rounds[2]) + 3),
-        ("最新的一轮放不下 → ContextTooLong", history, count_tokens(last_one) - 1),
+        ("最新的一轮放不下 → ContextTooLong，报出需要的 token 数", history, count_tokens(last_one) - 1),
         ("预算极小 → ContextTooLong", history, 10),
+        ("只有 system 消息，也放不下 → ContextTooLong", [system, {"role": "system", "content": "规则：回答要简洁，使用中文。"}], 12),
     ]
     for case, messages, budget in fixed:
         run(case, messages, budget)
@@ -447,7 +551,8 @@ def day4_search_memories(search_memories: Callable[..., list[str]]) -> None:
     rows = [("alice", "我住在杭州西湖区"), ("alice", "我对花生过敏"), ("alice", "我喜欢靠窗的座位"),
             ("bob", "我住在杭州滨江区"), ("bob", "我对花生过敏，也对芒果过敏"), ("bob", "alice 是我的同事"),
             ("alice", "他说\"好\"就算定了"), ("alice", "I'm fine，今天不用提醒"), ("alice", "折扣是 100% 真的"),
-            ("alice", "周报用 Markdown AND 表格")]
+            ("alice", "周报用 Markdown AND 表格"), ("alice", "备份放在 D:\\备份\\2024"), ("alice", "准备周五的周报"),
+            ("alice", "备注：太好了!"), ("alice", "这次真不错了")]
     rows += [("alice", f"第 {n} 次出差的预算是 {1000 + n} 元") for n in range(1, 7)]
 
     def ask(case: str, user: str, query: str, k: int | None = None, data: list[tuple[str, str]] = rows) -> list[str]:
@@ -464,7 +569,10 @@ def day4_search_memories(search_memories: Callable[..., list[str]]) -> None:
             raise check.fail(case, given=(user, query), expected="文本（str）的列表，例如 [\"我对花生过敏\"]", got=_short(got, 200),
                              hint="fetchall() 返回的是元组：取每一行的第一个值，例如 [row[0] for row in rows]。")
         if len(got) != len(set(got)):
-            raise check.fail(case, given=(user, query), expected="不重复的结果", got=got, hint="同一条记忆只返回一次（FTS 和 LIKE 都找到时要去重）。")
+            twice = sorted({text for text in got if got.count(text) > 1})
+            raise check.fail(case, given=(user, query), expected="不重复的结果：每条记忆文本只出现一次", got=f"{got}（重复的：{twice}）",
+                             hint="同一段文字可能存了不止一次（也可能 MATCH 和 LIKE 都找到了）：返回前去重，"
+                                  "例如 list(dict.fromkeys(texts)) 或 SELECT DISTINCT。")
         owners = {text: owner for owner, text in data}
         foreign = [text for text in got if owners.get(text, user) != user]
         if foreign:
@@ -480,17 +588,26 @@ def day4_search_memories(search_memories: Callable[..., list[str]]) -> None:
         ("点名别人也拿不到别人的：alice", "bob", "alice", None, ["alice 是我的同事"]),
         ("没有匹配：返回空列表", "alice", "咖啡", None, []),
         ("k=1：排在前面的别人的记忆不能占名额", "bob", "花生", 1, ["我对花生过敏，也对芒果过敏"]),
+        ("k=1，三个字以上的词：排在前面的别人的记忆不能占名额", "bob", "花生过敏", 1, ["我对花生过敏，也对芒果过敏"]),
+        ("查询里有反斜杠：它是 LIKE 的转义字符，也要转义", "alice", "\\", None, ["备份放在 D:\\备份\\2024"]),
+        ("反斜杠后面跟着一个字", "alice", "\\备", None, ["备份放在 D:\\备份\\2024"]),
+        ("查询里有 !（有人拿它当 ESCAPE 的字符）", "alice", "了!", None, ["备注：太好了!"]),
         ("查询里有双引号", "alice", "\"好\"", None, ["他说\"好\"就算定了"]),
         ("查询里有单引号", "alice", "I'm", None, ["I'm fine，今天不用提醒"]),
         ("查询里有 % ：只匹配真的含 % 的", "alice", "100%", None, ["折扣是 100% 真的"]),
         ("查询里有 FTS 的运算符 AND", "alice", "Markdown AND", None, ["周报用 Markdown AND 表格"]),
         ("单独一个 %：不能把所有记忆都返回", "alice", "%", None, ["折扣是 100% 真的"]),
     ]
-    for case, user, query, k, wanted in expectations:
-        got = ask(case, user, query, k)
+    def expect(case: str, user: str, query: str, k: int | None, wanted: list[str], data: list[tuple[str, str]] = rows) -> None:
+        got = ask(case, user, query, k, data)
         if sorted(got) != sorted(wanted):
-            hint = ("k 条的名额只能给这个用户的记忆：user_id 的条件要写在 SQL 里（和 LIMIT 同一条语句），不能先 LIMIT 再在 Python 里过滤。"
+            hint = ("k 条的名额只能给这个用户的记忆：user_id 的条件要写在 SQL 里（和 LIMIT 同一条语句），不能先 LIMIT 再在 Python 里过滤"
+                    + ("——MATCH 那条语句也一样：JOIN memories，在同一条 SQL 里写 user_id = ? 和 LIMIT ?。" if len(query) >= 3 else "。")
                     if k is not None and len(got) < len(wanted) else
+                    "LIKE 的转义字符 \\ 自己也要转义：先 replace('\\\\', '\\\\\\\\')，再转义 % 和 _（顺序不能反），"
+                    "否则查询里的 \\ 会把后面的字符（或者你补在末尾的 %）变成普通字符。" if "\\" in query else
+                    f"如果你用 ESCAPE '{query[-1]}'，这个转义字符自己也要转义（写两遍），再转义 % 和 _；不然查询里的 {query[-1]} 会把你补在末尾的 % 变成普通字符。"
+                    if re.search(r"[!^#|/~]$", query) else
                     "两个字的词 trigram 索引查不到：少于 3 个字时退回 LIKE '%词%'。" if len(query) < 3 and not got and wanted else
                     "LIKE 里的 % 和 _ 是通配符：查询里的 % 要转义（例如 replace('%', '\\\\%') 并写 ESCAPE '\\\\'），否则会匹配所有记忆。"
                     if "%" in query else
@@ -500,12 +617,17 @@ def day4_search_memories(search_memories: Callable[..., list[str]]) -> None:
             raise check.fail(case, given=(user, query), expected=wanted, got=got, hint=hint)
         check.ok(case, _brief(got, 40) if got else "[]")
 
+    for case, user, query, k, wanted in expectations:
+        expect(case, user, query, k, wanted)
     for case, k, expected_count in (("k=2：最多 2 条", 2, 2), ("k 不传：默认最多 5 条", None, 5), ("k=10：有几条给几条", 10, 6)):
         got = ask(case, "alice", "出差", k)
         if len(got) != expected_count or not all("出差" in text for text in got):
             raise check.fail(case, given=("alice", "出差", k), expected=f"{expected_count} 条含“出差”的记忆", got=got,
                              hint="用 LIMIT ? 限制条数（参数绑定 k），k 的默认值是 5。")
         check.ok(case, f"{len(got)} 条")
+    saved_twice = rows + [("alice", "我喜欢靠窗的座位")]  # the user saved this one twice
+    expect("同一条记忆存了两次：只返回一次（两个字，LIKE）", "alice", "靠窗", None, ["我喜欢靠窗的座位"], saved_twice)
+    expect("同一条记忆存了两次：只返回一次（三个字，MATCH）", "alice", "靠窗的", None, ["我喜欢靠窗的座位"], saved_twice)
 
     case = "隔离：20 个用户、200 次查询，跨用户的结果为 0"
     rng = random.Random(44)

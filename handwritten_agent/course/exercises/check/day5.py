@@ -9,7 +9,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any, Callable
 
-from .framework import ExerciseFailed, _brief, _callable, _Check, _short, attribute, offline_client  # noqa: F401
+from .framework import ExerciseFailed, _brief, _callable, _Check, _short, attribute, offline_client, typed  # noqa: F401
 
 __all__ = ["day5_intern_policy", "day5_mask_personal", "day5_rate_limiter", "day5_decide_all"]
 
@@ -130,6 +130,41 @@ def _masked(value: str) -> str:
     return value[:3] + "*" * 11 + value[-4:]
 
 
+_DIGIT_RUN = re.compile(r"\d[\dXx]*")
+
+
+def _mask_hint(text: str, expected: str, got: str, position: int, fallback: str, probe: Callable[[str], Any]) -> str:
+    """What went wrong at ``position``: which number of the input it is, what it is, and what happened to it.
+
+    ``probe(text)`` runs the learner's function on another text, to tell apart mistakes that look the same here."""
+    if len(got) != len(expected):
+        return "打码不改变长度（每个被遮住的数字换成一个 *）：你的结果长度变了。" + fallback
+    run = next((m for m in _DIGIT_RUN.finditer(text) if m.start() <= position < m.end()), None)
+    if run is None:
+        return "号码以外的文字要原样保留。" + fallback
+    value = run.group()
+    kind = "手机号" if len(value) == 11 else "身份证号"
+    mine, wanted = got[run.start(): run.end()], expected[run.start(): run.end()]
+    if wanted != value and "*" not in mine:
+        if probe(f" {value} ") != f" {_masked(value)} ":
+            return f"{value} 是{kind}，却没有打码。" + fallback
+        if probe(f"号码{value}号") != f"号码{_masked(value)}号":
+            return (f"{value} 是{kind}，单独写时你能打码，紧挨着汉字时却不行。\\b 在数字和汉字（或字母）之间不算边界——"
+                    "它们都是“单词字符”。用 (?<!\\d) 和 (?!\\d) 只排除前后的数字。")
+        return (f"{value} 是{kind}，却没有打码：前面的号码打了码，这一个没有。用 re.sub 替换全部匹配（不要 count=1），也不要只 search 一次；"
+                "如果你的模式把号码前后的字符也吃进了匹配（(?:^|\\D)…(?:\\D|$)），两个号码只隔一个字时第二个就匹配不上——"
+                "用 (?<!\\d) 和 (?!\\d)，它们不占字符。")
+    if wanted == value and "*" in mine:
+        if len(value) > 11:
+            return (f"{value} 有 {len(value)} 位，不是手机号也不是身份证号，却被遮住了一部分：号码后面（或前面）还紧挨着数字。"
+                    "用 (?<!\\d) 和 (?!\\d)（身份证号用 (?![\\dXx])）确认号码在这里开始、在这里结束。")
+        return f"{value} 不是手机号（第 2 位要是 3–9），也不是身份证号，要原样保留。" + fallback
+    if len(value) >= 17 and "****" in mine and "*" * 11 not in mine:
+        return (f"身份证号 {value} 中间的 11 位数字被当成了手机号：先打码身份证号，再打码手机号；"
+                "或者让手机号的模式前后都不能紧挨着数字，它就不会从身份证号里截出 11 位。")
+    return "打码的位置不对：手机号保留前 3 位和后 4 位（中间 4 个 *），身份证号保留前 3 位和后 4 位（中间 11 个 *）。"
+
+
 _WORDS = ["客户", "电话", "联系", "身份证", "号码", "是", "请拨打", "备注", "，", "。", "：", "（", "）", " ", "\n", "张明", "的"]
 
 
@@ -139,6 +174,12 @@ def day5_mask_personal(mask_personal: Callable[[str], str]) -> None:
     check = _Check("day5_mask_personal")
     _callable(check.exercise, mask_personal)
 
+    def probe(text: str) -> Any:
+        try:
+            return mask_personal(text)
+        except Exception:  # noqa: BLE001 - only a hint depends on it
+            return None
+
     def run(case: str, text: str, expected: str, hint: str, *, report: bool = True) -> None:
         got = check.call(case, mask_personal, text, hint="先在上面单独调用 mask_personal(...) 看看是哪一行出错。")
         if not isinstance(got, str):
@@ -147,17 +188,22 @@ def day5_mask_personal(mask_personal: Callable[[str], str]) -> None:
         if got != expected:
             position = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
             raise check.fail(case, given=text, expected=expected, got=got,
-                             hint=f"从第 {position} 个字符开始不一样（期望 {expected[position:position + 20]!r}，实际 {got[position:position + 20]!r}）。{hint}")
+                             hint=f"从第 {position + 1} 个字符开始不一样（期望 {expected[position:position + 20]!r}，实际 {got[position:position + 20]!r}）。"
+                                  + _mask_hint(text, expected, got, position, hint, probe))
         if report:
             check.ok(case, _brief(got, 40))
 
     run("手机号", "客户电话 13812345678，请回电", "客户电话 138****5678，请回电", "手机号保留前 3 位和后 4 位，中间 4 位换成 ****。")
     run("身份证号，末位是数字", "身份证 110105199003071234。", "身份证 110***********1234。", "身份证号保留前 3 位和后 4 位，中间 11 位换成 *。")
     run("身份证号，末位是 X", "号码：11010519491231002X", "号码：110***********002X", "身份证号最后一位可能是 X（或小写 x），也要认出来。")
+    run("号码紧挨着汉字", "电话13812345678请回电，身份证110105199003071234号", "电话138****5678请回电，身份证110***********1234号",
+        "号码前后可能直接就是汉字，没有空格或标点。")
     run("开头和结尾、挨在一起的两个号码", "13912345678和15000001111", "139****5678和150****1111", "每一个号码都要打码，不只是第一个。")
     run("不是个人信息的数字保持不变", "订单 OD20240615 金额 12000 元，日期 2026-03-12，工号 10012345678，流水 613812345678901",
         "订单 OD20240615 金额 12000 元，日期 2026-03-12，工号 10012345678，流水 613812345678901",
         "只打码“完整”的号码：前后紧挨着数字的不算（用 (?<!\\d) 和 (?!\\d)）；手机号第二位是 3–9，10/11/12 开头的 11 位数不是手机号。")
+    run("比 11 位更长、以 13 开头的数字不是手机号", "流水号 13812345678901，凭证 1391234567812", "流水号 13812345678901，凭证 1391234567812",
+        "手机号正好 11 位：后面还紧挨着数字，就不是手机号。")
     run("比 18 位更长的数字不是身份证号", "编号 1101051990030712345", "编号 1101051990030712345", "身份证号正好 18 位，前后都不能紧挨着数字。")
 
     rng = random.Random(20260312)
@@ -188,6 +234,30 @@ class _Clock:
         return self.now
 
 
+def _limiter_hint(limiter_class: Callable[..., Any], hint: str) -> str:
+    """The hint for a wrong ``allow``: first rule out the mistakes that make every case look wrong, by trying the
+    learner's class again — state shared by all instances, the real clock, records that never expire."""
+    from .framework import forbidden_uses
+
+    def fresh_allows(advance: float) -> bool | None:
+        try:
+            clock = _Clock(7_777_777.0)
+            limiter = limiter_class(1, 10, clock)
+            first = limiter.allow("probe-user", f"probe-tool-{advance}")
+            clock.now += advance
+            return first is True and (advance == 0 or limiter.allow("probe-user", f"probe-tool-{advance}") is True)
+        except Exception:  # noqa: BLE001 - only a hint depends on it
+            return None
+
+    if fresh_allows(0) is False or fresh_allows(0) is False:  # the second new limiter sees the first one's call only if they share state
+        return ("一个新建的限流器、一个从没见过的用户，第一次调用就被拒绝了：计数被所有实例共用了。"
+                "计数要放在 self 上（在 __init__ 里创建 self.calls = {}），不能写成类属性。")
+    if fresh_allows(1000) is False:
+        if forbidden_uses(limiter_class, (), modules=("time", "datetime")):
+            return "时钟往前走了 1000 秒，上一次调用还没过期：你的时间没有从 self.clock() 取（用了 time 模块）。检查会传一个假时钟进来。"
+        return "时钟往前走了 1000 秒，上一次调用还在计数：超出窗口的记录要丢掉（只数时间 > now - per_seconds 的调用）。"
+    return hint
+
 def day5_rate_limiter(rate_limiter_class: Callable[..., Any]) -> None:
     """Exercise 5.3: ``RateLimiter(max_calls, per_seconds, clock)``, ``allow(user_id, tool) -> bool``, a sliding window."""
     __tracebackhide__ = True
@@ -206,7 +276,8 @@ def day5_rate_limiter(rate_limiter_class: Callable[..., Any]) -> None:
             raise check.fail(case, expected="True 或 False", got=f"{type(got).__name__}: {_short(got)}", hint="allow 返回一个布尔值。")
         history.append(f"allow({user!r}, {tool!r}) → {got}")
         if got != expected:
-            raise check.fail(case, given="；".join(history), expected=expected, got=got, hint=hint)
+            raise check.fail(case, given="；".join(history), expected=f"这一次 allow({user!r}, {tool!r}) 返回 {expected}",
+                             got=f"返回了 {got}", hint=_limiter_hint(rate_limiter_class, hint))
 
     clock = _Clock(1_000_000.0)  # far from time.time(): a limiter that reads the real clock gives itself away
     case = "同一用户同一工具：上限 3 次"
@@ -231,6 +302,17 @@ def day5_rate_limiter(rate_limiter_class: Callable[..., Any]) -> None:
     allow(case, limiter, "u1", "book_room", True,
           "上一次调用正好在 60 秒前，已经不在窗口里：只数时间 > now - per_seconds 的调用（用 >，不是 >=）。"
           "时间要从 self.clock() 取，过期的记录要丢掉。", history)
+    check.ok(case)
+
+    case = "滑动窗口不是固定窗口：0、9、10、10.5 秒，每 10 秒最多 2 次"
+    slide = _Clock(6_000_000.0)  # a multiple of 10: a window cut at round numbers starts here too
+    limiter, history = make(case, 2, 10, slide), []
+    for offset, expected, hint in ((0, True, ""), (9, True, ""),
+                                   (10, True, "第 10 秒时，第 0 秒那次已经过期（只数时间 > now - 10 的），最近 10 秒里只有第 9 秒那一次。"),
+                                   (10.5, False, "第 10.5 秒时，最近 10 秒里（第 0.5 秒之后）已经有第 9 秒和第 10 秒两次：不能放行。"
+                                                 "按整 10 秒分格、或者从某一次调用起重新计数，都是固定窗口——窗口要跟着现在的时间滑动：每次都数 (now - per_seconds, now] 里的调用。")):
+        slide.now = 6_000_000.0 + offset
+        allow(case, limiter, "u1", "send_sms", expected, hint, history)
     check.ok(case)
 
     case = "被拒绝的调用不计数"
@@ -332,8 +414,19 @@ def day5_decide_all(drive: Callable[..., Any]) -> None:
         if paused.stop_reason != "needs_confirmation":  # the checker's own script: must pause first
             raise AssertionError(f"checker setup: expected a pause, got {paused.stop_reason}")
         given = set(approve_tools)
+
+        def explain(exc: Exception) -> str:
+            text = str(exc)
+            if "只能继续一个等待确认的运行" in text:
+                reason = re.search(r"stop_reason 是 '?([a-z_]+)", text)
+                return (f"你在一个已经不再等待确认的运行上调用了 resume（它的 stop_reason 已经是 {reason.group(1) if reason else '别的'}）："
+                        "每一轮先看 result.stop_reason == \"needs_confirmation\"，不是就停下，把结果返回。")
+            if "每个待确认的调用都要有一个决定" in text:
+                return "每个 pending 的请求都要有决定：遍历 result.pending（不止第一个），request.id 作键，在 approve_tools 里的批准，其余的拒绝。"
+            return hint or f"你的函数抛出了 {type(exc).__name__}：在上面的单元格里单独调用 drive，看是哪一行出的错。"
+
         try:
-            got = check.call(case, drive, agent, paused, given, boss, hint=hint)
+            got = check.call(case, drive, agent, paused, given, boss, hint=explain)
         except ExerciseFailed as failure:
             if isinstance(failure.__cause__, _Stuck):
                 raise check.fail(case, expected="有限次数之后停下，返回仍在等待的结果", got="一直在 resume，停不下来",
@@ -343,7 +436,7 @@ def day5_decide_all(drive: Callable[..., Any]) -> None:
             raise check.fail(case, expected=f"approve_tools 保持 {sorted(approve_tools)}", got=sorted(given),
                              hint="不要修改传进来的 approve_tools（它属于调用方）。")
         if not isinstance(got, RunResult):
-            raise check.fail(case, expected="最后一次 resume 返回的 RunResult", got=f"{type(got).__name__}: {_short(got)}",
+            raise check.fail(case, expected="最后一次 resume 返回的 RunResult", got=typed(got),
                              hint="return 最后的 result（agent.resume 的返回值）。")
         return got
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 import copy
 import json
 import math
+import re
 from typing import Any, Callable
 
-from .framework import _callable, _Check, _short
+from .framework import _callable, _Check, _short, value_difference
 
 # --------------------------------------------------------------------------- helpers
 
@@ -32,6 +33,54 @@ def _run(check: _Check, case: str, fn: Callable[..., Any], *args: Any, hint: str
 
 
 # --------------------------------------------------------------------------- 6.1 redaction
+
+_KEY = re.compile(r"(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]{16,}")
+_SIXTEEN = "sk-Q7wE9rT1yU3iO5pA"  # exactly 16 characters after sk-
+_FIFTEEN = "sk-Q7wE9rT1yU3iO5p"  # 15: not a key
+
+
+def _strings(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], str]]:
+    if isinstance(value, str):
+        return [(path, value)]
+    if isinstance(value, dict):
+        return [item for key, inner in value.items() for item in _strings(inner, (*path, key))]
+    if isinstance(value, list):
+        return [item for index, inner in enumerate(value) for item in _strings(inner, (*path, index))]
+    return []
+
+
+def _at(value: Any, path: tuple[Any, ...]) -> Any:
+    for part in path:
+        try:
+            value = value[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return value
+
+
+def _redact_hint(line: dict[str, Any], expected: dict[str, Any], got: Any, hint: str, redact_line: Callable[..., Any]) -> str:
+    """The hint for the first string the learner got wrong: which key stayed, and why (tried again on that key alone)."""
+    for path, text in _strings(line):
+        want, have = _at(expected, path), _at(got, path)
+        if want == have or not isinstance(have, str) or want == "***":
+            continue
+        kept = [key.group() for key in _KEY.finditer(text) if key.group() in have]
+        if not kept:
+            break
+        key = kept[0]
+        try:
+            alone = redact_line({"note": key})
+        except Exception:  # noqa: BLE001 - only a hint depends on it
+            alone = None
+        if alone == {"note": "sk-***"}:
+            return f"{key} 单独出现时你能替换，和别的密钥在同一段文字里时却留下了：用 re.sub 替换所有匹配（不要 count=1，也不要只 search 一次）。"
+        body = key[3:]
+        if re.search(r"[-_]", body):
+            return f"{key} 没有被替换：它里面有 - 或 _。密钥的字符是字母、数字、- 和 _，字符类要写全：[A-Za-z0-9_-]{{16,}}。"
+        if len(body) == 16:
+            return f"{key} 没有被替换：sk- 后面正好 16 个字符，“至少 16 个”包括 16 个本身：{{16,}}，不是 {{17,}}。"
+        return f"{key} 没有被替换。" + hint
+    return hint
 
 
 def day6_redact_line(redact_line: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
@@ -61,6 +110,8 @@ def day6_redact_line(redact_line: Callable[[dict[str, Any]], dict[str, Any]]) ->
         ("太短的 sk- 和单词中间的 sk- 不是密钥", {"note": "sk-short 不是密钥，task-abcdefghijklmnopqrstu 也不是"},
          {"note": "sk-short 不是密钥，task-abcdefghijklmnopqrstu 也不是"},
          "密钥至少 16 个字符；而且 sk- 前面不能紧挨着字母或数字（task- 里的 sk- 不算），可以用 (?<![A-Za-z0-9])sk-。"),
+        ("sk- 后面正好 16 个字符是密钥，15 个不是", {"note": f"新的 {_SIXTEEN}，旧的 {_FIFTEEN}"}, {"note": f"新的 sk-***，旧的 {_FIFTEEN}"},
+         "“至少 16 个”包括正好 16 个：{16,}。"),
         ("列表里直接是字符串", {"tool_calls": [f"key={key}", "普通文本"]}, {"tool_calls": ["key=sk-***", "普通文本"]},
          "list 里的每一项都要处理，字符串项也一样。"),
         ("空的一行", {}, {}, "空 dict 返回空 dict。"),
@@ -71,7 +122,9 @@ def day6_redact_line(redact_line: Callable[[dict[str, Any]], dict[str, Any]]) ->
             raise check.fail(case, given=line, expected="一个新的 dict", got=f"{type(got).__name__}: {_short(got, 120)}",
                              hint="函数要 return 脱敏之后的那一行（一个新的 dict）。")
         if got != expected:
-            raise check.fail(case, given=line, expected=expected, got=got, hint=hint)
+            where = value_difference(expected, got) or "类型不同（例如 tuple 和 list）"
+            raise check.fail(case, given=line, expected=expected, got=f"不同之处：{where}\n  你返回的：{_short(got, 200)}",
+                             hint=_redact_hint(line, expected, got, hint, redact_line))
         check.ok(case)
     again = _run(check, "同一行处理两次，结果一样", redact_line, cases[4][1])
     if again != cases[4][2] or redact_line(again) != again:
@@ -90,6 +143,19 @@ def _tool_result(request_id: str, step: int, tool: str, call_id: str, ms: Any) -
     if ms is not ...:
         line["tool_duration_ms"] = ms
     return line
+
+
+_FIELD_HINTS = {
+    "request_id": "request_id 取自这一行的 \"request_id\"：不同运行的行交错在一起，每个发现都要说出是哪次运行。",
+    "step": "step 取自这一行的 \"step\"。",
+    "tool": "tool 取自这一行的 \"tool\"（工具名）。",
+    "tool_call_id": "tool_call_id 取自这一行的 \"gen_ai.tool.call.id\" 字段（键名里有点号，用 line.get(\"gen_ai.tool.call.id\")）。",
+    "duration_ms": "duration_ms 报的是这一行的 \"tool_duration_ms\"（工具自己的耗时），原样报出，不要换算或取整。",
+}
+
+
+def _findings(items: list[dict[str, Any]]) -> str:
+    return "、".join(f"{item.get('request_id')}/{item.get('tool_call_id')}（{item.get('tool')}，{item.get('duration_ms')} ms）" for item in items)
 
 
 def day6_slow_tool_calls(slow_tool_calls: Callable[[list[dict[str, Any]], float], list[dict[str, Any]]]) -> None:
@@ -112,6 +178,9 @@ def day6_slow_tool_calls(slow_tool_calls: Callable[[list[dict[str, Any]], float]
     missing = _tool_result("run_b", 3, "send_mail", "c10", ...)
     null = _tool_result("run_b", 3, "send_mail", "c11", None)
     repeat = {**_tool_result("run_b", 4, "get_weather", "c12", 0.0), "status": "repeated"}
+    timeout = {**_tool_result("run_c", 1, "query_db", "c20", 30000.0), "status": "error", "error": "查询超时（30 秒）"}
+    failed_fast = {**_tool_result("run_c", 2, "query_db", "c21", 12.0), "status": "error", "error": "表不存在"}
+    same_id = _tool_result("run_d", 1, "get_weather", "c1", 1250.0)  # another run reuses call id c1 and the duration of a1
     start = {"event": "run_start", "request_id": "run_b", "step": 0}
     cases = [
         ("一次运行，两个慢调用", [a1, a2, a3], 500, [finding(a1), finding(a3)], "只保留 tool_duration_ms 大于 limit_ms 的 tool_result 行。"),
@@ -124,6 +193,10 @@ def day6_slow_tool_calls(slow_tool_calls: Callable[[list[dict[str, Any]], float]
         ("两次运行交错，按行的顺序返回", [a1, b1, a3], 500, [finding(a1), finding(b1), finding(a3)],
          "按 lines 里的顺序逐行判断，不要按运行或耗时重新排序；每个结果都带上 request_id。"),
         ("阈值为 0 时，0 ms 的重复调用不算", [repeat, a2], 0, [finding(a2)], "0 > 0 不成立：严格大于。"),
+        ("失败的调用也算：30 秒超时的调用是最慢的那个", [failed_fast, timeout, a2], 1000, [finding(timeout)],
+         "不管调用成功还是失败（status 是 error、超时），耗时超过 limit_ms 就要报出来：超时往往正是最慢的那一类。不要按 status 过滤。"),
+        ("另一次运行里同样的调用 id 和耗时：每一行单独报", [a1, same_id], 1000, [finding(a1), finding(same_id)],
+         "每个慢的 tool_result 行都是一个发现：不要按 tool_call_id 或耗时去重（不同运行的 id 可以相同），request_id 和 step 取自这一行。"),
         ("没有任何行", [], 100, [], "空列表返回空列表。"),
     ]
     for case, lines, limit, expected, hint in cases:
@@ -137,9 +210,20 @@ def day6_slow_tool_calls(slow_tool_calls: Callable[[list[dict[str, Any]], float]
             raise check.fail(case, expected=f"每个 dict 都有 {', '.join(keys)}", got=f"缺少 {missing_keys[0]}：{_short(got[0], 150)}",
                              hint="tool_call_id 来自行里的 \"gen_ai.tool.call.id\"，duration_ms 来自 \"tool_duration_ms\"。")
         if shaped != expected:
-            raise check.fail(case, given={"limit_ms": limit, "lines": [(l.get("event"), l.get("tool"), l.get("tool_duration_ms", l.get("duration_ms"))) for l in lines]},
-                             expected=[(e["request_id"], e["tool"], e["duration_ms"]) for e in expected],
-                             got=[(g.get("request_id"), g.get("tool"), g.get("duration_ms")) for g in shaped], hint=hint)
+            missing = [e for e in expected if e not in shaped]
+            extra = [g for g in shaped if g not in expected]
+            if not missing and not extra:
+                order = lambda items: " → ".join(f"{i.get('request_id')}/{i.get('tool_call_id')}" for i in items)  # noqa: E731
+                difference = f"同样的发现，顺序不同：期望 {order(expected)}，实际 {order(shaped)}"
+            elif len(shaped) == len(expected) and len(missing) == len(extra):
+                difference = value_difference(expected, shaped) or ""
+                field = next((k for k in keys if f"['{k}']" in difference), None)
+                hint = _FIELD_HINTS.get(field, hint) if field else hint
+            else:
+                difference = "；".join(filter(None, [f"少了 {_findings(missing)}" if missing else "", f"多了 {_findings(extra)}" if extra else ""]))
+            raise check.fail(case, given={"limit_ms": limit, "lines": [{k: l.get(k) for k in ("event", "request_id", "step", "tool", "status", "tool_duration_ms", "duration_ms") if k in l}
+                                                                      for l in lines]},
+                             expected=expected, got=f"不同之处：{difference}\n  你返回的：{_short(shaped, 200)}", hint=hint)
         check.ok(case, f"{len(expected)} 个")
     check.done()
 
@@ -169,6 +253,9 @@ def day6_cost_by_user(cost_by_user: Callable[[list[dict[str, Any]], dict[str, An
     no_usage = _model_call("u2", "m1", None, None, "run_3")
     half = _model_call("u2", "m1", 300, None, "run_3")
     unpriced = _model_call("u3", "gpt-x", 1000, 100, "run_4")
+    no_output = _model_call("u4", "m1", 1200, 0, "run_5")  # a reply cut off before any output: 0 is a reported figure
+    cached = _model_call("u4", "m2", 0, 40, "run_5")
+    empty = _model_call("u5", "m1", 0, 0, "run_6")  # reported, and free: cost 0.0, not None
     cases = [
         ("两个用户，按用户分别汇总", [u1a, u1b, u2a], prices,
          {"u1": {"calls": 2, "cost": cost("m1", 1000, 100) + cost("m2", 2_000_000, 10), "unknown": 0},
@@ -185,6 +272,11 @@ def day6_cost_by_user(cost_by_user: Callable[[list[dict[str, Any]], dict[str, An
         ("价格表里没有的模型也是未知", [unpriced, u1a], prices,
          {"u3": {"calls": 1, "cost": None, "unknown": 1}, "u1": {"calls": 1, "cost": cost("m1", 1000, 100), "unknown": 0}},
          "prices 里没有这个模型时算作未知；一个用户的调用全部未知时，cost 是 None（不知道），不是 0。"),
+        ("报告的 0 是已知的用量：0 个输出 token 不是“未知”", [no_output, cached, empty], prices,
+         {"u4": {"calls": 2, "cost": cost("m1", 1200, 0) + cost("m2", 0, 40), "unknown": 0},
+          "u5": {"calls": 1, "cost": 0.0, "unknown": 0}},
+         "后端报告了 0 也是报告了：只有 None 才是未知。用 tokens is None 判断，不要用 not tokens（0 也是假值）；"
+         "花了 0 元的用户 cost 是 0.0，不是 None（不要写 cost or None）。"),
         ("价格写成 list 也行", [u1a], {"m1": [2.0, 8.0]}, {"u1": {"calls": 1, "cost": cost("m1", 1000, 100), "unknown": 0}},
          "prices[model] 是 (输入单价, 输出单价)，可能是 tuple 也可能是 list：按下标取，别判断类型。"),
         ("没有任何行", [], prices, {}, "空列表返回空 dict。"),

@@ -211,39 +211,54 @@ def day7_idempotency_store(check: _Check, store_class: Any) -> None:
 
     store = _instance(check, "IdempotencyStore(ttl=60, clock=clock)", store_class, 60, clock)
 
-    def run_once(case: str, user: str, key: str, body: Any, create: Callable[[], str], hint: str = "") -> tuple[Any, bool]:
-        return _made(check, case, check.call(case, store.run_once, user, key, body, create, hint=hint))
+    def explain(why_not: str) -> Callable[[Exception], str]:
+        """The hint for an exception from run_once where none was due; ``why_not`` says why this call is no conflict."""
+        def hint(exc: Exception) -> str:
+            if type(exc).__name__ == "IdempotencyConflict":
+                own = "" if isinstance(exc, IdempotencyConflict) else \
+                    "（另外：你抛出的是自己定义的 IdempotencyConflict，要用课程包里的：from handwritten_agent.service.store import IdempotencyConflict。）"
+                return f"这一次不是冲突，不该抛 IdempotencyConflict：{why_not}{own}"
+            return f"run_once 抛出了 {type(exc).__name__}：{why_not}在上面的单元格里用同样的参数单独调用一次，看是哪一行出的错。"
+        return hint
+
+    def run_once(case: str, user: str, key: str, body: Any, create: Callable[[], str], why_not: str) -> tuple[Any, bool]:
+        return _made(check, case, check.call(case, store.run_once, user, key, body, create, hint=explain(why_not)))
 
     case = "第一次：调用 create()，返回 (结果, True)"
-    got = run_once(case, "u1", "k1", {"session_id": "s", "message": "订会议室"}, creator("run_1"))
+    got = run_once(case, "u1", "k1", {"session_id": "s", "message": "订会议室"}, creator("run_1"), "这个键第一次出现。")
     if got != ("run_1", True) or made != ["run_1"]:
         raise check.fail(case, expected="('run_1', True)，create 被调用 1 次", got=f"{got}，create 被调用 {len(made)} 次",
                          hint="没见过的 (user_id, key)：调用 create()，记下它的结果，返回 (结果, True)。")
     check.ok(case)
     case = "同一个键、同一个请求体：返回记下的结果，不再调用 create()"
-    got = run_once(case, "u1", "k1", {"session_id": "s", "message": "订会议室"}, creator("run_2"))
+    got = run_once(case, "u1", "k1", {"session_id": "s", "message": "订会议室"}, creator("run_2"), "请求体和第一次完全相同，这是一次重放。")
     if got != ("run_1", False) or made != ["run_1"]:
         raise check.fail(case, expected="('run_1', False)，create 仍然只被调用过 1 次", got=f"{got}，create 被调用 {len(made)} 次",
                          hint="见过的键、同样的请求体：直接返回记下的结果和 False，不要再调用 create()。")
     check.ok(case)
     case = "字段顺序不同的同一个请求体也算同一个"
-    got = run_once(case, "u1", "k1", {"message": "订会议室", "session_id": "s"}, creator("run_3"))
+    got = run_once(case, "u1", "k1", {"message": "订会议室", "session_id": "s"}, creator("run_3"),
+                   "只是字段顺序不同，是同一个请求体：比较规范化的 JSON（json.dumps(body, sort_keys=True, ensure_ascii=False)，或它的哈希）。")
     if got != ("run_1", False):
-        raise check.fail(case, expected="('run_1', False)", got=got,
+        raise check.fail(case, expected="('run_1', False)", got=repr(got),
                          hint="比较请求体的规范形式：json.dumps(body, sort_keys=True, ensure_ascii=False)（再取哈希）。字段顺序不影响含义。")
     check.ok(case)
     case = "同一个键、不同的请求体：抛出 IdempotencyConflict"
     check.raises(case, store.run_once, "u1", "k1", {"session_id": "s", "message": "发邮件"}, creator("run_4"),
                  expected=IdempotencyConflict, want="IdempotencyConflict",
                  hint_returned="同一个键配上不同的请求体，多半是客户端的 bug：不要悄悄返回旧结果，也不要新建，raise IdempotencyConflict(key)。",
-                 hint_other="raise IdempotencyConflict(key)（从 handwritten_agent.service.store 导入），服务会把它变成 422。")
+                 hint_other=lambda exc: ("你抛出的是自己定义的 IdempotencyConflict：服务只认得课程包里的那个，"
+                                         "from handwritten_agent.service.store import IdempotencyConflict，再 raise IdempotencyConflict(key)。"
+                                         if type(exc).__name__ == "IdempotencyConflict" else
+                                         f"要抛的是 IdempotencyConflict(key)（从 handwritten_agent.service.store 导入），不是 {type(exc).__name__}；服务会把它变成 422。"))
     if made != ["run_1"]:
         raise check.fail(case, expected="create 没有被调用", got=f"create 被调用了：{made}", hint="发现冲突时不要调用 create()。")
     check.ok(case)
     case = "不同用户的同一个键互不相干"
-    got = run_once(case, "u2", "k1", {"session_id": "s", "message": "订会议室"}, creator("run_5"))
+    got = run_once(case, "u2", "k1", {"session_id": "s", "message": "订会议室"}, creator("run_5"),
+                   "这是另一个用户，他的 k1 和 u1 的 k1 互不相干：用 (user_id, key) 作为键。")
     if got != ("run_5", True):
-        raise check.fail(case, expected="('run_5', True)", got=got, hint="键按用户分开存：用 (user_id, key) 作为字典的键。")
+        raise check.fail(case, expected="('run_5', True)", got=repr(got), hint="键按用户分开存：用 (user_id, key) 作为字典的键。")
     check.ok(case)
 
     case = "create() 抛出异常：什么都不记，下次重试会重新创建"
@@ -251,39 +266,42 @@ def day7_idempotency_store(check: _Check, store_class: Any) -> None:
         raise RuntimeError("数据库暂时不可用")
     check.raises(case, store.run_once, "u1", "k2", {"message": "a"}, broken, expected=RuntimeError, want="create() 的 RuntimeError 原样抛出",
                  hint_returned="create() 失败时让异常传出去：调用方要知道这次没有成功。", hint_other="不要吞掉或换掉 create() 的异常。")
-    got = run_once(case, "u1", "k2", {"message": "a"}, creator("run_6"))
+    got = run_once(case, "u1", "k2", {"message": "a"}, creator("run_6"), "上次 create() 失败了，这个键不该被记下。")
     if got != ("run_6", True):
-        raise check.fail(case, expected="('run_6', True)：上次没成功，这次重新创建", got=got,
+        raise check.fail(case, expected="('run_6', True)：上次没成功，这次重新创建", got=repr(got),
                          hint="先调用 create()，成功之后再记下键；create() 抛异常时这个键不能留下，否则客户端永远重试不成功。")
     check.ok(case)
 
     case = "记下的是请求体当时的样子，调用之后改动那个 dict 不影响"
     body = {"message": "订 room_301", "tags": ["早会"]}
-    run_once(case, "u3", "k3", body, creator("run_7"))
+    run_once(case, "u3", "k3", body, creator("run_7"), "这个键第一次出现。")
     body["message"], body["tags"][0] = "订 room_502", "晚会"
-    got = run_once(case, "u3", "k3", {"message": "订 room_301", "tags": ["早会"]}, creator("run_8"))
+    got = run_once(case, "u3", "k3", {"message": "订 room_301", "tags": ["早会"]}, creator("run_8"),
+                   "这次的请求体和第一次调用时的一样；是调用方事后改了它传进来的那个 dict——你存的不能是那个 dict 本身，要存它当时的规范 JSON 或哈希。")
     if got != ("run_7", False):
-        raise check.fail(case, expected="('run_7', False)", got=got,
+        raise check.fail(case, expected="('run_7', False)", got=repr(got),
                          hint="不要把调用方的 dict 本身存起来（它之后可能被改）：存它的规范 JSON 或哈希。")
     check.ok(case)
 
     case = "键在 ttl 秒内有效：第 59.5 秒还在，第 60 秒过期"
     clock.now = 1000.0 + 59.5  # the key was first used at 1000.0 (exact binary fractions: no rounding at the boundary)
-    got = run_once(case, "u1", "k1", {"session_id": "s", "message": "订会议室"}, creator("run_9"))
+    got = run_once(case, "u1", "k1", {"session_id": "s", "message": "订会议室"}, creator("run_9"), "请求体和第一次完全相同，键也还有效。")
     if got != ("run_1", False):
-        raise check.fail(case, expected="第 59.5 秒：('run_1', False)", got=got, hint="时间只从 clock() 取；键在 clock() < 第一次的时间 + ttl 时有效。")
+        raise check.fail(case, expected="第 59.5 秒：('run_1', False)", got=repr(got), hint="时间只从 clock() 取；键在 clock() < 第一次的时间 + ttl 时有效。")
     clock.now = 1000.0 + 60
-    got = run_once(case, "u1", "k1", {"session_id": "s", "message": "发邮件"}, creator("run_10"))
+    got = run_once(case, "u1", "k1", {"session_id": "s", "message": "发邮件"}, creator("run_10"),
+                   "第 60 秒时键已经过期（clock() >= 第一次的时间 + ttl），过期的键当作没见过，请求体不同也不算冲突。")
     if got != ("run_10", True):
-        raise check.fail(case, expected="第 60 秒：过期了，当作新键 → ('run_10', True)", got=got,
+        raise check.fail(case, expected="第 60 秒：过期了，当作新键 → ('run_10', True)", got=repr(got),
                          hint="到了第一次使用的时间 + ttl 就过期（clock() >= 开始 + ttl）；过期的键当作没见过，连请求体不同也不算冲突。")
     check.ok(case)
 
     case = "两个实例互不影响"
     fresh = _instance(check, case, store_class, 60, _Clock())
-    got = _made(check, case, check.call(case, fresh.run_once, "u1", "k1", {"session_id": "s", "message": "订会议室"}, creator("run_11")))
+    got = _made(check, case, check.call(case, fresh.run_once, "u1", "k1", {"session_id": "s", "message": "订会议室"}, creator("run_11"),
+                                        hint=explain("这是一个新的实例，它还没见过任何键：存储要放在实例上（self.… 在 __init__ 里建），不要用类属性或全局变量。")))
     if got != ("run_11", True):
-        raise check.fail(case, expected="新实例里没有这个键：('run_11', True)", got=got,
+        raise check.fail(case, expected="新实例里没有这个键：('run_11', True)", got=repr(got),
                          hint="存储放在实例属性里（self.… 在 __init__ 里建），不要用类属性或全局变量。")
     check.ok(case)
 

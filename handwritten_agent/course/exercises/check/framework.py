@@ -278,8 +278,12 @@ class _Check:
             return exc
         except Exception as exc:  # noqa: BLE001
             hint = hint_other(exc) if callable(hint_other) else hint_other
-            raise self.fail(case, given=given, expected=want, got=f"抛出了 {type(exc).__name__}: {_brief(str(exc), 160)}",
-                            hint=hint) from exc
+            wanted = expected if isinstance(expected, tuple) else (expected,)
+            twin = next((cls for cls in wanted if cls.__name__ == type(exc).__name__), None)
+            shown = (f"{type(exc).__module__}.{type(exc).__name__}（一个同名的类，不是 {twin.__module__}.{twin.__name__}）"
+                     if twin is not None else type(exc).__name__)  # two classes with one name must not print alike
+            raise self.fail(case, given=given, expected=want if twin is None else f"{want}（{twin.__module__}.{twin.__name__}）",
+                            got=f"抛出了 {shown}: {_brief(str(exc), 160)}", hint=hint) from exc
         raise self.fail(case, given=given, expected=want, got=f"没有抛出异常，返回了 {typed(got)}", hint=hint_returned)
 
     def forbid(self, case: str, answer: Any, *, names: Iterable[str] = FORBIDDEN_BUILTINS, modules: Iterable[str] = (),

@@ -2,8 +2,9 @@
 state about each tool (found wherever and however it is written), and how the simulator's reading of the
 prompt compares with the tools it was made from.
 
-Left out: the wording. Any layout passes (JSON, tables, lists, prose) as long as the facts are there and
-the simulator reads the same tools back.
+Left out: the wording. Any layout passes (JSON, tables, lists, trees, signatures, YAML, tags, prose) as long as
+the facts are there and the simulator reads the same tools back. Which parameters are required is judged only
+by that reading (a Python signature says it with ``= None``, a table with a column, a sentence with 必填).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from ....messages import ToolCall
 from .framework import mentions
+from .reading import says_answer_without_tools
 
 _STOCKS = [
     {"name": "get_stock_price", "description": "查询一只股票的最新价格（示例数据），例如“苹果公司的股价是多少”。",
@@ -74,8 +76,6 @@ _TYPE_WORDS = {
     "array": r"array|list|数组|列表",
     "object": r"object|dict|对象",
 }
-_REQUIRED_WORDS = re.compile(r"required|必填|必需|必须提供|必须填写|必选", re.I)
-_NO_TOOL_WORDS = re.compile(r"不需要|无需|不用调用|不必调用|直接回答|直接用|直接回复|自然语言|文字回答|普通文字|directly|plain text|no tool", re.I)
 
 
 def _found(prompt: str, word: str) -> bool:
@@ -132,15 +132,12 @@ def prompt_problems(prompt: str, tools: list[dict[str, Any]]) -> list[tuple[str,
             if missing:
                 problems.append((f"写出参数 {where} 的全部可选值", f"列出 {pschema['enum']}", excerpt(prompt, pname),
                                  f"有 enum 的参数要列出全部可选值，缺少 {'、'.join(missing)}：否则模型会填出系统不认的值。"))
-    if any((spec.get("parameters") or {}).get("required") for spec in tools) and not _REQUIRED_WORDS.search(prompt):
-        problems.append(("说明哪些参数必填", "提示词里说明必填参数（写出 required 列表，或在参数旁写“必填/可选”）", excerpt(prompt),
-                         "要告诉模型哪些参数是必填的：放进 JSON Schema（带 required），或者逐个参数写“必填/可选”。"))
     if '"name"' not in prompt or '"arguments"' not in prompt:
         missing_keys = [key for key in ('"name"', '"arguments"') if key not in prompt]
         problems.append(("规定回复格式：一个含 name 和 arguments 的 JSON 对象", f"提示词里有带双引号的键 {'、'.join(missing_keys)}",
                          "……" + prompt[-200:] if len(prompt) > 200 else prompt,
                          "写明调用工具时只输出一个 JSON 对象，并给出例子：{\"name\": \"工具名\", \"arguments\": {…}}（键名带双引号）。"))
-    if not _NO_TOOL_WORDS.search(prompt):
+    if not says_answer_without_tools(prompt):
         problems.append(("说明不需要工具时怎么回答", "提示词里说明：不需要工具时直接用文字回答",
                          "……" + prompt[-200:] if len(prompt) > 200 else prompt,
                          "加一句“不需要调用工具时，直接用自然语言回答”：否则模型可能对“你好”也硬塞一个工具调用。"))

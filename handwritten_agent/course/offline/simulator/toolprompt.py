@@ -3,10 +3,13 @@
 Learners write Day 2's system prompts by hand, so ``read_tool_prompt`` recovers the tools from
 whatever layout they chose. JSON is read here: tool definitions (bare, OpenAI-style, a list, a Python
 ``repr``, inside ``` fences or not), a parameters schema under a heading (the package's ``prompting``
-format), and the example reply. Every other layout — Markdown tables, bulleted or numbered lists,
-label lines (``工具名称：X`` / ``描述：…`` / ``参数说明：``), prose sentences, signatures, YAML-like
-blocks — is read by ``toolprompt_layouts`` and ``toolprompt_blocks``. The example reply in the prompt says which keys carry the
-tool name and the arguments (``ReplyFormat``); ``Action Input`` means the text ReAct format (``ReactLabels``).
+format), and the example reply. Every other layout is read by its own module: YAML-like blocks and Markdown
+tables (a JSON Schema in a table cell included) by ``toolprompt_blocks``, XML-like tags by ``toolprompt_tags``,
+nested bullet trees (a bare name, its facts one level down) by ``toolprompt_trees``, and bulleted or numbered lists,
+label lines (``工具名称：X`` / ``描述：…`` / ``参数说明：``), prose sentences and signatures (Python, TypeScript,
+JSDoc, with the comments or docstrings that describe them) by ``toolprompt_layouts``. The example reply in the
+prompt says which keys carry the tool name and the arguments (``ReplyFormat``); ``Action Input`` means the text
+ReAct format (``ReactLabels``).
 
 Bare ``- snake_name: description`` bullets are many prompts' lists of fields, so tools read only from
 them are marked ``tools_are_guessed``; they count when the prompt also shows an example call.
@@ -24,6 +27,8 @@ from typing import Any
 from . import messiness
 from .toolprompt_blocks import table_tools, yaml_tools
 from .toolprompt_layouts import section_tools
+from .toolprompt_tags import tag_tools
+from .toolprompt_trees import tree_tools
 from .toolprompt_words import IDENT as IDENTIFIER  # noqa: F401 - re-exported: promptmode reads names with it
 from .toolprompt_words import Found
 
@@ -181,13 +186,17 @@ def read_tool_prompt(system_text: str) -> ToolPrompt:
     found: list[Found] = []
     schemas: list[tuple[int, int, dict[str, Any]]] = []
     json_spans: list[tuple[int, int]] = []
+    json_values: list[tuple[int, int, Any]] = []
     reply: ReplyFormat | None = None
     from_yaml, yaml_spans = yaml_tools(text)
     for start, end, value in messiness.iter_json_values(text):
         if any(a <= start < b for a, b in yaml_spans):
             continue  # a flow list inside a YAML block ("enum: [a, b]") belongs to that block
+        if isinstance(value, dict) and ":" not in text[start:end] and "：" not in text[start:end]:
+            continue  # "{string}" in "@param {string} city" is a word in braces, not an object
         if isinstance(value, dict) or (isinstance(value, list) and any(isinstance(item, dict) for item in value)):
             json_spans.append((start, end))  # read here; a list of words ("['a', 'b']") stays for the text readers
+            json_values.append((start, end, value))
         tools = _tools_in_json(value)
         if tools:
             found.extend(Found(start, t["name"], t["description"], schema=t["parameters"]) for t in tools)
@@ -196,9 +205,14 @@ def read_tool_prompt(system_text: str) -> ToolPrompt:
         elif reply is None:
             reply = _reply_format_of(value)
     prose = _blank(text, json_spans + yaml_spans)
-    table_found, table_spans, _ = table_tools(prose, [])
-    sections = section_tools(_blank(prose, table_spans), schemas, table_spans)
-    found += from_yaml + table_found + sections
+    from_tags, tag_spans = tag_tools(prose, json_values)
+    from_trees, tree_spans = tree_tools(_blank(prose, tag_spans))
+    prose = _blank(prose, tag_spans + tree_spans)
+    schemas = [schema for schema in schemas if not any(a <= schema[0] < b for a, b in tag_spans)]
+    table_found, table_spans, _ = table_tools(prose, [], json_values)
+    outside_tables = [schema for schema in schemas if not any(a <= schema[0] < b for a, b in table_spans)]
+    sections = section_tools(_blank(prose, table_spans), outside_tables, table_spans)
+    found += from_yaml + from_tags + from_trees + table_found + sections
     # a table that lists only parameters belongs to the tool named in its caption, or just above it
     _, _, table_params = table_tools(prose, [(tool.position, tool.name) for tool in found])
     for tool in found:

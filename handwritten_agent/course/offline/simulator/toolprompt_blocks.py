@@ -12,13 +12,14 @@ Left out: YAML anchors, multi-line scalars and quoting rules beyond plain quotes
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from .toolprompt_words import (_NOT_PARAMETERS, _PARAM_IDENT, _TYPE_ONLY, IDENT, Found, Param, enum_in, inline_parameters,
                                json_type, read_meta)
 
-_TRUE_CELL = re.compile(r"^(?:是|yes|y|true|✓|✔|√|必填|必需|必须|必选|required|是的|需要)$", re.I)
-_FALSE_CELL = re.compile(r"^(?:否|no|n|false|✗|✘|×|可选|选填|optional|非必填|不是|不需要|-|—|–)$", re.I)
+_TRUE_CELL = re.compile(r"^(?:是|yes|y|true|✓|✔|√|✅|☑|☑️|✔️|必填|必需|必须|必选|required|是的|需要)$", re.I)
+_FALSE_CELL = re.compile(r"^(?:否|no|n|false|✗|✘|×|❌|✖|✖️|可选|选填|optional|非必填|不是|不需要|-|—|–)$", re.I)
 _NOTHING = re.compile(r"^\s*[（(]?\s*(?:无|没有|不需要|none|n/a|-|—|–|/)\s*[)）]?\s*[。.]?\s*$", re.I)
 
 # ------------------------------------------------------------------------------ YAML-like blocks
@@ -33,6 +34,15 @@ def _scalar(text: str | None) -> Any:
     text = text.strip()
     if text.startswith("[") and text.endswith("]"):
         return [_scalar(part) for part in re.split(r"\s*,\s*", text[1:-1].strip()) if part]
+    if text.startswith("{") and text.endswith("}"):  # a flow mapping: {type: string, enum: [a, b], description: …}
+        pairs = re.split(r"\s*,\s*(?=[A-Za-z_\u4e00-\u9fff][\w\u4e00-\u9fff]*\s*:(?:\s|$))", text[1:-1].strip())
+        mapping = {}
+        for pair in pairs:
+            key, colon, value = pair.partition(":")
+            if not colon or not key.strip():
+                return text
+            mapping[key.strip().strip("'\"")] = _scalar(value.strip())
+        return mapping
     if (text[0] in "'\"") and text[-1] == text[0] and len(text) > 1:
         return text[1:-1]
     lowered = text.lower()
@@ -212,18 +222,21 @@ def _tools_in_yaml(value: Any, depth: int = 0) -> list[dict[str, Any]]:
 # ------------------------------------------------------------------------------ tables
 
 _TABLE_ROW = re.compile(r"^[ \t]*\|?(.+\|.+?)\|?[ \t]*$")
-_RULE_ROW = re.compile(r"^[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)+\|?[ \t]*$")
+_RULE_ROW = re.compile(r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$")
 _COLUMNS = [  # (kind, header words), checked in this order for each header cell
+    ("tool_description", r"(?:工具|函数|tool|function)\s*(?:的)?\s*(?:描述|说明|用途|功能|作用|description|desc|purpose)"),
+    ("description", r"(?:参数|param(?:eter)?|argument|arg|字段)\s*(?:的)?\s*(?:描述|说明|用途|含义|作用|description|desc)"),
     ("required", r"是否必填|必填|必需|必须|必选|required|mandatory"),
     ("optional", r"^(?:是否)?可选$|^optional$"),
     ("enum", r"可选值|取值|枚举|允许|enum|allowed|values|options|choices"),
     ("type", r"类型|type"),
     ("tool", r"工具|函数|tool|function"),
     ("param", r"参数名|参数名称|字段|^param(?:eter)?(?:\s*name)?$|^argument$|^arg$"),
-    ("params", r"参数|parameters|params|arguments|args|inputs?"),
+    ("params", r"参数|parameters|params|arguments|args|inputs?|schema"),
     ("description", r"描述|说明|用途|功能|作用|含义|description|desc|purpose|usage"),
     ("name", r"名称|名字|name"),
 ]
+_NAMES_CELL = re.compile(rf"^\[?\s*[`'\"]?{_PARAM_IDENT}[`'\"]?(?:\s*[、,，/]\s*[`'\"]?{_PARAM_IDENT}[`'\"]?)*\s*\]?$")
 
 
 def _cells(line: str) -> list[str]:
@@ -241,9 +254,12 @@ def _column_kinds(header: list[str]) -> list[str | None]:
     return kinds
 
 
-def table_tools(text: str, context: list[tuple[int, str]]) -> tuple[list[Found], list[tuple[int, int]], dict[str, list[Param]]]:
+def table_tools(text: str, context: list[tuple[int, str]], json_values: list[tuple[int, int, Any]] = ()  # type: ignore[assignment]
+                ) -> tuple[list[Found], list[tuple[int, int]], dict[str, list[Param]]]:
     """Tools in pipe tables; parameters of tables that only list parameters go to the tool named just before
-    the table (``context``: positions of tool names found elsewhere). Returns tools, spans, and those parameters."""
+    the table (``context``: positions of tool names found elsewhere). ``json_values`` are the JSON values of the
+    text (blanked out of it), so a row whose cell holds a tool's JSON Schema gets it. Returns tools, spans, and
+    those parameters."""
     found: list[Found] = []
     spans: list[tuple[int, int]] = []
     extra: dict[str, list[Param]] = {}
@@ -260,10 +276,10 @@ def table_tools(text: str, context: list[tuple[int, str]]) -> tuple[list[Found],
             position += len(line) + len(lines[index + 1])
             index += 2
             while index < len(lines) and _TABLE_ROW.match(lines[index]) and "|" in lines[index]:
-                rows.append(_cells(lines[index]))
+                rows.append(_Row(_cells(lines[index]), position, position + len(lines[index])))
                 position += len(lines[index])
                 index += 1
-            tools, params = _read_table(header, rows, start)
+            tools, params = _read_table(header, rows, json_values)
             if tools or params:
                 spans.append((start, position))
             found.extend(tools)
@@ -280,10 +296,37 @@ def table_tools(text: str, context: list[tuple[int, str]]) -> tuple[list[Found],
     return found, spans, extra
 
 
-def _read_table(header: list[str], rows: list[list[str]], start: int) -> tuple[list[Found], list[Param]]:
+@dataclass
+class _Row:
+    cells: list[str]
+    start: int
+    end: int
+
+
+def _schema_in(value: Any) -> dict[str, Any] | None:
+    """A JSON value in a table cell as a parameters schema: a schema with ``properties``, or the properties alone."""
+    if not isinstance(value, dict):
+        return None
+    if isinstance(value.get("properties"), dict):
+        return {"type": "object", **value}
+    if value and all(isinstance(v, dict) and ("type" in v or "description" in v or "enum" in v) for v in value.values()):
+        return {"type": "object", "properties": value}
+    return {"type": "object", "properties": {}} if not value else None
+
+
+def _read_table(header: list[str], rows: list[_Row], json_values: list[tuple[int, int, Any]]) -> tuple[list[Found], list[Param]]:
     kinds = _column_kinds(header)
     column = {kind: i for i, kind in reversed(list(enumerate(kinds))) if kind}
-    has_param_facts = any(k in column for k in ("type", "required", "optional", "enum"))
+
+    def cell(row: list[str], kind: str) -> str:
+        i = column.get(kind)
+        return row[i].strip() if i is not None and i < len(row) else ""
+
+    # a "required" column that lists names ("必填参数：city, date") belongs to a table of tools, not of parameters
+    required_lists = "required" in column and any(
+        _NAMES_CELL.match(cell(row.cells, "required")) and not _TRUE_CELL.match(cell(row.cells, "required"))
+        and not _FALSE_CELL.match(cell(row.cells, "required")) for row in rows)
+    has_param_facts = any(k in column for k in ("type", "optional", "enum")) or ("required" in column and not required_lists)
     tool_column = column.get("tool")
     if tool_column is None and "name" in column and not has_param_facts:
         tool_column = column["name"]
@@ -292,10 +335,6 @@ def _read_table(header: list[str], rows: list[list[str]], start: int) -> tuple[l
         param_column = column["name"]
     if param_column is None and "params" in column and has_param_facts:
         param_column = column["params"]
-
-    def cell(row: list[str], kind: str) -> str:
-        i = column.get(kind)
-        return row[i].strip() if i is not None and i < len(row) else ""
 
     def param_of(row: list[str]) -> Param | None:
         name = row[param_column].strip(" `*'\"") if param_column is not None and param_column < len(row) else ""
@@ -317,24 +356,37 @@ def _read_table(header: list[str], rows: list[list[str]], start: int) -> tuple[l
         return param
 
     if tool_column is None:
-        return [], [p for p in map(param_of, rows) if p] if param_column is not None else []
+        return [], [p for p in (param_of(row.cells) for row in rows) if p] if param_column is not None else []
     tools: list[Found] = []
     for row in rows:
-        name = row[tool_column].strip(" `*'\"") if tool_column < len(row) else ""
+        cells = row.cells
+        name = cells[tool_column].strip(" `*'\"") if tool_column < len(cells) else ""
         name = re.split(r"[\s(（]", name, maxsplit=1)[0] if name else ""
         if name and re.fullmatch(IDENT, name) and name != (tools[-1].name if tools else None):
-            tools.append(Found(start, name, cell(row, "description") if param_column is None else ""))
+            description = cell(cells, "tool_description") or (cell(cells, "description") if param_column is None else "")
+            tools.append(Found(row.start, name, description))
         elif not tools or (name and not re.fullmatch(IDENT, name)):
             continue
         tool = tools[-1]
-        if not tool.description and cell(row, "description") and param_column is None:
-            tool.description = cell(row, "description")
-        if param_column is not None:
-            param = param_of(row)
+        if not tool.description:
+            tool.description = cell(cells, "tool_description") or (cell(cells, "description") if param_column is None else "")
+        schema = next((found for at, _, value in json_values if row.start <= at < row.end
+                       for found in [_schema_in(value)] if found is not None), None)
+        if schema is not None and param_column is None and not tool.params:
+            tool.schema = schema
+        elif param_column is not None:
+            param = param_of(cells)
             if param:
                 tool.params.append(param)
         elif "params" in column:
-            params_text = cell(row, "params")
+            params_text = cell(cells, "params")
             if params_text and not _NOTHING.match(params_text):
                 tool.params.extend(inline_parameters(params_text))
+        if required_lists:
+            names = cell(cells, "required")
+            listed = [] if not names or _NOTHING.match(names) else re.findall(_PARAM_IDENT, names)
+            if tool.schema is not None and "required" not in tool.schema:
+                tool.schema = {**tool.schema, "required": listed}
+            elif tool.schema is None:
+                tool.required = listed
     return tools, []

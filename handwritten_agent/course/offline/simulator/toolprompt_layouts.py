@@ -1,10 +1,12 @@
 """Tools introduced in a prompt's running text: headings, label lines, bold names, list items, signatures
-and sentences — every layout but JSON (``toolprompt``), YAML-like blocks and tables (``toolprompt_blocks``).
+and sentences — every layout but JSON (``toolprompt``), YAML-like blocks and tables (``toolprompt_blocks``), tags and bullet trees.
 
 Learners and tutorials lay a tool prompt out in many ways, so nothing here knows any one layout. A tool is
 introduced by a heading (``### get_weather``), a label line (``工具名称：X`` / ``Tool: X``), a bold name, a list
-item (``- get_weather：…``, ``1. get_weather — …``), a signature (``get_weather(city: str)``, ``def …``) or a
-sentence (``工具 get_weather：…`` / ``get_weather 工具用于…``). Its section runs to the next tool, the next
+item (``- get_weather：…``, ``1. get_weather — …``), a signature (``get_weather(city: str)``, ``def …``,
+``function get_weather(city?: string): object;``) or a sentence (``工具 get_weather：…`` / ``get_weather 工具用于…``).
+A signature's description and its parameters' descriptions, allowed values and types may come from the comment
+lines right above it (``// …``, a JSDoc block with ``@param {string} city …``) or from the lines under it. Its section runs to the next tool, the next
 heading, or the next paragraph of plain prose. In a section the description comes first; every parameter
 phrase after it gives a parameter (``toolprompt_words``). A list item whose text is a type or a required
 mark, or that sits under a tool's parameter label or deeper than the tool, is a parameter, not a tool.
@@ -25,8 +27,11 @@ from .toolprompt_words import (_NOT_PARAMETERS, _PARAMS_WORD, _TYPE_ONLY, IDENT,
 # ------------------------------------------------------------------------------ sections: headings, labels, lists, prose
 
 _LABELS = r"工具名称|工具名|函数名称|函数名|工具|函数|名称|Tool\s*name|Tool|Name|Function"
+_TS_RETURN = r"(?:void|any|unknown|object|string|number|boolean|Promise<[^>\n]*>|Record<[^>\n]*>|\w+\[\])(?![\w\u4e00-\u9fff])"
+_COMMENT = re.compile(r"^[ \t]*(?P<mark>//+|#(?!#)|--|/\*+|\*(?!\*))[ \t]?(?P<text>.*?)[ \t]*(?:\*/)?[ \t]*$")
+_JSDOC_PARAM = re.compile(r"@param[ \t]+(?:\{(?P<type>[^}]*)\}[ \t]*)?(?P<name>\[?[A-Za-z_]\w*\]?)[ \t]*(?:-[ \t]*)?(?P<text>.*)$")
 _MENTIONS = [  # (kind, pattern); the group "name" is the tool, "rest" what follows on the line
-    ("heading", re.compile(rf"^[ \t]*#{{1,6}}[ \t]*(?:\d+[.)、][ \t]*)?(?:(?:工具|函数|Tool|Function)[ \t]*[:：]?[ \t]*)?[`*]*(?P<name>{IDENT})[`*]*"
+    ("heading", re.compile(rf"^[ \t]*#{{1,6}}[ \t]*(?:\d+[.)、][ \t]*)?(?:(?:工具|函数|Tool|Function)(?![A-Za-z0-9_])[ \t]*[:：]?[ \t]*)?[`*]*(?P<name>{IDENT})[`*]*"
                            rf"[ \t]*(?:[(（：:—–-][ \t]*(?P<rest>.*))?$", re.M)),
     ("label", re.compile(rf"^[ \t]*(?:[-*•][ \t]*)?(?:\d+[.)、][ \t]*)?(?:\*\*)?(?:{_LABELS})(?:\*\*)?[ \t]*[:：][ \t]*[`'\"“*]*(?P<name>{IDENT})"
                          rf"[`'\"”*]*[ \t]*(?:$|[（(，,;；。:：—–-][ \t]*(?P<rest>.*)$)", re.M | re.I)),
@@ -35,7 +40,8 @@ _MENTIONS = [  # (kind, pattern); the group "name" is the tool, "rest" what foll
     ("prose", re.compile(rf"(?:^|(?<=[。；;！!]))[ \t]*(?:[-*•][ \t]*|\d+[.)、][ \t]*)?[`'\"“*]*(?P<name>{IDENT})[`'\"”*]*[ \t]*(?:工具|函数)"
                          rf"[ \t]*(?:[：:，,（(—–]|用于|用来|可以|能够|负责|的(?:作用|功能|用途)是)[ \t]*(?P<rest>.*)$", re.M)),
     ("bold", re.compile(rf"^[ \t]*(?:[-*•][ \t]*|\d+[.)、][ \t]*)?\*\*[`]?(?P<name>{IDENT})[`]?\*\*[ \t]*(?:[(（：:—–-][ \t]*(?P<rest>.*))?$", re.M)),
-    ("signature", re.compile(rf"^[ \t]*(?:[-*•]|\d+[.)、])?[ \t]*`?(?P<def>(?:async[ \t]+)?(?:def|function|func|fn)[ \t]+)?(?P<name>{IDENT})[ \t]*\((?P<signature>[^()]*)\)`?[ \t]*(?:->[ \t]*[\w\[\], ]+[ \t]*)?"
+    ("signature", re.compile(rf"^[ \t]*(?:[-*•]|\d+[.)、])?[ \t]*`?(?P<def>(?:export[ \t]+)?(?:async[ \t]+)?(?:def|function|func|fn)[ \t]+)?(?P<name>{IDENT})[ \t]*\((?P<signature>[^()]*)\)`?[ \t]*"
+                             rf"(?:->[ \t]*[\w\[\], ]+[ \t]*|:[ \t]*{_TS_RETURN}[ \t]*)?(?:;|\{{[ \t]*\}}?)?[ \t]*"
                              rf"(?:[:：—–-]+[ \t]*(?P<rest>.*))?$", re.M)),
     ("item", re.compile(rf"^(?P<indent>[ \t]*)(?:[-*•+]|\d+[.)、])[ \t]*[`'\"]?(?P<name>{IDENT})[`'\"]?[ \t]*(?:[:：—–]|[ \t]-[ \t])[ \t]*(?P<rest>\S.*)$", re.M)),
 ]
@@ -62,12 +68,21 @@ def _mentions(text: str) -> list[tuple[int, int, str, re.Match[str]]]:
             line_start = text.rfind("\n", 0, match.start("name")) + 1
             if kind == "signature" and _signature_is_parameter(match.group("signature")):
                 continue
-            if kind == "signature" and not (re.match(r"\s*(?:[-*•]|\d+[.)、])", match.group(0)) or match.group("rest") or match.group("def")):
+            if kind == "signature" and not (re.match(r"\s*(?:[-*•]|\d+[.)、])", match.group(0)) or match.group("rest") or match.group("def")
+                                            or _typed_signature(match.group("signature"))):
                 continue
+            if kind == "signature" and line_start in by_line and by_line[line_start][2] == "prose":
+                del by_line[line_start]  # "function get_weather(city: string)" is a signature, not a sentence
             if line_start not in by_line:
                 line_end = text.find("\n", match.start("name"))
                 by_line[line_start] = (line_start, line_end if line_end >= 0 else len(text), kind, match)
     return sorted(by_line.values(), key=lambda item: item[0])
+
+
+def _typed_signature(signature: str) -> bool:
+    """A line that is only ``name(a: str, b?: int)`` (or ``name()``) is a signature even without a list marker."""
+    parts = [part for part in re.split(r",(?![^\[]*\])", signature) if part.strip()]
+    return all(re.match(r"\s*[A-Za-z_]\w*\s*\??\s*[:：]\s*\S", part) for part in parts)
 
 
 def _signature_is_parameter(signature: str) -> bool:
@@ -83,11 +98,13 @@ def _signature_params(signature: str) -> list[Param] | None:
             return None
         name, question, type_text, default = match.groups()
         type_text = (type_text or "").strip()
-        param = Param(name, json_type(type_text) or "string")
+        maybe = type_text.endswith("?") or re.search(r"\|\s*(?:None|null|undefined)\b", type_text)  # "string?", "int | None"
+        bare_type = re.sub(r"\s*\|\s*(?:None|null|undefined)\b|\?$", "", type_text).strip()
+        param = Param(name, json_type(bare_type) or "string")
         literal = re.findall(r"[\"']([^\"']+)[\"']", type_text)
         if len(literal) >= 2:
             param.enum = literal
-        param.required = not (question or default is not None or re.search(r"optional|None|可选", type_text))
+        param.required = not (question or maybe or default is not None or re.search(r"optional|None|可选", type_text, re.I))
         params.append(param)
     return params
 
@@ -108,13 +125,17 @@ def section_tools(text: str, schemas: list[tuple[int, int, dict[str, Any]]], tab
     found: list[Found] = []
     lists: dict[int, tuple[int, int]] = {}  # id(tool) of a list-item tool -> (list block, indentation)
     list_block = 0
+    leads = [_leading_comments(text, start) if kind == "signature" else (start, "") for start, _, kind, _ in mentions]
     for number, (start, line_end, kind, match) in enumerate(mentions):
         name = match.group("name")
         indent = _indent(text, match.start("name"))
-        next_start = mentions[number + 1][0] if number + 1 < len(mentions) else len(text)
+        next_start = leads[number + 1][0] if number + 1 < len(mentions) else len(text)
         end = _section_end(text, line_end, next_start, indent, kind)
         rest = (match.groupdict().get("rest") or "").strip()
         body = text[line_end:end]
+        comments = leads[number][1]
+        if comments or kind == "signature":  # "// …" above a signature, or a docstring under it: its description and parameters
+            body = _as_parameter_lines(comments + "\n" + _uncomment(body))
         tool = Found(start, name)
         if kind == "signature":
             params = _signature_params(match.group("signature"))
@@ -125,6 +146,8 @@ def section_tools(text: str, schemas: list[tuple[int, int, dict[str, Any]]], tab
         tool.description = description
         if kind != "signature":
             tool.params, tool.required = parameter_phrases(parameter_text)
+        else:
+            _merge_described(tool.params, parameter_phrases(parameter_text)[0])
         block = [schema for at, _, schema in schemas if start <= at < end]
         if block and not tool.params:
             tool.schema = block[0]
@@ -144,6 +167,58 @@ def section_tools(text: str, schemas: list[tuple[int, int, dict[str, Any]]], tab
         if lists.get(id(tool)) in strong_lists:
             tool.strong = True
     return found
+
+
+def _leading_comments(text: str, start: int) -> tuple[int, str]:
+    """The comment lines right above a signature line (``// …``, ``# …``, a JSDoc block): where they start, and their text."""
+    lines: list[tuple[int, str, str]] = []
+    position = start
+    while position > 0:
+        previous = text.rfind("\n", 0, position - 1) + 1
+        match = _COMMENT.match(text[previous: position - 1])
+        if not match or not text[previous: position - 1].strip():
+            break
+        lines.insert(0, (previous, match.group("mark"), match.group("text")))
+        position = previous
+    while lines and lines[0][1] == "*":  # " * …" lines count only inside a "/** … */" block
+        lines.pop(0)
+    if not lines:
+        return start, ""
+    return lines[0][0], "\n".join(line for _, _, line in lines if line.strip("/*# "))
+
+
+def _uncomment(body: str) -> str:
+    """A signature's body without comment markers or docstring quotes."""
+    out = []
+    for line in body.splitlines():
+        match = _COMMENT.match(line)
+        out.append(match.group("text") if match else line.replace('"""', "").replace("'''", ""))
+    return "\n".join(out)
+
+
+def _as_parameter_lines(text: str) -> str:
+    """JSDoc ``@param {string} city 城市`` as the parameter phrase ``city (string)：城市`` (``[city]`` is optional)."""
+    def phrase(match: re.Match[str]) -> str:
+        name = match.group("name")
+        optional = name.startswith("[")
+        meta = ", ".join(filter(None, [match.group("type") or "", "可选" if optional else ""]))
+        return f"{name.strip('[]')}" + (f" ({meta})" if meta else "") + f"：{match.group('text')}"
+    return "\n".join(_JSDOC_PARAM.sub(phrase, line) for line in text.splitlines())
+
+
+def _merge_described(params: list[Param], described: list[Param]) -> None:
+    """A signature's parameters completed from the lines that describe them: description, allowed values, a required mark."""
+    by_name = {param.name: param for param in described}
+    for param in params:
+        words = by_name.get(param.name)
+        if words is None:
+            continue
+        param.description = param.description or words.description
+        param.enum = param.enum or words.enum
+        if param.type == "string" and words.type != "string":  # an untyped signature, typed by its docs ("@param {integer} n")
+            param.type = words.type
+        if words.required is not None:
+            param.required = words.required
 
 
 def _looks_like_parameter(rest: str, previous: int | None, start: int, text: str, indent: int) -> bool:

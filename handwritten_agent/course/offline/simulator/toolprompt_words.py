@@ -125,9 +125,10 @@ def enum_in(text: str) -> list[str] | None:
             return None
         body = match.group("v")
     else:
-        body = re.split(r"[。；;\n)）]|(?<=[^\d])\.\s", text[match.end():], maxsplit=1)[0]
+        body = re.split(r"[。；;\n)）]|(?<=[^\d])\.\s|\s*——\s*|\s[—–-]{1,2}\s", text[match.end():], maxsplit=1)[0]
         body = re.sub(r"(?:之一|中的一个|其中之一|中选一个)\s*$", "", body.strip())
-    values = [v.strip(" \t'\"‘’“”`[]【】{}*") for v in re.split(r"\s*(?:[、,，/|]|\bor\b|或者|或)\s*", body)]
+    values = [v.strip(" \t'\"‘’“”`[]【】{}()（）*").rstrip(".。").strip(" \t'\"‘’“”`*")
+              for v in re.split(r"\s*(?:[、,，/|]|\bor\b|或者|或)\s*", body)]  # "US | HK | CN." ends a sentence
     values = [v for v in values if v and len(v) <= 40 and not re.fullmatch(r"等|etc\.?|……|\.\.\.", v)]
     return values if len(values) >= 2 else None
 
@@ -137,7 +138,7 @@ def read_meta(param: Param, meta: str, description: str) -> Param:
     type_text = re.search(r"类型\s*(?:为|是|[:：])\s*([^\s，,。；;)）]+)|\btype\s*[:=]\s*([^\s,;)]+)", f"{meta} {description}", re.I)
     found = _first_type(meta) or (json_type(type_text.group(1) or type_text.group(2)) if type_text else None)
     if not found:
-        lead = re.match(r"\s*([A-Za-z\[\]]+|[\u4e00-\u9fff]{2,3})(?:\s*[,，、;；]|\s+[-—–]|\s*$)", description)
+        lead = re.match(r"\s*([A-Za-z\[\]]+|[\u4e00-\u9fff]{2,3})(?:\s*[,，、;；(（]|\s+[-—–]|\s*$)", description)
         found = json_type(lead.group(1)) if lead else None
     param.type = found or param.type
     marks = f"{meta} {description[:40]}"

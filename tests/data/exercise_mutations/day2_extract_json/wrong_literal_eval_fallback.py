@@ -8,13 +8,15 @@ def extract_json(text):
     start = text.find("{")
     if start < 0:
         raise ValueError("没有 JSON")
-    depth, quote = 0, None
+    depth, quote, escaped = 0, None, False
     for i in range(start, len(text)):
         ch = text[i]
         if quote:
-            if ch == "\\":
-                continue
-            if ch == quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
                 quote = None
         elif ch in "\"'":
             quote = ch

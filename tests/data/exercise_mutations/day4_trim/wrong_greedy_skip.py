@@ -6,8 +6,13 @@ from handwritten_agent.memory import ContextTooLong, count_tokens, split_head, s
 def trim(messages, max_tokens):
     head = split_head(messages)[0]
     rounds = split_rounds(messages)
+    if not rounds and count_tokens(head) <= max_tokens:
+        return list(head)
+    if not rounds:
+        raise ContextTooLong(f"头部需要 {count_tokens(head)} 个 token", tokens=count_tokens(head), max_tokens=max_tokens)
     if count_tokens(head + rounds[-1]) > max_tokens:
-        raise ContextTooLong("放不下", tokens=0, max_tokens=max_tokens)
+        needed = count_tokens(head + rounds[-1])
+        raise ContextTooLong(f"需要 {needed} 个 token，超过了 {max_tokens}", tokens=needed, max_tokens=max_tokens)
     kept = [rounds[-1]]
     for round_ in reversed(rounds[:-1]):
         if count_tokens(head + [m for r in [round_] + kept for m in r]) <= max_tokens:
@@ -16,3 +21,4 @@ def trim(messages, max_tokens):
 
 
 ARGS = (trim,)
+FAILS_AT = "性质检查"

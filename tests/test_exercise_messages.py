@@ -1,0 +1,77 @@
+"""The failure messages say what differs and name the mistake that was made, not another one.
+
+Each case runs one wrong answer from ``tests/data/exercise_mutations/`` and pins words its hint (or its 期望/实际)
+must contain and words of a neighbouring mistake's hint it must not — the mistakes here give the same result on
+some case, so a fixed hint per case would name the wrong one.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from handwritten_agent.course.exercises import check
+from handwritten_agent.course.exercises.check import ExerciseFailed
+
+DATA = Path(__file__).parent / "data" / "exercise_mutations"
+
+# (checker/file, {section: [words it must contain]}, {section: [words it must not contain]})
+PINS = [
+    ("day4_trim/wrong_sums_each_message", {"提示": ["逐条消息分别计数", "count_tokens(kept)"]}, {"提示": ["<="]}),
+    ("day4_trim/wrong_off_by_one", {"提示": ["<="]}, {"提示": ["逐条"]}),
+    ("day4_trim/wrong_error_reports_whole_conversation", {"提示": ["整段对话"], "实际": ["tokens=248"], "期望": ["tokens=87"]}, {}),
+    ("day4_trim/wrong_error_reports_the_excess", {"提示": ["超出的部分"]}, {"提示": ["整段对话"]}),
+    ("day4_trim/wrong_drops_too_much", {"期望": ["第 2 轮 2/2"], "实际": ["第 2 轮 0/2"]}, {}),
+    ("day4_split_rounds/wrong_starts_with_an_empty_round", {"期望": ["0 轮"], "实际": ["1 轮", "（空）"], "提示": ["[[]]"]}, {}),
+    ("day4_search_memories/wrong_like_backslash_not_escaped", {"提示": ["转义字符"]}, {"提示": ["% 要转义（例如"]}),
+    ("day4_search_memories/wrong_match_limit_before_user", {"提示": ["MATCH 那条语句"]}, {}),
+    ("day5_mask_personal/wrong_word_boundaries", {"提示": ["\\b", "紧挨着汉字"]}, {"提示": ["不只是第一个", "count=1"]}),
+    ("day5_mask_personal/wrong_first_only", {"提示": ["count=1"]}, {"提示": ["\\b"]}),
+    ("day5_mask_personal/wrong_no_boundary_after", {"提示": ["(?!\\d)", "14 位"]}, {}),
+    ("day5_rate_limiter/wrong_shared_class_state", {"提示": ["共用"]}, {"提示": ["另一个工具有自己的计数"]}),
+    ("day5_rate_limiter/wrong_real_clock", {"提示": ["self.clock()"]}, {"提示": ["用 >，不是 >="]}),
+    ("day5_rate_limiter/wrong_window_from_first_call", {"提示": ["固定窗口"], "实际": ["True"], "期望": ["False"]}, {}),
+    ("day5_decide_all/wrong_resumes_a_finished_run", {"提示": ["stop_reason", "final"]}, {"提示": ["每个 pending"]}),
+    ("day5_decide_all/wrong_first_only", {"提示": ["每个 pending"]}, {"提示": ["stop_reason"]}),
+    ("day6_redact_line/wrong_key_without_separators", {"提示": ["- 或 _"]}, {"提示": ["所有匹配"]}),
+    ("day6_redact_line/wrong_first_key_only", {"提示": ["所有匹配"]}, {"提示": ["- 或 _"]}),
+    ("day6_redact_line/wrong_key_needs_seventeen", {"提示": ["{16,}", "正好 16 个"]}, {"提示": ["所有匹配"]}),
+    ("day6_slow_tool_calls/wrong_wrong_id_field", {"提示": ["gen_ai.tool.call.id"], "实际": ["tool_call_id"]}, {"提示": ["大于 limit_ms"]}),
+    ("day6_slow_tool_calls/wrong_sorted_by_duration", {"实际": ["顺序不同", "run_b/c1 → run_a/c1"]}, {}),
+    ("day6_slow_tool_calls/wrong_skips_failed_calls", {"实际": ["少了 run_c/c20"], "提示": ["status"]}, {}),
+    ("day6_cost_by_user/wrong_zero_tokens_unknown", {"提示": ["is None"]}, {}),
+    ("day7_idempotency_store/wrong_key_order_matters", {"提示": ["不是冲突", "字段顺序"]}, {"提示": ["单独调用你的函数"]}),
+    ("day7_idempotency_store/wrong_stale_body_conflicts_after_expiry", {"提示": ["过期"]}, {"提示": ["单独调用你的函数"]}),
+    ("day7_idempotency_store/wrong_own_conflict_class", {"实际": ["同名的类"], "提示": ["handwritten_agent.service.store"]}, {}),
+    ("day3_unknown_tool_message/wrong_empty_try_another", {"提示": ["一个工具也没有"]}, {}),
+    ("day3_unknown_tool_message/wrong_hardcoded_tool_list", {"实际": ["get_exchange_rate"], "提示": ["valid_names"]}, {}),
+    ("day2_extract_json/wrong_escaped_quote_ends_string", {"提示": ["\\\""]}, {}),
+]
+
+
+def _sections(message: str) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for label in ("期望", "实际", "提示"):
+        start = message.index(f"  {label}：") + len(label) + 3
+        ends = [message.find(f"\n  {other}：", start) for other in ("期望", "实际", "提示") if message.find(f"\n  {other}：", start) >= 0]
+        found[label] = message[start: min(ends) if ends else len(message)]
+    return found
+
+
+@pytest.mark.parametrize("name, must, must_not", PINS, ids=[pin[0] for pin in PINS])
+def test_a_failure_names_its_own_mistake(name, must, must_not, capsys):
+    path = DATA / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"pinned_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with pytest.raises(ExerciseFailed) as failure:
+        getattr(check, path.parent.name)(*module.ARGS)
+    sections = _sections(str(failure.value))
+    for section, words in must.items():
+        for word in words:
+            assert word in sections[section], f"{section} should contain {word!r}:\n{failure.value}"
+    for section, words in must_not.items():
+        for word in words:
+            assert word not in sections[section], f"{section} should not contain {word!r}:\n{failure.value}"
