@@ -7,6 +7,8 @@ under the card) and that the booking row is in the SQLite database the notebook 
 runs the card's cell again, types a reason, clicks 拒绝, and checks the rejection reached the model and
 no booking was added. A screenshot of the card is saved to ``tests/artifacts/day5_card.png``.
 
+JupyterLab itself must greet the learner in Simplified Chinese, with no news pop-up.
+
 Skipped, with the reason, when Chromium or Playwright is not installed (``.ci/browser-setup`` installs
 Chromium; Playwright comes with the ``dev`` extra).
 """
@@ -69,9 +71,7 @@ def lab(tmp_path):
     first_card = next(i for i, cell in enumerate(notebook.cells) if "first-card" in cell.metadata.get("tags", []))
     paused_run = max(i for i, cell in enumerate(notebook.cells[:first_card]) if cell.cell_type == "code")  # the agent.run(...) cell
 
-    labconfig = tmp_path / "config" / "labconfig"
-    labconfig.mkdir(parents=True)  # no "get Jupyter news?" toast over the card in the screenshot
-    (labconfig / "page_config.json").write_text(json.dumps({"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}))
+    (tmp_path / "config").mkdir()  # the learner's own Jupyter settings stay out of it: only the course's environment counts
     port, token = _free_port(), uuid.uuid4().hex
     env = {**os.environ, "LLM_PROVIDER": "offline", "TMPDIR": str(sandbox), "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
            "JUPYTERLAB_WORKSPACES_DIR": str(tmp_path / "workspaces"), "JUPYTER_CONFIG_DIR": str(tmp_path / "config")}
@@ -143,6 +143,13 @@ def test_card_in_jupyterlab_approve_then_reject(lab):
             page.set_default_timeout(120_000)
             page.goto(lab["url"])
             page.wait_for_function(KERNEL_IDLE, timeout=120_000)
+
+            # JupyterLab greets the learner in Chinese (the course environment's overrides.json) and asks about no news
+            expect(page.locator(".lm-MenuBar-itemLabel", has_text="文件")).to_be_visible()
+            expect(page.locator(".lm-MenuBar-itemLabel", has_text="运行")).to_be_visible()
+            assert page.locator(".lm-MenuBar-itemLabel", has_text="File").count() == 0
+            assert page.locator(".jp-toast-message, .Toastify__toast").filter(has_text="news").count() == 0
+            assert page.locator(".jp-toast-message, .Toastify__toast").filter(has_text="新闻").count() == 0
 
             # run the cells up to the first card, as a learner would
             page.evaluate(RUN_UP_TO, lab["first_card"])
