@@ -112,7 +112,7 @@ def test_a_tool_s_action_comes_from_its_name_verb_else_its_description(name, des
 def test_no_tool_whose_action_contradicts_the_request_is_called_and_the_answer_says_so(question, tools):
     plan = plan_turn(question, tools, [], now=NOW)
     assert plan.calls == [], plan
-    assert re.search(r"没有能做|做不了|cannot do", plan.answer), plan.answer
+    assert re.search(r"没有能做|做不了|不能办|cannot do", plan.answer), plan.answer
 
 
 @pytest.mark.parametrize("question, tools, expected", [

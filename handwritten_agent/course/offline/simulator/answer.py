@@ -49,6 +49,7 @@ class AnswerItem:
     view: ResultView
     raw: str = ""
     question: str = ""
+    background: bool = False  # a lookup made to find an id for the next step: said only when nothing else is
 
 
 @dataclass(frozen=True)
@@ -211,6 +212,9 @@ def _ok_clause(item: AnswerItem, lang: str) -> Clause:
         if fact.kind == "moment" and fact.moment:
             return Clause(moment_sentence(fact.moment, item.question, subject, lang), caveat)
         if fact.kind == "list":
+            member = _membership(item, fact, lang)
+            if member:
+                return Clause(member, caveat)
             return Clause(_list_sentence(subject, fact, lang, _action_words(item.spec, lang)[1]), caveat)
         if fact.kind == "number" and len(fact.numbers) == 1:
             aimed = answer_in_question(item.question, fact.value, lang)
@@ -232,6 +236,46 @@ def _ok_clause(item: AnswerItem, lang: str) -> Clause:
         return Clause(f"{done}，{_facts_sentence('', facts, lang)}" if lang == "zh" else f"{done} — {_facts_sentence('', facts, lang)}",
                       caveat)
     return Clause(_facts_sentence(subject, facts, lang), caveat)
+
+
+_NAMED = re.compile(r"(?<![A-Za-z0-9_@.\-])(?=[A-Za-z0-9_\-]*\d)(?=[A-Za-z0-9_\-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9_\-]*(?![A-Za-z0-9_@.])")
+
+
+def _listed_objects(value: Any, depth: int = 0) -> list[dict[str, Any]]:
+    """The objects of the lists inside a result (a list of rooms, of orders …)."""
+    if depth > 4:
+        return []
+    if isinstance(value, list):
+        found = [item for item in value if isinstance(item, dict)]
+        return found + [o for item in value if isinstance(item, (list, dict)) for o in _listed_objects(item, depth + 1) if o not in found]
+    if isinstance(value, dict):
+        return [o for inner in value.values() for o in _listed_objects(inner, depth + 1)]
+    return []
+
+
+def _membership(item: AnswerItem, fact: Fact, lang: str) -> str:
+    """"A302 明天下午 3 点到 4 点有空吗？" answered from a list of what is free: yes when the named thing is in it, no when it
+    is not — about the thing asked, not a recital of the list ("" when the question names nothing or asks no yes/no)."""
+    if not asks_yes_no(item.question):
+        return ""
+    names = [n for n in _NAMED.findall(normalize(item.question)) if not re.fullmatch(r"\d+[A-Za-z]{1,2}", n)]
+    objects = _listed_objects(item.view.value)
+    if not names or not objects:
+        return ""
+    wanted = {n.lower() for n in names}
+    present = [o for o in objects if wanted & {str(v).strip().lower() for v in o.values() if isinstance(v, (str, int))}]
+    said = yes_no_sentence(item.question, bool(present), lang)
+    if not said:
+        return ""
+    if present:
+        details = read_data({k: v for k, v in present[0].items() if str(v).strip().lower() not in wanted}, lang,
+                            CallView.of(item.arguments, str(item.spec.get("name", "")), item.spec)).facts[:3]
+        extra = ("，".join(fact_phrase(f, lang) for f in details) if lang == "zh" else ", ".join(fact_phrase(f, lang) for f in details))
+        return f"{said}（{extra}）" if extra and lang == "zh" else (f"{said} ({extra})" if extra else said)
+    others = fact.value if fact.count else ""
+    if lang == "zh":
+        return f"{said}" + (f"（{fact.label or '查到的'}：{others}）" if others else "")
+    return said + (f" (the {fact.label or 'results'}: {others})" if others else "")
 
 
 _SUCCESS_WORDS = {"sent", "success", "ok", "done", "completed", "created", "booked", "saved", "updated", "deleted", "cancelled",
@@ -340,8 +384,11 @@ def _dependent_clause(source: AnswerItem, item: AnswerItem, expression: str, num
 
 
 def compose_answer(items: list[AnswerItem], notes: list[str], lang: str) -> str:
-    """The final answer: one clause per result (a calculation joined to the result it rests on), then notes."""
+    """The final answer: one clause per result (a calculation joined to the result it rests on), then notes.
+    A lookup made only to find an id (``background``) is not recited when the step it served is reported."""
     zh = lang == "zh"
+    if any(not item.background for item in items):
+        items = [item for item in items if not item.background]
     clauses: list[Clause | None] = [None] * len(items)
     absorbed: set[int] = set()
     for index, item in enumerate(items):

@@ -34,6 +34,7 @@ INTENTS: dict[str, tuple[str, ...]] = {
     "email": ("邮件", "邮箱", "email", "e-mail", "mail", "inbox"),
     "room": ("会议室", "订会议", "预订", "预定", "帮我订", "订一间", "订个", "订间", "room", "rooms", "meeting room", "book", "booking", "reserve"),
     "purchase": ("采购", "购买", "申购", "purchase", "procurement", "buy"),
+    "availability": ("有空", "空闲", "空着", "空的", "没人用", "占用", "可用", "available", "availability", "vacant", "occupied"),
     "message": ("短信", "通知", "sms", "notify", "notification", "text message"),
     "search": ("搜索", "搜一下", "检索", "查找", "search", "look up", "lookup", "find"),
     "stock": ("股价", "股票", "stock", "share price", "ticker"),

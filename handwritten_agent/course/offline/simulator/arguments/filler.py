@@ -15,8 +15,8 @@ from ..concepts import concepts_of, enum_family
 from ..dates import find_dates, find_times
 from ..expressions import PREV, extract_expression
 from ..lexicon import CURRENCIES
-from ..text import CJK_RANGE, find_numbers, find_quotes, format_number, normalize
-from .entities import Span, find_cities, find_currencies, find_enum, find_pattern, find_people
+from ..text import CJK_RANGE, find_numbers, find_quotes, format_number, normalize, split_identifier, tokens
+from .entities import Span, find_cities, find_currencies, find_enum, find_pattern, find_people, find_things
 from .freetext import CONTENT_WORDS, free_text, labelled_for, quotes_for
 from .numbers import bare_yes_no, boolean_value, pick_number, yes_no_enum
 from .carry import NONE_FIT, value_from_results
@@ -39,6 +39,7 @@ class _Filler:
 
     def __init__(self, spec: dict[str, Any], ctx: FillContext):
         self.ctx = ctx
+        self.spec = spec
         self.params = params_of(spec)
         self.kinds = {p.name: classify(p) for p in self.params}
         self.segment = normalize(ctx.segment)
@@ -58,6 +59,7 @@ class _Filler:
         self.waiting: list[Param] = []  # required parameters left for an earlier result
         self.dependent: set[str] = set()  # parameters whose own rule builds on the earlier result
         self.unmet: list[Param] = []  # "有的话…" and the earlier results hold no value that fits
+        self.context_own: list[Span] = []  # counts of the tool's own object in the context ("一个采购申请")
         self.quotes()
 
     def take(self, found_by_source: list[list[tuple[Any, Span]]]) -> list[Any]:
@@ -81,6 +83,7 @@ class _Filler:
                 self.yes_no(param)
             else:
                 self.entity(param)
+        self.things()
         numbers = find_numbers(blank(self.segment, self.used_spans))
         taken: set[int] = set()
         for param in self.of_kind("expression", "number", "boolean", "text", "array"):
@@ -127,7 +130,7 @@ class _Filler:
                 self.values[param.name] = param.schema["default"]
             elif param.required:
                 if (self.ctx.has_previous and self.ctx.previous_ready and self.kinds[param.name] == "pattern"
-                        and CONDITIONAL_WORDS.search(self.segment)):
+                        and (CONDITIONAL_WORDS.search(self.segment) or self.ctx.grounded)):
                     self.unmet.append(param)  # "有的话…": the earlier result has none, so the step is not taken
                 elif self.ctx.has_previous and not self.ctx.previous_ready:
                     self.needs_previous = True  # an earlier result may still provide it
@@ -142,21 +145,50 @@ class _Filler:
         results hold no objects to read — the first match in their text."""
         upper = wants_upper(param)
         numbers = [(p, self.values[p.name]) for p in self.params if p.name in self.values and self.kinds[p.name] == "number"]
-        carried = value_from_results(param, patterns_of(param), list(self.ctx.previous_calls), numbers)
+        carried = value_from_results(param, patterns_of(param), list(self.ctx.previous_calls), numbers, self.ctx.named)
         if carried is NONE_FIT:
             return
         if carried is not None:
             self.values[param.name] = carried.upper() if upper else carried
             return
+        if self.ctx.named:
+            return  # the user named the thing: an id that happens to be in the text may be another one
         for regex in patterns_of(param):
             found = [value for source in self.sources[3:] for value, _ in find_pattern(regex, source, upper)]
             if found:
                 self.values[param.name] = found[0]
                 return
 
+    def own_words(self) -> frozenset[str]:
+        """The words the tool uses for itself (its name and description): what it makes is not a thing it is given."""
+        name = " ".join(split_identifier(str(self.spec.get("name", ""))))
+        return frozenset(tokens(name)) | frozenset(tokens(str(self.spec.get("description", "") or "")))
+
+    def things(self) -> None:
+        """A thing to buy or hand over ("买 5 把人体工学椅" → 人体工学椅): a quote or label for it, the description's own
+        example when the request names it, else the words counted by a quantity. A count of the tool's own object
+        ("提交一个采购申请") is no quantity: its span is taken away from the numbers."""
+        params = self.of_kind("thing")
+        if not any(self.kinds[p.name] == "number" for p in self.params) and not params:
+            return
+        found, own_counts = find_things(self.segment, self.own_words())
+        self.used_spans.extend(own_counts)
+        self.context_own = find_things(self.context, self.own_words())[1]
+        for param in params:
+            if param.name in self.quoted or param.name in self.labelled:
+                self.values[param.name] = self.quoted.get(param.name) or self.labelled[param.name]
+                continue
+            literal = [(e, (self.segment.find(e), self.segment.find(e) + len(e))) for e in examples_of(param) if e in self.segment]
+            pool = literal or found or find_things(self.context, self.own_words())[0]
+            if pool:
+                value, span = pool[0]
+                self.values[param.name] = value
+                if literal or found:
+                    self.used_spans.append(span)
+
     def quotes(self) -> None:
         """Quoted spans go to the free-text parameters; the other rules then no longer see what is inside them."""
-        texts = [p for p in self.params if self.kinds[p.name] == "text"]
+        texts = [p for p in self.params if self.kinds[p.name] in ("text", "thing")]
         if not texts:
             return
         for source in self.sources[:3]:
@@ -311,6 +343,7 @@ class _Filler:
         """A number with the parameter's unit elsewhere in the request ("…会议室，8个人")."""
         today = self.ctx.now.date()
         spans = [span for _, span in find_dates(self.context, today)] + [span for _, span in find_times(self.context)]
+        spans += self.context_own  # "提交一个采购申请": the request counted, not a quantity
         masked = blank(self.context, spans + [m.span() for regex in all_patterns(self.params) for m in regex.finditer(self.context)])
         numbers = find_numbers(masked)
         found = pick_number(param, masked, numbers, set(), unit_only=True)
@@ -346,7 +379,7 @@ class _Filler:
             found = find_cities(self.context, self.english)
         else:
             found = []
-        return [value for value, _ in found] or None
+        return list(dict.fromkeys(value for value, _ in found)) or None  # each one once, however many patterns found it
 
 
 def fill_arguments(spec: dict[str, Any], ctx: FillContext) -> FillOutcome:

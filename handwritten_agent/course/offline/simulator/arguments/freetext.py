@@ -36,7 +36,8 @@ _LABEL_WORDS: dict[str, tuple[str, ...]] = {
     "message": ("消息", "内容", "留言"), "text": ("文本", "这句话", "句子", "文字"), "query": ("搜索", "查询", "关键词", "搜"),
     "keyword": ("关键词", "关键字"), "keywords": ("关键词", "关键字"), "topic": ("主题", "话题"), "question": ("问题",),
     "note": ("备注",), "remark": ("备注",), "comment": ("评论", "备注"), "name": ("名字", "名称"), "prompt": ("提示",),
-    "sentence": ("句子", "这句话"), "description": ("描述", "说明"),
+    "sentence": ("句子", "这句话"), "description": ("描述", "说明"), "reason": ("原因", "理由", "事由"),
+    "item": ("物品", "品名"), "product": ("商品", "产品"),
 }
 
 
