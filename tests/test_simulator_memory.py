@@ -128,7 +128,7 @@ def test_a_memory_fills_a_missing_argument(simulator):
 def test_a_statement_is_acknowledged_instead_of_calling_a_tool(simulator):
     messages = [{"role": "system", "content": "助手"}, {"role": "user", "content": "我的预算上限是 5000 元。"}]
     reply = complete(simulator, messages, [MULTIPLY])
-    assert not reply.tool_calls and reply.content == "好的，我记下了：你的预算上限是 5000 元。"
+    assert not reply.tool_calls and reply.content == "好的，知道了：你的预算上限是 5000 元。"
 
 
 # -- summary mode ------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from handwritten_agent.course.evaluation import EvalCase, OneOf, office_world_fa
 from handwritten_agent.course.evaluation.engine import _fact_present, _matches
 from handwritten_agent.llm import ChatClient
 from handwritten_agent.scenarios import basic_registry
+from handwritten_agent.tools import ToolRegistry
 
 _spec = importlib.util.spec_from_file_location("unseen_office_requests", Path(__file__).parent / "data" / "unseen_office_requests.py")
 unseen = importlib.util.module_from_spec(_spec)
@@ -49,7 +50,11 @@ def test_unseen_office_request(case, offline_server, tmp_path):
 
 
 def day23_problems(case: Any, offline_server) -> list[str]:
-    agent = Agent(client(offline_server), basic_registry(NOW), max_steps=6)
+    if case.tools == "basic":
+        registry = basic_registry(NOW)
+    else:
+        registry = ToolRegistry([t for t in unseen.learner_tools() if t.name in case.tools.split(",")])
+    agent = Agent(client(offline_server), registry, max_steps=6)
     result = agent.run(case.request)
     made = [(r.call.name, json.loads(r.call.arguments or "{}")) for r in result.tool_calls]
     problems = []

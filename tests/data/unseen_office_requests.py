@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from handwritten_agent.course.evaluation import EvalCase, ExpectedCall, OneOf, StateCheck
 
@@ -174,7 +174,8 @@ def extra_problems(case: EvalCase, answer: str | None, executed: list[str]) -> l
 
 @dataclass
 class Day23Case:
-    """A Day 2–3 request over the scenario tools: the calls it should make, facts its answer states, words it must not use."""
+    """A Day 2–3 request: the calls it should make, facts its answer states, words it must not use. ``tools`` is
+    ``"basic"`` (the four scenario tools) or names of ``learner_tools()`` (tools a learner might write)."""
 
     id: str
     request: str
@@ -182,6 +183,68 @@ class Day23Case:
     forbidden_tools: list[str] = field(default_factory=list)
     facts: list[Any] = field(default_factory=list)
     never: list[str] = field(default_factory=list)
+    tools: str = "basic"
+
+
+def learner_tools() -> list[Any]:
+    """Tools the way a learner writes them on Day 3: short Chinese descriptions, an example per parameter."""
+
+    from handwritten_agent.tools import tool
+
+    rates = {"USD": 7.2, "CNY": 1.0, "EUR": 7.8, "GBP": 9.1, "HKD": 0.92, "JPY": 0.048}
+
+    @tool
+    def current_weather(city: str, unit: Literal["celsius", "fahrenheit"] = "celsius") -> dict[str, Any]:
+        """查询城市现在的天气。
+
+        Args:
+            city: 城市名，例如：杭州
+            unit: 温度单位，celsius 表示摄氏度，fahrenheit 表示华氏度
+        """
+        return {"city": city, "condition": "阴", "temperature": 12 if unit == "celsius" else 54, "unit": unit}
+
+    @tool
+    def convert_money(amount: float, from_currency: str, to_currency: str) -> dict[str, Any]:
+        """把一笔钱从一种货币换算成另一种货币。
+
+        Args:
+            amount: 金额，例如：100
+            from_currency: 原来的货币代码，例如：USD
+            to_currency: 要换成的货币代码，例如：CNY
+        """
+        value = round(amount * rates[from_currency.upper()] / rates[to_currency.upper()], 2)
+        return {"amount": amount, "from": from_currency, "to": to_currency, "result": value}
+
+    @tool
+    def find_orders(keyword: str) -> list[dict[str, Any]]:
+        """按商品关键词查找订单。
+
+        Args:
+            keyword: 商品关键词，例如：鼠标
+        """
+        return [{"order_id": "OD20250301", "product": f"{keyword}（白色）", "status": "已签收"}]
+
+    @tool
+    def open_ticket(title: str, priority: Literal["low", "medium", "high"] = "medium") -> dict[str, Any]:
+        """新建一张 IT 工单。
+
+        Args:
+            title: 工单标题，例如：电脑无法开机
+            priority: 优先级，取值 low、medium、high
+        """
+        return {"ticket_id": "IT0042", "title": title, "priority": priority}
+
+    @tool
+    def send_chat_message(to: str, text: str) -> dict[str, Any]:
+        """给同事发一条聊天消息。
+
+        Args:
+            to: 同事的姓名，例如：张三
+            text: 消息内容，例如：会议改到三点
+        """
+        return {"delivered": True, "to": to}
+
+    return [current_weather, convert_money, find_orders, open_ticket, send_chat_message]
 
 
 DAY23_CASES: list[Day23Case] = [
@@ -200,6 +263,27 @@ DAY23_CASES: list[Day23Case] = [
     Day23Case("pounds_to_hkd", "80 英镑能换多少港币？", [ExpectedCall("get_exchange_rate", {"base": OneOf("GBP", "英镑"),
                                                                                       "target": OneOf("HKD", "港币")})],
               facts=["80", OneOf("791.3", "791.30")], never=["的结果为"]),
+    # tools a learner writes
+    Day23Case("convert_amount_kept", "把 120 GBP 换成 CNY", [ExpectedCall("convert_money", {"amount": 120, "from_currency": "GBP",
+                                                                                        "to_currency": "CNY"})],
+              facts=["120", "1092"], never=["的结果为", "结果为"], tools="convert_money,open_ticket"),
+    Day23Case("weather_unit_not_a_subject", "杭州现在天气怎么样？", [ExpectedCall("current_weather", {"city": "杭州"})],
+              facts=["阴", "12", "摄氏度"], never=["杭州摄氏度", "华氏"], tools="current_weather"),
+    Day23Case("weather_fahrenheit", "用华氏度说一下杭州现在的温度", [ExpectedCall("current_weather", {"city": "杭州", "unit": "fahrenheit"})],
+              facts=["54", "华氏度"], never=["杭州华氏度", "摄氏"], tools="current_weather"),
+    Day23Case("keyword_from_noun_phrase", "帮我找一下鼠标的订单", [ExpectedCall("find_orders", {"keyword": "鼠标"})],
+              facts=["OD20250301"], tools="find_orders,open_ticket"),
+    Day23Case("keyword_related", "查查显示器相关的订单", [ExpectedCall("find_orders", {"keyword": "显示器"})],
+              facts=["OD20250301"], tools="find_orders"),
+    Day23Case("priority_word", "开一张高优先级的工单：打印机卡纸", [ExpectedCall("open_ticket", {"priority": "high"})],
+              facts=["IT0042"], tools="open_ticket,send_chat_message"),
+    Day23Case("priority_low_quoted", "新建一张低优先级工单，标题是“更换键盘”", [ExpectedCall("open_ticket", {"priority": "low",
+                                                                                            "title": "更换键盘"})],
+              facts=["IT0042"], tools="open_ticket,find_orders"),
+    Day23Case("tell_someone_quoted", "告诉赵敏“合同已经盖章了”", [ExpectedCall("send_chat_message", {"to": "赵敏", "text": "合同已经盖章了"})],
+              facts=["赵敏"], tools="send_chat_message,open_ticket"),
+    Day23Case("tell_someone_plain", "跟陈晨说一声下午的评审推迟了", [ExpectedCall("send_chat_message", {"to": "陈晨"})],
+              facts=["陈晨"], never=["做不了"], tools="send_chat_message"),
 ]
 
 __all__ = ["CLAIMS", "DAY23_CASES", "Day23Case", "UNSEEN_OFFICE_CASES", "extra_problems"]

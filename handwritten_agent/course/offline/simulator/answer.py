@@ -32,7 +32,8 @@ from .facts import CallView, Fact, fact_phrase, join_words, read_data, show_numb
 from .fieldwords import DOING_VERBS, WORDS, action_words
 from .actions import request_actions
 from .lexicon import RELATIVE_DAYS, REQUEST_WORDS, is_small_talk
-from .phrasing import (action_phrase, answer_in_question, calculation_sentence, clean_message, expression_argument,
+from .phrasing import (action_phrase, answer_in_question, calculation_sentence, clean_message, conversion, conversion_sentence,
+                       expression_argument,
                        asks_yes_no, expression_words, moment_sentence, numbers_in, subject_phrase, yes_no_sentence)
 from .results import CONFIRM, DENIED, ERROR, OK, REPEATED, ResultView, read_result
 from .text import CJK_RANGE, format_number, normalize, split_identifier
@@ -220,6 +221,10 @@ def _ok_clause(item: AnswerItem, lang: str) -> Clause:
             aimed = answer_in_question(item.question, fact.value, lang)
             if aimed:
                 return Clause(aimed, caveat)
+            pair = conversion(item.spec, item.arguments, lang)
+            amount = next((v for v in item.arguments.values() if isinstance(v, (int, float)) and not isinstance(v, bool)), None)
+            if pair and amount is not None:  # "把 250 USD 换成 CNY": the amount converted, in the reader's words
+                return Clause(conversion_sentence(show_number(amount), pair, fact.value, lang), caveat)
             if not fact.label:
                 lead = join_words(subject, "的结果是") if subject else "结果是"
                 return Clause(join_words(lead, fact.value) if lang == "zh" else
@@ -270,12 +275,12 @@ def _membership(item: AnswerItem, fact: Fact, lang: str) -> str:
     if present:
         details = read_data({k: v for k, v in present[0].items() if str(v).strip().lower() not in wanted}, lang,
                             CallView.of(item.arguments, str(item.spec.get("name", "")), item.spec)).facts[:3]
-        extra = ("，".join(fact_phrase(f, lang) for f in details) if lang == "zh" else ", ".join(fact_phrase(f, lang) for f in details))
+        extra = ("，" if lang == "zh" else ", ").join(fact_phrase(f, lang, compact=True) for f in details)
         return f"{said}（{extra}）" if extra and lang == "zh" else (f"{said} ({extra})" if extra else said)
     others = fact.value if fact.count else ""
     if lang == "zh":
-        return f"{said}" + (f"（{fact.label or '查到的'}：{others}）" if others else "")
-    return said + (f" (the {fact.label or 'results'}: {others})" if others else "")
+        return f"{said}" + (f"；{fact.label or '查到的'}有 {others}" if others else "")
+    return said + (f"; the {fact.label or 'results'} are {others}" if others else "")
 
 
 _SUCCESS_WORDS = {"sent", "success", "ok", "done", "completed", "created", "booked", "saved", "updated", "deleted", "cancelled",
@@ -377,7 +382,10 @@ def _dependent_clause(source: AnswerItem, item: AnswerItem, expression: str, num
         return Clause(f"{first}，{calculation_sentence(expression, shown, lang)}" if zh else
                       f"{first}, and {calculation_sentence(expression, shown, lang)}")
     basis = answer_clause(AnswerItem(source.spec, source.arguments, source.view, source.raw, ""), lang).render(lang)
-    aimed = answer_in_question(item.question, shown, lang) or calculation_sentence(expression, shown, lang)
+    pair = conversion(source.spec, source.arguments, lang)
+    said = [n for n in re.findall(r"-?\d+(?:\.\d+)?", expression) if n in numbers_in(item.question)]
+    converted = conversion_sentence(said[0], pair, shown, lang) if pair and len(said) == 1 else None
+    aimed = answer_in_question(item.question, shown, lang) or converted or calculation_sentence(expression, shown, lang)
     if zh:
         return Clause(f"{join_words('按', basis)}，{aimed}")
     return Clause(f"{basis}, so {aimed[:1].lower() + aimed[1:] if aimed.startswith(('The ', 'There ')) else aimed}")

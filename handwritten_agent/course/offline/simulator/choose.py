@@ -8,7 +8,8 @@ names, descriptions and enum values. The score of a request against a tool is:
 - for each lexicon intent the request shares with the tool: 3 if it is one of the tool's main
   intents (the ones its name mentions, and those its name and description mention most), else 1;
 - 2 when a verb of the request that asks for a change (订, 提交, 发 …) is in the description of a tool that makes
-  changes ("把 B502 订下来" for a tool that "预订会议室");
+  changes ("把 B502 订下来" for a tool that "预订会议室"), else 1 when the verb is of the tool's kind of action
+  ("告诉王五…" for a tool that sends);
 - 1 for each enum parameter one of whose values the request names ("华氏度" for ``["C", "F"]``,
   "miles" for ``["km", "mi"]``): the schema lists these values, so naming them points at the tool;
 - when words, a main intent or an enum value already match, 1 for each parameter whose value the request visibly
@@ -43,6 +44,7 @@ MIN_SCORE = 2.0
 MAIN_INTENT_BONUS = 3.0
 SIDE_INTENT_BONUS = 1.0
 VERB_BONUS = 2.0
+FAMILY_BONUS = 1.0
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,8 @@ def score(request: str, tool: ToolProfile) -> float:
     total += MAIN_INTENT_BONUS * len(wanted & tool.main_intents)
     if tool.action and not tool.reads and any(verb in tool.description for verb in request_verbs(request)):
         total += VERB_BONUS  # "把 B502 订下来" to a tool that 预订s: the verb the tool's description uses
+    elif tool.action and not tool.reads and tool.action in request_actions(request) and not request_object(request):
+        total += FAMILY_BONUS  # "告诉王五…" to a tool that sends: the same kind of action, in other words
     total += enum_evidence(tool.spec, request)  # values the schema lists by name ("华氏度" for enum ["C", "F"])
     if total > 0:  # only words or a main intent open the door to the weaker signals
         total += evidence(tool.spec, request)

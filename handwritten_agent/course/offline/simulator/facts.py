@@ -47,6 +47,8 @@ _COUNT_WORDS = {"count", "number", "num", "quantity", "qty", "votes", "rank", "f
 _PRIMARY_WORDS = {"id", "name", "title", "code", "number", "no", "sku", "symbol", "ticker", "编号", "名称", "名字", "标题", "单号"}
 _LOW = {"low", "min", "minimum", "lowest", "from", "start"}
 _HIGH = {"high", "max", "maximum", "highest", "to", "end"}
+_PLAIN_FIELDS = {"location", "address", "place", "status", "state", "item", "product", "name", "title", "description", "desc",
+                 "type", "kind", "category", "summary", "floor", "building", "area", "region"}
 _TIME_VERBS = ("更新", "创建", "修改", "截止", "到期", "开始", "结束", "过期", "出发", "到达", "发货", "送达", "签收", "支付", "收到", "发送")
 
 
@@ -516,6 +518,14 @@ def _primary(item: dict[str, Any]) -> str | None:
     return next((k for k, v in item.items() if isinstance(v, str) and v.strip() and not parse_moment(v)), None)
 
 
+def _display_name_key(item: dict[str, Any], primary: str | None) -> str | None:
+    """A field holding the name people use (``name``, ``title``), when the primary field is an id beside it."""
+    if not primary or not (primary.lower().endswith("id") or "id" in words_of(primary)):
+        return None
+    return next((k for k, v in item.items() if k != primary and isinstance(v, str) and v.strip()
+                 and set(words_of(k)) & {"name", "title", "名称", "名字"}), None)
+
+
 def _read_list(key: str, items: list[Any], lang: str, call: CallView, reading: Reading, unit: str = "",
                currency: str = "") -> Fact:
     zh = lang == "zh"
@@ -529,9 +539,12 @@ def _read_list(key: str, items: list[Any], lang: str, call: CallView, reading: R
     for item in items[:MAX_ITEMS]:
         if isinstance(item, dict):
             primary = _primary(item)
+            named = _display_name_key(item, primary)
+            if named:  # "A301（room_301，A 座 3 楼，容量 8）": the name people use first, the id beside it
+                primary, item = named, {named: item[named], **{k: v for k, v in item.items() if k != named}}
             inner = read_data({k: v for k, v in item.items() if k != primary}, lang, call, unit=unit, currency=currency)
             reading.caveats += [c for c in inner.caveats if c not in reading.caveats]
-            details = [fact_phrase(f, lang) for f in inner.facts[:3] if f.value]
+            details = [fact_phrase(f, lang, compact=True) for f in inner.facts[:3 if not named else 4] if f.value]
             moment = parse_moment(item[primary]) if primary else None
             head = (moment.text(lang) if moment else show_text(str(item[primary]), lang)) if primary else ""
             numbers += [n for f in inner.facts for n in f.numbers]
@@ -565,13 +578,18 @@ def join_list(values: list[str], lang: str) -> str:
     return ", ".join(values[:-1]) + " and " + values[-1]
 
 
-def fact_phrase(fact: Fact, lang: str, *, lead: bool = False) -> str:
+def fact_phrase(fact: Fact, lang: str, *, lead: bool = False, compact: bool = False) -> str:
     """One fact as a phrase inside a sentence: "多云", "最高温度 15 摄氏度", "承运商为顺丰", "updated 11 March 2026".
 
     ``lead``: the phrase opens the sentence after its subject ("北京的温度为 …"), so it always takes 为.
+    ``compact``: inside the brackets of a list item, words speak for themselves ("A 座 3 楼", not "位置为 A 座 3 楼").
     """
-    if not fact.label:
+    if not fact.label or compact and fact.kind in ("statement", "flag"):
         return fact.value
+    if compact and fact.kind == "text" and set(words_of(fact.field)) & _PLAIN_FIELDS:
+        return fact.value  # "A 座 3 楼" says it is a place; "作者王五" still needs its label
+    if compact and lang == "zh":
+        return join_words(fact.label + fact.connector, fact.value)
     if lang == "zh":
         if fact.kind == "group" and not lead:
             return f"{fact.label}（{fact.value}）"

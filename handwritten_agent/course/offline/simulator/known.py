@@ -147,7 +147,8 @@ def _from_known(found: list[str], zh: bool) -> Plan:
 
 def _acknowledge(user_text: str, zh: bool) -> Plan:
     restated = _second_person(_REMEMBER_PREFIX.sub("", user_text.strip())).rstrip("。.!！")
-    return Plan([], f"好的，我记下了：{restated}。" if zh else f"Noted: {restated}.", "final")
+    # "知道了", not "记下了": nothing was stored — the statement stays in this conversation, and only a memory tool keeps it longer
+    return Plan([], f"好的，知道了：{restated}。" if zh else f"Got it: {restated}.", "final")
 
 
 __all__ = ["answer_from_known", "known_lines", "relevant"]

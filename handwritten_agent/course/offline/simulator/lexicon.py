@@ -35,7 +35,7 @@ INTENTS: dict[str, tuple[str, ...]] = {
     "room": ("会议室", "订会议", "预订", "预定", "帮我订", "订一间", "订个", "订间", "room", "rooms", "meeting room", "book", "booking", "reserve"),
     "purchase": ("采购", "购买", "申购", "purchase", "procurement", "buy"),
     "availability": ("有空", "空闲", "空着", "空的", "没人用", "占用", "可用", "available", "availability", "vacant", "occupied"),
-    "message": ("短信", "通知", "sms", "notify", "notification", "text message"),
+    "message": ("短信", "通知", "消息", "转告", "说一声", "捎个话", "sms", "notify", "notification", "text message", "message", "messages"),
     "search": ("搜索", "搜一下", "检索", "查找", "search", "look up", "lookup", "find"),
     "stock": ("股价", "股票", "stock", "share price", "ticker"),
     "calendar": ("日程", "日历", "会议", "安排", "calendar", "schedule", "meeting", "appointment"),
@@ -73,7 +73,7 @@ GREETINGS = ("你好", "您好", "嗨", "哈喽", "早上好", "晚上好", "谢
 
 
 # Words that make a leftover part of a request a request of its own (worth saying it was not done).
-REQUEST_WORDS = re.compile(r"帮我|帮忙|请|查|看一下|订|发|算|告诉|给我|能不能|可以|吗|\b(?:what|how|when|where|who|please|can you|could you|check|tell|show|find|book|send)\b",
+REQUEST_WORDS = re.compile(r"帮我|帮忙|请|查|看一下|看看|订|发|算|告诉|给我|能不能|可以|吗|说一下|说说|讲一下|讲讲|列出|列一下|换成|\b(?:what|how|when|where|who|please|can you|could you|check|tell|show|find|book|send)\b",
                            re.I)
 
 

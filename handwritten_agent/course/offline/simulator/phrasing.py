@@ -173,6 +173,8 @@ def subject_phrase(spec: dict[str, Any], arguments: dict[str, Any], lang: str, *
             moments[role_of(param)] = parse_moment(value)
             if moments[role_of(param)]:
                 continue
+        if kind == "enum" and any(c.family in UNIT_FAMILIES for c in concepts_of(value)) and role_of(param) == -1:
+            continue  # a unit (celsius) is said with the numbers it applies to, not as what the call was about
         shown = _shown(value, lang)
         if kind == "enum" and param and lang == "zh" and not re.search(f"[{CJK_RANGE}]", shown):
             paired = [w for w in enum_words(param, value) if re.search(f"[{CJK_RANGE}]", w)]
@@ -203,6 +205,35 @@ def subject_phrase(spec: dict[str, Any], arguments: dict[str, Any], lang: str, *
             out = join_words(out, part) if not (out.endswith("」") or part.startswith("「")) else out + part
         return out
     return " ".join(parts)
+
+
+UNIT_FAMILIES = ("temperature", "length", "weight")
+
+
+def conversion(spec: dict[str, Any], arguments: dict[str, Any], lang: str) -> tuple[str, str, bool] | None:
+    """A call that converts from one value to another of the same kind (currencies, units): the two as a reader names
+    them and whether they are currencies — ``("美元", "人民币", True)`` for ``from_currency=USD, to_currency=CNY``."""
+    params = {p.name: p for p in params_of(spec)}
+    ends: dict[int, Any] = {}
+    for name, value in arguments.items():
+        param = params.get(name)
+        if param and role_of(param) in (SOURCE, TARGET) and isinstance(value, str) and classify(param) in ("enum", "currency", "literal", "unknown"):
+            ends[role_of(param)] = value
+    if len(ends) != 2:
+        return None
+    families = [{c.family for c in concepts_of(v)} for v in ends.values()]
+    shared = families[0] & families[1] & {"currency", *UNIT_FAMILIES}
+    if not shared:
+        return None
+    return _shown(ends[SOURCE], lang), _shown(ends[TARGET], lang), "currency" in shared
+
+
+def conversion_sentence(amount: str, pair: tuple[str, str, bool], value: str, lang: str) -> str:
+    """"250 美元能换 1800 人民币" / "5 英里等于 8.05 公里" / "250 USD is 1,800 CNY"."""
+    source, target, money = pair
+    if lang == "zh":
+        return f"{amount} {source}{'能换' if money else '等于'} {value} {target}"
+    return f"{amount} {source} is {value} {target}"
 
 
 def action_phrase(spec: dict[str, Any], arguments: dict[str, Any], lang: str) -> str:
@@ -323,5 +354,5 @@ def numbers_in(text: str) -> set[str]:
     return {format_number(n.value) for n in find_numbers(normalize(text))}
 
 
-__all__ = ["expression_argument", "expression_words", "calculation_sentence", "answer_in_question", "subject_phrase",
+__all__ = ["conversion", "conversion_sentence", "expression_argument", "expression_words", "calculation_sentence", "answer_in_question", "subject_phrase",
            "action_phrase", "asks_yes_no", "clean_message", "moment_sentence", "numbers_in", "yes_no_sentence"]

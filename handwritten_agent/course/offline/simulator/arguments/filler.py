@@ -17,7 +17,7 @@ from ..expressions import PREV, extract_expression
 from ..lexicon import CURRENCIES
 from ..text import CJK_RANGE, find_numbers, find_quotes, format_number, normalize, split_identifier, tokens
 from .entities import Span, find_cities, find_currencies, find_enum, find_pattern, find_people, find_things
-from .freetext import CONTENT_WORDS, free_text, labelled_for, quotes_for
+from .freetext import CONTENT_WORDS, SEARCH_WORDS, free_text, labelled_for, quotes_for, without_own_words
 from .numbers import bare_yes_no, boolean_value, pick_number, yes_no_enum
 from .carry import NONE_FIT, value_from_results
 from .params import (CONDITIONAL_WORDS, DEPENDENT_WORDS, FillContext, FillOutcome, Param, all_patterns, classify, examples_of, first_example,
@@ -285,7 +285,10 @@ class _Filler:
         # is not repeated here; when nothing is left, the whole request (a required text must say something)
         taken = self.used_spans + self.labelled_spans
         rest = blank(self.segment, taken) if taken else self.ctx.segment
-        return free_text(rest) or free_text(self.ctx.segment) or None
+        found = free_text(rest) or free_text(self.ctx.segment) or None
+        if found and SEARCH_WORDS.search(param.words):
+            found = without_own_words(found, self.own_words())
+        return found
 
     def datetimes(self) -> None:
         """Dates and times, formatted as each parameter asks; a start/end pair takes the first/second mention."""

@@ -25,11 +25,36 @@ _TEXT_VERBS = re.compile(r"^(?:搜索一下|搜一下|搜索|查找|查询一下
 # "给张三发短信", "帮我发一封邮件": the words that ask for the message, not the message itself.
 _MESSAGE_LEAD = re.compile(r"^(?:给|向|跟|对|帮)?\s*[^，,。\s]{0,12}?\s*(?:发|写|回|寄|推送|发送)(?:一?[条封个份])?\s*"
                            r"(?:短信|消息|邮件|信息|通知|私信|微信|email|e-mail|mail|sms|message)\s*[，,:]?\s*"
+                           r"|^(?:跟|和|对|向|给)?\s*[^，,。\s]{0,8}?\s*(?:说一声|说一下|讲一声|捎个话|带个话)\s*[，,:]?\s*"
+                           r"|^(?:告诉|转告|通知|提醒)\s*[^，,。\s“\"「]{1,8}?\s*(?=[“\"「]|[，,:])[，,:]?\s*"
                            r"|^(?:send|write|email|text)\s+(?:an?\s+)?(?:email|e-mail|mail|sms|text|message|note)?\s*(?:to\s+)?"
                            r"(?:(?:with|and)\s+(?:the\s+)?)?", re.I)
 # A free-text parameter that holds the content itself (the one that takes the request's words).
 CONTENT_WORDS = re.compile(r"\b(?:content|body|text|message|query|keywords?|search|question|prompt)\b|内容|正文|消息|文本|关键词|搜索|问题|原文")
 _AFTER_COLON = re.compile(r"(?<![\d\s])\s*:(?!\d)\s*(.+)$", re.S)
+# A parameter that holds what to search for: its words are the thing, not what the tool returns.
+SEARCH_WORDS = re.compile(r"\b(?:query|q|keywords?|search|term|filter)\b|关键词|关键字|搜索词|查询词|搜索|检索")
+_OWN_TAIL = re.compile(r"(?:相关|有关|方面|之类|这类|那类)?\s*的?\s*$")
+
+
+def without_own_words(text: str, own: frozenset[str]) -> str:
+    """A search term without the words for what the tool itself returns: "耳机的订单" → 耳机 for a tool that searches
+    orders, "键盘相关的订单" → 键盘. What is left must still say something, else the text stays as it was."""
+    rest = text.strip()
+    for _ in range(4):
+        match = re.search(r"([\u4e00-\u9fff]{2,4})$", rest)
+        if not match or not any(match.group(1)[i:i + 2] in own for i in range(len(match.group(1)) - 1)):
+            break
+        head = rest[:match.start()]
+        # the noun ends the text: drop it (and only the part of the run the tool's words cover)
+        run = match.group(1)
+        cut = next(i for i in range(len(run) - 1) if run[i:i + 2] in own)
+        head = rest[:match.start() + cut]
+        head = _OWN_TAIL.sub("", head).strip()
+        if not head:
+            break
+        rest = head
+    return rest
 # Words for what a free-text parameter holds, so "主题是《…》" finds a parameter named ``subject``.
 _LABEL_WORDS: dict[str, tuple[str, ...]] = {
     "subject": ("主题", "标题"), "title": ("标题", "题目", "名字"), "body": ("正文", "内容"), "content": ("内容", "正文"),
@@ -133,4 +158,4 @@ def labelled_for(params: list[Param], text: str) -> dict[str, tuple[str, int, in
     return found
 
 
-__all__ = ["CONTENT_WORDS", "free_text", "labelled_for", "quotes_for"]
+__all__ = ["CONTENT_WORDS", "SEARCH_WORDS", "free_text", "labelled_for", "quotes_for", "without_own_words"]
