@@ -149,7 +149,19 @@ def find_things(text: str, own: frozenset[str]) -> tuple[list[tuple[str, Span]],
                 continue
             at = body.find(value, start)
             found.append((value, (offset + at, offset + at + len(value))))
+    for count in _QUANTITY_EN.finditer(text):  # "3 laptops at 8000 yuan each"
+        value = count.group("noun")
+        if value.lower().split()[0] in _NOT_THINGS or value.lower() in own:
+            continue
+        found.append((value, count.span("noun")))
+    found.sort(key=lambda hit: hit[1])
     return found, own_counts
+
+
+_QUANTITY_EN = re.compile(r"\b\d+\s+(?:x\s+)?(?P<noun>[A-Za-z][A-Za-z\-]*(?:\s+[A-Za-z][A-Za-z\-]*){0,2}?)"
+                          r"(?=\s+(?:at|for|with|each|per|priced|costing|to|from|because)\b|\s*[,.;:]|\s*$)")
+_NOT_THINGS = frozenset("yuan rmb dollars dollar usd cny eur euros people persons person days day hours hour minutes times percent "
+                        "am pm kg km pieces units items".split())
 
 
 def _bigrams(text: str) -> list[str]:
