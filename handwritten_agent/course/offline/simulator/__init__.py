@@ -65,7 +65,7 @@ from .choose import profile, unwrap_tool
 from .context import revise
 from .flaky import Flakiness
 from .gullible import follow_instructions
-from .planner import Plan, PlannedCall, plan_turn
+from .planner import Plan, PlannedCall, completed_request, plan_turn
 from .summary import summary_reply
 from .text import language, normalize
 from .today import stated_now
@@ -215,9 +215,14 @@ class CourseSimulator:
         now = stated_now(request.messages, self.now())  # "今天是 …" in the system prompt sets today (today.py)
         choice = request.tool_choice if request.tool_choice is not None else "auto"
         plan_options = dict(parallel=request.parallel_tool_calls, tool_choice=choice, now=now)
-        if earlier_request and plan_turn(user_text, specs, [], **plan_options).kind == "fallback":
-            # The user is answering our question: read their reply together with the request it completes.
-            user_text = f"{earlier_request}，{user_text}" if language(earlier_request) == "zh" else f"{earlier_request}, {user_text}"
+        if earlier_request:
+            # The user is answering our question: read their reply together with the request it completes — when
+            # the reply alone asks for nothing, or asks for the same tools the completed request does ("发给 S003").
+            alone = plan_turn(user_text, specs, [], **plan_options)
+            completed = completed_request(earlier_request, user_text)
+            together = plan_turn(completed, specs, [], **plan_options)
+            if alone.kind == "fallback" or together.kind == "call" and {c.name for c in alone.calls} <= {c.name for c in together.calls}:
+                user_text = completed
         plan = plan_turn(user_text, specs, results, **plan_options)
         plan = revise(plan, user_text, specs, results, request.messages, plan_options)  # the earlier rounds (Day 4)
         if "gullible" in options and choice != "none":  # obeys instructions found in tool results (see gullible.py)

@@ -26,7 +26,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .arguments import Param
+from .arguments import Param, examples_of
+from .arguments.params import widens_when_empty
 from .expressions import number_from_result
 from .facts import CallView, Fact, fact_phrase, join_words, read_data, show_number
 from .fieldwords import DOING_VERBS, WORDS, action_words
@@ -116,7 +117,13 @@ def select_facts(facts: list[Fact], question: str, spec: dict[str, Any]) -> list
         asked = [f for f in facts if any(_asks(question, w) for w in f.asked - topic)]
     chosen = asked if asked else facts
     order = {"flag": 0, "text": 0, "statement": 0, "moment": 0}
-    chosen = sorted(chosen, key=lambda f: order.get(f.kind, 1) if not f.label else 1)  # unlabelled first: "多云，温度 …"
+    description = str(spec.get("description", "") or "")
+
+    def mentioned(fact: Fact) -> int:  # "返回姓名、会员等级、积分…": what the tool says it returns comes first, in its order
+        at = description.find(fact.label) if fact.label and re.search(f"[{CJK_RANGE}]", fact.label) else -1
+        return at if at >= 0 else len(description) + 1
+
+    chosen = sorted(chosen, key=lambda f: (order.get(f.kind, 1) if not f.label else 1, mentioned(f)))  # unlabelled first: "多云，温度 …"
     return chosen[:MAX_FACTS]
 
 
@@ -463,8 +470,20 @@ def _param_ask(param: Param, lang: str) -> str:
 
 
 def clarify_question(spec: dict[str, Any], missing: list[Param], lang: str) -> str:
-    """Ask for the required arguments nobody gave, by their descriptions: one question."""
+    """Ask for the required arguments nobody gave, by their descriptions: one question. A parameter whose absence
+    would reach everyone (``scope``) is asked for as a choice the user must make: whom, or explicitly everyone."""
     zh = lang == "zh"
+    wide = [param for param in missing if widens_when_empty(param)]
+    if wide:
+        verb, obj = _action_words(spec, lang)
+        action = (join_words(verb, obj) if verb else f"调用 {spec.get('name', '工具')}") if zh else (f"{verb} {obj}".strip() or "do this")
+        label = re.sub(r"^(?:the|a|an)\s+", "", wide[0].label(), flags=re.I)
+        example = next((e for e in examples_of(wide[0]) if e), "")
+        if zh:  # ends with the question, so the user's reply is read together with this request
+            return (f"要{action}，我不会默认发给所有人（如果确实是全部，请明确说“全部”）。"
+                    f"请问具体是哪些：{label}（{wide[0].name}{'，例如 ' + example if example else ''}）？")
+        return (f"To {action}, I will not default to everyone (if you really mean all, say so explicitly). "
+                f"Which ones exactly — {label} ({wide[0].name}{', e.g. ' + example if example else ''})?")
     asked = [_param_ask(param, lang) for param in missing]
     verb, obj = _action_words(spec, lang)
     if zh:

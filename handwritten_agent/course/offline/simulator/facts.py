@@ -32,7 +32,7 @@ from typing import Any
 from .concepts import concepts_of, display_name, short_name
 from .fieldwords import (CAVEAT_FIELDS, MODIFIERS, NOISE, description_noun, status_words, CURRENCY_FIELDS, IMPLIED_UNITS, LIVE_FLAGS, MOMENT_FIELDS, MONEY_WORDS,
                          SAMPLE_FLAGS, SELF_DESCRIBING, STATEMENT, UNIT_FIELDS, UNIT_SUFFIXES, VERBS, WORDS, WRAPPERS,
-                         asked_words, field_label, flag_words, words_of)
+                         asked_words, field_label, flag_words, synonyms, words_of)
 from .lexicon import CITIES
 from .schemawords import schema_words
 from .text import CJK_RANGE, format_number, normalize, split_identifier
@@ -118,6 +118,7 @@ class CallView:
     extra: tuple[tuple[str, str], ...] = ()  # Chinese words the tool's schema gives (``schemawords``)
     noun: str = ""  # what the tool returns, as its description says it (会议室), for a list whose name is unknown
     description: str = ""  # the tool's description
+    money: str = ""  # the unit of money the tool's parameters state ("单价（元）" → 元)
 
     @staticmethod
     def of(arguments: dict[str, Any], tool_name: str = "", spec: dict[str, Any] | None = None) -> "CallView":
@@ -142,8 +143,14 @@ class CallView:
             words = words[1:]
         extra = tuple(schema_words(spec).items()) if spec else ()
         noun = description_noun(str(spec.get("description", "") or ""), verb[0] if verb else "") if spec else ""
+        money = ""
+        for param in ((spec or {}).get("parameters") or {}).get("properties", {}).values():
+            found = re.search(r"[（(]\s*(元|人民币|美元|块)\s*[)）]|单位[:：是为]\s*(元|人民币|美元)", str((param or {}).get("description", "")))
+            if found:
+                money = found.group(1) or found.group(2)
+                break
         return CallView(frozenset(echoes), frozenset(numbers), unit, currency, words, extra, noun,
-                        str(spec.get("description", "") or "") if spec else "")
+                        str(spec.get("description", "") or "") if spec else "", "元" if money in ("人民币", "块") else money)
 
     def label(self, key: str, lang: str) -> str:
         """A field's label; a field named by the last word of the tool's name takes the whole name when the
@@ -154,7 +161,19 @@ class CallView:
         compound = "_".join(self.tool_words)
         if len(words) == 1 and len(self.tool_words) > 1 and self.tool_words[-1] == words[0] and compound in WORDS:
             return field_label(compound, lang)
-        return field_label(key, lang, dict(self.extra))
+        label = field_label(key, lang, dict(self.extra))
+        return self.described(key, label) if lang == "zh" else label
+
+    def described(self, key: str, label: str) -> str:
+        """The word the tool's own description uses for a field, when it names one of the field's synonyms: 姓名 for
+        ``name`` of a tool that "查询客户资料，包括姓名、会员等级…", and 会员等级 for ``level``."""
+        if not self.description:
+            return label
+        options = [w for w in synonyms(key) if w and w in self.description]
+        if label and label in self.description:
+            options.append(label)
+        longest = max(options, key=len, default="")
+        return longest if len(longest) >= len(label) or not label else label
 
     def list_label(self, key: str, lang: str) -> str:
         """A list's label. In Chinese, when the noun of its name is unknown or not the word the tool's description
@@ -376,6 +395,8 @@ def _field_unit(key: str, lang: str, unit: str, currency: str, call: CallView) -
     currency = currency or call.currency
     if currency and (set(words) & MONEY_WORDS or key in MONEY_WORDS):
         return _money_unit(currency, lang)
+    if call.money and (set(words) & MONEY_WORDS or key in MONEY_WORDS):
+        return call.money if lang == "zh" else {"元": "yuan", "美元": "USD"}.get(call.money, call.money)  # "单价（元）": totals in 元 too
     if unit:
         return unit
     if call.unit and not currency:

@@ -29,6 +29,7 @@ import re
 from typing import Any, Callable
 
 from ....types import message_text
+from .actions import READ, request_actions
 from .lexicon import REQUEST_WORDS, is_small_talk
 from .planner import Plan
 from .summary import GROUPS, _has_name
@@ -115,8 +116,8 @@ def answer_from_known(plan: Plan, user_text: str, messages: list[dict[str, Any]]
     found = relevant(user_text, lines) if lines else []
     answers = bool(found) and _coverage(user_text, found[0]) >= 0.5  # the best line is about what is asked
     if plan.kind == "call":
-        if _tells_about_user(user_text):
-            return _acknowledge(user_text, zh)  # a statement about the user asks for no tool
+        if _tells_about_user(user_text) and not request_actions(user_text) - {READ}:
+            return _acknowledge(user_text, zh)  # a statement about the user asks for no tool (one with a verb to act on does)
         if answers and _is_question(user_text) and _coverage(user_text, found[0]) >= 0.6:
             return _from_known(found, zh)  # the conversation already holds the answer
         return plan

@@ -30,12 +30,14 @@ from .text import CJK_RANGE, find_numbers, format_number, normalize
 _EXPRESSION_LIKE = re.compile(r"^[\d\s.+\-*/%()]+$|sqrt\(")
 _OPS = {"zh": {"+": "加", "-": "减", "*": "乘以", "/": "除以"}, "en": {"+": "plus", "-": "minus", "*": "times", "/": "divided by"}}
 _NUM = r"-?\d+(?:\.\d+)?"
+_DATE_LIKE = re.compile(r"^\s*\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|^\s*\d{1,2}[-/]\d{1,2}\s*$")  # 2026-03-13 is a date, not 2026 minus 3
 
 
 def expression_argument(arguments: dict[str, Any]) -> str | None:
     """The arithmetic expression among a call's arguments, if there is one."""
     for value in arguments.values():
-        if isinstance(value, str) and re.search(r"\d", value) and _EXPRESSION_LIKE.search(value) and re.search(r"[-+*/%]|sqrt", value):
+        if isinstance(value, str) and re.search(r"\d", value) and _EXPRESSION_LIKE.search(value) and re.search(r"[-+*/%]|sqrt", value) \
+                and not _DATE_LIKE.match(value):
             return value
     return None
 
@@ -61,6 +63,8 @@ def expression_words(expression: str, lang: str) -> str:
                 return text
             words.append(token)
         else:
+            if token not in _OPS["en"]:
+                return text
             words.append(_OPS["zh" if zh else "en"][token])
         expect_number = not expect_number
     return " ".join(words)

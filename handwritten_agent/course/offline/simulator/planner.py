@@ -83,13 +83,26 @@ class Segment:
 
 
 # Quoted text ('…' "…" “…” 「…」 《…》 …) and what follows a colon ("发短信：您好，订单已发货") is content, not more intents.
-_AFTER_COLON = re.compile(r"(?<![\d\s])\s*:(?!\d).*$", re.S)
+_AFTER_COLON = re.compile(r"(?<!\s)\s*:(?!\d).*$", re.S)  # not the colon of a time (10:30)
 
 
 def quoted_spans(text: str) -> list[tuple[int, int]]:
     spans = [(quote.start, quote.end) for quote in find_quotes(text)]
     colon = next((m for m in _AFTER_COLON.finditer(text) if not any(a <= m.start() < b for a, b in spans)), None)
     return sorted(spans + ([colon.span()] if colon else []))
+
+
+def completed_request(earlier: str, reply: str) -> str:
+    """The request the user's reply to our question completes, read as one: the reply goes before the request's
+    content ("给学员发短信：请更新联系方式" + "发给 S003" → "给学员发短信（发给 S003）：请更新联系方式"), so it is not
+    read as part of the message."""
+    text = normalize(earlier)
+    joiner = "，" if language(earlier) == "zh" else ", "
+    quotes = [(q.start, q.end) for q in find_quotes(text)]
+    colon = next((m for m in _AFTER_COLON.finditer(text) if not any(a <= m.start() < b for a, b in quotes)), None)
+    if colon:  # in brackets, so the reply stays in the clause it completes
+        return f"{text[:colon.start()]}（{normalize(reply).strip()}）{text[colon.start():]}"
+    return f"{text}{joiner}{reply}"
 
 
 def split_intents(text: str) -> list[Segment]:
@@ -179,6 +192,7 @@ def _fill(user_text: str, intents: list[Intent], intent: Intent, now: datetime, 
 
 def scoring_text(text: str) -> str:
     """The words that say what to do: quoted content and text after a colon are left out."""
+    text = normalize(text)
     for start, stop in reversed(quoted_spans(text)):
         text = text[:start] + " " + text[stop:]
     return text
@@ -495,4 +509,4 @@ def _forced_call(user_text: str, tools: list[ToolProfile], forced: str | None, i
     return Plan([PlannedCall(tool.name, best_effort_arguments(tool.spec, ctx))], None, "call")
 
 
-__all__ = ["Plan", "PlannedCall", "plan_turn", "split_intents", "find_intents", "MIN_SCORE"]
+__all__ = ["Plan", "PlannedCall", "completed_request", "plan_turn", "split_intents", "find_intents", "MIN_SCORE"]

@@ -418,8 +418,7 @@ def reply_text(request: ChatRequest, *, now: datetime | None = None) -> str:
 
     if exchange.earlier_request and plan([]).kind == "fallback":
         # The user is answering the question the simulator asked: read it with the request it completes.
-        joiner = "，" if _language(exchange.earlier_request) == "zh" else ", "
-        exchange.request = f"{exchange.earlier_request}{joiner}{exchange.request}"
+        exchange.request = _planner.completed_request(exchange.earlier_request, exchange.request)
     language = _language(exchange.request or system_text)
     for index in exchange.unpaired:  # a result without its call: the call is the one the planner would make
         name = exchange.results[index][0].name

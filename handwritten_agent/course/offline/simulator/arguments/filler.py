@@ -14,6 +14,7 @@ from typing import Any
 from ..concepts import concepts_of, enum_family
 from ..dates import find_dates, find_times
 from ..expressions import PREV, extract_expression
+from ..fieldwords import VERBS, description_noun
 from ..lexicon import CURRENCIES
 from ..text import CJK_RANGE, find_numbers, find_quotes, format_number, normalize, split_identifier, tokens
 from .entities import Span, find_cities, find_currencies, find_enum, find_pattern, find_people, find_things
@@ -160,9 +161,12 @@ class _Filler:
                 return
 
     def own_words(self) -> frozenset[str]:
-        """The words the tool uses for itself (its name and description): what it makes is not a thing it is given."""
-        name = " ".join(split_identifier(str(self.spec.get("name", ""))))
-        return frozenset(tokens(name)) | frozenset(tokens(str(self.spec.get("description", "") or "")))
+        """The words for what the tool itself deals in — its name's words and the noun its description puts after its
+        verb ("按商品关键词搜索订单" → 订单; "提交采购申请并…" → 采购申请): what it makes or returns, not a thing it is given."""
+        words = split_identifier(str(self.spec.get("name", "")))
+        verb = VERBS.get(words[0], ("",))[0] if words else ""
+        noun = description_noun(str(self.spec.get("description", "") or ""), verb)
+        return frozenset(tokens(" ".join(words))) | frozenset(tokens(noun))
 
     def things(self) -> None:
         """A thing to buy or hand over ("买 5 把人体工学椅" → 人体工学椅): a quote or label for it, the description's own

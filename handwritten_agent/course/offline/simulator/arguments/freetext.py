@@ -31,7 +31,7 @@ _MESSAGE_LEAD = re.compile(r"^(?:给|向|跟|对|帮)?\s*[^，,。\s]{0,12}?\s*(
                            r"(?:(?:with|and)\s+(?:the\s+)?)?", re.I)
 # A free-text parameter that holds the content itself (the one that takes the request's words).
 CONTENT_WORDS = re.compile(r"\b(?:content|body|text|message|query|keywords?|search|question|prompt)\b|内容|正文|消息|文本|关键词|搜索|问题|原文")
-_AFTER_COLON = re.compile(r"(?<![\d\s])\s*:(?!\d)\s*(.+)$", re.S)
+_AFTER_COLON = re.compile(r"(?<!\s)\s*:(?!\d)\s*(.+)$", re.S)  # not the colon of a time (10:30)
 # A parameter that holds what to search for: its words are the thing, not what the tool returns.
 SEARCH_WORDS = re.compile(r"\b(?:query|q|keywords?|search|term|filter)\b|关键词|关键字|搜索词|查询词|搜索|检索")
 _OWN_TAIL = re.compile(r"(?:相关|有关|方面|之类|这类|那类)?\s*的?\s*$")
