@@ -116,6 +116,24 @@ def read_conversation(messages: list[dict[str, Any]]) -> tuple[str, list[tuple[P
     return user_text, results, earlier_request
 
 
+def earlier_results(messages: list[dict[str, Any]], specs: list[dict[str, Any]]) -> tuple[tuple[dict[str, Any], dict[str, Any], str], ...]:
+    """The calls of the rounds before the latest user message with what they returned, as ``(spec, arguments, text)``:
+    data already seen in the conversation, where a name the user writes now may be found ("那就订 B502")."""
+    last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
+    by_name = {str(spec.get("name")): spec for spec in specs}
+    calls: dict[str, tuple[str, dict[str, Any]]] = {}
+    found = []
+    for message in messages[:max(last_user, 0)]:
+        for call in message.get("tool_calls") or []:
+            function = call.get("function") or {}
+            calls[str(call.get("id", ""))] = (str(function.get("name", "")), parse_call_arguments(function.get("arguments", "{}")))
+        if message.get("role") == "tool" and message.get("tool_call_id") in calls:
+            name, arguments = calls[message["tool_call_id"]]
+            if name in by_name and RAW_ARGUMENTS_KEY not in arguments:
+                found.append((by_name[name], arguments, message_text(message)))
+    return tuple(found[-8:])
+
+
 def plausible_wrong_name(name: str, offered: set[Any]) -> str:
     """A tool name a model might invent instead of ``name``: without its verb prefix, or with a suffix."""
     for prefix in ("get_", "query_", "fetch_", "search_", "send_", "create_"):
@@ -214,7 +232,7 @@ class CourseSimulator:
             user_text = fate.read(user_text, specs)  # a near-miss run misreads the request, the same way on every turn
         now = stated_now(request.messages, self.now())  # "今天是 …" in the system prompt sets today (today.py)
         choice = request.tool_choice if request.tool_choice is not None else "auto"
-        plan_options = dict(parallel=request.parallel_tool_calls, tool_choice=choice, now=now)
+        plan_options = dict(parallel=request.parallel_tool_calls, tool_choice=choice, now=now, seen=earlier_results(request.messages, specs))
         if earlier_request:
             # The user is answering our question: read their reply together with the request it completes — when
             # the reply alone asks for nothing, or asks for the same tools the completed request does ("发给 S003").

@@ -47,7 +47,7 @@ _COUNT_WORDS = {"count", "number", "num", "quantity", "qty", "votes", "rank", "f
 _PRIMARY_WORDS = {"id", "name", "title", "code", "number", "no", "sku", "symbol", "ticker", "编号", "名称", "名字", "标题", "单号"}
 _LOW = {"low", "min", "minimum", "lowest", "from", "start"}
 _HIGH = {"high", "max", "maximum", "highest", "to", "end"}
-_PLAIN_FIELDS = {"location", "address", "place", "status", "state", "item", "product", "name", "title", "description", "desc",
+_PLAIN_FIELDS = {"id", "location", "address", "place", "status", "state", "item", "product", "name", "title", "description", "desc",
                  "type", "kind", "category", "summary", "floor", "building", "area", "region"}
 _TIME_VERBS = ("更新", "创建", "修改", "截止", "到期", "开始", "结束", "过期", "出发", "到达", "发货", "送达", "签收", "支付", "收到", "发送")
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import re
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -45,6 +46,10 @@ from .grounding import display_names, id_params, lookup_tool
 from .lexicon import REQUEST_WORDS, is_small_talk
 from .scope import decline_personal_data, personal_data_in_bulk, unscoped
 from .text import CJK_RANGE, find_numbers, find_quotes, format_number, language, normalize
+
+
+# The earlier rounds' calls and results for the turn being planned (``plan_turn(seen=…)``), read by every fill.
+_SEEN: ContextVar[tuple[tuple[dict[str, Any], dict[str, Any], str], ...]] = ContextVar("seen", default=())
 
 
 @dataclass(frozen=True)
@@ -177,11 +182,12 @@ def _fill(user_text: str, intents: list[Intent], intent: Intent, now: datetime, 
           previous_ready: bool = False, previous_number: float | None = None,
           previous_texts: tuple[str, ...] = (), previous_calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = (),
           grounded: bool = False) -> FillOutcome:
+    seen = _SEEN.get()
     ctx = FillContext(segment=intent.text, context=_context(user_text, intents, intent), request=user_text, now=now,
                       has_previous=has_previous, previous_ready=previous_ready,
                       previous_number=previous_number, previous_texts=previous_texts, previous_calls=previous_calls,
                       named=tuple(display_names(scoring_text(_context(user_text, intents, intent)), [i.tool.spec for i in intents])),
-                      grounded=grounded)
+                      grounded=grounded, seen_calls=seen)
     outcome = fill_arguments(intent.tool.spec, ctx)
     if intent.grounds and ctx.named:
         # looking up a thing the user named: no filter of ours may hide it (the action says whether it fits)
@@ -440,13 +446,24 @@ def _final_answer(user_text: str, profiles: dict[str, ToolProfile], results: lis
 
 def plan_turn(user_text: str, tools: list[dict], results: list[tuple[PlannedCall, str]], *,
               parallel: bool = True, tool_choice: str | dict | None = "auto",
-              now: datetime | None = None) -> Plan:
+              now: datetime | None = None, seen: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = ()) -> Plan:
     """Plan one assistant turn for ``user_text`` given the ``tools`` offered and the ``results`` so far.
 
     ``tools`` are function specs ``{"name", "description", "parameters"}`` (OpenAI's
     ``{"type": "function", "function": {...}}`` wrapper is accepted too). ``results`` are the calls
-    already made since the user's message, with the raw text each returned, in order.
+    already made since the user's message, with the raw text each returned, in order. ``seen``: the
+    calls and results of earlier rounds, as ``(spec, arguments, text)``, where a name the user writes
+    may be found ("那就订 B502").
     """
+    token = _SEEN.set(tuple(seen))
+    try:
+        return _plan_turn(user_text, tools, results, parallel=parallel, tool_choice=tool_choice, now=now)
+    finally:
+        _SEEN.reset(token)
+
+
+def _plan_turn(user_text: str, tools: list[dict], results: list[tuple[PlannedCall, str]], *,
+               parallel: bool, tool_choice: str | dict | None, now: datetime | None) -> Plan:
     now = now or datetime.now()
     lang = language(user_text)
     profiles_list = [profile(tool) for tool in tools or [] if isinstance(tool, dict)]

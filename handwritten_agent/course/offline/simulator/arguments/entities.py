@@ -121,11 +121,12 @@ def find_cities(text: str, english: bool, *, every: bool = False) -> list[tuple[
 
 
 # Measure words that follow a count and precede the thing counted ("5 把椅子", "3 个键盘", "两台显示器").
-CLASSIFIERS = "个台把张件份支本套箱盒瓶副双只条块部辆桶包卷袋罐组批根枚顶盏扇"
+CLASSIFIERS = "个台把张件份支本套箱盒瓶副双只条块部辆桶包卷袋罐组批根枚顶盏扇间"
 _QUANTITY = re.compile(rf"(?<![每单])(?:\d+(?:\.\d+)?|[一二两三四五六七八九十百千几]+)\s*[{CLASSIFIERS}]")
 _THING_LEAD = re.compile(r"^(?:请|帮我|帮忙|麻烦|给我|替我|我要|我想|想要|想|需要|要|再)*\s*"
                          r"(?:提交|申请|申购|采购|购买|订购|下单|买|订|领用|领取|领|采买)*\s*(?:一下)?\s*")
 _THING_TAIL = re.compile(r"(?:吧|吗|呢|啊|了|的)+$")
+_PEOPLE = frozenset({"人", "个人", "位", "名", "人次", "位客人", "客人", "同事", "人参会"})
 
 
 def find_things(text: str, own: frozenset[str]) -> tuple[list[tuple[str, Span]], list[Span]]:
@@ -145,8 +146,8 @@ def find_things(text: str, own: frozenset[str]) -> tuple[list[tuple[str, Span]],
                 own_counts.append((offset + count.start(), offset + count.end()))
                 continue
             value = _THING_LEAD.sub("", value).strip()
-            if not value or not re.search(f"[{CJK_RANGE}A-Za-z]", value):
-                continue
+            if not value or not re.search(f"[{CJK_RANGE}A-Za-z]", value) or value in _PEOPLE:
+                continue  # "3 个人" counts people, not things
             at = body.find(value, start)
             found.append((value, (offset + at, offset + at + len(value))))
     for count in _QUANTITY_EN.finditer(text):  # "3 laptops at 8000 yuan each"

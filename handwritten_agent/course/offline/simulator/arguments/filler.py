@@ -94,9 +94,13 @@ class _Filler:
                 if value is None and self.needs_previous:
                     self.dependent.add(param.name)  # its expression uses the earlier result: a step of its own
             elif kind == "number":
-                value = pick_number(param, blank(self.segment, self.used_spans), numbers, taken)
+                # a number with the parameter's unit in the intent's words, else one with the unit elsewhere in the
+                # request ("…的客房，3 个人"), and only then any number the intent's words hold
+                value = pick_number(param, blank(self.segment, self.used_spans), numbers, taken, unit_only=True)
                 if value is None and param.required:
                     value = self.number_nearby(param)
+                if value is None:
+                    value = pick_number(param, blank(self.segment, self.used_spans), numbers, taken)
             elif kind == "boolean":
                 value = boolean_value(param, self.sources[:3])
             elif kind == "text":
@@ -125,6 +129,8 @@ class _Filler:
         for param in self.params:
             if param.name not in self.values and self.kinds[param.name] == "pattern" and self.ctx.previous_texts:
                 self.carry(param)
+        self.from_seen()
+        for param in self.params:
             if param.name in self.values:
                 continue
             if param.has_default:
@@ -140,6 +146,26 @@ class _Filler:
                 else:
                     missing.append(param)
         return missing
+
+    def from_seen(self) -> None:
+        """An id the user names by a display name found in the results of an earlier round ("明天下午有哪些会议室空着？"
+        … "那就订 B502"): taken from the object that carries the name, and the arguments this call still lacks come
+        from the call that found it (the same time slot), when it had arguments of the same name."""
+        if not self.ctx.seen_calls or not self.ctx.named:
+            return
+        numbers = [(p, self.values[p.name]) for p in self.params if p.name in self.values and self.kinds[p.name] == "number"]
+        for param in self.params:
+            if param.name in self.values or self.kinds[param.name] != "pattern":
+                continue
+            for spec, arguments, raw in reversed(self.ctx.seen_calls):
+                found = value_from_results(param, patterns_of(param), [(spec, arguments, raw)], numbers, self.ctx.named)
+                if found is None or found is NONE_FIT:
+                    continue
+                self.values[param.name] = found.upper() if wants_upper(param) else found
+                for other in self.params:
+                    if other.name not in self.values and other.required and other.name in arguments:
+                        self.values[other.name] = arguments[other.name]
+                break
 
     def carry(self, param: Param) -> None:
         """An id from an earlier result (``carry``): the first object that fits the constraints, else — when the

@@ -80,6 +80,7 @@ class FillContext:
     previous_calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = ()  # the same results as (spec, arguments, text)
     named: tuple[str, ...] = ()  # display names the user wrote ("B502"): an id taken from results must belong to one of them
     grounded: bool = False  # an earlier intent was a lookup made for this one: no id found there means the step is not taken
+    seen_calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = ()  # earlier rounds' calls and results (spec, arguments, text)
 
 
 @dataclass
