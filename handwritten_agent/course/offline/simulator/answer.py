@@ -40,6 +40,7 @@ from .results import CONFIRM, DENIED, ERROR, OK, REPEATED, ResultView, read_resu
 from .text import CJK_RANGE, format_number, normalize, split_identifier
 
 MAX_FACTS = 5  # facts in one clause
+LONG_TEXT = 30  # characters of a text value that is said on its own, after the other facts
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,12 @@ def select_facts(facts: list[Fact], question: str, spec: dict[str, Any]) -> list
 
 def _facts_sentence(subject: str, facts: list[Fact], lang: str) -> str:
     zh = lang == "zh"
+    long = [f for f in facts if f.kind == "text" and f.label and len(f.value) > LONG_TEXT]
+    if long and len(facts) > len(long):
+        # a body of text (an email's 正文) is said after the rest, on its own: "……。正文：…"
+        rest = _facts_sentence(subject, [f for f in facts if f not in long], lang)
+        tail = "；".join(f"{f.label}：{f.value}" for f in long) if zh else "; ".join(f"{f.label}: {f.value}" for f in long)
+        return f"{rest}。{tail}" if zh else f"{rest}. {tail}"
     if subject and _subject_said(subject, " ".join(f.value for f in facts)):
         subject = ""  # the facts already name it ("1 美元 = 7.2 人民币")
     if zh:
@@ -265,6 +272,9 @@ def _listed_objects(value: Any, depth: int = 0) -> list[dict[str, Any]]:
     return []
 
 
+_TAKEN = re.compile(r"被占|占用|占了|有人用|订满|满了|已被预订|\b(?:taken|occupied|busy|booked)\b", re.I)
+
+
 def _membership(item: AnswerItem, fact: Fact, lang: str) -> str:
     """"A302 明天下午 3 点到 4 点有空吗？" answered from a list of what is free: yes when the named thing is in it, no when it
     is not — about the thing asked, not a recital of the list ("" when the question names nothing or asks no yes/no)."""
@@ -276,6 +286,11 @@ def _membership(item: AnswerItem, fact: Fact, lang: str) -> str:
         return ""
     wanted = {n.lower() for n in names}
     present = [o for o in objects if wanted & {str(v).strip().lower() for v in o.values() if isinstance(v, (str, int))}]
+    if _TAKEN.search(item.question):  # "B501 被占了吗？" asks the opposite of what a list of free things says
+        shown = "、".join(names)
+        if lang == "zh":
+            return f"不，{shown} 没有被占用，是空闲的" if present else f"是的，{shown} 已被占用（不在空闲的里面）"
+        return f"No, {shown} is free" if present else f"Yes, {shown} is taken (it is not among the free ones)"
     said = yes_no_sentence(item.question, bool(present), lang)
     if not said:
         return ""
@@ -525,17 +540,41 @@ def _is_greeting(text: str) -> bool:
 
 
 def _asks_for_task(text: str) -> bool:
-    """Whether a message asks for something to be done (a verb of ``actions`` or a request word), not small talk."""
+    """Whether a message asks for something to be done or found out (a verb of ``actions``, a request word, a
+    question), not small talk."""
     if is_small_talk(text) or _is_greeting(text):
         return False
-    return bool(request_actions(text) - {"read"} or REQUEST_WORDS.search(normalize(text)))
+    text = normalize(text)
+    return bool(request_actions(text) - {"read"} or REQUEST_WORDS.search(text) or re.search(r"[?？]\s*$", text))
+
+
+_CAPABILITIES = re.compile(r"你(?:都|还)?(?:能|会|可以)(?:帮我)?(?:做|干)?(?:些)?什么|有(?:哪些|什么)功能|能帮(?:我|上)?(?:做)?什么|"
+                           r"\bwhat can you (?:do|help)", re.I)
+_THANKS = re.compile(r"^\s*(?:谢谢|多谢|感谢|辛苦了|thanks|thank you)", re.I)
+
+
+def _capabilities(tools: list[dict[str, Any]], lang: str) -> str:
+    """What the offered tools can do, in words from their names and descriptions ("查询空闲会议室、预订会议室 …")."""
+    done = []
+    for spec in tools:
+        verb, obj = _action_words(spec, lang)
+        phrase = (join_words(verb, obj) if lang == "zh" else f"{verb} {obj}".strip()) if verb and obj else ""
+        phrase = phrase or re.split(r"[，,。.;；:：]", str(spec.get("description", "") or ""), maxsplit=1)[0][:20] or str(spec.get("name", ""))
+        if phrase and phrase not in done:
+            done.append(phrase)
+    return ("、" if lang == "zh" else ", ").join(done[:8])
 
 
 def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, tools_disabled: bool = False) -> str:
     """The honest reply when no tool fits: what this simulator is, in two sentences."""
     count = len([t for t in tools if t.get("name")])
+    if count and not tools_disabled and _CAPABILITIES.search(normalize(user_text)):
+        can = _capabilities([t for t in tools if t.get("name")], lang)
+        if lang == "zh":
+            return f"我是课程的离线模拟器，一个规则引擎，不是大语言模型。这次能用的工具可以：{can}。告诉我具体要办的事就行。"
+        return f"I am the course's offline simulator, a rule engine, not an LLM. With the tools offered I can: {can}. Tell me what you need."
     if lang == "zh":
-        greeting = "你好，" if _is_greeting(user_text) else ""
+        greeting = "你好，" if _is_greeting(user_text) else "不客气，" if _THANKS.search(user_text) else ""
         if tools_disabled:
             situation = "这次请求不允许调用工具（tool_choice 为 none）"
         elif count and _asks_for_task(user_text):
@@ -546,7 +585,7 @@ def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, to
             situation = "这次请求没有提供工具"
         return (f"{greeting}我是课程的离线模拟器，一个规则引擎，不是大语言模型，只会按说明调用工具、转述结果；"
                 f"{situation}。想真正对话，请在 .env 里配置真实模型。")
-    greeting = "Hello, " if _is_greeting(user_text) else ""
+    greeting = "Hello, " if _is_greeting(user_text) else "You're welcome; " if _THANKS.search(user_text) else ""
     if tools_disabled:
         situation = "this request does not allow tool calls (tool_choice is none)"
     elif count and _asks_for_task(user_text):

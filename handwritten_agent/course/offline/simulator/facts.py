@@ -481,8 +481,9 @@ def _range_pairs(fields: dict[str, Any]) -> list[tuple[str, str, str]]:
 
 
 def _read_field(key: str, value: Any, lang: str, call: CallView, unit: str, currency: str, reading: Reading) -> Fact:
-    asked = frozenset(asked_words(key, lang))
     label = _label(key, lang, call)
+    # a question may ask with the label's own words ("什么会员" for 会员等级)
+    asked = frozenset(asked_words(key, lang)) | frozenset(label[i:i + 2] for i in range(len(label) - 1) if re.fullmatch(f"[{CJK_RANGE}]{{2}}", label[i:i + 2]))
     if isinstance(value, bool):
         words = flag_words(key)
         if words:

@@ -40,7 +40,7 @@ from .answer import (OK, REPEATED, AnswerItem, clarify_question, compose_answer,
                      unmet_note)
 from .arguments import (DEPENDENT_WORDS, FillContext, FillOutcome, Param, best_effort_arguments, classify, fill_arguments,
                         number_from_result, params_of)
-from .actions import negated
+from .actions import negated, request_actions
 from .choose import MIN_SCORE, ToolProfile, best_tool, profile, rank
 from .grounding import display_names, id_params, lookup_tool
 from .lexicon import REQUEST_WORDS, is_small_talk
@@ -209,8 +209,11 @@ def find_intents(user_text: str, tools: list[ToolProfile], now: datetime) -> tup
     intents: list[Intent] = []
     unmatched: list[Segment] = []
     segments = _with_content(split_intents(user_text), user_text)
-    for segment in [s for s in segments if not negated(s.text)]:  # "先别发短信": an action taken back is no intent
+    segments = [s for s in segments if not negated(s.text)]  # "先别发短信": an action taken back is no intent
+    for position, segment in enumerate(segments):
         best = best_tool(scoring_text(segment.text), tools)
+        if best is not None and position > 0 and not best[1].reads and not request_actions(scoring_text(segment.text)):
+            best = None  # a later clause that asks for nothing ("…，会议室的坏了") starts no call that changes something
         if best is None:
             unmatched.append(segment)
         else:

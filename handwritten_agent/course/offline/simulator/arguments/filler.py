@@ -18,7 +18,7 @@ from ..fieldwords import VERBS, description_noun
 from ..lexicon import CURRENCIES
 from ..text import CJK_RANGE, find_numbers, find_quotes, format_number, normalize, split_identifier, tokens
 from .entities import Span, find_cities, find_currencies, find_enum, find_pattern, find_people, find_things
-from .freetext import CONTENT_WORDS, SEARCH_WORDS, free_text, labelled_for, quotes_for, without_own_words
+from .freetext import CONTENT_WORDS, SEARCH_WORDS, free_text, labelled_for, leftover_clauses, quotes_for, without_own_words
 from .numbers import bare_yes_no, boolean_value, pick_number, yes_no_enum
 from .carry import NONE_FIT, value_from_results
 from .params import (CONDITIONAL_WORDS, DEPENDENT_WORDS, FillContext, FillOutcome, Param, all_patterns, classify, examples_of, first_example,
@@ -311,6 +311,11 @@ class _Filler:
         main = next((p for p in texts if CONTENT_WORDS.search(p.words)), None) or next((p for p in texts if p.required), texts[0])
         if param is not main and (not param.required or self.quoted or self.labelled):
             return None
+        if not CONTENT_WORDS.search(param.words) and any(self.kinds[p.name] == "thing" for p in self.params):
+            # a reason or a note beside a thing to act on: the clause nothing else took ("…，办公室用纸不够了")
+            rest = self.leftover()
+            if rest:
+                return rest[-1]
         # the segment without what the other parameters took (a phone number, an id, a labelled subject), so it
         # is not repeated here; when nothing is left, the whole request (a required text must say something)
         taken = self.used_spans + self.labelled_spans
@@ -319,6 +324,14 @@ class _Filler:
         if found and SEARCH_WORDS.search(param.words):
             found = without_own_words(found, self.own_words())
         return found
+
+    def leftover(self) -> list[str]:
+        """The clauses of the request that no other parameter took (their values and every number blanked out)."""
+        spans = [(n.start, n.end + 1) for n in find_numbers(self.context)]  # a number and its measure word ("一台", "25 元")
+        for name, value in self.values.items():
+            if isinstance(value, str) and len(value) >= 2:
+                spans += [(m.start(), m.end()) for m in re.finditer(re.escape(value), self.context)]
+        return leftover_clauses(blank(self.context, spans), self.own_words())
 
     def datetimes(self) -> None:
         """Dates and times, formatted as each parameter asks; a start/end pair takes the first/second mention."""

@@ -29,6 +29,8 @@ _MESSAGE_LEAD = re.compile(r"^(?:给|向|跟|对|帮)?\s*[^，,。\s]{0,12}?\s*(
                            r"|^(?:告诉|转告|通知|提醒)\s*[^，,。\s“\"「]{1,8}?\s*(?=[“\"「]|[，,:])[，,:]?\s*"
                            r"|^(?:send|write|email|text)\s+(?:an?\s+)?(?:email|e-mail|mail|sms|text|message|note)?\s*(?:to\s+)?"
                            r"(?:(?:with|and)\s+(?:the\s+)?)?", re.I)
+# "告诉他积分快过期了", "提醒大家带电脑": who is told is not part of what they are told.
+_TELL_LEAD = re.compile(r"^(?:告诉|提醒|通知|转告|跟|和)(?:一下)?(?:他们|她们|他|她|对方|客户|大家|各位|所有人)(?:一下|一声|说)?\s*[，,:：]?\s*(?=\S)")
 # A free-text parameter that holds the content itself (the one that takes the request's words).
 CONTENT_WORDS = re.compile(r"\b(?:content|body|text|message|query|keywords?|search|question|prompt)\b|内容|正文|消息|文本|关键词|搜索|问题|原文")
 _AFTER_COLON = re.compile(r"(?<!\s)\s*:(?!\d)\s*(.+)$", re.S)  # not the colon of a time (10:30)
@@ -80,12 +82,36 @@ def free_text(segment: str) -> str:
         text = _FILLER.sub("", text).strip()
         text = _TEXT_VERBS.sub("", text).strip()
         text = _MESSAGE_LEAD.sub("", text).strip()
+        text = _TELL_LEAD.sub("", text).strip()
     text = re.sub(r"(?:\s+(?:with|and)(?:\s+the)?)+\s*$", "", text, flags=re.I)
     text = re.sub(r"[吧吗呢啊。？?！!，,\s]+$", "", text)
     text = re.sub(r"^(?:关于|有关|about)\s*", "", text, flags=re.I).strip(" :：,，")
     if re.fullmatch(r"(?:[\W_]|\b(?:the|a|an|with|and|to|of|for|in|on)\b)*", text, re.I):
         return ""  # only the little words were left: nothing to say
     return text
+
+
+_CLAUSE_LEAD = re.compile(r"^(?:请|麻烦|帮我|帮忙|给我|替我|我想|我要|想要|需要|要|再|并且|而且|另外|因为|由于|原因是|理由是)*\s*")
+
+
+def leftover_clauses(text: str, own: frozenset[str]) -> list[str]:
+    """The clauses of ``text`` (other values already blanked out) that still say something of their own: not just
+    verbs and the tool's own words ("申请采购" for a purchase tool), not a lone character left by the blanking —
+    "…，每包 25 元，办公室用纸不够了" → ["办公室用纸不够了"]."""
+    found = []
+    for clause in re.split(r"[，,。；;！!？?\n]", text):
+        words = _CLAUSE_LEAD.sub("", " ".join(clause.split())).lstrip(" 的").rstrip(" 吧呀啊")
+        runs = re.findall(r"[\u4e00-\u9fffA-Za-z0-9]{2,}", words)
+        if not runs:
+            continue
+        bigrams = {run[i:i + 2] for run in runs for i in range(len(run) - 1)}
+        if bigrams and bigrams <= own | _VERB_BIGRAMS:
+            continue
+        found.append(words)
+    return found
+
+
+_VERB_BIGRAMS = frozenset("提交 申请 采购 购买 申购 预订 订购 帮我 麻烦 发送 一下 一台 一个 一把 一张 一份 每包 每把 每台 每个 价格 单价 总价".split())
 
 
 def _label_tokens(param: Param) -> set[str]:
@@ -158,4 +184,4 @@ def labelled_for(params: list[Param], text: str) -> dict[str, tuple[str, int, in
     return found
 
 
-__all__ = ["CONTENT_WORDS", "SEARCH_WORDS", "free_text", "labelled_for", "quotes_for", "without_own_words"]
+__all__ = ["CONTENT_WORDS", "SEARCH_WORDS", "free_text", "labelled_for", "leftover_clauses", "quotes_for", "without_own_words"]
