@@ -211,6 +211,13 @@ def _ok_clause(item: AnswerItem, lang: str) -> Clause:
     caveat = _caveat(reading.caveats, lang)
     subject = subject_phrase(item.spec, item.arguments, lang)
     facts = select_facts(reading.facts, item.question, item.spec)
+    done = _done_phrase(item, lang)
+    if done:  # a tool that changes something: what was done first, then what the result adds
+        facts = [f for f in facts if not _restates(f, item.arguments)]
+        if not facts:
+            return Clause(done, caveat)
+        return Clause(f"{done}，{_facts_sentence('', facts, lang)}" if lang == "zh" else f"{done} — {_facts_sentence('', facts, lang)}",
+                      caveat)
     if not facts:
         action = action_phrase(item.spec, item.arguments, lang)
         return Clause(f"{action}没有返回任何内容" if lang == "zh" else f"{action} returned nothing", caveat)
@@ -245,16 +252,21 @@ def _ok_clause(item: AnswerItem, lang: str) -> Clause:
                               (f"for {subject}, the result is {fact.value}" if subject else f"the result is {fact.value}"), caveat)
         if fact.kind == "statement":
             return Clause(_statement_sentence(subject, fact.value, lang), caveat)
-    done = _done_phrase(item, lang)
-    if done:
-        # a success flag or status says again what "已发送…" said
-        facts = [f for f in facts if not (f.kind == "flag" and f.truth and set(f.field.lower().split("_")) & _SUCCESS_WORDS)
-                 and not (f.status and f.status.replace(" ", "_") in _SUCCESS_WORDS)]
-        if not facts:
-            return Clause(done, caveat)
-        return Clause(f"{done}，{_facts_sentence('', facts, lang)}" if lang == "zh" else f"{done} — {_facts_sentence('', facts, lang)}",
-                      caveat)
     return Clause(_facts_sentence(subject, facts, lang), caveat)
+
+
+def _restates(fact: Fact, arguments: dict[str, Any]) -> bool:
+    """A fact that says again what "已发送…" said: a success flag or status, or a count of what was done that is the
+    number of targets the call named ("sent": 2 after sending to two customers)."""
+    words = set(fact.field.lower().split("_"))
+    if fact.kind == "flag" and fact.truth and words & _SUCCESS_WORDS:
+        return True
+    if fact.status and fact.status.replace(" ", "_") in _SUCCESS_WORDS:
+        return True
+    if fact.kind == "number" and words & _SUCCESS_WORDS and len(fact.numbers) == 1:
+        named = [len(v) for v in arguments.values() if isinstance(v, list)]
+        return bool(named) and fact.numbers[0] == str(named[0])
+    return False
 
 
 _NAMED = re.compile(r"(?<![A-Za-z0-9_@.\-])(?=[A-Za-z0-9_\-]*\d)(?=[A-Za-z0-9_\-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9_\-]*(?![A-Za-z0-9_@.])")
@@ -292,8 +304,11 @@ def _membership(item: AnswerItem, fact: Fact, lang: str) -> str:
             return f"不，{shown} 没有被占用，是空闲的" if present else f"是的，{shown} 已被占用（不在空闲的里面）"
         return f"No, {shown} is free" if present else f"Yes, {shown} is taken (it is not among the free ones)"
     said = yes_no_sentence(item.question, bool(present), lang)
-    if not said:
-        return ""
+    if not said:  # a question the sentence rules cannot turn around: say it plainly
+        shown = "、".join(names) if lang == "zh" else " and ".join(names)
+        what = fact.label or ("查到的结果" if lang == "zh" else "results")
+        said = (f"{'是的' if present else '不'}，{shown}{'在' if present else '不在'}{what}里" if lang == "zh" else
+                f"{'Yes' if present else 'No'}, {shown} {'is' if present else 'is not'} among the {what}")
     if present:
         details = read_data({k: v for k, v in present[0].items() if str(v).strip().lower() not in wanted}, lang,
                             CallView.of(item.arguments, str(item.spec.get("name", "")), item.spec)).facts[:3]

@@ -131,6 +131,9 @@ class CallView:
                 continue
             if isinstance(value, str):
                 echoes |= echo_keys(value)
+            elif isinstance(value, list):
+                for item in value:
+                    echoes |= echo_keys(item)
             elif isinstance(value, (int, float)) and not isinstance(value, bool):
                 numbers.add((name.lower(), format_number(value)))
             currency = next((c.key for c in concepts_of(value) if c.family == "currency"), currency)
@@ -191,7 +194,10 @@ class CallView:
         return (front if re.search(f"[{CJK_RANGE}]", front) else "") + self.noun
 
     def echoed(self, key: str, value: Any) -> bool:
-        """Whether a result field only repeats the call's own argument."""
+        """Whether a result field only repeats the call's own argument (a list: every item is one of the arguments)."""
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            items = [v for v in value if v not in ("…", "...")]
+            return bool(items) and all(echo_keys(v) & self.echoes for v in items)
         if isinstance(value, (dict, list)) or isinstance(value, bool):
             return False
         if isinstance(value, (int, float)):

@@ -86,7 +86,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "received": ("收到", "received"), "delivered": ("送达", "delivered"), "paid": ("支付", "paid"),
     "views": ("阅读量", "views"), "likes": ("点赞数", "likes"), "comments": ("评论数", "comments"),
     "downloads": ("下载量", "downloads"), "invoice": ("发票", "invoice"), "invoices": ("发票", "invoices"),
-    "booked": ("预订", "booked"), "assigned": ("指派", "assigned"), "sent": ("发送", "sent"), "eta": ("预计送达", "ETA"),
+    "booked": ("预订", "booked"), "assigned": ("指派", "assigned"), "sent": ("已发送", "sent"), "eta": ("预计送达", "ETA"),
     "hours_open": ("营业时间", "opening hours"), "opening": ("营业", "opening"), "isbn13": ("ISBN", "ISBN"),
     "unit": ("单位", "unit"), "units": ("单位", "units"), "currency": ("币种", "currency"), "symbol_name": ("名称", "name"),
     "calories": ("热量", "calories"), "steps": ("步数", "steps"), "battery": ("电量", "battery"), "signal": ("信号", "signal"),

@@ -30,7 +30,8 @@ _MESSAGE_LEAD = re.compile(r"^(?:给|向|跟|对|帮)?\s*[^，,。\s]{0,12}?\s*(
                            r"|^(?:send|write|email|text)\s+(?:an?\s+)?(?:email|e-mail|mail|sms|text|message|note)?\s*(?:to\s+)?"
                            r"(?:(?:with|and)\s+(?:the\s+)?)?", re.I)
 # "告诉他积分快过期了", "提醒大家带电脑": who is told is not part of what they are told.
-_TELL_LEAD = re.compile(r"^(?:告诉|提醒|通知|转告|跟|和)(?:一下)?(?:他们|她们|他|她|对方|客户|大家|各位|所有人)(?:一下|一声|说)?\s*[，,:：]?\s*(?=\S)")
+_TELL_LEAD = re.compile(r"^(?:(?:告诉|提醒|通知|转告|跟|和)(?:一下)?(?:他们|她们|他|她|对方|客户|大家|各位|所有人)(?:一下|一声|说)?|说|讲)"
+                        r"\s*[，,:：]?\s*(?=\S)")
 # A free-text parameter that holds the content itself (the one that takes the request's words).
 CONTENT_WORDS = re.compile(r"\b(?:content|body|text|message|query|keywords?|search|question|prompt)\b|内容|正文|消息|文本|关键词|搜索|问题|原文")
 _AFTER_COLON = re.compile(r"(?<!\s)\s*:(?!\d)\s*(.+)$", re.S)  # not the colon of a time (10:30)
