@@ -104,8 +104,8 @@ def _statement_groups(text: str) -> set[str]:
 
 def _tells_about_user(text: str) -> bool:
     """A statement that asks for nothing: a constraint, preference, decision, task or people, or a number said about "我"."""
-    groups = _statement_groups(text)
-    return bool(groups - {"facts"}) or bool(groups and re.search(r"我|我们", text))
+    groups = _statement_groups(text)  # a place or a name alone ("成都天气") tells nothing about the user
+    return bool(groups - {"facts", "names"}) or bool(groups and re.search(r"我|我们|咱们", text))
 
 
 def answer_from_known(plan: Plan, user_text: str, messages: list[dict[str, Any]],

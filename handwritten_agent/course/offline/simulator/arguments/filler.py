@@ -323,6 +323,10 @@ class _Filler:
         found = free_text(rest) or free_text(self.ctx.segment) or None
         if found and SEARCH_WORDS.search(param.words):
             found = without_own_words(found, self.own_words())
+        for value in self.values.values():  # "通知李四明天的会议取消了": the message does not repeat whom it is for
+            if found and isinstance(value, str) and len(value) >= 2:
+                trimmed = re.sub(rf"^(?:告诉|提醒|通知|转告|跟|和|给|对)?\s*{re.escape(value)}\s*(?:说一声|说一下|说|一声|一下)?\s*[，,:：]?\s*", "", found)
+                found = trimmed or found
         return found
 
     def leftover(self) -> list[str]:

@@ -42,7 +42,7 @@ _OWN_TAIL = re.compile(r"(?:相关|有关|方面|之类|这类|那类)?\s*的?\s
 
 def without_own_words(text: str, own: frozenset[str]) -> str:
     """A search term without the words for what the tool itself returns: "耳机的订单" → 耳机 for a tool that searches
-    orders, "键盘相关的订单" → 键盘. What is left must still say something, else the text stays as it was."""
+    orders, "键盘相关的订单" → 键盘, "去年买的键盘" → 键盘. What is left must still say something, else the text stays."""
     rest = text.strip()
     for _ in range(4):
         match = re.search(r"([\u4e00-\u9fff]{2,4})$", rest)
@@ -57,6 +57,9 @@ def without_own_words(text: str, own: frozenset[str]) -> str:
         if not head:
             break
         rest = head
+    tail = rest.rsplit("的", 1)[-1].strip()
+    if tail != rest and re.fullmatch(r"[\u4e00-\u9fffA-Za-z0-9 ]{2,}", tail):
+        rest = tail  # "去年买的键盘" → 键盘: the thing, not what is said about it
     return rest
 # Words for what a free-text parameter holds, so "主题是《…》" finds a parameter named ``subject``.
 _LABEL_WORDS: dict[str, tuple[str, ...]] = {

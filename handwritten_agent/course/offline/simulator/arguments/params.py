@@ -106,7 +106,7 @@ TEXT_WORDS = re.compile(r"\b(?:query|q|keywords?|text|content|message|question|p
                         r"summary|description|comment|remark|caption|reason|(?:task|file|project|event|note|item|ticket) name)\b|"
                         r"关键词|关键字|搜索词|查询词|内容|问题|文本|主题|标题|正文|消息|句子|备注|原文|要翻译|摘要|描述|原因|评论")
 # A lone number in a later intent is combined with an earlier result only when the words say so.
-DEPENDENT_WORDS = re.compile(r"换|兑|折合|相当于|合计|总共|一共|需要多少|要多少|能买|它|这个|那个|结果|上面|\bconvert|\bworth\b|\bin total\b|"
+DEPENDENT_WORDS = re.compile(r"换|兑|折合|相当于|合计|总共|一共|需要多少|要多少|等于多少|是多少|值多少|能买|它|这个|那个|结果|上面|\bconvert|\bworth\b|\bin total\b|"
                              r"\bthat\b|\bit\b|\bresult\b|\bhow (?:much|many)\b.*\bin\b", re.I)
 # "有的话帮我订下来": the step is wanted only if the earlier result provides what it needs.
 CONDITIONAL_WORDS = re.compile(r"有的话|如果有|要是有|若有|假如有|有空的话|可以的话|能订的话|\bif (?:there (?:is|are)|any|so|available|one is)\b", re.I)
