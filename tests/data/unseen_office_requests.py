@@ -284,6 +284,15 @@ DAY23_CASES: list[Day23Case] = [
               facts=["赵敏"], tools="send_chat_message,open_ticket"),
     Day23Case("tell_someone_plain", "跟陈晨说一声下午的评审推迟了", [ExpectedCall("send_chat_message", {"to": "陈晨"})],
               facts=["陈晨"], never=["做不了"], tools="send_chat_message"),
+    Day23Case("notify_by_name", "通知王强下午的培训改到四点", [ExpectedCall("send_chat_message", {"to": "王强", "text": "下午的培训改到四点"})],
+              facts=["王强"], tools="send_chat_message,open_ticket"),
+    Day23Case("keyword_after_de", "查一下上个月买的耳机订单", [ExpectedCall("find_orders", {"keyword": "耳机"})], facts=["OD20250301"],
+              tools="find_orders"),
+    Day23Case("equals_how_much", "150 欧元等于多少人民币？", [ExpectedCall("get_exchange_rate", {"base": OneOf("EUR", "欧元"),
+                                                                                           "target": OneOf("CNY", "人民币")})],
+              facts=["150", "1170"]),
+    Day23Case("two_questions", "现在几点？顺便算一下 48 乘以 25", [ExpectedCall("get_current_time"), ExpectedCall("calculator")],
+              facts=["14:30", "1200"]),
 ]
 
 __all__ = ["CLAIMS", "DAY23_CASES", "Day23Case", "UNSEEN_OFFICE_CASES", "extra_problems"]

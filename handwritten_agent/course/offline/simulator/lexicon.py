@@ -127,4 +127,5 @@ CITIES: dict[str, str] = {
 # Common surnames: a two- or three-character word starting with one of these may be a person's name.
 SURNAMES = frozenset("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤")
 # Characters that end a name rather than continue it ("李四的", "给王五发").
-NAME_STOPPERS = frozenset("的地得了在是有要还和与给发说请查问把被对向从到也都就会能吗呢吧啊年月日天今明昨最近客户员工先生女士经理老师同学")
+NAME_STOPPERS = frozenset("的地得了在是有要还和与给发说请查问把被对向从到也都就会能吗呢吧啊年月日天今明昨最近客户员工先生女士经理老师同学"
+                          "上下午晚早这那每周号点")  # "通知王强下午…": 下 starts the time, not the name
