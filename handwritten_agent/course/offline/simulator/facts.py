@@ -274,10 +274,16 @@ def show_number(value: float | int) -> str:
     return text
 
 
-def show_text(value: str, lang: str) -> str:
-    """A string value for the reader: a code as its name (USD → 美元), long text shortened."""
+_SHOWN_FAMILIES = ("currency", "day", "weekday", "temperature", "priority", "language", "order", "channel")
+
+
+def show_text(value: str, lang: str, field: str = "") -> str:
+    """A string value for the reader: a code as its name (USD → 美元), long text shortened. A code is read as a priority
+    only in a field about priority (a membership ``level`` of ``normal`` is no "中" priority)."""
     text = " ".join(str(value).split()).rstrip("。；;")  # inside a sentence, the value's own full stop goes
-    named = display_name(text, lang, ("currency", "day", "weekday", "temperature", "priority", "language", "order", "channel"))
+    families = _SHOWN_FAMILIES if not field or re.search(r"priorit|urgen|优先|紧急", field, re.I) else \
+        tuple(f for f in _SHOWN_FAMILIES if f != "priority")
+    named = display_name(text, lang, families)
     if named:
         return named
     return text if len(text) <= MAX_TEXT else text[:MAX_TEXT].rstrip() + "…"
@@ -518,7 +524,7 @@ def _read_field(key: str, value: Any, lang: str, call: CallView, unit: str, curr
     if key.lower() in STATEMENT or key in STATEMENT:
         statement = localize_codes(show_text(text, lang), lang)
         return Fact("", statement, key, "statement", asked, tuple(re.findall(r"\d+(?:\.\d+)?", statement)))
-    return Fact(label, show_text(text, lang), key, "text", asked, tuple(re.findall(r"\d+(?:\.\d+)?", text)))
+    return Fact(label, show_text(text, lang, key), key, "text", asked, tuple(re.findall(r"\d+(?:\.\d+)?", text)))
 
 
 def _drop_restated(reading: Reading) -> None:

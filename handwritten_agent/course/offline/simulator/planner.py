@@ -3,10 +3,15 @@
 The planner is a pure function, re-run from scratch on every turn, which is what keeps the simulator
 deterministic and lets an agent's loop converge:
 
-1. Split the request into intents (on ？ ; ， 然后 再 并且 顺便 … "and then", "and what …").
-2. Give each intent the best-scoring tool (``choose``); intents no tool fits stay as context.
+1. Split the request into intents (on ？ ; ， 然后 再 并且 顺便 … "and then", "and what …"). A clause that only
+   gives content ("正文“…”", "原因是…", a bare quote) stays with the clause before it; a clause that takes an
+   action back ("先别给他发短信", "不要预订") is no intent at all.
+2. Give each intent the best-scoring tool (``choose``); intents no tool fits stay as context. A later clause
+   that asks for nothing ("…，会议室的坏了") starts no call that changes something.
    Neighbouring intents for the same tool are merged when one alone lacks arguments; an intent
-   asking for the very same call as an earlier one takes its next-best tool instead.
+   asking for the very same call as an earlier one takes its next-best tool instead. When the first
+   intent lacks an id the request does not give (a display name "B502", a description "能坐 10 人的"),
+   a read-only lookup is planned before it (``grounding``: query, then act).
 3. Fill each intent's arguments (``arguments``). An intent whose arguments need an earlier
    result — a calculator expression "100 * <rate>" after an exchange-rate lookup, an id the
    previous result contains — waits until that result is there. A lookup whose words ask for a
@@ -16,6 +21,11 @@ deterministic and lets an agent's loop converge:
    without a result are made now: all that are ready when parallel calls are allowed, else the
    first. When nothing is left to call, answer from the results (``answer``); a required argument
    nobody gave becomes a clarifying question; a request no tool fits gets the fallback reply.
+   A call that changes something reaches no further than the user said (``scope``: no silent
+   "everyone"), and a request for personal data in bulk is declined before any tool is chosen.
+   ``seen`` (the earlier rounds' calls and results) lets a name the user writes be found in what an
+   earlier round returned ("那就订 B502"); it is read by every fill of the turn through a context
+   variable set for the duration of ``plan_turn``, so the planner stays a function of its arguments.
 
 Bounds: results that match no planned call (e.g. the agent rejected a malformed call) allow one
 retry per intent; after that, and whenever the agent says a call was already made, the planner
@@ -42,7 +52,7 @@ from .arguments import (DEPENDENT_WORDS, FillContext, FillOutcome, Param, best_e
                         number_from_result, params_of)
 from .actions import negated, request_actions
 from .choose import MIN_SCORE, ToolProfile, best_tool, profile, rank
-from .grounding import display_names, id_params, lookup_tool
+from .grounding import display_names, lookup_tool
 from .lexicon import REQUEST_WORDS, is_small_talk
 from .scope import decline_personal_data, personal_data_in_bulk, unscoped
 from .text import CJK_RANGE, find_numbers, find_quotes, format_number, language, normalize
@@ -433,7 +443,8 @@ def _final_answer(user_text: str, profiles: dict[str, ToolProfile], results: lis
     questions = False
     for state in states:
         if state.unmet:
-            notes.append(unmet_note(state.intent.tool.spec, state.unmet, lang))
+            named = display_names(scoring_text(_context(user_text, [s.intent for s in states], state.intent)), [state.intent.tool.spec])
+            notes.append(unmet_note(state.intent.tool.spec, state.unmet, lang, named))
         elif state.failed or state.blocked:
             notes.append(unfinished_note(state.intent.text, "blocked", lang))
         elif state.missing:
