@@ -88,6 +88,12 @@ def request_actions(text: str) -> frozenset[str]:
     text = normalize(text)
     found = {family for family, regex in _ZH_RE.items() if regex.search(text)}
     found |= {family for family, regex in _EN_RE.items() if regex.search(text)}
+    if CREATE in found and found & {DELETE, UPDATE}:
+        # "取消我明天的会议室预订", "修改我的预订": the booking is what is cancelled or changed, not a new one
+        first = min(m.start() for family in (DELETE, UPDATE) if family in found for m in [_ZH_RE[family].search(text) or _EN_RE[family].search(text)] if m)
+        made = _ZH_RE[CREATE].search(text) or _EN_RE[CREATE].search(text)
+        if made and first < made.start():
+            found.discard(CREATE)
     return frozenset(found)
 
 

@@ -35,7 +35,7 @@ INTENTS: dict[str, tuple[str, ...]] = {
     "room": ("会议室", "订会议", "预订", "预定", "帮我订", "订一间", "订个", "订间", "客房", "房间", "空房",
              "room", "rooms", "meeting room", "book", "booking", "reserve"),
     "purchase": ("采购", "购买", "申购", "purchase", "procurement", "buy"),
-    "availability": ("有空", "空闲", "空着", "空的", "空房", "空位", "没人用", "占用", "被占", "占了", "有人用", "可用", "可入住", "可预订", "余量",
+    "availability": ("有空", "空闲", "空着", "空的", "空不空", "空房", "空位", "没人用", "占用", "被占", "占了", "有人用", "可用", "可入住", "可预订", "余量",
                      "available", "availability", "vacant", "occupied", "free", "busy"),
     "message": ("短信", "通知", "消息", "转告", "说一声", "捎个话", "sms", "notify", "notification", "text message", "message", "messages"),
     "search": ("搜索", "搜一下", "检索", "查找", "search", "look up", "lookup", "find"),

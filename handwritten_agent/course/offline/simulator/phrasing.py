@@ -301,7 +301,7 @@ _AFFIRM_ZH = (("是不是", "是"), ("有没有", "有"), ("能不能", "能"), 
 _EN_YES_NO = re.compile(r"^(is|are|was|were|can|could|will|would|does|do|did|has|have|should)\s+(\S+(?:\s+the)?(?:\s+\S+)??)\s+(.+)$", re.I)
 
 
-_YES_NO_ZH = re.compile(r"吗$|嘛$|是不是|有没有|能不能|会不会|可不可以|要不要|是否")
+_YES_NO_ZH = re.compile(r"吗$|嘛$|是不是|有没有|能不能|会不会|可不可以|要不要|是否|([\u4e00-\u9fff])不\1")
 _YES_NO_EN = re.compile(r"^(?:is|are|was|were|can|could|will|would|does|do|did|has|have|should)\b", re.I)
 
 
@@ -322,6 +322,10 @@ def yes_no_sentence(question: str, truth: bool, lang: str, pivot: frozenset[str]
         for word, replacement in (_AFFIRM_ZH if truth else _NEGATIONS_ZH):
             if word in text:
                 return ("是的，" if truth else "不，") + text.replace(word, replacement, 1)
+        a_not_a = re.search(r"([\u4e00-\u9fff])不\1", text)  # "空不空" → 空 / 不空
+        if a_not_a:
+            said = a_not_a.group(1) if truth else "不" + a_not_a.group(1)
+            return ("是的，" if truth else "不，") + text[:a_not_a.start()] + said + text[a_not_a.end():]
         return f"是的，{text}" if truth and text else None
     match = _YES_NO_EN.match(text)
     if not match:

@@ -101,10 +101,17 @@ class Segment:
 _AFTER_COLON = re.compile(r"(?<!\s)\s*:(?!\d).*$", re.S)  # not the colon of a time (10:30)
 
 
+# What ends the content after a colon: the next step of the request ("发短信：…，然后给 lili 发邮件").
+NEXT_STEP = re.compile(r"[，,；;。.!！]\s*(?:然后|接着|随后|之后|同时|另外|并且|再(?![见次])|and then\b|then\b|also\b)", re.I)
+
+
 def quoted_spans(text: str) -> list[tuple[int, int]]:
     spans = [(quote.start, quote.end) for quote in find_quotes(text)]
     colon = next((m for m in _AFTER_COLON.finditer(text) if not any(a <= m.start() < b for a, b in spans)), None)
-    return sorted(spans + ([colon.span()] if colon else []))
+    if colon:
+        stop = NEXT_STEP.search(text, colon.start())
+        spans.append((colon.start(), stop.start() if stop else colon.end()))
+    return sorted(spans)
 
 
 def completed_request(earlier: str, reply: str) -> str:

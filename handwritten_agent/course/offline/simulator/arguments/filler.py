@@ -221,13 +221,13 @@ class _Filler:
         texts = [p for p in self.params if self.kinds[p.name] in ("text", "thing")]
         if not texts:
             return
-        for source in self.sources[:3]:
+        for source in self.sources[:2]:  # the whole request holds the other intents' quotes too: not ours
             chosen = quotes_for(texts, source)
             if chosen:
                 self.quoted = {name: quote.text for name, quote in chosen.items()}
                 break
         if texts:  # "主题：周会，内容：明天十点开会", "原因是新同事入职", "with the subject customer list"
-            for index, source in enumerate(self.sources[:3]):
+            for index, source in enumerate(self.sources[:2]):
                 labelled = labelled_for([p for p in texts if p.name not in self.quoted], source)
                 if labelled:
                     self.labelled = {name: value for name, (value, _, _) in labelled.items()}
@@ -312,10 +312,10 @@ class _Filler:
         if param is not main and (not param.required or self.quoted or self.labelled):
             return None
         if not CONTENT_WORDS.search(param.words) and any(self.kinds[p.name] == "thing" for p in self.params):
-            # a reason or a note beside a thing to act on: the clause nothing else took ("…，办公室用纸不够了")
+            # a reason or a note beside a thing to act on: the clause nothing else took ("…，办公室用纸不够了");
+            # none left means the user did not say it (asked for, not made up from the other words)
             rest = self.leftover()
-            if rest:
-                return rest[-1]
+            return rest[-1] if rest else None
         # the segment without what the other parameters took (a phone number, an id, a labelled subject), so it
         # is not repeated here; when nothing is left, the whole request (a required text must say something)
         taken = self.used_spans + self.labelled_spans
@@ -331,7 +331,8 @@ class _Filler:
 
     def leftover(self) -> list[str]:
         """The clauses of the request that no other parameter took (their values and every number blanked out)."""
-        spans = [(n.start, n.end + 1) for n in find_numbers(self.context)]  # a number and its measure word ("一台", "25 元")
+        spans = [(n.start, n.end + len(re.match(r"\s*\S?", self.context[n.end:]).group(0))) for n in find_numbers(self.context)]
+        # a number and its measure word ("一台", "4 把", "25 元")
         for name, value in self.values.items():
             if isinstance(value, str) and len(value) >= 2:
                 spans += [(m.start(), m.end()) for m in re.finditer(re.escape(value), self.context)]

@@ -29,6 +29,7 @@ _MESSAGE_LEAD = re.compile(r"^(?:给|向|跟|对|帮)?\s*[^，,。\s]{0,12}?\s*(
                            r"|^(?:告诉|转告|通知|提醒)\s*[^，,。\s“\"「]{1,8}?\s*(?=[“\"「]|[，,:])[，,:]?\s*"
                            r"|^(?:send|write|email|text)\s+(?:an?\s+)?(?:email|e-mail|mail|sms|text|message|note)?\s*(?:to\s+)?"
                            r"(?:(?:with|and)\s+(?:the\s+)?)?", re.I)
+_NEXT_STEP = re.compile(r"[，,；;。.!！]\s*(?:然后|接着|随后|之后|同时|另外|并且|再(?![见次])|and then\b|then\b|also\b)", re.I)
 # "告诉他积分快过期了", "提醒大家带电脑": who is told is not part of what they are told.
 _TELL_LEAD = re.compile(r"^(?:(?:告诉|提醒|通知|转告|跟|和)(?:一下)?(?:他们|她们|他|她|对方|客户|大家|各位|所有人)(?:一下|一声|说)?|说|讲)"
                         r"\s*[，,:：]?\s*(?=\S)")
@@ -80,7 +81,9 @@ def free_text(segment: str) -> str:
         return quotes[0].text
     after_colon = _AFTER_COLON.search(text)
     if after_colon:
-        return after_colon.group(1).strip()
+        content = after_colon.group(1)
+        stop = _NEXT_STEP.search(content)
+        return (content[:stop.start()] if stop else content).strip()
     text = " ".join(text.split())
     for _ in range(3):
         text = _FILLER.sub("", text).strip()
@@ -103,8 +106,9 @@ def leftover_clauses(text: str, own: frozenset[str]) -> list[str]:
     verbs and the tool's own words ("申请采购" for a purchase tool), not a lone character left by the blanking —
     "…，每包 25 元，办公室用纸不够了" → ["办公室用纸不够了"]."""
     found = []
-    for clause in re.split(r"[，,。；;！!？?\n]", text):
+    for clause in re.split(r"[，,。；;！!？?:：\n]", text):
         words = _CLAUSE_LEAD.sub("", " ".join(clause.split())).lstrip(" 的").rstrip(" 吧呀啊")
+        words = re.sub(r"^(?:提交|申请|申购|采购|购买|订购|预订|发送|创建|新建|帮我)+", "", words)
         runs = re.findall(r"[\u4e00-\u9fffA-Za-z0-9]{2,}", words)
         if not runs:
             continue
