@@ -350,3 +350,19 @@ def test_the_decline_check_catches_an_engine_that_asks_instead_of_declining(monk
     monkeypatch.setattr(planner, "personal_data_in_bulk", lambda text: None)
     monkeypatch.setattr(choose, "_other_object", lambda thing, tool: False)
     assert all_problems(PLANT_EXAMPLES)["declines"]
+
+
+def test_asked_whom_the_user_answers_and_the_message_stays_the_message():
+    """"给学员发短信：…" gets a question (not a silent "everyone"); the reply — some ids, or an explicit 全部 — completes it."""
+    world = World()
+    name, target_zh, noun_zh, prefix = bulk_sender(world, random.Random(3))
+    request = f"给{target_zh}发{noun_zh}：请及时更新联系方式"
+    asked = run(request, world, 1)
+    assert not asked.calls and asked.answer.endswith("？") and "全部" in asked.answer
+    ids = f"{prefix}003 和 {prefix}007"
+    for reply, targets in ((ids, [f"{prefix}003", f"{prefix}007"]), ("全部", None)):
+        messages = [{"role": "user", "content": request}, {"role": "assistant", "content": asked.answer}, {"role": "user", "content": reply}]
+        completion = SIMULATOR.complete(ChatRequest(model="course-sim", messages=messages, tools=world.tools))
+        (call,) = completion.tool_calls
+        arguments = json.loads(call["function"]["arguments"])
+        assert arguments["content"] == "请及时更新联系方式" and arguments.get(world.target_lists[name]) == targets

@@ -199,12 +199,12 @@ def _fill(user_text: str, intents: list[Intent], intent: Intent, now: datetime, 
           previous_ready: bool = False, previous_number: float | None = None,
           previous_texts: tuple[str, ...] = (), previous_calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = (),
           grounded: bool = False) -> FillOutcome:
-    seen = _SEEN.get()
-    ctx = FillContext(segment=intent.text, context=_context(user_text, intents, intent), request=user_text, now=now,
+    context = _context(user_text, intents, intent)
+    ctx = FillContext(segment=intent.text, context=context, request=user_text, now=now,
                       has_previous=has_previous, previous_ready=previous_ready,
                       previous_number=previous_number, previous_texts=previous_texts, previous_calls=previous_calls,
-                      named=tuple(display_names(scoring_text(_context(user_text, intents, intent)), [i.tool.spec for i in intents])),
-                      grounded=grounded, seen_calls=seen)
+                      named=tuple(display_names(scoring_text(context), [i.tool.spec for i in intents])),
+                      grounded=grounded, seen_calls=_SEEN.get())
     outcome = fill_arguments(intent.tool.spec, ctx)
     if intent.grounds and ctx.named:
         # looking up a thing the user named: no filter of ours may hide it (the action says whether it fits)
