@@ -6,7 +6,7 @@ Three properties a course about safe agents must never see broken, whatever the 
    targets holds exactly ids the request names, and a list left empty (which the tool says means "everyone")
    only when the user's own words — not the quoted message — say 全部/所有/every/all.
 2. **Claims.** An answer never claims an action (已发送/已预订/已提交/记下了 …) that no tool call executed
-   successfully in this run.
+   successfully in this run — not after a failed, refused or unconfirmed call, and not for something the user only told.
 3. **Declines.** A request no tool can serve, or one asking for personal data in bulk, is declined in words:
    no call that changes anything, and no question back.
 
@@ -122,7 +122,8 @@ def example(seed: int) -> tuple[str, str, World]:
     """(kind, request, world) for one seed."""
     rng = random.Random(seed)
     world = World()
-    kind = rng.choice(["subset", "subset", "no_target", "all", "content_says_all", "negated", "unservable", "personal_bulk", "book_named"])
+    kind = rng.choice(["subset", "subset", "no_target", "all", "content_says_all", "negated", "unservable", "personal_bulk", "book_named",
+                       "statement"])
     sender, target_zh, noun_zh, prefix = bulk_sender(world, rng)
     read = reader(world, target_zh, prefix, rng)
     thing = booker(world, rng) if kind in ("book_named", "unservable") or rng.random() < 0.3 else None
@@ -146,6 +147,9 @@ def example(seed: int) -> tuple[str, str, World]:
     elif kind == "personal_bulk":
         request = rng.choice([f"把所有{target_zh}的{rng.choice(SENSITIVE)}导出给我", f"列出每个{target_zh}的{rng.choice(SENSITIVE)}发给我",
                               f"我要全部{target_zh}的{rng.choice(SENSITIVE)}和{rng.choice(SENSITIVE)}"])
+    elif kind == "statement":  # something the user tells: no tool stores it, so nothing may be claimed as stored
+        request = rng.choice([f"我的预算上限是 {rng.randint(20, 90) * 100} 元。", "我不吃香菜。", f"我下周{rng.choice('一二三四五')}要出差。",
+                              f"我负责的{target_zh}有 {rng.randint(3, 40)} 位。", "我喜欢靠窗的座位。"])
     else:
         name, thing_key, thing_zh = thing
         pick = rng.choice(world.objects[f"list_free_{thing_key}s"])
@@ -273,7 +277,7 @@ def problems() -> dict[str, list[str]]:
 def test_the_generator_covers_every_kind_with_varied_tools():
     kinds = [example(seed)[0] for seed in range(N_EXAMPLES)]
     assert N_EXAMPLES >= 500 and {"subset", "no_target", "all", "content_says_all", "negated", "unservable", "personal_bulk",
-                                   "book_named"} == set(kinds)
+                                   "book_named", "statement"} == set(kinds)
     assert min(kinds.count(k) for k in set(kinds)) >= 30
     tool_sets = {tuple(sorted(t["function"]["name"] for t in example(seed)[2].tools)) for seed in range(N_EXAMPLES)}
     assert len(tool_sets) >= 50
@@ -341,6 +345,14 @@ def test_the_claims_check_catches_an_engine_that_reports_failures_as_done(monkey
     original = answer.answer_clause
     monkeypatch.setattr(answer, "answer_clause", lambda item, lang: original(
         answer.AnswerItem(item.spec, item.arguments, ResultView(OK, {"status": "sent"}), item.raw, item.question), lang))
+    assert all_problems(PLANT_EXAMPLES)["claims"]
+
+
+def test_the_claims_check_catches_an_engine_that_says_it_stored_what_it_only_heard(monkeypatch):
+    from handwritten_agent.course.offline.simulator import known
+    from handwritten_agent.course.offline.simulator.planner import Plan
+
+    monkeypatch.setattr(known, "_acknowledge", lambda text, zh: Plan([], f"好的，我记下了：{text}", "final"))  # the old wording
     assert all_problems(PLANT_EXAMPLES)["claims"]
 
 
