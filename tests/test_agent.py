@@ -339,6 +339,7 @@ EXPECTED_STOPS = {
     "server_error": "error",
     "bad_tool_call_id": "final",    # every call is still answered (with the duplicated id the model sent)
     "gullible": "final",            # nothing in these results tells it to do anything: it answers as usual
+    "flaky": "final",               # a run that goes wrong still ends with an answer (a near miss, or a step skipped)
 }
 
 

@@ -145,3 +145,26 @@ def test_unknown_cases_and_bad_repeat_are_refused():
     out = subprocess.run([sys.executable, "-m", "handwritten_agent", "eval", "--only", "nope"], capture_output=True, text=True,
                          timeout=120, env={"LLM_PROVIDER": "offline", "PATH": "/usr/bin:/bin"})
     assert out.returncode == 2 and "没有这些用例" in out.stderr and "rooms_free" in out.stderr
+
+
+def flaky_report(root, repeat: int = 3):
+    """The ten cases ``repeat`` times on a fresh simulator under ``course-sim:flaky`` (a new server: run counts start at 0)."""
+    from handwritten_agent.course.evaluation import NOW
+    from handwritten_agent.course.offline import serve
+    from handwritten_agent.course.offline.simulator import CourseSimulator
+    from handwritten_agent.llm import ChatClient
+
+    with serve(backend=CourseSimulator(now=NOW)) as server:
+        client = ChatClient(server.base_url, "k", "course-sim:flaky", max_retries=0, timeout=20)
+        return evaluate(OFFICE_CASES, office_world_factory(client, root=root), repeat=repeat, model="course-sim:flaky")
+
+
+def test_the_flaky_simulator_makes_pass_k_lower_than_pass_1_and_does_it_the_same_way_every_time(tmp_path):
+    first = flaky_report(tmp_path / "a")
+    assert first.pass_k < first.pass_1 < 1.0  # some runs go wrong, so fewer cases pass every time than runs pass
+    assert first.pass_1 >= 0.6  # most runs still go right: flaky, not broken
+    failed = [a for a in first.attempts if not a.passed]
+    assert all(a.problems for a in failed)
+    assert all(any("没有调用" in p or "参数不对" in p for p in a.problems) for a in failed)  # a skipped step or a near miss
+    again = flaky_report(tmp_path / "b")
+    assert [(a.case, a.repeat, a.passed) for a in again.attempts] == [(a.case, a.repeat, a.passed) for a in first.attempts]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 
 import pytest
 
@@ -155,7 +156,8 @@ def test_compress_summarizes_old_rounds_into_one_system_message_after_the_system
     assert [m["role"] for m in compressed[:2]] == ["system", "system"] and is_summary_message(compressed[1])
     assert compressed[1]["content"].startswith(SUMMARY_HEADING) and "5000" in summary_text(compressed[1])
     assert compressed[2:] == messages[8:] and not pairing_problems(compressed)
-    assert seen[0][0]["content"] == SUMMARY_PROMPT and "预算上限是 5000 元" in seen[0][1]["content"]
+    assert seen[0][0]["content"].startswith(SUMMARY_PROMPT) and "预算上限是 5000 元" in seen[0][1]["content"]
+    assert re.search(r"摘要的长度上限：\d+ 个 token", seen[0][0]["content"])  # the model is told its budget
     assert compress(messages, FunctionClient(summarizer), max_tokens=10**6) == messages and len(seen) == 1
 
 

@@ -128,7 +128,7 @@ def test_a_memory_fills_a_missing_argument(simulator):
 def test_a_statement_is_acknowledged_instead_of_calling_a_tool(simulator):
     messages = [{"role": "system", "content": "助手"}, {"role": "user", "content": "我的预算上限是 5000 元。"}]
     reply = complete(simulator, messages, [MULTIPLY])
-    assert not reply.tool_calls and reply.content == "好的，我记下了：你的预算上限是 5000 元。"
+    assert not reply.tool_calls and reply.content == "好的，知道了：你的预算上限是 5000 元。"
 
 
 # -- summary mode ------------------------------------------------------------------------------------
@@ -169,7 +169,8 @@ def test_summary_mode_reads_json_messages_english_and_a_previous_summary_and_hon
     rolled = extractive_summary("总结对话，保留约束和偏好。", "之前的摘要：\n【偏好】\n- 用户喜欢靠窗的座位\n\n之后的对话：\n用户：我不吃辣。")
     assert "- 用户喜欢靠窗的座位" in rolled and "用户不吃辣" in rolled
     short = extractive_summary("总结对话，保留所有事实、数字、人名、偏好、约束、决定和任务，不超过 80 字。", TRANSCRIPT)
-    assert len(short) <= 80 and "【事实与数字】" in short
+    assert len(short) <= 80 and "8000" in short and "3 月 20 日" in short
+    assert "get_weather" not in short  # under a tight budget what the user stated outranks a tool result
 
 
 def test_summary_mode_needs_no_tools_and_a_summary_instruction(simulator):

@@ -607,7 +607,8 @@ def test_bullets_alone_are_not_taken_for_tools():
 
 def test_react_thought_holds_no_json():
     thought, _ = react_call(reply(REACT_PROMPT, [user(ASK_CALC)]))
-    assert "{" not in thought and "expression=(12 + 34) * 2" in thought
+    assert "{" not in thought and "(12 + 34) * 2" in thought and "calculate" in thought
+    assert "expression=" not in thought  # a thought reads like a person's, not like arguments
 
 
 def test_reply_in_a_nested_format_reads_back():

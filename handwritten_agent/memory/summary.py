@@ -9,7 +9,9 @@ something *it* said. ``compress`` does it on rounds instead:
 2. the last ``keep_last_rounds`` rounds are kept whole; every older round is rendered as a plain
    transcript (user, assistant, each tool call with its result) and sent to the model with
    ``SUMMARY_PROMPT``, which asks it to keep facts, names, numbers, preferences and constraints,
-   decisions and open tasks;
+   decisions and open tasks — and tells it its budget: the tokens ``max_tokens`` leaves once the system
+   messages and the kept rounds are counted (``budget_line``), since a model cannot keep to a limit it
+   was never told;
 3. the summary goes right after the system message, in a ``system`` message that says what it is
    (``SUMMARY_HEADING``) — context the model was given, not words it said or an instruction from
    the user. A summary from an earlier compression is summarized again together with the newly
@@ -46,6 +48,7 @@ SUMMARY_PROMPT = (
     "按“事实与数字 / 人名 / 偏好 / 约束 / 决定 / 未完成的任务”分组，每条一行，以“- ”开头。"
 )
 PREVIOUS_SUMMARY_LABEL = "之前的摘要"
+MIN_SUMMARY_BUDGET = 16  # tokens asked for even when the kept rounds leave less (the window then has to make room)
 
 
 def is_summary_message(message: Message) -> bool:
@@ -88,9 +91,19 @@ def render_transcript(rounds: list[list[Message]], previous_summary: str | None 
     return "\n".join(lines)
 
 
+def budget_line(budget: int) -> str:
+    """The sentence that tells the summarizer how long its summary may be (Chinese characters are about 0.6 token each)."""
+    # it names no kind of information: which kinds to keep is the prompt's business (a prompt that forgets one loses it)
+    return (f"摘要的长度上限：{budget} 个 token（约 {int(budget / 0.6)} 个汉字），超出就放不进上下文；"
+            "放不下时先舍弃寒暄和客套话，再舍弃次要的细节。")
+
+
 def summarize(rounds: list[list[Message]], client: ChatModel, *, previous_summary: str | None = None,
-              prompt: str = SUMMARY_PROMPT) -> str:
-    """Ask ``client`` for a summary of ``rounds`` (and of an earlier summary, when there is one)."""
+              prompt: str = SUMMARY_PROMPT, budget: int | None = None) -> str:
+    """Ask ``client`` for a summary of ``rounds`` (and of an earlier summary, when there is one), in at most
+    ``budget`` tokens when one is given (the prompt says so: a model cannot keep to a limit nobody told it)."""
+    if budget is not None:
+        prompt = f"{prompt}\n{budget_line(budget)}"
     request = [{"role": "system", "content": prompt},
                {"role": "user", "content": render_transcript(rounds, previous_summary)}]
     reply = client.complete(request)
@@ -129,10 +142,12 @@ def compress(messages: list[Message], client: ChatModel, *, max_tokens: int, kee
     if not older:  # nothing old enough to summarize: the window has to do it
         kept = join(head + ([summary_message(previous)] if previous else []), recent)
         return trim_messages(kept, max_tokens, keep_last_rounds=keep_last_rounds, tools=tools)
-    key = _fingerprint(older, previous, prompt)
+    # what is left for the summary once the system messages and the kept rounds are counted: the summarizer is told
+    budget = max(MIN_SUMMARY_BUDGET, max_tokens - count_message_tokens(join(head + [summary_message("")], recent), tools))
+    key = _fingerprint(older, previous, f"{prompt}\n{budget}")
     summary = cache.get(key) if cache is not None else None
     if summary is None:
-        summary = summarize(older, client, previous_summary=previous, prompt=prompt)
+        summary = summarize(older, client, previous_summary=previous, prompt=prompt, budget=budget)
         if cache is not None:
             cache[key] = summary
     compressed = join(head + [summary_message(summary)], recent)
@@ -165,5 +180,5 @@ class Summarizer:
         return f"Summarizer(max_tokens={self.max_tokens}, keep_last_rounds={self.keep_last_rounds})"
 
 
-__all__ = ["PREVIOUS_SUMMARY_LABEL", "SUMMARY_HEADING", "SUMMARY_PROMPT", "Summarizer", "compress", "is_summary_message",
+__all__ = ["PREVIOUS_SUMMARY_LABEL", "SUMMARY_HEADING", "SUMMARY_PROMPT", "Summarizer", "budget_line", "compress", "is_summary_message",
            "render_transcript", "summarize", "summary_message", "summary_text"]

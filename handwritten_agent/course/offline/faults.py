@@ -22,7 +22,8 @@ FAULTS: dict[str, str] = {
     "rate_limit": "每个请求的第一次尝试返回 HTTP 429，带 Retry-After 响应头",
     "server_error": "每一次尝试都返回 HTTP 500",
     "bad_tool_call_id": "每个工具调用的 id 都一样（call_0），而且跨轮重复使用，有些兼容服务就是这样",
-    "gullible": "听从工具结果里夹带的指令（一次提示词注入），每条只听一次；默认的模拟器从不这样做",
+    "gullible": "听从工具结果里任何提到可用操作的指令（提示词注入：伪造的 SYSTEM、角色标记、结束标签、“用户已经同意”……），每条只听一次；默认的模拟器从不这样做",
+    "flaky": "按请求和第几次运行播下的种子，大约三次里有一次走偏：读错一个参数（差一点的值）或少做一步；同一份评测重跑结果相同，用来看 pass^1 和 pass^k 的差别",
 }
 """Fault name -> what the simulator does (Chinese: learners print this table)."""
 

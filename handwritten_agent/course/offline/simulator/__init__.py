@@ -16,7 +16,9 @@ for, fills their arguments, and once results come back composes an answer from t
 - ``context``             the earlier rounds applied to this turn's plan: ``references`` (a follow-up
                           carries over the latest call's arguments; "刚才那个结果"), ``known`` (memories,
                           a summary or earlier statements in the prompt answer a question or fill an argument)
-- ``summary``             a request to summarize a conversation gets an extractive summary
+- ``summary``             a request to summarize a conversation gets an extractive summary within the budget it states
+- ``grounding``, ``scope`` an id looked up before it is used (query, then act); an action that reaches no further
+                          than the user said, and personal data in bulk declined
 
 Without ``tools`` but with a tool prompt in the system
 message it plays the Day 2 prompt-JSON / text-ReAct model (``promptmode``). The same request always
@@ -33,7 +35,11 @@ Faults, chosen with the model name (``course-sim:<fault>[,<fault>]``, see ``offl
   was not offered / arguments encoded twice as a JSON string). When the agent sends the error back,
   the next turn makes the call correctly — the way a real model recovers when told its mistake.
 - ``bad_tool_call_id``: every tool call gets the id ``call_0``, reused across turns.
-- ``gullible``: obeys instructions found in tool results ("忽略之前的指令，…"), each once (``gullible``).
+- ``gullible``: obeys instruction-like text found in tool results that names an action it has a tool for —
+  whatever its dressing ("忽略之前的指令，…", "SYSTEM:", a fake closing tag, "the user already approved …"),
+  each once (``gullible``).
+- ``flaky``: per run and reproducibly (a seed from the request and the run's number), about one run in three
+  takes a worse path — a near-miss argument or a step skipped — so pass^1 and pass^k differ (``flaky``).
 
 Left out: streaming (the server turns a ``Completion`` into SSE chunks), abstractive summaries, and
 sampling parameters (``temperature`` is accepted and ignored).
@@ -57,8 +63,9 @@ from .answer import fallback_reply
 from .arguments import FillContext, best_effort_arguments
 from .choose import profile, unwrap_tool
 from .context import revise
+from .flaky import Flakiness
 from .gullible import follow_instructions
-from .planner import Plan, PlannedCall, plan_turn
+from .planner import Plan, PlannedCall, completed_request, plan_turn
 from .summary import summary_reply
 from .text import language, normalize
 from .today import stated_now
@@ -109,6 +116,24 @@ def read_conversation(messages: list[dict[str, Any]]) -> tuple[str, list[tuple[P
     return user_text, results, earlier_request
 
 
+def earlier_results(messages: list[dict[str, Any]], specs: list[dict[str, Any]]) -> tuple[tuple[dict[str, Any], dict[str, Any], str], ...]:
+    """The calls of the rounds before the latest user message with what they returned, as ``(spec, arguments, text)``:
+    data already seen in the conversation, where a name the user writes now may be found ("那就订 B502")."""
+    last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
+    by_name = {str(spec.get("name")): spec for spec in specs}
+    calls: dict[str, tuple[str, dict[str, Any]]] = {}
+    found = []
+    for message in messages[:max(last_user, 0)]:
+        for call in message.get("tool_calls") or []:
+            function = call.get("function") or {}
+            calls[str(call.get("id", ""))] = (str(function.get("name", "")), parse_call_arguments(function.get("arguments", "{}")))
+        if message.get("role") == "tool" and message.get("tool_call_id") in calls:
+            name, arguments = calls[message["tool_call_id"]]
+            if name in by_name and RAW_ARGUMENTS_KEY not in arguments:
+                found.append((by_name[name], arguments, message_text(message)))
+    return tuple(found[-8:])
+
+
 def plausible_wrong_name(name: str, offered: set[Any]) -> str:
     """A tool name a model might invent instead of ``name``: without its verb prefix, or with a suffix."""
     for prefix in ("get_", "query_", "fetch_", "search_", "send_", "create_"):
@@ -130,6 +155,7 @@ class CourseSimulator:
         self.slow_seconds = slow_seconds
         self._rate_limited: OrderedDict[str, None] = OrderedDict()
         self._lock = threading.Lock()
+        self._flaky = Flakiness()
 
     def list_models(self) -> list[str]:
         return [SIMULATOR_MODEL]
@@ -200,17 +226,29 @@ class CourseSimulator:
             return Completion(content=None, tool_calls=[], finish_reason="stop", prompt_tokens=prompt_tokens, completion_tokens=0)
         specs = [unwrap_tool(tool) for tool in request.tools or [] if isinstance(tool, dict)]
         user_text, results, earlier_request = read_conversation(request.messages)
+        fate = self._flaky.run(request.messages, request.tools) if "flaky" in options else None
+        skips = fate is not None and fate.skips(user_text, specs)
+        if fate is not None:
+            user_text = fate.read(user_text, specs)  # a near-miss run misreads the request, the same way on every turn
         now = stated_now(request.messages, self.now())  # "今天是 …" in the system prompt sets today (today.py)
         choice = request.tool_choice if request.tool_choice is not None else "auto"
-        plan_options = dict(parallel=request.parallel_tool_calls, tool_choice=choice, now=now)
-        if earlier_request and plan_turn(user_text, specs, [], **plan_options).kind == "fallback":
-            # The user is answering our question: read their reply together with the request it completes.
-            user_text = f"{earlier_request}，{user_text}" if language(earlier_request) == "zh" else f"{earlier_request}, {user_text}"
+        plan_options = dict(parallel=request.parallel_tool_calls, tool_choice=choice, now=now, seen=earlier_results(request.messages, specs))
+        if earlier_request:
+            # The user is answering our question: read their reply together with the request it completes — when
+            # the reply alone asks for nothing, or asks for the same tools the completed request does ("发给 S003").
+            alone = plan_turn(user_text, specs, [], **plan_options)
+            completed = completed_request(earlier_request, user_text)
+            together = plan_turn(completed, specs, [], **plan_options)
+            if alone.kind == "fallback" or together.kind == "call" and {c.name for c in alone.calls} <= {c.name for c in together.calls}:
+                user_text = completed
         plan = plan_turn(user_text, specs, results, **plan_options)
         plan = revise(plan, user_text, specs, results, request.messages, plan_options)  # the earlier rounds (Day 4)
         if "gullible" in options and choice != "none":  # obeys instructions found in tool results (see gullible.py)
             plan = follow_instructions(user_text, specs, results, plan, plan_options)
 
+        if skips and results and plan.calls:
+            # a run that stops a step early: it answers from the results it has instead of making the next call
+            plan = plan_turn(user_text, specs, results, **{**plan_options, "tool_choice": "none"})
         if "repeat_forever" in options and specs and choice != "none":
             plan = Plan([self._stubborn_call(user_text, specs, plan_options)], None, "call")
         if not plan.calls:
@@ -233,6 +271,8 @@ class CourseSimulator:
                 arguments = json.dumps(arguments, ensure_ascii=False)
             call_id = "call_0" if "bad_tool_call_id" in options else \
                 "call_" + hashlib.sha256((messages_json + str(index)).encode("utf-8")).hexdigest()[:24]
+            if fate is not None and "bad_tool_call_id" not in options:
+                call_id = fate.call_id(call_id)  # the run's number, read back on its later turns
             tool_calls.append({"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}})
         completion_tokens = sum(estimate_tokens(c["function"]["name"]) + estimate_tokens(c["function"]["arguments"]) + 3
                                 for c in tool_calls)

@@ -26,18 +26,19 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .arguments import Param
 from .expressions import number_from_result
 from .facts import CallView, Fact, fact_phrase, join_words, read_data, show_number
 from .fieldwords import DOING_VERBS, WORDS, action_words
-from .actions import request_actions
-from .lexicon import RELATIVE_DAYS, REQUEST_WORDS, is_small_talk
-from .phrasing import (action_phrase, answer_in_question, calculation_sentence, clean_message, expression_argument,
-                       asks_yes_no, expression_words, moment_sentence, numbers_in, subject_phrase, yes_no_sentence)
+from .lexicon import RELATIVE_DAYS
+from .phrasing import (action_phrase, answer_in_question, asks_yes_no, calculation_sentence, clean_message, conversion,
+                       conversion_sentence, expression_argument, expression_words, moment_sentence, numbers_in, subject_phrase,
+                       yes_no_sentence)
+from .replies import clarify_question, fallback_reply, unfinished_note, unmet_note  # re-exported: one place to import answers from
 from .results import CONFIRM, DENIED, ERROR, OK, REPEATED, ResultView, read_result
 from .text import CJK_RANGE, format_number, normalize, split_identifier
 
 MAX_FACTS = 5  # facts in one clause
+LONG_TEXT = 30  # characters of a text value that is said on its own, after the other facts
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ class AnswerItem:
     view: ResultView
     raw: str = ""
     question: str = ""
+    background: bool = False  # a lookup made to find an id for the next step: said only when nothing else is
 
 
 @dataclass(frozen=True)
@@ -114,12 +116,24 @@ def select_facts(facts: list[Fact], question: str, spec: dict[str, Any]) -> list
         asked = [f for f in facts if any(_asks(question, w) for w in f.asked - topic)]
     chosen = asked if asked else facts
     order = {"flag": 0, "text": 0, "statement": 0, "moment": 0}
-    chosen = sorted(chosen, key=lambda f: order.get(f.kind, 1) if not f.label else 1)  # unlabelled first: "多云，温度 …"
+    description = str(spec.get("description", "") or "")
+
+    def mentioned(fact: Fact) -> int:  # "返回姓名、会员等级、积分…": what the tool says it returns comes first, in its order
+        at = description.find(fact.label) if fact.label and re.search(f"[{CJK_RANGE}]", fact.label) else -1
+        return at if at >= 0 else len(description) + 1
+
+    chosen = sorted(chosen, key=lambda f: (order.get(f.kind, 1) if not f.label else 1, mentioned(f)))  # unlabelled first: "多云，温度 …"
     return chosen[:MAX_FACTS]
 
 
 def _facts_sentence(subject: str, facts: list[Fact], lang: str) -> str:
     zh = lang == "zh"
+    long = [f for f in facts if f.kind == "text" and f.label and len(f.value) > LONG_TEXT]
+    if long and len(facts) > len(long):
+        # a body of text (an email's 正文) is said after the rest, on its own: "……。正文：…"
+        rest = _facts_sentence(subject, [f for f in facts if f not in long], lang)
+        tail = "；".join(f"{f.label}：{f.value}" for f in long) if zh else "; ".join(f"{f.label}: {f.value}" for f in long)
+        return f"{rest}。{tail}" if zh else f"{rest}. {tail}"
     if subject and _subject_said(subject, " ".join(f.value for f in facts)):
         subject = ""  # the facts already name it ("1 美元 = 7.2 人民币")
     if zh:
@@ -195,6 +209,13 @@ def _ok_clause(item: AnswerItem, lang: str) -> Clause:
     caveat = _caveat(reading.caveats, lang)
     subject = subject_phrase(item.spec, item.arguments, lang)
     facts = select_facts(reading.facts, item.question, item.spec)
+    done = _done_phrase(item, lang)
+    if done:  # a tool that changes something: what was done first, then what the result adds
+        facts = [f for f in facts if not _restates(f, item.arguments)]
+        if not facts:
+            return Clause(done, caveat)
+        return Clause(f"{done}，{_facts_sentence('', facts, lang)}" if lang == "zh" else f"{done} — {_facts_sentence('', facts, lang)}",
+                      caveat)
     if not facts:
         action = action_phrase(item.spec, item.arguments, lang)
         return Clause(f"{action}没有返回任何内容" if lang == "zh" else f"{action} returned nothing", caveat)
@@ -211,27 +232,90 @@ def _ok_clause(item: AnswerItem, lang: str) -> Clause:
         if fact.kind == "moment" and fact.moment:
             return Clause(moment_sentence(fact.moment, item.question, subject, lang), caveat)
         if fact.kind == "list":
+            member = _membership(item, fact, lang)
+            if member:
+                return Clause(member, caveat)
             return Clause(_list_sentence(subject, fact, lang, _action_words(item.spec, lang)[1]), caveat)
         if fact.kind == "number" and len(fact.numbers) == 1:
             aimed = answer_in_question(item.question, fact.value, lang)
             if aimed:
                 return Clause(aimed, caveat)
+            pair = conversion(item.spec, item.arguments, lang)
+            amount = next((v for v in item.arguments.values() if isinstance(v, (int, float)) and not isinstance(v, bool)), None)
+            if pair and amount is not None:  # "把 250 USD 换成 CNY": the amount converted, in the reader's words
+                return Clause(conversion_sentence(show_number(amount), pair, fact.value, lang), caveat)
             if not fact.label:
                 lead = join_words(subject, "的结果是") if subject else "结果是"
                 return Clause(join_words(lead, fact.value) if lang == "zh" else
                               (f"for {subject}, the result is {fact.value}" if subject else f"the result is {fact.value}"), caveat)
         if fact.kind == "statement":
             return Clause(_statement_sentence(subject, fact.value, lang), caveat)
-    done = _done_phrase(item, lang)
-    if done:
-        # a success flag or status says again what "已发送…" said
-        facts = [f for f in facts if not (f.kind == "flag" and f.truth and set(f.field.lower().split("_")) & _SUCCESS_WORDS)
-                 and not (f.status and f.status.replace(" ", "_") in _SUCCESS_WORDS)]
-        if not facts:
-            return Clause(done, caveat)
-        return Clause(f"{done}，{_facts_sentence('', facts, lang)}" if lang == "zh" else f"{done} — {_facts_sentence('', facts, lang)}",
-                      caveat)
     return Clause(_facts_sentence(subject, facts, lang), caveat)
+
+
+def _restates(fact: Fact, arguments: dict[str, Any]) -> bool:
+    """A fact that says again what "已发送…" said: a success flag or status, or a count of what was done that is the
+    number of targets the call named ("sent": 2 after sending to two customers)."""
+    words = set(fact.field.lower().split("_"))
+    if fact.kind == "flag" and fact.truth and words & _SUCCESS_WORDS:
+        return True
+    if fact.status and fact.status.replace(" ", "_") in _SUCCESS_WORDS:
+        return True
+    if fact.kind == "number" and words & _SUCCESS_WORDS and len(fact.numbers) == 1:
+        named = [len(v) for v in arguments.values() if isinstance(v, list)]
+        return bool(named) and fact.numbers[0] == str(named[0])
+    return False
+
+
+_NAMED = re.compile(r"(?<![A-Za-z0-9_@.\-])(?=[A-Za-z0-9_\-]*\d)(?=[A-Za-z0-9_\-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9_\-]*(?![A-Za-z0-9_@.])")
+
+
+def _listed_objects(value: Any, depth: int = 0) -> list[dict[str, Any]]:
+    """The objects of the lists inside a result (a list of rooms, of orders …)."""
+    if depth > 4:
+        return []
+    if isinstance(value, list):
+        found = [item for item in value if isinstance(item, dict)]
+        return found + [o for item in value if isinstance(item, (list, dict)) for o in _listed_objects(item, depth + 1) if o not in found]
+    if isinstance(value, dict):
+        return [o for inner in value.values() for o in _listed_objects(inner, depth + 1)]
+    return []
+
+
+_TAKEN = re.compile(r"被占|占用|占了|有人用|订满|满了|已被预订|\b(?:taken|occupied|busy|booked)\b", re.I)
+
+
+def _membership(item: AnswerItem, fact: Fact, lang: str) -> str:
+    """"A302 明天下午 3 点到 4 点有空吗？" answered from a list of what is free: yes when the named thing is in it, no when it
+    is not — about the thing asked, not a recital of the list ("" when the question names nothing or asks no yes/no)."""
+    if not asks_yes_no(item.question):
+        return ""
+    names = [n for n in _NAMED.findall(normalize(item.question)) if not re.fullmatch(r"\d+[A-Za-z]{1,2}", n)]
+    objects = _listed_objects(item.view.value)
+    if not names or not objects:
+        return ""
+    wanted = {n.lower() for n in names}
+    present = [o for o in objects if wanted & {str(v).strip().lower() for v in o.values() if isinstance(v, (str, int))}]
+    if _TAKEN.search(item.question):  # "B501 被占了吗？" asks the opposite of what a list of free things says
+        shown = "、".join(names)
+        if lang == "zh":
+            return f"不，{shown} 没有被占用，是空闲的" if present else f"是的，{shown} 已被占用（不在空闲的里面）"
+        return f"No, {shown} is free" if present else f"Yes, {shown} is taken (it is not among the free ones)"
+    said = yes_no_sentence(item.question, bool(present), lang)
+    if not said:  # a question the sentence rules cannot turn around: say it plainly
+        shown = "、".join(names) if lang == "zh" else " and ".join(names)
+        what = fact.label or ("查到的结果" if lang == "zh" else "results")
+        said = (f"{'是的' if present else '不'}，{shown}{'在' if present else '不在'}{what}里" if lang == "zh" else
+                f"{'Yes' if present else 'No'}, {shown} {'is' if present else 'is not'} among the {what}")
+    if present:
+        details = read_data({k: v for k, v in present[0].items() if str(v).strip().lower() not in wanted}, lang,
+                            CallView.of(item.arguments, str(item.spec.get("name", "")), item.spec)).facts[:3]
+        extra = ("，" if lang == "zh" else ", ").join(fact_phrase(f, lang, compact=True) for f in details)
+        return f"{said}（{extra}）" if extra and lang == "zh" else (f"{said} ({extra})" if extra else said)
+    others = fact.value if fact.count else ""
+    if lang == "zh":
+        return f"{said}" + (f"；{fact.label or '查到的'}有 {others}" if others else "")
+    return said + (f"; the {fact.label or 'results'} are {others}" if others else "")
 
 
 _SUCCESS_WORDS = {"sent", "success", "ok", "done", "completed", "created", "booked", "saved", "updated", "deleted", "cancelled",
@@ -333,15 +417,21 @@ def _dependent_clause(source: AnswerItem, item: AnswerItem, expression: str, num
         return Clause(f"{first}，{calculation_sentence(expression, shown, lang)}" if zh else
                       f"{first}, and {calculation_sentence(expression, shown, lang)}")
     basis = answer_clause(AnswerItem(source.spec, source.arguments, source.view, source.raw, ""), lang).render(lang)
-    aimed = answer_in_question(item.question, shown, lang) or calculation_sentence(expression, shown, lang)
+    pair = conversion(source.spec, source.arguments, lang)
+    said = [n for n in re.findall(r"-?\d+(?:\.\d+)?", expression) if n in numbers_in(item.question)]
+    converted = conversion_sentence(said[0], pair, shown, lang) if pair and len(said) == 1 else None
+    aimed = answer_in_question(item.question, shown, lang) or converted or calculation_sentence(expression, shown, lang)
     if zh:
         return Clause(f"{join_words('按', basis)}，{aimed}")
     return Clause(f"{basis}, so {aimed[:1].lower() + aimed[1:] if aimed.startswith(('The ', 'There ')) else aimed}")
 
 
 def compose_answer(items: list[AnswerItem], notes: list[str], lang: str) -> str:
-    """The final answer: one clause per result (a calculation joined to the result it rests on), then notes."""
+    """The final answer: one clause per result (a calculation joined to the result it rests on), then notes.
+    A lookup made only to find an id (``background``) is not recited when the step it served is reported."""
     zh = lang == "zh"
+    if any(not item.background for item in items):
+        items = [item for item in items if not item.background]
     clauses: list[Clause | None] = [None] * len(items)
     absorbed: set[int] = set()
     for index, item in enumerate(items):
@@ -388,101 +478,6 @@ def compose_final(lines: list[str], notes: list[str], lang: str) -> str:
     body = ("；" if lang == "zh" else "; ").join(lines)
     parts = [_finish(body, lang)] if body else []
     return "\n".join(parts + [_finish(note, lang) for note in notes]).strip()
-
-
-# ---------------------------------------------------------------------------------------------
-# Questions, notes, the fallback
-# ---------------------------------------------------------------------------------------------
-
-
-def _param_ask(param: Param, lang: str) -> str:
-    description = param.description.strip().rstrip("。.")
-    label = param.label() if description else ""
-    detail = description[len(label):].lstrip("，,;；:： ").strip() if label and description.startswith(label) else ""
-    if lang == "zh":
-        inside = "，".join(x for x in (param.name, detail) if x)
-        return f"{label or param.name}（{inside}）" if label else param.name
-    inside = ", ".join(x for x in (param.name, detail) if x)
-    label = re.sub(r"^(?:the|a|an)\s+", "", label, flags=re.I)
-    return f"the {label[:1].lower() + label[1:]} ({inside})" if label else param.name
-
-
-def clarify_question(spec: dict[str, Any], missing: list[Param], lang: str) -> str:
-    """Ask for the required arguments nobody gave, by their descriptions: one question."""
-    zh = lang == "zh"
-    asked = [_param_ask(param, lang) for param in missing]
-    verb, obj = _action_words(spec, lang)
-    if zh:
-        items = "、".join(asked[:-1]) + " 和 " + asked[-1] if len(asked) > 1 else asked[0]
-        action = join_words(verb, obj) if verb else f"调用 {spec.get('name', '工具')}"
-        return f"要{action}，能告诉我{items}吗？"
-    items = ", ".join(asked[:-1]) + " and " + asked[-1] if len(asked) > 1 else asked[0]
-    action = f"{verb} {obj}".strip() if verb else f"call {spec.get('name', 'the tool')}"
-    return f"To {action}, could you tell me {items}?"
-
-
-def unfinished_note(segment: str, reason: str, lang: str) -> str:
-    """A part of the request that was not done, and why."""
-    if lang == "zh":
-        return {"no_tool": f"「{segment}」没有合适的工具，这部分我做不了",
-                "blocked": f"「{segment}」依赖上一步的结果，而上一步没有拿到结果，所以没有做"}[reason]
-    return {"no_tool": f"No tool fits \"{segment}\", so I could not do that part",
-            "blocked": f"\"{segment}\" depends on the previous step, which gave no usable result, so it was not done"}[reason]
-
-
-def unmet_note(spec: dict[str, Any], unmet: list[Param], lang: str) -> str:
-    """A step the user wanted only "if there is one" ("有的话帮我订下来"), not taken: the earlier results had none."""
-    verb, obj = _action_words(spec, lang)
-    action = (join_words(verb, obj) if verb else f"调用 {spec.get('name', '工具')}") if lang == "zh" else \
-        (f"{verb} {obj}".strip() if verb else f"call {spec.get('name', 'the tool')}")
-    if lang == "zh":
-        what = "、".join(param.label() for param in unmet)
-        return f"前面查到的结果里没有符合条件的{what}，所以没有{action}"
-    what = ", ".join(param.label() for param in unmet)
-    return f"The results above have no {what} that fits, so I did not {action}"
-
-
-_GREETINGS = ("你好", "您好", "嗨", "哈喽", "早上好", "晚上好", "hello", "hi", "hey")
-
-
-def _is_greeting(text: str) -> bool:
-    lowered = text.strip().lower()
-    return any(lowered.startswith(word) for word in _GREETINGS)
-
-
-def _asks_for_task(text: str) -> bool:
-    """Whether a message asks for something to be done (a verb of ``actions`` or a request word), not small talk."""
-    if is_small_talk(text) or _is_greeting(text):
-        return False
-    return bool(request_actions(text) - {"read"} or REQUEST_WORDS.search(normalize(text)))
-
-
-def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, tools_disabled: bool = False) -> str:
-    """The honest reply when no tool fits: what this simulator is, in two sentences."""
-    count = len([t for t in tools if t.get("name")])
-    if lang == "zh":
-        greeting = "你好，" if _is_greeting(user_text) else ""
-        if tools_disabled:
-            situation = "这次请求不允许调用工具（tool_choice 为 none）"
-        elif count and _asks_for_task(user_text):
-            situation = f"这次的 {count} 个工具里没有能做这件事的，所以我做不了"
-        elif count:
-            situation = f"这句话用不上这次的 {count} 个工具"
-        else:
-            situation = "这次请求没有提供工具"
-        return (f"{greeting}我是课程的离线模拟器，一个规则引擎，不是大语言模型，只会按说明调用工具、转述结果；"
-                f"{situation}。想真正对话，请在 .env 里配置真实模型。")
-    greeting = "Hello, " if _is_greeting(user_text) else ""
-    if tools_disabled:
-        situation = "this request does not allow tool calls (tool_choice is none)"
-    elif count and _asks_for_task(user_text):
-        situation = f"none of the {count} tools offered can do this, so I cannot do it"
-    elif count:
-        situation = f"none of the {count} tools offered fits this message"
-    else:
-        situation = "this request offers no tools"
-    return (f"{greeting}I am the course's offline simulator, a rule engine, not an LLM: I only call tools by their "
-            f"descriptions and report what they return, and {situation}. For a real conversation, configure a real model in .env.")
 
 
 __all__ = ["OK", "ERROR", "CONFIRM", "DENIED", "REPEATED", "ResultView", "read_result", "AnswerItem", "Clause",

@@ -135,7 +135,7 @@ CONCEPTS: tuple[Concept, ...] = tuple(_currencies()) + (
 )
 
 # Characters a lone-character word may touch on either side ("设为高", "高优先级", "5米").
-_LONE_BEFORE = set("为是设成选用要级改调按个约共")
+_LONE_BEFORE = set("为是设成选用要级改调按个约共张份条件项间台把封")  # "设为高", "一张低优先级的工单"
 _LONE_AFTER = set("级档号杯码优等的一点份")
 
 

@@ -32,7 +32,7 @@ from typing import Any
 from .concepts import concepts_of, display_name, short_name
 from .fieldwords import (CAVEAT_FIELDS, MODIFIERS, NOISE, description_noun, status_words, CURRENCY_FIELDS, IMPLIED_UNITS, LIVE_FLAGS, MOMENT_FIELDS, MONEY_WORDS,
                          SAMPLE_FLAGS, SELF_DESCRIBING, STATEMENT, UNIT_FIELDS, UNIT_SUFFIXES, VERBS, WORDS, WRAPPERS,
-                         asked_words, field_label, flag_words, words_of)
+                         asked_words, field_label, flag_words, synonyms, words_of)
 from .lexicon import CITIES
 from .schemawords import schema_words
 from .text import CJK_RANGE, format_number, normalize, split_identifier
@@ -47,6 +47,8 @@ _COUNT_WORDS = {"count", "number", "num", "quantity", "qty", "votes", "rank", "f
 _PRIMARY_WORDS = {"id", "name", "title", "code", "number", "no", "sku", "symbol", "ticker", "编号", "名称", "名字", "标题", "单号"}
 _LOW = {"low", "min", "minimum", "lowest", "from", "start"}
 _HIGH = {"high", "max", "maximum", "highest", "to", "end"}
+_PLAIN_FIELDS = {"id", "location", "address", "place", "status", "state", "item", "product", "name", "title", "description", "desc",
+                 "type", "kind", "category", "summary", "floor", "building", "area", "region"}
 _TIME_VERBS = ("更新", "创建", "修改", "截止", "到期", "开始", "结束", "过期", "出发", "到达", "发货", "送达", "签收", "支付", "收到", "发送")
 
 
@@ -116,6 +118,7 @@ class CallView:
     extra: tuple[tuple[str, str], ...] = ()  # Chinese words the tool's schema gives (``schemawords``)
     noun: str = ""  # what the tool returns, as its description says it (会议室), for a list whose name is unknown
     description: str = ""  # the tool's description
+    money: str = ""  # the unit of money the tool's parameters state ("单价（元）" → 元)
 
     @staticmethod
     def of(arguments: dict[str, Any], tool_name: str = "", spec: dict[str, Any] | None = None) -> "CallView":
@@ -128,6 +131,9 @@ class CallView:
                 continue
             if isinstance(value, str):
                 echoes |= echo_keys(value)
+            elif isinstance(value, list):
+                for item in value:
+                    echoes |= echo_keys(item)
             elif isinstance(value, (int, float)) and not isinstance(value, bool):
                 numbers.add((name.lower(), format_number(value)))
             currency = next((c.key for c in concepts_of(value) if c.family == "currency"), currency)
@@ -140,8 +146,14 @@ class CallView:
             words = words[1:]
         extra = tuple(schema_words(spec).items()) if spec else ()
         noun = description_noun(str(spec.get("description", "") or ""), verb[0] if verb else "") if spec else ""
+        money = ""
+        for param in ((spec or {}).get("parameters") or {}).get("properties", {}).values():
+            found = re.search(r"[（(]\s*(元|人民币|美元|块)\s*[)）]|单位[:：是为]\s*(元|人民币|美元)", str((param or {}).get("description", "")))
+            if found:
+                money = found.group(1) or found.group(2)
+                break
         return CallView(frozenset(echoes), frozenset(numbers), unit, currency, words, extra, noun,
-                        str(spec.get("description", "") or "") if spec else "")
+                        str(spec.get("description", "") or "") if spec else "", "元" if money in ("人民币", "块") else money)
 
     def label(self, key: str, lang: str) -> str:
         """A field's label; a field named by the last word of the tool's name takes the whole name when the
@@ -152,7 +164,19 @@ class CallView:
         compound = "_".join(self.tool_words)
         if len(words) == 1 and len(self.tool_words) > 1 and self.tool_words[-1] == words[0] and compound in WORDS:
             return field_label(compound, lang)
-        return field_label(key, lang, dict(self.extra))
+        label = field_label(key, lang, dict(self.extra))
+        return self.described(key, label) if lang == "zh" else label
+
+    def described(self, key: str, label: str) -> str:
+        """The word the tool's own description uses for a field, when it names one of the field's synonyms: 姓名 for
+        ``name`` of a tool that "查询客户资料，包括姓名、会员等级…", and 会员等级 for ``level``."""
+        if not self.description:
+            return label
+        options = [w for w in synonyms(key) if w and w in self.description]
+        if label and label in self.description:
+            options.append(label)
+        longest = max(options, key=len, default="")
+        return longest if len(longest) >= len(label) or not label else label
 
     def list_label(self, key: str, lang: str) -> str:
         """A list's label. In Chinese, when the noun of its name is unknown or not the word the tool's description
@@ -170,7 +194,10 @@ class CallView:
         return (front if re.search(f"[{CJK_RANGE}]", front) else "") + self.noun
 
     def echoed(self, key: str, value: Any) -> bool:
-        """Whether a result field only repeats the call's own argument."""
+        """Whether a result field only repeats the call's own argument (a list: every item is one of the arguments)."""
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            items = [v for v in value if v not in ("…", "...")]
+            return bool(items) and all(echo_keys(v) & self.echoes for v in items)
         if isinstance(value, (dict, list)) or isinstance(value, bool):
             return False
         if isinstance(value, (int, float)):
@@ -247,10 +274,16 @@ def show_number(value: float | int) -> str:
     return text
 
 
-def show_text(value: str, lang: str) -> str:
-    """A string value for the reader: a code as its name (USD → 美元), long text shortened."""
+_SHOWN_FAMILIES = ("currency", "day", "weekday", "temperature", "priority", "language", "order", "channel")
+
+
+def show_text(value: str, lang: str, field: str = "") -> str:
+    """A string value for the reader: a code as its name (USD → 美元), long text shortened. A code is read as a priority
+    only in a field about priority (a membership ``level`` of ``normal`` is no "中" priority)."""
     text = " ".join(str(value).split()).rstrip("。；;")  # inside a sentence, the value's own full stop goes
-    named = display_name(text, lang, ("currency", "day", "weekday", "temperature", "priority", "language", "order", "channel"))
+    families = _SHOWN_FAMILIES if not field or re.search(r"priorit|urgen|优先|紧急", field, re.I) else \
+        tuple(f for f in _SHOWN_FAMILIES if f != "priority")
+    named = display_name(text, lang, families)
     if named:
         return named
     return text if len(text) <= MAX_TEXT else text[:MAX_TEXT].rstrip() + "…"
@@ -374,6 +407,8 @@ def _field_unit(key: str, lang: str, unit: str, currency: str, call: CallView) -
     currency = currency or call.currency
     if currency and (set(words) & MONEY_WORDS or key in MONEY_WORDS):
         return _money_unit(currency, lang)
+    if call.money and (set(words) & MONEY_WORDS or key in MONEY_WORDS):
+        return call.money if lang == "zh" else {"元": "yuan", "美元": "USD"}.get(call.money, call.money)  # "单价（元）": totals in 元 too
     if unit:
         return unit
     if call.unit and not currency:
@@ -458,8 +493,9 @@ def _range_pairs(fields: dict[str, Any]) -> list[tuple[str, str, str]]:
 
 
 def _read_field(key: str, value: Any, lang: str, call: CallView, unit: str, currency: str, reading: Reading) -> Fact:
-    asked = frozenset(asked_words(key, lang))
     label = _label(key, lang, call)
+    # a question may ask with the label's own words ("什么会员" for 会员等级)
+    asked = frozenset(asked_words(key, lang)) | frozenset(label[i:i + 2] for i in range(len(label) - 1) if re.fullmatch(f"[{CJK_RANGE}]{{2}}", label[i:i + 2]))
     if isinstance(value, bool):
         words = flag_words(key)
         if words:
@@ -488,7 +524,7 @@ def _read_field(key: str, value: Any, lang: str, call: CallView, unit: str, curr
     if key.lower() in STATEMENT or key in STATEMENT:
         statement = localize_codes(show_text(text, lang), lang)
         return Fact("", statement, key, "statement", asked, tuple(re.findall(r"\d+(?:\.\d+)?", statement)))
-    return Fact(label, show_text(text, lang), key, "text", asked, tuple(re.findall(r"\d+(?:\.\d+)?", text)))
+    return Fact(label, show_text(text, lang, key), key, "text", asked, tuple(re.findall(r"\d+(?:\.\d+)?", text)))
 
 
 def _drop_restated(reading: Reading) -> None:
@@ -516,6 +552,14 @@ def _primary(item: dict[str, Any]) -> str | None:
     return next((k for k, v in item.items() if isinstance(v, str) and v.strip() and not parse_moment(v)), None)
 
 
+def _display_name_key(item: dict[str, Any], primary: str | None) -> str | None:
+    """A field holding the name people use (``name``, ``title``), when the primary field is an id beside it."""
+    if not primary or not (primary.lower().endswith("id") or "id" in words_of(primary)):
+        return None
+    return next((k for k, v in item.items() if k != primary and isinstance(v, str) and v.strip()
+                 and set(words_of(k)) & {"name", "title", "名称", "名字"}), None)
+
+
 def _read_list(key: str, items: list[Any], lang: str, call: CallView, reading: Reading, unit: str = "",
                currency: str = "") -> Fact:
     zh = lang == "zh"
@@ -529,9 +573,12 @@ def _read_list(key: str, items: list[Any], lang: str, call: CallView, reading: R
     for item in items[:MAX_ITEMS]:
         if isinstance(item, dict):
             primary = _primary(item)
+            named = _display_name_key(item, primary)
+            if named:  # "A301（room_301，A 座 3 楼，容量 8）": the name people use first, the id beside it
+                primary, item = named, {named: item[named], **{k: v for k, v in item.items() if k != named}}
             inner = read_data({k: v for k, v in item.items() if k != primary}, lang, call, unit=unit, currency=currency)
             reading.caveats += [c for c in inner.caveats if c not in reading.caveats]
-            details = [fact_phrase(f, lang) for f in inner.facts[:3] if f.value]
+            details = [fact_phrase(f, lang, compact=True) for f in inner.facts[:3 if not named else 4] if f.value]
             moment = parse_moment(item[primary]) if primary else None
             head = (moment.text(lang) if moment else show_text(str(item[primary]), lang)) if primary else ""
             numbers += [n for f in inner.facts for n in f.numbers]
@@ -565,13 +612,18 @@ def join_list(values: list[str], lang: str) -> str:
     return ", ".join(values[:-1]) + " and " + values[-1]
 
 
-def fact_phrase(fact: Fact, lang: str, *, lead: bool = False) -> str:
+def fact_phrase(fact: Fact, lang: str, *, lead: bool = False, compact: bool = False) -> str:
     """One fact as a phrase inside a sentence: "多云", "最高温度 15 摄氏度", "承运商为顺丰", "updated 11 March 2026".
 
     ``lead``: the phrase opens the sentence after its subject ("北京的温度为 …"), so it always takes 为.
+    ``compact``: inside the brackets of a list item, words speak for themselves ("A 座 3 楼", not "位置为 A 座 3 楼").
     """
-    if not fact.label:
+    if not fact.label or compact and fact.kind in ("statement", "flag"):
         return fact.value
+    if compact and fact.kind == "text" and set(words_of(fact.field)) & _PLAIN_FIELDS:
+        return fact.value  # "A 座 3 楼" says it is a place; "作者王五" still needs its label
+    if compact and lang == "zh":
+        return join_words(fact.label + fact.connector, fact.value)
     if lang == "zh":
         if fact.kind == "group" and not lead:
             return f"{fact.label}（{fact.value}）"

@@ -86,7 +86,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "received": ("收到", "received"), "delivered": ("送达", "delivered"), "paid": ("支付", "paid"),
     "views": ("阅读量", "views"), "likes": ("点赞数", "likes"), "comments": ("评论数", "comments"),
     "downloads": ("下载量", "downloads"), "invoice": ("发票", "invoice"), "invoices": ("发票", "invoices"),
-    "booked": ("预订", "booked"), "assigned": ("指派", "assigned"), "sent": ("发送", "sent"), "eta": ("预计送达", "ETA"),
+    "booked": ("预订", "booked"), "assigned": ("指派", "assigned"), "sent": ("已发送", "sent"), "eta": ("预计送达", "ETA"),
     "hours_open": ("营业时间", "opening hours"), "opening": ("营业", "opening"), "isbn13": ("ISBN", "ISBN"),
     "unit": ("单位", "unit"), "units": ("单位", "units"), "currency": ("币种", "currency"), "symbol_name": ("名称", "name"),
     "calories": ("热量", "calories"), "steps": ("步数", "steps"), "battery": ("电量", "battery"), "signal": ("信号", "signal"),
@@ -112,7 +112,8 @@ WORDS: dict[str, tuple[str, str]] = {
     "outcome": ("结果", "outcome"), "approved": ("批准", "approved"), "submitted": ("提交", "submitted"),
     "expense": ("报销", "expense"), "claim": ("申请单", "claim"), "refund": ("退款", "refund"), "payment": ("付款", "payment"),
     "payments": ("付款", "payments"), "account": ("账户", "account"), "accounts": ("账户", "accounts"), "sku": ("SKU", "SKU"),
-    "capacity_max": ("最大容量", "maximum capacity"), "attendee_count": ("参会人数", "attendee count"), "queue": ("队列", "queue"),
+    "capacity_max": ("最大容量", "maximum capacity"), "id_number": ("身份证号", "ID number"), "id_card": ("身份证号", "ID card"),
+    "bank_card": ("银行卡号", "bank card"), "card": ("卡号", "card"), "receipt": ("回执号", "receipt"), "ticket_id": ("工单编号", "ticket ID"), "attendee_count": ("参会人数", "attendee count"), "queue": ("队列", "queue"),
     "position": ("位置", "position"), "fax": ("传真", "fax"), "job": ("任务", "job"), "jobs": ("任务", "jobs"), "step": ("步骤", "step"),
 }
 
@@ -268,6 +269,23 @@ ASKED_BY: dict[str, tuple[str, ...]] = {
     "workday": ("工作日", "上班", "workday", "working day"), "holiday": ("节假日", "放假", "holiday"),
     "hours": ("几点", "营业时间", "开门", "hours", "when"), "owner": ("负责人", "谁", "owner", "who"),
 }
+
+
+# Other Chinese words for what a field holds; a tool's description that uses one of them gives the field its label.
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "name": ("名称", "姓名", "名字", "品名", "书名", "会议室名称"), "level": ("等级", "会员等级", "级别", "用户等级"),
+    "points": ("积分", "会员积分"), "phone": ("电话", "手机号", "联系电话", "手机号码"), "mobile": ("手机", "手机号"),
+    "email": ("邮箱", "电子邮箱", "邮件地址"), "address": ("地址", "住址", "收货地址"), "id_number": ("身份证号", "证件号"),
+    "bank_card": ("银行卡号", "卡号"), "capacity": ("容量", "容纳人数", "座位数"), "location": ("位置", "地点"),
+    "balance": ("余额", "账户余额"), "status": ("状态", "订单状态", "处理状态"), "total": ("总计", "总价", "总金额", "合计"),
+    "sender": ("发件人",), "from": ("发件人", "来自"), "subject": ("主题", "邮件主题"), "body": ("正文", "内容"),
+}
+
+
+def synonyms(name: str) -> tuple[str, ...]:
+    """The Chinese words that may name a field (``SYNONYMS``), by its whole name or its last word."""
+    words = words_of(name)
+    return SYNONYMS.get("_".join(words), ()) or (SYNONYMS.get(words[-1], ()) if words else ())
 
 
 def words_of(name: str) -> list[str]:

@@ -29,6 +29,7 @@ import re
 from typing import Any, Callable
 
 from ....messages import message_text
+from .actions import READ, request_actions
 from .lexicon import REQUEST_WORDS, is_small_talk
 from .planner import Plan
 from .summary import GROUPS, _has_name
@@ -103,8 +104,8 @@ def _statement_groups(text: str) -> set[str]:
 
 def _tells_about_user(text: str) -> bool:
     """A statement that asks for nothing: a constraint, preference, decision, task or people, or a number said about "我"."""
-    groups = _statement_groups(text)
-    return bool(groups - {"facts"}) or bool(groups and re.search(r"我|我们", text))
+    groups = _statement_groups(text)  # a place or a name alone ("成都天气") tells nothing about the user
+    return bool(groups - {"facts", "names"}) or bool(groups and re.search(r"我|我们|咱们", text))
 
 
 def answer_from_known(plan: Plan, user_text: str, messages: list[dict[str, Any]],
@@ -115,8 +116,8 @@ def answer_from_known(plan: Plan, user_text: str, messages: list[dict[str, Any]]
     found = relevant(user_text, lines) if lines else []
     answers = bool(found) and _coverage(user_text, found[0]) >= 0.5  # the best line is about what is asked
     if plan.kind == "call":
-        if _tells_about_user(user_text):
-            return _acknowledge(user_text, zh)  # a statement about the user asks for no tool
+        if _tells_about_user(user_text) and not request_actions(user_text) - {READ}:
+            return _acknowledge(user_text, zh)  # a statement about the user asks for no tool (one with a verb to act on does)
         if answers and _is_question(user_text) and _coverage(user_text, found[0]) >= 0.6:
             return _from_known(found, zh)  # the conversation already holds the answer
         return plan
@@ -147,7 +148,8 @@ def _from_known(found: list[str], zh: bool) -> Plan:
 
 def _acknowledge(user_text: str, zh: bool) -> Plan:
     restated = _second_person(_REMEMBER_PREFIX.sub("", user_text.strip())).rstrip("。.!！")
-    return Plan([], f"好的，我记下了：{restated}。" if zh else f"Noted: {restated}.", "final")
+    # "知道了", not "记下了": nothing was stored — the statement stays in this conversation, and only a memory tool keeps it longer
+    return Plan([], f"好的，知道了：{restated}。" if zh else f"Got it: {restated}.", "final")
 
 
 __all__ = ["answer_from_known", "known_lines", "relevant"]

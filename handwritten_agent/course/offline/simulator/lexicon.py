@@ -32,9 +32,12 @@ INTENTS: dict[str, tuple[str, ...]] = {
               "order", "orders", "shipping", "shipment", "delivery", "tracking", "parcel"),
     "customer": ("客户", "会员", "积分", "customer", "customers", "client", "member", "loyalty"),
     "email": ("邮件", "邮箱", "email", "e-mail", "mail", "inbox"),
-    "room": ("会议室", "订会议", "预订", "预定", "帮我订", "订一间", "订个", "订间", "room", "rooms", "meeting room", "book", "booking", "reserve"),
+    "room": ("会议室", "订会议", "预订", "预定", "帮我订", "订一间", "订个", "订间", "客房", "房间", "空房",
+             "room", "rooms", "meeting room", "book", "booking", "reserve"),
     "purchase": ("采购", "购买", "申购", "purchase", "procurement", "buy"),
-    "message": ("短信", "通知", "sms", "notify", "notification", "text message"),
+    "availability": ("有空", "空闲", "空着", "空的", "空不空", "空房", "空位", "没人用", "占用", "被占", "占了", "有人用", "可用", "可入住", "可预订", "余量",
+                     "available", "availability", "vacant", "occupied", "free", "busy"),
+    "message": ("短信", "通知", "消息", "转告", "说一声", "捎个话", "sms", "notify", "notification", "text message", "message", "messages"),
     "search": ("搜索", "搜一下", "检索", "查找", "search", "look up", "lookup", "find"),
     "stock": ("股价", "股票", "stock", "share price", "ticker"),
     "calendar": ("日程", "日历", "会议", "安排", "calendar", "schedule", "meeting", "appointment"),
@@ -72,7 +75,7 @@ GREETINGS = ("你好", "您好", "嗨", "哈喽", "早上好", "晚上好", "谢
 
 
 # Words that make a leftover part of a request a request of its own (worth saying it was not done).
-REQUEST_WORDS = re.compile(r"帮我|帮忙|请|查|看一下|订|发|算|告诉|给我|能不能|可以|吗|\b(?:what|how|when|where|who|please|can you|could you|check|tell|show|find|book|send)\b",
+REQUEST_WORDS = re.compile(r"帮我|帮忙|请|查|看一下|看看|订|发|算|告诉|给我|能不能|可以|吗|说一下|说说|讲一下|讲讲|列出|列一下|换成|\b(?:what|how|when|where|who|please|can you|could you|check|tell|show|find|book|send)\b",
                            re.I)
 
 
@@ -124,4 +127,5 @@ CITIES: dict[str, str] = {
 # Common surnames: a two- or three-character word starting with one of these may be a person's name.
 SURNAMES = frozenset("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤")
 # Characters that end a name rather than continue it ("李四的", "给王五发").
-NAME_STOPPERS = frozenset("的地得了在是有要还和与给发说请查问把被对向从到也都就会能吗呢吧啊年月日天今明昨最近客户员工先生女士经理老师同学")
+NAME_STOPPERS = frozenset("的地得了在是有要还和与给发说请查问把被对向从到也都就会能吗呢吧啊年月日天今明昨最近客户员工先生女士经理老师同学"
+                          "上下午晚早这那每周号点")  # "通知王强下午…": 下 starts the time, not the name

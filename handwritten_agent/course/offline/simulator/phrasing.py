@@ -30,12 +30,14 @@ from .text import CJK_RANGE, find_numbers, format_number, normalize
 _EXPRESSION_LIKE = re.compile(r"^[\d\s.+\-*/%()]+$|sqrt\(")
 _OPS = {"zh": {"+": "加", "-": "减", "*": "乘以", "/": "除以"}, "en": {"+": "plus", "-": "minus", "*": "times", "/": "divided by"}}
 _NUM = r"-?\d+(?:\.\d+)?"
+_DATE_LIKE = re.compile(r"^\s*\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|^\s*\d{1,2}[-/]\d{1,2}\s*$")  # 2026-03-13 is a date, not 2026 minus 3
 
 
 def expression_argument(arguments: dict[str, Any]) -> str | None:
     """The arithmetic expression among a call's arguments, if there is one."""
     for value in arguments.values():
-        if isinstance(value, str) and re.search(r"\d", value) and _EXPRESSION_LIKE.search(value) and re.search(r"[-+*/%]|sqrt", value):
+        if isinstance(value, str) and re.search(r"\d", value) and _EXPRESSION_LIKE.search(value) and re.search(r"[-+*/%]|sqrt", value) \
+                and not _DATE_LIKE.match(value):
             return value
     return None
 
@@ -61,6 +63,8 @@ def expression_words(expression: str, lang: str) -> str:
                 return text
             words.append(token)
         else:
+            if token not in _OPS["en"]:
+                return text
             words.append(_OPS["zh" if zh else "en"][token])
         expect_number = not expect_number
     return " ".join(words)
@@ -173,6 +177,8 @@ def subject_phrase(spec: dict[str, Any], arguments: dict[str, Any], lang: str, *
             moments[role_of(param)] = parse_moment(value)
             if moments[role_of(param)]:
                 continue
+        if kind == "enum" and any(c.family in UNIT_FAMILIES for c in concepts_of(value)) and role_of(param) == -1:
+            continue  # a unit (celsius) is said with the numbers it applies to, not as what the call was about
         shown = _shown(value, lang)
         if kind == "enum" and param and lang == "zh" and not re.search(f"[{CJK_RANGE}]", shown):
             paired = [w for w in enum_words(param, value) if re.search(f"[{CJK_RANGE}]", w)]
@@ -203,6 +209,35 @@ def subject_phrase(spec: dict[str, Any], arguments: dict[str, Any], lang: str, *
             out = join_words(out, part) if not (out.endswith("」") or part.startswith("「")) else out + part
         return out
     return " ".join(parts)
+
+
+UNIT_FAMILIES = ("temperature", "length", "weight")
+
+
+def conversion(spec: dict[str, Any], arguments: dict[str, Any], lang: str) -> tuple[str, str, bool] | None:
+    """A call that converts from one value to another of the same kind (currencies, units): the two as a reader names
+    them and whether they are currencies — ``("美元", "人民币", True)`` for ``from_currency=USD, to_currency=CNY``."""
+    params = {p.name: p for p in params_of(spec)}
+    ends: dict[int, Any] = {}
+    for name, value in arguments.items():
+        param = params.get(name)
+        if param and role_of(param) in (SOURCE, TARGET) and isinstance(value, str) and classify(param) in ("enum", "currency", "literal", "unknown"):
+            ends[role_of(param)] = value
+    if len(ends) != 2:
+        return None
+    families = [{c.family for c in concepts_of(v)} for v in ends.values()]
+    shared = families[0] & families[1] & {"currency", *UNIT_FAMILIES}
+    if not shared:
+        return None
+    return _shown(ends[SOURCE], lang), _shown(ends[TARGET], lang), "currency" in shared
+
+
+def conversion_sentence(amount: str, pair: tuple[str, str, bool], value: str, lang: str) -> str:
+    """"250 美元能换 1800 人民币" / "5 英里等于 8.05 公里" / "250 USD is 1,800 CNY"."""
+    source, target, money = pair
+    if lang == "zh":
+        return f"{amount} {source}{'能换' if money else '等于'} {value} {target}"
+    return f"{amount} {source} is {value} {target}"
 
 
 def action_phrase(spec: dict[str, Any], arguments: dict[str, Any], lang: str) -> str:
@@ -266,7 +301,7 @@ _AFFIRM_ZH = (("是不是", "是"), ("有没有", "有"), ("能不能", "能"), 
 _EN_YES_NO = re.compile(r"^(is|are|was|were|can|could|will|would|does|do|did|has|have|should)\s+(\S+(?:\s+the)?(?:\s+\S+)??)\s+(.+)$", re.I)
 
 
-_YES_NO_ZH = re.compile(r"吗$|嘛$|是不是|有没有|能不能|会不会|可不可以|要不要|是否")
+_YES_NO_ZH = re.compile(r"吗$|嘛$|是不是|有没有|能不能|会不会|可不可以|要不要|是否|([\u4e00-\u9fff])不\1")
 _YES_NO_EN = re.compile(r"^(?:is|are|was|were|can|could|will|would|does|do|did|has|have|should)\b", re.I)
 
 
@@ -287,6 +322,10 @@ def yes_no_sentence(question: str, truth: bool, lang: str, pivot: frozenset[str]
         for word, replacement in (_AFFIRM_ZH if truth else _NEGATIONS_ZH):
             if word in text:
                 return ("是的，" if truth else "不，") + text.replace(word, replacement, 1)
+        a_not_a = re.search(r"([\u4e00-\u9fff])不\1", text)  # "空不空" → 空 / 不空
+        if a_not_a:
+            said = a_not_a.group(1) if truth else "不" + a_not_a.group(1)
+            return ("是的，" if truth else "不，") + text[:a_not_a.start()] + said + text[a_not_a.end():]
         return f"是的，{text}" if truth and text else None
     match = _YES_NO_EN.match(text)
     if not match:
@@ -323,5 +362,5 @@ def numbers_in(text: str) -> set[str]:
     return {format_number(n.value) for n in find_numbers(normalize(text))}
 
 
-__all__ = ["expression_argument", "expression_words", "calculation_sentence", "answer_in_question", "subject_phrase",
+__all__ = ["conversion", "conversion_sentence", "expression_argument", "expression_words", "calculation_sentence", "answer_in_question", "subject_phrase",
            "action_phrase", "asks_yes_no", "clean_message", "moment_sentence", "numbers_in", "yes_no_sentence"]

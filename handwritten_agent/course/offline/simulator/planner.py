@@ -3,10 +3,15 @@
 The planner is a pure function, re-run from scratch on every turn, which is what keeps the simulator
 deterministic and lets an agent's loop converge:
 
-1. Split the request into intents (on ？ ; ， 然后 再 并且 顺便 … "and then", "and what …").
-2. Give each intent the best-scoring tool (``choose``); intents no tool fits stay as context.
+1. Split the request into intents (on ？ ; ， 然后 再 并且 顺便 … "and then", "and what …"). A clause that only
+   gives content ("正文“…”", "原因是…", a bare quote) stays with the clause before it; a clause that takes an
+   action back ("先别给他发短信", "不要预订") is no intent at all.
+2. Give each intent the best-scoring tool (``choose``); intents no tool fits stay as context. A later clause
+   that asks for nothing ("…，会议室的坏了") starts no call that changes something.
    Neighbouring intents for the same tool are merged when one alone lacks arguments; an intent
-   asking for the very same call as an earlier one takes its next-best tool instead.
+   asking for the very same call as an earlier one takes its next-best tool instead. When the first
+   intent lacks an id the request does not give (a display name "B502", a description "能坐 10 人的"),
+   a read-only lookup is planned before it (``grounding``: query, then act).
 3. Fill each intent's arguments (``arguments``). An intent whose arguments need an earlier
    result — a calculator expression "100 * <rate>" after an exchange-rate lookup, an id the
    previous result contains — waits until that result is there. A lookup whose words ask for a
@@ -16,6 +21,11 @@ deterministic and lets an agent's loop converge:
    without a result are made now: all that are ready when parallel calls are allowed, else the
    first. When nothing is left to call, answer from the results (``answer``); a required argument
    nobody gave becomes a clarifying question; a request no tool fits gets the fallback reply.
+   A call that changes something reaches no further than the user said (``scope``: no silent
+   "everyone"), and a request for personal data in bulk is declined before any tool is chosen.
+   ``seen`` (the earlier rounds' calls and results) lets a name the user writes be found in what an
+   earlier round returned ("那就订 B502"); it is read by every fill of the turn through a context
+   variable set for the duration of ``plan_turn``, so the planner stays a function of its arguments.
 
 Bounds: results that match no planned call (e.g. the agent rejected a malformed call) allow one
 retry per intent; after that, and whenever the agent says a call was already made, the planner
@@ -31,6 +41,7 @@ from __future__ import annotations
 
 import json
 import re
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -39,9 +50,16 @@ from .answer import (OK, REPEATED, AnswerItem, clarify_question, compose_answer,
                      unmet_note)
 from .arguments import (DEPENDENT_WORDS, FillContext, FillOutcome, Param, best_effort_arguments, classify, fill_arguments,
                         number_from_result, params_of)
+from .actions import negated, request_actions
 from .choose import MIN_SCORE, ToolProfile, best_tool, profile, rank
+from .grounding import display_names, lookup_tool
 from .lexicon import REQUEST_WORDS, is_small_talk
+from .scope import decline_personal_data, personal_data_in_bulk, unscoped
 from .text import CJK_RANGE, find_numbers, find_quotes, format_number, language, normalize
+
+
+# The earlier rounds' calls and results for the turn being planned (``plan_turn(seen=…)``), read by every fill.
+_SEEN: ContextVar[tuple[tuple[dict[str, Any], dict[str, Any], str], ...]] = ContextVar("seen", default=())
 
 
 @dataclass(frozen=True)
@@ -80,13 +98,33 @@ class Segment:
 
 
 # Quoted text ('…' "…" “…” 「…」 《…》 …) and what follows a colon ("发短信：您好，订单已发货") is content, not more intents.
-_AFTER_COLON = re.compile(r"(?<![\d\s])\s*:(?!\d).*$", re.S)
+_AFTER_COLON = re.compile(r"(?<!\s)\s*:(?!\d).*$", re.S)  # not the colon of a time (10:30)
+
+
+# What ends the content after a colon: the next step of the request ("发短信：…，然后给 lili 发邮件").
+NEXT_STEP = re.compile(r"[，,；;。.!！]\s*(?:然后|接着|随后|之后|同时|另外|并且|再(?![见次])|and then\b|then\b|also\b)", re.I)
 
 
 def quoted_spans(text: str) -> list[tuple[int, int]]:
     spans = [(quote.start, quote.end) for quote in find_quotes(text)]
     colon = next((m for m in _AFTER_COLON.finditer(text) if not any(a <= m.start() < b for a, b in spans)), None)
-    return sorted(spans + ([colon.span()] if colon else []))
+    if colon:
+        stop = NEXT_STEP.search(text, colon.start())
+        spans.append((colon.start(), stop.start() if stop else colon.end()))
+    return sorted(spans)
+
+
+def completed_request(earlier: str, reply: str) -> str:
+    """The request the user's reply to our question completes, read as one: the reply goes before the request's
+    content ("给学员发短信：请更新联系方式" + "发给 S003" → "给学员发短信（发给 S003）：请更新联系方式"), so it is not
+    read as part of the message."""
+    text = normalize(earlier)
+    joiner = "，" if language(earlier) == "zh" else ", "
+    quotes = [(q.start, q.end) for q in find_quotes(text)]
+    colon = next((m for m in _AFTER_COLON.finditer(text) if not any(a <= m.start() < b for a, b in quotes)), None)
+    if colon:  # in brackets, so the reply stays in the clause it completes
+        return f"{text[:colon.start()]}（{normalize(reply).strip()}）{text[colon.start():]}"
+    return f"{text}{joiner}{reply}"
 
 
 def split_intents(text: str) -> list[Segment]:
@@ -114,10 +152,33 @@ class Intent:
     segments: list[Segment]
     tool: ToolProfile
     score: float
+    grounds: bool = False  # a lookup made first, to find an id the next intent needs (``grounding``)
 
     @property
     def text(self) -> str:
-        return " ".join(s.text for s in self.segments)
+        chinese = any(re.search(f"[{CJK_RANGE}]", s.text) for s in self.segments)
+        return ("，" if chinese else " ").join(s.text for s in self.segments)
+
+
+# "…，正文“请在周五前提交”", "…，内容是：…", "原因是新同事入职": a clause that only gives the content of the call before it.
+_CONTENT_CLAUSE = re.compile(r"^(?:其中|并且|并|另外)?\s*(?:邮件|短信|消息|通知)?(?:的)?(?:内容|正文|原因|理由|事由|用途|主题|标题|题目|备注|说明|留言|附言|署名)"
+                             r"\s*(?:是|为|写|写着|如下|[:=“\"「『‘'《])"
+                             r"|^(?:with\s+)?(?:the\s+)?(?:subject|body|content|message|text|reason|title|note)\s*(?:is|:|=|\"|“)", re.I)
+
+
+def _with_content(segments: list[Segment], text: str) -> list[Segment]:
+    """Clauses that only give content (a label and its value, or a bare quote) joined to the clause before them."""
+    text = normalize(text)
+    joined: list[Segment] = []
+    for segment in segments:
+        bare_quote = any(start <= segment.start and segment.end <= stop for start, stop in quoted_spans(text)) or \
+            bool(find_quotes(segment.text)) and not scoring_text(segment.text).strip(" ,，")
+        if joined and (_CONTENT_CLAUSE.search(segment.text) or bare_quote):
+            previous = joined[-1]
+            joined[-1] = Segment(text[previous.start:segment.end], previous.start, segment.end, segment.question)
+        else:
+            joined.append(segment)
+    return joined
 
 
 def _context(text: str, intents: list[Intent], own: Intent) -> str:
@@ -127,6 +188,8 @@ def _context(text: str, intents: list[Intent], own: Intent) -> str:
         if intent is own:
             continue
         for segment in intent.segments:
+            if segment in own.segments:
+                continue  # a lookup or a calculation made for the same words: they are this intent's words too
             for index in range(segment.start, segment.end):
                 chars[index] = " "
     return "".join(chars)
@@ -134,15 +197,25 @@ def _context(text: str, intents: list[Intent], own: Intent) -> str:
 
 def _fill(user_text: str, intents: list[Intent], intent: Intent, now: datetime, *, has_previous: bool,
           previous_ready: bool = False, previous_number: float | None = None,
-          previous_texts: tuple[str, ...] = (), previous_calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = ()) -> FillOutcome:
-    ctx = FillContext(segment=intent.text, context=_context(user_text, intents, intent), request=user_text, now=now,
+          previous_texts: tuple[str, ...] = (), previous_calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = (),
+          grounded: bool = False) -> FillOutcome:
+    context = _context(user_text, intents, intent)
+    ctx = FillContext(segment=intent.text, context=context, request=user_text, now=now,
                       has_previous=has_previous, previous_ready=previous_ready,
-                      previous_number=previous_number, previous_texts=previous_texts, previous_calls=previous_calls)
-    return fill_arguments(intent.tool.spec, ctx)
+                      previous_number=previous_number, previous_texts=previous_texts, previous_calls=previous_calls,
+                      named=tuple(display_names(scoring_text(context), [i.tool.spec for i in intents])),
+                      grounded=grounded, seen_calls=_SEEN.get())
+    outcome = fill_arguments(intent.tool.spec, ctx)
+    if intent.grounds and ctx.named:
+        # looking up a thing the user named: no filter of ours may hide it (the action says whether it fits)
+        required = {param.name for param in params_of(intent.tool.spec) if param.required}
+        outcome.arguments = [{k: v for k, v in arguments.items() if k in required} for arguments in outcome.arguments]
+    return outcome
 
 
 def scoring_text(text: str) -> str:
     """The words that say what to do: quoted content and text after a colon are left out."""
+    text = normalize(text)
     for start, stop in reversed(quoted_spans(text)):
         text = text[:start] + " " + text[stop:]
     return text
@@ -152,8 +225,12 @@ def find_intents(user_text: str, tools: list[ToolProfile], now: datetime) -> tup
     """The request's intents, each with its tool, and the segments no tool fits."""
     intents: list[Intent] = []
     unmatched: list[Segment] = []
-    for segment in split_intents(user_text):
+    segments = _with_content(split_intents(user_text), user_text)
+    segments = [s for s in segments if not negated(s.text)]  # "先别发短信": an action taken back is no intent
+    for position, segment in enumerate(segments):
         best = best_tool(scoring_text(segment.text), tools)
+        if best is not None and position > 0 and not best[1].reads and not request_actions(scoring_text(segment.text)):
+            best = None  # a later clause that asks for nothing ("…，会议室的坏了") starts no call that changes something
         if best is None:
             unmatched.append(segment)
         else:
@@ -170,15 +247,16 @@ def find_intents(user_text: str, tools: list[ToolProfile], now: datetime) -> tup
     # A required argument the second one would wait for an earlier result to give counts as missing ("17 乘以 9，
     # 再乘以 2" is different: its expression uses the earlier result, a step of its own).
     merged: list[Intent] = []
-    for intent in intents:
+    for position, intent in enumerate(intents):
+        later = intents[position + 1:]  # their words are theirs: no intent fills its arguments from them
         if merged and merged[-1].tool.name == intent.tool.name:
             previous = merged[-1]
-            alone_a = _fill(user_text, merged + [intent], previous, now, has_previous=False)
-            alone_b = _fill(user_text, merged + [intent], intent, now, has_previous=True)
+            alone_a = _fill(user_text, merged + [intent] + later, previous, now, has_previous=False)
+            alone_b = _fill(user_text, merged + [intent] + later, intent, now, has_previous=True)
             lacking_b = len(alone_b.missing) + len(alone_b.waiting)
             if alone_a.missing or lacking_b:
                 joined = Intent(previous.segments + intent.segments, intent.tool, max(previous.score, intent.score))
-                together = _fill(user_text, merged[:-1] + [joined], joined, now, has_previous=False)
+                together = _fill(user_text, merged[:-1] + [joined] + later, joined, now, has_previous=False)
                 if len(together.missing) < len(alone_a.missing) + lacking_b:
                     merged[-1] = joined
                     continue
@@ -199,7 +277,28 @@ def find_intents(user_text: str, tools: list[ToolProfile], now: datetime) -> tup
             key = (intent.tool.name, _canonical(outcome.arguments[0]))
         seen.append(key)
         result.append(intent)
-    return _with_implied_calculation(user_text, result, tools, now), unmatched
+    return _with_implied_calculation(user_text, _with_lookup(user_text, result, tools, now), tools, now), unmatched
+
+
+def _with_lookup(user_text: str, intents: list[Intent], tools: list[ToolProfile], now: datetime) -> list[Intent]:
+    """Query, then act: the first intent lacks an id the request does not give ("订 B502", "订一间能坐 10 人的会议室"),
+    and a read-only tool about the same thing can be called with what the request says — it is called first
+    (``grounding``), and the id is taken from its result."""
+    if not intents:
+        return intents
+    first = intents[0]
+    missing = [p for p in _fill(user_text, intents, first, now, has_previous=False).missing if classify(p) == "pattern"]
+    if not missing:
+        return intents
+
+    def fillable(candidate: ToolProfile) -> bool:
+        outcome = _fill(user_text, intents, Intent(first.segments, candidate, first.score), now, has_previous=False)
+        return not outcome.missing and not outcome.needs_previous
+
+    lookup = lookup_tool(first.tool, missing, tools, fillable)
+    if lookup is None:
+        return intents
+    return [Intent(first.segments, lookup, first.score, grounds=True)] + intents
 
 
 def _computes(tool: ToolProfile) -> bool:
@@ -222,8 +321,8 @@ def _with_implied_calculation(user_text: str, intents: list[Intent], tools: list
     for intent in intents:
         extended.append(intent)
         numbers = [format_number(number.value) for number in find_numbers(intent.text)]
-        if not numbers or not DEPENDENT_WORDS.search(intent.text):
-            continue
+        if not numbers or not DEPENDENT_WORDS.search(intent.text) or set(numbers) == {"1"}:
+            continue  # "1 英镑能换多少港币": the rate itself answers it, multiplying by 1 adds nothing
         used = json.dumps(_fill(user_text, intents, intent, now, has_previous=False).arguments, ensure_ascii=False)
         if all(number in used for number in numbers):
             continue
@@ -286,7 +385,12 @@ def _resolve(user_text: str, intents: list[Intent], results: list[tuple[PlannedC
                         break
         outcome = _fill(user_text, intents, intent, now, has_previous=position > 0, previous_ready=earlier_ready,
                         previous_number=previous_number, previous_texts=tuple(previous_texts) if earlier_ready else (),
-                        previous_calls=tuple(previous_calls) if earlier_ready else ())
+                        previous_calls=tuple(previous_calls) if earlier_ready else (),
+                        grounded=any(s.intent.grounds for s in states))
+        if not intent.tool.reads and not outcome.missing and not outcome.needs_previous and not outcome.unmet:
+            # a call that changes something reaches no further than the user said: no silent "everyone"
+            wide = [p for arguments in outcome.arguments for p in unscoped(intent.tool.spec, arguments, scoring_text(user_text))]
+            outcome.missing = list({p.name: p for p in wide}.values())
         state = _State(intent)
         if outcome.unmet:
             state.unmet = outcome.unmet
@@ -340,12 +444,14 @@ def _final_answer(user_text: str, profiles: dict[str, ToolProfile], results: lis
                 continue  # an unknown-tool attempt the retry fixed
             if view.status != OK and call.name in matched_names:
                 continue  # a failed attempt the retry fixed
-        items.append(AnswerItem(spec, call.arguments, view, raw, _question_of(index, states, user_text)))
+        background = any(index in state.matched and state.intent.grounds for state in states)
+        items.append(AnswerItem(spec, call.arguments, view, raw, _question_of(index, states, user_text), background))
     notes: list[str] = []
     questions = False
     for state in states:
         if state.unmet:
-            notes.append(unmet_note(state.intent.tool.spec, state.unmet, lang))
+            named = display_names(scoring_text(_context(user_text, [s.intent for s in states], state.intent)), [state.intent.tool.spec])
+            notes.append(unmet_note(state.intent.tool.spec, state.unmet, lang, named))
         elif state.failed or state.blocked:
             notes.append(unfinished_note(state.intent.text, "blocked", lang))
         elif state.missing:
@@ -361,13 +467,24 @@ def _final_answer(user_text: str, profiles: dict[str, ToolProfile], results: lis
 
 def plan_turn(user_text: str, tools: list[dict], results: list[tuple[PlannedCall, str]], *,
               parallel: bool = True, tool_choice: str | dict | None = "auto",
-              now: datetime | None = None) -> Plan:
+              now: datetime | None = None, seen: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = ()) -> Plan:
     """Plan one assistant turn for ``user_text`` given the ``tools`` offered and the ``results`` so far.
 
     ``tools`` are function specs ``{"name", "description", "parameters"}`` (OpenAI's
     ``{"type": "function", "function": {...}}`` wrapper is accepted too). ``results`` are the calls
-    already made since the user's message, with the raw text each returned, in order.
+    already made since the user's message, with the raw text each returned, in order. ``seen``: the
+    calls and results of earlier rounds, as ``(spec, arguments, text)``, where a name the user writes
+    may be found ("那就订 B502").
     """
+    token = _SEEN.set(tuple(seen))
+    try:
+        return _plan_turn(user_text, tools, results, parallel=parallel, tool_choice=tool_choice, now=now)
+    finally:
+        _SEEN.reset(token)
+
+
+def _plan_turn(user_text: str, tools: list[dict], results: list[tuple[PlannedCall, str]], *,
+               parallel: bool, tool_choice: str | dict | None, now: datetime | None) -> Plan:
     now = now or datetime.now()
     lang = language(user_text)
     profiles_list = [profile(tool) for tool in tools or [] if isinstance(tool, dict)]
@@ -382,6 +499,9 @@ def plan_turn(user_text: str, tools: list[dict], results: list[tuple[PlannedCall
         return Plan([], fallback_reply(user_text, [p.spec for p in profiles_list], lang,
                                        tools_disabled=bool(intents)), "fallback")
 
+    what = personal_data_in_bulk(scoring_text(user_text)) if not results and not forced and tool_choice != "required" else None
+    if what:
+        return Plan([], decline_personal_data(user_text, what, lang), "final")
     intents, unmatched = find_intents(user_text, profiles_list, now)
     if forced and forced in profiles:
         intents = [i for i in intents if i.tool.name == forced]
@@ -427,4 +547,4 @@ def _forced_call(user_text: str, tools: list[ToolProfile], forced: str | None, i
     return Plan([PlannedCall(tool.name, best_effort_arguments(tool.spec, ctx))], None, "call")
 
 
-__all__ = ["Plan", "PlannedCall", "plan_turn", "split_intents", "find_intents", "MIN_SCORE"]
+__all__ = ["Plan", "PlannedCall", "completed_request", "plan_turn", "split_intents", "find_intents", "MIN_SCORE"]

@@ -50,6 +50,7 @@ from ....messages import message_text
 from ..backend import ChatRequest, Completion
 from . import messiness
 from . import planner as _planner
+from .phrasing import action_phrase, expression_argument, expression_words
 from .planner import PlannedCall
 from .text import language as _language
 from .toolprompt import (  # re-exported: the prompt reader is part of this mode's API
@@ -315,20 +316,23 @@ def _compact(arguments: dict[str, Any]) -> str:
     return json.dumps(arguments, ensure_ascii=False)
 
 
-def _call_thought(call: PlannedCall, exchange: Exchange, language: str) -> str:
-    """One sentence of reasoning. It names the arguments without braces, so that the only JSON in a
-    ReAct reply is the Action Input (a parser that grabs the first ``{…}`` is not misled)."""
+def _call_thought(call: PlannedCall, exchange: Exchange, language: str, spec: dict[str, Any] | None = None) -> str:
+    """One sentence of reasoning, the way a person would think it: what to find out and with which tool
+    ("要回答这个问题，先用 calculator 算出 17 乘以 9。"). It has no braces, so the only JSON in a ReAct reply is the
+    Action Input (a parser that grabs the first ``{…}`` is not misled)."""
     done = [c.name for c, _ in exchange.results]
-    pairs = [f"{key}={value if isinstance(value, str) else _compact(value)}" for key, value in call.arguments.items()]
+    expression = expression_argument(call.arguments)
+    if expression:
+        task = f"算出 {expression_words(expression, 'zh')}" if language == "zh" else f"work out {expression_words(expression, 'en')}"
+    else:
+        task = action_phrase(spec or {"name": call.name}, call.arguments, language)
+        if task.startswith("调用 ") or task.startswith("call "):
+            task = ""
     if language == "zh":
-        using = f"（{'，'.join(pairs)}）" if pairs else ""
-        if done:
-            return f"已经拿到 {done[-1]} 的结果，接下来调用 {call.name}{using}。"
-        return f"这个问题需要用工具 {call.name} 来解决{using}。"
-    using = f" ({', '.join(pairs)})" if pairs else ""
-    if done:
-        return f"I have the result of {done[-1]}. Next I call {call.name}{using}."
-    return f"I need the {call.name} tool for this{using}."
+        lead = f"已经拿到 {done[-1]} 的结果，接下来用 {call.name}" if done else f"要回答这个问题，先用 {call.name}"
+        return f"{lead}{' ' + task if task else ''}。"
+    lead = f"I have the result of {done[-1]}; next I use {call.name}" if done else f"To answer this, I first use {call.name}"
+    return f"{lead}{' to ' + task if task else ''}."
 
 
 def _final_thought(kind: str, language: str) -> str:
@@ -363,7 +367,8 @@ def _write_call(call: PlannedCall, prompt: ToolPrompt, exchange: Exchange, fault
     if spoil and "unknown_tool" in faults:
         name = unknown_tool_name(name, prompt.tool_names)
     wire_arguments: Any = _compact(arguments) if spoil and "string_arguments" in faults else arguments
-    thought = _call_thought(PlannedCall(name, arguments), exchange, language)
+    spec = next((t for t in prompt.tools if t.get("name") == call.name), None)
+    thought = _call_thought(PlannedCall(name, arguments), exchange, language, spec)
     if prompt.react:
         labels = prompt.react
         if spoil and "malformed_json" in faults:
@@ -413,8 +418,7 @@ def reply_text(request: ChatRequest, *, now: datetime | None = None) -> str:
 
     if exchange.earlier_request and plan([]).kind == "fallback":
         # The user is answering the question the simulator asked: read it with the request it completes.
-        joiner = "，" if _language(exchange.earlier_request) == "zh" else ", "
-        exchange.request = f"{exchange.earlier_request}{joiner}{exchange.request}"
+        exchange.request = _planner.completed_request(exchange.earlier_request, exchange.request)
     language = _language(exchange.request or system_text)
     for index in exchange.unpaired:  # a result without its call: the call is the one the planner would make
         name = exchange.results[index][0].name

@@ -1,4 +1,4 @@
-"""Summary mode: a request to summarize a conversation gets an extractive summary.
+"""Summary mode: a request to summarize a conversation gets an extractive summary, within the budget it states.
 
 When a request offers no tools and its instruction asks for a summary (摘要/总结/概括/压缩/
 summarize …), the simulator reads the conversation it is given — a transcript with lines like
@@ -7,7 +7,7 @@ worth keeping, grouped:
 
 =====================  ==============================================================================
 事实与数字              a sentence with a number, an amount, a date or a time; each tool result, shortened
-人名                    a sentence naming a person (张伟, 叫…) or a place the simulator knows
+人名                    a sentence naming a person (联系人是王芳, 叫…, 和张伟…) or a place the simulator knows
 偏好                    喜欢 / 偏好 / 不喜欢 / 习惯 / prefer …
 约束                    必须 / 不能 / 不超过 / 至少 / 预算 / 截止 / 过敏 / must / at most …
 决定                    决定 / 定在 / 就按 / 确定 / decided …
@@ -18,8 +18,14 @@ Like a model, it keeps **what the instruction asks for**: only the groups whose 
 the instruction mentions; an instruction that names none gets a short gist — the first clause of
 each thing the user said — and loses the rest. So a summary prompt that forgets "偏好" loses the
 user's preferences, offline as with a real model. A previous summary in the input ("之前的摘要")
-is kept item by item. "不超过 N 字" in the instruction is honoured by dropping the last items.
-The user's "我" becomes "用户" so the summary reads the same whoever reads it.
+is kept item by item. The user's "我" becomes "用户" so the summary reads the same whoever reads it.
+
+**The budget.** An instruction that states one — "不超过 300 个 token", "摘要的长度上限：300 个 token",
+"不超过 80 字", "at most 120 tokens" — is obeyed: the items are ranked and taken in order while the summary
+(as ``tokens.estimate_tokens`` counts it) still fits. What the user stated — constraints and decisions
+first, then preferences, people, open tasks and numbers — comes before tool results, and a previous
+summary's items keep their rank. Chatter (寒暄, 嗯嗯好的, 哈哈) is never kept, and never filed under a group
+it does not belong to: a clause of chatter is cut off a sentence that also states a fact.
 
 Left out: abstractive rewording, merging two sentences into one, and anything said by the
 assistant other than tool results (its answers restate them).
@@ -29,6 +35,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from ....tokens import count_message_tokens, estimate_tokens
@@ -56,10 +63,21 @@ GROUPS: dict[str, tuple[str, re.Pattern[str], re.Pattern[str]]] = {
 }
 ORDER = ("facts", "names", "preferences", "constraints", "decisions", "tasks")  # how the summary lists them
 PRIORITY = ("constraints", "preferences", "tasks", "decisions", "names", "facts")  # where a sentence goes first
+RANK = {"constraints": 0, "decisions": 0, "preferences": 1, "names": 1, "tasks": 1, "facts": 1}  # what a tight budget keeps first
+TOOL_RANK, GIST_RANK = 2, 3
 QUESTION = re.compile(r"[?？]\s*$|吗\s*$|呢\s*$")
 PREVIOUS = re.compile(r"^(?:之前的摘要|previous summary)\s*[:：]?\s*$", re.I)
 _SPEAKER = re.compile(r"^\s*(助手调用工具|工具\s*\S*\s*返回|tool\s*\S*\s*returned|用户|user|助手|assistant|（系统）|system)\s*[:：]?\s*", re.I)
-_NAME_AFTER = re.compile(rf"(?:叫|名叫|名字是|是|和|跟|与|找|、|同事|经理|老师)\s*([{''.join(sorted(SURNAMES))}][\u4e00-\u9fff]{{1,2}})(?=[，。、,.；;\s和与]|$)")
+_NAME_AFTER = re.compile(rf"(?:叫|名叫|名字是|(?:联系人|负责人|对接人|经理|老师|同事|客户|领导|主管|朋友|对方|老板|秘书|司机)(?:是|为|叫)?|和|跟|与|找|、)"
+                         rf"\s*([{''.join(sorted(SURNAMES))}][\u4e00-\u9fff]{{1,2}}?)(?=[，。、,.；;\s和与]|$|[说讲来去负对联的])")
+# Words that begin with a surname's character but are no name ("和高兴的人", "跟周末", "找方法").
+_NOT_NAMES = re.compile(r"^(?:高兴|高温|高铁|高速|周[一二三四五六日天末]|马上|方便|方法|方案|方向|白天|金额|许多|万一|江湖|黄金|张开|毛病|"
+                        r"林子|何时|朱红|陈述|程序|田地|董事|于是|余下|叶子|任何|钟头|谭|汪洋|石头|夏天|秦|邱|江边|史上|龙井|贺卡|严重|孔子|汤|戴上)")
+# Chatter: a clause that says nothing worth keeping ("嗯嗯好的", "哈哈", "辛苦了", "你说得对").
+CHATTER = re.compile(r"^(?:嗯+|哦+|噢+|啊+|哈+|呵+|好的?|好吧|行|可以|没问题|对|是的|收到|明白|了解|知道了|谢谢|多谢|辛苦了?|不客气|"
+                     r"你说得对|有道理|太好了|真不错|不错|厉害|原来如此|这样啊|我想想|让我想想|对了|顺便说一下|另外|话说|其实|"
+                     r"ok|okay|thanks|thank you|sure|got it|cool|nice|great|haha|lol)[\s,，.。!！~～吧呀啊呢哈的了]*$", re.I)
+_FILLER_LEAD = re.compile(r"^(?:(?:嗯+|哦+|噢+|哈+|对了|顺便说一下|顺便|另外|话说|其实|那个|就是)[，,\s]*)+")
 
 
 def _instruction_and_transcript(request: ChatRequest) -> tuple[str, str]:
@@ -126,7 +144,18 @@ def _third_person(sentence: str) -> str:
 def _has_name(sentence: str) -> bool:
     if any(city in sentence for city in CITIES if len(city) >= 2 and not city.isascii()):
         return True
-    return bool(_NAME_AFTER.search(sentence))
+    return any(not _NOT_NAMES.match(sentence[m.start(1):]) for m in _NAME_AFTER.finditer(sentence))
+
+
+def _kept_clauses(sentence: str, wanted: set[str]) -> tuple[str, str | None]:
+    """The sentence without its chatter clauses ("哈哈，对了，我的预算是 5000 元" → "我的预算是 5000 元"), and its group."""
+    sentence = _FILLER_LEAD.sub("", sentence.strip())
+    clauses = [c for c in re.split(r"[，,]", sentence) if c.strip()]
+    kept = [c.strip() for c in clauses if not CHATTER.match(_FILLER_LEAD.sub("", c.strip()))]
+    if not kept:
+        return "", None
+    text = "，".join(_FILLER_LEAD.sub("", c) for c in kept)
+    return text, _group_of(text, wanted)
 
 
 def _group_of(sentence: str, wanted: set[str]) -> str | None:
@@ -169,22 +198,76 @@ def _call_label(text: str) -> str:
 
 
 def _limit(instruction: str) -> int | None:
-    match = re.search(r"(?:不超过|不多于|最多|限)\s*(\d+)\s*(?:个)?字|(\d+)\s*字以内|at most (\d+) (?:words|characters)", instruction)
+    """A limit in characters ("不超过 80 字")."""
+    match = re.search(r"(?:不超过|不多于|最多|限)\s*(\d+)\s*(?:个)?(?:汉)?字(?!节)|(\d+)\s*字以内|at most (\d+) (?:words|characters)", instruction)
     return int(next(g for g in match.groups() if g)) if match else None
+
+
+def _token_limit(instruction: str) -> int | None:
+    """A limit in tokens ("不超过 300 个 token", "长度上限：300 个 token", "at most 120 tokens")."""
+    match = re.search(r"(\d+)\s*(?:个)?\s*(?:tokens?|词元)", instruction, re.I)
+    return int(match.group(1)) if match else None
+
+
+@dataclass
+class _Item:
+    text: str
+    group: str
+    rank: int  # lower is kept first when the budget is tight
+    order: int
+
+
+_TERSE = ((re.compile(r"^(?:记得|别忘了|别忘记)?(?=提醒)"), ""), (re.compile(r"^用户的?(?=\S)"), ""), (re.compile(r"^我们(?=决定)"), ""),
+          (re.compile(r"(?<=[\u4e00-\u9fff])是(?=\s*[\dA-Za-z])"), " "))
+
+
+def _terse(text: str) -> str:
+    """An item in fewer tokens for a tight budget: "用户的预算上限是 3700 元" → "预算上限 3700 元" (the summary is about the user)."""
+    for pattern, replacement in _TERSE:
+        text = pattern.sub(replacement, text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _render(items: list[_Item], gist: list[_Item], compact: bool = False) -> str:
+    """The summary: a heading per group and one "- " line per item; ``compact`` puts a group's items on one line."""
+    lines: list[str] = []
+    groups = ([("要点", [item.text for item in gist])] if gist else []) + [
+        (GROUPS[group][0], list(dict.fromkeys(item.text for item in sorted(items, key=lambda i: i.order) if item.group == group)))
+        for group in ORDER]
+    for label, texts in groups:
+        if not texts:
+            continue
+        if compact:
+            lines.append(f"【{label}】" + "；".join(dict.fromkeys(_terse(text) for text in texts)))
+        else:
+            lines.append(f"【{label}】")
+            lines.extend(f"- {text}" for text in texts)
+    return "\n".join(lines)
+
+
+def _fits(text: str, tokens: int | None, chars: int | None) -> bool:
+    return (tokens is None or estimate_tokens(text) <= tokens) and (chars is None or len(text) <= chars)
 
 
 def extractive_summary(instruction: str, transcript: str) -> str:
     """The summary text (see the module docstring)."""
     low = normalize(instruction)
     wanted = {group for group, (_, asks, _) in GROUPS.items() if asks.search(low)}
-    items: dict[str, list[str]] = {group: [] for group in ORDER}
-    gist: list[str] = []
+    items: list[_Item] = []
+    gist: list[_Item] = []
     in_previous = False
     previous_group = "facts"
     labels = {label: group for group, (label, _, _) in GROUPS.items()}
     call_name = "工具"
-    pending_facts: list[str] = []
-    round_facts: list[str] = []
+    pending_facts: list[_Item] = []
+    round_facts: list[_Item] = []
+    order = 0
+
+    def add(target: list[_Item], text: str, group: str, rank: int) -> None:
+        nonlocal order
+        order += 1
+        target.append(_Item(text, group, rank, order))
+
     for speaker, text in _transcript_lines(transcript):
         if PREVIOUS.match(text):
             in_previous = True
@@ -195,7 +278,8 @@ def extractive_summary(instruction: str, transcript: str) -> str:
                 previous_group = labels.get(heading.group(1) or heading.group(2), "facts")
                 continue
             if text.startswith(("-", "•", "*")):
-                items[previous_group].append(text.lstrip("-•* ").strip())
+                group = previous_group if previous_group in GROUPS else "facts"
+                add(items, text.lstrip("-•* ").strip(), group, RANK.get(group, 1))
                 continue
             if re.match(r"^(?:之后的对话|later)", text):
                 in_previous = False
@@ -205,41 +289,42 @@ def extractive_summary(instruction: str, transcript: str) -> str:
             call_name = _call_label(text)
         elif speaker == "tool":
             if "facts" in wanted:
-                items["facts"].append(f"{call_name} → {_tool_fact(text)}")
+                add(items, f"{call_name} → {_tool_fact(text)}", "facts", TOOL_RANK)
         elif speaker == "user":
             round_facts = []  # a sentence kept only for its number waits: if tools answer it, it was a request
             for sentence in _sentences(text):
                 if QUESTION.search(sentence):
                     continue  # what the user asked is answered elsewhere; what they told is kept
-                group = _group_of(sentence, wanted)
+                kept, group = _kept_clauses(sentence, wanted)
+                if not kept:
+                    continue  # chatter: never kept, never filed under a group
                 if group == "facts":
-                    round_facts.append(_third_person(sentence))
+                    add(round_facts, _third_person(kept), group, RANK[group])
                 elif group is not None:
-                    items[group].append(_third_person(sentence))
+                    add(items, _third_person(kept), group, RANK[group])
                 elif not wanted:
-                    gist.append(_third_person(re.split(r"[，,]", sentence)[0])[:24])
+                    add(gist, _third_person(re.split(r"[，,]", kept)[0])[:24], "gist", GIST_RANK)
         if speaker == "user" or speaker == "system":
-            items["facts"].extend(pending_facts)
+            items.extend(pending_facts)
             pending_facts = round_facts if speaker == "user" else []
         elif speaker == "call":
             pending_facts = []  # "刚才那个结果乘以 2" was a request: its tool result is the fact
-    items["facts"].extend(pending_facts)
-    lines: list[str] = []
-    for group in ORDER:
-        unique = list(dict.fromkeys(items[group]))
-        if unique:
-            lines.append(f"【{GROUPS[group][0]}】")
-            lines.extend(f"- {item}" for item in unique)
-    if not wanted and gist:
-        lines = ["【要点】"] + [f"- {item}" for item in dict.fromkeys(gist)] + lines
-    if not lines:
+    items.extend(pending_facts)
+    gist = gist if not wanted else []
+    if not items and not gist:
         return "（这段对话里没有需要保留的事实、偏好、约束或待办事项。）"
-    limit = _limit(low)
-    while limit is not None and len("\n".join(lines)) > limit and len(lines) > 2:
-        lines.pop()
-        if lines[-1].startswith("【"):
-            lines.pop()
-    return "\n".join(lines)
+    tokens, chars = _token_limit(low), _limit(low)
+    if tokens is None and chars is None or _fits(_render(items, gist), tokens, chars):
+        return _render(items, gist)
+    compact = True  # over budget: one line per group, then the most important items first while they still fit
+    chosen_items: list[_Item] = []
+    chosen_gist: list[_Item] = []
+    for item in sorted(items + gist, key=lambda i: (i.rank, i.order)):
+        target = chosen_gist if item.group == "gist" else chosen_items
+        target.append(item)
+        if not _fits(_render(chosen_items, chosen_gist, compact), tokens, chars):
+            target.pop()
+    return _render(chosen_items, chosen_gist, compact) or "（预算太小，放不下任何要点。）"
 
 
 def summary_reply(request: ChatRequest) -> Completion | None:

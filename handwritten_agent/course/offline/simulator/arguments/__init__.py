@@ -19,14 +19,19 @@ Each parameter is classified by its schema and description, then filled by one r
                   the description names (天, 人, days …; "5个人" for 参会人数);
 - ``boolean``     the parameter's topic named, or named after a negation ("不要每周摘要");
 - ``text``        a quoted span in any style ('…' "…" “…” 「…」 《…》), the words after a colon, or the
-                  request minus the words that ask for the action.
+                  request minus the words that ask for the action (a search term also loses the tool's own
+                  noun: "耳机的订单" → 耳机; a reason beside a thing takes the clause nothing else took);
+- ``thing``       what to buy or hand over, counted in the request ("买 5 把人体工学椅" → 人体工学椅; a count of
+                  the tool's own object, "提交一个采购申请", is no quantity);
+- ``array``       every id, enum value or city named, each once ("C007 和 C019" → ["C007", "C019"]).
 
 Two or more parameters drawing on one kind of value (``from_currency``/``to_currency`` sharing an
 enum, ``origin``/``destination`` cities) take their values by role (``roles``): from/to words around
 each mention, then the order of mention, never one value twice unless the request names it twice.
 
 Values are looked for in the intent's own words first, then in the rest of the request, then (for
-ids and names only) in earlier tool results. One entity named several times ("北京和上海") gives
+ids and names only) in earlier tool results — of this turn, or, for a display name the user wrote, of
+earlier rounds (``carry``). One entity named several times ("北京和上海") gives
 one argument set per value (unless the parameters are a pair with roles). Optional parameters that are not found take their schema ``default``
 (or are left out); a required one that cannot be filled is reported as missing, so the planner asks
 the user instead of guessing. Dates/times live in ``..dates``, math expressions in ``..expressions``.

@@ -115,14 +115,21 @@ def _fitting_value(item: dict[str, Any], param: Param, patterns: list[re.Pattern
     return None
 
 
+def _names(item: dict[str, Any]) -> set[str]:
+    return {str(value).strip().lower() for value in item.values() if isinstance(value, (str, int)) and not isinstance(value, bool)}
+
+
 def value_from_results(param: Param, patterns: list[re.Pattern[str]], results: list[tuple[dict[str, Any], dict[str, Any], str]],
-                       numbers: list[tuple[Param, Any]] = ()) -> Any:
+                       numbers: list[tuple[Param, Any]] = (), named: tuple[str, ...] = ()) -> Any:
     """The value for ``param`` from the earlier ``results`` (``(spec, arguments, raw text)``, latest last) — ``NONE_FIT``
     when they hold objects but none fits, ``None`` when they hold no objects to read (see the module docstring).
-    ``numbers``: this call's numeric arguments already filled, which may bound the earlier results."""
+    ``numbers``: this call's numeric arguments already filled, which may bound the earlier results. ``named``: names
+    the user wrote ("B502"); when given, only an object carrying one of them fits — the user chose it, so the
+    constraints do not rule it out (the tool itself says whether it can be done)."""
     if not patterns:
         return None
     seen_objects = False
+    wanted = {name.strip().lower() for name in named}
     for spec, arguments, raw in reversed(results):
         try:
             data = json.loads(raw)
@@ -136,7 +143,10 @@ def value_from_results(param: Param, patterns: list[re.Pattern[str]], results: l
             if value is None:
                 continue
             seen_objects = True
-            if _satisfies(item, constraints):
+            if wanted:
+                if wanted & _names(item):
+                    return value
+            elif _satisfies(item, constraints):
                 return value
     return NONE_FIT if seen_objects else None
 

@@ -120,6 +120,56 @@ def find_cities(text: str, english: bool, *, every: bool = False) -> list[tuple[
     return _longest_first(hits, every)
 
 
+# Measure words that follow a count and precede the thing counted ("5 把椅子", "3 个键盘", "两台显示器").
+CLASSIFIERS = "个台把张件份支本套箱盒瓶副双只条块部辆桶包卷袋罐组批根枚顶盏扇间"
+_QUANTITY = re.compile(rf"(?<![每单])(?:\d+(?:\.\d+)?|[一二两三四五六七八九十百千几]+)\s*[{CLASSIFIERS}]")
+_THING_LEAD = re.compile(r"^(?:请|帮我|帮忙|麻烦|给我|替我|我要|我想|想要|想|需要|要|再)*\s*"
+                         r"(?:提交|申请|申购|采购|购买|订购|下单|买|订|领用|领取|领|采买)*\s*(?:一下)?\s*")
+_THING_TAIL = re.compile(r"(?:吧|吗|呢|啊|了|的)+$")
+_PEOPLE = frozenset({"人", "个人", "位", "名", "人次", "位客人", "客人", "同事", "人参会"})
+
+
+def find_things(text: str, own: frozenset[str]) -> tuple[list[tuple[str, Span]], list[Span]]:
+    """Things counted in the request: the words after a count and its measure word ("买 5 把人体工学椅" → 人体工学椅), or
+    before it ("27 寸显示器 2 台"). A thing whose words are all the tool's own (``own``: "一个采购申请" for a tool that
+    submits purchase requests) is the request itself, not a thing: its span comes back second, so its count is no quantity."""
+    found: list[tuple[str, Span]] = []
+    own_counts: list[Span] = []
+    for clause in re.finditer(r"[^，,。；;:：！!？?\n]+", text):
+        body, offset = clause.group(0), clause.start()
+        for count in _QUANTITY.finditer(body):
+            after = _THING_TAIL.sub("", body[count.end():].strip())
+            before = _THING_LEAD.sub("", body[:count.start()].strip())
+            value, start = (after, count.end()) if re.search(f"[{CJK_RANGE}A-Za-z]", after) else (before, 0)
+            words = set(_bigrams(value))
+            if words and words <= own:
+                own_counts.append((offset + count.start(), offset + count.end()))
+                continue
+            value = _THING_LEAD.sub("", value).strip()
+            if not value or not re.search(f"[{CJK_RANGE}A-Za-z]", value) or value in _PEOPLE:
+                continue  # "3 个人" counts people, not things
+            at = body.find(value, start)
+            found.append((value, (offset + at, offset + at + len(value))))
+    for count in _QUANTITY_EN.finditer(text):  # "3 laptops at 8000 yuan each"
+        value = count.group("noun")
+        if value.lower().split()[0] in _NOT_THINGS or value.lower() in own:
+            continue
+        found.append((value, count.span("noun")))
+    found.sort(key=lambda hit: hit[1])
+    return found, own_counts
+
+
+_QUANTITY_EN = re.compile(r"\b\d+\s+(?:x\s+)?(?P<noun>[A-Za-z][A-Za-z\-]*(?:\s+[A-Za-z][A-Za-z\-]*){0,2}?)"
+                          r"(?=\s+(?:at|for|with|each|per|priced|costing|to|from|because)\b|\s*[,.;:]|\s*$)")
+_NOT_THINGS = frozenset("yuan rmb dollars dollar usd cny eur euros people persons person days day hours hour minutes times percent "
+                        "am pm kg km pieces units items".split())
+
+
+def _bigrams(text: str) -> list[str]:
+    runs = re.findall(f"[{CJK_RANGE}]+", text)
+    return [run[i:i + 2] for run in runs for i in range(max(1, len(run) - 1))]
+
+
 _NAME_LEAD = frozenset("给查问帮让和跟找向叫请把对与")
 
 

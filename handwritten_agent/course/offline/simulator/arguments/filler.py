@@ -14,10 +14,11 @@ from typing import Any
 from ..concepts import concepts_of, enum_family
 from ..dates import find_dates, find_times
 from ..expressions import PREV, extract_expression
+from ..fieldwords import VERBS, description_noun
 from ..lexicon import CURRENCIES
-from ..text import CJK_RANGE, find_numbers, find_quotes, format_number, normalize
-from .entities import Span, find_cities, find_currencies, find_enum, find_pattern, find_people
-from .freetext import CONTENT_WORDS, free_text, labelled_for, quotes_for
+from ..text import CJK_RANGE, find_numbers, find_quotes, format_number, normalize, split_identifier, tokens
+from .entities import Span, find_cities, find_currencies, find_enum, find_pattern, find_people, find_things
+from .freetext import CONTENT_WORDS, SEARCH_WORDS, free_text, labelled_for, leftover_clauses, quotes_for, without_own_words
 from .numbers import bare_yes_no, boolean_value, pick_number, yes_no_enum
 from .carry import NONE_FIT, value_from_results
 from .params import (CONDITIONAL_WORDS, DEPENDENT_WORDS, FillContext, FillOutcome, Param, all_patterns, classify, examples_of, first_example,
@@ -39,6 +40,7 @@ class _Filler:
 
     def __init__(self, spec: dict[str, Any], ctx: FillContext):
         self.ctx = ctx
+        self.spec = spec
         self.params = params_of(spec)
         self.kinds = {p.name: classify(p) for p in self.params}
         self.segment = normalize(ctx.segment)
@@ -58,6 +60,7 @@ class _Filler:
         self.waiting: list[Param] = []  # required parameters left for an earlier result
         self.dependent: set[str] = set()  # parameters whose own rule builds on the earlier result
         self.unmet: list[Param] = []  # "有的话…" and the earlier results hold no value that fits
+        self.context_own: list[Span] = []  # counts of the tool's own object in the context ("一个采购申请")
         self.quotes()
 
     def take(self, found_by_source: list[list[tuple[Any, Span]]]) -> list[Any]:
@@ -81,6 +84,7 @@ class _Filler:
                 self.yes_no(param)
             else:
                 self.entity(param)
+        self.things()
         numbers = find_numbers(blank(self.segment, self.used_spans))
         taken: set[int] = set()
         for param in self.of_kind("expression", "number", "boolean", "text", "array"):
@@ -90,9 +94,13 @@ class _Filler:
                 if value is None and self.needs_previous:
                     self.dependent.add(param.name)  # its expression uses the earlier result: a step of its own
             elif kind == "number":
-                value = pick_number(param, blank(self.segment, self.used_spans), numbers, taken)
+                # a number with the parameter's unit in the intent's words, else one with the unit elsewhere in the
+                # request ("…的客房，3 个人"), and only then any number the intent's words hold
+                value = pick_number(param, blank(self.segment, self.used_spans), numbers, taken, unit_only=True)
                 if value is None and param.required:
                     value = self.number_nearby(param)
+                if value is None:
+                    value = pick_number(param, blank(self.segment, self.used_spans), numbers, taken)
             elif kind == "boolean":
                 value = boolean_value(param, self.sources[:3])
             elif kind == "text":
@@ -121,13 +129,15 @@ class _Filler:
         for param in self.params:
             if param.name not in self.values and self.kinds[param.name] == "pattern" and self.ctx.previous_texts:
                 self.carry(param)
+        self.from_seen()
+        for param in self.params:
             if param.name in self.values:
                 continue
             if param.has_default:
                 self.values[param.name] = param.schema["default"]
             elif param.required:
                 if (self.ctx.has_previous and self.ctx.previous_ready and self.kinds[param.name] == "pattern"
-                        and CONDITIONAL_WORDS.search(self.segment)):
+                        and (CONDITIONAL_WORDS.search(self.segment) or self.ctx.grounded)):
                     self.unmet.append(param)  # "有的话…": the earlier result has none, so the step is not taken
                 elif self.ctx.has_previous and not self.ctx.previous_ready:
                     self.needs_previous = True  # an earlier result may still provide it
@@ -137,35 +147,87 @@ class _Filler:
                     missing.append(param)
         return missing
 
+    def from_seen(self) -> None:
+        """An id the user names by a display name found in the results of an earlier round ("明天下午有哪些会议室空着？"
+        … "那就订 B502"): taken from the object that carries the name, and the arguments this call still lacks come
+        from the call that found it (the same time slot), when it had arguments of the same name."""
+        if not self.ctx.seen_calls or not self.ctx.named:
+            return
+        numbers = [(p, self.values[p.name]) for p in self.params if p.name in self.values and self.kinds[p.name] == "number"]
+        for param in self.params:
+            if param.name in self.values or self.kinds[param.name] != "pattern":
+                continue
+            for spec, arguments, raw in reversed(self.ctx.seen_calls):
+                found = value_from_results(param, patterns_of(param), [(spec, arguments, raw)], numbers, self.ctx.named)
+                if found is None or found is NONE_FIT:
+                    continue
+                self.values[param.name] = found.upper() if wants_upper(param) else found
+                for other in self.params:
+                    if other.name not in self.values and other.required and other.name in arguments:
+                        self.values[other.name] = arguments[other.name]
+                break
+
     def carry(self, param: Param) -> None:
         """An id from an earlier result (``carry``): the first object that fits the constraints, else — when the
         results hold no objects to read — the first match in their text."""
         upper = wants_upper(param)
         numbers = [(p, self.values[p.name]) for p in self.params if p.name in self.values and self.kinds[p.name] == "number"]
-        carried = value_from_results(param, patterns_of(param), list(self.ctx.previous_calls), numbers)
+        carried = value_from_results(param, patterns_of(param), list(self.ctx.previous_calls), numbers, self.ctx.named)
         if carried is NONE_FIT:
             return
         if carried is not None:
             self.values[param.name] = carried.upper() if upper else carried
             return
+        if self.ctx.named:
+            return  # the user named the thing: an id that happens to be in the text may be another one
         for regex in patterns_of(param):
             found = [value for source in self.sources[3:] for value, _ in find_pattern(regex, source, upper)]
             if found:
                 self.values[param.name] = found[0]
                 return
 
+    def own_words(self) -> frozenset[str]:
+        """The words for what the tool itself deals in — its name's words and the noun its description puts after its
+        verb ("按商品关键词搜索订单" → 订单; "提交采购申请并…" → 采购申请): what it makes or returns, not a thing it is given."""
+        words = split_identifier(str(self.spec.get("name", "")))
+        verb = VERBS.get(words[0], ("",))[0] if words else ""
+        noun = description_noun(str(self.spec.get("description", "") or ""), verb)
+        return frozenset(tokens(" ".join(words))) | frozenset(tokens(noun))
+
+    def things(self) -> None:
+        """A thing to buy or hand over ("买 5 把人体工学椅" → 人体工学椅): a quote or label for it, the description's own
+        example when the request names it, else the words counted by a quantity. A count of the tool's own object
+        ("提交一个采购申请") is no quantity: its span is taken away from the numbers."""
+        params = self.of_kind("thing")
+        if not any(self.kinds[p.name] == "number" for p in self.params) and not params:
+            return
+        found, own_counts = find_things(self.segment, self.own_words())
+        self.used_spans.extend(own_counts)
+        self.context_own = find_things(self.context, self.own_words())[1]
+        for param in params:
+            if param.name in self.quoted or param.name in self.labelled:
+                self.values[param.name] = self.quoted.get(param.name) or self.labelled[param.name]
+                continue
+            literal = [(e, (self.segment.find(e), self.segment.find(e) + len(e))) for e in examples_of(param) if e in self.segment]
+            pool = literal or found or find_things(self.context, self.own_words())[0]
+            if pool:
+                value, span = pool[0]
+                self.values[param.name] = value
+                if literal or found:
+                    self.used_spans.append(span)
+
     def quotes(self) -> None:
         """Quoted spans go to the free-text parameters; the other rules then no longer see what is inside them."""
-        texts = [p for p in self.params if self.kinds[p.name] == "text"]
+        texts = [p for p in self.params if self.kinds[p.name] in ("text", "thing")]
         if not texts:
             return
-        for source in self.sources[:3]:
+        for source in self.sources[:2]:  # the whole request holds the other intents' quotes too: not ours
             chosen = quotes_for(texts, source)
             if chosen:
                 self.quoted = {name: quote.text for name, quote in chosen.items()}
                 break
         if texts:  # "主题：周会，内容：明天十点开会", "原因是新同事入职", "with the subject customer list"
-            for index, source in enumerate(self.sources[:3]):
+            for index, source in enumerate(self.sources[:2]):
                 labelled = labelled_for([p for p in texts if p.name not in self.quoted], source)
                 if labelled:
                     self.labelled = {name: value for name, (value, _, _) in labelled.items()}
@@ -249,11 +311,32 @@ class _Filler:
         main = next((p for p in texts if CONTENT_WORDS.search(p.words)), None) or next((p for p in texts if p.required), texts[0])
         if param is not main and (not param.required or self.quoted or self.labelled):
             return None
+        if not CONTENT_WORDS.search(param.words) and any(self.kinds[p.name] == "thing" for p in self.params):
+            # a reason or a note beside a thing to act on: the clause nothing else took ("…，办公室用纸不够了");
+            # none left means the user did not say it (asked for, not made up from the other words)
+            rest = self.leftover()
+            return rest[-1] if rest else None
         # the segment without what the other parameters took (a phone number, an id, a labelled subject), so it
         # is not repeated here; when nothing is left, the whole request (a required text must say something)
         taken = self.used_spans + self.labelled_spans
         rest = blank(self.segment, taken) if taken else self.ctx.segment
-        return free_text(rest) or free_text(self.ctx.segment) or None
+        found = free_text(rest) or free_text(self.ctx.segment) or None
+        if found and SEARCH_WORDS.search(param.words):
+            found = without_own_words(found, self.own_words())
+        for value in self.values.values():  # "通知李四明天的会议取消了": the message does not repeat whom it is for
+            if found and isinstance(value, str) and len(value) >= 2:
+                trimmed = re.sub(rf"^(?:告诉|提醒|通知|转告|跟|和|给|对)?\s*{re.escape(value)}\s*(?:说一声|说一下|说|一声|一下)?\s*[，,:：]?\s*", "", found)
+                found = trimmed or found
+        return found
+
+    def leftover(self) -> list[str]:
+        """The clauses of the request that no other parameter took (their values and every number blanked out)."""
+        spans = [(n.start, n.end + len(re.match(r"\s*\S?", self.context[n.end:]).group(0))) for n in find_numbers(self.context)]
+        # a number and its measure word ("一台", "4 把", "25 元")
+        for name, value in self.values.items():
+            if isinstance(value, str) and len(value) >= 2:
+                spans += [(m.start(), m.end()) for m in re.finditer(re.escape(value), self.context)]
+        return leftover_clauses(blank(self.context, spans), self.own_words())
 
     def datetimes(self) -> None:
         """Dates and times, formatted as each parameter asks; a start/end pair takes the first/second mention."""
@@ -311,6 +394,7 @@ class _Filler:
         """A number with the parameter's unit elsewhere in the request ("…会议室，8个人")."""
         today = self.ctx.now.date()
         spans = [span for _, span in find_dates(self.context, today)] + [span for _, span in find_times(self.context)]
+        spans += self.context_own  # "提交一个采购申请": the request counted, not a quantity
         masked = blank(self.context, spans + [m.span() for regex in all_patterns(self.params) for m in regex.finditer(self.context)])
         numbers = find_numbers(masked)
         found = pick_number(param, masked, numbers, set(), unit_only=True)
@@ -346,7 +430,7 @@ class _Filler:
             found = find_cities(self.context, self.english)
         else:
             found = []
-        return [value for value, _ in found] or None
+        return list(dict.fromkeys(value for value, _ in found)) or None  # each one once, however many patterns found it
 
 
 def fill_arguments(spec: dict[str, Any], ctx: FillContext) -> FillOutcome:

@@ -25,18 +25,51 @@ _TEXT_VERBS = re.compile(r"^(?:搜索一下|搜一下|搜索|查找|查询一下
 # "给张三发短信", "帮我发一封邮件": the words that ask for the message, not the message itself.
 _MESSAGE_LEAD = re.compile(r"^(?:给|向|跟|对|帮)?\s*[^，,。\s]{0,12}?\s*(?:发|写|回|寄|推送|发送)(?:一?[条封个份])?\s*"
                            r"(?:短信|消息|邮件|信息|通知|私信|微信|email|e-mail|mail|sms|message)\s*[，,:]?\s*"
+                           r"|^(?:跟|和|对|向|给)?\s*[^，,。\s]{0,8}?\s*(?:说一声|说一下|讲一声|捎个话|带个话)\s*[，,:]?\s*"
+                           r"|^(?:告诉|转告|通知|提醒)\s*[^，,。\s“\"「]{1,8}?\s*(?=[“\"「]|[，,:])[，,:]?\s*"
                            r"|^(?:send|write|email|text)\s+(?:an?\s+)?(?:email|e-mail|mail|sms|text|message|note)?\s*(?:to\s+)?"
                            r"(?:(?:with|and)\s+(?:the\s+)?)?", re.I)
+_NEXT_STEP = re.compile(r"[，,；;。.!！]\s*(?:然后|接着|随后|之后|同时|另外|并且|再(?![见次])|and then\b|then\b|also\b)", re.I)
+# "告诉他积分快过期了", "提醒大家带电脑": who is told is not part of what they are told.
+_TELL_LEAD = re.compile(r"^(?:(?:告诉|提醒|通知|转告|跟|和)(?:一下)?(?:他们|她们|他|她|对方|客户|大家|各位|所有人)(?:一下|一声|说)?|说|讲)"
+                        r"\s*[，,:：]?\s*(?=\S)")
 # A free-text parameter that holds the content itself (the one that takes the request's words).
 CONTENT_WORDS = re.compile(r"\b(?:content|body|text|message|query|keywords?|search|question|prompt)\b|内容|正文|消息|文本|关键词|搜索|问题|原文")
-_AFTER_COLON = re.compile(r"(?<![\d\s])\s*:(?!\d)\s*(.+)$", re.S)
+_AFTER_COLON = re.compile(r"(?<!\s)\s*:(?!\d)\s*(.+)$", re.S)  # not the colon of a time (10:30)
+# A parameter that holds what to search for: its words are the thing, not what the tool returns.
+SEARCH_WORDS = re.compile(r"\b(?:query|q|keywords?|search|term|filter)\b|关键词|关键字|搜索词|查询词|搜索|检索")
+_OWN_TAIL = re.compile(r"(?:相关|有关|方面|之类|这类|那类)?\s*的?\s*$")
+
+
+def without_own_words(text: str, own: frozenset[str]) -> str:
+    """A search term without the words for what the tool itself returns: "耳机的订单" → 耳机 for a tool that searches
+    orders, "键盘相关的订单" → 键盘, "去年买的键盘" → 键盘. What is left must still say something, else the text stays."""
+    rest = text.strip()
+    for _ in range(4):
+        match = re.search(r"([\u4e00-\u9fff]{2,4})$", rest)
+        if not match or not any(match.group(1)[i:i + 2] in own for i in range(len(match.group(1)) - 1)):
+            break
+        head = rest[:match.start()]
+        # the noun ends the text: drop it (and only the part of the run the tool's words cover)
+        run = match.group(1)
+        cut = next(i for i in range(len(run) - 1) if run[i:i + 2] in own)
+        head = rest[:match.start() + cut]
+        head = _OWN_TAIL.sub("", head).strip()
+        if not head:
+            break
+        rest = head
+    tail = rest.rsplit("的", 1)[-1].strip()
+    if tail != rest and re.fullmatch(r"[\u4e00-\u9fffA-Za-z0-9 ]{2,}", tail):
+        rest = tail  # "去年买的键盘" → 键盘: the thing, not what is said about it
+    return rest
 # Words for what a free-text parameter holds, so "主题是《…》" finds a parameter named ``subject``.
 _LABEL_WORDS: dict[str, tuple[str, ...]] = {
     "subject": ("主题", "标题"), "title": ("标题", "题目", "名字"), "body": ("正文", "内容"), "content": ("内容", "正文"),
     "message": ("消息", "内容", "留言"), "text": ("文本", "这句话", "句子", "文字"), "query": ("搜索", "查询", "关键词", "搜"),
     "keyword": ("关键词", "关键字"), "keywords": ("关键词", "关键字"), "topic": ("主题", "话题"), "question": ("问题",),
     "note": ("备注",), "remark": ("备注",), "comment": ("评论", "备注"), "name": ("名字", "名称"), "prompt": ("提示",),
-    "sentence": ("句子", "这句话"), "description": ("描述", "说明"),
+    "sentence": ("句子", "这句话"), "description": ("描述", "说明"), "reason": ("原因", "理由", "事由"),
+    "item": ("物品", "品名"), "product": ("商品", "产品"),
 }
 
 
@@ -48,18 +81,45 @@ def free_text(segment: str) -> str:
         return quotes[0].text
     after_colon = _AFTER_COLON.search(text)
     if after_colon:
-        return after_colon.group(1).strip()
+        content = after_colon.group(1)
+        stop = _NEXT_STEP.search(content)
+        return (content[:stop.start()] if stop else content).strip()
     text = " ".join(text.split())
     for _ in range(3):
         text = _FILLER.sub("", text).strip()
         text = _TEXT_VERBS.sub("", text).strip()
         text = _MESSAGE_LEAD.sub("", text).strip()
+        text = _TELL_LEAD.sub("", text).strip()
     text = re.sub(r"(?:\s+(?:with|and)(?:\s+the)?)+\s*$", "", text, flags=re.I)
     text = re.sub(r"[吧吗呢啊。？?！!，,\s]+$", "", text)
     text = re.sub(r"^(?:关于|有关|about)\s*", "", text, flags=re.I).strip(" :：,，")
     if re.fullmatch(r"(?:[\W_]|\b(?:the|a|an|with|and|to|of|for|in|on)\b)*", text, re.I):
         return ""  # only the little words were left: nothing to say
     return text
+
+
+_CLAUSE_LEAD = re.compile(r"^(?:请|麻烦|帮我|帮忙|给我|替我|我想|我要|想要|需要|要|再|并且|而且|另外|因为|由于|原因是|理由是)*\s*")
+
+
+def leftover_clauses(text: str, own: frozenset[str]) -> list[str]:
+    """The clauses of ``text`` (other values already blanked out) that still say something of their own: not just
+    verbs and the tool's own words ("申请采购" for a purchase tool), not a lone character left by the blanking —
+    "…，每包 25 元，办公室用纸不够了" → ["办公室用纸不够了"]."""
+    found = []
+    for clause in re.split(r"[，,。；;！!？?:：\n]", text):
+        words = _CLAUSE_LEAD.sub("", " ".join(clause.split())).lstrip(" 的").rstrip(" 吧呀啊")
+        words = re.sub(r"^(?:提交|申请|申购|采购|购买|订购|预订|发送|创建|新建|帮我)+", "", words)
+        runs = re.findall(r"[\u4e00-\u9fffA-Za-z0-9]{2,}", words)
+        if not runs:
+            continue
+        bigrams = {run[i:i + 2] for run in runs for i in range(len(run) - 1)}
+        if bigrams and bigrams <= own | _VERB_BIGRAMS:
+            continue
+        found.append(words)
+    return found
+
+
+_VERB_BIGRAMS = frozenset("提交 申请 采购 购买 申购 预订 订购 帮我 麻烦 发送 一下 一台 一个 一把 一张 一份 每包 每把 每台 每个 价格 单价 总价".split())
 
 
 def _label_tokens(param: Param) -> set[str]:
@@ -132,4 +192,4 @@ def labelled_for(params: list[Param], text: str) -> dict[str, tuple[str, int, in
     return found
 
 
-__all__ = ["CONTENT_WORDS", "free_text", "labelled_for", "quotes_for"]
+__all__ = ["CONTENT_WORDS", "SEARCH_WORDS", "free_text", "labelled_for", "leftover_clauses", "quotes_for", "without_own_words"]

@@ -10,6 +10,7 @@ import re
 from ..concepts import concepts_of
 from ..lexicon import CURRENCIES
 from ..text import CJK_RANGE, find_word, split_identifier
+from .entities import CLASSIFIERS
 from .params import AMOUNT_WORDS, Param
 
 UNIT_ALIASES: dict[str, tuple[str, ...]] = {
@@ -20,7 +21,7 @@ UNIT_ALIASES: dict[str, tuple[str, ...]] = {
     "条": ("条",), "个": ("个",), "次": ("次", "times"), "件": ("件",), "张": ("张",), "页": ("页",),
     "岁": ("岁", "years old"), "年": ("年", "years", "year"), "月": ("个月", "月", "months", "month"),
     "元": ("元", "块", "块钱"), "积分": ("积分", "分", "points"), "point": ("积分", "points"),
-    "limit": ("条", "个", "items"), "数量": ("个", "件", "台", "张", "份"),
+    "limit": ("条", "个", "items"), "数量": tuple(CLASSIFIERS), "quantity": tuple(CLASSIFIERS), "件数": tuple(CLASSIFIERS),
 }
 
 
@@ -49,8 +50,9 @@ def pick_number(param: Param, masked: str, numbers: list, taken: set[int], *, un
     for index, number in enumerate(numbers):
         if index in taken:
             continue
-        after = re.sub(r"^\s*(?:个|位|名)?", "", masked[number.end:number.end + 12]).lower()
-        if aliases and any(after.startswith(alias.lower()) for alias in aliases):
+        raw = masked[number.end:number.end + 12].lstrip().lower()
+        after = re.sub(r"^(?:个|位|名)", "", raw)
+        if aliases and any(raw.startswith(alias.lower()) or after.startswith(alias.lower()) for alias in aliases):
             value = acceptable(number)
             if value is not None:
                 taken.add(index)

@@ -1,7 +1,7 @@
 """Reading a tool's parameters: each property's schema, its examples, and the kind of value it takes.
 
 ``classify`` decides which rule fills a parameter (``enum``, ``currency``, ``datetime``, ``pattern``,
-``city``, ``person``, ``expression``, ``number``, ``boolean``, ``text``, ``array``, ``literal``); the
+``city``, ``person``, ``expression``, ``number``, ``boolean``, ``text``, ``thing``, ``array``, ``literal``); the
 other modules of this package hold one rule each. Examples are read from ``examples``/``example`` and
 from the description ("例如 OD20240615"), and an example with digits becomes a pattern (``OD\\d{8}``).
 
@@ -78,6 +78,9 @@ class FillContext:
     previous_number: float | None = None  # the number an earlier tool result provided, if any
     previous_texts: tuple[str, ...] = ()  # earlier results, searched for ids/names the request lacks
     previous_calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = ()  # the same results as (spec, arguments, text)
+    named: tuple[str, ...] = ()  # display names the user wrote ("B502"): an id taken from results must belong to one of them
+    grounded: bool = False  # an earlier intent was a lookup made for this one: no id found there means the step is not taken
+    seen_calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = ()  # earlier rounds' calls and results (spec, arguments, text)
 
 
 @dataclass
@@ -103,11 +106,21 @@ TEXT_WORDS = re.compile(r"\b(?:query|q|keywords?|text|content|message|question|p
                         r"summary|description|comment|remark|caption|reason|(?:task|file|project|event|note|item|ticket) name)\b|"
                         r"关键词|关键字|搜索词|查询词|内容|问题|文本|主题|标题|正文|消息|句子|备注|原文|要翻译|摘要|描述|原因|评论")
 # A lone number in a later intent is combined with an earlier result only when the words say so.
-DEPENDENT_WORDS = re.compile(r"换|兑|折合|相当于|合计|总共|一共|需要多少|要多少|能买|它|这个|那个|结果|上面|\bconvert|\bworth\b|\bin total\b|"
+DEPENDENT_WORDS = re.compile(r"换|兑|折合|相当于|合计|总共|一共|需要多少|要多少|等于多少|是多少|值多少|能买|它|这个|那个|结果|上面|\bconvert|\bworth\b|\bin total\b|"
                              r"\bthat\b|\bit\b|\bresult\b|\bhow (?:much|many)\b.*\bin\b", re.I)
 # "有的话帮我订下来": the step is wanted only if the earlier result provides what it needs.
 CONDITIONAL_WORDS = re.compile(r"有的话|如果有|要是有|若有|假如有|有空的话|可以的话|能订的话|\bif (?:there (?:is|are)|any|so|available|one is)\b", re.I)
 AMOUNT_WORDS = re.compile(r"amount|money|price|sum|金额|数额|钱|价格")
+# A thing to buy, order or hand over: named in the request by the words around a quantity ("买 5 把人体工学椅").
+THING_WORDS = re.compile(r"\b(?:item|items|product|goods|article|thing|merchandise)\b|物品|商品|物资|货品|品名|东西|产品|物件|用品|设备|商品名")
+# "customer_ids 为空时发给全部客户", "empty means everyone": a parameter whose absence widens the action to everything.
+EMPTY_MEANS_ALL = re.compile(r"(?:为空|空着|不填|留空|省略|缺省|不传|不指定|未指定|没有指定|空列表|不给|\bempty\b|\bomit|\bnot (?:given|set|provided|specified)"
+                             r"|\bleft out\b|\bnone\b|\bnull\b)[^。；;.]{0,16}?(?:全部|所有|全体|每一?[个位]|\ball\b|\bevery)", re.I)
+
+
+def widens_when_empty(param: Param) -> bool:
+    """Whether leaving this parameter out makes the call reach everything ("不填则发给全部客户")."""
+    return bool(EMPTY_MEANS_ALL.search(normalize(param.description)))
 
 
 def examples_of(param: Param) -> list[str]:
@@ -120,7 +133,7 @@ def examples_of(param: Param) -> list[str]:
     for match in re.finditer(r"(?:例如|比如|譬如|举例|示例|样例|(?<![假比例])如(?![果何下此今])|e\.g\.?|for example|for instance|such as)"
                              r"\s*[:：,，]?\s*(?P<body>[^。；;\n()（）]*)", description, re.I):
         for part in re.split(r"[、,，/]|或者|或|\bor\b|\band\b|\s和\s", match.group("body")):
-            part = part.strip().strip("'\"‘’“”「」`").strip()
+            part = part.strip().strip("[]{}").strip().strip("'\"‘’“”「」`").strip()  # '["C001", "C002"]' lists its items
             part = re.sub(r"等$", "", part).strip()
             if part and len(part) <= 40:
                 found.append(part)
@@ -196,6 +209,8 @@ def classify(param: Param) -> str:
         return "city"
     if TEXT_WORDS.search(words):
         return "text"
+    if THING_WORDS.search(words):
+        return "thing"
     if examples:
         return "literal"
     return "unknown"

@@ -1,0 +1,158 @@
+"""What the simulator says when it does not answer from results: clarifying questions, notes, the fallback reply.
+
+- ``clarify_question``: the required arguments nobody gave, asked for by their descriptions in one question; a
+  parameter whose absence would reach everyone (``scope``) is asked for as a choice: whom, or explicitly everyone;
+- ``unfinished_note`` / ``unmet_note``: a part of the request that was not done, and why (no tool fits; the step
+  before gave no result; "有的话…" and there was none; the thing the user named was not among the results);
+- ``fallback_reply``: the honest reply when no tool fits — what this simulator is, and, asked what it can do, what
+  the offered tools do.
+
+Left out: small talk beyond a greeting and a thanks (the simulator is a rule engine and says so).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .actions import request_actions
+from .arguments import Param, examples_of
+from .arguments.params import widens_when_empty
+from .facts import join_words
+from .fieldwords import action_words
+from .lexicon import REQUEST_WORDS, is_small_talk
+from .text import normalize
+
+
+def _action_words(spec: dict[str, Any], lang: str) -> tuple[str, str]:
+    return action_words(str(spec.get("name", "")), lang, str(spec.get("description", "") or ""))
+
+
+def _param_ask(param: Param, lang: str) -> str:
+    description = param.description.strip().rstrip("。.")
+    label = param.label() if description else ""
+    detail = description[len(label):].lstrip("，,;；:： ").strip() if label and description.startswith(label) else ""
+    if lang == "zh":
+        inside = "，".join(x for x in (param.name, detail) if x)
+        return f"{label or param.name}（{inside}）" if label else param.name
+    inside = ", ".join(x for x in (param.name, detail) if x)
+    label = re.sub(r"^(?:the|a|an)\s+", "", label, flags=re.I)
+    return f"the {label[:1].lower() + label[1:]} ({inside})" if label else param.name
+
+
+def clarify_question(spec: dict[str, Any], missing: list[Param], lang: str) -> str:
+    """Ask for the required arguments nobody gave, by their descriptions: one question. A parameter whose absence
+    would reach everyone (``scope``) is asked for as a choice the user must make: whom, or explicitly everyone."""
+    zh = lang == "zh"
+    wide = [param for param in missing if widens_when_empty(param)]
+    if wide:
+        verb, obj = _action_words(spec, lang)
+        action = (join_words(verb, obj) if verb else f"调用 {spec.get('name', '工具')}") if zh else (f"{verb} {obj}".strip() or "do this")
+        label = re.sub(r"^(?:the|a|an)\s+", "", wide[0].label(), flags=re.I)
+        example = next((e for e in examples_of(wide[0]) if e), "")
+        if zh:  # ends with the question, so the user's reply is read together with this request
+            return (f"要{action}，我不会默认发给所有人（如果确实是全部，请明确说“全部”）。"
+                    f"请问具体是哪些：{label}（{wide[0].name}{'，例如 ' + example if example else ''}）？")
+        return (f"To {action}, I will not default to everyone (if you really mean all, say so explicitly). "
+                f"Which ones exactly — {label} ({wide[0].name}{', e.g. ' + example if example else ''})?")
+    asked = [_param_ask(param, lang) for param in missing]
+    verb, obj = _action_words(spec, lang)
+    if zh:
+        items = "、".join(asked[:-1]) + " 和 " + asked[-1] if len(asked) > 1 else asked[0]
+        action = join_words(verb, obj) if verb else f"调用 {spec.get('name', '工具')}"
+        return f"要{action}，能告诉我{items}吗？"
+    items = ", ".join(asked[:-1]) + " and " + asked[-1] if len(asked) > 1 else asked[0]
+    action = f"{verb} {obj}".strip() if verb else f"call {spec.get('name', 'the tool')}"
+    return f"To {action}, could you tell me {items}?"
+
+
+def unfinished_note(segment: str, reason: str, lang: str) -> str:
+    """A part of the request that was not done, and why."""
+    if lang == "zh":
+        return {"no_tool": f"「{segment}」没有合适的工具，这部分我做不了",
+                "blocked": f"「{segment}」依赖上一步的结果，而上一步没有拿到结果，所以没有做"}[reason]
+    return {"no_tool": f"No tool fits \"{segment}\", so I could not do that part",
+            "blocked": f"\"{segment}\" depends on the previous step, which gave no usable result, so it was not done"}[reason]
+
+
+def unmet_note(spec: dict[str, Any], unmet: list[Param], lang: str, named: list[str] = ()) -> str:
+    """A step not taken because the results before it had nothing for it: "有的话帮我订下来" and there was none, or
+    the thing the user ``named`` ("Z99") is not among what the lookup returned — never replaced by another one."""
+    verb, obj = _action_words(spec, lang)
+    action = (join_words(verb, obj) if verb else f"调用 {spec.get('name', '工具')}") if lang == "zh" else \
+        (f"{verb} {obj}".strip() if verb else f"call {spec.get('name', 'the tool')}")
+    if lang == "zh":
+        what = "、".join(named) if named else "符合条件的" + "、".join(param.label() for param in unmet)
+        return f"前面查到的结果里没有{join_words('', what)}，所以没有{action}"
+    what = " or ".join(named) if named else ", ".join(param.label() for param in unmet) + " that fits"
+    return f"The results above have no {what}, so I did not {action}"
+
+
+_GREETINGS = ("你好", "您好", "嗨", "哈喽", "早上好", "晚上好", "hello", "hi", "hey")
+
+
+def _is_greeting(text: str) -> bool:
+    lowered = text.strip().lower()
+    return any(lowered.startswith(word) for word in _GREETINGS)
+
+
+def _asks_for_task(text: str) -> bool:
+    """Whether a message asks for something to be done or found out (a verb of ``actions``, a request word, a
+    question), not small talk."""
+    if is_small_talk(text) or _is_greeting(text):
+        return False
+    text = normalize(text)
+    return bool(request_actions(text) - {"read"} or REQUEST_WORDS.search(text) or re.search(r"[?？]\s*$", text))
+
+
+_CAPABILITIES = re.compile(r"你(?:都|还)?(?:能|会|可以)(?:帮我)?(?:做|干)?(?:些)?什么|有(?:哪些|什么)功能|能帮(?:我|上)?(?:做)?什么|"
+                           r"\bwhat can you (?:do|help)", re.I)
+_THANKS = re.compile(r"^\s*(?:谢谢|多谢|感谢|辛苦了|thanks|thank you)", re.I)
+
+
+def _capabilities(tools: list[dict[str, Any]], lang: str) -> str:
+    """What the offered tools can do, in words from their names and descriptions ("查询空闲会议室、预订会议室 …")."""
+    done = []
+    for spec in tools:
+        verb, obj = _action_words(spec, lang)
+        phrase = (join_words(verb, obj) if lang == "zh" else f"{verb} {obj}".strip()) if verb and obj else ""
+        phrase = phrase or re.split(r"[，,。.;；:：]", str(spec.get("description", "") or ""), maxsplit=1)[0][:20] or str(spec.get("name", ""))
+        if phrase and phrase not in done:
+            done.append(phrase)
+    return ("、" if lang == "zh" else ", ").join(done[:8])
+
+
+def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, tools_disabled: bool = False) -> str:
+    """The honest reply when no tool fits: what this simulator is, in two sentences."""
+    count = len([t for t in tools if t.get("name")])
+    if count and not tools_disabled and _CAPABILITIES.search(normalize(user_text)):
+        can = _capabilities([t for t in tools if t.get("name")], lang)
+        if lang == "zh":
+            return f"我是课程的离线模拟器，一个规则引擎，不是大语言模型。这次能用的工具可以：{can}。告诉我具体要办的事就行。"
+        return f"I am the course's offline simulator, a rule engine, not an LLM. With the tools offered I can: {can}. Tell me what you need."
+    if lang == "zh":
+        greeting = "你好，" if _is_greeting(user_text) else "不客气，" if _THANKS.search(user_text) else ""
+        if tools_disabled:
+            situation = "这次请求不允许调用工具（tool_choice 为 none）"
+        elif count and _asks_for_task(user_text):
+            situation = f"这次的 {count} 个工具里没有能做这件事的，所以我做不了"
+        elif count:
+            situation = f"这句话用不上这次的 {count} 个工具"
+        else:
+            situation = "这次请求没有提供工具"
+        return (f"{greeting}我是课程的离线模拟器，一个规则引擎，不是大语言模型，只会按说明调用工具、转述结果；"
+                f"{situation}。想真正对话，请在 .env 里配置真实模型。")
+    greeting = "Hello, " if _is_greeting(user_text) else "You're welcome; " if _THANKS.search(user_text) else ""
+    if tools_disabled:
+        situation = "this request does not allow tool calls (tool_choice is none)"
+    elif count and _asks_for_task(user_text):
+        situation = f"none of the {count} tools offered can do this, so I cannot do it"
+    elif count:
+        situation = f"none of the {count} tools offered fits this message"
+    else:
+        situation = "this request offers no tools"
+    return (f"{greeting}I am the course's offline simulator, a rule engine, not an LLM: I only call tools by their "
+            f"descriptions and report what they return, and {situation}. For a real conversation, configure a real model in .env.")
+
+
+__all__ = ["clarify_question", "fallback_reply", "unfinished_note", "unmet_note"]
