@@ -8,7 +8,8 @@
 - ``bench [--only NAME] [--n N] [--json PATH]`` measures each figure next to its floor (see ``bench``).
 - ``users add NAME --role ROLE [--db PATH]`` adds a service user and prints their token once (last line).
 - ``service [--port N] [--db PATH]`` runs the Day 7 office-assistant service until Ctrl+C.
-- ``eval [--model NAME] [--repeat K] [--json PATH]`` scores the office assistant on ten cases (``evaluation``).
+- ``eval [--model NAME] [--repeat K] [--json PATH] [--cases office|extra|all]`` scores the office assistant on ten
+  cases, or twelve extra ones (``evaluation``).
 - ``checklist [--json PATH]`` checks the release checklist against the course agent and code (``checklist``).
 - ``trace show|html|diagnose FILE`` looks at a JSONL trace (see ``tracing.cli``).
 """
@@ -104,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .evaluation.cli import add_arguments as eval_arguments
 
-    evaluation = sub.add_parser("eval", help="用 10 个办公请求给办公助手打分（表格 + JSON）")
+    evaluation = sub.add_parser("eval", help="用 10 个办公请求（--cases extra：另外 12 个）给办公助手打分（表格 + JSON）")
     eval_arguments(evaluation)
     evaluation.set_defaults(func=_eval)
 
