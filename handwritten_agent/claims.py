@@ -17,8 +17,9 @@ and which tools have side effects.
   ``unbacked_claims`` to a run's ``ToolCallRecord``s; ``on_final(answer, run)`` is the loop's hook: it
   returns the note to send the model (as a user message, after the assistant's answer) when the final
   answer makes unbacked claims, at most once per run — or None, and the answer stands. The note says
-  what really happened (nothing ran, the call failed with …, the call was refused) and asks the model
-  to either do it now with the tool or tell the user it was not done.
+  what really happened (nothing ran, the call failed with …, the call was refused), repeats the user's
+  request (a small model otherwise answers the note instead of the user), and asks the model to do
+  what is still to be done with the tools, or to answer from the tool results as they are.
 - ``ClaimCheckedAgent(agent, check)`` applies ``on_final`` around an ``Agent`` that has no such hook:
   a run that ends with an unbacked claim is continued with the note (``agent.run(note, history=…)``,
   same run id), and the two parts are returned as one ``RunResult``. ``run`` and ``resume`` only —
@@ -162,9 +163,20 @@ class ClaimCheck:
         if not claims:
             return None
         said = "、".join(dict.fromkeys(f"“{claim.phrase}”" for claim in claims))
-        return (f"{NOTE_MARK}你的回答里说{said}，但实际情况是：{_what_happened(run.tool_calls, self.side_effect_tools)}。"
-                "不要说没有做成的事已经做了。如果用户要办的事还没办，现在就调用相应的工具去办；"
-                "如果办不了、失败了或被拒绝了，就直接如实告诉用户没有办成以及原因。这条检查不用向用户提起。")
+        request = user_request(run.messages)
+        again = f"用户的请求是：“{request}”。" if request else ""
+        return (f"{NOTE_MARK}你刚才的回答说{said}，但实际情况是：{_what_happened(run.tool_calls, self.side_effect_tools)}。"
+                f"{again}请重新处理这个请求：还需要办理的事，现在就调用相应的工具；只是查询、或者办不了、失败了、被拒绝了，"
+                "就只按上面的工具结果如实回答用户，不要说没有做成的事已经做了。")
+
+
+def user_request(messages: Sequence[dict[str, Any]]) -> str:
+    """The text of the last user message that is not a note: the request the run is answering."""
+    for message in reversed(messages):
+        content = message.get("content")
+        if message.get("role") == "user" and isinstance(content, str) and not content.startswith(NOTE_MARK):
+            return content
+    return ""
 
 
 def already_noted(messages: Sequence[dict[str, Any]]) -> bool:
@@ -212,4 +224,5 @@ def _joined(first: RunResult, second: RunResult) -> RunResult:
                      first.run_id, second.pending, second.pending_calls, {**first.answered, **second.answered})
 
 
-__all__ = ["ACTIONS", "Claim", "ClaimCheck", "ClaimCheckedAgent", "NOTE_MARK", "already_noted", "find_claims", "unbacked_claims"]
+__all__ = ["ACTIONS", "Claim", "ClaimCheck", "ClaimCheckedAgent", "NOTE_MARK", "already_noted", "find_claims", "unbacked_claims",
+           "user_request"]

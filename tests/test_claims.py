@@ -90,7 +90,7 @@ def test_a_false_claim_is_sent_back_once_and_the_model_then_acts() -> None:
     assert result.stop_reason == "final" and result.answer == "已为您预订 room_301，编号 BK0001。"
     assert booked == ["room_301"] and result.run_id == "run_claim"
     notes = [m["content"] for m in result.messages if m["role"] == "user" and m["content"].startswith(NOTE_MARK)]
-    assert len(notes) == 1 and "“已为您预订”" in notes[0] and "没有调用任何" in notes[0]
+    assert len(notes) == 1 and "“已为您预订”" in notes[0] and "没有调用任何" in notes[0] and "“帮我订 room_301”" in notes[0]
     assert [step.index for step in result.steps] == [1, 2, 3] and [r.call.name for r in result.tool_calls] == ["book_room"]
     assert client.remaining == 0
 

@@ -607,3 +607,17 @@ def test_the_day3_first_case_ends_without_template_markup(local_server) -> None:
     assert run.stop_reason in ("final", "error", "max_steps"), run.stop_reason
     if run.stop_reason == "final":
         assert run.answer and run.answer.strip() and not markup.search(run.answer)
+
+
+def test_the_thread_count_can_be_set_in_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from handwritten_agent.offline.local import THREADS_ENV, default_threads
+
+    monkeypatch.delenv(THREADS_ENV, raising=False)
+    automatic = default_threads()
+    assert automatic >= 1
+    monkeypatch.setenv(THREADS_ENV, "3")
+    assert default_threads() == 3
+    for wrong in ("0", "two", "-1"):
+        monkeypatch.setenv(THREADS_ENV, wrong)
+        with pytest.raises(ValueError, match=THREADS_ENV):
+            default_threads()

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -213,7 +214,7 @@ def rebuild(level: str = "cpu") -> int:
     args = " ".join(cmake_args(level))  # type: ignore[arg-type]
     installed = _installed_version() is not None
     command = rebuild_pip_command(installed)
-    print(f"重新编译 llama-cpp-python（2 核约 6 分钟），CMAKE_ARGS={args}\n  {' '.join(command)}", flush=True)
+    print(f"重新编译 llama-cpp-python（2 核约 6 分钟），CMAKE_ARGS={args}\n  {shlex.join(command)}", flush=True)
     started = time.perf_counter()
     done = subprocess.run(command, env={**os.environ, "CMAKE_ARGS": args})
     if done.returncode != 0:
