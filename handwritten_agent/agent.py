@@ -165,6 +165,11 @@ class Agent:
                                                   f"finish_reason={reply.finish_reason!r}）。请重试，或确认这个模型支持工具调用。")
                         return
                     messages.append(reply.to_message())
+                    note = self.hooks.review_answer(reply.content, run, context) if index < self.max_steps else None
+                    if note is not None:  # e.g. the answer claims an action no tool performed: tell the model, go on
+                        messages.append({"role": "user", "content": note})
+                        yield event("answer_reviewed", index, answer=reply.content, data={"note": note})
+                        continue
                     run.answer = reply.content  # kept if a hook stops the run at the final event
                     yield event("final", index, answer=reply.content)
                     yield stop("final", answer=reply.content)

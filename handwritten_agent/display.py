@@ -14,7 +14,7 @@ from .messages import ToolCall
 from .text import shorten
 
 if TYPE_CHECKING:
-    from .agent import AgentEvent, RunResult, Step, ToolCallRecord
+    from .run import AgentEvent, RunResult, Step, ToolCallRecord
 
 
 def format_call(call: ToolCall) -> str:
@@ -80,6 +80,8 @@ def format_event(event: AgentEvent) -> str:
     if event.kind == "memory":
         d = event.data
         return f"  记忆：发送前 {d.get('messages_before')} 条消息（约 {d.get('tokens_before')} token）→ 实际发送 {d.get('messages_after')} 条（约 {d.get('tokens_after')} token）"
+    if event.kind == "answer_reviewed":
+        return f"  ↩ 回答被退回，模型再试一次：{shorten(event.data.get('note'), 100)}"
     if event.kind == "final":
         return f"最终回答：{event.answer}"
     if event.kind == "stop" and event.run is not None:

@@ -1,6 +1,6 @@
 """Hooks: how Days 4–7 attach to the Day 3 loop without rewriting it.
 
-A hook is any object with some of these five methods. ``Agent(..., hooks=[a, b])`` calls, at each named
+A hook is any object with some of these six methods. ``Agent(..., hooks=[a, b])`` calls, at each named
 point of the loop, every hook that has the method, in the order given:
 
 =====================================================  =============================  ===========================================
@@ -13,13 +13,17 @@ method                                                 when                     
                                                                                       refusal, a cached result), or raise
                                                                                       ``NeedsConfirmation`` to pause it (Day 5)
 ``after_call(call, result, context) -> ToolResult``    after a tool ran               change what the model reads (masking, Day 5)
+``review_answer(answer, run, context) -> str | None``  before a final answer stands  send the model a note instead, and go on
+                                                                                      (an answer that claims what no tool did)
 ``on_event(event)``                                    every event, as it happens     print it, write a trace (Day 6), count cost
 =====================================================  =============================  ===========================================
 
 Any of them may raise ``StopRun(reason, message)`` to end the run with that stop reason (a budget, a
 cancel). ``context.report(kind, **data)`` adds an event of the hook's own (a gate's ``permission``, a
 memory policy's ``memory``). ``check_call`` stops at the first hook that answers; the others chain, each
-getting what the one before returned; ``on_event`` reaches every hook even when one of them stops the run.
+getting what the one before returned; ``review_answer`` stops at the first note (the loop appends it as a
+user message and asks the model again, within ``max_steps``); ``on_event`` reaches every hook even when one of
+them stops the run.
 
 ``Agent(memory=fn)`` and ``Agent(on_event=fn)`` are sugar for the two hooks the notebooks use most:
 ``MessagesHook(fn)`` (a ``messages -> messages`` function, such as a memory policy) and ``EventHook(fn)``.
@@ -33,12 +37,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .run import AgentEvent, StopRun
+from .run import AgentEvent, RunResult, StopRun
 from .messages import ToolCall
 from .tokens import count_message_tokens
 from .tools import Tool, ToolResult
 
-HOOK_METHODS = ("prepare_messages", "visible_tools", "check_call", "after_call", "on_event")
+HOOK_METHODS = ("prepare_messages", "visible_tools", "check_call", "after_call", "review_answer", "on_event")
 
 
 @dataclass
@@ -75,6 +79,9 @@ class Hook:
 
     def after_call(self, call: ToolCall, result: ToolResult, context: HookContext) -> ToolResult:
         return result
+
+    def review_answer(self, answer: str, run: RunResult, context: HookContext) -> str | None:
+        return None
 
     def on_event(self, event: AgentEvent) -> None:
         return None
@@ -114,6 +121,13 @@ class Hooks:
         for method in self._methods("after_call"):
             result = method(call, result, context)
         return result
+
+    def review_answer(self, answer: str, run: RunResult, context: HookContext) -> str | None:
+        for method in self._methods("review_answer"):
+            note = method(answer, run, context)
+            if note is not None:
+                return note
+        return None
 
     def on_event(self, event: AgentEvent) -> None:
         """Every hook sees the event; the first ``StopRun`` raised is raised again once all have seen it."""

@@ -22,7 +22,7 @@ StopReason = str
 """``final``, ``max_steps``, ``timeout``, ``error``, ``needs_confirmation``, or the reason of a ``StopRun``."""
 
 EventKind = str
-"""``run_start``, ``memory``, ``model_call``, ``tool_call``, ``tool_result``, ``needs_confirmation``, ``final``,
+"""``run_start``, ``memory``, ``model_call``, ``tool_call``, ``tool_result``, ``needs_confirmation``, ``answer_reviewed``, ``final``,
 ``stop``, or a kind a hook reports through ``HookContext.report`` (e.g. ``memory``, ``permission``)."""
 
 
@@ -158,6 +158,7 @@ class AgentEvent:
     - ``tool_call``: a tool call is about to be checked and run — ``call``
     - ``tool_result``: it finished (or was answered without running) — ``call``, ``record``, ``duration_ms``
     - ``needs_confirmation``: a call waits for a person — ``call``, ``data["request"]``
+    - ``answer_reviewed``: a hook sent a final answer back with a note — ``answer``, ``data["note"]``
     - ``final``: the model answered in words — ``answer``
     - ``stop``: always the last event — ``run`` (the whole ``RunResult``)
     - anything a hook reported with ``HookContext.report`` — ``data`` (and ``call`` when it was about one)

