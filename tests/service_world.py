@@ -93,15 +93,16 @@ def model(messages: list[dict], tools: Any) -> Any:
     return f"你好！这是第 {len(earlier) + 1} 个问题" + (f"，上一个是“{earlier[-1]}”" if earlier else "")
 
 
-def make_app(db: Path, **options: Any):
+def make_app(db: Path, *, max_body_bytes: int = 4096, **options: Any):
     store = Store(db)
     registry = ToolRegistry([send_notice, wait_a_bit])
 
     def make_agent(user, session_id, on_event, run_id):
         return Agent(FunctionClient(model), registry, on_event=on_event, gate=NoticeGate(), user=user)
 
-    manager = RunManager(store, make_agent, lambda row, decider: (row["decision"], row["reason"]), workers=4, **options)
-    return create_app(ServiceSettings(db_path=str(db), max_body_bytes=4096, sse_poll_seconds=0.02, sse_max_idle=5), store=store, manager=manager)
+    manager = RunManager(store, make_agent, lambda row, decider: (row["decision"], row["reason"]), **{"workers": 4, **options})
+    return create_app(ServiceSettings(db_path=str(db), max_body_bytes=max_body_bytes, sse_poll_seconds=0.02, sse_max_idle=5), store=store,
+                      manager=manager)
 
 
 @pytest.fixture(autouse=True)

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 from service_world import SENT, clear_sent, make_app, model, send_notice, service, wait_a_bit, wait_for  # noqa: F401  (fixtures)
-from sse_events import read_events
+from sse_events import numbered, read_events
 
 from handwritten_agent.agent import Agent
 from handwritten_agent.course.serving import RunningServer
@@ -135,7 +135,9 @@ def test_reject_tells_the_model_and_sends_nothing(service):
     done = wait_for(alice, run["id"], "completed")
     assert done["answer"] == "没有完成：用户拒绝了此操作：改天再说" and SENT == []
     late = alice.post(f"/v1/runs/{run['id']}/confirmations/{pending[0]['id']}", json={"decision": "approve"})
-    assert late.status_code == 200 and late.json()["replayed"] is True and late.json()["decision"]["decision"] == "reject"
+    assert late.status_code == 409 and late.json()["error"]["details"]["decision"]["decision"] == "reject"
+    again = alice.post(f"/v1/runs/{run['id']}/confirmations/{pending[0]['id']}", json={"decision": "reject", "reason": "改天再说"})
+    assert again.status_code == 200 and again.json()["replayed"] is True
     assert SENT == []
 
 
@@ -192,9 +194,23 @@ def test_sse_streams_every_event_and_a_reconnect_with_last_event_id_loses_none(s
     rest = read_events(service["url"], alice, run["id"], last_id=first[-1]["id"])
     done = wait_for(alice, run["id"], "completed")
     full = read_events(service["url"], alice, run["id"])
-    assert [e["id"] for e in first + rest] == [e["id"] for e in full] == list(range(1, len(full) + 1))
-    assert [e["event"] for e in full] == ["run_start", "model_call", "tool_call", "tool_result", "model_call", "final", "stop"]
-    assert full[-1]["data"]["stop_reason"] == "final" and done["answer"] == "完成：ok"
+    assert [e["id"] for e in numbered(first + rest)] == [e["id"] for e in numbered(full)] == list(range(1, len(full)))
+    assert [e["event"] for e in full] == ["run_start", "model_call", "tool_call", "tool_result", "model_call", "final", "stop", "end"]
+    assert full[-2]["data"]["stop_reason"] == "final" and done["answer"] == "完成：ok"
+    assert rest[-1] == full[-1] == {"event": "end", "data": {"status": "completed", "stop_reason": "final"}, "id": None}
+
+
+def test_a_paused_runs_stream_ends_with_end_and_an_idle_stream_keeps_alive(service):
+    alice = service["alice"]
+    paused = alice.post("/v1/runs", json={"session_id": "s", "message": "通知张三：周会"}).json()
+    events = read_events(service["url"], alice, paused["id"])
+    assert events[-1]["data"] == {"status": "requires_action", "stop_reason": "needs_confirmation"}
+    assert events[-2]["event"] == "stop" and "needs_confirmation" in [e["event"] for e in events]
+    service["app"].state.settings.sse_keepalive_seconds = 0.1
+    running = alice.post("/v1/runs", json={"session_id": "s2", "message": "等 0.5"}).json()
+    with httpx.stream("GET", f"{service['url']}/v1/runs/{running['id']}/events", headers=alice.headers, timeout=10) as response:
+        lines = list(response.iter_lines())
+    assert lines[0] == "retry: 3000" and ": keep-alive" in lines and lines[-2:] == ['data: {"status": "completed", "stop_reason": "final"}', ""]
 
 
 def test_a_client_that_disconnects_does_not_stop_the_run(service):
@@ -307,3 +323,72 @@ def test_a_body_nested_too_deep_is_a_400(service):
     body = '{"session_id": "s", "message": ' + "[" * 1000 + "]" * 1000 + "}"
     response = service["alice"].post("/v1/runs", content=body.encode())
     assert response.status_code == 400 and response.json()["error"]["type"] == "invalid_json"
+
+
+# --------------------------------------------------------------------------- /docs and the error shape
+
+
+def test_openapi_describes_every_endpoint_with_its_schemas_and_the_bearer_scheme(service):
+    spec = httpx.get(f"{service['url']}/openapi.json").json()
+    assert spec["components"]["securitySchemes"]["HTTPBearer"] == {
+        "type": "http", "scheme": "bearer", "bearerFormat": "hat_…", "description": spec["components"]["securitySchemes"]["HTTPBearer"]["description"]}
+    schemas = spec["components"]["schemas"]
+    operations = [(path, method, op) for path, item in spec["paths"].items() for method, op in item.items()]
+    assert sorted((path, method) for path, method, _ in operations) == sorted([
+        ("/v1/me", "get"), ("/v1/runs", "post"), ("/v1/runs/{run_id}", "get"), ("/v1/runs/{run_id}/cancel", "post"),
+        ("/v1/runs/{run_id}/confirmations/{request_id}", "post"), ("/v1/confirmations", "get"), ("/v1/runs/{run_id}/events", "get")])
+    for path, method, op in operations:
+        assert op["security"] == [{"HTTPBearer": []}], path
+        assert op["responses"]["401"]["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorResponse"), path
+        ok = op["responses"].get("201") or op["responses"]["200"]
+        assert ok["content"], (path, method)
+        if method == "post" and not path.endswith("/cancel"):
+            assert op["requestBody"]["content"]["application/json"]["schema"]["$ref"].split("/")[-1] in ("RunCreate", "DecisionCreate")
+    run_create = schemas["RunCreate"]
+    assert run_create["additionalProperties"] is False and run_create["required"] == ["session_id", "message"]
+    assert (run_create["properties"]["message"]["maxLength"], run_create["properties"]["session_id"]["maxLength"]) == (4000, 200)
+    assert schemas["DecisionCreate"]["properties"]["decision"]["enum"] == ["approve", "reject"]
+    assert schemas["DecisionCreate"]["properties"]["reason"]["maxLength"] == 500
+    assert "provenance" in schemas["ConfirmationRequestOut"]["properties"]
+    key = next(p for p in spec["paths"]["/v1/runs"]["post"]["parameters"] if p["name"] == "Idempotency-Key")
+    assert key["in"] == "header" and key["schema"]["anyOf"][0]["maxLength"] == 255
+    docs = httpx.get(f"{service['url']}/docs")
+    assert docs.status_code == 200 and "swagger-ui" in docs.text and "/openapi.json" in docs.text
+
+
+def test_validation_errors_keep_the_one_chinese_shape(service):
+    alice = service["alice"]
+    response = alice.post("/v1/runs", json={"session_id": "s", "mesage": "你好"})
+    error = response.json()["error"]
+    assert response.status_code == 422 and error["type"] == "invalid_request"
+    assert {(d["field"], d["problem"]) for d in error["details"]} == {("message", "缺少这个字段"), ("mesage", "不认识这个字段")}
+    long = alice.post("/v1/runs", json={"session_id": "s" * 201, "message": "你好"}).json()["error"]
+    assert long["details"] == [{"field": "session_id", "problem": "最多 200 个字符"}]
+    blank = alice.post("/v1/runs", json={"session_id": "s", "message": " \n "}).json()["error"]
+    assert blank["details"] == [{"field": "message", "problem": "不能只有空白"}]
+    key = alice.post("/v1/runs", json={"session_id": "s", "message": "你好"}, headers={"Idempotency-Key": "k" * 256}).json()["error"]
+    assert key["details"][0]["field"] == "header.Idempotency-Key" and "255" in key["details"][0]["problem"]
+    not_json = alice.post("/v1/runs", content='{"session_id": "s", "message": "你好"}'.encode(), headers={"content-type": "text/plain"})
+    assert not_json.status_code == 422 and "Content-Type: application/json" in not_json.json()["error"]["message"]
+    empty = alice.post("/v1/runs", content=b"")
+    assert empty.status_code == 422 and empty.json()["error"]["details"] == [{"field": "（请求体）", "problem": "缺少这个字段"}]
+    assert alice.get("/v1/nothing").json()["error"] == {"type": "not_found", "message": "没有这个地址。"}
+    assert alice.delete("/v1/runs").json()["error"]["type"] == "http_error"
+    me = alice.get("/v1/me").json()
+    assert (me["name"], me["role"]) == ("alice", "行政助理")
+
+
+def test_an_unexpected_error_is_a_500_in_the_one_shape_and_the_connection_lives_on(service, monkeypatch):
+    from test_service_hardening import raw_requests
+
+    store: Store = service["app"].state.store
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(store, "get_run", broken)
+    token = service["alice"].headers["authorization"]
+    (status, body), (after, me) = raw_requests(service["url"], [("GET", "/v1/runs/run_x", b"", {"Authorization": token}),
+                                                                ("GET", "/v1/me", b"", {"Authorization": token})])
+    assert status == 500 and body["error"] == {"type": "internal_error", "message": "服务内部错误：RuntimeError。请查看服务日志。"}
+    assert after == 200 and me["name"] == "alice"
