@@ -392,3 +392,10 @@ def test_an_unexpected_error_is_a_500_in_the_one_shape_and_the_connection_lives_
                                                                 ("GET", "/v1/me", b"", {"Authorization": token})])
     assert status == 500 and body["error"] == {"type": "internal_error", "message": "服务内部错误：RuntimeError。请查看服务日志。"}
     assert after == 200 and me["name"] == "alice"
+
+
+def test_the_web_page_is_served_at_the_root_and_loads_nothing_from_elsewhere(service):
+    page = httpx.get(f"{service['url']}/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "<title>办公助手</title>" in page.text and "/v1/runs" in page.text and "getReader" in page.text  # fetch-based SSE
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page.text) and "import(" not in page.text
