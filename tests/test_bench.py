@@ -46,7 +46,7 @@ def test_unknown_benchmark_name_is_an_error(tmp_path: Path, capsys: pytest.Captu
 
 def test_every_benchmark_module_is_discovered() -> None:
     names = [b.name for b in discover()]
-    assert {"roundtrip", "local", "nbval"} <= set(names)
+    assert {"roundtrip", "local", "nbval", "service"} <= set(names)
     assert names.index("roundtrip") < names.index("nbval")  # whole notebooks run last
 
 

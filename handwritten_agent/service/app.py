@@ -31,7 +31,8 @@ the run is not waiting for or already decided, 413 body too large, 422 a field m
 which), never a stack trace.
 
 The SSE stream starts with ``retry:``, sends the run's events as they are stored (``id`` = the event's
-number), a keep-alive comment when idle, and, once the run has finished or waits for a decision, an
+number; a write in this process wakes the stream at once, one by another process is seen within
+``sse_poll_seconds``), a keep-alive comment when idle, and, once the run has finished or waits for a decision, an
 ``end`` event (``{"status", "stop_reason"}``, no id) and closes: a client that sees ``end`` stops, one
 whose stream was cut reconnects with ``Last-Event-ID`` and gets exactly the events after that id. The
 browser's ``EventSource`` cannot send an ``Authorization`` header, so the web page reads the stream with
@@ -45,6 +46,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import threading
 import time
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -70,6 +72,36 @@ DECISION_ZH = {"approve": "批准", "reject": "拒绝"}
 
 NOT_AUTHENTICATED = ("缺少令牌：请在请求头里加上 Authorization: Bearer <令牌>"
                      "（用 python -m handwritten_agent users add 创建用户时会打印令牌）。")
+
+
+class Wakeups:
+    """Wakes the event streams waiting on a run when this process wrote to it (``Store.watch`` calls it from any thread)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._waiting: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
+
+    def __call__(self, run_id: str) -> None:
+        with self._lock:
+            waiting = list(self._waiting.get(run_id, ()))
+        for loop, event in waiting:
+            try:
+                loop.call_soon_threadsafe(event.set)
+            except RuntimeError:  # that loop has closed: its stream is gone
+                pass
+
+    def register(self, run_id: str) -> tuple[asyncio.AbstractEventLoop, asyncio.Event]:
+        ticket = (asyncio.get_running_loop(), asyncio.Event())
+        with self._lock:
+            self._waiting.setdefault(run_id, set()).add(ticket)
+        return ticket
+
+    def unregister(self, run_id: str, ticket: tuple[asyncio.AbstractEventLoop, asyncio.Event]) -> None:
+        with self._lock:
+            waiting = self._waiting.get(run_id, set())
+            waiting.discard(ticket)
+            if not waiting:
+                self._waiting.pop(run_id, None)
 
 
 def _user_for(store: Store, token: str | None) -> User:
@@ -134,6 +166,8 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
                   description="Day 7 的办公助手服务。点右上角 **Authorize**，填入 `users add` 打印的令牌（只填令牌本身），"
                               "就可以在这里试每一个接口。网页版在 [/](/)。")
     app.state.store, app.state.manager, app.state.settings = store, manager, settings
+    wakeups = Wakeups()
+    store.watch(wakeups)
     install_error_handlers(app)
     app.add_middleware(GuardedBody, max_bytes=settings.max_body_bytes)
     app.add_middleware(CatchAll)  # added last: the outermost of ours, around everything else
@@ -247,12 +281,21 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     async def _stream(request: Request, run_id: str, after: int) -> AsyncIterator[str]:
+        ticket = wakeups.register(run_id)
+        try:
+            async for text in _events(request, run_id, after, ticket[1]):
+                yield text
+        finally:
+            wakeups.unregister(run_id, ticket)
+
+    async def _events(request: Request, run_id: str, after: int, changed: asyncio.Event) -> AsyncIterator[str]:
         yield f"retry: {settings.sse_retry_ms}\n\n"
         seen = after
         idle_since = quiet_since = time.monotonic()
         while time.monotonic() - idle_since < settings.sse_max_idle:  # bounded: a stream with nothing new ends
             if await request.is_disconnected():
                 return
+            changed.clear()  # before reading: a write committed from here on wakes the wait below
             batch = store.events_after(run_id, seen)
             for item in batch:
                 seen = item["id"]
@@ -268,7 +311,10 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
             if time.monotonic() - quiet_since >= settings.sse_keepalive_seconds:
                 quiet_since = time.monotonic()
                 yield ": keep-alive\n\n"
-            await asyncio.sleep(settings.sse_poll_seconds)
+            try:  # woken by a write in this process; another process's writes are found by the next look
+                await asyncio.wait_for(changed.wait(), min(settings.sse_poll_seconds, settings.sse_keepalive_seconds))
+            except asyncio.TimeoutError:
+                pass
         yield ": 很久没有新事件，连接先关闭；带上 Last-Event-ID 重新连接即可继续。\n\n"
 
     return app

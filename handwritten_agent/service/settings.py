@@ -53,7 +53,9 @@ class ServiceSettings:
     """A request body larger than this is refused with 413 before it is parsed."""
     idempotency_ttl: float = 24 * 3600
     """Seconds an Idempotency-Key is remembered (Stripe keeps them 24 hours)."""
-    sse_poll_seconds: float = 0.05
+    sse_poll_seconds: float = 0.5
+    """How often an event stream reads the store when nothing woke it: a write in this process wakes it at once,
+    one by another process (``uvicorn --workers N``) is seen within this time."""
     sse_keepalive_seconds: float = 15.0
     """An idle event stream sends a comment this often, so proxies and browsers do not drop the connection."""
     sse_retry_ms: int = 3000
