@@ -296,7 +296,8 @@ def test_a_removed_user_can_be_added_again_with_a_new_token(tmp_path):
 # --------------------------------------------------------------------------- choosing the model
 
 
-def test_service_takes_a_model_on_the_command_line(tmp_path):
+@pytest.mark.parametrize("how", ["--model", "--env-file"])
+def test_service_takes_the_model_from_the_command_line_or_an_env_file(tmp_path, how):
     import os
     import re
     import signal
@@ -306,11 +307,13 @@ def test_service_takes_a_model_on_the_command_line(tmp_path):
     add = subprocess.run([sys.executable, "-m", "handwritten_agent", "users", "add", "张明", "--role", "行政助理", "--db", str(db)],
                          capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
     token = add.stdout.strip().splitlines()[-1]
-    process = subprocess.Popen([sys.executable, "-m", "handwritten_agent", "service", "--port", "0", "--db", str(db), "--model",
-                                "course-sim:gullible"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    (tmp_path / "gullible.env").write_text("LLM_MODEL=course-sim:gullible\n", encoding="utf-8")
+    choice = ["--model", "course-sim:gullible"] if how == "--model" else ["--env-file", str(tmp_path / "gullible.env")]
+    process = subprocess.Popen([sys.executable, "-m", "handwritten_agent", "service", "--port", "0", "--db", str(db), *choice],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
     try:
         line = process.stdout.readline()
-        assert "course-sim:gullible" in line, line
+        assert "course-sim:gullible" in line, line + process.stderr.read()
         url = re.search(r"http://[\d.]+:\d+", line).group(0)
         with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {token}"}, timeout=20) as client:
             run = client.post("/v1/runs", json={"session_id": "s", "message": "你好"}).json()
