@@ -368,8 +368,10 @@ def test_validation_errors_keep_the_one_chinese_shape(service):
     assert blank["details"] == [{"field": "message", "problem": "不能只有空白"}]
     key = alice.post("/v1/runs", json={"session_id": "s", "message": "你好"}, headers={"Idempotency-Key": "k" * 256}).json()["error"]
     assert key["details"][0]["field"] == "header.Idempotency-Key" and "255" in key["details"][0]["problem"]
-    not_json = alice.post("/v1/runs", content='{"session_id": "s", "message": "你好"}'.encode(), headers={"content-type": "text/plain"})
-    assert not_json.status_code == 422 and "Content-Type: application/json" in not_json.json()["error"]["message"]
+    for content_type in ({}, {"content-type": "application/x-www-form-urlencoded"}):  # none, or what curl -d sends: still JSON
+        assert alice.post("/v1/runs", content='{"session_id": "s", "message": "你好"}'.encode(), headers=content_type).status_code == 201
+    not_object = alice.post("/v1/runs", content=b'["s", "hi"]')
+    assert not_object.status_code == 422 and not_object.json()["error"]["details"] == [{"field": "（请求体）", "problem": "应该是一个 JSON 对象"}]
     empty = alice.post("/v1/runs", content=b"")
     assert empty.status_code == 422 and empty.json()["error"]["details"] == [{"field": "（请求体）", "problem": "缺少这个字段"}]
     assert alice.get("/v1/nothing").json()["error"] == {"type": "not_found", "message": "没有这个地址。"}

@@ -14,7 +14,9 @@ never the interpreter's (its wording changes between Python versions and means n
 ``max_bytes`` (413, also when no ``Content-Length`` was sent), bytes that are not UTF-8 or not JSON (400),
 JSON nested deeper than ``types.MAX_JSON_DEPTH`` or with an integer of more than ``MAX_INT_DIGITS`` digits
 (400), and text with a lone UTF-16 surrogate such as ``"\\ud800"`` (422 naming the field: it cannot be
-stored or sent on as UTF-8). Then it hands the body on unchanged.
+stored or sent on as UTF-8). Then it hands the body on unchanged, as JSON whatever its ``Content-Type``
+said (JSON is the API's only body format; ``curl -d`` sends a form type, and FastAPI versions differ on a
+missing one).
 
 Left out: rate limiting and request timeouts (a gateway's job), and localized messages in other languages.
 """
@@ -192,6 +194,9 @@ class GuardedBody:
         if problem is not None:
             await problem(scope, receive, send)
             return
+        if body.strip():  # JSON is the API's only body format: read it as JSON whatever Content-Type says (curl -d sends a form type)
+            headers = [(name, value) for name, value in scope["headers"] if name.lower() != b"content-type"]
+            scope = {**scope, "headers": [*headers, (b"content-type", b"application/json")]}
         delivered = False
 
         async def replay() -> dict:
