@@ -296,10 +296,10 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
             if await request.is_disconnected():
                 return
             changed.clear()  # before reading: a write committed from here on wakes the wait below
-            batch = store.events_after(run_id, seen)
-            for item in batch:
+            batch = store.events_after(run_id, seen, raw=True)
+            for item in batch:  # the stored JSON text is one line already (json.dumps escapes newlines)
                 seen = item["id"]
-                yield f"id: {item['id']}\nevent: {item['event']}\ndata: {json.dumps(item['data'], ensure_ascii=False, default=str)}\n\n"
+                yield f"id: {item['id']}\nevent: {item['event']}\ndata: {item['data']}\n\n"
             if batch:
                 idle_since = quiet_since = time.monotonic()
                 continue

@@ -187,7 +187,7 @@ class RunManager:
         try:
             agent, owner = self._agent_for(run)
             history = self.store.history(owner, run["session_id"])
-            run = self.store.update_run(run_id, history_len=len(history))
+            run["history_len"] = len(history)  # stored with the run if it pauses: its own messages start after these
             _carry_over(agent, run_id, history)
             result = agent.run(run["message"], history, run_id=run_id)
         except StopRun as exc:  # a cancel that arrived as the run started: it left the agent instead of ending the loop
@@ -226,7 +226,7 @@ class RunManager:
         fields: dict[str, Any] = {"status": status, "stop_reason": result.stop_reason, "answer": result.answer, "error": result.error,
                                   "pending": [request.to_dict() for request in result.pending]}
         if status == "requires_action":
-            fields["state"] = result.to_json()
+            fields["state"], fields["history_len"] = result.to_json(), run.get("history_len") or 0
         history = None
         if status == "completed":  # the session remembers only finished exchanges: this run's own, appended
             messages = [m for m in result.messages if m.get("role") != "system"]

@@ -408,11 +408,12 @@ class Store:
         requests = [json.loads(row["data"]).get("request") or {} for row in rows]
         return {request["id"]: request for request in requests if "id" in request}
 
-    def events_after(self, run_id: str, after: int = 0, limit: int = 500) -> list[dict[str, Any]]:
+    def events_after(self, run_id: str, after: int = 0, limit: int = 500, *, raw: bool = False) -> list[dict[str, Any]]:
+        """The run's events after number ``after``; ``raw=True`` leaves ``data`` as the stored JSON text (for the SSE stream)."""
         with self._connect() as db:
             rows = db.execute("SELECT seq, kind, data, ts FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?",
                               (run_id, after, limit)).fetchall()
-        return [{"id": r["seq"], "event": r["kind"], "data": json.loads(r["data"]), "ts": r["ts"]} for r in rows]
+        return [{"id": r["seq"], "event": r["kind"], "data": r["data"] if raw else json.loads(r["data"]), "ts": r["ts"]} for r in rows]
 
     # ----------------------------------------------------------------------- decisions
 
