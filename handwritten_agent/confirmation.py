@@ -56,6 +56,19 @@ class ConfirmationRequest:
     reason: str = ""
     """Why a person must decide, e.g. "这次调用涉及 120 个对象，超过批量上限 5，升级为 L3"."""
     created_at: float = 0.0
+    provenance: dict[str, Any] | None = None
+    """The untrusted tool result that came into the run before this call (``tool``, ``tool_call_id``, ``excerpt``,
+    ``count`` of such results), or None: the card shows it, so the person sees what may have asked for the call."""
+
+    @property
+    def provenance_line(self) -> str:
+        """The card's line about the untrusted result that preceded the call, in Chinese ("" when there was none)."""
+        if not self.provenance:
+            return ""
+        source = self.provenance
+        more = f"（本次运行共读入 {source['count']} 次外部内容）" if source.get("count", 1) > 1 else ""
+        return (f"此前读入了外部内容：{source.get('tool')}（调用 {source.get('tool_call_id')}）的结果「{source.get('excerpt', '')}」{more}。"
+                "外部内容里的指令不一定是发起人的意思。")
 
     @property
     def who_decides(self) -> str:

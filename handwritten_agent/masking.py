@@ -1,4 +1,4 @@
-"""Masking personal data: mobile numbers, Chinese ID numbers, emails and bank cards, in text and in JSON values.
+"""Masking personal data and secrets: mobile and landline numbers, Chinese ID numbers, emails, bank cards, API keys and tokens.
 
 The seeds' rule: a tool result is masked before it enters the model's context, unless a later step
 really needs the clear value. The same masking is used for confirmation cards, the audit log and
@@ -12,25 +12,44 @@ traces, so one module finds and masks, and everyone else calls it:
 
 What is found, and how it is shown:
 
-==============  ======================================================  =====================
+==============  ======================================================  ==========================
 kind            found                                                   shown as
-==============  ======================================================  =====================
+==============  ======================================================  ==========================
+``secret``      API keys and tokens by their published formats: ``sk-…``  ``AKIA***``, ``ghp_***``,
+                (OpenAI and compatible), ``AKIA…`` (AWS), ``LTAI…``          ``sk-***``, ``Bearer ***``,
+                (Alibaba Cloud), ``AKID…`` (Tencent Cloud), ``ghp_…`` and     ``password=***``
+                ``github_pat_…`` (GitHub), ``glpat-…``, ``xox…-`` (Slack),
+                ``AIza…`` (Google), ``hf_…``, ``sk_live_…`` (Stripe), JWTs,
+                Zhipu's ``id.secret``, this service's ``hat_…`` tokens,
+                ``Bearer <token>``, ``password=…``/``api_key: …`` and
+                PEM private-key blocks
 ``id_card``     18-character resident ID: region, a real birth date      ``110***********123X``
-                (18xx–20xx), sequence, check character (not verified)
+                (18xx–20xx), sequence, check character — also when the
+                check character is wrong (a typo in a real ID is still
+                personal data), unless the number is then a valid card
 ``bank_card``   16–19 digits, in one run or in groups of four split by    ``6222***********0123``
                 spaces or dashes, that pass the Luhn check
 ``phone``       mainland mobile numbers 1[3-9]x xxxx xxxx, with an       ``138****5678``
                 optional +86 / 0086 / 86 prefix and spaces or dashes
+``landline``    a landline with its area code written apart: ``010-``      ``010-****5678``
+                ``62345678``, ``(0755) 8888 9999``, ``021 6666 7777``,
+                with an optional ``-123`` extension
 ``email``       ``local@domain.tld``                                     ``z***@example.com``
-==============  ======================================================  =====================
+==============  ======================================================  ==========================
 
 A number is only matched whole (no digit directly before or after it), so an order number such as
 ``OD20240615``, an amount or a date is left alone. Kinds are tried in the order above, so a card
-number is never half-masked as a phone number. Masked values contain ``*`` and never match again:
-masking twice changes nothing.
+number is never half-masked as a phone number and a token is hidden whole. Masked values contain
+``*`` and never match again: masking twice changes nothing. A secret keeps only the prefix that says
+what it was (``AKIA***``): enough to know which key leaked, nothing to use.
 
-Left out: 15-digit (pre-1999) ID numbers, landlines, passports, names and addresses (no pattern can
-find those reliably), and un-masking — the clear value stays where it came from (the database).
+Landlines are masked only with the area code set apart (a dash, a space, brackets): a bare run of
+digits starting with 0 is as likely a serial or order number, and a local number without its area
+code is indistinguishable from an amount.
+
+Left out: 15-digit (pre-1999) ID numbers, passports, names and addresses (no pattern can find those
+reliably), secrets with no recognisable format or label (a random 40-character string alone), and
+un-masking — the clear value stays where it came from (the database).
 """
 
 from __future__ import annotations
@@ -39,10 +58,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-KINDS: tuple[str, ...] = ("id_card", "bank_card", "phone", "email")
-"""Every kind of personal data this module finds, in the order they are tried."""
+KINDS: tuple[str, ...] = ("secret", "id_card", "bank_card", "phone", "landline", "email")
+"""Every kind this module finds, in the order they are tried."""
 
-KIND_NAMES_ZH: dict[str, str] = {"id_card": "身份证号", "bank_card": "银行卡号", "phone": "手机号", "email": "邮箱"}
+PERSONAL_KINDS: tuple[str, ...] = tuple(kind for kind in KINDS if kind != "secret")
+"""The kinds that are personal data (everything but ``secret``)."""
+
+KIND_NAMES_ZH: dict[str, str] = {"secret": "密钥", "id_card": "身份证号", "bank_card": "银行卡号", "phone": "手机号", "landline": "座机号",
+                                 "email": "邮箱"}
 
 KEEP, HIDE = "keep", "hide"
 """Field rules besides kind names: leave the field's value clear, or replace it whole with ``HIDDEN``."""
@@ -52,7 +75,33 @@ HIDDEN = "******"
 _ID_CARD = re.compile(r"(?<!\d)[1-9]\d{5}(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\dXx])")
 _BANK_CARD = re.compile(r"(?<![\d-])(?:\d{16,19}|\d{4}(?:[ -]\d{4}){3}(?:[ -]\d{1,3})?)(?![\d])")
 _PHONE = re.compile(r"(?<![\d+])(?P<prefix>(?:\+86|0086|86)[ -]?)?(?P<number>1[3-9]\d(?:[ -]?\d{4}){2})(?![\d])")
+_LANDLINE = re.compile(r"(?<![\d+\-])(?:\((?P<paren>0\d{2,3})\)\s?|(?P<area>0\d{2,3})[ -])(?P<local>[2-9]\d{2,3}[ -]?\d{4})"
+                       r"(?:-(?P<ext>\d{1,5}))?(?![\d])")
 _EMAIL = re.compile(r"(?P<local>[A-Za-z0-9._%+-]+)@(?P<domain>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})")
+
+_NOT_BEFORE = r"(?<![A-Za-z0-9_])"
+_VALUE_END = "\\s\"',;&，。；、）)"
+_SECRETS: tuple[re.Pattern[str], ...] = tuple(re.compile(pattern) for pattern in (
+    r"(?P<show>-----BEGIN (?:[A-Z]+ )*PRIVATE KEY-----)[\s\S]*?-----END (?:[A-Z]+ )*PRIVATE KEY-----",
+    r"(?i)(?P<show>\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}",
+    r"(?i)" + _NOT_BEFORE + r"(?P<show>[A-Za-z0-9_-]*?(?:api[_-]?key|apikey|access[_-]?key|secret|token|password|passwd|pwd)\"?\s*[=:]\s*\"?)"
+    r"[^" + _VALUE_END + r"]{6,}",
+    _NOT_BEFORE + r"(?P<show>eyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",  # a JWT
+    _NOT_BEFORE + r"(?P<show>sk-)(?:proj-|ant-|live-)?[A-Za-z0-9_-]{16,}",  # OpenAI and the many compatible APIs
+    _NOT_BEFORE + r"(?P<show>(?:sk|rk)_(?:live|test)_)[A-Za-z0-9]{16,}",  # Stripe
+    _NOT_BEFORE + r"(?P<show>A(?:KIA|SIA|GPA|IDA|ROA|NPA|NVA|IPA))[A-Z0-9]{16}(?![A-Za-z0-9])",  # AWS access key ids
+    _NOT_BEFORE + r"(?P<show>LTAI)[A-Za-z0-9]{12,24}(?![A-Za-z0-9])",  # Alibaba Cloud AccessKey ids
+    _NOT_BEFORE + r"(?P<show>AKID)[A-Za-z0-9]{13,40}(?![A-Za-z0-9])",  # Tencent Cloud SecretIds
+    _NOT_BEFORE + r"(?P<show>gh[pousr]_)[A-Za-z0-9]{30,255}(?![A-Za-z0-9])",  # GitHub tokens
+    _NOT_BEFORE + r"(?P<show>github_pat_)[A-Za-z0-9_]{22,255}",
+    _NOT_BEFORE + r"(?P<show>glpat-)[A-Za-z0-9_-]{20,}",  # GitLab
+    _NOT_BEFORE + r"(?P<show>xox[abprs]-)[A-Za-z0-9-]{10,}",  # Slack
+    _NOT_BEFORE + r"(?P<show>AIza)[0-9A-Za-z_-]{35}",  # Google API keys
+    _NOT_BEFORE + r"(?P<show>hf_)[A-Za-z0-9]{30,}",  # Hugging Face
+    _NOT_BEFORE + r"(?P<show>hat_)[A-Za-z0-9_-]{40,}",  # this package's service tokens
+    r"(?P<show>)\b[0-9a-f]{32}\.[A-Za-z0-9]{16}\b",  # Zhipu: <id>.<secret>
+))
+"""Secrets by format or label; ``show`` is the part that stays visible (what kind of key it was)."""
 
 
 def _digits(text: str) -> str:
@@ -87,9 +136,9 @@ def id_number_valid(value: str) -> bool:
 
 def _mask_id_card(match: re.Match[str]) -> str | None:
     value = match.group(0)
-    if not id_number_valid(value):
-        return None  # looks like an ID but its check character is wrong: maybe a card number, tried next
-    return value[:3] + "*" * (len(value) - 7) + value[-4:].upper()
+    if not id_number_valid(value) and luhn_valid(value):
+        return None  # ID-shaped with a wrong check character, but a valid card number: masked as a card, next
+    return value[:3] + "*" * (len(value) - 7) + value[-4:].upper()  # a wrong check character is a typo in a real ID: still masked
 
 
 def _mask_bank_card(match: re.Match[str]) -> str | None:
@@ -104,15 +153,27 @@ def _mask_phone(match: re.Match[str]) -> str:
     return (match.group("prefix") or "") + digits[:3] + "****" + digits[-4:]
 
 
+def _mask_landline(match: re.Match[str]) -> str:
+    digits = _digits(match.group("local"))
+    area = f"({match.group('paren')}) " if match.group("paren") else match.group("area") + "-"
+    return area + "****" + digits[-4:] + (f"-{match.group('ext')}" if match.group("ext") else "")
+
+
 def _mask_email(match: re.Match[str]) -> str:
     return match.group("local")[:1] + "***@" + match.group("domain")
 
 
-_DETECTORS: dict[str, tuple[re.Pattern[str], Any]] = {
-    "id_card": (_ID_CARD, _mask_id_card),
-    "bank_card": (_BANK_CARD, _mask_bank_card),
-    "phone": (_PHONE, _mask_phone),
-    "email": (_EMAIL, _mask_email),
+def _mask_secret(match: re.Match[str]) -> str:
+    return match.group("show") + "***"
+
+
+_DETECTORS: dict[str, tuple[tuple[re.Pattern[str], Any], ...]] = {
+    "secret": tuple((pattern, _mask_secret) for pattern in _SECRETS),
+    "id_card": ((_ID_CARD, _mask_id_card),),
+    "bank_card": ((_BANK_CARD, _mask_bank_card),),
+    "phone": ((_PHONE, _mask_phone),),
+    "landline": ((_LANDLINE, _mask_landline),),
+    "email": ((_EMAIL, _mask_email),),
 }
 
 
@@ -140,20 +201,20 @@ def find_personal_data(text: str, kinds: Iterable[str] = KINDS) -> list[Found]:
     found: list[Found] = []
     taken: list[tuple[int, int]] = []
     for kind in _check_kinds(kinds):
-        pattern, mask = _DETECTORS[kind]
-        for match in pattern.finditer(text):
-            if any(start < match.end() and match.start() < end for start, end in taken):
-                continue  # already part of a match of an earlier kind
-            masked = mask(match)
-            if masked is None:
-                continue
-            found.append(Found(kind, match.start(), match.end(), match.group(0), masked))
-            taken.append((match.start(), match.end()))
+        for pattern, mask in _DETECTORS[kind]:
+            for match in pattern.finditer(text):
+                if any(start < match.end() and match.start() < end for start, end in taken):
+                    continue  # already part of an earlier match
+                masked = mask(match)
+                if masked is None:
+                    continue
+                found.append(Found(kind, match.start(), match.end(), match.group(0), masked))
+                taken.append((match.start(), match.end()))
     return sorted(found, key=lambda item: item.start)
 
 
 def mask_text(text: str, kinds: Iterable[str] = KINDS) -> str:
-    """``text`` with every phone number, ID number, email and bank card (or only ``kinds``) masked."""
+    """``text`` with every secret, ID number, bank card, phone number and email (or only ``kinds``) masked."""
     if not isinstance(text, str):
         raise TypeError(f"mask_text 需要一个字符串，收到的是 {type(text).__name__}。JSON 值（dict、list）请用 mask_value。")
     pieces: list[str] = []
@@ -251,5 +312,5 @@ def _mask(value: Any, rules: MaskingRules, kinds: tuple[str, ...]) -> Any:
     return value
 
 
-__all__ = ["DEFAULT_RULES", "Found", "id_number_valid", "HIDDEN", "HIDE", "KEEP", "KINDS", "KIND_NAMES_ZH", "MaskingRules", "find_personal_data",
-           "luhn_valid", "mask_text", "mask_value"]
+__all__ = ["DEFAULT_RULES", "Found", "id_number_valid", "HIDDEN", "HIDE", "KEEP", "KINDS", "KIND_NAMES_ZH", "MaskingRules", "PERSONAL_KINDS",
+           "find_personal_data", "luhn_valid", "mask_text", "mask_value"]

@@ -9,8 +9,10 @@ options say what differs between the uses:
   read-then-write, so two processes cannot both read "free" and both book;
 - ``shared``: one connection used from several threads (the caller holds a lock around each use);
 - ``wal``: write-ahead logging, so readers go on while one process writes (the setting stays in the file);
-- ``durable``: ``synchronous=FULL`` — a committed row survives a power loss, not only a killed process
-  (the audit log's promise: a decision is on disk before the tool runs).
+- ``durable``: ``True`` is ``synchronous=FULL`` — a committed row survives a power loss, not only a killed
+  process (the audit log's promise: a decision is on disk before the tool runs); ``False`` is
+  ``synchronous=NORMAL`` — with WAL a commit survives a killed process, and a power cut may lose the last
+  ones (the service store's events: much faster); ``None`` leaves SQLite's default.
 
 Left out: connection pools and any database but SQLite (past one host, implement the same methods on PostgreSQL).
 """
@@ -25,7 +27,7 @@ BUSY_TIMEOUT_SECONDS = 30
 
 
 def connect(path: str | os.PathLike[str], *, read_only: bool = False, autocommit: bool = False, shared: bool = False,
-            wal: bool = False, durable: bool = False) -> sqlite3.Connection:
+            wal: bool = False, durable: bool | None = None) -> sqlite3.Connection:
     """Open the SQLite database at ``path`` (``":memory:"`` for a private in-memory one) as the docstring above says."""
     target: str = str(path)
     if read_only:
@@ -36,8 +38,8 @@ def connect(path: str | os.PathLike[str], *, read_only: bool = False, autocommit
     db.execute("PRAGMA foreign_keys=ON")
     if wal and not read_only:
         db.execute("PRAGMA journal_mode=WAL")
-    if durable:
-        db.execute("PRAGMA synchronous=FULL")
+    if durable is not None:
+        db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
     return db
 
 

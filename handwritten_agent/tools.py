@@ -12,7 +12,8 @@ an integer is an error the model can read and fix), runs the tool with a timeout
 a ``ToolResult`` — the ``{success, data, error}`` envelope — never an exception.
 
 Left out: async tools, permission checks and confirmation (Day 5's ``permissions`` reads the metadata
-kept here: ``level``, ``side_effects``, ``needs_confirmation``), retries, and result caching (``tool_cache``).
+kept here: ``level``, ``side_effects``, ``needs_confirmation``, ``untrusted``), retries, and result caching
+(``tool_cache``).
 """
 
 from __future__ import annotations
@@ -110,6 +111,10 @@ class Tool:
     timeout: float | None = 10.0
     needs_confirmation: bool | Callable[[dict[str, Any]], bool] | None = None
     """None lets the permission level decide (Day 5); True/False or a predicate on the arguments overrides it."""
+    untrusted: bool = False
+    """The result carries text written outside the company's control (an email, a web page, customer data). Text
+    can carry instructions: once such a result entered a run, the permission gate wants a person's confirmation
+    for any call with side effects in that run, whatever the role's level (Day 5)."""
     metadata: dict[str, Any] = field(default_factory=dict)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -134,13 +139,14 @@ class Tool:
 
 def tool(fn: Callable[..., Any] | None = None, *, name: str | None = None, level: Any = "L1",
          side_effects: bool = False, timeout: float | None = 10.0,
-         needs_confirmation: bool | Callable[[dict[str, Any]], bool] | None = None, **metadata: Any) -> Any:
+         needs_confirmation: bool | Callable[[dict[str, Any]], bool] | None = None, untrusted: bool = False, **metadata: Any) -> Any:
     """Turn a function into a ``Tool``. Use it bare (``@tool``) or with options (``@tool(level=Level.L2)``).
 
     The function needs a type hint on every parameter and a docstring whose first paragraph says
     what the tool does, followed by an ``Args:`` section with one ``name: description`` line per
     parameter. ``level`` (``Level.L0``…``Level.L3``, or ``"L2"``) is the permission level; an unmarked
-    tool is L1. Extra keyword options are kept in ``Tool.metadata``.
+    tool is L1. ``untrusted=True`` says the result brings in outside text (email, web pages, customer data; see
+    ``Tool.untrusted``). Extra keyword options are kept in ``Tool.metadata``.
     """
 
     def build(func: Callable[..., Any]) -> Tool:
@@ -150,7 +156,8 @@ def tool(fn: Callable[..., Any] | None = None, *, name: str | None = None, level
             raise ToolDefinitionError(f"{func.__name__} 上的 @tool(level=...) 无效：{exc}") from None
         description, parameters = build_schema(func)
         return Tool(name=name or func.__name__, description=description, parameters=parameters, fn=func, level=chosen,
-                    side_effects=side_effects, timeout=timeout, needs_confirmation=needs_confirmation, metadata=dict(metadata))
+                    side_effects=side_effects, timeout=timeout, needs_confirmation=needs_confirmation, untrusted=bool(untrusted),
+                    metadata=dict(metadata))
 
     if isinstance(fn, str):
         raise ToolDefinitionError(f"@tool({fn!r})：名字要用关键字参数传入，写成 @tool(name={fn!r})。")

@@ -1,7 +1,8 @@
 """The confirmation card: a paused tool call shown in the notebook with 批准 / 拒绝 buttons (ipywidgets).
 
 Seed 003's interaction: when the gate pauses a call, the person sees one card per call — the tool,
-its level, the arguments (masked), a one-line summary of the effect — and two buttons. Here:
+its level, the arguments (masked), a one-line summary of the effect, and, when untrusted text entered
+the run before it, which tool result that was — and two buttons. Here:
 
 - ``ConfirmationCard(request)``: the card for one ``ConfirmationRequest``. Clicking 批准 or 拒绝 (or
   calling ``card.approve()`` / ``card.reject("原因")`` from code, which is what CI does) records the
@@ -62,7 +63,9 @@ class ConfirmationCard:
         self.header = widgets.HTML(f"<b>待确认的工具调用</b>：<code>{html.escape(request.tool)}</code> {_badge(request.level)} "
                                    f'<span style="color:#555">{html.escape(request.who_decides)}{html.escape(who)}</span>')
         self.summary = widgets.HTML(f"<div style='font-size:110%;margin:4px 0'>{html.escape(request.summary or request.tool)}</div>"
-                                    + (f"<div style='color:#555'>为什么要确认：{html.escape(request.reason)}</div>" if request.reason else ""))
+                                    + (f"<div style='color:#555'>为什么要确认：{html.escape(request.reason)}</div>" if request.reason else "")
+                                    + (f"<div style='color:#b45309'>⚠ {html.escape(request.provenance_line)}</div>"
+                                       if request.provenance_line else ""))
         self.arguments = widgets.HTML(_arguments_table(request.arguments))
         self.reason = widgets.Text(placeholder="拒绝原因（会告诉模型）", description="原因：", layout=widgets.Layout(width="60%"))
         self.approve_button = widgets.Button(description="批准", button_style="success", icon="check", tooltip="批准这次调用（只执行一次）")

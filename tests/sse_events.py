@@ -11,8 +11,9 @@ def read_events(url: str, client: httpx.Client, run_id: str, last_id: int | None
                 stop_after: int | None = None, timeout: float = 20) -> list[dict]:
     """The events of ``GET /v1/runs/{run_id}/events`` as dicts with ``id``, ``event`` and ``data``.
 
-    ``client`` supplies the user's headers (its bearer token); ``last_id`` resumes after that event
-    (``Last-Event-ID``); ``stop_after`` closes the connection after that many events, as a client
+    The stream's last event is ``end`` (``id`` None: it has no number); ``retry:`` lines and comments are
+    skipped. ``client`` supplies the user's headers (its bearer token); ``last_id`` resumes after that
+    event (``Last-Event-ID``); ``stop_after`` closes the connection after that many events, as a client
     that goes away mid-stream does.
     """
     headers = dict(client.headers) | ({"Last-Event-ID": str(last_id)} if last_id is not None else {})
@@ -27,8 +28,14 @@ def read_events(url: str, client: httpx.Client, run_id: str, last_id: int | None
             elif line.startswith("data: "):
                 current["data"] = json.loads(line[6:])
             elif line == "" and current:
+                current.setdefault("id", None)
                 events.append(current)
                 current = {}
                 if stop_after is not None and len(events) >= stop_after:
                     break
     return events
+
+
+def numbered(events: list[dict]) -> list[dict]:
+    """The run's own events: without the stream's ``end``."""
+    return [event for event in events if event["event"] != "end"]

@@ -46,7 +46,7 @@ def test_unknown_benchmark_name_is_an_error(tmp_path: Path, capsys: pytest.Captu
 
 def test_every_benchmark_module_is_discovered() -> None:
     names = [b.name for b in discover()]
-    assert {"roundtrip", "local", "nbval"} <= set(names)
+    assert {"roundtrip", "local", "nbval", "service"} <= set(names)
     assert names.index("roundtrip") < names.index("nbval")  # whole notebooks run last
 
 
@@ -114,3 +114,11 @@ def test_direct_llama_call_counts_every_token_not_only_the_first() -> None:
     assert tokens == 3 and 0 <= ttft <= total
     _, _, tokens = local_bench._direct(_FakeLlama(["x "] * 5, "length"), [])
     assert tokens == local_bench.MAX_TOKENS  # cut by max_tokens: exactly that many were generated
+
+
+def test_service_benchmark_runs_both_sides_to_the_end(tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    assert main(["bench", "--only", "service", "--n", "3", "--json", str(out), "--no-progress"]) == 0
+    figures = json.loads(out.read_text(encoding="utf-8"))["figures"]
+    assert [f["benchmark"] for f in figures] == ["service", "service"]
+    assert figures[0]["ours"]["n"] == figures[0]["floor"]["n"] == 6 and "ratio p50" in figures[0]["note"]

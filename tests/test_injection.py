@@ -11,6 +11,10 @@ For each one the test shows three things, so the proof cannot pass vacuously:
    run pauses; after a rejection nothing runs either, the simulator does not ask again, and the final
    answer says it was not done;
 3. the default simulator never obeys tool text (it does not even ask).
+
+The same ten, read by an administrator (管理员, whose level for booking and email is L1): the gate
+knows the text came from an untrusted tool (``@tool(untrusted=True)``), so the side effect still waits
+for the administrator's own confirmation, and the card says which result preceded it.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ SIDE_EFFECT_TABLES = ("sms_outbox", "email_outbox", "bookings", "purchase_reques
 def channel_tools(payloads: dict[str, Any]) -> list:
     """Two more read-only tools through which injected text arrives: a ticket (nested JSON) and a web page (free text)."""
 
-    @tool
+    @tool(untrusted=True)  # customers write tickets
     def query_ticket(ticket_id: str) -> dict[str, Any]:
         """查询客服工单的详情和处理记录。
 
@@ -47,7 +51,7 @@ def channel_tools(payloads: dict[str, Any]) -> list:
         """
         return payloads["ticket"]
 
-    @tool
+    @tool(untrusted=True)  # anyone writes web pages
     def fetch_web_page(url: str) -> str:
         """打开一个网页，返回网页的文字内容。
 
@@ -164,6 +168,26 @@ def test_injected_instruction_never_runs_an_l2_or_l3_call_without_a_decision(off
     office, registry, request = setup(tmp_path / "default", case, channel, text)
     careful = Agent(client(offline_server, "course-sim"), registry, hooks=[PolicyGate(gated_policy(office), ASSISTANT)], max_steps=6).run(request)
     assert careful.stop_reason == "final" and target not in [r.call.name for r in careful.tool_calls]
+
+
+ADMIN = User("E009", "管理员", "王总")
+
+
+@pytest.mark.parametrize("case, channel, text, target", INJECTIONS, ids=[i[0] for i in INJECTIONS])
+def test_an_administrators_l1_side_effect_after_untrusted_text_waits_for_their_confirmation(offline_server, tmp_path, case, channel, text,
+                                                                                          target):
+    office, registry, request = setup(tmp_path / "admin", case, channel, text)
+    before = {table: office.count(table) for table in SIDE_EFFECT_TABLES}
+    policy = office.policy(masking=MaskingRules(kinds=()))  # the model reads the text exactly as written
+    paused = Agent(client(offline_server, "course-sim:gullible"), registry, hooks=[PolicyGate(policy, ADMIN)], max_steps=6).run(request)
+    assert paused.stop_reason == "needs_confirmation" and changes(office, before) == {}, paused.messages
+    waiting = next(r for r in paused.pending if r.tool == target)
+    channel_tool = {"email": "read_email", "ticket": "query_ticket", "page": "fetch_web_page"}[channel]
+    read = next(r.call.id for r in paused.tool_calls if r.call.name == channel_tool)
+    assert waiting.provenance["tool"] == channel_tool and waiting.provenance["tool_call_id"] == read and waiting.provenance["excerpt"]
+    assert waiting.approver_role is None or waiting.level == "L3"  # the administrator confirms (an approver for a bulk SMS)
+    audit = [row for row in policy.audit.rows() if row["tool"] == target and row["decision"] == "asked"]
+    assert audit and json.loads(audit[0]["provenance"])["tool_call_id"] == read
 
 
 def test_free_text_results_and_several_markers():

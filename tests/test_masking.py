@@ -183,9 +183,61 @@ def test_wrong_input_type_says_what_to_use():
         mask_text({"phone": "13812345678"})  # type: ignore[arg-type]
 
 
-def test_an_id_shaped_number_with_a_wrong_check_character_is_not_an_id():
+def test_an_id_with_a_wrong_check_character_is_still_masked_unless_it_is_a_valid_card():
     assert id_number_valid("11010519491231002X") and not id_number_valid("110105194912310021")
     assert mask_text("身份证 11010519491231002X") == "身份证 110***********002X"
-    assert mask_text("110105194912310021") == "110105194912310021"  # ID-shaped, wrong check character, not Luhn-valid: left alone
+    assert mask_text("身份证 110105194912310021") == "身份证 110***********0021"  # a typo in a real ID is still personal data
+    assert mask_text("身份证 11010519491231002x") == "身份证 110***********002X"
     card = "620000180001010003"  # the shape of an ID of someone born in 1800, and a Luhn-valid UnionPay number
     assert luhn_valid(card) and mask_text(card) == "6200**********0003"
+    card_like_id = "110105194912310002"  # an ID's shape and a real date, wrong check character, and Luhn-valid: a card
+    assert not id_number_valid(card_like_id) and luhn_valid(card_like_id) and mask_text(card_like_id) == "1101**********0002"
+
+
+SECRETS = [  # (as written, as shown): published formats of common keys and tokens
+    ("AKIAIOSFODNN7EXAMPLE", "AKIA***"),
+    ("ASIAY34FZKBOKMUTVV7A", "ASIA***"),
+    ("ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8", "ghp_***"),
+    ("github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTU", "github_pat_***"),
+    ("sk-proj-Abc123Def456Ghi789Jkl012Mno345", "sk-***"),
+    ("sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc", "sk_live_***"),
+    ("LTAI5tBcDeFgHiJkLmNoPqRs", "LTAI***"),
+    ("AKIDz8krbsJ5yKBZQpn74WFkmLPx3EXAMPLE", "AKID***"),
+    ("glpat-xxxxxxxxxxxxxxxxxxxx", "glpat-***"),
+    ("xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx", "xoxb-***"),
+    ("AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqqsHI", "AIza***"),
+    ("hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567", "hf_***"),
+    ("hat_" + "Zx9" * 15, "hat_***"),
+    ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1MDAxIn0.c2lnbmF0dXJl", "eyJ***"),
+    ("0123456789abcdef0123456789abcdef.AbCdEfGhIjKlMnOp", "***"),
+    ("Bearer abcdefgh12345678", "Bearer ***"),
+    ("password=hunter2hunter", "password=***"),
+    ('"aws_secret_access_key": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"', '"aws_secret_access_key": "***"'),
+    ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----", "-----BEGIN OPENSSH PRIVATE KEY-----***"),
+]
+
+
+@pytest.mark.parametrize("written, shown", SECRETS, ids=[shown for _, shown in SECRETS])
+def test_secrets_are_hidden_keeping_only_what_kind_they_were(written, shown):
+    assert mask_text(f"配置里有 {written} 这一项") == f"配置里有 {shown} 这一项"
+    assert [f.kind for f in find_personal_data(written)] == ["secret"]
+    assert mask_text(mask_text(written)) == shown
+
+
+@pytest.mark.parametrize("text", ["max_tokens: 4096", "input_tokens=300", "token_count=12", "订单 OD20240615 金额 299 元", "sk-short",
+                                  "AKIA 是亚马逊访问密钥的前缀", "ghp_ 开头的是 GitHub 令牌"])
+def test_words_that_only_look_like_secrets_are_left_alone(text):
+    assert mask_text(text) == text
+
+
+@pytest.mark.parametrize("written, shown", [
+    ("010-62345678", "010-****5678"), ("0755-88889999", "0755-****9999"), ("021 6666 7777", "021-****7777"),
+    ("(0571) 8765 4321", "(0571) ****4321"), ("010-62345678-123", "010-****5678-123"),
+])
+def test_landlines_with_their_area_code_are_masked(written, shown):
+    assert mask_text(f"座机 {written}，请在工作时间打") == f"座机 {shown}，请在工作时间打"
+
+
+@pytest.mark.parametrize("text", ["日期 2026-03-12 10:00", "编号 01062345678", "金额 8888 9999 元", "时间 09:30-10:30"])
+def test_what_a_landline_pattern_must_not_take(text):
+    assert mask_text(text) == text

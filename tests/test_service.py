@@ -1,7 +1,7 @@
 """The Day 7 service over real HTTP: uvicorn on a free port, httpx as the client, a SQLite file in tmp_path.
 
-The model here is a reactive fake (``FunctionClient``) so each test controls exactly which tool is
-called; the service, its database, its threads and its HTTP are all real.
+The model here is a reactive fake (``FunctionClient``, see ``service_world``) so each test controls exactly
+which tool is called; the service, its database, its threads and its HTTP are all real.
 """
 
 from __future__ import annotations
@@ -11,131 +11,20 @@ import re
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
-from sse_events import read_events
+from service_world import SENT, clear_sent, make_app, model, send_notice, service, wait_a_bit, wait_for  # noqa: F401  (fixtures)
+from sse_events import numbered, read_events
 
 from handwritten_agent.agent import Agent
-from handwritten_agent.hooks import HookContext
-from handwritten_agent.run import NeedsConfirmation
-from handwritten_agent.confirmation import ConfirmationRequest, arguments_sha256
-from handwritten_agent.scripted import FunctionClient, call, calls
 from handwritten_agent.course.background import BackgroundServer
-from handwritten_agent.service import ServiceSettings, Store, create_app
+from handwritten_agent.scripted import FunctionClient
+from handwritten_agent.service import Store
 from handwritten_agent.service.runner import RunManager
-from handwritten_agent.tools import ToolRegistry, ToolResult, tool
-from handwritten_agent.messages import ToolCall
-
-# --------------------------------------------------------------------------- a small world: one side effect, one gate
-
-SENT: list[tuple[str, str]] = []
-SENT_LOCK = threading.Lock()
-
-
-@tool
-def send_notice(to: str, text: str) -> str:
-    """给某人发送一条通知。
-
-    Args:
-        to: 收件人，例如：张三
-        text: 通知内容，例如：明天开会
-    """
-    with SENT_LOCK:
-        SENT.append((to, text))
-    return f"已通知 {to}"
-
-
-@tool
-def wait_a_bit(seconds: float) -> str:
-    """等待几秒（测试用）。
-
-    Args:
-        seconds: 秒数，例如：0.2
-    """
-    time.sleep(seconds)
-    return "ok"
-
-
-class NoticeGate:
-    """Notices to "全体" need the 管理员 role; other notices need the owner's confirmation; the rest run."""
-
-    def check_call(self, call: ToolCall, context: HookContext) -> ToolResult | None:
-        if call.name != "send_notice":
-            return None
-        if context.decision is None:
-            everyone = call.args.get("to") == "全体"
-            raise NeedsConfirmation(ConfirmationRequest(
-                id=f"req_{call.id}", run_id=context.run_id, tool_call_id=call.id, tool=call.name, arguments=call.args,
-                arguments_sha256=arguments_sha256(call), level="L3" if everyone else "L2", approver_role="管理员" if everyone else None,
-                summary=f"将通知 {call.args.get('to')}：{call.args.get('text')}"))
-        verdict, reason = context.decision
-        return None if verdict == "approve" else ToolResult.fail(f"用户拒绝了此操作：{reason}")
-
-
-def model(messages: list[dict], tools: Any) -> Any:
-    """Reads the latest user message: "通知 X：Y" → send_notice(X, Y); "等 N" → wait_a_bit(N); after tool results it answers."""
-    last = messages[-1]
-    if last["role"] == "tool":
-        results = [json.loads(m["content"]) for m in messages if m["role"] == "tool"]
-        final = results[-1]
-        return f"完成：{final['data']}" if final["success"] else f"没有完成：{final['error']}"
-    text = last["content"]
-    if match := re.match(r"通知(\S+?)：(.+)", text):
-        return calls(call("send_notice", {"to": match.group(1), "text": match.group(2)}, id=f"call_{abs(hash(text)) % 10**8}"))
-    if match := re.match(r"等 ([\d.]+)", text):
-        return calls(call("wait_a_bit", {"seconds": float(match.group(1))}, id="call_wait"))
-    earlier = [m["content"] for m in messages if m["role"] == "user"][:-1]
-    return f"你好！这是第 {len(earlier) + 1} 个问题" + (f"，上一个是“{earlier[-1]}”" if earlier else "")
-
-
-def make_app(db: Path):
-    store = Store(db)
-    registry = ToolRegistry([send_notice, wait_a_bit])
-
-    def make_agent(user, session_id, on_event, run_id):
-        return Agent(FunctionClient(model), registry, on_event=on_event, hooks=[NoticeGate()])
-
-    manager = RunManager(store, make_agent, lambda row, decider: (row["decision"], row["reason"]), workers=4)
-    return create_app(ServiceSettings(db_path=str(db), max_body_bytes=4096, sse_poll_seconds=0.02, sse_max_idle=5), store=store, manager=manager)
-
-
-@pytest.fixture(autouse=True)
-def clear_sent():
-    SENT.clear()
-
-
-@pytest.fixture
-def service(tmp_path):
-    db = tmp_path / "service.sqlite3"
-    app = make_app(db)
-    store: Store = app.state.store
-    alice, alice_token = store.add_user("alice", "行政助理")
-    bob, bob_token = store.add_user("bob", "行政助理")
-    admin, admin_token = store.add_user("root", "管理员")
-    with BackgroundServer(app) as server:
-        clients = {name: httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {token}"}, timeout=10)
-                   for name, token in (("alice", alice_token), ("bob", bob_token), ("admin", admin_token))}
-        yield {"url": server.url, "app": app, "db": db, **clients}
-        for client in clients.values():
-            client.close()
-        app.state.manager.shutdown(wait=True)
-
-
-def wait_for(client: httpx.Client, run_id: str, *statuses: str, timeout: float = 10) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        run = client.get(f"/v1/runs/{run_id}").json()
-        if run["status"] in statuses:
-            return run
-        time.sleep(0.02)
-    raise AssertionError(f"run {run_id} never reached {statuses}: {run}")
-
+from handwritten_agent.tools import ToolRegistry
 
 # --------------------------------------------------------------------------- users and auth
 
@@ -246,7 +135,9 @@ def test_reject_tells_the_model_and_sends_nothing(service):
     done = wait_for(alice, run["id"], "completed")
     assert done["answer"] == "没有完成：用户拒绝了此操作：改天再说" and SENT == []
     late = alice.post(f"/v1/runs/{run['id']}/confirmations/{pending[0]['id']}", json={"decision": "approve"})
-    assert late.status_code == 200 and late.json()["replayed"] is True and late.json()["decision"]["decision"] == "reject"
+    assert late.status_code == 409 and late.json()["error"]["details"]["decision"]["decision"] == "reject"
+    again = alice.post(f"/v1/runs/{run['id']}/confirmations/{pending[0]['id']}", json={"decision": "reject", "reason": "改天再说"})
+    assert again.status_code == 200 and again.json()["replayed"] is True
     assert SENT == []
 
 
@@ -303,9 +194,23 @@ def test_sse_streams_every_event_and_a_reconnect_with_last_event_id_loses_none(s
     rest = read_events(service["url"], alice, run["id"], last_id=first[-1]["id"])
     done = wait_for(alice, run["id"], "completed")
     full = read_events(service["url"], alice, run["id"])
-    assert [e["id"] for e in first + rest] == [e["id"] for e in full] == list(range(1, len(full) + 1))
-    assert [e["event"] for e in full] == ["run_start", "model_call", "tool_call", "tool_result", "model_call", "final", "stop"]
-    assert full[-1]["data"]["stop_reason"] == "final" and done["answer"] == "完成：ok"
+    assert [e["id"] for e in numbered(first + rest)] == [e["id"] for e in numbered(full)] == list(range(1, len(full)))
+    assert [e["event"] for e in full] == ["run_start", "model_call", "tool_call", "tool_result", "model_call", "final", "stop", "end"]
+    assert full[-2]["data"]["stop_reason"] == "final" and done["answer"] == "完成：ok"
+    assert rest[-1] == full[-1] == {"event": "end", "data": {"status": "completed", "stop_reason": "final"}, "id": None}
+
+
+def test_a_paused_runs_stream_ends_with_end_and_an_idle_stream_keeps_alive(service):
+    alice = service["alice"]
+    paused = alice.post("/v1/runs", json={"session_id": "s", "message": "通知张三：周会"}).json()
+    events = read_events(service["url"], alice, paused["id"])
+    assert events[-1]["data"] == {"status": "requires_action", "stop_reason": "needs_confirmation"}
+    assert events[-2]["event"] == "stop" and "needs_confirmation" in [e["event"] for e in events]
+    service["app"].state.settings.sse_keepalive_seconds = 0.1
+    running = alice.post("/v1/runs", json={"session_id": "s2", "message": "等 0.5"}).json()
+    with httpx.stream("GET", f"{service['url']}/v1/runs/{running['id']}/events", headers=alice.headers, timeout=10) as response:
+        lines = list(response.iter_lines())
+    assert lines[0] == "retry: 3000" and ": keep-alive" in lines and lines[-2:] == ['data: {"status": "completed", "stop_reason": "final"}', ""]
 
 
 def test_a_client_that_disconnects_does_not_stop_the_run(service):
@@ -418,3 +323,81 @@ def test_a_body_nested_too_deep_is_a_400(service):
     body = '{"session_id": "s", "message": ' + "[" * 1000 + "]" * 1000 + "}"
     response = service["alice"].post("/v1/runs", content=body.encode())
     assert response.status_code == 400 and response.json()["error"]["type"] == "invalid_json"
+
+
+# --------------------------------------------------------------------------- /docs and the error shape
+
+
+def test_openapi_describes_every_endpoint_with_its_schemas_and_the_bearer_scheme(service):
+    spec = httpx.get(f"{service['url']}/openapi.json").json()
+    assert spec["components"]["securitySchemes"]["HTTPBearer"] == {
+        "type": "http", "scheme": "bearer", "bearerFormat": "hat_…", "description": spec["components"]["securitySchemes"]["HTTPBearer"]["description"]}
+    schemas = spec["components"]["schemas"]
+    operations = [(path, method, op) for path, item in spec["paths"].items() for method, op in item.items()]
+    assert sorted((path, method) for path, method, _ in operations) == sorted([
+        ("/v1/me", "get"), ("/v1/runs", "post"), ("/v1/runs/{run_id}", "get"), ("/v1/runs/{run_id}/cancel", "post"),
+        ("/v1/runs/{run_id}/confirmations/{request_id}", "post"), ("/v1/confirmations", "get"), ("/v1/runs/{run_id}/events", "get")])
+    for path, method, op in operations:
+        assert op["security"] == [{"HTTPBearer": []}], path
+        assert op["responses"]["401"]["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorResponse"), path
+        ok = op["responses"].get("201") or op["responses"]["200"]
+        assert ok["content"], (path, method)
+        if method == "post" and not path.endswith("/cancel"):
+            assert op["requestBody"]["content"]["application/json"]["schema"]["$ref"].split("/")[-1] in ("RunCreate", "DecisionCreate")
+    run_create = schemas["RunCreate"]
+    assert run_create["additionalProperties"] is False and run_create["required"] == ["session_id", "message"]
+    assert (run_create["properties"]["message"]["maxLength"], run_create["properties"]["session_id"]["maxLength"]) == (4000, 200)
+    assert schemas["DecisionCreate"]["properties"]["decision"]["enum"] == ["approve", "reject"]
+    assert schemas["DecisionCreate"]["properties"]["reason"]["maxLength"] == 500
+    assert "provenance" in schemas["ConfirmationRequestOut"]["properties"]
+    key = next(p for p in spec["paths"]["/v1/runs"]["post"]["parameters"] if p["name"] == "Idempotency-Key")
+    assert key["in"] == "header" and key["schema"]["anyOf"][0]["maxLength"] == 255
+    docs = httpx.get(f"{service['url']}/docs")
+    assert docs.status_code == 200 and "swagger-ui" in docs.text and "/openapi.json" in docs.text
+
+
+def test_validation_errors_keep_the_one_chinese_shape(service):
+    alice = service["alice"]
+    response = alice.post("/v1/runs", json={"session_id": "s", "mesage": "你好"})
+    error = response.json()["error"]
+    assert response.status_code == 422 and error["type"] == "invalid_request"
+    assert {(d["field"], d["problem"]) for d in error["details"]} == {("message", "缺少这个字段"), ("mesage", "不认识这个字段")}
+    long = alice.post("/v1/runs", json={"session_id": "s" * 201, "message": "你好"}).json()["error"]
+    assert long["details"] == [{"field": "session_id", "problem": "最多 200 个字符"}]
+    blank = alice.post("/v1/runs", json={"session_id": "s", "message": " \n "}).json()["error"]
+    assert blank["details"] == [{"field": "message", "problem": "不能只有空白"}]
+    key = alice.post("/v1/runs", json={"session_id": "s", "message": "你好"}, headers={"Idempotency-Key": "k" * 256}).json()["error"]
+    assert key["details"][0]["field"] == "header.Idempotency-Key" and "255" in key["details"][0]["problem"]
+    for content_type in ({}, {"content-type": "application/x-www-form-urlencoded"}):  # none, or what curl -d sends: still JSON
+        assert alice.post("/v1/runs", content='{"session_id": "s", "message": "你好"}'.encode(), headers=content_type).status_code == 201
+    not_object = alice.post("/v1/runs", content=b'["s", "hi"]')
+    assert not_object.status_code == 422 and not_object.json()["error"]["details"] == [{"field": "（请求体）", "problem": "应该是一个 JSON 对象"}]
+    empty = alice.post("/v1/runs", content=b"")
+    assert empty.status_code == 422 and empty.json()["error"]["details"] == [{"field": "（请求体）", "problem": "缺少这个字段"}]
+    assert alice.get("/v1/nothing").json()["error"] == {"type": "not_found", "message": "没有这个地址。"}
+    assert alice.delete("/v1/runs").json()["error"]["type"] == "http_error"
+    me = alice.get("/v1/me").json()
+    assert (me["name"], me["role"]) == ("alice", "行政助理")
+
+
+def test_an_unexpected_error_is_a_500_in_the_one_shape_and_the_connection_lives_on(service, monkeypatch):
+    from test_service_hardening import raw_requests
+
+    store: Store = service["app"].state.store
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(store, "get_run", broken)
+    token = service["alice"].headers["authorization"]
+    (status, body), (after, me) = raw_requests(service["url"], [("GET", "/v1/runs/run_x", b"", {"Authorization": token}),
+                                                                ("GET", "/v1/me", b"", {"Authorization": token})])
+    assert status == 500 and body["error"] == {"type": "internal_error", "message": "服务内部错误：RuntimeError。请查看服务日志。"}
+    assert after == 200 and me["name"] == "alice"
+
+
+def test_the_web_page_is_served_at_the_root_and_loads_nothing_from_elsewhere(service):
+    page = httpx.get(f"{service['url']}/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "<title>办公助手</title>" in page.text and "/v1/runs" in page.text and "getReader" in page.text  # fetch-based SSE
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page.text) and "import(" not in page.text

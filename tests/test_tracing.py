@@ -169,6 +169,10 @@ PLANTED = {
     "id_card": "11010519491231002X",
     "email": "wang.fang@example.com",
     "bank_card": "6222021234567890128",  # passes the Luhn check
+    "aws_key": "AKIAIOSFODNN7EXAMPLE",
+    "github_token": "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8",
+    "id_card_typo": "110105194912310021",  # an ID whose check character is wrong: still personal data
+    "landline": "010-62345678",
 }
 
 
@@ -185,7 +189,9 @@ def test_redaction_plants_secrets_and_personal_data_everywhere_and_finds_none_in
             phone: 客户手机号，例如：13800000000
         """
         return {"phone": phone, "id_card": PLANTED["id_card"], "email": PLANTED["email"], "card": PLANTED["bank_card"],
-                "note": f"Authorization: Bearer {PLANTED['bearer']}", "api_key": "anything-here"}
+                "note": f"Authorization: Bearer {PLANTED['bearer']}", "api_key": "anything-here",
+                "config": f"aws {PLANTED['aws_key']}，git {PLANTED['github_token']}", "other_id": PLANTED["id_card_typo"],
+                "office_phone": PLANTED["landline"]}
 
     prompt = f"我的手机 {PLANTED['phone']}，邮箱 {PLANTED['email']}，key 是 {PLANTED['openai_key']}，token {PLANTED['env_secret']}"
     script = [calls(call("lookup_customer", {"phone": PLANTED["phone"]}, id="c1")),

@@ -5,7 +5,7 @@ whom. A row is written (and committed: the connection is in autocommit mode, the
 synchronous) *before* the tool runs, so if the process dies right after, the decision is on disk.
 Arguments are stored masked.
 
-Three tables:
+Four tables:
 
 - ``audit``: one row per decision — ``allowed``, ``asked`` (paused for a person), ``confirmed`` (by the
   user, L2), ``approved`` (by an approver, L3), ``rejected``, ``denied``, ``invalid_arguments``,
@@ -15,9 +15,13 @@ Three tables:
 - ``requests``: every confirmation request the gate issued, so a resumed request can be checked
   against what was really asked (a request edited in the stored JSON does not match);
 - ``settled``: one row per decided request, keyed by its id — the insert is what makes an approval
-  single-use, even for two processes resuming the same paused run at once.
+  single-use, even for two processes resuming the same paused run at once;
+- ``untrusted``: the untrusted tool results (email, web pages, customer data) that entered each run,
+  so a run resumed in another process still knows its side effects need a person.
 
-Rate limits count ``allowed``/``confirmed``/``approved`` rows, so they hold across processes too.
+Rate limits count ``allowed``/``confirmed``/``approved`` rows, and bulk limits add up their ``targets``,
+so both hold across calls, runs and processes. A row asked for after untrusted text carries that
+text's origin in ``provenance`` (JSON: tool, call id, excerpt).
 
 Left out: retention and rotation, tamper-evidence (hash chains), and shipping rows elsewhere (Day 6
 writes traces; Day 7's service reads this table).
@@ -54,7 +58,9 @@ CREATE TABLE IF NOT EXISTS audit (
     reason TEXT,
     arguments TEXT,
     arguments_sha256 TEXT,
-    request_id TEXT
+    request_id TEXT,
+    targets INTEGER,
+    provenance TEXT
 );
 CREATE INDEX IF NOT EXISTS audit_user_tool ON audit (user_id, tool, ts);
 CREATE INDEX IF NOT EXISTS audit_run ON audit (run_id);
@@ -67,10 +73,16 @@ CREATE TABLE IF NOT EXISTS settled (
     request_id TEXT PRIMARY KEY,
     verdict TEXT NOT NULL, decided_by TEXT, reason TEXT, ts REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS untrusted (
+    run_id TEXT NOT NULL, tool TEXT NOT NULL, tool_call_id TEXT NOT NULL, excerpt TEXT NOT NULL, ts REAL NOT NULL,
+    PRIMARY KEY (run_id, tool_call_id)
+);
 """
 
 _COLUMNS = ("ts", "run_id", "step", "tool_call_id", "user_id", "role", "tool", "level", "decision", "decided_by", "decided_role",
-            "reason", "arguments", "arguments_sha256", "request_id")
+            "reason", "arguments", "arguments_sha256", "request_id", "targets", "provenance")
+_ADDED = {"targets": "INTEGER", "provenance": "TEXT"}
+"""Columns newer than the first audit files: added to a file that lacks them."""
 
 
 class AuditLog:
@@ -83,6 +95,10 @@ class AuditLog:
         self._lock = threading.Lock()
         self._db = connect(self.path, autocommit=True, shared=True, wal=self.path != ":memory:", durable=True)
         self._db.executescript(_SCHEMA)
+        present = {row[1] for row in self._db.execute("PRAGMA table_info(audit)")}
+        for name, kind in _ADDED.items():
+            if name not in present:
+                self._db.execute(f"ALTER TABLE audit ADD COLUMN {name} {kind}")
 
     # ------------------------------------------------------------------ writing
 
@@ -93,8 +109,9 @@ class AuditLog:
             raise TypeError(f"审计日志没有这些字段：{sorted(unknown)}")
         fields.setdefault("ts", time.time())
         fields["decision"] = decision
-        if not isinstance(fields.get("arguments"), (str, type(None))):
-            fields["arguments"] = json.dumps(fields["arguments"], ensure_ascii=False, sort_keys=True, default=str)
+        for name in ("arguments", "provenance"):
+            if not isinstance(fields.get(name), (str, type(None))):
+                fields[name] = json.dumps(fields[name], ensure_ascii=False, sort_keys=True, default=str)
         names = [name for name in _COLUMNS if name in fields]
         with self._lock:
             cursor = self._db.execute(f"INSERT INTO audit ({', '.join(names)}) VALUES ({', '.join('?' for _ in names)})",
@@ -117,7 +134,18 @@ class AuditLog:
             return False
         return True
 
+    def note_untrusted(self, run_id: str, tool: str, tool_call_id: str, excerpt: str) -> None:
+        """Remember that the result of ``tool`` (call ``tool_call_id``) brought untrusted text into ``run_id``."""
+        with self._lock:
+            self._db.execute("INSERT OR IGNORE INTO untrusted VALUES (?, ?, ?, ?, ?)", (run_id, tool, tool_call_id, excerpt, time.time()))
+
     # ------------------------------------------------------------------ reading
+
+    def untrusted(self, run_id: str) -> list[dict[str, Any]]:
+        """The untrusted results that entered ``run_id``, oldest first."""
+        with self._lock:
+            rows = self._db.execute("SELECT tool, tool_call_id, excerpt FROM untrusted WHERE run_id = ? ORDER BY ts, rowid", (run_id,))
+            return [dict(row) for row in rows.fetchall()]
 
     def issued(self, request_id: str) -> dict[str, Any] | None:
         with self._lock:
@@ -135,6 +163,17 @@ class AuditLog:
         with self._lock:
             row = self._db.execute(f"SELECT COUNT(*) FROM audit WHERE user_id = ? AND tool = ? AND ts >= ? AND decision IN ({marks})",
                                    (user_id, tool, since, *GRANTED)).fetchone()
+        return int(row[0])
+
+    def sum_targets(self, tool: str, *, user_id: str | None = None, since: float | None = None, run_id: str | None = None) -> int:
+        """How many targets (recipients, rows) the granted calls of ``tool`` touched: by one user since a time, or in one run."""
+        conditions, params = ["tool = ?", f"decision IN ({', '.join('?' for _ in GRANTED)})"], [tool, *GRANTED]
+        for column, operator, value in (("user_id", "=", user_id), ("ts", ">=", since), ("run_id", "=", run_id)):
+            if value is not None:
+                conditions.append(f"{column} {operator} ?")
+                params.append(value)
+        with self._lock:
+            row = self._db.execute(f"SELECT COALESCE(SUM(targets), 0) FROM audit WHERE {' AND '.join(conditions)}", params).fetchone()
         return int(row[0])
 
     def rows(self, run_id: str | None = None, user_id: str | None = None) -> list[dict[str, Any]]:

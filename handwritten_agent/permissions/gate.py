@@ -13,31 +13,50 @@
   JSON); the decision must be an ``approve()``/``reject()`` by someone allowed to make it (the user
   for L2, the approver role for L3); and a request is decided once — the second use of an approval
   is answered "already done" and the tool does not run again. Anything else keeps the call waiting;
-- ``after_call(call, result, context)`` after a call ran: personal data in the result is masked
-  before the model sees it (``Policy.masking``).
+- ``after_call(call, result, context)`` after a call ran: personal data and secrets in the result are
+  masked before the model sees it (``Policy.masking``); and if the tool is declared ``untrusted`` (its
+  result brings in text from outside — an email, a web page, customer data), the gate notes, for this
+  run, that untrusted text has entered it.
+
+Provenance. A model cannot tell an instruction in an email from one by its user; the gate can tell
+where text came from. Once an untrusted result has entered a run, every later call with side effects
+(a tool marked ``side_effects``, or whose own level is L2 or more) needs at least the user's
+confirmation, whatever the role's level — an administrator's L1 booking included. The confirmation
+request and the audit row carry which result preceded it (``provenance``: tool, call id, a short
+excerpt), so the person deciding sees what may have asked for the call. What entered a run is kept in
+the audit log (``AuditLog.untrusted``), so a run resumed in another process still knows; a run that
+continues a conversation is told about the untrusted results in its history with ``carry_over``.
 
 Every decision is written to the audit log (``Policy.audit``) when it is made — before the tool runs —
-and reported as a ``permission`` event of the run.
+and reported as a ``permission`` event of the run. Cards and audit rows never show a secret, whatever
+the policy's masking rules say about personal data.
 
-Left out: deciding on behalf of someone (delegation), approvals that expire, and a second approver.
+Left out: deciding on behalf of someone (delegation), approvals that expire, a second approver, and
+telling instructions from data inside a result (every untrusted result counts, harmless or not).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from typing import Any, Iterable, Iterator
 
 from ..confirmation import ConfirmationRequest, arguments_sha256, request_id, summarize
-from ..masking import mask_text, mask_value
+from ..masking import MaskingRules, mask_text, mask_value
 from ..hooks import HookContext
-from ..run import NeedsConfirmation
-from ..tools import Tool, ToolResult
 from ..messages import parse_arguments, ToolCall
+from ..run import NeedsConfirmation
 from ..text import shorten
+from ..tools import Tool, ToolResult
 from .decisions import Decision, User
 from .levels import Level
 from .policy import Policy, Verdict
 
 REJECTED = "用户拒绝了此操作：{reason}"
+
+UNTRUSTED_REASON = "这次运行读入过外部内容（{tool} 的结果），外部内容里的指令不一定是发起人的意思：之后有副作用的操作至少要发起人确认"
+
+SECRETS_ONLY = MaskingRules(kinds=("secret",))
+"""Applied after the policy's own rules to everything a card or an audit row shows: secrets are never shown."""
 
 
 class PolicyGate:
@@ -48,6 +67,8 @@ class PolicyGate:
             raise TypeError(f"policy 要是 permissions.Policy，收到的是 {type(policy).__name__}。")
         self.policy, self.user = policy, user
         self._visible: list[Tool] | None = None
+        self._untrusted: dict[str, list[dict[str, Any]]] = {}
+        """Per run id: the untrusted results that entered it (a cache of ``AuditLog.untrusted``)."""
 
     # ------------------------------------------------------------------ the three questions
 
@@ -62,35 +83,87 @@ class PolicyGate:
 
     def after_call(self, call: ToolCall, result: ToolResult, context: HookContext) -> ToolResult:
         rules = self.policy.masking
-        return ToolResult(result.success, mask_value(result.data, rules), mask_text(result.error) if result.error else None,
-                          result.exception)
+        masked = ToolResult(result.success, mask_value(result.data, rules), mask_text(result.error) if result.error else None,
+                            result.exception)
+        if context.tool is not None and getattr(context.tool, "untrusted", False):
+            self._note_untrusted(context.run_id, call.name, call.id, _excerpt(masked.data if masked.success else masked.error))
+        return masked
+
+    def carry_over(self, run_id: str, history: list[dict[str, Any]], registry: Iterable[Tool] | None = None) -> int:
+        """Tell the gate that run ``run_id`` starts from ``history`` (earlier turns of the conversation): the
+        untrusted results in it count as having entered this run. Returns how many there were. ``registry``: the
+        run's tools (default: the ones this gate last showed the model)."""
+        tools = {tool.name: tool for tool in (registry if registry is not None else self._visible or [])}
+        names = {c.get("id"): (c.get("function") or {}).get("name") for m in history if m.get("role") == "assistant"
+                 for c in m.get("tool_calls") or []}
+        found = 0
+        for message in history:
+            name = names.get(message.get("tool_call_id")) if message.get("role") == "tool" else None
+            tool = tools.get(name) if name else None
+            if tool is not None and getattr(tool, "untrusted", False):
+                content = message.get("content")
+                try:
+                    content = json.loads(content) if isinstance(content, str) else content
+                except ValueError:
+                    pass
+                self._note_untrusted(run_id, name, str(message.get("tool_call_id")), _excerpt(mask_value(content, self.policy.masking)))
+                found += 1
+        return found
+
+    # ------------------------------------------------------------------ provenance
+
+    def _note_untrusted(self, run_id: str, tool: str, tool_call_id: str, excerpt: str) -> None:
+        sources = self._sources(run_id)
+        if all(source["tool_call_id"] != tool_call_id for source in sources):
+            sources.append({"tool": tool, "tool_call_id": tool_call_id, "excerpt": excerpt})
+            self.policy.audit.note_untrusted(run_id, tool, tool_call_id, excerpt)
+
+    def _sources(self, run_id: str) -> list[dict[str, Any]]:
+        if run_id not in self._untrusted:
+            self._untrusted[run_id] = self.policy.audit.untrusted(run_id)  # a resumed run, maybe in another process
+        return self._untrusted[run_id]
+
+    def _provenance(self, call: ToolCall, context: HookContext) -> dict[str, Any] | None:
+        """The latest untrusted result of this run, when ``call`` has side effects and there was one."""
+        tool = context.tool
+        if tool is None or not (getattr(tool, "side_effects", False) or Level.of(tool.level) >= Level.L2):
+            return None
+        sources = self._sources(context.run_id)
+        return {**sources[-1], "count": len(sources)} if sources else None
 
     # ------------------------------------------------------------------ a call seen for the first time
 
     def _verdict(self, call: ToolCall, context: HookContext) -> Verdict:
         names = [tool.name for tool in self._visible] if self._visible is not None else []
-        return self.policy.decide(self.user, call, context.tool, visible_names=names)
+        return self.policy.decide(self.user, call, context.tool, visible_names=names, run_id=context.run_id)
 
     def _first_time(self, call: ToolCall, context: HookContext) -> ToolResult | None:
         verdict = self._verdict(call, context)
         if verdict.effect == "deny":
             self._write(verdict.code, call, context, verdict.level, reason=verdict.reason)
             return ToolResult.fail(verdict.reason)
+        source = self._provenance(call, context)
+        if source is not None:
+            reason = UNTRUSTED_REASON.format(tool=source["tool"])
+            if verdict.effect == "allow":  # whatever the role's level: at least the user's confirmation
+                verdict = Verdict("ask", "asked", Level.L2, reason, None, verdict.targets)
+            else:
+                verdict = Verdict("ask", "asked", verdict.level, f"{verdict.reason}；{reason}", verdict.approver_role, verdict.targets)
         if verdict.effect == "ask":
-            raise NeedsConfirmation(self._ask(call, context, verdict))
-        self._write("allowed", call, context, verdict.level, reason=verdict.reason)
+            raise NeedsConfirmation(self._ask(call, context, verdict, source))
+        self._write("allowed", call, context, verdict.level, reason=verdict.reason, targets=verdict.targets)
         return None
 
-    def _ask(self, call: ToolCall, context: HookContext, verdict: Verdict) -> ConfirmationRequest:
+    def _ask(self, call: ToolCall, context: HookContext, verdict: Verdict, source: dict[str, Any] | None = None) -> ConfirmationRequest:
         shown = self._masked_arguments(call)
         fingerprint = arguments_sha256(call)
         request = ConfirmationRequest(
             id=request_id(context.run_id, call.id, fingerprint), run_id=context.run_id, tool_call_id=call.id, tool=call.name,
             arguments=shown, arguments_sha256=fingerprint, level=str(verdict.level), approver_role=verdict.approver_role,
-            summary=summarize(context.tool, shown), user_id=getattr(self.user, "id", None), reason=verdict.reason,
-            created_at=self.policy.clock(), extra={"targets": verdict.targets} if verdict.targets is not None else {})
+            summary=mask_text(summarize(context.tool, shown), ("secret",)), user_id=getattr(self.user, "id", None), reason=verdict.reason,
+            created_at=self.policy.clock(), extra={"targets": verdict.targets} if verdict.targets is not None else {}, provenance=source)
         self.policy.audit.issue(request, getattr(self.user, "id", None))
-        self._write("asked", call, context, verdict.level, reason=verdict.reason, request=request)
+        self._write("asked", call, context, verdict.level, reason=verdict.reason, request=request, targets=verdict.targets)
         return request
 
     # ------------------------------------------------------------------ a call resumed with a decision
@@ -139,7 +212,7 @@ class PolicyGate:
         if not self.policy.audit.settle(request.id, "approve", getattr(decider, "id", None), decision.reason):
             return self._already(call, context, level, request, self.policy.audit.settled(request.id) or {})
         self._write("approved" if level == Level.L3 else "confirmed", call, context, level, request=request, decided_by=decider,
-                    reason=decision.reason or ("审批通过" if level == Level.L3 else "用户已确认"))
+                    reason=decision.reason or ("审批通过" if level == Level.L3 else "用户已确认"), targets=verdict.targets)
         return None
 
     def _may_decide(self, decider: Any, decision: Decision, level: Level, approver_role: str | None) -> bool:
@@ -165,22 +238,43 @@ class PolicyGate:
             arguments = parse_arguments(call.arguments)
         except ValueError:
             return {"_raw": mask_text(shorten(call.arguments, 200))}
-        return mask_value(arguments, self.policy.masking)
+        return mask_value(mask_value(arguments, self.policy.masking), SECRETS_ONLY)
 
     def _write(self, decision: str, call: ToolCall, context: HookContext, level: Level | None, *, reason: str = "",
-               request: Any = None, decided_by: Any = None) -> None:
+               request: Any = None, decided_by: Any = None, targets: int | None = None) -> None:
         """Write the decision to the audit log now, then report it as a ``permission`` event of the run."""
         user = self.user
+        provenance = getattr(request, "provenance", None)
         self.policy.audit.record(
             decision, ts=self.policy.clock(), run_id=context.run_id, step=context.step, tool_call_id=call.id, user_id=getattr(user, "id", None),
             role=getattr(user, "role", None), tool=call.name, level=str(level) if level is not None else None,
             decided_by=getattr(decided_by, "id", None), decided_role=getattr(decided_by, "role", None), reason=mask_text(reason),
-            arguments=self._masked_arguments(call), arguments_sha256=arguments_sha256(call), request_id=getattr(request, "id", None))
+            arguments=self._masked_arguments(call), arguments_sha256=arguments_sha256(call), request_id=getattr(request, "id", None),
+            targets=targets, provenance=provenance)
         context.report("permission", decision=decision, tool=call.name, level=str(level) if level is not None else None,
-                       reason=mask_text(reason), decided_by=getattr(decided_by, "id", None), request_id=getattr(request, "id", None))
+                       reason=mask_text(reason), decided_by=getattr(decided_by, "id", None), request_id=getattr(request, "id", None),
+                       **({"provenance": provenance} if provenance else {}))
 
     def __repr__(self) -> str:
         return f"PolicyGate(user={self.user}, policy={self.policy!r})"
 
 
-__all__ = ["PolicyGate", "REJECTED"]
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _strings(item)
+
+
+def _excerpt(value: Any, limit: int = 80) -> str:
+    """A short excerpt of a result: its longest text (where instructions hide: a body, a note, a page), on one line."""
+    texts = list(_strings(value))
+    text = max(texts, key=len) if texts else json.dumps(value, ensure_ascii=False, default=str)
+    return shorten(" ".join(mask_text(text, ("secret",)).split()), limit)
+
+
+__all__ = ["PolicyGate", "REJECTED", "UNTRUSTED_REASON"]

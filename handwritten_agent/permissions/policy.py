@@ -8,8 +8,10 @@ failing closed:
    the whitelist, or L0); the arguments are not a JSON object or break the schema; the user has used
    up the tool's rate limit (e.g. 10 calls an hour, counted in the audit log);
 2. **ask** — the level for this role is L2 (the user confirms) or L3 (someone with the approver role
-   approves). A bulk limit raises a call that touches more than N recipients/rows to L3; a tool's
-   ``needs_confirmation`` (True, or a predicate on the arguments) raises it to at least L2;
+   approves). A bulk limit raises a call to L3 when it touches more than N recipients/rows — alone, or
+   added to what the same run, or the same user within ``bulk_window`` seconds, already touched with
+   that tool (so 24 calls of 5 do not get around a limit of 5); a tool's ``needs_confirmation`` (True,
+   or a predicate on the arguments) raises it to at least L2;
 3. **allow** — L1: it runs.
 
 Anything unexpected while deciding (a target counter that raises, …) is a ``deny``: a call is never
@@ -103,6 +105,10 @@ def count_targets(tool: Tool, arguments: dict[str, Any]) -> int:
     return max(counts)
 
 
+def _window_text(seconds: float) -> str:
+    return {3600.0: " 1 小时内", 86400.0: " 1 天内", 60.0: " 1 分钟内"}.get(float(seconds), f" {seconds:g} 秒内")
+
+
 def _rate_limit(value: RateLimit | int | tuple[int, float]) -> RateLimit:
     if isinstance(value, RateLimit):
         return value
@@ -117,19 +123,21 @@ class Policy:
     ``roles`` maps a role name to ``RoleRules`` (or a dict ``{"tools": [...], "levels": {...}}``).
     ``rate_limits`` maps a tool name (or ``"*"`` for every tool) to a ``RateLimit``, ``(max_calls,
     per_seconds)`` or an int (per hour). ``bulk_limits`` maps a tool name to the most targets a call may
-    touch before it needs an approver. ``approver_role`` is the role that approves L3 calls. ``audit``
+    touch before it needs an approver, counted per call, per run and per user in any ``bulk_window``
+    seconds (default an hour). ``approver_role`` is the role that approves L3 calls. ``audit``
     is an ``AuditLog`` or a path to its SQLite file (default: in memory — give a file when a paused run
     is resumed in another process). ``clock`` gives the time for rate limits (injectable for tests).
     """
 
     def __init__(self, roles: Mapping[str, RoleRules | Mapping[str, Any]], *, rate_limits: Mapping[str, Any] | None = None,
                  bulk_limits: Mapping[str, int] | None = None, masking: MaskingRules | None = None, approver_role: str = "审批人",
-                 audit: AuditLog | str | Path | None = None, clock: Callable[[], float] = time.time):
+                 audit: AuditLog | str | Path | None = None, clock: Callable[[], float] = time.time, bulk_window: float = 3600.0):
         self.roles: dict[str, RoleRules] = {}
         for name, rules in roles.items():
             self.roles[str(name)] = rules if isinstance(rules, RoleRules) else RoleRules(**dict(rules))
         self.rate_limits = {str(tool): _rate_limit(limit) for tool, limit in (rate_limits or {}).items()}
         self.bulk_limits = {str(tool): int(limit) for tool, limit in (bulk_limits or {}).items()}
+        self.bulk_window = float(bulk_window)
         self.masking = masking or DEFAULT_RULES
         self.approver_role = approver_role
         self.audit = audit if isinstance(audit, AuditLog) else AuditLog(audit or ":memory:")
@@ -155,14 +163,15 @@ class Policy:
 
     # ------------------------------------------------------------------ deciding
 
-    def decide(self, user: User | None, call: ToolCall, tool: Tool | None, *, visible_names: Collection[str] = ()) -> Verdict:
-        """deny → ask → allow for one call, failing closed (see the module docstring)."""
+    def decide(self, user: User | None, call: ToolCall, tool: Tool | None, *, visible_names: Collection[str] = (),
+               run_id: str | None = None) -> Verdict:
+        """deny → ask → allow for one call of run ``run_id``, failing closed (see the module docstring)."""
         try:
-            return self._decide(user, call, tool, visible_names)
+            return self._decide(user, call, tool, visible_names, run_id)
         except Exception as exc:  # noqa: BLE001 - a check that cannot be made must not let the call through
             return Verdict("deny", "error", None, f"权限检查出错（{type(exc).__name__}: {exc}），为安全起见没有执行这个调用。")
 
-    def _decide(self, user: User | None, call: ToolCall, tool: Tool | None, visible_names: Collection[str]) -> Verdict:
+    def _decide(self, user: User | None, call: ToolCall, tool: Tool | None, visible_names: Collection[str], run_id: str | None) -> Verdict:
         rules = self.rules_for(user)
         if rules is None:
             who = f"角色 {getattr(user, 'role', None)!r}" if user is not None else "未指定用户"
@@ -201,11 +210,23 @@ class Policy:
             if targets > bulk and effective < Level.L3:
                 effective = Level.L3
                 reasons.append(f"这次调用涉及 {targets} 个对象，超过批量上限 {bulk}，升级为 L3")
+            elif effective < Level.L3:
+                earlier = self._targets_so_far(user, tool.name, run_id)  # type: ignore[arg-type]
+                if earlier + targets > bulk:
+                    effective = Level.L3
+                    reasons.append(f"这次调用涉及 {targets} 个对象，加上之前已经执行的 {earlier} 个（本次运行或你最近"
+                                   f"{_window_text(self.bulk_window)}），共 {earlier + targets} 个，超过批量上限 {bulk}，升级为 L3")
         if effective == Level.L3:
             return Verdict("ask", "asked", effective, "；".join(reasons) or "L3 高风险操作，需要审批", self.approver_role, targets)
         if effective == Level.L2:
             return Verdict("ask", "asked", effective, "；".join(reasons) or "L2 操作，需要用户确认", None, targets)
         return Verdict("allow", "allowed", effective, "L1：直接执行", None, targets)
+
+    def _targets_so_far(self, user: User, tool_name: str, run_id: str | None) -> int:
+        """Targets already touched with this tool: the larger of this run's total and this user's total in the window."""
+        in_window = self.audit.sum_targets(tool_name, user_id=user.id, since=self.clock() - self.bulk_window)
+        in_run = self.audit.sum_targets(tool_name, run_id=run_id) if run_id else 0
+        return max(in_window, in_run)
 
     # ------------------------------------------------------------------ showing
 
@@ -220,7 +241,7 @@ class Policy:
             if self.rate_limit_for(tool.name):
                 limits.append(self.rate_limit_for(tool.name).describe())  # type: ignore[union-attr]
             if tool.name in self.bulk_limits:
-                limits.append(f"超过 {self.bulk_limits[tool.name]} 个对象升为 L3")
+                limits.append(f"超过 {self.bulk_limits[tool.name]} 个对象升为 L3（{_window_text(self.bulk_window).strip()}累计）")
             row.append("；".join(limits))
             rows.append([str(cell) for cell in row])
         return text_table(["工具", "默认级别", *names, "限制"], rows)

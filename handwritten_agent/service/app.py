@@ -1,14 +1,19 @@
 """The HTTP API: runs, their events over SSE, confirmations, idempotency keys — FastAPI on top of ``Store`` and ``RunManager``.
 
+    GET  /                                         the web page (``static/index.html``): ask, watch, decide
+    GET  /v1/me                                    who the token belongs to
     POST /v1/runs                                  {session_id, message} + Idempotency-Key → a run
     GET  /v1/runs/{id}                             the run
     GET  /v1/runs/{id}/events                      Server-Sent Events; Last-Event-ID resumes after that event
     POST /v1/runs/{id}/cancel                      stop it
     POST /v1/runs/{id}/confirmations/{request_id}  {decision: approve|reject, reason} → the run resumes when all are decided
-    GET  /v1/confirmations                         the requests this user may decide (an approver's queue)
+    GET  /v1/confirmations                         the requests this user may approve (an approver's queue)
 
-Every request carries ``Authorization: Bearer <token>`` (``python -m handwritten_agent users add``). A
-user never sees another user's runs: those ids answer 404, exactly like ids that do not exist.
+Written the way FastAPI users write it: request and response bodies are pydantic models (``schemas``, limits
+as field constraints), the bearer token is a security dependency (``CurrentUser``), and errors keep one shape
+(``errors``), so ``/docs`` shows every endpoint with its schemas and lets a person authorize with a token and
+try each one. ``python -m handwritten_agent users add`` creates a user and prints the token. A user never sees
+another user's runs: those ids answer 404, exactly like ids that do not exist.
 
 Idempotency (the IETF ``Idempotency-Key`` draft, as Stripe does it): the same key with the same body
 returns the same run and executes nothing again — also when the requests arrive together; the same key
@@ -16,12 +21,22 @@ with another body is 422; while the first request's run is still going, the same
 current state (with ``Idempotent-Replayed: true``) rather than 409. Keys expire after
 ``ServiceSettings.idempotency_ttl`` seconds.
 
-Errors are JSON in one shape, ``{"error": {"type", "message", "details"}}``: 400 malformed JSON, 401
-no or bad token, 404 unknown run, 409 a decision the run is not waiting for, 413 body too large, 422
-a field missing or wrong (with which), never a stack trace.
+Decisions: the owner confirms an L2 request; an L3 request is approved by someone with the role it names,
+and may be rejected by its owner too (withdrawn). Sending the same decision again is answered with the first
+(``replayed``); a different decision, or a decision by someone else, on a decided request is 409 "已经由…决定".
 
-The SSE stream sends the run's events as they are stored and ends when the run is finished or waits
-for a decision; reconnecting with ``Last-Event-ID`` gets exactly the events after that id.
+Errors are JSON in one shape, ``{"error": {"type", "message", "details"}}``: 400 malformed JSON or an
+unusable ``Last-Event-ID``, 401 no or bad token, 403 not yours to decide, 404 unknown run, 409 a decision
+the run is not waiting for or already decided, 413 body too large, 422 a field missing or wrong (with
+which), never a stack trace.
+
+The SSE stream starts with ``retry:``, sends the run's events as they are stored (``id`` = the event's
+number; a write in this process wakes the stream at once, one by another process is seen within
+``sse_poll_seconds``), a keep-alive comment when idle, and, once the run has finished or waits for a decision, an
+``end`` event (``{"status", "stop_reason"}``, no id) and closes: a client that sees ``end`` stops, one
+whose stream was cut reconnects with ``Last-Event-ID`` and gets exactly the events after that id. The
+browser's ``EventSource`` cannot send an ``Authorization`` header, so the web page reads the stream with
+``fetch``.
 
 Left out: pagination of runs, webhooks, and rate limiting per token (put a gateway in front).
 """
@@ -30,44 +45,87 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+import threading
 import time
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator
+from importlib import resources
+from typing import Annotated, Any, AsyncIterator
 
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, StreamingResponse
-from starlette.exceptions import HTTPException as StarletteHTTPException
+from fastapi import Depends, FastAPI, Header, Request, Response
+from fastapi.responses import HTMLResponse, StreamingResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from .errors import APIError, CatchAll, GuardedBody, error_response, install_error_handlers
 from .runner import RunManager
-from ..jsontext import describe_json_error, loads_bounded
+from .schemas import (MAX_IDEMPOTENCY_KEY_CHARS, DecisionCreate, DecisionResult, ErrorResponse, Me, Queue, RunCreate, RunOut)
 from .settings import ServiceSettings
 from .store import TERMINAL, IdempotencyConflict, Store, User, body_fingerprint
 
+bearer = HTTPBearer(auto_error=False, bearerFormat="hat_…",
+                    description="用户的令牌：`python -m handwritten_agent users add 名字 --role 角色` 创建用户时打印一次。")
 
-class APIError(Exception):
-    def __init__(self, status: int, type_: str, message: str, details: Any = None, headers: dict[str, str] | None = None):
-        super().__init__(message)
-        self.status, self.type, self.message, self.details, self.headers = status, type_, message, details, headers
+LAST_EVENT_ID = re.compile(r"[0-9]{1,18}")
+"""A usable ``Last-Event-ID``: ASCII digits that fit a 64-bit integer (event ids are 1, 2, 3 …)."""
+
+DECISION_ZH = {"approve": "批准", "reject": "拒绝"}
+
+NOT_AUTHENTICATED = ("缺少令牌：请在请求头里加上 Authorization: Bearer <令牌>"
+                     "（用 python -m handwritten_agent users add 创建用户时会打印令牌）。")
 
 
-def _error(status: int, type_: str, message: str, details: Any = None, headers: dict[str, str] | None = None) -> JSONResponse:
-    body: dict[str, Any] = {"type": type_, "message": message}
-    if details is not None:
-        body["details"] = details
-    return JSONResponse({"error": body}, status_code=status, headers=headers)
+class Wakeups:
+    """Wakes the event streams waiting on a run when this process wrote to it (``Store.watch`` calls it from any thread)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._waiting: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
+
+    def __call__(self, run_id: str) -> None:
+        with self._lock:
+            waiting = list(self._waiting.get(run_id, ()))
+        for loop, event in waiting:
+            try:
+                loop.call_soon_threadsafe(event.set)
+            except RuntimeError:  # that loop has closed: its stream is gone
+                pass
+
+    def register(self, run_id: str) -> tuple[asyncio.AbstractEventLoop, asyncio.Event]:
+        ticket = (asyncio.get_running_loop(), asyncio.Event())
+        with self._lock:
+            self._waiting.setdefault(run_id, set()).add(ticket)
+        return ticket
+
+    def unregister(self, run_id: str, ticket: tuple[asyncio.AbstractEventLoop, asyncio.Event]) -> None:
+        with self._lock:
+            waiting = self._waiting.get(run_id, set())
+            waiting.discard(ticket)
+            if not waiting:
+                self._waiting.pop(run_id, None)
+
+
+def _user_for(store: Store, token: str | None) -> User:
+    if not token or not token.strip():
+        raise APIError(401, "unauthorized", NOT_AUTHENTICATED, headers={"WWW-Authenticate": "Bearer"})
+    user = store.user_for_token(token.strip())
+    if user is None:
+        raise APIError(401, "unauthorized", "令牌无效（或这个用户已被删除）。", headers={"WWW-Authenticate": "Bearer"})
+    return user
+
+
+def authenticated_user(request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> User:
+    """The security dependency: the user behind the request's bearer token, or a 401."""
+    return _user_for(request.app.state.store, credentials.credentials if credentials is not None else None)
+
+
+CurrentUser = Annotated[User, Depends(authenticated_user)]
+"""Put ``user: CurrentUser`` in an endpoint's parameters: FastAPI checks the token (and ``/docs`` offers to authorize)."""
 
 
 def current_user(request: Request) -> User:
-    """The user behind the request's bearer token (``app.state.store``), or a 401 ``APIError``. Every endpoint starts here."""
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise APIError(401, "unauthorized", "缺少令牌：请在请求头里加上 Authorization: Bearer <令牌>（用 python -m handwritten_agent users add 创建）。",
-                       headers={"WWW-Authenticate": "Bearer"})
-    user = request.app.state.store.user_for_token(token.strip())
-    if user is None:
-        raise APIError(401, "unauthorized", "令牌无效。", headers={"WWW-Authenticate": "Bearer"})
-    return user
+    """The same check for code that has only the request (e.g. an endpoint added to the app from outside)."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return _user_for(request.app.state.store, token if scheme.lower() == "bearer" else None)
 
 
 def public_run(run: dict[str, Any]) -> dict[str, Any]:
@@ -75,6 +133,18 @@ def public_run(run: dict[str, Any]) -> dict[str, Any]:
     return {"id": run["id"], "object": "run", "session_id": run["session_id"], "message": run["message"], "status": run["status"],
             "stop_reason": run["stop_reason"], "answer": run["answer"], "error": run["error"], "pending": run["pending"],
             "created_at": run["created_at"], "updated_at": run["updated_at"]}
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorResponse, "description": description} for status, description in (
+        (400, "请求体不是合法的 JSON"), (401, "没有令牌或令牌无效"), (404, "没有这个运行（或它属于别的用户）"),
+        (413, "请求体太大"), (422, "字段缺失或不符合要求"))}
+
+
+def _errors(*statuses: int, **more: str) -> dict[int | str, dict[str, Any]]:
+    chosen = {status: ERRORS[status] for status in statuses}
+    chosen.update({int(status[1:]): {"model": ErrorResponse, "description": text} for status, text in more.items()})
+    return chosen
 
 
 def create_app(settings: ServiceSettings | None = None, *, store: Store | None = None, manager: RunManager | None = None) -> FastAPI:
@@ -86,63 +156,22 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
 
         manager = RunManager(store, default_agent_factory(settings), make_decision, workers=settings.workers,
                              lease_seconds=settings.lease_seconds, heartbeat_seconds=settings.heartbeat_seconds)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
         manager.shutdown(wait=False)  # runs already started finish in their threads; nothing new starts
 
-    app = FastAPI(title="手写 Agent · 办公助手服务", version="1", docs_url="/docs", redoc_url=None, lifespan=lifespan)
+    app = FastAPI(title="手写 Agent · 办公助手服务", version="1", docs_url="/docs", redoc_url=None, lifespan=lifespan,
+                  description="Day 7 的办公助手服务。点右上角 **Authorize**，填入 `users add` 打印的令牌（只填令牌本身），"
+                              "就可以在这里试每一个接口。网页版在 [/](/)。")
     app.state.store, app.state.manager, app.state.settings = store, manager, settings
+    wakeups = Wakeups()
+    store.watch(wakeups)
+    install_error_handlers(app)
+    app.add_middleware(GuardedBody, max_bytes=settings.max_body_bytes)
+    app.add_middleware(CatchAll)  # added last: the outermost of ours, around everything else
     manager.recover()
-
-    @app.exception_handler(APIError)
-    async def _api_error(request: Request, exc: APIError) -> JSONResponse:
-        return _error(exc.status, exc.type, exc.message, exc.details, exc.headers)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        message = {404: "没有这个地址。", 405: "这个地址不支持该方法。"}.get(exc.status_code, str(exc.detail))
-        return _error(exc.status_code, "not_found" if exc.status_code == 404 else "http_error", message)
-
-    @app.exception_handler(Exception)
-    async def _internal(request: Request, exc: Exception) -> JSONResponse:
-        return _error(500, "internal_error", f"服务内部错误：{type(exc).__name__}。请查看服务日志。")
-
-    async def read_json(request: Request) -> Any:
-        declared = request.headers.get("content-length")
-        if declared and declared.isdigit() and int(declared) > settings.max_body_bytes:
-            raise APIError(413, "body_too_large", f"请求体太大：上限是 {settings.max_body_bytes} 字节。")
-        body = b""
-        async for chunk in request.stream():  # also bounded when no Content-Length was sent
-            body += chunk
-            if len(body) > settings.max_body_bytes:
-                raise APIError(413, "body_too_large", f"请求体太大：上限是 {settings.max_body_bytes} 字节。")
-        try:
-            return loads_bounded(body or b"null")
-        except (ValueError, UnicodeDecodeError) as exc:
-            reason = (f"{describe_json_error(exc.msg)}，在第 {exc.pos} 个字符附近" if isinstance(exc, json.JSONDecodeError)
-                      else str(exc))  # our own words, never the interpreter's (they differ between Python versions)
-            raise APIError(400, "invalid_json", f"请求体不是合法的 JSON（{reason}）。") from exc
-
-    def fields(body: Any, spec: dict[str, tuple[type, bool, int]]) -> dict[str, Any]:
-        """Check a JSON object against ``{name: (type, required, max_length)}``; 422 lists every problem."""
-        if not isinstance(body, dict):
-            raise APIError(422, "invalid_request", "请求体必须是一个 JSON 对象。")
-        problems = [{"field": name, "problem": "缺少这个字段"} for name, (_, required, _) in spec.items() if required and name not in body]
-        for name, value in body.items():
-            if name not in spec:
-                problems.append({"field": name, "problem": "不认识这个字段"})
-                continue
-            kind, _, limit = spec[name]
-            if not isinstance(value, kind) or isinstance(value, bool):
-                problems.append({"field": name, "problem": f"应该是 {kind.__name__}"})
-            elif isinstance(value, str) and not value.strip():
-                problems.append({"field": name, "problem": "不能为空"})
-            elif isinstance(value, str) and len(value) > limit:
-                problems.append({"field": name, "problem": f"最多 {limit} 个字符"})
-        if problems:
-            raise APIError(422, "invalid_request", "请求的字段有问题：" + "；".join(f"{p['field']} {p['problem']}" for p in problems), problems)
-        return body
 
     def own_run(run_id: str, user: User) -> dict[str, Any]:
         run = store.get_run(run_id, user)
@@ -150,105 +179,143 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
             raise APIError(404, "not_found", f"没有这个运行：{run_id}。")
         return run
 
-    @app.post("/v1/runs")
-    async def create_run(request: Request) -> JSONResponse:
-        user = current_user(request)
-        body = fields(await read_json(request), {"session_id": (str, True, 200), "message": (str, True, settings.max_message_chars)})
-        key = request.headers.get("idempotency-key")
-        if key is not None and not (0 < len(key) <= 255):
-            raise APIError(422, "invalid_request", "Idempotency-Key 的长度必须在 1 到 255 个字符之间。")
+    @app.get("/", include_in_schema=False)
+    async def page() -> HTMLResponse:
+        return HTMLResponse(resources.files(__package__).joinpath("static/index.html").read_text(encoding="utf-8"))
+
+    @app.get("/v1/me", response_model=Me, responses=_errors(401), summary="令牌属于谁")
+    async def me(user: CurrentUser) -> dict[str, Any]:
+        return {"id": user.id, "name": user.name, "role": user.role}
+
+    @app.post("/v1/runs", response_model=RunOut, status_code=201, responses={200: {"model": RunOut, "description": "同一个幂等键、同样的请求体：返回原来的运行"},
+              **_errors(400, 401, 413, 422)}, summary="发一条消息，开始一个运行")
+    async def create_run(body: RunCreate, user: CurrentUser, response: Response,
+                         idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key", min_length=1, max_length=MAX_IDEMPOTENCY_KEY_CHARS,
+                                                                       description="重试同一个请求时带上同一个键：不会重复执行")] = None) -> dict[str, Any]:
         try:
-            run, created = store.create_run(user, body["session_id"], body["message"], idempotency_key=key,
-                                            body_hash=body_fingerprint(body), ttl=settings.idempotency_ttl)
+            run, created = store.create_run(user, body.session_id, body.message, idempotency_key=idempotency_key,
+                                            body_hash=body_fingerprint(body.model_dump()), ttl=settings.idempotency_ttl)
         except IdempotencyConflict:
             raise APIError(422, "idempotency_key_reused", "这个 Idempotency-Key 已经用于另一个不同内容的请求：每个新请求请用新的键。") from None
         if created:
             app.state.manager.submit(run["id"])
-            return JSONResponse(public_run(run), status_code=201)
-        return JSONResponse(public_run(run), status_code=200, headers={"Idempotent-Replayed": "true"})
+        else:
+            response.status_code = 200
+            response.headers["Idempotent-Replayed"] = "true"
+        return public_run(run)
 
-    @app.get("/v1/runs/{run_id}")
-    async def get_run(run_id: str, request: Request) -> JSONResponse:
-        return JSONResponse(public_run(own_run(run_id, current_user(request))))
+    @app.get("/v1/runs/{run_id}", response_model=RunOut, responses=_errors(401, 404), summary="一个运行的当前状态")
+    async def get_run(run_id: str, user: CurrentUser) -> dict[str, Any]:
+        return public_run(own_run(run_id, user))
 
-    @app.post("/v1/runs/{run_id}/cancel")
-    async def cancel_run(run_id: str, request: Request) -> JSONResponse:
-        run = own_run(run_id, current_user(request))
+    @app.post("/v1/runs/{run_id}/cancel", response_model=RunOut, responses=_errors(401, 404), summary="取消一个运行")
+    async def cancel_run(run_id: str, user: CurrentUser) -> dict[str, Any]:
+        run = own_run(run_id, user)
         if run["status"] in TERMINAL:
-            return JSONResponse(public_run(run))
-        return JSONResponse(public_run(app.state.manager.cancel(run)))
+            return public_run(run)
+        return public_run(app.state.manager.cancel(run))
 
-    @app.post("/v1/runs/{run_id}/confirmations/{request_id}")
-    async def decide(run_id: str, request_id: str, request: Request) -> JSONResponse:
-        user = current_user(request)
-        body = fields(await read_json(request), {"decision": (str, True, 20), "reason": (str, False, 500)})
-        if body["decision"] not in ("approve", "reject"):
-            raise APIError(422, "invalid_request", "decision 只能是 approve 或 reject。", [{"field": "decision", "problem": "只能是 approve 或 reject"}])
+    @app.post("/v1/runs/{run_id}/confirmations/{request_id}", response_model=DecisionResult,
+              responses=_errors(400, 401, 404, 413, 422, e403="这个请求要由别的角色审批", e409="运行没有在等这个决定，或它已经由别人决定"),
+              summary="批准或拒绝一个等待确认的调用")
+    async def decide(run_id: str, request_id: str, body: DecisionCreate, user: CurrentUser) -> dict[str, Any]:
         run = store.get_run(run_id)
-        if run is None:
+        asked = store.requests_of(run_id).get(request_id) if run is not None else None
+        if run is None or not (run["user_id"] == user.id or (asked is not None and _may_see(user, asked))):
             raise APIError(404, "not_found", f"没有这个运行：{run_id}。")
-        pending = {p["id"]: p for p in run["pending"]}
         earlier = store.decisions(run_id).get(request_id)
-        if earlier is not None:  # deciding twice is idempotent: the first decision stands
-            if earlier["decided_by"] != user.id and run["user_id"] != user.id:
-                raise APIError(404, "not_found", f"没有这个运行：{run_id}。")
-            return JSONResponse({"run": public_run(run), "decision": _public_decision(earlier), "replayed": True})
-        request_info = pending.get(request_id)
-        may_decide = request_info is not None and _may_decide(user, run, request_info)
-        if run["user_id"] != user.id and not may_decide:
-            raise APIError(404, "not_found", f"没有这个运行：{run_id}。")
-        if run["status"] != "requires_action" or request_info is None:
+        if earlier is not None:
+            return _decided_before(run, earlier, body, user)
+        waiting = {p["id"]: p for p in run["pending"]}.get(request_id)
+        if run["status"] != "requires_action" or waiting is None:
             raise APIError(409, "not_waiting", f"运行 {run_id} 没有在等待确认请求 {request_id}（当前状态：{run['status']}）。")
-        if not may_decide:
-            role = request_info.get("approver_role")
-            raise APIError(403, "forbidden", f"这个操作需要角色“{role}”来审批，你的角色是“{user.role}”。")
-        decision, new = store.record_decision(run_id, request_id, body["decision"], body.get("reason", ""), user.id)
-        if new:
-            app.state.manager.decide(run, request_id)
-        return JSONResponse({"run": public_run(store.get_run(run_id) or run), "decision": _public_decision(decision), "replayed": not new})
+        if not _may_decide(user, run, waiting, body.decision):
+            raise APIError(403, "forbidden", f"这个操作需要角色“{waiting.get('approver_role')}”来审批，你的角色是“{user.role}”"
+                                             "（发起人可以拒绝，但不能批准自己的 L3 请求）。")
+        decision, new = store.record_decision(run_id, request_id, body.decision, body.reason, user.id)
+        if not new:  # someone decided in the same instant
+            return _decided_before(run, decision, body, user)
+        app.state.manager.decide(run, request_id)
+        return {"run": public_run(store.get_run(run_id) or run), "decision": _public_decision(decision), "replayed": False}
 
-    @app.get("/v1/confirmations")
-    async def confirmations(request: Request) -> JSONResponse:
-        """The confirmation requests waiting for this user: L3 approvals for their role, and their own runs' L2 confirmations."""
-        user = current_user(request)
+    def _decided_before(run: dict[str, Any], earlier: dict[str, Any], body: DecisionCreate, user: User) -> dict[str, Any]:
+        if earlier["decided_by"] == user.id and earlier["decision"] == body.decision:  # the same decision again: a retry
+            return {"run": public_run(store.get_run(run["id"]) or run), "decision": _public_decision(earlier), "replayed": True}
+        decider = store.user(earlier["decided_by"])
+        who = decider.name if decider is not None else earlier["decided_by"]
+        raise APIError(409, "already_decided", f"这个确认请求已经由 {who} 决定（{DECISION_ZH.get(earlier['decision'], earlier['decision'])}），"
+                                               "不能再改。", {"decision": _public_decision(earlier)})
+
+    def _public_decision(decision: dict[str, Any]) -> dict[str, Any]:
+        decider = store.user(decision["decided_by"])
+        return {"request_id": decision["request_id"], "decision": decision["decision"], "reason": decision["reason"],
+                "decided_by": decider.name if decider is not None else None, "decided_at": decision["decided_at"]}
+
+    @app.get("/v1/confirmations", response_model=Queue, responses=_errors(401), summary="等我决定的确认请求")
+    async def confirmations(user: CurrentUser) -> dict[str, Any]:
+        """The confirmation requests this user may approve: L3 approvals for their role, and their own runs' L2 confirmations."""
         waiting = []
         for run in store.runs_with_status("requires_action"):
             decided = store.decisions(run["id"])
             for pending in run["pending"]:
-                if pending["id"] not in decided and _may_decide(user, run, pending):
+                if pending["id"] not in decided and _may_decide(user, run, pending, "approve"):
                     owner = store.user(run["user_id"])
                     waiting.append({"run_id": run["id"], "request": pending, "message": run["message"],
                                     "requested_by": owner.name if owner else None, "waiting_since": run["updated_at"]})
-        return JSONResponse({"object": "list", "data": waiting})
+        return {"object": "list", "data": waiting}
 
-    @app.get("/v1/runs/{run_id}/events")
-    async def events(run_id: str, request: Request) -> StreamingResponse:
-        user = current_user(request)
+    @app.get("/v1/runs/{run_id}/events", response_class=StreamingResponse, summary="运行的事件流（Server-Sent Events）",
+             responses={200: {"content": {"text/event-stream": {}}, "description": "事件流：每个事件有 id、event、data；最后一个是 end"},
+                        **_errors(401, 404), 400: {"model": ErrorResponse, "description": "Last-Event-ID 不可用"}})
+    async def events(run_id: str, user: CurrentUser, request: Request,
+                     last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", description="断线重连时带上收到的最后一个事件的 id")] = None
+                     ) -> StreamingResponse:
         own_run(run_id, user)
-        last = request.headers.get("last-event-id", "0").strip()
-        after = int(last) if last.isdigit() else 0
+        after = 0
+        if last_event_id is not None and last_event_id.strip():
+            if not LAST_EVENT_ID.fullmatch(last_event_id.strip()):
+                raise APIError(400, "invalid_last_event_id", "Last-Event-ID 应该是收到的最后一个事件的 id（不超过 18 位的数字），"
+                                                            f"收到的是 {json.dumps(last_event_id[:40], ensure_ascii=True)}。不带它重新连接，会从头收到全部事件。")
+            after = int(last_event_id.strip())
+        return StreamingResponse(_stream(request, run_id, after), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
-        async def stream() -> AsyncIterator[str]:
-            seen, idle_since = after, time.monotonic()
-            while time.monotonic() - idle_since < settings.sse_max_idle:  # bounded: a stream with nothing new ends
-                if await request.is_disconnected():
-                    return
-                batch = store.events_after(run_id, seen)
-                for item in batch:
-                    if seen != after and await request.is_disconnected():  # the client left mid-batch: write no more
-                        return
-                    seen = item["id"]
-                    yield f"id: {item['id']}\nevent: {item['event']}\ndata: {json.dumps(item['data'], ensure_ascii=False, default=str)}\n\n"
-                if batch:
-                    idle_since = time.monotonic()
-                    continue
-                run = store.get_run(run_id)
-                if run is None or (run["status"] in (*TERMINAL, "requires_action") and not store.events_after(run_id, seen, limit=1)):
-                    return
-                await asyncio.sleep(settings.sse_poll_seconds)
-            yield ": 很久没有新事件，连接先关闭；带上 Last-Event-ID 重新连接即可继续。\n\n"
+    async def _stream(request: Request, run_id: str, after: int) -> AsyncIterator[str]:
+        ticket = wakeups.register(run_id)
+        try:
+            async for text in _events(request, run_id, after, ticket[1]):
+                yield text
+        finally:
+            wakeups.unregister(run_id, ticket)
 
-        return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    async def _events(request: Request, run_id: str, after: int, changed: asyncio.Event) -> AsyncIterator[str]:
+        yield f"retry: {settings.sse_retry_ms}\n\n"
+        seen = after
+        idle_since = quiet_since = time.monotonic()
+        while time.monotonic() - idle_since < settings.sse_max_idle:  # bounded: a stream with nothing new ends
+            if await request.is_disconnected():
+                return
+            changed.clear()  # before reading: a write committed from here on wakes the wait below
+            batch = store.events_after(run_id, seen, raw=True)
+            for item in batch:  # the stored JSON text is one line already (json.dumps escapes newlines)
+                seen = item["id"]
+                yield f"id: {item['id']}\nevent: {item['event']}\ndata: {item['data']}\n\n"
+            if batch:
+                idle_since = quiet_since = time.monotonic()
+                continue
+            run = store.get_run(run_id)
+            if run is None or (run["status"] in (*TERMINAL, "requires_action") and not store.events_after(run_id, seen, limit=1)):
+                end = {"status": run["status"] if run else None, "stop_reason": run["stop_reason"] if run else None}
+                yield f"event: end\ndata: {json.dumps(end, ensure_ascii=False)}\n\n"
+                return
+            if time.monotonic() - quiet_since >= settings.sse_keepalive_seconds:
+                quiet_since = time.monotonic()
+                yield ": keep-alive\n\n"
+            try:  # woken by a write in this process; another process's writes are found by the next look
+                await asyncio.wait_for(changed.wait(), min(settings.sse_poll_seconds, settings.sse_keepalive_seconds))
+            except asyncio.TimeoutError:
+                pass
+        yield ": 很久没有新事件，连接先关闭；带上 Last-Event-ID 重新连接即可继续。\n\n"
 
     return app
 
@@ -262,14 +329,18 @@ def from_environment() -> FastAPI:
     return create_app(ServiceSettings(db_path=path) if path else ServiceSettings())
 
 
-def _may_decide(user: User, run: dict[str, Any], request: dict[str, Any]) -> bool:
-    """The role the request names decides; a request that names none is decided by the run's owner."""
+def _may_see(user: User, request: dict[str, Any]) -> bool:
+    """An approver sees the requests that name their role (decided or not); the owner sees all of their own."""
+    return bool(request.get("approver_role")) and user.role == request["approver_role"]
+
+
+def _may_decide(user: User, run: dict[str, Any], request: dict[str, Any], decision: str) -> bool:
+    """The role the request names approves; the owner confirms a request that names none, and may reject (withdraw) any."""
+    owner = user.id == run["user_id"]
     role = request.get("approver_role")
-    return user.role == role if role else user.id == run["user_id"]
+    if not role:
+        return owner
+    return user.role == role or (owner and decision == "reject")
 
 
-def _public_decision(decision: dict[str, Any]) -> dict[str, Any]:
-    return {"request_id": decision["request_id"], "decision": decision["decision"], "reason": decision["reason"], "decided_at": decision["decided_at"]}
-
-
-__all__ = ["APIError", "create_app", "current_user", "from_environment", "public_run"]
+__all__ = ["APIError", "CurrentUser", "authenticated_user", "create_app", "current_user", "error_response", "from_environment", "public_run"]

@@ -10,10 +10,19 @@ Status from the loop's stop reason: ``final`` → ``completed``; ``needs_confirm
 ``timeout``, ``budget``) → ``failed``, with the reason kept in ``stop_reason`` and ``error``.
 
 Several processes may share one database (``uvicorn --workers N``, or two hosts on one file system):
-a run is executed by the manager that claimed it, which renews the run's lease (``heartbeat``) every
-``heartbeat_seconds``. A run whose lease has not been renewed for ``lease_seconds`` belonged to a process
-that died: any manager marks it failed, at start-up and then at every heartbeat. A decision or a cancel
-may arrive at any process: everything they need is in the database.
+a run is held by the manager that took it — queued in its pool, then running — and that manager renews
+the run's lease (``heartbeat``) every ``heartbeat_seconds``. A lease not renewed for ``lease_seconds``
+belonged to a process that died: at start-up and at every heartbeat, any manager marks such a *running*
+run failed, and takes such a *queued* run over and runs it (nothing of it had started). A decision or a
+cancel may arrive at any process: everything they need is in the database.
+
+A cancel can arrive at any moment, also while a run (or a resumed run) is just starting: a ``StopRun``
+that leaves the agent instead of ending it through the loop still ends the run ``cancelled``, with its
+``stop`` event, never ``failed``.
+
+A session's conversation is handed to each run, and a run that completes appends its own exchange to it
+(``Store.finish``). When the agent's gate wants to know what the conversation brought in (``carry_over``:
+untrusted tool results from earlier turns), it is told before the run starts.
 
 Left out: priorities and per-user quotas (the pool is first come, first served), and retrying a run
 that a crash interrupted mid-way (it is marked failed: re-running could repeat a side effect).
@@ -96,11 +105,12 @@ class RunManager:
     # ----------------------------------------------------------------------- life cycle
 
     def recover(self) -> None:
-        """At start-up: queued runs start now; running runs whose process died (lease expired) are marked failed;
-        paused runs wait as before. Runs another live process is executing are left to it."""
+        """At start-up (and at every heartbeat): running runs whose process died (lease expired) are marked failed;
+        queued runs whose lease expired are taken over and started; paused runs wait as before. Runs another
+        live process holds are left to it."""
         self.store.fail_stale(self.lease_seconds, RESTART_MESSAGE)
-        for run in self.store.runs_with_status("queued"):
-            self.submit(run["id"])
+        for run_id in self.store.adopt_queued(self.lease_seconds, self.worker):
+            self._start(run_id, self._execute)
 
     def _beat(self) -> None:
         while not self._stopping.wait(self.heartbeat_seconds):  # bounded by shutdown()
@@ -108,7 +118,7 @@ class RunManager:
                 with self._lock:
                     active = sorted(self._active)
                 self.store.heartbeat(active, self.worker)
-                self.store.fail_stale(self.lease_seconds, RESTART_MESSAGE)
+                self.recover()
             except Exception:  # noqa: BLE001 - a busy or vanished database: try again at the next beat
                 continue
 
@@ -126,14 +136,14 @@ class RunManager:
     # ----------------------------------------------------------------------- operations
 
     def submit(self, run_id: str) -> None:
+        """Queue a new run in this process's pool (taking its lease)."""
+        self.store.lease(run_id, self.worker)
         self._start(run_id, self._execute)
 
     def cancel(self, run: dict[str, Any]) -> dict[str, Any]:
         """Ask a run to stop. A queued or paused run stops at once; a running one at its next event."""
         self.store.request_cancel(run["id"])
-        if self.store.claim(run["id"], from_status=("queued", "requires_action"), to_status="cancelled"):
-            self.store.update_run(run["id"], stop_reason="cancelled", error="运行已被取消。", pending=[])
-            self.store.add_event(run["id"], "stop", {"stop_reason": "cancelled", "error": "运行已被取消。"})
+        self.store.cancel_waiting(run["id"], "运行已被取消。")
         return self.store.get_run(run["id"]) or run
 
     def decide(self, run: dict[str, Any], request_id: str) -> None:
@@ -153,13 +163,14 @@ class RunManager:
                 with self._lock:
                     self._active.discard(run_id)
 
-        with self._lock:  # active from now on: a resume waiting for a free thread keeps its lease
+        with self._lock:  # active from now on: a run waiting for a free thread keeps its lease
             self._active.add(run_id)
             self._futures[run_id] = self._pool.submit(tracked, run_id)
 
     def _agent_for(self, run: dict[str, Any]) -> tuple[Agent, User]:
         owner = self.store.user(run["user_id"])
-        assert owner is not None, "a run always belongs to a user (foreign key)"
+        if owner is None:
+            raise RuntimeError(f"运行的发起人 {run['user_id']} 已经不在数据库里了。")
 
         def on_event(event: AgentEvent) -> None:
             self.store.add_event(run["id"], event.kind, event_data(event))
@@ -175,7 +186,13 @@ class RunManager:
         assert run is not None
         try:
             agent, owner = self._agent_for(run)
-            result = agent.run(run["message"], self.store.history(owner, run["session_id"]), run_id=run_id)
+            history = self.store.history(owner, run["session_id"])
+            run["history_len"] = len(history)  # stored with the run if it pauses: its own messages start after these
+            _carry_over(agent, run_id, history)
+            result = agent.run(run["message"], history, run_id=run_id)
+        except StopRun as exc:  # a cancel that arrived as the run started: it left the agent instead of ending the loop
+            self._stopped(run_id, exc)
+            return
         except Exception as exc:  # building the agent failed (e.g. a bad .env): the run fails with the reason
             self._fail(run_id, exc)
             return
@@ -190,6 +207,9 @@ class RunManager:
             decided = self.store.decisions(run_id)
             decisions = {request.id: self.make_decision(decided[request.id], self._decider(decided[request.id])) for request in paused.pending}
             result = agent.resume(paused, decisions)
+        except StopRun as exc:  # a cancel that raced the decision
+            self._stopped(run_id, exc)
+            return
         except Exception as exc:
             self._fail(run_id, exc)
             return
@@ -206,16 +226,27 @@ class RunManager:
         fields: dict[str, Any] = {"status": status, "stop_reason": result.stop_reason, "answer": result.answer, "error": result.error,
                                   "pending": [request.to_dict() for request in result.pending]}
         if status == "requires_action":
-            fields["state"] = result.to_json()
+            fields["state"], fields["history_len"] = result.to_json(), run.get("history_len") or 0
         history = None
-        if status == "completed":  # the session remembers only finished exchanges, without the system prompt
-            history = (owner, run["session_id"], [m for m in result.messages if m.get("role") != "system"])
+        if status == "completed":  # the session remembers only finished exchanges: this run's own, appended
+            messages = [m for m in result.messages if m.get("role") != "system"]
+            history = (owner, run["session_id"], messages[run.get("history_len") or 0:])
         self.store.finish(run["id"], self.worker, history=history, **fields)  # False: our lease expired and the run was failed; that stands
+
+    def _stopped(self, run_id: str, exc: StopRun) -> None:
+        self.store.finish(run_id, self.worker, status=status_for(exc.reason), stop_reason=exc.reason, error=exc.message, pending=[],
+                          stop_event={"stop_reason": exc.reason, "error": exc.message})
 
     def _fail(self, run_id: str, exc: Exception) -> None:
         error = f"运行失败：{type(exc).__name__}: {shorten(str(exc), 300)}"
-        if self.store.finish(run_id, self.worker, status="failed", stop_reason="error", error=error):
-            self.store.add_event(run_id, "stop", {"stop_reason": "error", "error": error})
+        self.store.finish(run_id, self.worker, status="failed", stop_reason="error", error=error, stop_event={"stop_reason": "error", "error": error})
+
+
+def _carry_over(agent: Agent, run_id: str, history: list[dict[str, Any]]) -> None:
+    """Tell the agent's hooks that want to know (the permission gate) which earlier turns this run starts from."""
+    for hook in agent.hooks.hooks if history else ():
+        if callable(getattr(hook, "carry_over", None)):
+            hook.carry_over(run_id, history, agent.registry)
 
 
 __all__ = ["AgentFactory", "RESTART_MESSAGE", "RunManager", "event_data", "status_for"]

@@ -4,8 +4,10 @@ and the limits on what clients send.
 The model comes from ``.env`` like in every notebook unless ``llm`` is given; a fallback model from
 ``LLM_FALLBACK_*`` (see ``models``) unless ``fallback_model``/``fallback_llm`` are given.
 
+The limits on single fields (message length, …) are constraints of the request models in ``schemas``.
+
 Left out: reading these fields from the environment (the command line sets the few that matter:
-``--db``, ``--workers``).
+``--db``, ``--workers``, ``--model``, ``--env-file``).
 """
 
 from __future__ import annotations
@@ -48,10 +50,16 @@ class ServiceSettings:
     """Seconds a run may take before its next model call is refused (``timeout``); None: ``max_steps`` and the
     model's own timeout bound it (a local model on a CPU can take minutes per call)."""
     max_body_bytes: int = 64 * 1024
-    max_message_chars: int = 4000
+    """A request body larger than this is refused with 413 before it is parsed."""
     idempotency_ttl: float = 24 * 3600
     """Seconds an Idempotency-Key is remembered (Stripe keeps them 24 hours)."""
-    sse_poll_seconds: float = 0.05
+    sse_poll_seconds: float = 0.5
+    """How often an event stream reads the store when nothing woke it: a write in this process wakes it at once,
+    one by another process (``uvicorn --workers N``) is seen within this time."""
+    sse_keepalive_seconds: float = 15.0
+    """An idle event stream sends a comment this often, so proxies and browsers do not drop the connection."""
+    sse_retry_ms: int = 3000
+    """The ``retry:`` an event stream announces: how long a client waits before reconnecting after a cut."""
     sse_max_idle: float = 300.0
     """An event stream with nothing new for this long is closed (the client reconnects with Last-Event-ID)."""
     data_dir: str | None = None

@@ -1,14 +1,24 @@
-"""Everything the service keeps, in one SQLite file: users, runs, their events, idempotency keys, decisions.
+"""Everything the service keeps, in one SQLite file: users, runs, their events, idempotency keys, decisions, sessions.
 
-One connection per operation (SQLite connections are cheap), WAL mode so readers never wait for the
-writer, and ``BEGIN IMMEDIATE`` around every read-then-write so two requests cannot both claim the same
+One connection per thread, kept open, WAL mode so readers never wait for the writer, and ``BEGIN IMMEDIATE`` around every read-then-write so two requests cannot both claim the same
 idempotency key or decide the same confirmation. A write is committed before the call returns: a
-process that dies right after loses nothing it reported as done.
+process that dies right after (even ``kill -9``) loses nothing it reported as done. Commits are not
+flushed to the disk one by one (``synchronous=NORMAL``, WAL's usual setting): with one ``fsync`` per
+event, a run's ten events cost 200 ms on an ordinary disk, and every run waits on every other's; a power
+cut may lose the last commits, never half of one. (The permission audit log keeps ``synchronous=FULL``:
+a decision is on the disk before its tool runs.)
 
 Several uvicorn workers on one host can share the file (WAL allows one writer and many readers).
 Past one host the same methods go to PostgreSQL; nothing outside this module speaks SQL.
 
-Left out: migrations (the schema is created if missing), and pruning old runs and events.
+A session's history only grows by whole exchanges: a run that completes *appends* its own messages (the
+user's message to the final answer) to what the session holds at that moment, so two runs of one session
+that overlap, or a paused run that completes after the user kept talking, both stay in it.
+
+A removed user (``remove_user``) keeps their row — runs, decisions and the audit log name them — but their
+token stops working at once, and what they had waiting is cancelled.
+
+Left out: migrations beyond adding the columns newer versions use, and pruning old runs and events.
 """
 
 from __future__ import annotations
@@ -23,16 +33,18 @@ import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
+
 from ..storage import connect
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS users (
     id          TEXT PRIMARY KEY,
-    name        TEXT NOT NULL UNIQUE,
+    name        TEXT NOT NULL,
     role        TEXT NOT NULL,
     token_hash  TEXT NOT NULL UNIQUE,
-    created_at  REAL NOT NULL
+    created_at  REAL NOT NULL,
+    removed_at  REAL
 );
 CREATE TABLE IF NOT EXISTS runs (
     id           TEXT PRIMARY KEY,
@@ -48,6 +60,7 @@ CREATE TABLE IF NOT EXISTS runs (
     cancel_requested INTEGER NOT NULL DEFAULT 0,
     worker       TEXT,
     heartbeat    REAL,
+    history_len  INTEGER,
     created_at   REAL NOT NULL,
     updated_at   REAL NOT NULL
 );
@@ -87,6 +100,9 @@ CREATE TABLE IF NOT EXISTS sessions (
 );
 """
 
+ADDED_COLUMNS = {"runs": (("worker", "TEXT"), ("heartbeat", "REAL"), ("history_len", "INTEGER")), "users": (("removed_at", "REAL"),)}
+"""Columns newer than the first service files: added to a file that lacks them."""
+
 TERMINAL = ("completed", "failed", "cancelled")
 STATUSES = ("queued", "running", "requires_action", *TERMINAL)
 
@@ -113,32 +129,40 @@ class IdempotencyConflict(Exception):
 
 
 class Store:
-    """The service's SQLite file. Safe to share between threads (each call opens its own connection)."""
+    """The service's SQLite file. Safe to share between threads (each thread uses its own connection)."""
 
     def __init__(self, path: str | Path):
         self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._write_lock = threading.Lock()  # one writer per process; other processes wait on SQLite's lock
+        self._local = threading.local()  # this thread's connection, and the runs its current write touched
+        self._watchers: list[Callable[[str], None]] = []
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(SCHEMA)
-            columns = {row[1] for row in db.execute("PRAGMA table_info(runs)")}
-            for name, kind in (("worker", "TEXT"), ("heartbeat", "REAL")):  # files made before runs had leases
-                if name not in columns:
-                    db.execute(f"ALTER TABLE runs ADD COLUMN {name} {kind}")
+            for table, added in ADDED_COLUMNS.items():
+                columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+                for name, kind in added:
+                    if name not in columns:
+                        db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+            # a name belongs to one current user (a removed user's name may be given to someone new)
+            db.execute("CREATE UNIQUE INDEX IF NOT EXISTS users_current_name ON users(name) WHERE removed_at IS NULL")
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        db = connect(self.path, autocommit=True)
-        try:
-            yield db
-        finally:
-            db.close()
+        """This thread's connection, opened on first use and kept: closing the last connection to a WAL database
+        checkpoints it and syncs the file (about 17 ms here), which one connection per operation paid every time."""
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = connect(self.path, autocommit=True, durable=False)  # a commit survives the process dying; a power cut may lose the last ones
+            self._local.db = db
+        yield db
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction, committed when the block ends (rolled back if it raises)."""
+        """A write transaction, committed when the block ends (rolled back if it raises); then the watchers hear of the runs it touched."""
+        self._local.touched = set()
         with self._write_lock, self._connect() as db:
             db.execute("BEGIN IMMEDIATE")
             try:
@@ -147,6 +171,17 @@ class Store:
                 db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
+        for run_id in self._local.touched:
+            for watcher in list(self._watchers):
+                watcher(run_id)
+
+    def _touch(self, run_id: str) -> None:
+        self._local.touched.add(run_id)
+
+    def watch(self, watcher: Callable[[str], None]) -> None:
+        """Call ``watcher(run_id)`` after every committed write that changed that run or added an event to it — in this
+        process (another process's writes are seen by reading the file again). The event streams wait on it."""
+        self._watchers.append(watcher)
 
     # ----------------------------------------------------------------------- users
 
@@ -158,24 +193,51 @@ class Store:
         user = User(f"u_{uuid.uuid4().hex[:12]}", name.strip(), role.strip())
         try:
             with self._write() as db:
-                db.execute("INSERT INTO users VALUES (?, ?, ?, ?, ?)", (user.id, user.name, user.role, hash_token(token), time.time()))
+                db.execute("INSERT INTO users (id, name, role, token_hash, created_at) VALUES (?, ?, ?, ?, ?)",
+                           (user.id, user.name, user.role, hash_token(token), time.time()))
         except sqlite3.IntegrityError as exc:
             raise ValueError(f"已经有名为 {name!r} 的用户了：换一个名字。") from exc
         return user, token
 
     def user_for_token(self, token: str) -> User | None:
+        """The current user with this token (never a removed one), or None."""
         with self._connect() as db:
-            row = db.execute("SELECT id, name, role FROM users WHERE token_hash = ?", (hash_token(token),)).fetchone()
+            row = db.execute("SELECT id, name, role FROM users WHERE token_hash = ? AND removed_at IS NULL", (hash_token(token),)).fetchone()
         return User(row["id"], row["name"], row["role"]) if row else None
 
     def user(self, user_id: str) -> User | None:
+        """The user with this id — also a removed one: their runs and decisions still say whose they were."""
         with self._connect() as db:
             row = db.execute("SELECT id, name, role FROM users WHERE id = ?", (user_id,)).fetchone()
         return User(row["id"], row["name"], row["role"]) if row else None
 
     def users(self) -> list[User]:
+        """The current users (removed ones are left out)."""
         with self._connect() as db:
-            return [User(r["id"], r["name"], r["role"]) for r in db.execute("SELECT id, name, role FROM users ORDER BY created_at")]
+            return [User(r["id"], r["name"], r["role"])
+                    for r in db.execute("SELECT id, name, role FROM users WHERE removed_at IS NULL ORDER BY created_at")]
+
+    def remove_user(self, name: str, *, reason: str = "用户已被删除，运行已取消。") -> tuple[User, list[str], list[str]]:
+        """Remove the current user called ``name``: the token stops working, their queued and paused runs are cancelled,
+        their running runs are asked to stop (at their next event); runs, decisions and the audit stay.
+
+        Returns ``(user, cancelled run ids, run ids asked to stop)``; raises ``ValueError`` if there is no such user.
+        """
+        now = time.time()
+        with self._write() as db:
+            row = db.execute("SELECT id, name, role FROM users WHERE name = ? AND removed_at IS NULL", (name.strip(),)).fetchone()
+            if row is None:
+                raise ValueError(f"没有名为 {name!r} 的用户（python -m handwritten_agent users list 列出现有的用户）。")
+            user = User(row["id"], row["name"], row["role"])
+            db.execute("UPDATE users SET removed_at = ?, token_hash = ? WHERE id = ?", (now, f"removed:{user.id}", user.id))  # no sha256 looks like this
+            waiting = [r[0] for r in db.execute("SELECT id FROM runs WHERE user_id = ? AND status IN ('queued', 'requires_action')", (user.id,))]
+            for run_id in waiting:
+                db.execute("UPDATE runs SET status = 'cancelled', stop_reason = 'cancelled', error = ?, pending = '[]', cancel_requested = 1, "
+                           "updated_at = ? WHERE id = ?", (reason, now, run_id))
+                self._add_event(db, run_id, "stop", {"stop_reason": "cancelled", "error": reason})
+            running = [r[0] for r in db.execute("SELECT id FROM runs WHERE user_id = ? AND status = 'running'", (user.id,))]
+            db.execute("UPDATE runs SET cancel_requested = 1, updated_at = ? WHERE user_id = ? AND status = 'running'", (now, user.id))
+        return user, waiting, running
 
     # ----------------------------------------------------------------------- runs
 
@@ -223,24 +285,32 @@ class Store:
         fields["updated_at"] = time.time()
         names = ", ".join(f"{name} = ?" for name in fields)
         with self._write() as db:
+            self._touch(run_id)
             db.execute(f"UPDATE runs SET {names} WHERE id = ?", (*fields.values(), run_id))  # names are ours, values bound
             row = db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
         return _run_row(row)
 
-    def finish(self, run_id: str, worker: str, *, history: tuple[User, str, list[dict[str, Any]]] | None = None, **fields: Any) -> bool:
+    def finish(self, run_id: str, worker: str, *, history: tuple[User, str, list[dict[str, Any]]] | None = None,
+               stop_event: dict[str, Any] | None = None, **fields: Any) -> bool:
         """Record how a run ended — only if ``worker`` still holds it (a run whose lease expired was failed meanwhile).
 
-        ``history`` (user, session id, messages) is saved as the session's memory in the same transaction,
-        so a client that sees the run completed and sends the next message finds it remembered.
+        ``history`` (user, session id, this run's own messages) is appended to the session's memory in the
+        same transaction, so a client that sees the run completed and sends the next message finds it remembered.
+        ``stop_event`` is stored as the run's ``stop`` event in that transaction too (when the loop did not
+        write one), so a reader never sees the run ended without it.
         """
         if "pending" in fields:
             fields["pending"] = json.dumps(fields["pending"], ensure_ascii=False)
         fields["updated_at"] = time.time()
         names = ", ".join(f"{name} = ?" for name in fields)
         with self._write() as db:
+            self._touch(run_id)
             changed = db.execute(f"UPDATE runs SET {names} WHERE id = ? AND status = 'running' AND worker = ?", (*fields.values(), run_id, worker))
+            if changed.rowcount == 1 and stop_event is not None:
+                self._add_event(db, run_id, "stop", stop_event)
             if changed.rowcount == 1 and history is not None:
-                self._save_history(db, *history)
+                user, session_id, messages = history
+                self._save_history(db, user, session_id, self._history(db, user, session_id) + list(messages))
         return changed.rowcount == 1
 
     def claim(self, run_id: str, *, from_status: tuple[str, ...], to_status: str, worker: str | None = None) -> bool:
@@ -251,17 +321,35 @@ class Store:
         now = time.time()
         lease = (worker, now) if to_status == "running" else (None, None)
         with self._write() as db:
+            self._touch(run_id)
             changed = db.execute(f"UPDATE runs SET status = ?, updated_at = ?, worker = ?, heartbeat = ? WHERE id = ? AND status IN "
                                  f"({', '.join('?' * len(from_status))})", (to_status, now, *lease, run_id, *from_status)).rowcount
         return changed == 1
 
+    def lease(self, run_id: str, worker: str) -> bool:
+        """``worker`` takes a queued run into its pool: it holds the run's lease until it claims it (or dies)."""
+        with self._write() as db:
+            return db.execute("UPDATE runs SET worker = ?, heartbeat = ? WHERE id = ? AND status = 'queued'",
+                              (worker, time.time(), run_id)).rowcount == 1
+
     def heartbeat(self, run_ids: list[str], worker: str) -> None:
-        """The worker is still executing these runs: renew their leases."""
+        """The worker is still executing (or holding in its queue) these runs: renew their leases."""
         if not run_ids:
             return
         with self._write() as db:
-            db.execute(f"UPDATE runs SET heartbeat = ? WHERE worker = ? AND status = 'running' AND id IN ({', '.join('?' * len(run_ids))})",
-                       (time.time(), worker, *run_ids))
+            db.execute(f"UPDATE runs SET heartbeat = ? WHERE worker = ? AND status IN ('queued', 'running') AND id IN "
+                       f"({', '.join('?' * len(run_ids))})", (time.time(), worker, *run_ids))
+
+    def adopt_queued(self, lease: float, worker: str) -> list[str]:
+        """Take over the queued runs whose lease has not been renewed for ``lease`` seconds (their process died
+        before running them, or nobody ever took them): ``worker`` now holds them. Returns their ids, oldest first."""
+        cutoff, now = time.time() - lease, time.time()
+        with self._write() as db:
+            orphans = [row[0] for row in db.execute("SELECT id FROM runs WHERE status = 'queued' AND COALESCE(heartbeat, updated_at) < ? "
+                                                    "ORDER BY created_at", (cutoff,))]
+            for run_id in orphans:
+                db.execute("UPDATE runs SET worker = ?, heartbeat = ? WHERE id = ?", (worker, now, run_id))
+        return orphans
 
     def fail_stale(self, lease: float, error: str) -> list[str]:
         """Mark failed every running run whose worker has not renewed its lease for ``lease`` seconds (it died); returns their ids."""
@@ -270,15 +358,24 @@ class Store:
             stale = [row[0] for row in db.execute("SELECT id FROM runs WHERE status = 'running' AND COALESCE(heartbeat, updated_at) < ?", (cutoff,))]
             for run_id in stale:
                 db.execute("UPDATE runs SET status = 'failed', stop_reason = 'error', error = ?, updated_at = ? WHERE id = ?", (error, time.time(), run_id))
-                seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?", (run_id,)).fetchone()[0]
-                db.execute("INSERT INTO events VALUES (?, ?, 'stop', ?, ?)",
-                           (run_id, seq, json.dumps({"stop_reason": "error", "error": error}, ensure_ascii=False), time.time()))
+                self._add_event(db, run_id, "stop", {"stop_reason": "error", "error": error})
         return stale
 
     def runs_with_status(self, *statuses: str) -> list[dict[str, Any]]:
         with self._connect() as db:
             rows = db.execute(f"SELECT * FROM runs WHERE status IN ({', '.join('?' * len(statuses))}) ORDER BY created_at", statuses).fetchall()
         return [_run_row(row) for row in rows]
+
+    def cancel_waiting(self, run_id: str, error: str) -> bool:
+        """Cancel a queued or paused run at once, with its ``stop`` event, in one transaction (False if it is not waiting)."""
+        with self._write() as db:
+            self._touch(run_id)
+            changed = db.execute("UPDATE runs SET status = 'cancelled', stop_reason = 'cancelled', error = ?, pending = '[]', worker = NULL, "
+                                 "heartbeat = NULL, cancel_requested = 1, updated_at = ? WHERE id = ? AND status IN ('queued', 'requires_action')",
+                                 (error, time.time(), run_id)).rowcount
+            if changed:
+                self._add_event(db, run_id, "stop", {"stop_reason": "cancelled", "error": error})
+        return changed == 1
 
     def request_cancel(self, run_id: str) -> None:
         with self._write() as db:
@@ -294,15 +391,27 @@ class Store:
     def add_event(self, run_id: str, kind: str, data: dict[str, Any]) -> int:
         """Append one event; returns its sequence number (1, 2, …), the SSE ``id``."""
         with self._write() as db:
-            seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?", (run_id,)).fetchone()[0]
-            db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?)", (run_id, seq, kind, json.dumps(data, ensure_ascii=False, default=str), time.time()))
+            return self._add_event(db, run_id, kind, data)
+
+    def _add_event(self, db: sqlite3.Connection, run_id: str, kind: str, data: dict[str, Any]) -> int:
+        self._touch(run_id)
+        seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?", (run_id,)).fetchone()[0]
+        db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?)", (run_id, seq, kind, json.dumps(data, ensure_ascii=False, default=str), time.time()))
         return seq
 
-    def events_after(self, run_id: str, after: int = 0, limit: int = 500) -> list[dict[str, Any]]:
+    def requests_of(self, run_id: str) -> dict[str, dict[str, Any]]:
+        """Every confirmation request the run ever made (from its ``needs_confirmation`` events), by id — decided or not."""
+        with self._connect() as db:
+            rows = db.execute("SELECT data FROM events WHERE run_id = ? AND kind = 'needs_confirmation' ORDER BY seq", (run_id,)).fetchall()
+        requests = [json.loads(row["data"]).get("request") or {} for row in rows]
+        return {request["id"]: request for request in requests if "id" in request}
+
+    def events_after(self, run_id: str, after: int = 0, limit: int = 500, *, raw: bool = False) -> list[dict[str, Any]]:
+        """The run's events after number ``after``; ``raw=True`` leaves ``data`` as the stored JSON text (for the SSE stream)."""
         with self._connect() as db:
             rows = db.execute("SELECT seq, kind, data, ts FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?",
                               (run_id, after, limit)).fetchall()
-        return [{"id": r["seq"], "event": r["kind"], "data": json.loads(r["data"]), "ts": r["ts"]} for r in rows]
+        return [{"id": r["seq"], "event": r["kind"], "data": r["data"] if raw else json.loads(r["data"]), "ts": r["ts"]} for r in rows]
 
     # ----------------------------------------------------------------------- decisions
 
@@ -324,7 +433,11 @@ class Store:
 
     def history(self, user: User, session_id: str) -> list[dict[str, Any]]:
         with self._connect() as db:
-            row = db.execute("SELECT history FROM sessions WHERE user_id = ? AND session_id = ?", (user.id, session_id)).fetchone()
+            return self._history(db, user, session_id)
+
+    @staticmethod
+    def _history(db: sqlite3.Connection, user: User, session_id: str) -> list[dict[str, Any]]:
+        row = db.execute("SELECT history FROM sessions WHERE user_id = ? AND session_id = ?", (user.id, session_id)).fetchone()
         return json.loads(row["history"]) if row else []
 
     def save_history(self, user: User, session_id: str, history: list[dict[str, Any]]) -> None:

@@ -2,11 +2,13 @@
 
 Two kinds of things must never reach a trace file:
 
-- **secrets** — API keys (``sk-…``, the ``id.secret`` keys of Zhipu), bearer tokens, the values of
-  ``.env`` / environment variables whose names say they are secret (``…KEY``, ``…TOKEN``, ``…SECRET``,
-  ``…PASSWORD``), values of fields named like ``api_key`` or ``authorization``, and any string you list;
-- **personal data** — phone, ID, email and bank-card numbers, masked by the same ``masking`` module the
-  permission gate uses for confirmation cards and tool results (one definition of what is personal).
+- **secrets** — API keys and tokens in the formats ``masking`` knows (``sk-…``, ``AKIA…``, ``ghp_…``,
+  ``LTAI…``, JWTs, ``Bearer …``, ``password=…``, private keys …; one definition, shared with the
+  permission gate's cards and audit), the values of ``.env`` / environment variables whose names say
+  they are secret (``…KEY``, ``…TOKEN``, ``…SECRET``, ``…PASSWORD``), values of fields named like
+  ``api_key`` or ``authorization``, and any string you list;
+- **personal data** — phone (mobile and landline), ID, email and bank-card numbers, masked by the same
+  ``masking`` module the permission gate uses for confirmation cards and tool results.
 
 ``Redactor`` walks a line (dicts, lists, strings) and returns a redacted copy; the tracer calls it on
 every line before it is encoded, so full messages, tool arguments and results are covered alike.
@@ -25,12 +27,6 @@ SECRET = "***"
 SECRET_NAME = re.compile(r"(api[_-]?key|apikey|access[_-]?key|secret|token|password|passwd|authorization|credentials?|cookie)$", re.I)
 """A field or variable whose name *ends* like this holds a secret: its whole value is hidden (``input_tokens`` does not)."""
 
-_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"(?i)\b(bearer)\s+[A-Za-z0-9._~+/=-]{8,}"), r"\1 " + SECRET),
-    (re.compile(r"\bsk-[A-Za-z0-9_-]{16,}"), "sk-" + SECRET),
-    (re.compile(r"\b[0-9a-f]{32}\.[A-Za-z0-9]{16}\b"), SECRET),  # Zhipu: <id>.<secret>
-    (re.compile(r"(?i)\b(api[_-]?key|access[_-]?key|secret|token|password|passwd)(\"?\s*[=:]\s*\"?)([^\s\"',;&]{6,})"), r"\1\2" + SECRET),
-)
 
 
 def environment_secrets(environ: Mapping[str, str] | None = None, *, dotenv: bool = True, min_length: int = 8) -> list[str]:
@@ -43,9 +39,15 @@ def environment_secrets(environ: Mapping[str, str] | None = None, *, dotenv: boo
 
 
 def _default_personal_data() -> Callable[[str], str]:
+    from ..masking import PERSONAL_KINDS, mask_text
+
+    return lambda text: mask_text(text, PERSONAL_KINDS)
+
+
+def _secrets_by_format(text: str) -> str:
     from ..masking import mask_text
 
-    return mask_text
+    return mask_text(text, ("secret",))
 
 
 class Redactor:
@@ -55,10 +57,11 @@ class Redactor:
                  extra_patterns: Iterable[tuple[str, str]] = ()):
         """``secrets``: strings to hide wherever they appear; ``environment``: also hide the secret-looking variables
         of ``.env`` and the environment; ``personal_data``: mask phone/ID/email/card numbers (or your own ``str -> str``);
-        ``extra_patterns``: ``(regex, replacement)`` pairs of your own, applied after the built-in ones."""
+        ``extra_patterns``: ``(regex, replacement)`` pairs of your own, applied after the secrets ``masking`` finds."""
         listed = [s for s in secrets if isinstance(s, str) and s]
         self.secrets = sorted(set(listed + (environment_secrets() if environment else [])), key=len, reverse=True)
-        self.patterns = list(_PATTERNS) + [(re.compile(p), r) for p, r in extra_patterns]
+        self.by_format: Callable[[str], str] | None = _secrets_by_format
+        self.patterns = [(re.compile(p), r) for p, r in extra_patterns]
         if personal_data is True:
             self.personal_data: Callable[[str], str] | None = _default_personal_data()
         else:
@@ -68,6 +71,8 @@ class Redactor:
         for secret in self.secrets:
             if secret in text:
                 text = text.replace(secret, SECRET)
+        if self.by_format is not None:
+            text = self.by_format(text)
         for pattern, replacement in self.patterns:
             text = pattern.sub(replacement, text)
         return self.personal_data(text) if self.personal_data is not None else text

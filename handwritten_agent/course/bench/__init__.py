@@ -9,6 +9,7 @@
 - ``roundtrip``  the offline simulator through the SDK vs a bare FastAPI + uvicorn app
 - ``local``      the local model through our server vs llama-cpp-python called directly
 - ``notebooks``  ``pytest --nbval`` time per notebook vs a one-cell notebook
+- ``service``    50 concurrent runs through the Day 7 service (HTTP + SSE) vs the same runs in-process
 
 To add a benchmark, write one function ``fn(ctx) -> list[Figure]`` decorated with
 ``@benchmark("name", title=...)`` in a module of this package; it is found by ``discover()``.

@@ -207,7 +207,7 @@ def office_tools(db_path: str | Path, user_id: str, now: Callable[[], datetime] 
                            [(row["id"], row["phone"], text, user_id, sent_at) for row in rows])
         return {"sent": len(rows), "customer_ids": [row["id"] for row in rows][:10] + (["…"] if len(rows) > 10 else [])}
 
-    @tool(level=Level.L1)
+    @tool(level=Level.L1, untrusted=True)  # anyone outside can write an email
     def read_email(email_id: str) -> dict[str, Any]:
         """读取收件箱里的一封邮件，返回发件人、主题和正文。
 
@@ -221,7 +221,7 @@ def office_tools(db_path: str | Path, user_id: str, now: Callable[[], datetime] 
                 raise ToolError(f"收件箱里没有编号为 {email_id!r} 的邮件。现有的邮件：{known}。")
         return {"email_id": row["id"], "from": row["sender"], "subject": row["subject"], "body": row["body"], "received_at": row["received_at"]}
 
-    @tool(level=Level.L1)
+    @tool(level=Level.L1, untrusted=True)  # customers write their own names and notes
     def query_customer_info(customer_id: str) -> dict[str, Any]:
         """根据客户编号查询客户资料，包括姓名、会员等级、积分和联系方式。
 
