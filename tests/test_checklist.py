@@ -16,7 +16,7 @@ from handwritten_agent.tracing import Tracer
 from handwritten_agent.course.checklist import SPECS, find_root, format_items, run_checklist
 from handwritten_agent.course.checklist.code import find_eval, find_secrets, python_files
 from handwritten_agent.course.checklist.runs import NOW, course_assistant, example_arguments
-from handwritten_agent.service.agents import OfficeAssistant, policy_user, system_prompt
+from handwritten_agent.service.agents import OfficeAssistant, system_prompt
 from handwritten_agent.service.models import Models
 from handwritten_agent.service.settings import ServiceSettings
 from handwritten_agent.messages import ChatResult
@@ -110,7 +110,7 @@ class Broken(OfficeAssistant):
         agent = super().__call__(user, session_id, on_event, run_id)
         hooks = agent.hooks.hooks
         gate = next(hook for hook in hooks if isinstance(hook, PolicyGate))
-        assert gate.user == policy_user(user)
+        assert gate.user == user
         if self.what == "gate":
             hooks.remove(gate)
         if self.what == "steps":
@@ -187,7 +187,7 @@ def test_example_arguments_follow_the_schema_types():
 
 
 def test_the_course_prompt_states_the_date():
-    from handwritten_agent.service.store import User
+    from handwritten_agent.permissions import User
 
-    text = system_prompt(User("u1", "张明", "行政助理"), NOW)
+    text = system_prompt(User("u1", role="行政助理", name="张明"), NOW)
     assert "今天是 2026-03-12（星期四），现在是 14:30" in text and "张明" in text

@@ -34,13 +34,11 @@ from ..agent import Agent
 from ..claims import ClaimCheck
 from ..hooks import EventHook
 from ..run import AgentEvent, StopRun
-from ..permissions import Policy, PolicyGate, approve, reject
-from ..permissions import User as PolicyUser
+from ..permissions import Policy, PolicyGate, User, approve, reject
 from ..scenarios.office import OfficeScenario
 from ..messages import ChatModel
 from .models import Models, build_models
 from .settings import ServiceSettings
-from .store import User
 from ..storage import connect
 
 WEEKDAYS = "一二三四五六日"
@@ -82,15 +80,10 @@ def calendar(today: date) -> str:
     return f"本周：{week(monday)}\n下周：{week(monday + timedelta(days=7))}"
 
 
-def system_prompt(user: User | PolicyUser, now: datetime) -> str:
+def system_prompt(user: User, now: datetime) -> str:
     """The office assistant's instructions for ``user``, stating today's date and time and the calendar of two weeks."""
     return SYSTEM_PROMPT.format(name=user.name or user.id, role=user.role, date=now.strftime("%Y-%m-%d"), weekday=WEEKDAYS[now.weekday()],
                                 time=now.strftime("%H:%M"), calendar=calendar(now.date()))
-
-
-def policy_user(user: User) -> PolicyUser:
-    """The service's user (from the bearer token) as the permission module's ``User``."""
-    return PolicyUser(user.id, role=user.role, name=user.name)
 
 
 def open_office(folder: Path, clock: Callable[[], datetime]) -> OfficeScenario:
@@ -105,7 +98,7 @@ def open_office(folder: Path, clock: Callable[[], datetime]) -> OfficeScenario:
     return OfficeScenario(folder, clock)
 
 
-def office_agent(client: ChatModel, office: OfficeScenario, policy: Policy, user: PolicyUser, *, now: datetime, max_steps: int = 8,
+def office_agent(client: ChatModel, office: OfficeScenario, policy: Policy, user: User, *, now: datetime, max_steps: int = 8,
                  max_seconds: float | None = None, token_budget: int = 6000, hooks: list[Any] | None = None,
                  check_claims: bool = True) -> Agent:
     """The office assistant for ``user``: the office tools behind ``policy``, a window of ``token_budget`` tokens, today's date in the prompt.
@@ -148,7 +141,7 @@ class OfficeAssistant:
                                 close_at_stop=True))
         hooks.append(EventHook(on_event))  # the service's own: stored for the API, and the cancel check
         switches = FallbackEvents(run_id, hooks)
-        return office_agent(self.models.client_for_run(switches.switched), self.office, self.policy, policy_user(user), now=self.clock(),
+        return office_agent(self.models.client_for_run(switches.switched), self.office, self.policy, user, now=self.clock(),
                             max_steps=self.settings.max_steps, max_seconds=self.settings.max_seconds,
                             token_budget=self.settings.token_budget, hooks=[*hooks, switches])
 
@@ -180,9 +173,9 @@ def default_agent_factory(settings: ServiceSettings) -> OfficeAssistant:
 
 def make_decision(row: dict[str, Any], decider: User) -> Any:
     """A stored decision row → the decision object the permission gate understands, made by ``decider``."""
-    by = policy_user(decider)
+    by = decider
     return approve(by=by, note=row.get("reason") or "") if row["decision"] == "approve" else reject(row.get("reason") or "未说明原因", by=by)
 
 
-__all__ = ["OfficeAssistant", "SYSTEM_PROMPT", "calendar", "default_agent_factory", "make_decision", "office_agent", "open_office", "policy_user",
+__all__ = ["OfficeAssistant", "SYSTEM_PROMPT", "calendar", "default_agent_factory", "make_decision", "office_agent", "open_office",
            "system_prompt"]

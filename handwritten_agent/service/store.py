@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from ..permissions.decisions import User
 from ..storage import connect
 
 SCHEMA = """
@@ -117,13 +118,6 @@ def body_fingerprint(body: Any) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()).hexdigest()
 
 
-@dataclass(frozen=True)
-class User:
-    id: str
-    name: str
-    role: str
-
-
 class IdempotencyConflict(Exception):
     """The key was used before with a different request body."""
 
@@ -131,8 +125,9 @@ class IdempotencyConflict(Exception):
 class Store:
     """The service's SQLite file. Safe to share between threads (each thread uses its own connection)."""
 
-    def __init__(self, path: str | Path):
-        self.path = str(path)
+    def __init__(self, path: str | Path, *, clock: Callable[[], float] = time.time):
+        """``clock`` gives the time stamps (seconds since the epoch) of everything stored: leases, events, decisions."""
+        self.path, self.clock = str(path), clock
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._write_lock = threading.Lock()  # one writer per process; other processes wait on SQLite's lock
@@ -190,11 +185,11 @@ class Store:
         if not name.strip() or not role.strip():
             raise ValueError("用户名和角色都不能为空。")
         token = "hat_" + secrets.token_urlsafe(32)
-        user = User(f"u_{uuid.uuid4().hex[:12]}", name.strip(), role.strip())
+        user = User(f"u_{uuid.uuid4().hex[:12]}", role=role.strip(), name=name.strip())
         try:
             with self._write() as db:
                 db.execute("INSERT INTO users (id, name, role, token_hash, created_at) VALUES (?, ?, ?, ?, ?)",
-                           (user.id, user.name, user.role, hash_token(token), time.time()))
+                           (user.id, user.name, user.role, hash_token(token), self.clock()))
         except sqlite3.IntegrityError as exc:
             raise ValueError(f"已经有名为 {name!r} 的用户了：换一个名字。") from exc
         return user, token
@@ -203,18 +198,18 @@ class Store:
         """The current user with this token (never a removed one), or None."""
         with self._connect() as db:
             row = db.execute("SELECT id, name, role FROM users WHERE token_hash = ? AND removed_at IS NULL", (hash_token(token),)).fetchone()
-        return User(row["id"], row["name"], row["role"]) if row else None
+        return User(row["id"], role=row["role"], name=row["name"]) if row else None
 
     def user(self, user_id: str) -> User | None:
         """The user with this id — also a removed one: their runs and decisions still say whose they were."""
         with self._connect() as db:
             row = db.execute("SELECT id, name, role FROM users WHERE id = ?", (user_id,)).fetchone()
-        return User(row["id"], row["name"], row["role"]) if row else None
+        return User(row["id"], role=row["role"], name=row["name"]) if row else None
 
     def users(self) -> list[User]:
         """The current users (removed ones are left out)."""
         with self._connect() as db:
-            return [User(r["id"], r["name"], r["role"])
+            return [User(r["id"], role=r["role"], name=r["name"])
                     for r in db.execute("SELECT id, name, role FROM users WHERE removed_at IS NULL ORDER BY created_at")]
 
     def remove_user(self, name: str, *, reason: str = "用户已被删除，运行已取消。") -> tuple[User, list[str], list[str]]:
@@ -223,12 +218,12 @@ class Store:
 
         Returns ``(user, cancelled run ids, run ids asked to stop)``; raises ``ValueError`` if there is no such user.
         """
-        now = time.time()
+        now = self.clock()
         with self._write() as db:
             row = db.execute("SELECT id, name, role FROM users WHERE name = ? AND removed_at IS NULL", (name.strip(),)).fetchone()
             if row is None:
                 raise ValueError(f"没有名为 {name!r} 的用户（python -m handwritten_agent users list 列出现有的用户）。")
-            user = User(row["id"], row["name"], row["role"])
+            user = User(row["id"], role=row["role"], name=row["name"])
             db.execute("UPDATE users SET removed_at = ?, token_hash = ? WHERE id = ?", (now, f"removed:{user.id}", user.id))  # no sha256 looks like this
             waiting = [r[0] for r in db.execute("SELECT id FROM runs WHERE user_id = ? AND status IN ('queued', 'requires_action')", (user.id,))]
             for run_id in waiting:
@@ -249,7 +244,7 @@ class Store:
         requests arriving together create one run. Raises ``IdempotencyConflict`` for a reused key with
         a different body. An expired key is forgotten and counts as new.
         """
-        now = time.time()
+        now = self.clock()
         with self._write() as db:
             if idempotency_key is not None:
                 row = db.execute("SELECT body_hash, run_id, expires_at FROM idempotency_keys WHERE user_id = ? AND key = ?",
@@ -282,7 +277,7 @@ class Store:
             raise ValueError(f"unknown status {fields['status']!r}")
         if "pending" in fields:
             fields["pending"] = json.dumps(fields["pending"], ensure_ascii=False)
-        fields["updated_at"] = time.time()
+        fields["updated_at"] = self.clock()
         names = ", ".join(f"{name} = ?" for name in fields)
         with self._write() as db:
             self._touch(run_id)
@@ -301,7 +296,7 @@ class Store:
         """
         if "pending" in fields:
             fields["pending"] = json.dumps(fields["pending"], ensure_ascii=False)
-        fields["updated_at"] = time.time()
+        fields["updated_at"] = self.clock()
         names = ", ".join(f"{name} = ?" for name in fields)
         with self._write() as db:
             self._touch(run_id)
@@ -318,7 +313,7 @@ class Store:
 
         Claiming a run for ``running`` takes its lease: ``worker`` is recorded with a fresh heartbeat.
         """
-        now = time.time()
+        now = self.clock()
         lease = (worker, now) if to_status == "running" else (None, None)
         with self._write() as db:
             self._touch(run_id)
@@ -330,7 +325,7 @@ class Store:
         """``worker`` takes a queued run into its pool: it holds the run's lease until it claims it (or dies)."""
         with self._write() as db:
             return db.execute("UPDATE runs SET worker = ?, heartbeat = ? WHERE id = ? AND status = 'queued'",
-                              (worker, time.time(), run_id)).rowcount == 1
+                              (worker, self.clock(), run_id)).rowcount == 1
 
     def heartbeat(self, run_ids: list[str], worker: str) -> None:
         """The worker is still executing (or holding in its queue) these runs: renew their leases."""
@@ -338,12 +333,13 @@ class Store:
             return
         with self._write() as db:
             db.execute(f"UPDATE runs SET heartbeat = ? WHERE worker = ? AND status IN ('queued', 'running') AND id IN "
-                       f"({', '.join('?' * len(run_ids))})", (time.time(), worker, *run_ids))
+                       f"({', '.join('?' * len(run_ids))})", (self.clock(), worker, *run_ids))
 
     def adopt_queued(self, lease: float, worker: str) -> list[str]:
         """Take over the queued runs whose lease has not been renewed for ``lease`` seconds (their process died
         before running them, or nobody ever took them): ``worker`` now holds them. Returns their ids, oldest first."""
-        cutoff, now = time.time() - lease, time.time()
+        now = self.clock()
+        cutoff = now - lease
         with self._write() as db:
             orphans = [row[0] for row in db.execute("SELECT id FROM runs WHERE status = 'queued' AND COALESCE(heartbeat, updated_at) < ? "
                                                     "ORDER BY created_at", (cutoff,))]
@@ -353,11 +349,11 @@ class Store:
 
     def fail_stale(self, lease: float, error: str) -> list[str]:
         """Mark failed every running run whose worker has not renewed its lease for ``lease`` seconds (it died); returns their ids."""
-        cutoff = time.time() - lease
+        cutoff = self.clock() - lease
         with self._write() as db:
             stale = [row[0] for row in db.execute("SELECT id FROM runs WHERE status = 'running' AND COALESCE(heartbeat, updated_at) < ?", (cutoff,))]
             for run_id in stale:
-                db.execute("UPDATE runs SET status = 'failed', stop_reason = 'error', error = ?, updated_at = ? WHERE id = ?", (error, time.time(), run_id))
+                db.execute("UPDATE runs SET status = 'failed', stop_reason = 'error', error = ?, updated_at = ? WHERE id = ?", (error, self.clock(), run_id))
                 self._add_event(db, run_id, "stop", {"stop_reason": "error", "error": error})
         return stale
 
@@ -372,14 +368,14 @@ class Store:
             self._touch(run_id)
             changed = db.execute("UPDATE runs SET status = 'cancelled', stop_reason = 'cancelled', error = ?, pending = '[]', worker = NULL, "
                                  "heartbeat = NULL, cancel_requested = 1, updated_at = ? WHERE id = ? AND status IN ('queued', 'requires_action')",
-                                 (error, time.time(), run_id)).rowcount
+                                 (error, self.clock(), run_id)).rowcount
             if changed:
                 self._add_event(db, run_id, "stop", {"stop_reason": "cancelled", "error": error})
         return changed == 1
 
     def request_cancel(self, run_id: str) -> None:
         with self._write() as db:
-            db.execute("UPDATE runs SET cancel_requested = 1, updated_at = ? WHERE id = ?", (time.time(), run_id))
+            db.execute("UPDATE runs SET cancel_requested = 1, updated_at = ? WHERE id = ?", (self.clock(), run_id))
 
     def cancel_requested(self, run_id: str) -> bool:
         with self._connect() as db:
@@ -396,7 +392,7 @@ class Store:
     def _add_event(self, db: sqlite3.Connection, run_id: str, kind: str, data: dict[str, Any]) -> int:
         self._touch(run_id)
         seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?", (run_id,)).fetchone()[0]
-        db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?)", (run_id, seq, kind, json.dumps(data, ensure_ascii=False, default=str), time.time()))
+        db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?)", (run_id, seq, kind, json.dumps(data, ensure_ascii=False, default=str), self.clock()))
         return seq
 
     def requests_of(self, run_id: str) -> dict[str, dict[str, Any]]:
@@ -421,7 +417,7 @@ class Store:
             row = db.execute("SELECT * FROM decisions WHERE run_id = ? AND request_id = ?", (run_id, request_id)).fetchone()
             if row is not None:
                 return dict(row), False
-            db.execute("INSERT INTO decisions VALUES (?, ?, ?, ?, ?, ?)", (run_id, request_id, decision, reason, decided_by, time.time()))
+            db.execute("INSERT INTO decisions VALUES (?, ?, ?, ?, ?, ?)", (run_id, request_id, decision, reason, decided_by, self.clock()))
             row = db.execute("SELECT * FROM decisions WHERE run_id = ? AND request_id = ?", (run_id, request_id)).fetchone()
         return dict(row), True
 
@@ -444,10 +440,9 @@ class Store:
         with self._write() as db:
             self._save_history(db, user, session_id, history)
 
-    @staticmethod
-    def _save_history(db: sqlite3.Connection, user: User, session_id: str, history: list[dict[str, Any]]) -> None:
+    def _save_history(self, db: sqlite3.Connection, user: User, session_id: str, history: list[dict[str, Any]]) -> None:
         db.execute("INSERT INTO sessions VALUES (?, ?, ?, ?) ON CONFLICT(user_id, session_id) DO UPDATE SET history = excluded.history, "
-                   "updated_at = excluded.updated_at", (user.id, session_id, json.dumps(history, ensure_ascii=False, default=str), time.time()))
+                   "updated_at = excluded.updated_at", (user.id, session_id, json.dumps(history, ensure_ascii=False, default=str), self.clock()))
 
 
 def _run_row(row: sqlite3.Row) -> dict[str, Any]:

@@ -53,9 +53,9 @@ def course_assistant(folder: Path, client: ChatModel) -> Assistant:
 
 
 def service_user(role: str, user_id: str = "u_check", name: str = "检查员") -> Any:
-    from ...service.store import User
+    from ...permissions import User
 
-    return User(user_id, name, role)
+    return User(user_id, role=role, name=name)
 
 
 @dataclass
@@ -163,13 +163,13 @@ def trace_lines(path: Path) -> list[dict[str, Any]]:
 def check_gated(lab: Lab) -> tuple[bool, str]:
     """Every L2/L3 tool of every role (the course policy's levels), called by a scripted model: paused or refused, never run."""
     from ...permissions import Level
-    from ...permissions import User as PolicyUser
+    from ...permissions import User
     from ...scenarios.office import ROLE_TABLE, office_policy
 
     policy = office_policy(audit=None)
     checked, paused, hidden, ran = 0, 0, 0, []
     for role in ROLE_TABLE:
-        user = PolicyUser("u_check", role=role)
+        user = User("u_check", role=role)
         assistant = lab.assistant(f"gate_{role}", caller())
         registry = assistant.office.registry(user)
         for tool in registry:
