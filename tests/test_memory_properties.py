@@ -140,7 +140,7 @@ def check_trim(history: list[dict], budget: int, keep: int) -> None:
 def check_compress(history: list[dict], budget: int, keep: int) -> None:
     before = copy.deepcopy(history)
     try:
-        result = compress(history, summarizer, max_tokens=budget, keep_last_rounds=keep)
+        result = compress(history, summarizer, budget=budget, keep_last_rounds=keep)
     except ContextTooLong:
         stats["compress_too_long"] += 1
         head, rounds = split_head(history)[0], split_rounds(history)
