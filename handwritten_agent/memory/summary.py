@@ -10,12 +10,12 @@ something *it* said. ``compress`` does it on rounds instead:
    transcript (user, assistant, each tool call with its result) and sent to the model with
    ``SUMMARY_PROMPT``, which asks it to keep facts, names, numbers, preferences and constraints,
    decisions and open tasks — and tells it its budget (``budget_line``), since a model cannot keep to a
-   limit it was never told. That budget aims at the **low-water mark**, ``low_water * budget`` (60% by
-   default), minus the system messages, the tools and the kept rounds — but is never less than half of
-   what the budget leaves after them, or a large fixed part would starve the summary. Compressing to just
-   under the budget would leave no room for the next round, and every later request would ask for a new
-   summary (a model call each time) and change the start of the request (which defeats a provider's
-   prompt cache). With room to spare, the next few rounds are appended to an unchanged prefix;
+   limit it was never told. That limit is the **low-water mark**: what the budget leaves once the parts
+   kept as they are (system messages, tools, the kept rounds) are counted, times ``low_water`` (60% by
+   default) — the other 40% is left free for the rounds to come. Compressing to just under the budget
+   would leave no room for the next round: every later request would ask for a new summary (a model call
+   each time) and change the start of the request (which defeats a provider's prompt cache). With room to
+   spare, the next few rounds are appended to an unchanged prefix;
 3. the summary goes right after the system message, in a ``system`` message that says what it is
    (``SUMMARY_HEADING``) — context the model was given, not words it said or an instruction from
    the user. A summary from an earlier compression is summarized again together with the newly
@@ -57,7 +57,7 @@ SUMMARY_PROMPT = (
 )
 PREVIOUS_SUMMARY_LABEL = "之前的摘要"
 MIN_SUMMARY_BUDGET = 16  # tokens asked for even when the kept rounds leave less (the window then has to make room)
-LOW_WATER = 0.6  # a compression aims at this fraction of the budget
+LOW_WATER = 0.6  # a compression may fill this share of the room the budget leaves
 
 
 def is_summary_message(message: Message) -> bool:
@@ -138,7 +138,7 @@ def compress(messages: list[Message], client: ChatModel, *, budget: int, keep_la
     if keep_last_rounds < 1:
         raise ValueError(f"keep_last_rounds 至少是 1（最新的一轮里有用户最新的问题），收到的是 {keep_last_rounds}。")
     if not 0 < low_water <= 1:
-        raise ValueError(f"low_water 是压缩到预算的几成，应在 0 到 1 之间（1 表示刚好放下），收到的是 {low_water}。")
+        raise ValueError(f"low_water 是超出预算后，剩余空间里摘要最多用掉的比例，应在 0 到 1 之间（1 表示刚好放下），收到的是 {low_water}。")
     problems = pairing_problems(messages)
     if problems:
         raise ValueError("输入的消息列表本身就不合法（API 会拒绝它），先修好再压缩：" + "；".join(problems[:3]))
@@ -153,10 +153,10 @@ def compress(messages: list[Message], client: ChatModel, *, budget: int, keep_la
     if not older:  # nothing old enough to summarize: the window has to do it
         kept = join(head + ([summary_message(previous)] if previous else []), recent)
         return trim_messages(kept, budget, keep_last_rounds=keep_last_rounds, tools=tools)
-    # the room the summary gets (the summarizer is told): the low-water mark minus what is kept as it is (system messages,
-    # tools, the kept rounds) — but never less than half of what the budget leaves, or a big fixed part would starve it
+    # the room the summary gets (the summarizer is told): the low-water share of what the budget leaves once the parts kept
+    # as they are (system messages, tools, the kept rounds) are counted; the rest of it is left for the rounds to come
     fixed = count_message_tokens(join(head + [summary_message("")], recent), tools)
-    summary_budget = max(MIN_SUMMARY_BUDGET, int(low_water * budget) - fixed, (budget - fixed) // 2)
+    summary_budget = max(MIN_SUMMARY_BUDGET, int(low_water * (budget - fixed)))
     key = _fingerprint(older, previous, prompt)
     summary = cache.get(key) if cache is not None else None
     if summary is not None and count_message_tokens(join(head + [summary_message(summary)], recent), tools) > budget:

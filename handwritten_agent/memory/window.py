@@ -16,8 +16,9 @@ so ``context_budget(context_window, reserved_output)`` = window − reserved rep
 **Low-water mark.** With ``low_water=1.0`` (the default) a request over the budget loses just enough
 rounds to fit, so in a long conversation every new round drops one old round and the start of the
 request changes on every call — which defeats a provider's prompt cache (it reuses only an unchanged
-prefix). With ``low_water=0.6`` a request over the budget is cut to 60% of it: more is dropped at once,
-and the following rounds are appended to an unchanged prefix until the budget is reached again.
+prefix). With ``low_water=0.6`` the older rounds kept may fill only 60% of the room the budget leaves
+once the head and the last ``keep_last_rounds`` rounds are counted: more is dropped at once, and the
+following rounds are appended to an unchanged prefix until the budget is reached again.
 
 When even that does not fit — one round can hold a huge tool result, and inside one agent run the
 rounds are not finished yet — it shortens the longest tool results in what it keeps, marking each
@@ -67,7 +68,7 @@ def context_budget(context_window: int, reserved_output: int, *, margin: float =
 
 def _check_low_water(low_water: float) -> None:
     if not 0 < low_water <= 1:
-        raise ValueError(f"low_water 是超出预算时压到预算的几成，应在 0 到 1 之间（1 表示刚好放下），收到的是 {low_water}。")
+        raise ValueError(f"low_water 是超出预算后，剩余空间里最多用掉的比例，应在 0 到 1 之间（1 表示刚好放下），收到的是 {low_water}。")
 
 
 def shorten_text(text: str, limit: int) -> str:
@@ -141,7 +142,7 @@ def trim_messages(messages: list[Message], budget: int, *, keep_last_rounds: int
     """The messages with whole oldest rounds dropped so that the request fits ``budget`` tokens.
 
     ``tools`` (the schemas the request will offer) count toward the budget when given. A request over
-    the budget is cut to ``low_water * budget`` when the kept rounds allow (see the module docstring).
+    the budget keeps older rounds only up to the low-water mark (see the module docstring).
     Raises ``ContextTooLong`` when the head and the last ``keep_last_rounds`` rounds do not fit even
     with their tool results shortened, and ``ValueError`` when the input is not a valid conversation.
     """
@@ -159,8 +160,10 @@ def trim_messages(messages: list[Message], budget: int, *, keep_last_rounds: int
     rounds = split_rounds(messages)
     must = len(rounds) - min(keep_last_rounds, len(rounds))
     start = must
-    # keep older rounds, newest first, while they fit under the low-water mark: the head plus the most recent rounds
-    while start > 0 and fits(join(head, rounds[start - 1:]), low_water * budget):
+    fixed = count_message_tokens(join(head, rounds[must:]), tools)
+    mark = fixed + low_water * (budget - fixed)  # the low-water mark: a share of the room the kept part leaves
+    # keep older rounds, newest first, while they fit under the mark: the head plus the most recent rounds
+    while start > 0 and fits(join(head, rounds[start - 1:]), mark):
         start -= 1
     kept = join(head, rounds[start:])
     if fits(kept):

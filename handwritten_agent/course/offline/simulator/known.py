@@ -3,9 +3,8 @@
 A model answers "我的预算上限是多少？" from what it was told earlier: a block of memories put into
 the prompt (a system message headed "关于用户的已知信息"), a summary of older rounds (a system
 message with 摘要 in its heading), or the user's own words in an earlier round. This module gives
-the simulator the same ability, as three rules applied when the planner found no call to make:
-
-(A tight summary lists each group on one line, "【约束】a；b"; its items are read one by one.)
+the simulator the same ability, as three rules applied when the planner found no call to make
+(a tight summary lists each group on one line, "【约束】a；b"; its items are read one by one):
 
 1. **Fill from what is known.** A request that lacks a required argument ("明天我那边天气怎么样？")
    is planned again with each known line that bears on it added in brackets; the first that makes
