@@ -28,7 +28,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-import re
 import types
 from datetime import datetime
 from typing import Any, Callable
