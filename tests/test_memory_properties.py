@@ -1,7 +1,8 @@
 """Property test: trimming and compressing never produce a conversation the API rejects.
 
 Hypothesis generates histories with parallel tool calls (answered in any order), long tool results,
-extra system messages and unfinished last rounds, and a budget anywhere from hopeless to generous.
+extra system messages and unfinished last rounds, a budget anywhere from hopeless to generous, and a
+low-water mark for the window (1.0, 0.6, 0.3; the compression uses its default).
 After ``trim_messages`` and after ``compress`` (with the simulator's summary mode as the summarizer):
 
 - no tool message without its call, no call without its answer (``pairing_problems``), and the real
@@ -116,11 +117,11 @@ def assert_valid(result: list[dict], original: list[dict]) -> None:
     assert [m for m in result if m["role"] == "user"][-1] == original[latest_user], "the latest user message must be kept"
 
 
-def check_trim(history: list[dict], budget: int, keep: int) -> None:
+def check_trim(history: list[dict], budget: int, keep: int, low_water: float = 1.0) -> None:
     before = copy.deepcopy(history)
     head, rounds = split_head(history)[0], split_rounds(history)
     try:
-        result = trim_messages(history, budget, keep_last_rounds=keep)
+        result = trim_messages(history, budget, keep_last_rounds=keep, low_water=low_water)
     except ContextTooLong:
         stats["trim_too_long"] += 1
         assert count_tokens(minimal(head, rounds[-keep:])) > budget, "gave up although the kept rounds fit when shortened"
@@ -140,7 +141,7 @@ def check_trim(history: list[dict], budget: int, keep: int) -> None:
 def check_compress(history: list[dict], budget: int, keep: int) -> None:
     before = copy.deepcopy(history)
     try:
-        result = compress(history, summarizer, max_tokens=budget, keep_last_rounds=keep)
+        result = compress(history, summarizer, budget=budget, keep_last_rounds=keep)
     except ContextTooLong:
         stats["compress_too_long"] += 1
         head, rounds = split_head(history)[0], split_rounds(history)
@@ -168,11 +169,11 @@ def maybe_over_http(result: list[dict]) -> None:
 
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(history=histories(), budget_fraction=st.floats(0.05, 1.2), keep=st.integers(1, 3))
-def test_trim_and_compress_always_give_valid_conversations(history, budget_fraction, keep):
+@given(history=histories(), budget_fraction=st.floats(0.05, 1.2), keep=st.integers(1, 3), low_water=st.sampled_from([1.0, 0.6, 0.3]))
+def test_trim_and_compress_always_give_valid_conversations(history, budget_fraction, keep, low_water):
     stats["examples"] += 1
     budget = max(40, int(count_tokens(history) * budget_fraction))
-    check_trim(history, budget, keep)
+    check_trim(history, budget, keep, low_water)
     check_compress(history, budget, keep)
 
 

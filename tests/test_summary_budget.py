@@ -3,7 +3,7 @@
 Conversations are generated from seeds: 20 rounds, ten of which state one fact each (a budget, an allergy, a
 contact person, a decision, a task, a code …, with random values), the others chatter ("哈哈，今天真忙") or a small
 tool call, and chatter clauses around the facts too. ``compress`` runs with the offline simulator as the
-summarizer and ``max_tokens`` at a third of the conversation's tokens. Every fact's value must still be in the
+summarizer and the budget at a third of the conversation's tokens. Every fact's value must still be in the
 compressed messages, the result must fit, and no chatter may be kept (so none is filed under a wrong group).
 """
 
@@ -102,7 +102,7 @@ def test_ten_planted_facts_survive_compression(seed, fraction):
     messages, values, chatter = conversation(seed)
     original = count_tokens(messages)
     budget = int(original / fraction)
-    compressed = compress(messages, SUMMARIZER, max_tokens=budget, keep_last_rounds=2)
+    compressed = compress(messages, SUMMARIZER, budget=budget, keep_last_rounds=2, low_water=1.0)  # all the room the budget leaves
     assert count_tokens(compressed) <= budget
     kept = json.dumps(compressed, ensure_ascii=False)
     lost = [value for value in values if value not in kept]

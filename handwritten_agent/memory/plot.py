@@ -3,7 +3,8 @@
 ``tokens_per_call(conversation_factory, texts, tools)`` runs the same user messages through a fresh
 ``Conversation`` per policy and records what every model call was sent (from the ``model_call``
 events, so it is exactly the request, counted with ``count_tokens``). ``plot_tokens_per_call`` draws
-the lines with matplotlib, the budget as a dashed line.
+the lines with matplotlib, the budget as a dashed line. ``plot_call_logs`` draws the same from
+``caching.CallLog``s, where the summarizer's own calls are recorded too: they appear as crosses.
 
 Chinese labels need a font with Chinese glyphs; ``chinese_font()`` looks for a common one (Noto Sans
 CJK, WenQuanYi, PingFang, Microsoft YaHei, SimHei …) and the labels fall back to English when there
@@ -95,4 +96,38 @@ def plot_tokens_per_call(series: dict[Any, list[int]], *, budget: int | None = N
     return fig
 
 
-__all__ = ["chinese_font", "plot_tokens_per_call", "tokens_per_call"]
+def plot_call_logs(logs: dict[Any, Any], *, budget: int | None = None, title: str | None = None) -> Any:
+    """A matplotlib figure from ``CallLog``s: per policy, the input tokens of every call in order — the agent's calls
+    as a line, the calls without tools (the summarizer's) as crosses. Labels as in ``plot_tokens_per_call``."""
+    import matplotlib.pyplot as plt
+
+    font = chinese_font()
+    zh = font is not None
+    if zh:
+        plt.rcParams["font.sans-serif"] = [font, *plt.rcParams["font.sans-serif"]]
+        plt.rcParams["axes.unicode_minus"] = False
+    fig, ax = plt.subplots(figsize=(9, 4.6), dpi=100)
+    crosses = False
+    for label, log in logs.items():
+        if isinstance(label, tuple):
+            label = label[0] if zh else label[1]
+        agent = [(i, call.input_tokens or 0) for i, call in enumerate(log.calls, 1) if call.has_tools]
+        summaries = [(i, call.input_tokens or 0) for i, call in enumerate(log.calls, 1) if not call.has_tools]
+        (line,) = ax.plot([i for i, _ in agent], [t for _, t in agent], marker="o", markersize=2.5, linewidth=1.4, label=label)
+        if summaries:
+            crosses = True
+            ax.scatter([i for i, _ in summaries], [t for _, t in summaries], marker="x", s=36, color=line.get_color(), zorder=3)
+    if crosses:
+        ax.scatter([], [], marker="x", color="grey", label="× 写摘要的请求" if zh else "× summary request")
+    if budget is not None:
+        ax.axhline(budget, linestyle="--", color="grey", linewidth=1, label=("预算" if zh else "budget") + f" {budget}")
+    ax.set_xlabel("第几次请求模型（包括写摘要）" if zh else "model call (summaries included)")
+    ax.set_ylabel("这次请求的输入 token 数" if zh else "input tokens of the call")
+    ax.set_title(title or ("每次请求的输入 token：各种记忆策略" if zh else "input tokens per call, per memory policy"))
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+__all__ = ["chinese_font", "plot_call_logs", "plot_tokens_per_call", "tokens_per_call"]

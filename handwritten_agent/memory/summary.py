@@ -5,22 +5,30 @@ summarize the rest. Cutting by message count splits tool calls from their result
 answers 400), and putting the summary in an ``assistant`` message makes the model read it as
 something *it* said. ``compress`` does it on rounds instead:
 
-1. if the request fits ``max_tokens`` already, nothing changes;
+1. if the request fits ``budget`` already, nothing changes;
 2. the last ``keep_last_rounds`` rounds are kept whole; every older round is rendered as a plain
    transcript (user, assistant, each tool call with its result) and sent to the model with
    ``SUMMARY_PROMPT``, which asks it to keep facts, names, numbers, preferences and constraints,
-   decisions and open tasks — and tells it its budget: the tokens ``max_tokens`` leaves once the system
-   messages and the kept rounds are counted (``budget_line``), since a model cannot keep to a limit it
-   was never told;
+   decisions and open tasks — and tells it its budget (``budget_line``), since a model cannot keep to a
+   limit it was never told. That limit is the **low-water mark**: what the budget leaves once the parts
+   kept as they are (system messages, tools, the kept rounds) are counted, times ``low_water`` (60% by
+   default) — the other 40% is left free for the rounds to come. Compressing to just under the budget
+   would leave no room for the next round: every later request would ask for a new summary (a model call
+   each time) and change the start of the request (which defeats a provider's prompt cache). With room to
+   spare, the next few rounds are appended to an unchanged prefix;
 3. the summary goes right after the system message, in a ``system`` message that says what it is
    (``SUMMARY_HEADING``) — context the model was given, not words it said or an instruction from
    the user. A summary from an earlier compression is summarized again together with the newly
    dropped rounds (a rolling summary), so there is only ever one;
-4. if the result still does not fit, ``trim_messages`` drops kept rounds or shortens tool results
-   (and raises ``ContextTooLong`` when nothing helps).
+4. if the result still does not fit the budget, ``trim_messages`` drops kept rounds or shortens tool
+   results (and raises ``ContextTooLong`` when nothing helps).
+
+``budget`` is the request's budget in tokens, not the API's ``max_tokens`` (which caps the reply): see
+``window.context_budget``.
 
 ``Summarizer`` is the same thing as a policy for ``Agent(memory=...)``: it remembers the summaries it
-has written, so applying it before every model call does not ask the model again for the same rounds.
+has written, so applying it before every model call does not ask the model again for the same rounds
+(as long as the summary still fits: inside one run the kept rounds grow with every tool result).
 
 Left out: summarizing with a cheaper model than the agent's (pass any client you like), and keeping
 a summary per topic.
@@ -49,6 +57,7 @@ SUMMARY_PROMPT = (
 )
 PREVIOUS_SUMMARY_LABEL = "之前的摘要"
 MIN_SUMMARY_BUDGET = 16  # tokens asked for even when the kept rounds leave less (the window then has to make room)
+LOW_WATER = 0.6  # a compression may fill this share of the room the budget leaves
 
 
 def is_summary_message(message: Message) -> bool:
@@ -118,8 +127,8 @@ def _fingerprint(rounds: list[list[Message]], previous: str | None, prompt: str)
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
-def compress(messages: list[Message], client: ChatModel, *, max_tokens: int, keep_last_rounds: int = 2,
-             tools: list[dict[str, Any]] | None = None, prompt: str = SUMMARY_PROMPT,
+def compress(messages: list[Message], client: ChatModel, *, budget: int, keep_last_rounds: int = 2,
+             tools: list[dict[str, Any]] | None = None, prompt: str = SUMMARY_PROMPT, low_water: float = LOW_WATER,
              cache: dict[str, str] | None = None) -> list[Message]:
     """Summary compression that never splits a tool call from its results (see the module docstring).
 
@@ -128,10 +137,12 @@ def compress(messages: list[Message], client: ChatModel, *, max_tokens: int, kee
     """
     if keep_last_rounds < 1:
         raise ValueError(f"keep_last_rounds 至少是 1（最新的一轮里有用户最新的问题），收到的是 {keep_last_rounds}。")
+    if not 0 < low_water <= 1:
+        raise ValueError(f"low_water 是超出预算后，剩余空间里摘要最多用掉的比例，应在 0 到 1 之间（1 表示刚好放下），收到的是 {low_water}。")
     problems = pairing_problems(messages)
     if problems:
         raise ValueError("输入的消息列表本身就不合法（API 会拒绝它），先修好再压缩：" + "；".join(problems[:3]))
-    if count_message_tokens(messages, tools) <= max_tokens:
+    if count_message_tokens(messages, tools) <= budget:
         return [dict(m) for m in messages]
     head, _ = split_head(messages)
     previous = next((summary_text(m) for m in head if is_summary_message(m)), None)
@@ -141,44 +152,60 @@ def compress(messages: list[Message], client: ChatModel, *, max_tokens: int, kee
     older, recent = rounds[:split], rounds[split:]
     if not older:  # nothing old enough to summarize: the window has to do it
         kept = join(head + ([summary_message(previous)] if previous else []), recent)
-        return trim_messages(kept, max_tokens, keep_last_rounds=keep_last_rounds, tools=tools)
-    # what is left for the summary once the system messages and the kept rounds are counted: the summarizer is told
-    budget = max(MIN_SUMMARY_BUDGET, max_tokens - count_message_tokens(join(head + [summary_message("")], recent), tools))
-    key = _fingerprint(older, previous, f"{prompt}\n{budget}")
+        return trim_messages(kept, budget, keep_last_rounds=keep_last_rounds, tools=tools)
+    # the room the summary gets (the summarizer is told): the low-water share of what the budget leaves once the parts kept
+    # as they are (system messages, tools, the kept rounds) are counted; the rest of it is left for the rounds to come
+    fixed = count_message_tokens(join(head + [summary_message("")], recent), tools)
+    summary_budget = max(MIN_SUMMARY_BUDGET, int(low_water * (budget - fixed)))
+    key = _fingerprint(older, previous, prompt)
     summary = cache.get(key) if cache is not None else None
+    if summary is not None and count_message_tokens(join(head + [summary_message(summary)], recent), tools) > budget:
+        summary = None  # written when the kept rounds were shorter: it no longer fits
     if summary is None:
-        summary = summarize(older, client, previous_summary=previous, prompt=prompt, budget=budget)
+        summary = summarize(older, client, previous_summary=previous, prompt=prompt, budget=summary_budget)
         if cache is not None:
             cache[key] = summary
     compressed = join(head + [summary_message(summary)], recent)
     try:
-        return trim_messages(compressed, max_tokens, keep_last_rounds=min(keep_last_rounds, len(recent)) or 1, tools=tools)
+        return trim_messages(compressed, budget, keep_last_rounds=min(keep_last_rounds, len(recent)) or 1, tools=tools)
     except ContextTooLong as exc:
-        raise ContextTooLong(f"压缩之后仍然放不下：{exc}", tokens=exc.tokens, max_tokens=max_tokens) from exc
+        raise ContextTooLong(f"压缩之后仍然放不下：{exc}", tokens=exc.tokens, budget=budget) from exc
+
+
+class _CountingCache(OrderedDict):
+    """A summary cache that counts the summaries written into it."""
+
+    writes = 0
+
+    def __setitem__(self, key: str, value: str) -> None:
+        self.writes += 1
+        super().__setitem__(key, value)
 
 
 class Summarizer:
     """A memory policy for ``Agent(memory=...)``: ``compress`` with a fixed client and budget, remembering its summaries."""
 
-    def __init__(self, client: ChatModel, max_tokens: int, *, keep_last_rounds: int = 2,
-                 tools: list[dict[str, Any]] | None = None, prompt: str = SUMMARY_PROMPT, cache_size: int = 64):
-        self.client, self.max_tokens, self.keep_last_rounds = client, max_tokens, keep_last_rounds
-        self.tools, self.prompt, self.cache_size = tools, prompt, cache_size
-        self._cache: OrderedDict[str, str] = OrderedDict()
-        self.summaries_written = 0
+    def __init__(self, client: ChatModel, budget: int, *, keep_last_rounds: int = 2, tools: list[dict[str, Any]] | None = None,
+                 prompt: str = SUMMARY_PROMPT, low_water: float = LOW_WATER, cache_size: int = 64):
+        self.client, self.budget, self.keep_last_rounds = client, budget, keep_last_rounds
+        self.tools, self.prompt, self.low_water, self.cache_size = tools, prompt, low_water, cache_size
+        self._cache = _CountingCache()
+
+    @property
+    def summaries_written(self) -> int:
+        """How many summaries this policy asked the model for."""
+        return self._cache.writes
 
     def __call__(self, messages: list[Message]) -> list[Message]:
-        before = len(self._cache)
-        result = compress(messages, self.client, max_tokens=self.max_tokens, keep_last_rounds=self.keep_last_rounds,
-                          tools=self.tools, prompt=self.prompt, cache=self._cache)
-        self.summaries_written += len(self._cache) - before
+        result = compress(messages, self.client, budget=self.budget, keep_last_rounds=self.keep_last_rounds,
+                          tools=self.tools, prompt=self.prompt, low_water=self.low_water, cache=self._cache)
         while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
         return result
 
     def __repr__(self) -> str:
-        return f"Summarizer(max_tokens={self.max_tokens}, keep_last_rounds={self.keep_last_rounds})"
+        return f"Summarizer(budget={self.budget}, keep_last_rounds={self.keep_last_rounds}, low_water={self.low_water})"
 
 
-__all__ = ["PREVIOUS_SUMMARY_LABEL", "SUMMARY_HEADING", "SUMMARY_PROMPT", "Summarizer", "budget_line", "compress", "is_summary_message",
+__all__ = ["LOW_WATER", "PREVIOUS_SUMMARY_LABEL", "SUMMARY_HEADING", "SUMMARY_PROMPT", "Summarizer", "budget_line", "compress", "is_summary_message",
            "render_transcript", "summarize", "summary_message", "summary_text"]

@@ -8,6 +8,18 @@ and its results go together or not at all. It keeps
 - the last ``keep_last_rounds`` rounds, always — the latest user message is in the last one;
 - as many older rounds as fit, newest first.
 
+**The budget is not the API's ``max_tokens``.** In the Chat Completions API ``max_tokens`` (now
+``max_completion_tokens``) caps the *reply*. The budget here caps the *request*: what the model reads
+must leave room in its context window for the reply, and the course's token count is an estimate,
+so ``context_budget(context_window, reserved_output)`` = window − reserved reply − a safety margin.
+
+**Low-water mark.** With ``low_water=1.0`` (the default) a request over the budget loses just enough
+rounds to fit, so in a long conversation every new round drops one old round and the start of the
+request changes on every call — which defeats a provider's prompt cache (it reuses only an unchanged
+prefix). With ``low_water=0.6`` the older rounds kept may fill only 60% of the room the budget leaves
+once the head and the last ``keep_last_rounds`` rounds are counted: more is dropped at once, and the
+following rounds are appended to an unchanged prefix until the budget is reached again.
+
 When even that does not fit — one round can hold a huge tool result, and inside one agent run the
 rounds are not finished yet — it shortens the longest tool results in what it keeps, marking each
 ("…（已截断，原文 N 字）"), before it gives up with ``ContextTooLong``, whose message says what to
@@ -31,11 +43,32 @@ MIN_STRING_CHARS = 24  # nor a string inside a JSON result
 
 
 class ContextTooLong(ValueError):
-    """The messages cannot fit ``max_tokens`` even after dropping every round the policy may drop."""
+    """The messages cannot fit ``budget`` even after dropping every round the memory policy may drop."""
 
-    def __init__(self, message: str, *, tokens: int, max_tokens: int):
+    def __init__(self, message: str, *, tokens: int, budget: int):
         super().__init__(message)
-        self.tokens, self.max_tokens = tokens, max_tokens
+        self.tokens, self.budget = tokens, budget
+
+
+def context_budget(context_window: int, reserved_output: int, *, margin: float = 0.1) -> int:
+    """The tokens a request may use: the model's context window, minus the reply's room, minus a margin.
+
+    ``reserved_output`` is what you pass as the request's ``max_tokens`` (the reply's cap); ``margin`` is
+    a fraction of the window kept free because the course counts tokens with an estimate, and another
+    provider's tokenizer counts differently.
+    """
+    if not 0 <= margin < 1:
+        raise ValueError(f"margin 是上下文窗口里留作余量的比例，应在 0 到 1 之间，收到的是 {margin}。")
+    budget = int(context_window * (1 - margin)) - int(reserved_output)
+    if budget <= 0:
+        raise ValueError(f"上下文窗口 {context_window} 个 token，给回复留 {reserved_output} 个、再留 {margin:.0%} 余量之后，"
+                         "请求已经没有空间了：调小回复的上限（max_tokens），或者换一个窗口更大的模型。")
+    return budget
+
+
+def _check_low_water(low_water: float) -> None:
+    if not 0 < low_water <= 1:
+        raise ValueError(f"low_water 是超出预算后，剩余空间里最多用掉的比例，应在 0 到 1 之间（1 表示刚好放下），收到的是 {low_water}。")
 
 
 def shorten_text(text: str, limit: int) -> str:
@@ -104,20 +137,22 @@ def _shorten_tool_results(kept: list[Message], fits: Callable[[list[Message]], b
     return kept
 
 
-def trim_messages(messages: list[Message], max_tokens: int, *, keep_last_rounds: int = 1,
-                  tools: list[dict[str, Any]] | None = None) -> list[Message]:
-    """The messages with whole oldest rounds dropped so that the request fits ``max_tokens``.
+def trim_messages(messages: list[Message], budget: int, *, keep_last_rounds: int = 1,
+                  tools: list[dict[str, Any]] | None = None, low_water: float = 1.0) -> list[Message]:
+    """The messages with whole oldest rounds dropped so that the request fits ``budget`` tokens.
 
-    ``tools`` (the schemas the request will offer) count toward the budget when given. Raises
-    ``ContextTooLong`` when the head and the last ``keep_last_rounds`` rounds do not fit even with
-    their tool results shortened, and ``ValueError`` when the input is not a valid conversation.
+    ``tools`` (the schemas the request will offer) count toward the budget when given. A request over
+    the budget keeps older rounds only up to the low-water mark (see the module docstring).
+    Raises ``ContextTooLong`` when the head and the last ``keep_last_rounds`` rounds do not fit even
+    with their tool results shortened, and ``ValueError`` when the input is not a valid conversation.
     """
     if keep_last_rounds < 1:
         raise ValueError(f"keep_last_rounds 至少是 1（最新的一轮里有用户最新的问题），收到的是 {keep_last_rounds}。")
+    _check_low_water(low_water)
     _check_input(messages)
 
-    def fits(candidate: list[Message]) -> bool:
-        return count_message_tokens(candidate, tools) <= max_tokens
+    def fits(candidate: list[Message], limit: float = budget) -> bool:
+        return count_message_tokens(candidate, tools) <= limit
 
     if fits(messages):
         return [dict(m) for m in messages]
@@ -125,8 +160,10 @@ def trim_messages(messages: list[Message], max_tokens: int, *, keep_last_rounds:
     rounds = split_rounds(messages)
     must = len(rounds) - min(keep_last_rounds, len(rounds))
     start = must
-    # keep older rounds, newest first, while they fit: the result is the head plus the most recent rounds
-    while start > 0 and fits(join(head, rounds[start - 1:])):
+    fixed = count_message_tokens(join(head, rounds[must:]), tools)
+    mark = fixed + low_water * (budget - fixed)  # the low-water mark: a share of the room the kept part leaves
+    # keep older rounds, newest first, while they fit under the mark: the head plus the most recent rounds
+    while start > 0 and fits(join(head, rounds[start - 1:]), mark):
         start -= 1
     kept = join(head, rounds[start:])
     if fits(kept):
@@ -138,22 +175,26 @@ def trim_messages(messages: list[Message], max_tokens: int, *, keep_last_rounds:
     head_tokens = count_message_tokens(head, tools)
     raise ContextTooLong(
         f"放不下：只保留 system 消息和最近 {min(keep_last_rounds, len(rounds))} 轮（工具结果也已截短），仍然需要约 {needed} 个 token，"
-        f"超过了 max_tokens={max_tokens}（其中 system 消息{'和工具说明' if tools else ''}约 {head_tokens} 个）。"
-        "请调大 max_tokens，或者减小 keep_last_rounds，或者缩短 system prompt 和用户消息。",
-        tokens=needed, max_tokens=max_tokens)
+        f"超过了预算 {budget} 个 token（其中 system 消息{'和工具说明' if tools else ''}约 {head_tokens} 个）。"
+        "请调大预算（budget），或者减小 keep_last_rounds，或者缩短 system prompt 和用户消息。",
+        tokens=needed, budget=budget)
 
 
 class Window:
     """A memory policy for ``Agent(memory=...)``: ``trim_messages`` with a fixed budget."""
 
-    def __init__(self, max_tokens: int, *, keep_last_rounds: int = 1, tools: list[dict[str, Any]] | None = None):
-        self.max_tokens, self.keep_last_rounds, self.tools = max_tokens, keep_last_rounds, tools
+    def __init__(self, budget: int, *, keep_last_rounds: int = 1, tools: list[dict[str, Any]] | None = None,
+                 low_water: float = 1.0):
+        _check_low_water(low_water)
+        self.budget, self.keep_last_rounds, self.tools, self.low_water = budget, keep_last_rounds, tools, low_water
 
     def __call__(self, messages: list[Message]) -> list[Message]:
-        return trim_messages(messages, self.max_tokens, keep_last_rounds=self.keep_last_rounds, tools=self.tools)
+        return trim_messages(messages, self.budget, keep_last_rounds=self.keep_last_rounds, tools=self.tools,
+                             low_water=self.low_water)
 
     def __repr__(self) -> str:
-        return f"Window(max_tokens={self.max_tokens}, keep_last_rounds={self.keep_last_rounds})"
+        return f"Window(budget={self.budget}, keep_last_rounds={self.keep_last_rounds}, low_water={self.low_water})"
 
 
-__all__ = ["ContextTooLong", "MIN_TOOL_RESULT_CHARS", "TRUNCATION_MARK", "Window", "shorten_content", "shorten_text", "trim_messages"]
+__all__ = ["ContextTooLong", "MIN_TOOL_RESULT_CHARS", "TRUNCATION_MARK", "Window", "context_budget", "shorten_content", "shorten_text",
+           "trim_messages"]

@@ -1,11 +1,12 @@
-"""Checkers for the Day 4 exercises (记忆): rounds, a window that passes a property check, a summary prompt, per-user search.
+"""Checkers for the Day 4 exercises (记忆): rounds, a window that passes a property check, a summarizing compression,
+per-user search.
 
 Every case that needs a model uses the offline course simulator; the window and the search are checked
-on histories and users generated from fixed seeds, so a learner sees the same cases on every run.
-``MEMORY_SCHEMA``/``memory_db`` build the SQLite database of exercise 4.4 (the notebook uses the same).
+on histories and users generated from fixed seeds, so a learner sees the same cases on every run. The
+compression (4.3) has a module of its own, ``day4_compress``: it is judged on conversations generated with
+planted facts. ``MEMORY_SCHEMA``/``memory_db`` build the SQLite database of exercise 4.4 (the notebook uses the same).
 
-Left out: grading a summary prompt by meaning (the simulator's summary keeps the kinds of information the
-prompt names; a real model is never asked), and ranking in 4.4 (any order of the right memories passes).
+Left out: ranking in 4.4 (any order of the right memories passes).
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ import re
 import sqlite3
 from typing import Any, Callable
 
-from .framework import _brief, _callable, _Check, _short, offline_client
+from .framework import _brief, _callable, _Check, _short
 
-__all__ = ["day4_search_memories", "day4_split_rounds", "day4_summary_prompt", "day4_trim"]
+from .day4_compress import day4_compress
+
+__all__ = ["day4_compress", "day4_search_memories", "day4_split_rounds", "day4_trim"]
 
 MEMORY_SCHEMA = """
 CREATE TABLE memories (id INTEGER PRIMARY KEY, user_id TEXT NOT NULL, text TEXT NOT NULL);
@@ -227,7 +230,7 @@ def _rounds_of(messages: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], li
     return split_head(messages)[0], split_rounds(messages)
 
 
-def _expected_trim(messages: list[dict[str, Any]], max_tokens: int, *, count: Callable[[list[dict[str, Any]]], int] | None = None,
+def _expected_trim(messages: list[dict[str, Any]], budget: int, *, count: Callable[[list[dict[str, Any]]], int] | None = None,
                    fits: Callable[[int, int], bool] = lambda tokens, budget: tokens <= budget) -> list[dict[str, Any]] | None:
     """The reference: head plus the longest run of newest rounds that fits; ``None`` when even the last round does not.
 
@@ -238,9 +241,9 @@ def _expected_trim(messages: list[dict[str, Any]], max_tokens: int, *, count: Ca
     head, rounds = _rounds_of(messages)
     for start in range(len(rounds)):
         candidate = head + [m for round_ in rounds[start:] for m in round_]
-        if fits(count(candidate), max_tokens):
+        if fits(count(candidate), budget):
             return candidate
-    return None if rounds else (head if fits(count(head), max_tokens) else None)
+    return None if rounds else (head if fits(count(head), budget) else None)
 
 
 def _needed_tokens(messages: list[dict[str, Any]]) -> int:
@@ -257,7 +260,7 @@ def _summed_per_message(messages: list[dict[str, Any]]) -> int:
     return sum(count_tokens([message]) for message in messages)
 
 
-def _trim_hint(messages: list[dict[str, Any]], got: list[dict[str, Any]], max_tokens: int, expected: list[dict[str, Any]] | None,
+def _trim_hint(messages: list[dict[str, Any]], got: list[dict[str, Any]], budget: int, expected: list[dict[str, Any]] | None,
                probe: Callable[[int], Any] = lambda budget: None) -> str:
     """What is wrong with ``got``; ``probe(budget)`` runs the learner's trim again on the same history, to tell apart
     two mistakes that give the same result here (``<`` instead of ``<=``, or tokens summed message by message)."""
@@ -269,8 +272,8 @@ def _trim_hint(messages: list[dict[str, Any]], got: list[dict[str, Any]], max_to
         return f"结果里工具调用和结果没有配对（{problems[0]}）：按“轮”整轮丢弃，不要按条丢。"
     if got[:len(head)] != head:
         return "开头的 system 消息必须原样保留在最前面。"
-    if count_tokens(got) > max_tokens:
-        return f"结果有 {count_tokens(got)} 个 token，超过了 max_tokens={max_tokens}：继续丢最早的轮；最新的一轮也放不下时 raise ContextTooLong。"
+    if count_tokens(got) > budget:
+        return f"结果有 {count_tokens(got)} 个 token，超过了预算 budget={budget}：继续丢最早的轮；最新的一轮也放不下时 raise ContextTooLong。"
     latest = [m for m in messages if m.get("role") == "user"][-1:]
     if latest and latest[0] not in got:
         return "最新的 user 消息必须保留：丢的是最早的轮，不是最新的。"
@@ -285,13 +288,13 @@ def _trim_hint(messages: list[dict[str, Any]], got: list[dict[str, Any]], max_to
             return "保留的轮必须是最近的、连在一起的若干轮（不能跳过中间的一轮去留更早的），每一轮原样保留，不改内容。"
         return "消息的内容被改动了：每一轮原样保留（这道题不要截短工具结果），只决定留哪几轮。"
     if expected is not None and len(got) < len(expected):
-        strict = got == _expected_trim(messages, max_tokens, fits=lambda tokens, budget: tokens < budget) and count_tokens(expected) == max_tokens
-        summed = got == _expected_trim(messages, max_tokens, count=_summed_per_message)
+        strict = got == _expected_trim(messages, budget, fits=lambda tokens, budget: tokens < budget) and count_tokens(expected) == budget
+        summed = got == _expected_trim(messages, budget, count=_summed_per_message)
         if strict and summed:  # both mistakes drop the same rounds at this budget: one token more tells them apart
-            strict = probe(max_tokens + 1) == _expected_trim(messages, max_tokens + 1)
+            strict = probe(budget + 1) == _expected_trim(messages, budget + 1)
             summed = not strict
         if strict:
-            return f"正好等于 max_tokens（{max_tokens}）也算放得下：比较时用 <=，不是 <。"
+            return f"正好等于预算（{budget}）也算放得下：比较时用 <=，不是 <。"
         if summed:
             return (f"你是逐条消息分别计数再相加的（这样是 {_summed_per_message(expected)} tokens），可整个列表其实是 {count_tokens(expected)} tokens："
                     "count_tokens 每调用一次都会多算一次回复的开销。对整个列表调用一次 count_tokens(kept)。")
@@ -307,46 +310,46 @@ def _probe(trim: Callable[..., Any], messages: list[dict[str, Any]], budget: int
         return None
 
 
-def _check_too_long(check: _Check, case: str, error: Any, messages: list[dict[str, Any]], max_tokens: int) -> None:
-    """The ContextTooLong says what is needed: ``tokens`` is head + latest round, ``max_tokens`` the budget, and the text says so."""
+def _check_too_long(check: _Check, case: str, error: Any, messages: list[dict[str, Any]], budget: int) -> None:
+    """The ContextTooLong says what is needed: ``tokens`` is head + latest round, ``budget`` the budget, and the text says so."""
     from ....memory import count_tokens
 
     needed = _needed_tokens(messages)
-    tokens, budget = getattr(error, "tokens", None), getattr(error, "max_tokens", None)
-    if tokens != needed or budget != max_tokens:
+    tokens, reported = getattr(error, "tokens", None), getattr(error, "budget", None)
+    if tokens != needed or reported != budget:
         if tokens == count_tokens(messages):
             hint = f"tokens 报的是整段对话的大小（{tokens}）：要报的是至少需要多少——头部加最新的一轮，{needed} 个 token。"
-        elif tokens == needed - max_tokens:
-            hint = f"tokens 是需要的总数（{needed}），不是超出的部分（{needed - max_tokens}）：超出多少写在说明文字里。"
-        elif budget != max_tokens:
-            hint = f"max_tokens 要原样报出传进来的预算 {max_tokens}。"
+        elif tokens == needed - budget:
+            hint = f"tokens 是需要的总数（{needed}），不是超出的部分（{needed - budget}）：超出多少写在说明文字里。"
+        elif reported != budget:
+            hint = f"budget 要原样报出传进来的预算 {budget}。"
         else:
             hint = f"tokens 要报头部加最新的一轮需要的 token 数：count_tokens(head + rounds[-1]) = {needed}。"
-        raise check.fail(case, given=f"max_tokens={max_tokens}\n{_describe(messages)}",
-                         expected=f"ContextTooLong(tokens={needed}, max_tokens={max_tokens})",
-                         got=f"ContextTooLong(tokens={tokens!r}, max_tokens={budget!r})：{_brief(str(error), 120)}", hint=hint) from None
+        raise check.fail(case, given=f"budget={budget}\n{_describe(messages)}",
+                         expected=f"ContextTooLong(tokens={needed}, budget={budget})",
+                         got=f"ContextTooLong(tokens={tokens!r}, budget={reported!r})：{_brief(str(error), 120)}", hint=hint) from None
     text = str(error)
     if not _CHINESE_TEXT.search(text):  # the figures are judged above, from the attributes; the words are the learner's own
         raise check.fail(case, expected="一句中文说明（放不下、差多少、怎么办）", got=f"ContextTooLong：{_brief(text, 160) or '（空的）'}",
-                         hint="这条错误是给开发者看的：说清楚差多少、怎么办，例如 f\"需要 {needed} 个 token，超过了 max_tokens={max_tokens}，请调大预算或缩短 system prompt\"。") from None
+                         hint="这条错误是给开发者看的：说清楚差多少、怎么办，例如 f\"需要 {needed} 个 token，超过了预算 {budget}，请调大预算或缩短 system prompt\"。") from None
 
 
 _CHINESE_TEXT = re.compile(r"[\u4e00-\u9fff]")
 
 
 def day4_trim(trim: Callable[[list[dict[str, Any]], int], list[dict[str, Any]]]) -> None:
-    """Exercise 4.2: ``trim(messages, max_tokens)``: whole oldest rounds dropped; ``ContextTooLong`` when the last round does not fit."""
+    """Exercise 4.2: ``trim(messages, budget)``: whole oldest rounds dropped; ``ContextTooLong`` when the last round does not fit."""
     __tracebackhide__ = True
     from ....memory import ContextTooLong, count_tokens
 
     check = _Check("day4_trim")
     _callable(check.exercise, trim)
 
-    def run(case: str, messages: list[dict[str, Any]], max_tokens: int) -> None:
+    def run(case: str, messages: list[dict[str, Any]], budget: int) -> None:
         before = copy.deepcopy(messages)
-        expected = _expected_trim(before, max_tokens)
+        expected = _expected_trim(before, budget)
         try:
-            got = trim(messages, max_tokens)
+            got = trim(messages, budget)
         except NotImplementedError:
             raise check.not_done() from None
         except ContextTooLong as error:
@@ -354,11 +357,11 @@ def day4_trim(trim: Callable[[list[dict[str, Any]], int], list[dict[str, Any]]])
                 raise check.fail(case, given=_describe(before), expected="输入的消息列表保持不变", got="被改成了：" + _kept(before, messages),
                                  hint="不要修改传进来的列表：新建一个列表返回。") from None
             if expected is not None:
-                raise check.fail(case, given=f"max_tokens={max_tokens}\n{_describe(before)}",
+                raise check.fail(case, given=f"budget={budget}\n{_describe(before)}",
                                  expected=f"{len(expected)} 条消息（{count_tokens(expected)} tokens，放得下）",
                                  got="抛出了 ContextTooLong",
                                  hint="只有连头部加最新的一轮都放不下时才 raise ContextTooLong；放得下就丢掉更早的轮再返回。") from None
-            _check_too_long(check, case, error, before, max_tokens)
+            _check_too_long(check, case, error, before, budget)
             return
         except Exception as exc:  # noqa: BLE001 - a learner bug becomes a readable failure
             if "toolong" in type(exc).__name__.lower().replace("_", ""):
@@ -367,7 +370,7 @@ def day4_trim(trim: Callable[[list[dict[str, Any]], int], list[dict[str, Any]]])
                 hint = f"这段对话只有头部（system 消息），一轮也没有：rounds 是空列表，取 rounds[-1] 或 rounds[0] 会出错（{type(exc).__name__}）。"
             else:
                 hint = f"你的函数在这段对话上出错了（{type(exc).__name__}）：在上面的单元格里用同样的输入单独调用它，看是哪一行。"
-            raise check.fail(case, given=f"max_tokens={max_tokens}\n{_describe(before)}", expected="一个消息列表，或 ContextTooLong",
+            raise check.fail(case, given=f"budget={budget}\n{_describe(before)}", expected="一个消息列表，或 ContextTooLong",
                              got=f"抛出了异常 {type(exc).__name__}: {exc}", hint=hint) from exc
         if messages != before:
             raise check.fail(case, given=_describe(before), expected="输入的消息列表保持不变", got="被改成了：" + _kept(before, messages),
@@ -375,17 +378,17 @@ def day4_trim(trim: Callable[[list[dict[str, Any]], int], list[dict[str, Any]]])
         if not isinstance(got, list) or not all(isinstance(m, dict) for m in got):
             raise check.fail(case, expected="消息字典的列表", got=_short(got, 200), hint="返回 list[dict]。")
         if expected is None:
-            raise check.fail(case, given=f"max_tokens={max_tokens}\n{_describe(before)}",
+            raise check.fail(case, given=f"budget={budget}\n{_describe(before)}",
                              expected="raise ContextTooLong（头部加最新的一轮就超出预算了）",
                              got=f"返回了 {len(got)} 条消息、{count_tokens(got)} tokens",
-                             hint=("最新的一轮不能丢，也不要截短它：这时 raise ContextTooLong(\"…说明差多少…\", tokens=..., max_tokens=max_tokens)。"
+                             hint=("最新的一轮不能丢，也不要截短它：这时 raise ContextTooLong(\"…说明差多少…\", tokens=..., budget=budget)。"
                                    if _rounds_of(before)[1] else "这段对话只有头部（system 消息），连它都放不下：头部不能丢，"
                                    "这时也要 raise ContextTooLong，tokens 报头部需要的 token 数。"))
         if got != expected:
             same_shape = _kept(before, expected) == _kept(before, got)
-            raise check.fail(case, given=f"max_tokens={max_tokens}\n{_describe(before)}", expected=_kept(before, expected),
+            raise check.fail(case, given=f"budget={budget}\n{_describe(before)}", expected=_kept(before, expected),
                              got=_kept(before, got) + ("（保留的消息对，但顺序或内容变了）" if same_shape else ""),
-                             hint=_trim_hint(before, got, max_tokens, expected, probe=lambda budget: _probe(trim, before, budget)))
+                             hint=_trim_hint(before, got, budget, expected, probe=lambda budget: _probe(trim, before, budget)))
 
     system = {"role": "system", "content": "你是助手。"}
     rounds = [
@@ -417,7 +420,7 @@ def day4_trim(trim: Callable[[list[dict[str, Any]], int], list[dict[str, Any]]])
     ]
     for case, messages, budget in fixed:
         run(case, messages, budget)
-        check.ok(case, f"max_tokens={budget}")
+        check.ok(case, f"budget={budget}")
 
     case = "性质检查：300 段随机对话 × 随机预算"
     rng = random.Random(42)
@@ -426,115 +429,6 @@ def day4_trim(trim: Callable[[list[dict[str, Any]], int], list[dict[str, Any]]])
         total = count_tokens(messages)
         run(f"{case}（第 {n + 1} 段）", messages, rng.randint(max(10, total // 10), total + 20))
     check.ok(case, "配对完整、头部和最新问题都在、不超预算、只丢最早的整轮且不多丢、放不下才报错、输入不变")
-    check.done()
-
-
-# ---------------------------------------------------------------------------------------------
-# 4.3 a summary prompt that keeps the planted facts
-# ---------------------------------------------------------------------------------------------
-
-_SECOND_SCRIPT = (
-    ("上海今天天气怎么样？", None),
-    ("我的会员卡号是 VIP2048。", ("我的会员卡号是多少？", ("VIP2048",))),
-    ("50 欧元能换多少人民币？", None),
-    ("我讨厌早上的航班。", ("我讨厌什么样的航班？", ("早上",))),
-    ("3 乘以 7 等于多少？", None),
-    ("我们的项目经理是刘洋。", ("我们的项目经理是谁？", ("刘洋",))),
-    ("现在几点了？", None),
-    ("行程不能超过 4 天。", ("行程最多几天？", ("4 天",))),
-    ("深圳明天天气怎么样？", None),
-    ("会议地点定在 A301 会议室。", ("会议地点定在哪里？", ("A301",))),
-    ("广州今天天气怎么样？", None),
-    ("别忘了周五之前把发票寄出去。", ("周五之前要做什么？", ("发票",))),
-    ("我不吃辣。", ("我能吃辣吗？", ("不吃辣",))),
-    ("北京明天天气怎么样？", None),
-    ("那杭州呢？", None),
-)
-
-
-_ENGLISH_SCRIPT = (
-    ("What's the weather in Beijing tomorrow?", None),
-    ("My budget is at most 300 dollars.", ("What is my budget?", ("300",))),
-    ("What is 17 times 9?", None),
-    ("I prefer window seats.", ("Which seats do I prefer?", ("window",))),
-    ("What time is it now?", None),
-    ("Remind me to send the invoice by Friday.", ("What should I send by Friday?", ("invoice",))),
-    ("What's the weather in Shanghai tomorrow?", None),
-    ("How much is 100 US dollars in Chinese yuan?", None),
-)
-
-
-def _planted_recall(prompt: str, script: list[tuple[str, tuple[str, tuple[str, ...]] | None]]) -> tuple[list[tuple[str, str, str, bool]], str]:
-    """Run ``script`` on the simulator, compress its history with ``prompt``, ask each planted question."""
-    from datetime import datetime
-
-    from ....memory import Conversation, compress
-    from ....scenarios import basic_registry
-
-    client = offline_client()
-    registry = basic_registry(now=datetime(2026, 3, 12, 14, 30))
-    talk = Conversation(client, registry)
-    for text, _ in script:
-        talk.ask(text)
-    compressed = compress(talk.messages, client, max_tokens=1600, keep_last_rounds=2, tools=registry.schemas(), prompt=prompt)
-    summary = next((m["content"] for m in compressed if m.get("role") == "system" and "摘要" in m.get("content", "")[:12]), "")
-    outcomes = []
-    for statement, planted in script:
-        if planted is None:
-            continue
-        question, words = planted
-        follow = Conversation(client, registry)
-        follow.messages = [dict(m) for m in compressed]
-        answer = follow.ask(question).answer or ""
-        outcomes.append((statement, question, answer, all(word in answer for word in words)))
-    return outcomes, summary
-
-
-def _lost_hint(prompt: str, lost: list[str]) -> str:
-    from ...offline.simulator.summary import GROUPS, _group_of
-
-    missing_groups = []
-    for statement in lost:
-        group = _group_of(statement, set(GROUPS))
-        if group and not GROUPS[group][1].search(prompt) and GROUPS[group][0] not in missing_groups:
-            missing_groups.append(GROUPS[group][0])
-    if missing_groups:
-        return (f"丢掉的这几条属于「{'」「'.join(missing_groups)}」，提示词里没有要求保留这类信息。摘要只会保留你点名要的东西："
-                "把事实和数字、人名、偏好、约束、决定、未完成的任务逐类写进提示词。")
-    if re.search(r"不超过|以内|最多|at most", prompt):
-        return "提示词限制了摘要的长度，放不下的条目被丢掉了：去掉字数限制，或者放宽它。"
-    return "把丢掉的那类信息写进提示词，要求模型逐条保留。"
-
-
-def day4_summary_prompt(summary_prompt: Callable[[], str]) -> None:
-    """Exercise 4.3: ``summary_prompt() -> str``; after ``compress`` with it the conversation still answers the planted questions."""
-    __tracebackhide__ = True
-    from ....memory.sample import PLANTED, rounds
-
-    check = _Check("day4_summary_prompt")
-    _callable(check.exercise, summary_prompt)
-    case = "提示词是一段文字"
-    prompt = check.call(case, summary_prompt)
-    if not isinstance(prompt, str) or len(prompt.strip()) < 8:
-        raise check.fail(case, expected="一段至少 8 个字的提示词（str）", got=_short(prompt, 100),
-                         hint="return \"你是对话摘要助手……\"：说清楚要保留哪些信息。")
-    check.ok(case, _brief(prompt, 40))
-
-    first = [(text, None) for text in rounds()]
-    statements = {planted.statement: planted for planted in PLANTED}
-    first = [(text, (statements[text].question, statements[text].expected) if text in statements else None) for text, _ in first]
-    for case, script, needed in (("第 6 节那段 20 轮对话：10 件埋下的事", first, 10),
-                                 ("另一段 15 轮对话：7 件埋下的事", list(_SECOND_SCRIPT), 7),
-                                 ("一段英文对话：3 件埋下的事", list(_ENGLISH_SCRIPT), 3)):
-        outcomes, summary = check.call(case, _planted_recall, prompt, script,
-                                       hint="检查在离线模拟器上重放对话并压缩；如果这里出错，请确认提示词是普通的字符串。")
-        kept = sum(1 for *_, ok in outcomes if ok)
-        if kept < needed:
-            lost = [statement for statement, _, _, ok in outcomes if not ok]
-            raise check.fail(case, expected=f"压缩后至少答对 {needed}/{len(outcomes)} 个问题",
-                             got=f"答对 {kept} 个；答不上来的：{'；'.join(lost)}\n摘要：{_brief(summary, 300)}",
-                             hint=_lost_hint(prompt, lost))
-        check.ok(case, f"答对 {kept}/{len(outcomes)}")
     check.done()
 
 

@@ -3,7 +3,8 @@
 A model answers "我的预算上限是多少？" from what it was told earlier: a block of memories put into
 the prompt (a system message headed "关于用户的已知信息"), a summary of older rounds (a system
 message with 摘要 in its heading), or the user's own words in an earlier round. This module gives
-the simulator the same ability, as three rules applied when the planner found no call to make:
+the simulator the same ability, as three rules applied when the planner found no call to make
+(a tight summary lists each group on one line, "【约束】a；b"; its items are read one by one):
 
 1. **Fill from what is known.** A request that lacks a required argument ("明天我那边天气怎么样？")
    is planned again with each known line that bears on it added in brackets; the first that makes
@@ -39,6 +40,7 @@ KNOWN_HEADINGS = re.compile(r"已知信息|长期记忆|摘要|记忆|known fact
 ABOUT_USER = re.compile(r"我|我们|咱们|之前|刚才|以前|记得|说过|提过|\b(?:my|i|me|we|our|remember|earlier|before)\b", re.I)
 _QUESTION_TOKENS = frozenset("多少 是多 几个 什么 哪个 哪里 哪儿 记得 还记 得我 说过 过吗 之前 以前 刚才 告诉 知道 是什 么呢 吗 呢 我 的".split())
 _BULLET = re.compile(r"^\s*(?:[-•*]|\d+[.、])\s*")
+_COMPACT = re.compile(r"^\s*【[^】]{1,8}】(?!\s*$)(.+)$")
 _REMEMBER_PREFIX = re.compile(r"^(?:请|麻烦)?(?:你)?(?:帮我)?(?:记住|记一下|记下)\s*[:：,，]?\s*|^please remember\s*(?:that)?\s*[:,]?\s*", re.I)
 
 
@@ -50,7 +52,12 @@ def known_lines(messages: list[dict[str, Any]]) -> list[str]:
         text = message_text(message)
         if message.get("role") in ("system", "developer"):
             if KNOWN_HEADINGS.search(text.split("\n", 1)[0]):
-                lines.extend(_BULLET.sub("", line).strip() for line in text.splitlines() if _BULLET.match(line))
+                for number, line in enumerate(text.splitlines()):
+                    compact = number > 0 and _COMPACT.match(line)  # a tight summary lists a group on one line: "【约束】a；b"
+                    if compact:
+                        lines.extend(item.strip() for item in compact.group(1).split("；") if item.strip())
+                    elif _BULLET.match(line):
+                        lines.append(_BULLET.sub("", line).strip())
         elif message.get("role") == "user" and index < last_user:
             lines.extend(_REMEMBER_PREFIX.sub("", s.strip()) for s in re.split(r"(?<=[。！？!?；;])|\n", text)
                          if len(s.strip()) > 1 and not _is_question(s))  # what the user asked is not what they told

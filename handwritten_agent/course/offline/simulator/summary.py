@@ -249,6 +249,11 @@ def _fits(text: str, tokens: int | None, chars: int | None) -> bool:
     return (tokens is None or estimate_tokens(text) <= tokens) and (chars is None or len(text) <= chars)
 
 
+def _previous_rank(item: str, group: str) -> int:
+    """An earlier summary's item keeps its rank: a tool result ("get_weather(…) → …") stays below what the user stated."""
+    return TOOL_RANK if " → " in item else RANK.get(group, 1)
+
+
 def extractive_summary(instruction: str, transcript: str) -> str:
     """The summary text (see the module docstring)."""
     low = normalize(instruction)
@@ -279,7 +284,15 @@ def extractive_summary(instruction: str, transcript: str) -> str:
                 continue
             if text.startswith(("-", "•", "*")):
                 group = previous_group if previous_group in GROUPS else "facts"
-                add(items, text.lstrip("-•* ").strip(), group, RANK.get(group, 1))
+                item = text.lstrip("-•* ").strip()
+                add(items, item, group, _previous_rank(item, group))
+                continue
+            compact = re.fullmatch(r"【([^】]{1,8})】(.+)", text)  # a tight summary's group on one line: "【约束】a；b"
+            if compact:
+                group = labels.get(compact.group(1), "facts")
+                for part in compact.group(2).split("；"):
+                    if part.strip():
+                        add(items, part.strip(), group, _previous_rank(part.strip(), group))
                 continue
             if re.match(r"^(?:之后的对话|later)", text):
                 in_previous = False

@@ -3,20 +3,20 @@
 from handwritten_agent.memory import ContextTooLong, count_tokens, split_head, split_rounds
 
 
-def trim(messages, max_tokens):
+def trim(messages, budget):
     head = split_head(messages)[0]
     rounds = split_rounds(messages)
 
     def flat(rs):
         return head + [m for r in rs for m in r]
 
-    while rounds and count_tokens(flat(rounds)) > max_tokens:
+    while rounds and count_tokens(flat(rounds)) > budget:
         if len(rounds) == 1:
             raise ContextTooLong(f"最新的一轮需要 {count_tokens(flat(rounds))} 个 token", tokens=count_tokens(flat(rounds)),
-                                 max_tokens=max_tokens)
+                                 budget=budget)
         rounds = rounds[1:]
-    if not rounds and count_tokens(head) > max_tokens:
-        raise ContextTooLong("连 system 消息都放不下", tokens=count_tokens(head), max_tokens=max_tokens)
+    if not rounds and count_tokens(head) > budget:
+        raise ContextTooLong("连 system 消息都放不下", tokens=count_tokens(head), budget=budget)
     return flat(rounds)
 
 

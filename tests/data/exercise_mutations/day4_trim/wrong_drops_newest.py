@@ -3,13 +3,13 @@
 from handwritten_agent.memory import ContextTooLong, count_tokens, split_head, split_rounds
 
 
-def trim(messages, max_tokens):
+def trim(messages, budget):
     head = split_head(messages)[0]
     rounds = split_rounds(messages)
-    while rounds and count_tokens(head + [m for r in rounds for m in r]) > max_tokens:
+    while rounds and count_tokens(head + [m for r in rounds for m in r]) > budget:
         rounds = rounds[:-1]
     if not rounds:
-        raise ContextTooLong("放不下", tokens=0, max_tokens=max_tokens)
+        raise ContextTooLong("放不下", tokens=0, budget=budget)
     return head + [m for r in rounds for m in r]
 
 

@@ -1,19 +1,19 @@
-"""Trims correctly, but puts how far over the budget it is into ``tokens`` (needed - max_tokens) instead of what is needed."""
+"""Trims correctly, but puts how far over the budget it is into ``tokens`` (needed - budget) instead of what is needed."""
 
 from handwritten_agent.memory import ContextTooLong, count_tokens, split_head, split_rounds
 
 
-def trim(messages, max_tokens):
+def trim(messages, budget):
     head = split_head(messages)[0]
     rounds = split_rounds(messages)
     for start in range(len(rounds)):
         kept = head + [m for r in rounds[start:] for m in r]
-        if count_tokens(kept) <= max_tokens:
+        if count_tokens(kept) <= budget:
             return kept
     needed = count_tokens(head + (rounds[-1] if rounds else []))
-    if not rounds and needed <= max_tokens:
+    if not rounds and needed <= budget:
         return list(head)
-    raise ContextTooLong(f"超出了 {needed - max_tokens} 个 token", tokens=needed - max_tokens, max_tokens=max_tokens)
+    raise ContextTooLong(f"超出了 {needed - budget} 个 token", tokens=needed - budget, budget=budget)
 
 
 ARGS = (trim,)

@@ -4,17 +4,17 @@
 from handwritten_agent.memory import ContextTooLong, count_tokens, split_head, split_rounds
 
 
-def trim(messages, max_tokens):
+def trim(messages, budget):
     head = split_head(messages)[0]
     rounds = split_rounds(messages)
     for start in range(len(rounds)):
         kept = head + [m for r in rounds[start:] for m in r]
-        if count_tokens(kept) <= max_tokens:
+        if count_tokens(kept) <= budget:
             return kept
-    if not rounds and count_tokens(head) <= max_tokens:
+    if not rounds and count_tokens(head) <= budget:
         return list(head)
     total = count_tokens(messages)
-    raise ContextTooLong(f"对话一共 {total} 个 token，超过了 max_tokens={max_tokens}。", tokens=total, max_tokens=max_tokens)
+    raise ContextTooLong(f"对话一共 {total} 个 token，超过了 budget={budget}。", tokens=total, budget=budget)
 
 
 ARGS = (trim,)

@@ -3,19 +3,19 @@
 from handwritten_agent.memory import ContextTooLong, count_tokens, split_head, split_rounds
 
 
-def trim(messages, max_tokens):
+def trim(messages, budget):
     head = split_head(messages)[0]
     rounds = split_rounds(messages)
-    if not rounds and count_tokens(head) <= max_tokens:
+    if not rounds and count_tokens(head) <= budget:
         return list(head)
     if not rounds:
-        raise ContextTooLong(f"头部需要 {count_tokens(head)} 个 token", tokens=count_tokens(head), max_tokens=max_tokens)
-    if count_tokens(head + rounds[-1]) > max_tokens:
+        raise ContextTooLong(f"头部需要 {count_tokens(head)} 个 token", tokens=count_tokens(head), budget=budget)
+    if count_tokens(head + rounds[-1]) > budget:
         needed = count_tokens(head + rounds[-1])
-        raise ContextTooLong(f"需要 {needed} 个 token，超过了 {max_tokens}", tokens=needed, max_tokens=max_tokens)
+        raise ContextTooLong(f"需要 {needed} 个 token，超过了 {budget}", tokens=needed, budget=budget)
     kept = [rounds[-1]]
     for round_ in reversed(rounds[:-1]):
-        if count_tokens(head + [m for r in [round_] + kept for m in r]) <= max_tokens:
+        if count_tokens(head + [m for r in [round_] + kept for m in r]) <= budget:
             kept.insert(0, round_)
     return head + [m for r in kept for m in r]
 

@@ -3,13 +3,13 @@
 from handwritten_agent.memory import ContextTooLong, count_tokens
 
 
-def trim(messages, max_tokens):
+def trim(messages, budget):
     head = [m for m in messages if m["role"] == "system"][:1]
     body = messages[len(head):]
-    while body and count_tokens(head + body) > max_tokens:
+    while body and count_tokens(head + body) > budget:
         body = body[1:]
     if not body:
-        raise ContextTooLong("放不下", tokens=count_tokens(head), max_tokens=max_tokens)
+        raise ContextTooLong("放不下", tokens=count_tokens(head), budget=budget)
     return head + body
 
 

@@ -3,12 +3,12 @@
 from handwritten_agent.memory import ContextTooLong, count_tokens, split_head, split_rounds
 
 
-def trim(messages, max_tokens):
+def trim(messages, budget):
     head = split_head(messages)[0]
-    while count_tokens(messages) > max_tokens:
+    while count_tokens(messages) > budget:
         rounds = split_rounds(messages)
         if len(rounds) <= 1:
-            raise ContextTooLong("放不下", tokens=count_tokens(messages), max_tokens=max_tokens)
+            raise ContextTooLong("放不下", tokens=count_tokens(messages), budget=budget)
         del messages[len(head):len(head) + len(rounds[0])]
     return messages
 

@@ -3,10 +3,10 @@
 from handwritten_agent.memory import count_tokens, split_head, split_rounds
 
 
-def trim(messages, max_tokens):
+def trim(messages, budget):
     head = split_head(messages)[0]
     rounds = split_rounds(messages)
-    while len(rounds) > 1 and count_tokens(head + [m for r in rounds for m in r]) > max_tokens:
+    while len(rounds) > 1 and count_tokens(head + [m for r in rounds for m in r]) > budget:
         rounds = rounds[1:]
     return head + [m for r in rounds for m in r]
 

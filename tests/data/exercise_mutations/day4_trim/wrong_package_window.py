@@ -3,8 +3,8 @@
 from handwritten_agent.memory import trim_messages
 
 
-def trim(messages, max_tokens):
-    return trim_messages(messages, max_tokens)
+def trim(messages, budget):
+    return trim_messages(messages, budget)
 
 
 ARGS = (trim,)

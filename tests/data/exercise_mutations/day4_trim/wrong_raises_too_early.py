@@ -3,9 +3,9 @@
 from handwritten_agent.memory import ContextTooLong, count_tokens
 
 
-def trim(messages, max_tokens):
-    if count_tokens(messages) > max_tokens:
-        raise ContextTooLong("对话太长了", tokens=count_tokens(messages), max_tokens=max_tokens)
+def trim(messages, budget):
+    if count_tokens(messages) > budget:
+        raise ContextTooLong("对话太长了", tokens=count_tokens(messages), budget=budget)
     return list(messages)
 
 

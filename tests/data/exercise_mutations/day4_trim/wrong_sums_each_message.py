@@ -4,7 +4,7 @@ so the sum is too big and rounds that fit are dropped."""
 from handwritten_agent.memory import ContextTooLong, count_tokens, split_head, split_rounds
 
 
-def trim(messages, max_tokens):
+def trim(messages, budget):
     head = split_head(messages)[0]
     rounds = split_rounds(messages)
 
@@ -13,12 +13,12 @@ def trim(messages, max_tokens):
 
     for start in range(len(rounds)):
         kept = head + [m for r in rounds[start:] for m in r]
-        if size(kept) <= max_tokens:
+        if size(kept) <= budget:
             return kept
     needed = size(head + (rounds[-1] if rounds else []))
-    if not rounds and needed <= max_tokens:
+    if not rounds and needed <= budget:
         return list(head)
-    raise ContextTooLong(f"需要 {needed} 个 token，超过了 {max_tokens}", tokens=needed, max_tokens=max_tokens)
+    raise ContextTooLong(f"需要 {needed} 个 token，超过了 {budget}", tokens=needed, budget=budget)
 
 
 ARGS = (trim,)

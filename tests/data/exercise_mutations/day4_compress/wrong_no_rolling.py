@@ -1,0 +1,31 @@
+"""Wrong: drops the earlier summary instead of handing it to the model: every compression forgets the last one's facts."""
+
+from handwritten_agent.memory import (SUMMARY_HEADING, SUMMARY_PROMPT, budget_line, count_tokens, render_transcript, split_rounds,
+                                      summary_message, summary_text)
+
+FAILS_AT = "第二次压缩"
+
+
+def compress_history(messages, client, budget):
+    if count_tokens(messages) <= budget:
+        return list(messages)
+    head, previous = [], None
+    for message in messages:
+        if message["role"] != "system":
+            break
+        if message["content"].startswith(SUMMARY_HEADING):
+            pass  # the earlier summary is simply left out
+        else:
+            head.append(message)
+    rounds = split_rounds(messages)
+    older, recent = rounds[:-2], [m for r in rounds[-2:] for m in r]
+    if not older:
+        return list(messages)
+    fixed = count_tokens(head + [summary_message("")] + recent)
+    room = int(0.6 * (budget - fixed))
+    reply = client.complete([{"role": "system", "content": SUMMARY_PROMPT + "\n" + budget_line(room)},
+                             {"role": "user", "content": render_transcript(older, previous_summary=previous)}])
+    return head + [summary_message(reply.content)] + recent
+
+
+ARGS = (compress_history,)

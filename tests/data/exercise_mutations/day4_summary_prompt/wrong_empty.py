@@ -1,8 +1,0 @@
-"""Wrong: an empty prompt."""
-
-
-def summary_prompt():
-    return ""
-
-
-ARGS = (summary_prompt,)
