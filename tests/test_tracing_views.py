@@ -98,3 +98,20 @@ def test_chinese_labels_draw_without_warnings_when_a_cjk_font_is_installed(recwa
     assert not [w for w in recwarn if "missing from font" in str(w.message)]  # silenced, with or without a CJK font
     if chosen is not None:
         assert matplotlib.rcParams["font.sans-serif"][0] == chosen
+
+
+def test_the_timeline_and_the_page_explain_every_colour_they_use(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from handwritten_agent.tracing.timeline import LEGEND, timeline
+
+    run = read_trace(sample(tmp_path)).run()  # a model, a failing tool and a working one, an end
+    figure = timeline(run)
+    legend = figure.axes[0].get_legend()
+    labels = [text.get_text() for text in legend.get_texts()]
+    assert labels == [LEGEND["model"][1], LEGEND["success"][1], LEGEND["error"][1], LEGEND["end"][1].replace("虚线：", "")]
+    assert not any("等待确认" in label for label in labels)  # only what the picture shows
+    page = to_html(run)
+    assert all(LEGEND[key][1].lstrip("▼ ") in page for key in ("model", "success", "error"))
+    assert ">模型</text>" in page and 'aria-label="timeline"' not in page

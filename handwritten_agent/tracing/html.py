@@ -17,8 +17,8 @@ from typing import Any
 from .diagnose import diagnose
 from .spans import intervals, run_span_ms
 from .table import COLUMNS, run_rows
-from .timeline import COLOURS, MODEL_COLOUR
-from .trace import TraceRun, read_trace
+from .timeline import COLOURS, LEGEND, MODEL_COLOUR, RETRY_COLOUR, legend_keys
+from .trace import TraceRun, parse_ts, read_trace
 
 STYLE = """
 body{font-family:system-ui,-apple-system,"PingFang SC","Microsoft YaHei","Noto Sans CJK SC",sans-serif;margin:2em;color:#222}
@@ -36,12 +36,13 @@ def _e(value: Any) -> str:
 def svg_timeline(run: TraceRun, width: int = 900) -> str:
     """The timeline as an inline SVG (the same picture as ``timeline``, drawn without matplotlib)."""
     bars = intervals(run)
-    rows = ["model"] + sorted({bar.label for bar in bars if bar.kind == "tool"})
+    rows = ["模型"] + sorted({bar.label for bar in bars if bar.kind == "tool"})
     left, row_height, top = 150, 26, 20
     total = max([run_span_ms(run)] + [bar.end_ms for bar in bars] + [1.0])
     scale = (width - left - 20) / total
-    height = top + row_height * len(rows) + 30
-    parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="timeline">']
+    keys = legend_keys(bars, len(run.of("retry")), run.end is not None)
+    height = top + row_height * len(rows) + 30 + 20 * len(keys)
+    parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="时间线：模型调用和工具调用">']
     for index, name in enumerate(rows):
         y = top + index * row_height
         parts.append(f'<text x="{left - 8}" y="{y + 16}" text-anchor="end" font-size="12">{_e(name)}</text>')
@@ -56,11 +57,26 @@ def svg_timeline(run: TraceRun, width: int = 900) -> str:
                      f'<title>{_e(tip)}</title></rect>')
         if bar.status == "error":
             parts.append(f'<text x="{x + w + 2:.1f}" y="{y + 13}" fill="#b00020" font-size="14" font-weight="bold">✕</text>')
+    origin = run.started_at()
+    for retry in run.of("retry"):
+        x = left + (parse_ts(retry["ts"]) - origin) * 1000 * scale
+        parts.append(f'<text x="{x:.1f}" y="{top + 2}" text-anchor="middle" fill="{RETRY_COLOUR}" font-size="11">▼</text>')
+    axis_bottom = top + row_height * len(rows) + 30
     end = run.end
     if end is not None:
         x = left + total * scale
-        parts.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{height - 24}" stroke="#333" stroke-dasharray="4 3"/>')
-        parts.append(f'<text x="{x:.1f}" y="{height - 10}" text-anchor="end" font-size="12">{_e(end.get("stop_reason"))} · {total:.0f} ms</text>')
+        parts.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{axis_bottom - 24}" stroke="#333" stroke-dasharray="4 3"/>')
+        parts.append(f'<text x="{x:.1f}" y="{axis_bottom - 10}" text-anchor="end" font-size="12">{_e(end.get("stop_reason"))} · {total:.0f} ms</text>')
+    for index, key in enumerate(keys):  # the legend: every colour and mark used above
+        colour, label = LEGEND[key]
+        y = axis_bottom + 6 + index * 20
+        if key in ("retry", "end"):
+            mark = "▼" if key == "retry" else "┆"
+            parts.append(f'<text x="{left}" y="{y + 11}" fill="{colour}" font-size="12">{mark}</text>')
+            label = label.lstrip("▼ ").replace("虚线：", "虚线：")
+        else:
+            parts.append(f'<rect x="{left}" y="{y}" width="14" height="12" fill="{colour}" stroke="#333" stroke-width="0.5"/>')
+        parts.append(f'<text x="{left + 20}" y="{y + 11}" font-size="12">{_e(label)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 

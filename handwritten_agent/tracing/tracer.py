@@ -13,7 +13,8 @@ What it adds on the way:
 
 - **redaction** of every line before it is encoded (``redact.Redactor``: secrets and personal data);
 - **tokens as reported**: ``input_tokens``/``output_tokens`` are the backend's usage, ``null`` when it
-  reported none — never 0 — and ``run_end`` sums them, counting the calls it could not;
+  reported none — never 0 — and ``run_end`` sums them, counting the calls it could not; the input tokens
+  the provider served from its prompt cache, when it says (``gen_ai.usage.cache_read.input_tokens``);
 - **cost** of each model call from a ``PriceTable`` (a ``Budget`` hook beside the tracer stops a run
   that spends too much: ``cost``);
 - **full messages** only with ``record_messages=True`` (off by default, as the conventions advise:
@@ -42,13 +43,13 @@ from urllib.parse import urlsplit
 from ..run import AgentEvent, RunResult
 from ..messages import parse_arguments, ToolCall
 from ..text import shorten
-from .cost import PriceTable
+from .cost import CACHED_TOKENS, PriceTable, cached_tokens
 from .fields import OPERATION
 from .redact import Redactor
 from .writer import JsonlWriter
 
 STRUCTURAL = frozenset({"ts", "event", "request_id", "trace_id", "seq", "step", "gen_ai.tool.call.id", "gen_ai.response.id",
-                        "gen_ai.operation.name", "duration_ms", "tool_duration_ms", "input_tokens", "output_tokens"})
+                        "gen_ai.operation.name", "duration_ms", "tool_duration_ms", "input_tokens", "output_tokens", CACHED_TOKENS})
 """Fields the redactor never rewrites: ids, times and counts (the rest — users, text, arguments — are redacted)."""
 
 RESERVED = frozenset({"ts", "event", "request_id", "trace_id", "user_id", "session_id", "step", "seq", "gen_ai.operation.name"})
@@ -208,6 +209,7 @@ class Tracer:
             "model": reply.model or requested, "gen_ai.request.model": requested, "gen_ai.provider.name": self.provider,
             "input_tokens": usage.prompt_tokens if usage is not None else None,
             "output_tokens": usage.completion_tokens if usage is not None else None,
+            CACHED_TOKENS: cached_tokens(reply.raw) if usage is not None else None,
             "finish_reason": reply.finish_reason, "duration_ms": event.duration_ms,
             "message_count": len(event.messages or []), "tools_offered": list(event.data.get("tools", [])),
             "tool_calls": [call.name for call in reply.tool_calls],
