@@ -32,7 +32,7 @@ def sample(tmp_path) -> Path:
 def test_table_has_a_row_per_model_call_tool_result_and_ending(tmp_path):
     rows = steps_table(sample(tmp_path))
     assert [r["类型"] for r in rows] == ["模型", "工具", "工具", "模型", "结束"]
-    assert rows[1]["状态"] == "error" and rows[2]["状态"] == "success" and rows[-1]["状态"] == "success"
+    assert rows[1]["状态"] == "失败" and rows[2]["状态"] == "成功" and rows[-1]["状态"] == "成功"
     assert rows[0]["tokens 入/出"] == "0/0"
     text = format_steps(sample(tmp_path / "b"))
     lines = text.splitlines()

@@ -17,9 +17,10 @@ when a backend does not say, every input token is billed at the full price (an u
 the call's cost to the run and the day, and raises ``StopRun("budget", …)`` when a limit is passed —
 the loop then ends the run with stop reason ``budget``. That check comes *after* the call that passes the
 limit (its tokens are only known then), so a run can overspend by one call. With ``check_before=True`` it
-also looks *before* each model call: the input about to be sent is estimated (``tokens.count_message_tokens``,
-at the full input price) and the run stops when that alone would pass the limit — the reply's output
-tokens are still only known afterwards. A day's spending is read back from the trace files you name, so
+also looks *before* each model call: the messages and tool schemas about to be sent are estimated
+(``tokens.count_message_tokens``, at the full input price) and the run stops when that alone would pass the
+limit — the reply's output tokens are still only known afterwards. Put the budget after a gate that hides
+tools, so it estimates what is really sent. A day's spending is read back from the trace files you name, so
 a budget holds across processes. ``bill_alert`` is the other half of the seeds' advice: not a stop, a
 message when a day's total (read from the traces) passes a threshold — run it from cron or a scheduler.
 
@@ -41,14 +42,14 @@ from typing import Any, Iterable
 from ..run import StopRun
 from .trace import iter_lines, parse_ts
 
-_DEEPSEEK = ("DeepSeek «Models & Pricing», https://api-docs.deepseek.com/quick_start/pricing, as a stored copy of the page shows it "
-             "(DeepSeek-V3.2 behind both names: input $0.28, cached input $0.028, output $0.42 per 1M tokens). The live page may "
-             "be newer — other sources report new model names (deepseek-v4-flash …) in 2026 — so check it before you budget.")
+_DEEPSEEK = ("DeepSeek 的价格页 https://api-docs.deepseek.com/quick_start/pricing 的一份存档（两个模型名背后都是 DeepSeek-V3.2，"
+             "每百万 token：输入 0.28 美元、缓存命中的输入 0.028 美元、输出 0.42 美元）。线上的页面可能更新：其他资料说 2026 年换了"
+             "新的模型名（deepseek-v4-flash 等），做预算之前先核对。")
 DEFAULT_PRICES: dict[str, dict[str, Any]] = {
     "deepseek-chat": {"input": 0.28, "cached_input": 0.028, "output": 0.42, "currency": "USD", "read_on": "2026-12-01", "source": _DEEPSEEK},
     "deepseek-reasoner": {"input": 0.28, "cached_input": 0.028, "output": 0.42, "currency": "USD", "read_on": "2026-12-01", "source": _DEEPSEEK},
     "course-sim": {"input": 2.0, "cached_input": 0.5, "output": 8.0, "currency": "CNY", "read_on": "2026-12-01",
-                   "source": "hypothetical: the offline simulator costs nothing; this made-up price lets the course show cost and a budget stop"},
+                   "source": "假想价格：离线模拟器不花钱，这个编出来的价格只为演示费用和预算"},
 }
 """Per million tokens. A model missing here has an unknown cost (null), never 0: add yours with ``PriceTable.set``."""
 CACHED_TOKENS = "gen_ai.usage.cache_read.input_tokens"
@@ -249,17 +250,26 @@ class Budget:
         self.model = model
         self.check_before = check_before
         self._answered_by: str | None = None
+        self._about_to_send: dict[str, list[dict[str, Any]]] = {}
 
     def prepare_messages(self, messages: list[dict[str, Any]], context: Any) -> list[dict[str, Any]]:
-        """With ``check_before``: stop before a model call whose estimated input alone would pass a limit."""
-        if not self.check_before:
-            return messages
+        """With ``check_before``: remember what is about to be sent (the estimate is made once the tools are known)."""
+        if self.check_before:
+            self._about_to_send[str(context.run_id)] = messages
+        return messages
+
+    def visible_tools(self, tools: list[Any], context: Any) -> list[Any]:
+        """With ``check_before``: stop before a model call whose estimated input (messages and tool schemas) alone would pass a limit."""
+        messages = self._about_to_send.pop(str(context.run_id), None)
+        if not self.check_before or messages is None:
+            return tools
         from ..tokens import count_message_tokens
 
         price = self.prices.get(self._answered_by or self.model)
         if price is None or price.currency != self.currency:
-            return messages  # nothing to estimate with; the check after the call still counts what it can
-        estimate = count_message_tokens(messages) * price.input / 1_000_000
+            return tools  # nothing to estimate with; the check after the call still counts what it can
+        schemas = [tool.schema() if hasattr(tool, "schema") else tool for tool in tools]
+        estimate = count_message_tokens(messages, schemas) * price.input / 1_000_000
         unit = CURRENCY_ZH.get(self.currency, self.currency)
         run = str(context.run_id)
         if self.per_run is not None and self.spent_run[run] + estimate > self.per_run:
@@ -269,7 +279,7 @@ class Budget:
         if self.per_day is not None and self.spent_today + estimate > self.per_day:
             raise StopRun("budget", f"第 {context.step} 步还没有请求模型：今天（{self.today}）已花费 {self.spent_today:.6f} {unit}，"
                                     f"加上这次输入的估计 {estimate:.6f} {unit} 会超过每天的预算 {self.per_day:g} {unit}。")
-        return messages
+        return tools
 
     def on_event(self, event: Any) -> None:
         """The hook: after every ``model_call``, charge its cost (see ``charge``)."""

@@ -396,12 +396,12 @@ def five_steps(source: Any, request_id: str | None = None) -> list[Check]:
     reused = [call_id for call_id, count in Counter(line.get("gen_ai.tool.call.id") for line in calls).items() if count > 1]
     orphan = next((p for p in (_unanswered_or_orphan(l.get("gen_ai.input.messages") or []) for l in run.model_calls) if p), None)
     problems = ([f"没有结果的调用 {missing}"] if missing else []) + ([f"重复的 id {reused}"] if reused else []) + ([orphan] if orphan else [])
-    checks.append(Check(3, "消息回传是否正确？", None if not calls else not problems,
+    checks.append(Check(3, "assistant 消息回传、工具结果回填是否正确？", None if not calls else not problems,
                         "；".join(problems) if problems else ("每个调用都有对应 tool_call_id 的结果" if calls else "没有工具调用")))
     repeats = sum(1 for line in results if line.get("status") == "repeated")
     reason = run.stop_reason
     checks.append(Check(4, "循环是否正常退出？", reason == "final",
-                        f"stop_reason={reason}，{len(run.model_calls)} 步" + (f"，{repeats} 次重复调用被拦截" if repeats else "")))
+                        f"以 {reason} 结束，{len(run.model_calls)} 步" + (f"，{repeats} 次重复调用被拦截" if repeats else "")))
     answer = run.answer or ""
     used = _answer_uses_results(answer, results)
     if not answer:

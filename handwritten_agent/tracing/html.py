@@ -14,6 +14,7 @@ import html
 import json
 from typing import Any
 
+from .cost import CURRENCY_ZH
 from .diagnose import diagnose
 from .spans import intervals, run_span_ms
 from .table import COLUMNS, run_rows
@@ -25,7 +26,7 @@ body{font-family:system-ui,-apple-system,"PingFang SC","Microsoft YaHei","Noto S
 h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}table{border-collapse:collapse;font-size:.9em}
 td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}th{background:#f3f3f3}
 .error{color:#b00020}.warning{color:#a15c00}.info{color:#555}pre{background:#f7f7f7;padding:.6em;overflow-x:auto;font-size:.8em}
-details{margin:.2em 0}summary{cursor:pointer}.meta{color:#666;font-size:.9em}
+details{margin:.2em 0}summary{cursor:pointer}.meta{color:#666;font-size:.9em}td:nth-child(1),td:nth-child(2),td:nth-child(6){white-space:nowrap}
 """
 
 
@@ -91,8 +92,11 @@ def run_html(run: TraceRun) -> str:
     lines = "".join(f"<details><summary>{_e(line.get('seq'))} · {_e(line.get('event'))} · 第 {_e(line.get('step'))} 步</summary>"
                     f"<pre>{_e(json.dumps(line, ensure_ascii=False, indent=2, default=str))}</pre></details>" for line in run.lines)
     end = run.end or {}
-    meta = (f'<p class="meta">request_id {_e(run.request_id)} · 用户 {_e(run.user_id)} · stop_reason {_e(end.get("stop_reason"))} · '
-            f'tokens 入/出 {_e(end.get("input_tokens"))}/{_e(end.get("output_tokens"))} · 费用 {_e(end.get("cost"))} {_e(end.get("cost_currency") or "")}</p>')
+    unit = CURRENCY_ZH.get(str(end.get("cost_currency")), end.get("cost_currency") or "")
+    cost = "未知" if end.get("cost") is None else f"{end.get('cost')} {unit}"
+    meta = (f'<p class="meta">运行 {_e(run.request_id)} · 用户 {_e(run.user_id if run.user_id is not None else "未记录")} · '
+            f'以 {_e(end.get("stop_reason"))} 结束 · tokens 入/出 {_e(end.get("input_tokens"))}/{_e(end.get("output_tokens"))} · '
+            f'费用 {_e(cost)}</p>')
     return (f"<h2>运行 {_e(run.request_id)}</h2>{meta}<h3>时间线</h3>{svg_timeline(run)}<h3>步骤</h3>{table}"
             f"<h3>诊断</h3>{found}<h3>每一行</h3>{lines}")
 

@@ -71,9 +71,9 @@ def timeline(source: Any, request_id: str | None = None, *, ax: Any = None, widt
     end = run.end
     if end is not None:
         ax.axvline(total, color="#333333", linestyle="--", linewidth=1)
-        ax.text(total, len(rows) - 0.45, f" {end.get('stop_reason')}", ha="right", va="bottom", fontsize=8)
+        ax.text(total, -0.62, f"{end.get('stop_reason')} ", ha="right", va="center", fontsize=8)
     ax.set_yticks(range(len(rows)), rows)
-    ax.invert_yaxis()
+    ax.set_ylim(len(rows) - 0.5, -0.8)  # top to bottom, with room above the model row for the retry marks and the stop reason
     ax.set_xlabel("距运行开始的毫秒数（条上的数字是第几步）")
     ax.set_xlim(0, total * 1.02)
     ax.set_title(f"{run.request_id} · {len(run.model_calls)} 次模型调用 · {len(run.tool_results)} 个工具结果", fontsize=10)

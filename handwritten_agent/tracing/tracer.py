@@ -218,6 +218,7 @@ class Tracer:
         if isinstance(response_id, str):
             line["gen_ai.response.id"] = response_id
         amount, currency = self.prices.cost_of(line)
+        amount = round(amount, 12) if amount is not None else None  # no float noise (0.000204512, not 0.00020451200000000004)
         line["cost"], line["cost_currency"] = amount, currency
         if usage is None:
             totals.usage_unknown += 1
@@ -267,7 +268,7 @@ class Tracer:
                                 "output_tokens": totals.output_tokens, "usage_unknown": totals.usage_unknown}
         if len(totals.cost) <= 1:
             currency, amount = next(iter(totals.cost.items()), (None, None))
-            line["cost"], line["cost_currency"] = amount, currency
+            line["cost"], line["cost_currency"] = (round(amount, 12) if amount is not None else None), currency
         else:
             line["cost"], line["cost_currency"] = dict(totals.cost), None
         if status == "stopped":
