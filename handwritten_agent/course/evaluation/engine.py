@@ -144,9 +144,11 @@ def run_case(case: EvalCase, world: World, repeat: int = 0, run_id: str | None =
     for expected in case.expected_calls:
         candidates = [_args(call.arguments) for call in asked if call.name == expected.tool]
         if not any(all(_matches(value, args.get(name)) for name, value in expected.arguments.items()) for args in candidates):
-            arguments_ok = False
-            want = {k: (v.to_json() if isinstance(v, OneOf) else v) for k, v in expected.arguments.items()}
-            problems.append(f"{expected.tool} 的参数不对：期望包含 {json.dumps(want, ensure_ascii=False)}，实际 {json.dumps(candidates, ensure_ascii=False)}")
+            arguments_ok = False  # a call never made has no right arguments (its absence is already named above)
+            if candidates:
+                want = {k: (v.to_json() if isinstance(v, OneOf) else v) for k, v in expected.arguments.items()}
+                problems.append(f"{expected.tool} 的参数不对：期望包含 {json.dumps(want, ensure_ascii=False)}，"
+                                f"实际 {json.dumps(candidates, ensure_ascii=False)}")
 
     database_ok = True
     with closing(connect(world.db_path, read_only=True)) as db:
@@ -162,7 +164,7 @@ def run_case(case: EvalCase, world: World, repeat: int = 0, run_id: str | None =
         problems.append(f"回答里缺少：{'、'.join(str(f.options if isinstance(f, OneOf) else f) for f in absent)}")
     answer_ok = bool(answer) and not absent if case.answer_facts else result.stop_reason in ("final", "needs_confirmation")
     if not answer_ok and not absent:
-        problems.append(f"没有得到回答（stop_reason={result.stop_reason}）")
+        problems.append(f"没有得到回答（运行以 {result.stop_reason} 结束）")
 
     scores = {"tools": tools_ok, "arguments": arguments_ok, "database": database_ok, "answer": answer_ok}
     return Attempt(case.id, repeat, scores, result.stop_reason, result.answer, calls, problems, result.run_id)
