@@ -22,8 +22,8 @@ What it adds on the way:
 - **notes** from wrappers such as ``ToolCache`` (a cache hit, a truncated result), attached to the
   ``tool_result`` line of the call they happened in.
 
-Every line is written with one unbuffered ``os.write`` (``writer``), so a crash loses at most the line
-being written. Without a path the lines are only kept in memory (``tracer.lines``), for tests.
+Every line is written with one unbuffered ``os.write`` (``writer``), so a killed process loses at most the
+line being written; surviving a power cut as well takes ``fsync=True`` (one ``os.fsync`` per line, slower). Without a path the lines are only kept in memory (``tracer.lines``), for tests.
 
 Left out: sampling, async writing, and spans (``otel`` turns a finished trace into spans).
 """
