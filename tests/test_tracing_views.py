@@ -115,3 +115,21 @@ def test_the_timeline_and_the_page_explain_every_colour_they_use(tmp_path):
     page = to_html(run)
     assert all(LEGEND[key][1].lstrip("▼ ") in page for key in ("model", "success", "error"))
     assert ">模型</text>" in page and 'aria-label="timeline"' not in page
+
+
+def test_the_table_says_decisions_and_statuses_in_chinese(tmp_path):
+    from handwritten_agent.permissions import PolicyGate, User, approve
+    from handwritten_agent.scenarios.office import OfficeScenario
+
+    office = OfficeScenario.create(tmp_path / "office", now=NOW)
+    zhang = User("E001", role="行政助理", name="张明")
+    tracer = Tracer(redactor=Redactor(environment=False), user_id="u_1")
+    booking = {"room_id": "room_999", "start_time": "2026-03-13 15:00", "end_time": "2026-03-13 16:00", "attendee_count": 6}
+    agent = Agent(ScriptedClient([calls(call("book_meeting_room", booking, id="b1")), reply("没有订成：没有这间会议室。")]),
+                  office.registry(zhang), hooks=[PolicyGate(office.policy(), zhang), tracer])
+    paused = agent.run("订 room_999")
+    agent.resume(paused, {request.id: approve(by=zhang) for request in paused.pending})
+    text = format_steps(tracer.lines, timings=False)
+    for english in ("allowed", "asked", "confirmed", "paused", "success", "error", "decision=", "level=", "finish_reason="):
+        assert english not in text, (english, text)
+    assert "等待确认" in text and "用户已确认" in text and "失败" in text and "needs_confirmation\n" not in text
