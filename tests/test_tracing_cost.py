@@ -159,3 +159,78 @@ def test_long_results_are_truncated_for_the_model_and_the_trace_records_the_orig
     line = next(l for l in tracer.lines if l["event"] == "tool_result")
     assert line["truncated.original_chars"] == 6000 and line["truncated.kept_chars"] == 500
     assert read_trace(tracer.lines).run().stop_reason == "final"
+
+
+# --------------------------------------------------------------------------- cached input, a budget checked before, a bill alert
+
+
+def test_cached_input_tokens_are_billed_at_the_cached_price_and_missing_details_at_the_full_one():
+    prices = PriceTable()
+    prices.set("m2", input=2.0, output=8.0, cached_input=0.5)
+    line = {"model": "m2", "input_tokens": 10_000, "output_tokens": 1_000}
+    full = prices.cost_of(line)[0]
+    assert full == pytest.approx((10_000 * 2 + 1_000 * 8) / 1e6)  # the provider did not say: all input at the full price
+    cached = prices.cost_of({**line, "gen_ai.usage.cache_read.input_tokens": 8_000})[0]
+    assert cached == pytest.approx((2_000 * 2 + 8_000 * 0.5 + 1_000 * 8) / 1e6) and cached < full
+    over = prices.cost_of({**line, "gen_ai.usage.cache_read.input_tokens": 99_999})[0]  # never more cached than sent
+    assert over == pytest.approx((10_000 * 0.5 + 1_000 * 8) / 1e6)
+    no_cache_price = table()  # m1 has no cached_input price: cached tokens cost the full input price
+    assert no_cache_price.cost_of({"model": "m1", "input_tokens": 1000, "output_tokens": 0, "gen_ai.usage.cache_read.input_tokens": 900})[0] \
+        == pytest.approx(1000 * 2 / 1e6)
+    default = PriceTable.default().get("deepseek-chat")
+    assert default.cached_input is not None and default.cached_input < default.input and default.read_on
+
+
+def test_the_tracer_reads_cached_tokens_from_openai_and_deepseek_shaped_responses():
+    from openai.types.chat import ChatCompletion
+
+    from handwritten_agent.tracing.cost import cached_tokens
+
+    body = {"id": "x", "object": "chat.completion", "created": 1, "model": "m2",
+            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "好"}}],
+            "usage": {"prompt_tokens": 3000, "completion_tokens": 20, "total_tokens": 3020}}
+    openai_style = ChatCompletion.model_validate({**body, "usage": {**body["usage"], "prompt_tokens_details": {"cached_tokens": 2048}}})
+    deepseek_style = ChatCompletion.model_validate({**body, "usage": {**body["usage"], "prompt_cache_hit_tokens": 1024,
+                                                                       "prompt_cache_miss_tokens": 1976}})
+    assert cached_tokens(openai_style) == 2048 and cached_tokens(deepseek_style) == 1024
+    assert cached_tokens(ChatCompletion.model_validate(body)) is None and cached_tokens(None) is None
+    assert cached_tokens({"usage": {"prompt_tokens_details": {"cached_tokens": 7}}}) == 7
+    prices = PriceTable()
+    prices.set("m2", input=2.0, output=8.0, cached_input=0.5)
+    tracer = Tracer(prices=prices, redactor=Redactor(environment=False))
+    reply_ = ChatResult(content="好", finish_reason="stop", usage=Usage(3000, 20), model="m2", raw=openai_style)
+    Agent(ScriptedClient([reply_]), basic_registry(NOW), hooks=[tracer]).run("你好")
+    line = next(l for l in tracer.lines if l["event"] == "model_call")
+    assert line["gen_ai.usage.cache_read.input_tokens"] == 2048
+    assert line["cost"] == pytest.approx(((3000 - 2048) * 2 + 2048 * 0.5 + 20 * 8) / 1e6)
+    total = cost_report(tracer.lines)[line["request_id"]]
+    assert total.cached_input_tokens == 2048 and "缓存命中 2048" in total.describe()
+
+
+def test_a_budget_checked_before_the_call_stops_before_spending_what_it_cannot_afford():
+    script = [priced(tool_calls=[call("calculator", {"expression": f"{n}+1"}, id=f"c{n}")]) for n in range(5)] + [priced("完")]
+    after = Agent(ScriptedClient(list(script)), basic_registry(NOW), hooks=[Budget(per_run=0.003, prices=table(), model="m1")]).run("算")
+    assert after.stop_reason == "budget" and len(after.steps) == 2  # 0.0028 per call: the second call passed 0.003, then it stopped
+    budget = Budget(per_run=0.003, prices=table(), model="m1", check_before=True)
+    before = Agent(ScriptedClient(list(script)), basic_registry(NOW), hooks=[budget]).run("算")
+    assert before.stop_reason == "budget" and "还没有请求模型" in before.error
+    assert len(before.steps) == 1 and budget.spent_run[before.run_id] <= 0.003  # the second call was never made
+    unpriced = Budget(per_run=0.003, prices=PriceTable(), model="m1", check_before=True)  # nothing to estimate with: no stop before
+    assert Agent(ScriptedClient([priced("好")]), basic_registry(NOW), hooks=[unpriced]).run("你好").stop_reason == "final"
+
+
+def test_a_bill_alert_says_when_a_days_spending_passes_the_line(tmp_path):
+    from handwritten_agent.tracing.cost import bill_alert
+
+    path = tmp_path / "t.jsonl"
+    tracer = Tracer(path, prices=table(), redactor=Redactor(environment=False))
+    for _ in range(3):
+        Agent(ScriptedClient([priced("好")]), basic_registry(NOW), hooks=[tracer]).run("你好")  # 0.0028 元 each
+    Agent(ScriptedClient([ChatResult(content="好", finish_reason="stop", usage=None, model="m1")]), basic_registry(NOW),
+          hooks=[tracer]).run("你好")
+    tracer.close()
+    today = datetime.now().date().isoformat()
+    assert bill_alert(path, 0.01) is None  # 0.0084 元
+    message = bill_alert(path, 0.005)
+    assert message is not None and today in message and "0.0084" in message and "1 次调用的费用未知" in message
+    assert bill_alert(path, 0.005, day="2000-01-01") is None

@@ -117,3 +117,36 @@ def test_unknown_rule_names_are_refused():
     with pytest.raises(ValueError, match="可用的规则"):
         diagnose([], rules=["nope"])
     assert {"no_tool_call", "tool_error_ignored", "repeated_call", "tool_call_id", "invalid_arguments"} <= set(RULES)
+
+
+def _lines_with_tool_time(tool_ms: float, run_ms: float, request_id: str = "r1") -> list[dict]:
+    """A run's lines as the tracer writes them, with chosen durations (no need to sleep for seconds)."""
+    base = {"request_id": request_id, "ts": "2026-03-12T14:30:00.000000+08:00"}
+    return [{**base, "event": "run_start", "step": 0, "seq": 0},
+            {**base, "event": "model_call", "step": 1, "seq": 1, "tool_calls": ["slow_report"], "tools_offered": ["slow_report"],
+             "finish_reason": "tool_calls", "duration_ms": 50.0},
+            {**base, "event": "tool_call", "step": 1, "seq": 2, "tool": "slow_report", "gen_ai.tool.call.id": "c1"},
+            {**base, "event": "tool_result", "step": 1, "seq": 3, "tool": "slow_report", "gen_ai.tool.call.id": "c1", "status": "success",
+             "tool_duration_ms": tool_ms},
+            {**base, "event": "model_call", "step": 2, "seq": 4, "tool_calls": [], "tools_offered": ["slow_report"], "finish_reason": "stop",
+             "duration_ms": 50.0},
+            {**base, "event": "final", "step": 2, "seq": 5, "answer": "报告已生成。"},
+            {**base, "event": "run_end", "step": 2, "seq": 6, "stop_reason": "final", "status": "success", "duration_ms": run_ms}]
+
+
+def test_tools_taking_most_of_a_run_are_reported_at_the_slowest_tool_and_short_runs_are_not_judged():
+    found = [f for f in diagnose(_lines_with_tool_time(1500, 1800)) if f.rule == "tool_time_share"]
+    assert len(found) == 1 and found[0].step == 1 and found[0].tool_call_id == "c1" and "83%" in found[0].title
+    assert "slow_report" in found[0].detail and "缓存" in found[0].advice
+    assert "tool_time_share" not in rules(_lines_with_tool_time(1000, 1800))  # 56%: under 70%
+    assert "tool_time_share" not in rules(_lines_with_tool_time(1260, 1800))  # exactly 70% is not more than 70%
+    assert "tool_time_share" not in rules(_lines_with_tool_time(150, 180))  # a 180 ms run is not judged
+    assert "tool_time_share" in rules(_lines_with_tool_time(150, 180), min_run_ms=100)
+    assert "tool_time_share" in rules(_lines_with_tool_time(1000, 1800), tool_share=0.5)
+    assert "tool_time_share" in RULES
+
+
+def test_a_cached_tool_result_does_not_count_as_time_in_tools():
+    lines = _lines_with_tool_time(1500, 1800)
+    lines[3] = {**lines[3], "status": "cached"}
+    assert "tool_time_share" not in rules(lines)

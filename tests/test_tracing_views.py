@@ -32,7 +32,7 @@ def sample(tmp_path) -> Path:
 def test_table_has_a_row_per_model_call_tool_result_and_ending(tmp_path):
     rows = steps_table(sample(tmp_path))
     assert [r["类型"] for r in rows] == ["模型", "工具", "工具", "模型", "结束"]
-    assert rows[1]["状态"] == "error" and rows[2]["状态"] == "success" and rows[-1]["状态"] == "success"
+    assert rows[1]["状态"] == "失败" and rows[2]["状态"] == "成功" and rows[-1]["状态"] == "成功"
     assert rows[0]["tokens 入/出"] == "0/0"
     text = format_steps(sample(tmp_path / "b"))
     lines = text.splitlines()
@@ -98,3 +98,38 @@ def test_chinese_labels_draw_without_warnings_when_a_cjk_font_is_installed(recwa
     assert not [w for w in recwarn if "missing from font" in str(w.message)]  # silenced, with or without a CJK font
     if chosen is not None:
         assert matplotlib.rcParams["font.sans-serif"][0] == chosen
+
+
+def test_the_timeline_and_the_page_explain_every_colour_they_use(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from handwritten_agent.tracing.timeline import LEGEND, timeline
+
+    run = read_trace(sample(tmp_path)).run()  # a model, a failing tool and a working one, an end
+    figure = timeline(run)
+    legend = figure.axes[0].get_legend()
+    labels = [text.get_text() for text in legend.get_texts()]
+    assert labels == [LEGEND["model"][1], LEGEND["success"][1], LEGEND["error"][1], LEGEND["end"][1].replace("虚线：", "")]
+    assert not any("等待确认" in label for label in labels)  # only what the picture shows
+    page = to_html(run)
+    assert all(LEGEND[key][1].lstrip("▼ ") in page for key in ("model", "success", "error"))
+    assert ">模型</text>" in page and 'aria-label="timeline"' not in page
+
+
+def test_the_table_says_decisions_and_statuses_in_chinese(tmp_path):
+    from handwritten_agent.permissions import PolicyGate, User, approve
+    from handwritten_agent.scenarios.office import OfficeScenario
+
+    office = OfficeScenario.create(tmp_path / "office", now=NOW)
+    zhang = User("E001", role="行政助理", name="张明")
+    tracer = Tracer(redactor=Redactor(environment=False), user_id="u_1")
+    booking = {"room_id": "room_999", "start_time": "2026-03-13 15:00", "end_time": "2026-03-13 16:00", "attendee_count": 6}
+    agent = Agent(ScriptedClient([calls(call("book_meeting_room", booking, id="b1")), reply("没有订成：没有这间会议室。")]),
+                  office.registry(zhang), hooks=[PolicyGate(office.policy(), zhang), tracer])
+    paused = agent.run("订 room_999")
+    agent.resume(paused, {request.id: approve(by=zhang) for request in paused.pending})
+    text = format_steps(tracer.lines, timings=False)
+    for english in ("allowed", "asked", "confirmed", "paused", "success", "error", "decision=", "level=", "finish_reason="):
+        assert english not in text, (english, text)
+    assert "等待确认" in text and "用户已确认" in text and "失败" in text and "needs_confirmation\n" not in text

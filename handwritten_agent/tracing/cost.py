@@ -1,4 +1,4 @@
-"""What a run costs: a price table per model, the cost of each model call, totals per run and per day, a budget.
+"""What a run costs: a price table per model, the cost of each model call, totals per run and per day, a budget, a bill alert.
 
 Cost is computed from the tokens the backend *reported* (``input_tokens`` / ``output_tokens`` of a
 ``model_call`` line). When a backend reported none, the tokens are ``null`` and so is the cost — an
@@ -7,14 +7,26 @@ per million tokens, in the currency each model is billed in, with the date they 
 table that ships (``DEFAULT_PRICES``) is a starting point: ``PriceTable.default().save("prices.json")`` writes it
 to a file you edit, and ``PriceTable.load("prices.json")`` reads your version.
 
+**Cached input.** Providers with prompt caching bill the part of the input served from their cache at a
+lower price and report it: ``usage.prompt_tokens_details.cached_tokens`` (OpenAI and compatible) or
+``usage.prompt_cache_hit_tokens`` (DeepSeek). The tracer writes it as ``gen_ai.usage.cache_read.input_tokens``
+(part of ``input_tokens``, as the OpenTelemetry convention says), and a price's ``cached_input`` prices it;
+when a backend does not say, every input token is billed at the full price (an upper bound).
+
 ``Budget`` is a hook of its own (``Agent(..., hooks=[tracer, budget])``): after each model call it adds
 the call's cost to the run and the day, and raises ``StopRun("budget", …)`` when a limit is passed —
-the loop then ends the run with stop reason ``budget``. The check comes *after* the call that passes the
-limit (its tokens are only known then), so a run can overspend by one call. A day's spending is read
-back from the trace files you name, so a budget holds across processes.
+the loop then ends the run with stop reason ``budget``. That check comes *after* the call that passes the
+limit (its tokens are only known then), so a run can overspend by one call. With ``check_before=True`` it
+also looks *before* each model call: the messages and tool schemas about to be sent are estimated
+(``tokens.count_message_tokens``, at the full input price) and the run stops when that alone would pass the
+limit — the reply's output tokens are still only known afterwards. Put the budget after a gate that hides
+tools, so it estimates what is really sent. A day's spending is read back from the trace files you name, so
+a budget holds across processes. ``bill_alert`` is the other half of the seeds' advice: not a stop, a
+message when a day's total (read from the traces) passes a threshold — run it from cron or a scheduler.
 
-Left out: cached-input discounts, peak/off-peak prices, currency conversion (a total is per currency),
-and tokens the backend did not report (use ``tokens.count_message_tokens`` for an estimate, labelled as one).
+Left out: peak/off-peak prices, cache *write* surcharges (some providers bill them), currency conversion
+(a total is per currency), and tokens the backend did not report (use ``tokens.count_message_tokens`` for
+an estimate, labelled as one).
 """
 
 from __future__ import annotations
@@ -30,15 +42,18 @@ from typing import Any, Iterable
 from ..run import StopRun
 from .trace import iter_lines, parse_ts
 
-_DEEPSEEK = ("https://api-docs.deepseek.com/quick_start/pricing-details-usd (cache-miss input; read from a stored copy "
-             "of the page, which may be older than the live one: check before you budget)")
+_DEEPSEEK = ("DeepSeek 的价格页 https://api-docs.deepseek.com/quick_start/pricing 的一份存档（两个模型名背后都是 DeepSeek-V3.2，"
+             "每百万 token：输入 0.28 美元、缓存命中的输入 0.028 美元、输出 0.42 美元）。线上的页面可能更新：其他资料说 2026 年换了"
+             "新的模型名（deepseek-v4-flash 等），做预算之前先核对。")
 DEFAULT_PRICES: dict[str, dict[str, Any]] = {
-    "deepseek-chat": {"input": 0.27, "output": 1.10, "currency": "USD", "read_on": "2026-12-01", "source": _DEEPSEEK},
-    "deepseek-reasoner": {"input": 0.55, "output": 2.19, "currency": "USD", "read_on": "2026-12-01", "source": _DEEPSEEK},
-    "course-sim": {"input": 2.0, "output": 8.0, "currency": "CNY", "read_on": "2026-12-01",
-                   "source": "hypothetical: the offline simulator costs nothing; this made-up price lets the course show cost and a budget stop"},
+    "deepseek-chat": {"input": 0.28, "cached_input": 0.028, "output": 0.42, "currency": "USD", "read_on": "2026-12-01", "source": _DEEPSEEK},
+    "deepseek-reasoner": {"input": 0.28, "cached_input": 0.028, "output": 0.42, "currency": "USD", "read_on": "2026-12-01", "source": _DEEPSEEK},
+    "course-sim": {"input": 2.0, "cached_input": 0.5, "output": 8.0, "currency": "CNY", "read_on": "2026-12-01",
+                   "source": "假想价格：离线模拟器不花钱，这个编出来的价格只为演示费用和预算"},
 }
 """Per million tokens. A model missing here has an unknown cost (null), never 0: add yours with ``PriceTable.set``."""
+CACHED_TOKENS = "gen_ai.usage.cache_read.input_tokens"
+"""The line field with the input tokens served from the provider's cache (part of ``input_tokens``; null when not reported)."""
 CURRENCY_ZH = {"CNY": "元", "USD": "美元"}
 
 
@@ -51,11 +66,16 @@ class Price:
     currency: str = "CNY"
     read_on: str = ""
     source: str = ""
+    cached_input: float | None = None
+    """Per million input tokens served from the provider's cache; None: the provider has no such price (full input price)."""
 
-    def cost(self, input_tokens: int | None, output_tokens: int | None) -> float | None:
+    def cost(self, input_tokens: int | None, output_tokens: int | None, cached_tokens: int | None = None) -> float | None:
+        """The cost of one call; ``cached_tokens`` (part of ``input_tokens``) at ``cached_input`` when both are known."""
         if input_tokens is None or output_tokens is None:
             return None
-        return (input_tokens * self.input + output_tokens * self.output) / 1_000_000
+        cached = min(max(int(cached_tokens or 0), 0), input_tokens)
+        rate = self.cached_input if self.cached_input is not None else self.input
+        return ((input_tokens - cached) * self.input + cached * rate + output_tokens * self.output) / 1_000_000
 
 
 class PriceTable:
@@ -82,20 +102,24 @@ class PriceTable:
             if name.startswith("_"):
                 continue
             try:
+                cached = entry.get("cached_input")
                 table.prices[name] = Price(float(entry["input"]), float(entry["output"]), str(entry.get("currency", "CNY")),
-                                           str(entry.get("read_on", "")), str(entry.get("source", "")))
+                                           str(entry.get("read_on", "")), str(entry.get("source", "")),
+                                           None if cached is None else float(cached))
             except (KeyError, TypeError, ValueError) as exc:
                 raise ValueError(f"价格表 {path} 里模型 {name!r} 的条目不对：需要 input 和 output（每百万 token 的价格，数字），"
-                                 f"可选 currency、read_on、source。收到的是 {entry!r}。") from exc
+                                 f"可选 cached_input、currency、read_on、source。收到的是 {entry!r}。") from exc
         return table
 
     def save(self, path: str | os.PathLike[str]) -> None:
         models = {name: asdict(price) for name, price in self.prices.items()}
         Path(path).write_text(json.dumps({"models": models}, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
 
-    def set(self, model: str, input: float, output: float, currency: str = "CNY", read_on: str | None = None, source: str = "") -> None:
+    def set(self, model: str, input: float, output: float, currency: str = "CNY", read_on: str | None = None, source: str = "",
+            cached_input: float | None = None) -> None:
         """Add or change a model's price (per million tokens); ``read_on`` defaults to today."""
-        self.prices[model] = Price(float(input), float(output), currency, read_on or date.today().isoformat(), source)
+        self.prices[model] = Price(float(input), float(output), currency, read_on or date.today().isoformat(), source,
+                                   None if cached_input is None else float(cached_input))
 
     def get(self, model: str | None) -> Price | None:
         if not model:
@@ -107,7 +131,7 @@ class PriceTable:
         price = self.get(line.get("gen_ai.request.model") or line.get("model")) or self.get(line.get("model"))
         if price is None:
             return None, None
-        return price.cost(line.get("input_tokens"), line.get("output_tokens")), price.currency
+        return price.cost(line.get("input_tokens"), line.get("output_tokens"), line.get(CACHED_TOKENS)), price.currency
 
     def __contains__(self, model: str) -> bool:
         return self.get(model) is not None
@@ -124,6 +148,8 @@ class CostTotal:
     input_tokens: int = 0
     output_tokens: int = 0
     cost: dict[str, float] = field(default_factory=dict)
+    cached_input_tokens: int = 0
+    """Of ``input_tokens``, those the backend said it served from its cache."""
     unknown_usage: int = 0
     """Calls whose backend reported no token usage (tokens null)."""
     unpriced: int = 0
@@ -136,6 +162,7 @@ class CostTotal:
             return
         self.input_tokens += int(line["input_tokens"])
         self.output_tokens += int(line["output_tokens"])
+        self.cached_input_tokens += int(line.get(CACHED_TOKENS) or 0)
         amount, currency = (line.get("cost"), line.get("cost_currency")) if prices is None else prices.cost_of(line)
         if amount is None or currency is None:
             self.unpriced += 1
@@ -146,7 +173,8 @@ class CostTotal:
         if self.calls and self.unknown_usage == self.calls:
             return f"{self.calls} 次模型调用，后端都没有报告用量：token 和费用未知（null，不是 0）"
         money = "，".join(f"{amount:.6f} {CURRENCY_ZH.get(cur, cur)}" for cur, amount in sorted(self.cost.items())) or "0"
-        text = f"{self.calls} 次模型调用，输入 {self.input_tokens} token，输出 {self.output_tokens} token，费用 {money}"
+        cached = f"（其中缓存命中 {self.cached_input_tokens}）" if self.cached_input_tokens else ""
+        text = f"{self.calls} 次模型调用，输入 {self.input_tokens} token{cached}，输出 {self.output_tokens} token，费用 {money}"
         gaps = []
         if self.unknown_usage:
             gaps.append(f"{self.unknown_usage} 次调用后端没有报告用量")
@@ -202,9 +230,10 @@ class Budget:
 
     def __init__(self, per_run: float | None = None, per_day: float | None = None, currency: str = "CNY", *,
                  history: Any = None, unknown: str = "ignore", today: str | None = None, prices: PriceTable | None = None,
-                 model: str | None = None):
+                 model: str | None = None, check_before: bool = False):
         """``prices`` (default ``PriceTable.default()``) prices each call; ``model`` is the model asked for, used
-        when a reply does not name the model that answered."""
+        when a reply does not name the model that answered (and, with ``check_before``, to price the estimate
+        before the first reply names it)."""
         if unknown not in ("ignore", "stop"):
             raise ValueError(f"unknown 只能是 'ignore' 或 'stop'，收到的是 {unknown!r}。")
         if per_run is None and per_day is None:
@@ -219,15 +248,49 @@ class Budget:
         self.spent_run: dict[str, float] = defaultdict(float)
         self.prices = prices if prices is not None else PriceTable.default()
         self.model = model
+        self.check_before = check_before
+        self._answered_by: str | None = None
+        self._about_to_send: dict[str, list[dict[str, Any]]] = {}
+
+    def prepare_messages(self, messages: list[dict[str, Any]], context: Any) -> list[dict[str, Any]]:
+        """With ``check_before``: remember what is about to be sent (the estimate is made once the tools are known)."""
+        if self.check_before:
+            self._about_to_send[str(context.run_id)] = messages
+        return messages
+
+    def visible_tools(self, tools: list[Any], context: Any) -> list[Any]:
+        """With ``check_before``: stop before a model call whose estimated input (messages and tool schemas) alone would pass a limit."""
+        messages = self._about_to_send.pop(str(context.run_id), None)
+        if not self.check_before or messages is None:
+            return tools
+        from ..tokens import count_message_tokens
+
+        price = self.prices.get(self._answered_by or self.model)
+        if price is None or price.currency != self.currency:
+            return tools  # nothing to estimate with; the check after the call still counts what it can
+        schemas = [tool.schema() if hasattr(tool, "schema") else tool for tool in tools]
+        estimate = count_message_tokens(messages, schemas) * price.input / 1_000_000
+        unit = CURRENCY_ZH.get(self.currency, self.currency)
+        run = str(context.run_id)
+        if self.per_run is not None and self.spent_run[run] + estimate > self.per_run:
+            raise StopRun("budget", f"第 {context.step} 步还没有请求模型：这次要发送的输入估计 {estimate:.6f} {unit}，加上本次运行已花的 "
+                                    f"{self.spent_run[run]:.6f} {unit}，会超过每次运行的预算 {self.per_run:g} {unit}。请调大 Budget(per_run=...)，"
+                                    "或让消息短一些（第 4 天的记忆窗口）。")
+        if self.per_day is not None and self.spent_today + estimate > self.per_day:
+            raise StopRun("budget", f"第 {context.step} 步还没有请求模型：今天（{self.today}）已花费 {self.spent_today:.6f} {unit}，"
+                                    f"加上这次输入的估计 {estimate:.6f} {unit} 会超过每天的预算 {self.per_day:g} {unit}。")
+        return tools
 
     def on_event(self, event: Any) -> None:
         """The hook: after every ``model_call``, charge its cost (see ``charge``)."""
         if event.kind != "model_call" or event.reply is None:
             return
         usage = event.reply.usage
+        self._answered_by = event.reply.model or self._answered_by
         line = {"request_id": event.run_id, "step": event.step, "model": event.reply.model or self.model,
                 "gen_ai.request.model": self.model, "input_tokens": usage.prompt_tokens if usage is not None else None,
-                "output_tokens": usage.completion_tokens if usage is not None else None}
+                "output_tokens": usage.completion_tokens if usage is not None else None,
+                CACHED_TOKENS: cached_tokens(event.reply.raw)}
         line["cost"], line["cost_currency"] = self.prices.cost_of(line)
         self.charge(line)
 
@@ -251,4 +314,48 @@ class Budget:
                                     "今天的运行会在第一次模型调用后停止；明天再试，或调大 Budget(per_day=...)。")
 
 
-__all__ = ["Budget", "CURRENCY_ZH", "CostTotal", "DEFAULT_PRICES", "Price", "PriceTable", "cost_report"]
+def cached_tokens(raw: Any) -> int | None:
+    """The input tokens a provider says it served from its cache, read from a raw response (object or dict); None if it did not say.
+
+    ``usage.prompt_tokens_details.cached_tokens`` (OpenAI and compatible servers), else DeepSeek's
+    ``usage.prompt_cache_hit_tokens``.
+    """
+    def get(value: Any, name: str) -> Any:
+        if isinstance(value, dict):
+            return value.get(name)
+        found = getattr(value, name, None)
+        if found is None:  # pydantic models keep fields they do not declare in model_extra
+            found = (getattr(value, "model_extra", None) or {}).get(name)
+        return found
+
+    usage = get(raw, "usage") if raw is not None else None
+    if usage is None:
+        return None
+    details = get(usage, "prompt_tokens_details")
+    for value in (get(details, "cached_tokens") if details is not None else None, get(usage, "prompt_cache_hit_tokens")):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return None
+
+
+def bill_alert(sources: Any, limit: float, currency: str = "CNY", *, day: str | None = None, tz: Any = None,
+               prices: PriceTable | None = None) -> str | None:
+    """The seeds' daily bill alert: a Chinese message when ``day``'s spending in the traces passes ``limit``, else None.
+
+    ``sources`` as for ``cost_report`` (the trace files of every process); ``day`` defaults to today. Calls
+    whose cost is unknown are counted and named in the message, because the bill can only be higher.
+    """
+    day = day or datetime.now(tz).date().isoformat()
+    total = cost_report(sources, prices, by="day", tz=tz).get(day, CostTotal())
+    spent = total.cost.get(currency, 0.0)
+    unit = CURRENCY_ZH.get(currency, currency)
+    unknown = total.unknown_usage + total.unpriced
+    if spent <= limit:
+        return None
+    gap = f"；另有 {unknown} 次调用的费用未知，实际只会更多" if unknown else ""
+    return (f"账单告警：{day} 已花费 {spent:.4f} {unit}（{total.calls} 次模型调用），超过了每天的告警线 {limit:g} {unit}{gap}。"
+            "看看 cost_report(..., by=\"run\") 里哪些运行最贵。")
+
+
+__all__ = ["Budget", "CACHED_TOKENS", "CURRENCY_ZH", "CostTotal", "DEFAULT_PRICES", "Price", "PriceTable", "bill_alert", "cached_tokens",
+           "cost_report"]

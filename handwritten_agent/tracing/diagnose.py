@@ -20,6 +20,8 @@ rule                    symptom in the trace
 ``model_error``         the model call failed (HTTP 429/5xx after retries, timeout, empty reply …)
 ``rate_limited``        the client waited out 429s (and then succeeded)
 ``slow_model_call``     one model call took longer than ``slow_ms``
+``tool_time_share``     tools took more than ``tool_share`` (70%) of a run's time — seed 003 §7.2's signal
+                        that the chain has room to improve (runs shorter than ``min_run_ms`` are not judged)
 ``needs_confirmation``  the run is waiting for a person (not an error: a reminder to resume it)
 ======================  =========================================================================
 
@@ -47,6 +49,10 @@ ACKNOWLEDGES_FAILURE = ("失败", "错误", "出错", "无法", "不能", "未�
 """Words by which an answer says that something did not work."""
 
 SEVERITY_ZH = {"error": "错误", "warning": "警告", "info": "提示"}
+TOOL_SHARE = 0.7
+"""Seed 003 §7.2: when tool calls take more than 70% of the response time, the chain has room to improve."""
+MIN_RUN_MS = 1000.0
+"""Runs shorter than this are not judged by ``tool_time_share`` (in a 20 ms run any share is noise)."""
 
 
 @dataclass(frozen=True)
@@ -80,7 +86,7 @@ def rule(name: str) -> Callable[[Rule], Rule]:
 
 
 def diagnose(source: Any, *, expect_tools: bool | Iterable[str] | dict[str, Any] | None = None, slow_ms: float = 5000,
-             rules: Iterable[str] | None = None) -> list[Finding]:
+             tool_share: float = TOOL_SHARE, min_run_ms: float = MIN_RUN_MS, rules: Iterable[str] | None = None) -> list[Finding]:
     """Every finding of every run in ``source`` (a path, a ``Trace``, a ``TraceRun``, or lines), by run and step.
 
     ``expect_tools``: True when every run should have called some tool; tool names that should have been
@@ -94,7 +100,7 @@ def diagnose(source: Any, *, expect_tools: bool | Iterable[str] | dict[str, Any]
     findings: list[Finding] = []
     for run in trace.runs:
         expected = expect_tools.get(run.request_id) if isinstance(expect_tools, dict) else expect_tools
-        options = {"expect_tools": expected, "slow_ms": slow_ms}
+        options = {"expect_tools": expected, "slow_ms": slow_ms, "tool_share": tool_share, "min_run_ms": min_run_ms}
         found = [finding for name in chosen for finding in RULES[name](run, options)]
         findings += sorted(found, key=lambda f: f.step)
     return findings
@@ -260,7 +266,7 @@ _ENDINGS = {
                   "任务确实需要更多步时再调大 max_steps。", "error"),
     "timeout": ("超过时间预算", "运行在 max_seconds 用完时停止。", "看时间线上哪一段最长（模型还是工具）；给慢工具设超时，或调大 max_seconds。",
                 "error"),
-    "budget": ("超过费用预算", "Budget 在一次模型调用之后停止了运行。", "看每一步的 input_tokens：消息是否越来越长（考虑第 4 天的记忆压缩）、"
+    "budget": ("超过费用预算", "Budget 停止了运行（默认在超出预算的那次模型调用之后；check_before=True 时也在调用之前估算）。", "看每一步的 input_tokens：消息是否越来越长（考虑第 4 天的记忆压缩）、"
                "是否有重复调用；确实需要时再调大预算。", "error"),
     "needs_confirmation": ("等待确认", "运行暂停，等一个人做决定。", "用 agent.resume(result, {request.id: decision}) 继续这次运行。", "info"),
 }
@@ -331,6 +337,29 @@ def _slow(run: TraceRun, options: dict[str, Any]) -> Iterable[Finding]:
                           "发送的消息是否太长（看 input_tokens）？换更快的模型、用流式输出，或设置超时。", "warning", run.request_id)
 
 
+def tool_time(run: TraceRun) -> tuple[float, float]:
+    """(ms spent in tools, ms of the run) from the trace: tools that ran (not repeats, cache hits or refusals), and the
+    run's ``run_end`` durations (a paused and resumed run adds its parts; the wait for a person is not counted)."""
+    tools = sum(float(line.get("tool_duration_ms") or 0.0) for line in run.tool_results if line.get("status") in ("success", "error"))
+    total = sum(float(line.get("duration_ms") or 0.0) for line in run.ends)
+    return tools, total
+
+
+@rule("tool_time_share")
+def _tool_time_share(run: TraceRun, options: dict[str, Any]) -> Iterable[Finding]:
+    limit, shortest = float(options.get("tool_share", TOOL_SHARE)), float(options.get("min_run_ms", MIN_RUN_MS))
+    tools, total = tool_time(run)
+    if total < max(shortest, 1e-9) or tools / total <= limit:
+        return
+    slowest = max((line for line in run.tool_results if line.get("status") in ("success", "error")),
+                  key=lambda line: float(line.get("tool_duration_ms") or 0.0))
+    yield Finding("tool_time_share", int(slowest.get("step", 0)), f"工具占了运行时间的 {tools / total:.0%}",
+                  f"工具一共用了 {tools:.0f} ms，整次运行 {total:.0f} ms（阈值 {limit:.0%}）；最慢的是第 {slowest.get('step')} 步的 "
+                  f"{slowest.get('tool')}（{float(slowest.get('tool_duration_ms') or 0):.0f} ms）。",
+                  "时间花在工具上，不在模型上：给慢工具加缓存（只读的结果几分钟内不变）、设超时、并行调用互不依赖的工具，"
+                  "或者让工具一次返回模型要的全部信息，少一轮往返。", "warning", run.request_id, slowest.get("gen_ai.tool.call.id"))
+
+
 # --------------------------------------------------------------------------- the five-step check
 
 
@@ -367,12 +396,12 @@ def five_steps(source: Any, request_id: str | None = None) -> list[Check]:
     reused = [call_id for call_id, count in Counter(line.get("gen_ai.tool.call.id") for line in calls).items() if count > 1]
     orphan = next((p for p in (_unanswered_or_orphan(l.get("gen_ai.input.messages") or []) for l in run.model_calls) if p), None)
     problems = ([f"没有结果的调用 {missing}"] if missing else []) + ([f"重复的 id {reused}"] if reused else []) + ([orphan] if orphan else [])
-    checks.append(Check(3, "消息回传是否正确？", None if not calls else not problems,
+    checks.append(Check(3, "assistant 消息回传、工具结果回填是否正确？", None if not calls else not problems,
                         "；".join(problems) if problems else ("每个调用都有对应 tool_call_id 的结果" if calls else "没有工具调用")))
     repeats = sum(1 for line in results if line.get("status") == "repeated")
     reason = run.stop_reason
     checks.append(Check(4, "循环是否正常退出？", reason == "final",
-                        f"stop_reason={reason}，{len(run.model_calls)} 步" + (f"，{repeats} 次重复调用被拦截" if repeats else "")))
+                        f"以 {reason} 结束，{len(run.model_calls)} 步" + (f"，{repeats} 次重复调用被拦截" if repeats else "")))
     answer = run.answer or ""
     used = _answer_uses_results(answer, results)
     if not answer:
@@ -401,5 +430,5 @@ def format_five_steps(checks: list[Check]) -> str:
     return "\n".join(str(check) for check in checks)
 
 
-__all__ = ["ACKNOWLEDGES_FAILURE", "Check", "Finding", "RULES", "acknowledges_failure", "diagnose", "five_steps", "format_findings",
+__all__ = ["ACKNOWLEDGES_FAILURE", "MIN_RUN_MS", "TOOL_SHARE", "tool_time", "Check", "Finding", "RULES", "acknowledges_failure", "diagnose", "five_steps", "format_findings",
            "format_five_steps", "rule"]

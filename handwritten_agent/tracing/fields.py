@@ -24,6 +24,8 @@ field                      on lines                                    name from
 ``gen_ai.response.id``     ``model_call`` (when the backend gave one)  OTel
 ``input_tokens``           ``model_call``, ``run_end``                 seeds 001 → ``gen_ai.usage.input_tokens``; null = not reported
 ``output_tokens``          ``model_call``, ``run_end``                 seeds 001 → ``gen_ai.usage.output_tokens``; null = not reported
+``gen_ai.usage.cache_read.input_tokens``  ``model_call``               OTel: the part of ``input_tokens`` served from the
+                                                                       provider's prompt cache; null = the provider did not say
 ``finish_reason``          ``model_call``                              seeds 001 → ``gen_ai.response.finish_reasons`` (a list)
 ``duration_ms``            ``model_call``, ``run_end``                 plain (span duration on export)
 ``message_count``          ``model_call``                              plain: messages sent

@@ -14,18 +14,19 @@ import html
 import json
 from typing import Any
 
+from .cost import CURRENCY_ZH
 from .diagnose import diagnose
 from .spans import intervals, run_span_ms
 from .table import COLUMNS, run_rows
-from .timeline import COLOURS, MODEL_COLOUR
-from .trace import TraceRun, read_trace
+from .timeline import COLOURS, LEGEND, MODEL_COLOUR, RETRY_COLOUR, legend_keys
+from .trace import TraceRun, parse_ts, read_trace
 
 STYLE = """
 body{font-family:system-ui,-apple-system,"PingFang SC","Microsoft YaHei","Noto Sans CJK SC",sans-serif;margin:2em;color:#222}
 h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}table{border-collapse:collapse;font-size:.9em}
 td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}th{background:#f3f3f3}
 .error{color:#b00020}.warning{color:#a15c00}.info{color:#555}pre{background:#f7f7f7;padding:.6em;overflow-x:auto;font-size:.8em}
-details{margin:.2em 0}summary{cursor:pointer}.meta{color:#666;font-size:.9em}
+details{margin:.2em 0}summary{cursor:pointer}.meta{color:#666;font-size:.9em}td:nth-child(1),td:nth-child(2),td:nth-child(6){white-space:nowrap}
 """
 
 
@@ -36,12 +37,13 @@ def _e(value: Any) -> str:
 def svg_timeline(run: TraceRun, width: int = 900) -> str:
     """The timeline as an inline SVG (the same picture as ``timeline``, drawn without matplotlib)."""
     bars = intervals(run)
-    rows = ["model"] + sorted({bar.label for bar in bars if bar.kind == "tool"})
+    rows = ["模型"] + sorted({bar.label for bar in bars if bar.kind == "tool"})
     left, row_height, top = 150, 26, 20
     total = max([run_span_ms(run)] + [bar.end_ms for bar in bars] + [1.0])
     scale = (width - left - 20) / total
-    height = top + row_height * len(rows) + 30
-    parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="timeline">']
+    keys = legend_keys(bars, len(run.of("retry")), run.end is not None)
+    height = top + row_height * len(rows) + 30 + 20 * len(keys)
+    parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="时间线：模型调用和工具调用">']
     for index, name in enumerate(rows):
         y = top + index * row_height
         parts.append(f'<text x="{left - 8}" y="{y + 16}" text-anchor="end" font-size="12">{_e(name)}</text>')
@@ -56,11 +58,26 @@ def svg_timeline(run: TraceRun, width: int = 900) -> str:
                      f'<title>{_e(tip)}</title></rect>')
         if bar.status == "error":
             parts.append(f'<text x="{x + w + 2:.1f}" y="{y + 13}" fill="#b00020" font-size="14" font-weight="bold">✕</text>')
+    origin = run.started_at()
+    for retry in run.of("retry"):
+        x = left + (parse_ts(retry["ts"]) - origin) * 1000 * scale
+        parts.append(f'<text x="{x:.1f}" y="{top + 2}" text-anchor="middle" fill="{RETRY_COLOUR}" font-size="11">▼</text>')
+    axis_bottom = top + row_height * len(rows) + 30
     end = run.end
     if end is not None:
         x = left + total * scale
-        parts.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{height - 24}" stroke="#333" stroke-dasharray="4 3"/>')
-        parts.append(f'<text x="{x:.1f}" y="{height - 10}" text-anchor="end" font-size="12">{_e(end.get("stop_reason"))} · {total:.0f} ms</text>')
+        parts.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{axis_bottom - 24}" stroke="#333" stroke-dasharray="4 3"/>')
+        parts.append(f'<text x="{x:.1f}" y="{axis_bottom - 10}" text-anchor="end" font-size="12">{_e(end.get("stop_reason"))} · {total:.0f} ms</text>')
+    for index, key in enumerate(keys):  # the legend: every colour and mark used above
+        colour, label = LEGEND[key]
+        y = axis_bottom + 6 + index * 20
+        if key in ("retry", "end"):
+            mark = "▼" if key == "retry" else "┆"
+            parts.append(f'<text x="{left}" y="{y + 11}" fill="{colour}" font-size="12">{mark}</text>')
+            label = label.lstrip("▼ ").replace("虚线：", "虚线：")
+        else:
+            parts.append(f'<rect x="{left}" y="{y}" width="14" height="12" fill="{colour}" stroke="#333" stroke-width="0.5"/>')
+        parts.append(f'<text x="{left + 20}" y="{y + 11}" font-size="12">{_e(label)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -75,8 +92,11 @@ def run_html(run: TraceRun) -> str:
     lines = "".join(f"<details><summary>{_e(line.get('seq'))} · {_e(line.get('event'))} · 第 {_e(line.get('step'))} 步</summary>"
                     f"<pre>{_e(json.dumps(line, ensure_ascii=False, indent=2, default=str))}</pre></details>" for line in run.lines)
     end = run.end or {}
-    meta = (f'<p class="meta">request_id {_e(run.request_id)} · 用户 {_e(run.user_id)} · stop_reason {_e(end.get("stop_reason"))} · '
-            f'tokens 入/出 {_e(end.get("input_tokens"))}/{_e(end.get("output_tokens"))} · 费用 {_e(end.get("cost"))} {_e(end.get("cost_currency") or "")}</p>')
+    unit = CURRENCY_ZH.get(str(end.get("cost_currency")), end.get("cost_currency") or "")
+    cost = "未知" if end.get("cost") is None else f"{end.get('cost')} {unit}"
+    meta = (f'<p class="meta">运行 {_e(run.request_id)} · 用户 {_e(run.user_id if run.user_id is not None else "未记录")} · '
+            f'以 {_e(end.get("stop_reason"))} 结束 · tokens 入/出 {_e(end.get("input_tokens"))}/{_e(end.get("output_tokens"))} · '
+            f'费用 {_e(cost)}</p>')
     return (f"<h2>运行 {_e(run.request_id)}</h2>{meta}<h3>时间线</h3>{svg_timeline(run)}<h3>步骤</h3>{table}"
             f"<h3>诊断</h3>{found}<h3>每一行</h3>{lines}")
 

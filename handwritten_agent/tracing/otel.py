@@ -8,7 +8,10 @@
 Each run becomes one ``invoke_agent`` span; inside it a ``chat {model}`` span per model call and an
 ``execute_tool {tool}`` span per tool call, with their recorded start and end times, so the same JSONL
 file can be sent to any OpenTelemetry backend (Jaeger, Phoenix, Langfuse …) with the exporter you
-configure — nothing here needs a key or a particular vendor. Gate decisions, retries and memory
+configure — nothing in this module needs a key or a particular vendor, but the backend may: a local
+Jaeger or Phoenix accepts spans as they come, while Langfuse's OTLP endpoint
+(``https://cloud.langfuse.com/api/public/otel``, or ``us.cloud…`` / your own host) wants its project's public
+and secret key as HTTP Basic auth (``OTEL_EXPORTER_OTLP_HEADERS="Authorization=Basic <base64 of pk:sk>"``). Gate decisions, retries and memory
 changes become span events on the run's span. The seeds' field names are exported under their
 convention names (``fields.SEED_TO_OTEL``); tokens a backend did not report are left out, not 0.
 Message content and tool arguments/results are exported only with ``record_content=True`` (they are
@@ -83,6 +86,7 @@ def export_spans(source: Any, tracer_provider: Any = None, *, request_id: str | 
                               SEED_TO_OTEL["model"]: line.get("model"), "gen_ai.provider.name": line.get("gen_ai.provider.name"),
                               "gen_ai.response.id": line.get("gen_ai.response.id"),
                               SEED_TO_OTEL["input_tokens"]: line.get("input_tokens"), SEED_TO_OTEL["output_tokens"]: line.get("output_tokens"),
+                              "gen_ai.usage.cache_read.input_tokens": line.get("gen_ai.usage.cache_read.input_tokens"),
                               "gen_ai.response.finish_reasons": [line["finish_reason"]] if line.get("finish_reason") else None}
                 if record_content:
                     attributes["gen_ai.input.messages"] = line.get("gen_ai.input.messages")

@@ -72,8 +72,9 @@ class ReplayResult:
         return self.divergences[0] if self.divergences else None
 
     def describe(self) -> str:
-        head = (f"重放了 {self.model_calls} 次模型调用（没有联系任何模型），stop_reason={self.result.stop_reason}，"
-                f"记录里是 {self.recorded.stop_reason}。")
+        same = "也是" if self.result.stop_reason == self.recorded.stop_reason else "是"
+        head = (f"重放了 {self.model_calls} 次模型调用（没有联系任何模型），以 {self.result.stop_reason} 结束，"
+                f"记录里{same} {self.recorded.stop_reason}。")
         if self.identical:
             return head + "\n与记录完全一致：每次发给模型的消息、每个工具结果、最终回答和整段消息都相同。"
         return head + f"\n发现 {len(self.divergences)} 处不同，第一处是原因：\n" + "\n".join(str(d) for d in self.divergences)

@@ -7,7 +7,8 @@ the end of the run with its stop reason.
 
 Labels are Chinese (``plotting.use_chinese_font`` picks a CJK font the machine has; without one the
 Chinese characters show as boxes, and the notebook says in words what the picture shows). Each bar
-carries its step number.
+carries its step number, and a legend below the axis explains every colour and mark the picture uses
+(``LEGEND``: the same words as the HTML page's).
 
 Left out: several runs on one time axis (draw one figure per run), and interactivity.
 """
@@ -22,6 +23,23 @@ from .trace import as_run, parse_ts
 COLOURS = {"success": "#4c78a8", "error": "#e45756", "repeated": "#bab0ac", "cached": "#bab0ac", "refused": "#bab0ac",
            "paused": "#f58518"}
 MODEL_COLOUR = "#54a24b"
+RETRY_COLOUR = "#e45756"
+LEGEND = {"model": (MODEL_COLOUR, "模型调用"), "success": (COLOURS["success"], "工具成功"),
+          "error": (COLOURS["error"], "工具失败（✕）"), "skipped": (COLOURS["repeated"], "工具没有真正执行（重复、缓存命中、被拒绝）"),
+          "paused": (COLOURS["paused"], "等待确认"), "retry": (RETRY_COLOUR, "▼ 模型请求被重试（429/5xx）"),
+          "end": ("#333333", "虚线：运行结束，旁边是 stop_reason")}
+"""What each colour and mark means, for the picture's legend and the HTML page."""
+
+
+def legend_keys(bars: list[Any], retries: int, ended: bool) -> list[str]:
+    """The legend entries a picture of these bars needs, in ``LEGEND``'s order."""
+    found = {"model" if bar.kind == "model" else ("skipped" if bar.status in ("repeated", "cached", "refused") else bar.status)
+             for bar in bars}
+    if retries:
+        found.add("retry")
+    if ended:
+        found.add("end")
+    return [key for key in LEGEND if key in found]
 
 
 def timeline(source: Any, request_id: str | None = None, *, ax: Any = None, width: float = 9.0) -> Any:
@@ -35,7 +53,7 @@ def timeline(source: Any, request_id: str | None = None, *, ax: Any = None, widt
     bars = intervals(run)
     rows = ["模型"] + sorted({bar.label for bar in bars if bar.kind == "tool"})
     if ax is None:
-        figure, ax = plt.subplots(figsize=(width, 0.6 * len(rows) + 1.4))
+        figure, ax = plt.subplots(figsize=(width, 0.6 * len(rows) + 2.1))
     else:
         figure = ax.figure
     total = max([run_span_ms(run)] + [bar.end_ms for bar in bars] + [1.0])
@@ -49,19 +67,37 @@ def timeline(source: Any, request_id: str | None = None, *, ax: Any = None, widt
             ax.plot(bar.end_ms, row + 0.32, marker="x", color="#b00020", markersize=8, mew=2)
     origin = run.started_at()
     for retry in run.of("retry"):  # a 429/5xx the client waited out: a triangle on the model row
-        ax.plot((parse_ts(retry["ts"]) - origin) * 1000, -0.32, marker="v", color="#e45756", markersize=6)
+        ax.plot((parse_ts(retry["ts"]) - origin) * 1000, -0.32, marker="v", color=RETRY_COLOUR, markersize=6)
     end = run.end
     if end is not None:
         ax.axvline(total, color="#333333", linestyle="--", linewidth=1)
-        ax.text(total, len(rows) - 0.45, f" {end.get('stop_reason')}", ha="right", va="bottom", fontsize=8)
+        ax.text(total, -0.62, f"{end.get('stop_reason')} ", ha="right", va="center", fontsize=8)
     ax.set_yticks(range(len(rows)), rows)
-    ax.invert_yaxis()
+    ax.set_ylim(len(rows) - 0.5, -0.8)  # top to bottom, with room above the model row for the retry marks and the stop reason
     ax.set_xlabel("距运行开始的毫秒数（条上的数字是第几步）")
     ax.set_xlim(0, total * 1.02)
     ax.set_title(f"{run.request_id} · {len(run.model_calls)} 次模型调用 · {len(run.tool_results)} 个工具结果", fontsize=10)
     ax.grid(axis="x", alpha=0.3)
+    _legend(ax, legend_keys(bars, len(run.of("retry")), end is not None))
     figure.tight_layout()
     return figure
+
+
+def _legend(ax: Any, keys: list[str]) -> None:
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    handles = []
+    for key in keys:
+        colour, label = LEGEND[key]
+        if key == "retry":
+            handles.append(Line2D([], [], marker="v", linestyle="", color=colour, label=label.lstrip("▼ ")))
+        elif key == "end":
+            handles.append(Line2D([], [], linestyle="--", color=colour, label=label.replace("虚线：", "")))
+        else:
+            handles.append(Patch(facecolor=colour, edgecolor="black", linewidth=0.4, label=label))
+    if handles:
+        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.28), ncol=min(3, len(handles)), fontsize=8, frameon=False)
 
 
 def save_timeline(source: Any, path: str, request_id: str | None = None) -> str:
@@ -74,4 +110,4 @@ def save_timeline(source: Any, path: str, request_id: str | None = None) -> str:
     return path
 
 
-__all__ = ["COLOURS", "save_timeline", "timeline"]
+__all__ = ["COLOURS", "LEGEND", "MODEL_COLOUR", "RETRY_COLOUR", "legend_keys", "save_timeline", "timeline"]

@@ -13,7 +13,8 @@ What it adds on the way:
 
 - **redaction** of every line before it is encoded (``redact.Redactor``: secrets and personal data);
 - **tokens as reported**: ``input_tokens``/``output_tokens`` are the backend's usage, ``null`` when it
-  reported none — never 0 — and ``run_end`` sums them, counting the calls it could not;
+  reported none — never 0 — and ``run_end`` sums them, counting the calls it could not; the input tokens
+  the provider served from its prompt cache, when it says (``gen_ai.usage.cache_read.input_tokens``);
 - **cost** of each model call from a ``PriceTable`` (a ``Budget`` hook beside the tracer stops a run
   that spends too much: ``cost``);
 - **full messages** only with ``record_messages=True`` (off by default, as the conventions advise:
@@ -21,8 +22,8 @@ What it adds on the way:
 - **notes** from wrappers such as ``ToolCache`` (a cache hit, a truncated result), attached to the
   ``tool_result`` line of the call they happened in.
 
-Every line is written with one unbuffered ``os.write`` (``writer``), so a crash loses at most the line
-being written. Without a path the lines are only kept in memory (``tracer.lines``), for tests.
+Every line is written with one unbuffered ``os.write`` (``writer``), so a killed process loses at most the
+line being written; surviving a power cut as well takes ``fsync=True`` (one ``os.fsync`` per line, slower). Without a path the lines are only kept in memory (``tracer.lines``), for tests.
 
 Left out: sampling, async writing, and spans (``otel`` turns a finished trace into spans).
 """
@@ -42,13 +43,13 @@ from urllib.parse import urlsplit
 from ..run import AgentEvent, RunResult
 from ..messages import parse_arguments, ToolCall
 from ..text import shorten
-from .cost import PriceTable
+from .cost import CACHED_TOKENS, PriceTable, cached_tokens
 from .fields import OPERATION
 from .redact import Redactor
 from .writer import JsonlWriter
 
 STRUCTURAL = frozenset({"ts", "event", "request_id", "trace_id", "seq", "step", "gen_ai.tool.call.id", "gen_ai.response.id",
-                        "gen_ai.operation.name", "duration_ms", "tool_duration_ms", "input_tokens", "output_tokens"})
+                        "gen_ai.operation.name", "duration_ms", "tool_duration_ms", "input_tokens", "output_tokens", CACHED_TOKENS})
 """Fields the redactor never rewrites: ids, times and counts (the rest — users, text, arguments — are redacted)."""
 
 RESERVED = frozenset({"ts", "event", "request_id", "trace_id", "user_id", "session_id", "step", "seq", "gen_ai.operation.name"})
@@ -208,6 +209,7 @@ class Tracer:
             "model": reply.model or requested, "gen_ai.request.model": requested, "gen_ai.provider.name": self.provider,
             "input_tokens": usage.prompt_tokens if usage is not None else None,
             "output_tokens": usage.completion_tokens if usage is not None else None,
+            CACHED_TOKENS: cached_tokens(reply.raw) if usage is not None else None,
             "finish_reason": reply.finish_reason, "duration_ms": event.duration_ms,
             "message_count": len(event.messages or []), "tools_offered": list(event.data.get("tools", [])),
             "tool_calls": [call.name for call in reply.tool_calls],
@@ -216,6 +218,7 @@ class Tracer:
         if isinstance(response_id, str):
             line["gen_ai.response.id"] = response_id
         amount, currency = self.prices.cost_of(line)
+        amount = round(amount, 12) if amount is not None else None  # no float noise (0.000204512, not 0.00020451200000000004)
         line["cost"], line["cost_currency"] = amount, currency
         if usage is None:
             totals.usage_unknown += 1
@@ -265,7 +268,7 @@ class Tracer:
                                 "output_tokens": totals.output_tokens, "usage_unknown": totals.usage_unknown}
         if len(totals.cost) <= 1:
             currency, amount = next(iter(totals.cost.items()), (None, None))
-            line["cost"], line["cost_currency"] = amount, currency
+            line["cost"], line["cost_currency"] = (round(amount, 12) if amount is not None else None), currency
         else:
             line["cost"], line["cost_currency"] = dict(totals.cost), None
         if status == "stopped":

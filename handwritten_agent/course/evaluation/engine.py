@@ -8,9 +8,12 @@ file), and is scored on four things, each pass or fail:
 - ``database``   every state check (a SQL query and the rows it must return) holds after the run
 - ``answer``     every fact (a substring, or ``OneOf`` alternatives) appears in the final answer
 
-A case passes when all four do. Run each case ``k`` times: ``pass^1`` is the share of passing runs, and
-``pass^k`` the share of cases that passed all ``k`` times — the number that says whether users can rely
-on it (a flaky agent can have a high pass^1 and a low pass^k).
+A case passes when all four do. Run each case ``n`` times; ``pass^k`` is estimated as τ-bench does
+(Yao et al. 2024, §4): for a case with ``c`` passing runs out of ``n``, the chance that ``k`` runs drawn
+from them all pass is ``C(c, k) / C(n, k)``; ``pass^k`` is the mean of that over the cases. ``pass^1`` is
+then the mean pass rate, and ``pass^n`` the share of cases that passed every time — the number that says
+whether users can rely on it (a flaky agent can have a high pass^1 and a low pass^k). Any ``k ≤ n`` can be
+read from the same runs (``Report.pass_hat(k)``).
 
 Left out: judging wording with a model (facts are substrings), partial credit, cost per case.
 """
@@ -20,6 +23,7 @@ from __future__ import annotations
 import json
 from contextlib import closing
 from dataclasses import asdict, dataclass, field
+from math import comb
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
@@ -81,6 +85,8 @@ class Attempt:
     answer: str | None
     calls: list[dict[str, Any]]
     problems: list[str]
+    run_id: str = ""
+    """The run's id: the ``request_id`` of its lines when the agent carried a tracer."""
 
     @property
     def passed(self) -> bool:
@@ -113,9 +119,9 @@ def _fact_present(fact: Any, answer: str) -> bool:
     return str(fact).lower() in answer.lower()
 
 
-def run_case(case: EvalCase, world: World, repeat: int = 0) -> Attempt:
-    """Run one case once in its fresh world and score it."""
-    result: RunResult = world.agent.run(case.request)
+def run_case(case: EvalCase, world: World, repeat: int = 0, run_id: str | None = None) -> Attempt:
+    """Run one case once in its fresh world and score it (``run_id`` names the run, e.g. to find it in a trace)."""
+    result: RunResult = world.agent.run(case.request, run_id=run_id)
     for _ in range(5):  # answer confirmations the way the case says (bounded: a run pauses a few times at most)
         if result.stop_reason != "needs_confirmation" or case.decide is None:
             break
@@ -138,9 +144,11 @@ def run_case(case: EvalCase, world: World, repeat: int = 0) -> Attempt:
     for expected in case.expected_calls:
         candidates = [_args(call.arguments) for call in asked if call.name == expected.tool]
         if not any(all(_matches(value, args.get(name)) for name, value in expected.arguments.items()) for args in candidates):
-            arguments_ok = False
-            want = {k: (v.to_json() if isinstance(v, OneOf) else v) for k, v in expected.arguments.items()}
-            problems.append(f"{expected.tool} 的参数不对：期望包含 {json.dumps(want, ensure_ascii=False)}，实际 {json.dumps(candidates, ensure_ascii=False)}")
+            arguments_ok = False  # a call never made has no right arguments (its absence is already named above)
+            if candidates:
+                want = {k: (v.to_json() if isinstance(v, OneOf) else v) for k, v in expected.arguments.items()}
+                problems.append(f"{expected.tool} 的参数不对：期望包含 {json.dumps(want, ensure_ascii=False)}，"
+                                f"实际 {json.dumps(candidates, ensure_ascii=False)}")
 
     database_ok = True
     with closing(connect(world.db_path, read_only=True)) as db:
@@ -156,10 +164,10 @@ def run_case(case: EvalCase, world: World, repeat: int = 0) -> Attempt:
         problems.append(f"回答里缺少：{'、'.join(str(f.options if isinstance(f, OneOf) else f) for f in absent)}")
     answer_ok = bool(answer) and not absent if case.answer_facts else result.stop_reason in ("final", "needs_confirmation")
     if not answer_ok and not absent:
-        problems.append(f"没有得到回答（stop_reason={result.stop_reason}）")
+        problems.append(f"没有得到回答（运行以 {result.stop_reason} 结束）")
 
     scores = {"tools": tools_ok, "arguments": arguments_ok, "database": database_ok, "answer": answer_ok}
-    return Attempt(case.id, repeat, scores, result.stop_reason, result.answer, calls, problems)
+    return Attempt(case.id, repeat, scores, result.stop_reason, result.answer, calls, problems, result.run_id)
 
 
 def _args(text: str) -> dict[str, Any]:
@@ -183,14 +191,33 @@ class Report:
             grouped[attempt.case].append(attempt)
         return grouped
 
+    def pass_hat(self, k: int) -> float:
+        """τ-bench's pass^k: the mean over cases of C(c, k) / C(n, k), with ``c`` passing runs out of a case's ``n``.
+
+        It is the chance that ``k`` runs of a case, drawn from the ones made, all pass — averaged over the
+        cases. ``k`` may not exceed the runs a case has (``ValueError``).
+        """
+        grouped = [attempts for attempts in self.by_case().values() if attempts]
+        if k < 1 or any(k > len(attempts) for attempts in grouped):
+            fewest = min((len(a) for a in grouped), default=0)
+            raise ValueError(f"pass^k 需要 1 ≤ k ≤ 每个用例的运行次数（最少的用例跑了 {fewest} 次），收到的是 k={k}。")
+        if not grouped:
+            return 0.0
+        return sum(comb(sum(a.passed for a in attempts), k) / comb(len(attempts), k) for attempts in grouped) / len(grouped)
+
     @property
     def pass_1(self) -> float:
-        return sum(a.passed for a in self.attempts) / len(self.attempts) if self.attempts else 0.0
+        """The mean pass rate over cases (τ-bench's pass^1; the share of passing runs when every case ran equally often)."""
+        return self.pass_hat(1) if self.attempts else 0.0
 
     @property
     def pass_k(self) -> float:
-        grouped = self.by_case()
-        return sum(all(a.passed for a in attempts) for attempts in grouped.values()) / len(grouped) if grouped else 0.0
+        """pass^k for k = the runs per case (``repeat``): the share of cases that passed every run."""
+        return self.pass_hat(self.repeat) if self.attempts else 0.0
+
+    def pass_curve(self) -> dict[int, float]:
+        """pass^k for every k from 1 to ``repeat``: how reliability falls as a user asks more often."""
+        return {k: self.pass_hat(k) for k in range(1, self.repeat + 1)} if self.attempts else {}
 
     def score(self, name: str) -> float:
         return sum(a.scores[name] for a in self.attempts) / len(self.attempts) if self.attempts else 0.0
@@ -210,22 +237,29 @@ class Report:
         rows.append(["合计", "", *(f"{self.score(n):.0%}" for n in names), f"{self.pass_1:.0%}"])
         summary = f"pass^1 = {self.pass_1:.0%}（{sum(a.passed for a in self.attempts)}/{len(self.attempts)} 次运行通过）"
         if self.repeat > 1:
-            summary += f"，pass^{self.repeat} = {self.pass_k:.0%}（{self.repeat} 次全部通过的用例占比）"
+            between = "，".join(f"pass^{k} = {value:.0%}" for k, value in self.pass_curve().items() if 1 < k < self.repeat)
+            summary += (f"，{between}" if between else "") + f"，pass^{self.repeat} = {self.pass_k:.0%}（{self.repeat} 次全部通过的用例占比）"
         return f"评测：{self.model} · {len(self.cases)} 个用例，每个 {self.repeat} 次\n{text_table(headers, rows)}\n{summary}"
 
     def to_json(self) -> dict[str, Any]:
         return {"model": self.model, "repeat": self.repeat, "pass_1": self.pass_1, f"pass_{self.repeat}": self.pass_k, "pass_k": self.pass_k,
+                "pass_hat": {str(k): value for k, value in self.pass_curve().items()},
                 "scores": {n: self.score(n) for n in ("tools", "arguments", "database", "answer")},
                 "attempts": [asdict(a) | {"passed": a.passed} for a in self.attempts]}
 
 
 def evaluate(cases: Sequence[EvalCase], make_world: Callable[[EvalCase], World], *, repeat: int = 1, model: str = "",
-             progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None) -> Report:
-    """Run every case ``repeat`` times, each in a fresh world, and collect the scores."""
+             progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None, run_prefix: str = "eval") -> Report:
+    """Run every case ``repeat`` times, each in a fresh world, and collect the scores.
+
+    Each run's id is ``{run_prefix}_{case id}_{repeat number from 1}`` (e.g. ``eval_book_room_2``), so a
+    tracer on the agents writes each attempt under a name you can find.
+    """
     if repeat < 1:
         raise ValueError(f"repeat 至少是 1，收到的是 {repeat}。")
     jobs = [(case, r) for r in range(repeat) for case in cases]
-    attempts = [run_case(case, make_world(case), r) for case, r in (progress(jobs) if progress else jobs)]
+    attempts = [run_case(case, make_world(case), r, run_id=f"{run_prefix}_{case.id}_{r + 1}")
+                for case, r in (progress(jobs) if progress else jobs)]
     return Report(model, repeat, attempts, list(cases))
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from ...messages import ChatModel
 from .engine import EvalCase, ExpectedCall, OneOf, StateCheck, World
@@ -75,13 +75,14 @@ OFFICE_CASES: list[EvalCase] = [
 
 
 def office_world_factory(client: ChatModel, *, root: str | Path, max_steps: int = 8, token_budget: int = 6000,
-                         check_claims: bool = True) -> Callable[[EvalCase], World]:
+                         check_claims: bool = True, hooks: Sequence[Any] = ()) -> Callable[[EvalCase], World]:
     """A factory of fresh office worlds under ``root`` for ``evaluate``: one database per case and repeat.
 
     The agent is the service's (``service.agents.office_agent``): the same tools, policy, memory window
     and system prompt (with the fixed date), so the score is the score of what the service runs. With
     ``check_claims`` a final answer that claims an action no tool performed goes back to the model once
-    (``claims.ClaimCheck``, a hook of the agent).
+    (``claims.ClaimCheck``, a hook of the agent). ``hooks`` go on every agent after the gate — e.g. one
+    ``Tracer`` that writes every attempt, so a failure the scores show can be read step by step.
     """
     from ...permissions import User, approve, reject
     from ...scenarios.office import APPROVER_ROLE, OfficeScenario
@@ -95,7 +96,7 @@ def office_world_factory(client: ChatModel, *, root: str | Path, max_steps: int 
         user = User(ACTING[0], role=case.role, name=ACTING[1])
         approver = User(APPROVER[0], role=APPROVER_ROLE, name=APPROVER[1])
         agent = office_agent(client, office, office.policy(), user, now=NOW, max_steps=max_steps, token_budget=token_budget,
-                             check_claims=check_claims)
+                             check_claims=check_claims, hooks=list(hooks))
 
         def decide(request: Any, verdict: str) -> Any:
             by = approver if getattr(request, "approver_role", None) else user

@@ -1,8 +1,12 @@
-"""Checkers for the Day 6 exercises (日志与可观测性): a redaction rule, a diagnose rule, a cost report.
+"""Checkers for the Day 6 exercises (日志、可观测性与评测): a redaction rule, a hand-written tracer, a cost report,
+an evaluation case.
 
-Each checker runs the learner's function on trace lines built here (the shapes ``Tracer`` writes),
-several cases per dimension the task names, each with an edge; the input is deep-copied before and
-compared after, so a function that changes the lines it was given fails with a hint.
+The redaction and cost checkers run the learner's function on trace lines built here (the shapes
+``Tracer`` writes), several cases per dimension the task names, each with an edge; the input is
+deep-copied before and compared after, so a function that changes the lines it was given fails with a
+hint. The tracer is judged by what it writes while scripted agents run with it as their hook — after
+every event, not only at the end. The evaluation case is run against scripted agents that do the right
+thing and against ones that do something subtly wrong: a good case passes the first and fails every other.
 """
 
 from __future__ import annotations
@@ -11,9 +15,13 @@ import copy
 import json
 import math
 import re
+import sqlite3
+import tempfile
+from datetime import datetime
+from pathlib import Path
 from typing import Any, Callable
 
-from .framework import _callable, _Check, _short, value_difference
+from .framework import _brief, _callable, _Check, _short, attribute, exercise, typed, value_difference
 
 # --------------------------------------------------------------------------- helpers
 
@@ -134,98 +142,321 @@ def day6_redact_line(redact_line: Callable[[dict[str, Any]], dict[str, Any]]) ->
     check.done()
 
 
-# --------------------------------------------------------------------------- 6.2 a diagnose rule
+# --------------------------------------------------------------------------- 6.2 a hand-written tracer
 
-
-def _tool_result(request_id: str, step: int, tool: str, call_id: str, ms: Any) -> dict[str, Any]:
-    line = {"event": "tool_result", "request_id": request_id, "step": step, "tool": tool, "gen_ai.tool.call.id": call_id,
-            "status": "success"}
-    if ms is not ...:
-        line["tool_duration_ms"] = ms
-    return line
-
-
-_FIELD_HINTS = {
-    "request_id": "request_id 取自这一行的 \"request_id\"：不同运行的行交错在一起，每个发现都要说出是哪次运行。",
-    "step": "step 取自这一行的 \"step\"。",
-    "tool": "tool 取自这一行的 \"tool\"（工具名）。",
-    "tool_call_id": "tool_call_id 取自这一行的 \"gen_ai.tool.call.id\" 字段（键名里有点号，用 line.get(\"gen_ai.tool.call.id\")）。",
-    "duration_ms": "duration_ms 报的是这一行的 \"tool_duration_ms\"（工具自己的耗时），原样报出，不要换算或取整。",
+_TRACER_NOW = datetime(2026, 3, 12, 14, 30)
+_COMMON = ("event", "request_id", "session_id", "user_id", "step")
+_FIELDS = {"model_call": ("model", "input_tokens", "output_tokens", "finish_reason"),
+           "tool_result": ("tool_name", "input_args", "output_summary", "tool_duration_ms", "status"),
+           "run_end": ("stop_reason", "input_tokens", "output_tokens", "usage_unknown")}
+_WRITTEN = ("model_call", "tool_result", "stop")
+_FIELD_HINT = {
+    "event": "event 写事件的种类：model_call、tool_result；stop 事件写成 \"run_end\"。其他事件（run_start、tool_call、final……）不写行。",
+    "request_id": "request_id 就是 event.run_id：同一次运行（包括暂停后继续的那一段）的每一行都一样。",
+    "session_id": "session_id 和 user_id 是创建 StepTracer 时给的，每一行原样写上。",
+    "user_id": "session_id 和 user_id 是创建 StepTracer 时给的，每一行原样写上。",
+    "step": "step 就是 event.step（第几步），每一行都要有。",
+    "model": "model 写 event.reply.model（回答的那个模型）。",
+    "finish_reason": "finish_reason 写 event.reply.finish_reason。",
+    "tool_name": "tool_name 写 event.record.call.name。",
+    "output_summary": "output_summary 取 event.record.content（模型读到的那条 tool 消息的文字）的前 100 个字符：content[:100]。",
+    "tool_duration_ms": "tool_duration_ms 写 event.record.duration_ms（可以保留一位小数，不要换算成秒）。",
+    "status": "status：event.record.result.success 为 True 写 \"success\"，否则写 \"error\"（失败的调用也要写一行）。",
+    "stop_reason": "run_end 的 stop_reason 写 event.run.stop_reason。",
 }
 
 
-def _findings(items: list[dict[str, Any]]) -> str:
-    return "、".join(f"{item.get('request_id')}/{item.get('tool_call_id')}（{item.get('tool')}，{item.get('duration_ms')} ms）" for item in items)
+def _arguments_or_text(text: Any) -> Any:
+    try:
+        value = json.loads(text or "{}")
+    except (TypeError, ValueError):
+        return text
+    return value if isinstance(value, dict) else text
 
 
-def day6_slow_tool_calls(slow_tool_calls: Callable[[list[dict[str, Any]], float], list[dict[str, Any]]]) -> None:
-    """Exercise 6.2: ``slow_tool_calls(lines, limit_ms) -> list[dict]`` — one finding per tool call slower than the limit."""
-    __tracebackhide__ = True
-    check = _Check("day6_slow_tool_calls")
-    _callable(check.exercise, slow_tool_calls)
-    keys = ("request_id", "step", "tool", "tool_call_id", "duration_ms")
+class _ExpectedLines:
+    """The lines the task asks for, computed from the same events (this checker's reading of the task)."""
 
-    def finding(line: dict[str, Any]) -> dict[str, Any]:
-        return {"request_id": line["request_id"], "step": line["step"], "tool": line["tool"], "tool_call_id": line["gen_ai.tool.call.id"],
-                "duration_ms": line["tool_duration_ms"]}
+    def __init__(self, session_id: str, user_id: str):
+        self.session_id, self.user_id = session_id, user_id
+        self.lines: list[dict[str, Any]] = []
+        self.whole_run: dict[str, list[Any]] = {}  # totals that are never reset: what a tracer without the reset writes
+        self._totals: dict[str, list[Any]] = {}
 
-    a1 = _tool_result("run_a", 1, "get_weather", "c1", 1250.0)
-    a2 = _tool_result("run_a", 1, "calculator", "c2", 3.2)
-    a3 = _tool_result("run_a", 2, "query_db", "c3", 980.5)
-    model = {"event": "model_call", "request_id": "run_a", "step": 2, "duration_ms": 5000.0, "model": "m1"}
-    b1 = _tool_result("run_b", 1, "get_weather", "c1", 2000.0)
-    equal = _tool_result("run_b", 2, "calculator", "c9", 500.0)
-    missing = _tool_result("run_b", 3, "send_mail", "c10", ...)
-    null = _tool_result("run_b", 3, "send_mail", "c11", None)
-    repeat = {**_tool_result("run_b", 4, "get_weather", "c12", 0.0), "status": "repeated"}
-    timeout = {**_tool_result("run_c", 1, "query_db", "c20", 30000.0), "status": "error", "error": "查询超时（30 秒）"}
-    failed_fast = {**_tool_result("run_c", 2, "query_db", "c21", 12.0), "status": "error", "error": "表不存在"}
-    same_id = _tool_result("run_d", 1, "get_weather", "c1", 1250.0)  # another run reuses call id c1 and the duration of a1
-    start = {"event": "run_start", "request_id": "run_b", "step": 0}
-    cases = [
-        ("一次运行，两个慢调用", [a1, a2, a3], 500, [finding(a1), finding(a3)], "只保留 tool_duration_ms 大于 limit_ms 的 tool_result 行。"),
-        ("阈值变了，结果跟着变", [a1, a2, a3], 1000, [finding(a1)], "用参数 limit_ms 比较，不要写死一个数。"),
-        ("模型调用的 duration_ms 不算", [start, a2, model, a3], 500, [finding(a3)],
-         "只看 event 为 tool_result 的行；model_call 行的 duration_ms 是模型的耗时，不是工具的。"),
-        ("等于阈值不算慢", [equal, b1], 500, [finding(b1)], "“超过”是严格大于：duration > limit_ms。"),
-        ("没有耗时或耗时为 null 的行跳过", [missing, null, b1], 100, [finding(b1)],
-         "用 line.get(\"tool_duration_ms\") 取值，是 None 就跳过，不要抛 KeyError 或 TypeError。"),
-        ("两次运行交错，按行的顺序返回", [a1, b1, a3], 500, [finding(a1), finding(b1), finding(a3)],
-         "按 lines 里的顺序逐行判断，不要按运行或耗时重新排序；每个结果都带上 request_id。"),
-        ("阈值为 0 时，0 ms 的重复调用不算", [repeat, a2], 0, [finding(a2)], "0 > 0 不成立：严格大于。"),
-        ("失败的调用也算：30 秒超时的调用是最慢的那个", [failed_fast, timeout, a2], 1000, [finding(timeout)],
-         "不管调用成功还是失败（status 是 error、超时），耗时超过 limit_ms 就要报出来：超时往往正是最慢的那一类。不要按 status 过滤。"),
-        ("另一次运行里同样的调用 id 和耗时：每一行单独报", [a1, same_id], 1000, [finding(a1), finding(same_id)],
-         "每个慢的 tool_result 行都是一个发现：不要按 tool_call_id 或耗时去重（不同运行的 id 可以相同），request_id 和 step 取自这一行。"),
-        ("没有任何行", [], 100, [], "空列表返回空列表。"),
-    ]
-    for case, lines, limit, expected, hint in cases:
-        got = _run(check, case, slow_tool_calls, lines, limit, hint=hint)
-        if not isinstance(got, list) or not all(isinstance(item, dict) for item in got):
-            raise check.fail(case, expected="一个 list，每项是一个 dict", got=f"{type(got).__name__}: {_short(got, 120)}",
-                             hint="返回 list[dict]：每个慢调用一个 dict。")
-        shaped = [{k: item.get(k) for k in keys} for item in got]
-        missing_keys = [sorted(set(keys) - set(item)) for item in got if set(keys) - set(item)]
-        if missing_keys:
-            raise check.fail(case, expected=f"每个 dict 都有 {', '.join(keys)}", got=f"缺少 {missing_keys[0]}：{_short(got[0], 150)}",
-                             hint="tool_call_id 来自行里的 \"gen_ai.tool.call.id\"，duration_ms 来自 \"tool_duration_ms\"。")
-        if shaped != expected:
-            missing = [e for e in expected if e not in shaped]
-            extra = [g for g in shaped if g not in expected]
-            if not missing and not extra:
-                order = lambda items: " → ".join(f"{i.get('request_id')}/{i.get('tool_call_id')}" for i in items)  # noqa: E731
-                difference = f"同样的发现，顺序不同：期望 {order(expected)}，实际 {order(shaped)}"
-            elif len(shaped) == len(expected) and len(missing) == len(extra):
-                difference = value_difference(expected, shaped) or ""
-                field = next((k for k in keys if f"['{k}']" in difference), None)
-                hint = _FIELD_HINTS.get(field, hint) if field else hint
+    def on_event(self, event: Any) -> None:
+        kind = event.kind
+        if kind == "run_start":
+            self._totals[event.run_id] = [None, None, 0]
+            self.whole_run.setdefault(event.run_id, [None, None, 0])
+            return
+        head = {"event": kind, "request_id": event.run_id, "session_id": self.session_id, "user_id": self.user_id, "step": event.step,
+                "_ts": event.ts}
+        if kind == "model_call":
+            usage = event.reply.usage
+            for totals in (self._totals.setdefault(event.run_id, [None, None, 0]), self.whole_run.setdefault(event.run_id, [None, None, 0])):
+                if usage is None:
+                    totals[2] += 1
+                else:
+                    totals[0] = (totals[0] or 0) + usage.prompt_tokens
+                    totals[1] = (totals[1] or 0) + usage.completion_tokens
+            self.lines.append({**head, "model": event.reply.model, "input_tokens": usage.prompt_tokens if usage else None,
+                               "output_tokens": usage.completion_tokens if usage else None, "finish_reason": event.reply.finish_reason})
+        elif kind == "tool_result":
+            record = event.record
+            self.lines.append({**head, "tool_name": record.call.name, "input_args": _arguments_or_text(record.call.arguments),
+                               "output_summary": record.content[:100], "tool_duration_ms": record.duration_ms,
+                               "status": "success" if record.result.success else "error"})
+        elif kind == "stop":
+            totals = self._totals.get(event.run_id, [None, None, 0])
+            self.lines.append({**head, "event": "run_end", "stop_reason": event.run.stop_reason, "input_tokens": totals[0],
+                               "output_tokens": totals[1], "usage_unknown": totals[2],
+                               "_whole": list(self.whole_run.get(event.run_id, totals))})
+
+
+class _Probe:
+    """After the learner's tracer has seen an event, how many lines are in the file (the task: written at once)."""
+
+    def __init__(self, path: Path, expected: _ExpectedLines, before: int):
+        self.path, self.expected, self.before = path, expected, before
+        self.late: tuple[str, int, int] | None = None
+
+    def on_event(self, event: Any) -> None:
+        if event.kind not in _WRITTEN or self.late is not None:
+            return
+        try:
+            count = len([line for line in self.path.read_text(encoding="utf-8").splitlines() if line.strip()])
+        except (OSError, UnicodeDecodeError):
+            count = 0
+        wanted = self.before + len(self.expected.lines)
+        if count < wanted:
+            self.late = (event.kind, wanted, count)
+
+
+class _AskFirst:
+    """A gate for one tool: the first time it is called the run pauses for a person; after an approval it runs."""
+
+    def __init__(self, tool_name: str):
+        self.tool_name = tool_name
+
+    def check_call(self, call: Any, context: Any) -> Any:
+        from ....confirmation import ConfirmationRequest, arguments_sha256, request_id
+        from ....run import NeedsConfirmation
+
+        if call.name == self.tool_name and context.decision is None:
+            fingerprint = arguments_sha256(call)
+            raise NeedsConfirmation(ConfirmationRequest(request_id(context.run_id, call.id, fingerprint), context.run_id, call.id, call.name,
+                                                        {}, fingerprint, summary=f"将调用 {call.name}"))
+        return None
+
+
+def _model_reply(content: str | None = None, tool_calls: list[Any] | None = None, usage: tuple[int, int] | None = (0, 0)) -> Any:
+    from ....messages import ChatResult, Usage
+
+    return ChatResult(content=content, tool_calls=list(tool_calls or []), finish_reason="tool_calls" if tool_calls else "stop",
+                      usage=None if usage is None else Usage(*usage), model="m-check")
+
+
+def _ts_problem(value: Any, at: float) -> str | None:
+    if not isinstance(value, str):
+        return f"ts 是 {type(value).__name__}，不是 ISO 8601 文字"
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return f"ts {value!r} 不是 ISO 8601 格式"
+    seconds = moment.timestamp()  # naive values are local time, as datetime.fromtimestamp writes them
+    return None if abs(seconds - at) <= 2 else f"ts {value!r} 和事件发生的时间差了 {abs(seconds - at):.0f} 秒"
+
+
+def _read_lines(check: _Check, case: str, path: Path) -> list[Any]:
+    if not path.exists():
+        raise check.fail(case, expected=f"文件 {path.name} 里每个 model_call、tool_result、stop 事件一行", got="文件不存在",
+                         hint="on_event 里用 open(self.path, \"a\", encoding=\"utf-8\") 追加写入；path 可能是 str，也可能是 Path。")
+    text = path.read_text(encoding="utf-8")
+    lines = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            lines.append(json.loads(raw))
+        except ValueError:
+            raise check.fail(case, expected="每一行是一个完整的 JSON 对象", got=f"第 {number} 行不是 JSON：{_short(raw, 120)}",
+                             hint="每个事件写 json.dumps(line, ensure_ascii=False) + \"\\n\"：一行一个对象，不要写 Python 的 repr，也不要漏掉换行。") from None
+        if not isinstance(lines[-1], dict):
+            raise check.fail(case, expected="每一行是一个 JSON 对象（dict）", got=f"第 {number} 行是 {type(lines[-1]).__name__}",
+                             hint="每行写一个 dict。")
+    return lines
+
+
+def _compare_line(check: _Check, case: str, index: int, got: dict[str, Any], want: dict[str, Any]) -> None:
+    kind = want["event"]
+    where = f"第 {index + 1} 行（{kind}）"
+    problem = _ts_problem(got.get("ts"), want["_ts"]) if "ts" in got else "没有 ts 字段"
+    if problem:
+        raise check.fail(case, expected=f"{where}的 ts 是事件发生时间的 ISO 8601 文字", got=problem,
+                         hint="ts 用 datetime.fromtimestamp(event.ts).isoformat()：事件对象里的 event.ts 是发生时的时间戳（秒）。")
+    for key in (*_COMMON, *_FIELDS[kind]):
+        if key not in got:
+            raise check.fail(case, expected=f"{where}有字段 {key}", got=f"这一行的字段：{', '.join(map(str, got))}",
+                             hint=_FIELD_HINT.get(key) or f"{kind} 行要有 {', '.join(_FIELDS[kind])}。")
+        value, wanted = got[key], want[key]
+        if key == "tool_duration_ms":
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or abs(value - wanted) > 0.51:
+                raise check.fail(case, expected=f"{where}的 tool_duration_ms ≈ {wanted:.1f}", got=typed(value), hint=_FIELD_HINT[key])
+            continue
+        same = value == wanted and type(value) is type(wanted) or (isinstance(value, (int, float)) and not isinstance(value, bool)
+                                                                     and isinstance(wanted, (int, float)) and value == wanted)
+        if same:
+            continue
+        hint = _FIELD_HINT.get(key, "")
+        if key in ("input_tokens", "output_tokens"):
+            if wanted is None and value == 0:
+                hint = ("后端没有报告用量时（event.reply.usage 是 None）写 None——JSON 里的 null，不是 0：0 会让成本报表“看起来很便宜”。"
+                        if kind == "model_call" else
+                        "这一段里没有一次调用报告了用量：合计是 None（不知道），不是 0。只有至少一次调用报告了用量时才开始相加。")
+            elif kind == "run_end" and want.get("_whole") and value == want["_whole"][0 if key == "input_tokens" else 1]:
+                hint = ("合计把暂停之前那一段也算进来了：继续运行（resume）时会再发一次 run_start，在 run_start 时把这次运行的合计清零，"
+                        "每一段的 run_end 只算自己这一段。")
+            elif kind == "run_end":
+                hint = ("run_end 的 input_tokens/output_tokens 是这一段里各次 model_call 报告的用量之和；没报告用量的调用不加，"
+                        "只让 usage_unknown 加 1。")
             else:
-                difference = "；".join(filter(None, [f"少了 {_findings(missing)}" if missing else "", f"多了 {_findings(extra)}" if extra else ""]))
-            raise check.fail(case, given={"limit_ms": limit, "lines": [{k: l.get(k) for k in ("event", "request_id", "step", "tool", "status", "tool_duration_ms", "duration_ms") if k in l}
-                                                                      for l in lines]},
-                             expected=expected, got=f"不同之处：{difference}\n  你返回的：{_short(shaped, 200)}", hint=hint)
-        check.ok(case, f"{len(expected)} 个")
+                hint = "input_tokens/output_tokens 来自 event.reply.usage 的 prompt_tokens/completion_tokens。"
+        elif key == "usage_unknown":
+            hint = ("usage_unknown 数这一段里有几次 model_call 的 usage 是 None（从 run_start 重新数）。"
+                    if not (want.get("_whole") and value == want["_whole"][2]) else
+                    "usage_unknown 把暂停之前那一段也数进来了：在 run_start 时清零。")
+        elif key == "input_args":
+            if isinstance(wanted, dict) and isinstance(value, str):
+                hint = "input_args 要解析成 dict：json.loads(event.record.call.arguments)。"
+            elif isinstance(wanted, str):
+                hint = ("参数文本不是一个 JSON 对象时（坏掉的 JSON，或一个套了一层的 JSON 字符串），input_args 原样保留这段文字："
+                        "json.loads 出错，或者结果不是 dict，都用原文。不要抛异常，也不要写成 {} 或 None。")
+        elif key == "event" and kind == "run_end":
+            hint = "stop 事件（运行结束）写一行 event 为 \"run_end\" 的记录。"
+        shown = typed(wanted, 120) if isinstance(wanted, str) else _short(wanted, 120)
+        raise check.fail(case, expected=f"{where}的 {key} = {shown}", got=typed(value, 120), hint=hint)
+
+
+def _traced_run(check: _Check, case: str, tracer_class: Any, path: Path, script: list[Any], question: str, *,
+                hooks: tuple[Any, ...] = (), approve_pause: bool = False, session: str = "s_check", user: str = "u_check",
+                run_id: str | None = None) -> tuple[list[dict[str, Any]], list[Any], _ExpectedLines]:
+    """Run a scripted agent with the learner's tracer; return (the lines this run added, the lines before, what was expected)."""
+    import gc
+
+    from ....agent import Agent
+    from ....permissions import approve
+    from ....scenarios import basic_registry
+    from ....scripted import ScriptedClient
+
+    before = len(_read_lines(check, case, path)) if path.exists() else 0
+    tracer = check.call(case, tracer_class, path, session, user,
+                        hint="StepTracer(path, session_id, user_id)：__init__ 记下这三样就够了（path 可能是 str，也可能是 Path）。")
+    if not callable(attribute(tracer, "on_event")):
+        raise check.fail(case, expected="StepTracer 有一个 on_event(self, event) 方法", got=f"{type(tracer).__name__} 没有 on_event",
+                         hint="Agent 只认方法名：在类里写 def on_event(self, event):，Agent 会对每个事件调用它。")
+    expected = _ExpectedLines(session, user)
+    probe = _Probe(path, expected, before)
+    agent = Agent(ScriptedClient(script), basic_registry(_TRACER_NOW), hooks=[*hooks, tracer, expected, probe])
+
+    def crashed(exc: Exception) -> str:
+        return (f"你的 on_event 在处理某个事件时抛出了 {type(exc).__name__}。用 event.kind 区分事件：只有 model_call 有 event.reply，"
+                "只有 tool_result 有 event.record，只有 stop 有 event.run；其他事件直接 return。")
+
+    result = check.call(case, agent.run, question, run_id=run_id, hint=crashed)
+    if approve_pause and result.stop_reason == "needs_confirmation":
+        check.call(case, agent.resume, result, {request.id: approve() for request in result.pending}, hint=crashed)
+    del agent, tracer, result
+    gc.collect()  # a file the tracer kept open is closed now, so what waited in its buffer reaches the file
+    lines = _read_lines(check, case, path)
+    _compare_run(check, case, lines[before:], expected, probe)
+    return lines[before:], lines[:before], expected
+
+
+def _compare_run(check: _Check, case: str, lines: list[dict[str, Any]], expected: _ExpectedLines, probe: _Probe) -> None:
+    want = expected.lines
+    kinds = [line.get("event") for line in lines]
+    wanted_kinds = [line["event"] for line in want]
+    if len(lines) != len(want):
+        extra = sorted({str(k) for k in kinds} - set(wanted_kinds))
+        seen = [(line.get("event"), line.get("tool_name")) for line in lines]
+        missing = [line for line in want if (line["event"], line.get("tool_name")) not in seen]
+        if extra:
+            hint = f"只为 model_call、tool_result 和 stop（写成 run_end）这三种事件写行；你还写了 {', '.join(extra)}。"
+        elif len(lines) == 1 and len(want) > 1:
+            hint = "文件里只剩最后一行：每次打开都清空了文件。用追加模式 open(path, \"a\")，不要用 \"w\"。"
+        elif missing and all(line["event"] == "tool_result" and line["status"] == "error" for line in missing):
+            hint = "失败的工具调用也要写一行（status 写 \"error\"）：排查时最想找的就是它。"
+        else:
+            hint = "每个 model_call、每个 tool_result（失败的也算）和每次 stop 都要写一行；一次暂停后继续的运行有两次 stop。"
+        raise check.fail(case, expected=f"{len(want)} 行：{' → '.join(wanted_kinds)}", got=f"{len(lines)} 行：{' → '.join(map(str, kinds))}",
+                         hint=hint)
+    if probe.late is not None:
+        kind, wanted, count = probe.late
+        raise check.fail(case, expected=f"{kind} 事件处理完时，文件里已经有 {wanted} 行", got=f"当时文件里只有 {count} 行（运行结束后才写进去）",
+                         hint="每个事件都要在 on_event 返回之前写进文件：在 on_event 里 with open(path, \"a\") as f: f.write(...)"
+                              "（文件关闭时内容就交给了操作系统）。不要把行攒在列表里等运行结束再写，也不要一直开着文件只 write 不 flush——"
+                              "进程中途被杀掉时，攒着的行就全丢了。")
+    for index, (got, wanted) in enumerate(zip(lines, want)):
+        _compare_line(check, case, index, got, wanted)
+
+
+@exercise
+def day6_step_tracer(check: _Check, tracer_class: Callable[..., Any]) -> None:
+    """Exercise 6.2: ``StepTracer(path, session_id, user_id)`` — a hook writing one JSON line per model call, tool result and run end."""
+    __tracebackhide__ = True
+    from ....scripted import call
+
+    _callable(check.exercise, tracer_class, "类")
+    folder = Path(tempfile.mkdtemp(prefix="day6_tracer_"))
+
+    case = "一次运行：两次模型调用、两个工具结果（一个失败）、结束"
+    first_path = folder / "first.jsonl"
+    script = [_model_reply(tool_calls=[call("calculator", {"expression": "1/0"}, id="c1"), call("get_weather", {"city": "北京"}, id="c2")],
+                           usage=(900, 40)),
+              _model_reply("1 除以 0 没有结果：除数不能为零；北京今天晴。", usage=(1200, 30))]
+    lines, _, _ = _traced_run(check, case, tracer_class, first_path, script, "算一下 1/0，再查北京天气")
+    check.ok(case, " → ".join(line["event"] for line in lines))
+    check.ok("每个事件处理完时，它的那一行已经在文件里了")
+
+    case = "中文原样写进文件"
+    raw = first_path.read_text(encoding="utf-8")
+    if "北京" not in raw:
+        raise check.fail(case, expected="文件里能直接读到“北京”", got=_short(raw[raw.find("get_weather"):][:160] or raw, 160),
+                         hint="json.dumps 默认把中文写成 \\uXXXX：加上 ensure_ascii=False，打开文件时用 encoding=\"utf-8\"。")
+    check.ok(case)
+
+    case = "同一个文件、新的 StepTracer：追加，不覆盖"
+    again, earlier, _ = _traced_run(check, case, tracer_class, first_path, [_model_reply("你好！", usage=(300, 5))], "你好")
+    if len(earlier) != len(lines):
+        raise check.fail(case, expected=f"原来的 {len(lines)} 行还在", got=f"只剩 {len(earlier)} 行",
+                         hint="用追加模式打开文件：open(path, \"a\")。\"w\" 会在每次打开时清空文件，trace 就只剩最后一行了。")
+    check.ok(case, f"{len(lines)} + {len(again)} 行")
+
+    case = "一次调用没报告用量：这次是 null，合计只加报告了的，usage_unknown 是 1"
+    script = [_model_reply(tool_calls=[call("calculator", {"expression": "6*7"}, id="c1")], usage=None), _model_reply("6 乘以 7 等于 42。", usage=(500, 20))]
+    lines, _, _ = _traced_run(check, case, tracer_class, folder / "partial.jsonl", script, "6 乘以 7")
+    check.ok(case)
+
+    case = "每次调用都没报告用量：合计是 null，不是 0"
+    script = [_model_reply(tool_calls=[call("get_current_time", {}, id="c1")], usage=None), _model_reply("现在是 14:30。", usage=None)]
+    lines, _, _ = _traced_run(check, case, tracer_class, folder / "none.jsonl", script, "几点了")
+    check.ok(case)
+
+    case = "参数不是 JSON 对象（坏掉的 JSON、套了一层的字符串）：原样保留文字"
+    script = [_model_reply(tool_calls=[call("calculator", '{"expression": "1+1"', id="c1")], usage=(400, 10)),
+              _model_reply(tool_calls=[call("calculator", json.dumps(json.dumps({"expression": "2+2"})), id="c2")], usage=(450, 10)),
+              _model_reply("参数格式不对，算不了。", usage=(500, 10))]
+    lines, _, _ = _traced_run(check, case, tracer_class, folder / "broken.jsonl", script, "算 1+1 和 2+2")
+    check.ok(case)
+
+    case = "暂停等确认、批准后继续：两段各写一行 run_end，合计从 run_start 重新算"
+    script = [_model_reply(tool_calls=[call("get_weather", {"city": "上海"}, id="w1")], usage=(700, 15)),
+              _model_reply("上海今天多云。", usage=(900, 12))]
+    lines, _, _ = _traced_run(check, case, tracer_class, folder / "paused.jsonl", script, "上海天气怎么样？",
+                                     hooks=(_AskFirst("get_weather"),), approve_pause=True, run_id="run_paused")
+    check.ok(case, " → ".join(line["event"] for line in lines))
     check.done()
+
 
 
 # --------------------------------------------------------------------------- 6.3 a cost report
@@ -313,4 +544,104 @@ def _cost_difference(got: dict[str, Any], expected: dict[str, Any]) -> str | Non
     return None
 
 
-__all__ = ["day6_cost_by_user", "day6_redact_line", "day6_slow_tool_calls"]
+# --------------------------------------------------------------------------- 6.4 an evaluation case that tells right from wrong
+
+_SCORE_ZH = {"tools": "工具选择", "arguments": "参数", "database": "数据库", "answer": "回答事实"}
+
+
+def _scores_zh(scores: dict[str, bool]) -> str:
+    return "，".join(f"{_SCORE_ZH.get(name, name)}{'通过' if ok else '没通过'}" for name, ok in scores.items())
+
+
+EVAL_REQUEST = "帮我订 2026-03-16 上午 9 点到 10 点的 room_302 会议室，3 个人开周会"
+_RIGHT = {"room_id": "room_302", "start_time": "2026-03-16 09:00", "end_time": "2026-03-16 10:00", "attendee_count": 3}
+
+
+def _booking_model(bookings: list[dict[str, Any]], answer: str | None = None) -> Any:
+    """A scripted agent: books each of ``bookings`` in turn, then says ``answer`` (default: what every booking result says)."""
+    from ....scripted import FunctionClient, call, calls
+
+    def fn(messages: list[dict[str, Any]], tools: Any) -> Any:
+        done = [m for m in messages if m.get("role") == "tool"]
+        if len(done) < len(bookings):
+            return calls(call("book_meeting_room", bookings[len(done)], id=f"call_book_{len(done)}"))
+        if answer is not None:
+            return answer
+        said = []
+        for message in done:
+            result = json.loads(message["content"])
+            data = result.get("data") or {}
+            if not result.get("success"):
+                said.append(f"没有订成：{result.get('error')}")
+            else:
+                said.append(f"已为你预订 {data.get('room_id')}（{data.get('location')}），{data.get('start_time')} 到 {data.get('end_time')}，"
+                            f"{data.get('attendees')} 人，预订编号 {data.get('booking_id')}。")
+        return "".join(said) or "好的。"
+
+    return FunctionClient(fn, max_calls=20)
+
+
+_WRONG_AGENTS: list[tuple[str, list[dict[str, Any]], str | None, str]] = [
+    ("订错了会议室（room_301）", [{**_RIGHT, "room_id": "room_301"}], None, "期望的调用要检查 room_id，数据库检查要看订的是哪一间。"),
+    ("订错了时间（10:00 到 11:00）", [{**_RIGHT, "start_time": "2026-03-16 10:00", "end_time": "2026-03-16 11:00"}], None,
+     "start_time 和 end_time 都要检查（在期望的参数里，或者在数据库检查的 SQL 里）。"),
+    ("人数填错了（4 人）", [{**_RIGHT, "attendee_count": 4}], None, "attendee_count 也是这次预订的一部分：检查它。"),
+    ("什么都没订，却说订好了", [], "已为你预订 room_302（A 座 3 楼），2026-03-16 09:00 到 2026-03-16 10:00，3 人，预订编号 BK0002。",
+     "回答可以撒谎，数据库不会：要有一条数据库检查，确认 bookings 表里真的有这条预订。"),
+    ("订了两间（room_302 和 room_301）", [_RIGHT, {**_RIGHT, "room_id": "room_301"}], None,
+     "数据库检查要查出张明（E001）的**全部**预订，期望恰好一行；只查 room_302 发现不了多订的那间。"),
+    ("订对了，回答却什么都没说", [_RIGHT], "好的。", "回答里要有用户关心的事实，比如预订编号 BK0002：把它放进 answer_facts。"),
+]
+
+
+@exercise
+def day6_eval_case(check: _Check, make_case: Callable[[], Any]) -> None:
+    """Exercise 6.4: ``make_case() -> EvalCase`` for ``EVAL_REQUEST`` that passes the right agent and fails every wrong one."""
+    __tracebackhide__ = True
+    from ...evaluation import EvalCase, evaluate, office_world_factory
+
+    _callable(check.exercise, make_case)
+    case = "make_case() 返回一个 EvalCase"
+    made = check.call(case, make_case, hint="return EvalCase(id=..., request=EVAL_REQUEST, kind=\"预订\", ...)")
+    if not isinstance(made, EvalCase):
+        raise check.fail(case, expected="EvalCase(...)", got=typed(made, 120),
+                         hint="从 handwritten_agent.course.evaluation 导入 EvalCase、ExpectedCall、StateCheck、OneOf。")
+    if made.request != EVAL_REQUEST:
+        raise check.fail(case, expected=EVAL_REQUEST, got=made.request, hint="request 用题目给的 EVAL_REQUEST，一字不改。")
+    check.ok(case, _brief(made.id))
+
+    def score(model: Any) -> Any:
+        root = tempfile.mkdtemp(prefix="day6_eval_")
+        try:
+            report = evaluate([made], office_world_factory(model, root=root))
+        except sqlite3.Error as exc:
+            raise check.fail("数据库检查的 SQL 能运行", expected="合法的 SQL", got=f"{type(exc).__name__}: {exc}",
+                             hint="在办公室数据库上试一试你的 SQL：表名 bookings，列 id, room_id, start_time, end_time, attendees, booked_by。") from None
+        except (TypeError, AttributeError, ValueError, KeyError) as exc:
+            raise check.fail("用例能被评测运行", expected="各个字段的类型正确", got=f"{type(exc).__name__}: {exc}",
+                             hint="expected_calls 是 ExpectedCall 的列表，state 是 StateCheck 的列表，rows 是列表的列表。") from None
+        return report.attempts[0]
+
+    case = "对的 Agent：四项全部通过"
+    right = score(_booking_model([_RIGHT]))
+    if not right.passed:
+        hint = "对的 Agent 也没通过，说明用例要求的东西不对。"
+        if made.decide != "approve":
+            hint = "订会议室对行政助理是 L2，要有人确认才会执行：decide=\"approve\"。"
+        elif not right.scores["database"]:
+            hint = ("看看数据库检查：SQL 查出来的行要和 rows 完全一样（列的顺序、类型：attendees 是整数 3，不是 \"3\"）。"
+                    "数据库里原来就有一条别人的预订（BK0001），按 booked_by = 'E001' 过滤。")
+        elif not right.scores["answer"]:
+            hint = "answer_facts 里的每一项都要出现在对的回答里；对的回答是：" + str(right.answer)
+        raise check.fail(case, expected="工具选择、参数、数据库、回答事实全部通过", got=f"{_scores_zh(right.scores)}；{'；'.join(right.problems)}", hint=hint)
+    check.ok(case)
+    for name, bookings, answer, hint in _WRONG_AGENTS:
+        case = f"错的 Agent：{name}"
+        wrong = score(_booking_model(bookings, answer))
+        if wrong.passed:
+            raise check.fail(case, expected="这个用例判它不通过", got=f"判为通过：{_scores_zh(wrong.scores)}，回答“{_brief(wrong.answer, 50)}”", hint=hint)
+        check.ok(case, "、".join(_SCORE_ZH[name] for name, ok in wrong.scores.items() if not ok) + " 没通过")
+    check.done()
+
+
+__all__ = ["EVAL_REQUEST", "day6_cost_by_user", "day6_eval_case", "day6_redact_line", "day6_step_tracer"]

@@ -1,0 +1,16 @@
+"""Queries every booking, not only E001's: the booking that was already there (BK0001) makes even the right agent fail."""
+
+from handwritten_agent.course.evaluation import EvalCase, ExpectedCall, StateCheck
+from handwritten_agent.course.exercises.check.day6 import EVAL_REQUEST
+
+
+def make_case():
+    return EvalCase("book_weekly", EVAL_REQUEST, "预订", decide="approve",
+                    expected_calls=[ExpectedCall("book_meeting_room", {"room_id": "room_302", "attendee_count": 3})],
+                    state=[StateCheck("SELECT room_id, start_time, end_time, attendees FROM bookings",
+                                      [["room_302", "2026-03-16 09:00", "2026-03-16 10:00", 3]])],
+                    answer_facts=["BK0002"])
+
+
+FAILS_AT = "对的 Agent"
+ARGS = (make_case,)

@@ -1,0 +1,16 @@
+"""No answer facts: an agent that books correctly but only says "好的。" passes the answer score."""
+
+from handwritten_agent.course.evaluation import EvalCase, ExpectedCall, StateCheck
+from handwritten_agent.course.exercises.check.day6 import EVAL_REQUEST
+
+
+def make_case():
+    return EvalCase("book_weekly", EVAL_REQUEST, "预订", decide="approve",
+                    expected_calls=[ExpectedCall("book_meeting_room", {"room_id": "room_302", "start_time": "2026-03-16 09:00",
+                                                                       "end_time": "2026-03-16 10:00", "attendee_count": 3})],
+                    state=[StateCheck("SELECT room_id, start_time, end_time, attendees FROM bookings WHERE booked_by = 'E001'",
+                                      [["room_302", "2026-03-16 09:00", "2026-03-16 10:00", 3]])])
+
+
+FAILS_AT = "回答却什么都没说"
+ARGS = (make_case,)
