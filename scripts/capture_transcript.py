@@ -15,7 +15,6 @@ and providers that need a key.
 
 from __future__ import annotations
 
-import argparse
 import importlib.metadata
 import json
 import os
@@ -105,9 +104,12 @@ def capture(questions: list[str], max_steps: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--max-steps", type=int, default=6)
-    parser.add_argument("--out", type=Path, default=OUT)
+    sys.path.insert(0, str(ROOT))
+    from handwritten_agent.course.cli.parser import ChineseParser
+
+    parser = ChineseParser(description="用本地模型把第 3 天的几组验证用例各跑一次，把运行记录存成 notebook 读的数据（需要先 make local）。")
+    parser.add_argument("--max-steps", type=int, default=6, help="Agent 的步数上限（默认 6，和 notebook 一样）")
+    parser.add_argument("--out", type=Path, default=OUT, help=f"写到哪里（默认 {OUT.relative_to(ROOT)}）")
     args = parser.parse_args(argv)
     data = capture(QUESTIONS, args.max_steps)
     args.out.parent.mkdir(parents=True, exist_ok=True)
