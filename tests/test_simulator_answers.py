@@ -381,6 +381,9 @@ def test_fan_out_results_share_one_caveat():
     ("17 乘以 9 等于多少？", [], ("没有提供工具", "做不了"), ("规则引擎", "模拟器")),
     ("我的快递到哪了？", [STOCK], ("1 个工具", "做不了"), ("规则引擎", "模拟器")),
     ("what is 17 times 9?", [], ("offers no tools", "cannot"), ("rule engine", "规则")),
+    ("你好，帮我查一下北京明天的天气", [], ("你好", "没有提供工具", "做不了"), ("有什么需要帮忙",)),
+    # a statement that asks for nothing is acknowledged
+    ("同行的同事是张伟和李娜。", [STOCK], ("知道了",), ("规则引擎", "模拟器", "工具")),
 ])
 def test_small_talk_is_honest_in_one_or_two_sentences(question, tools, expected_words, not_words):
     reply = plan_turn(question, tools, [], now=NOW)

@@ -97,6 +97,15 @@ def _is_greeting(text: str) -> bool:
     return any(lowered.startswith(word) for word in _GREETINGS)
 
 
+def _after_greeting(text: str) -> str:
+    """The message without a greeting at its start ("你好，帮我查天气" -> "帮我查天气")."""
+    stripped = text.strip()
+    for word in _GREETINGS:
+        if stripped.lower().startswith(word):
+            return stripped[len(word):].lstrip(" ,，!！~～。.、")
+    return stripped
+
+
 def _asks_for_task(text: str) -> bool:
     """Whether a message asks for something to be done or found out (a verb of ``actions``, a request word, a
     question), not small talk."""
@@ -131,7 +140,8 @@ def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, to
     It says what this simulator is (a rule engine, not an LLM) only when asked who it is: every notebook's banner
     already says it, and a disclaimer in every small-talk reply buries the conversation. Asked what it can do, it
     lists what the offered tools do; asked to do something no tool does, it says why not (no tools, none fits,
-    tool_choice is none); a greeting or a thanks gets a greeting or a thanks.
+    tool_choice is none); a greeting or a thanks gets a greeting or a thanks, and a statement that asks for nothing
+    an acknowledgement.
     """
     count = len([t for t in tools if t.get("name")])
     text = normalize(user_text)
@@ -146,7 +156,7 @@ def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, to
     if count and not tools_disabled and _CAPABILITIES.search(text):
         can = _capabilities([t for t in tools if t.get("name")], lang)
         return f"这次能用的工具可以：{can}。告诉我具体要办的事就行。" if zh else f"With the tools offered I can: {can}. Tell me what you need."
-    if _asks_for_task(user_text):
+    if _asks_for_task(_after_greeting(user_text)):
         if zh:
             if tools_disabled:
                 why = "这次请求不允许调用工具（tool_choice 为 none），所以这件事我做不了。"
@@ -166,11 +176,7 @@ def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, to
         return "不客气。" if zh else "You're welcome."
     if greeting:
         return "你好！有什么需要帮忙的？" if zh else "Hello! How can I help?"
-    if zh:
-        offered = f"这句话用不上这次的 {count} 个工具" if count and not tools_disabled else "这次没有可以调用的工具"
-        return f"好的。{offered}，有要办的事请直接告诉我。"
-    offered = f"none of the {count} tools offered fits this message" if count and not tools_disabled else "there is no tool to call this time"
-    return f"All right; {offered}. Tell me what you need done."
+    return "好的，知道了。" if zh else "All right, noted."  # a statement that asks for nothing: acknowledged, nothing done
 
 
 __all__ = ["clarify_question", "fallback_reply", "unfinished_note", "unmet_note"]
