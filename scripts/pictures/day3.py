@@ -59,7 +59,7 @@ def agent_loop() -> str:
     rows = [("重复调用？（同一工具、同样的参数）", "→ 不执行，回给上次的结果 ＋ 一句提示"),
             ("hooks.check_call(call)（Day 5 权限关卡）", "→ 放行 / 直接给出结果（如拒绝）/ 暂停等人确认"),
             ("registry.dispatch(name, arguments)", "→ 校验参数、执行；出错也返回结果，从不抛异常"),
-            ("hooks.after_call(call, result)（Day 5 打码）", "→ 改写模型要读到的结果"),
+            ("hooks.after_call(call, result)（Day 5 脱敏）", "→ 改写模型要读到的结果"),
             ("回填：{role: tool, tool_call_id, content}", "→ 每个调用一条，id 对上它的调用")]
     for i, (what, then) in enumerate(rows):
         y = 650 + i * 46
