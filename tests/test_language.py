@@ -443,3 +443,206 @@ def test_package_exceptions_say_in_chinese_what_to_fix(tmp_path, monkeypatch):
 def test_fault_and_messiness_descriptions_are_chinese():
     for name, description in {**FAULTS, **MESSINESS}.items():
         assert_chinese(description, what=name)
+
+
+# --------------------------------------------------------------------------------------------
+# The command line: argparse's own words, every option's help, and its error messages
+# --------------------------------------------------------------------------------------------
+
+ARGPARSE_ENGLISH = re.compile(r"usage:|positional arguments|optional arguments|^options:|show this help message|"
+                              r"the following arguments are required|invalid choice|unrecognized arguments|error:", re.M | re.I)
+
+
+def _parsers() -> Iterable[tuple[str, Any]]:
+    """(command, parser) for ``python -m handwritten_agent`` and every sub-command, at any depth, and the exercises tool."""
+    import argparse
+
+    from handwritten_agent.course.cli import build_parser
+    from handwritten_agent.course.exercises import __main__ as exercises_main
+
+    pending = [("python -m handwritten_agent", build_parser())]
+    while pending:
+        name, parser = pending.pop(0)
+        yield name, parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                pending.extend((f"{name} {sub}", child) for sub, child in action.choices.items())
+    captured: dict[str, Any] = {}
+
+    class Capture(Exception):
+        pass
+
+    original = exercises_main.ChineseParser.parse_args
+
+    def grab(self: Any, *args: Any, **kwargs: Any) -> Any:
+        captured["parser"] = self
+        raise Capture
+
+    exercises_main.ChineseParser.parse_args = grab  # type: ignore[method-assign]
+    try:
+        exercises_main.main([])
+    except Capture:
+        pass
+    finally:
+        exercises_main.ChineseParser.parse_args = original  # type: ignore[method-assign]
+    yield "python -m handwritten_agent.course.exercises", captured["parser"]
+
+
+def test_every_help_text_of_the_command_line_is_chinese():
+    import argparse
+
+    seen = 0
+    for name, parser in _parsers():
+        text = parser.format_help()
+        english = ARGPARSE_ENGLISH.search(text)
+        assert english is None, f"{name} -h still has argparse's English {english.group()!r}:\n{text}"
+        assert text.startswith("用法："), f"{name} -h: {text[:80]!r}"
+        assert parser.description, f"{name} has no description"
+        assert_chinese(parser.description, what=f"{name} description")
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for choice in action._choices_actions:  # each sub-command's one-line help in the listing
+                    assert choice.help, f"{name} {choice.dest}: no help text"
+                    assert_chinese(choice.help, what=f"{name} {choice.dest}")
+            label = "/".join(action.option_strings) or action.dest
+            assert action.help and action.help != argparse.SUPPRESS, f"{name} {label}: an option without help text"
+            assert_chinese(action.help, what=f"{name} {label}")
+            seen += 1
+    assert seen > 40, seen  # every command was walked
+
+
+@pytest.mark.parametrize("argv", [[], ["nope"], ["serve", "--port", "abc"], ["serve", "--bogus"], ["model", "fetchh"],
+                                  ["users", "add"], ["trace", "show"], ["eval", "--repeat"], ["bench", "--n", "1.5"]])
+def test_command_line_errors_are_chinese(argv, capsys):
+    from handwritten_agent.course.cli import main
+
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("用法："), err
+    message = err.splitlines()[-1]
+    assert "错误：" in message and ARGPARSE_ENGLISH.search(err.replace("错误：", "")) is None, err
+    assert_chinese(message.split("错误：", 1)[1], foreign=argv, what=" ".join(argv) or "(nothing)")
+
+
+def test_the_chinese_parser_translates_argparse_messages_it_does_not_know_by_pattern():
+    from handwritten_agent.course.cli.parser import chinese_error
+
+    assert chinese_error("argument --level: invalid choice: 'x' (choose from 'cpu', 'portable')").startswith("参数 --level：")
+    assert chinese_error("the following arguments are required: name, --role") == "缺少必填的参数：name, --role"
+    assert chinese_error("something argparse says one day") == "something argparse says one day"  # unknown: unchanged
+
+
+# --------------------------------------------------------------------------------------------
+# What the notebooks print: every output of every notebook and solution
+# --------------------------------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("day*.ipynb")) + sorted((ROOT / "solutions").glob("day*.ipynb"))
+
+# Sentences that imitate a real provider's words on purpose (the simulator and the stand-in servers answer the way
+# OpenAI answers): a learner meets exactly these from real services, so they stay English, as the providers write them.
+PROVIDER_WORDING = [re.compile(p) for p in (
+    r"The server had an error while processing your request\.?(?: Sorry about that!)?",
+    r"Rate limit reached for \S+ on requests per min \(RPM\): Limit \d+, Used \d+, Requested \d+\. Please try again in \w+\.?",
+    r"Rate limit reached for requests",
+    r"The model `[^`]*` does not exist(?: or you do not have access to it)?\.?",
+    r"Incorrect API key provided\.?(?: You can find your API key at \S+)?",
+    r"Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'\.?",
+    r"An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'\.(?: "
+    r"The following tool_call_ids did not have response messages:)?",
+    r"This model's maximum context length is \d+ tokens\. However, (?:you requested|your messages resulted in) .*?"
+    r"Please reduce the length of the messages(?: or completion)?\.?",
+    r"We could not parse the JSON body of your request\..*?not valid JSON\.\)",
+    r"Invalid URL \(\w+ [^)]*\)",
+    r"Invalid type for '[^']*': expected [^,]+, but got [^.]+ instead\.?",
+    r"Missing required parameter: '[^']*'\.?",
+)]
+PROVIDER_SENTENCES = ("The server had an error while processing your request. Sorry about that!",
+                      "Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.",
+                      "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+                      "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'.")
+CUT_SHORT = re.compile(r"[A-Za-z][^\u3000-\u303f\u4e00-\u9fff\uff08\uff09…]*…")  # English shortened to fit a line
+
+
+def _without_provider_words(line: str) -> str:
+    for pattern in PROVIDER_WORDING:
+        line = pattern.sub(" ", line)
+    return CUT_SHORT.sub(lambda m: " " if len(m.group()) > 16 and any(s.startswith(m.group()[:-1].rstrip()) for s in PROVIDER_SENTENCES)
+                         else m.group(), line)
+
+
+ROLES = re.compile(r"\b(?:system|developer|user|assistant|tool)\b")  # the protocol's role values, e.g. [user assistant tool]
+BARE_BOOLEAN = re.compile(r"(?<![\w'\"=.])(True|False)(?![\w'\"])")
+
+
+def _output_texts(notebook: dict[str, Any]) -> Iterable[tuple[int, str]]:
+    """(cell number, text) of every output a learner reads; printed source code (``inspect.getsource``) is code."""
+    import html
+
+    for index, cell in enumerate(notebook["cells"]):
+        if cell["cell_type"] != "code" or "getsource(" in "".join(cell["source"]):
+            continue
+        for output in cell.get("outputs", []):
+            texts = [output.get("text")]
+            data = output.get("data", {})
+            rich = any(kind.startswith("image/") or kind == "text/html" for kind in data)
+            texts.append(None if rich else data.get("text/plain"))  # "<Figure size 800x420 with 1 Axes>" stands for a picture
+            if "text/html" in data:
+                page = "".join(data["text/html"])
+                page = re.sub(r"(?is)<(style|script)\b.*?</\1>", " ", page)
+                texts.append(html.unescape(re.sub(r"<[^>]+>", "\n", page)))
+            for text in texts:
+                if text:
+                    yield index, "".join(text) if isinstance(text, list) else text
+
+
+def english_in_outputs(path: Path) -> list[str]:
+    """Every English sentence, and every bare True/False in a Chinese sentence, in a notebook's outputs."""
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    found = []
+    for index, text in _output_texts(notebook):
+        for line in text.splitlines():
+            cleaned = _without_provider_words(line)
+            for pattern in (*ALLOWED_ENGLISH, ROLES):
+                cleaned = pattern.sub(" ", cleaned)
+            prose = ENGLISH_PROSE.search(cleaned)
+            if prose:
+                found.append(f"{path.name} 第 {index} 格：英文 {prose.group()!r}：{line.strip()[:160]}")
+            if CJK.search(line):
+                for match in BARE_BOOLEAN.finditer(line):
+                    if not re.search(r"[{\[(=]", line[:match.start()]):
+                        found.append(f"{path.name} 第 {index} 格：{match.group()} 出现在中文句子里（写成 是/否）：{line.strip()[:160]}")
+    return found
+
+
+def test_the_output_check_finds_english_and_booleans_and_spares_data_and_provider_words(tmp_path):
+    def notebook(*lines: str) -> Path:
+        cells = [{"cell_type": "code", "source": ["print(x)"], "metadata": {}, "outputs": [
+            {"output_type": "stream", "name": "stdout", "text": [line + "\n" for line in lines]}]}]
+        path = tmp_path / "planted.ipynb"
+        path.write_text(json.dumps({"cells": cells}), encoding="utf-8")
+        return path
+
+    bad = ["消息里没有出现密钥：True", "Rate limit reached for course-sim (injected by the `rate_limit` fault): retry after the time",
+           "失败了（The server had an error while processing your request. Sorry about that! (injected by the `server_error` fault of "
+           "course-sim, which fails every attempt)）",
+           "The offline simulator serves `course-sim` (optionally a fault)", "检查通过了吗？ False", "Hello, how can I help you today?"]
+    for line in bad:
+        assert english_in_outputs(notebook(line)), line
+    good = ["消息里出现了密钥吗？没有", '{"success": false, "data": null, "error": "除数不能为零"}', "ToolCall(id='', name='calculator')",
+            "第 1 次请求失败，HTTP 500，服务器原话：The server had an error while processing your request. Sorry about that!",
+            "服务器原话：Rate limit reached for course-sim on requests per min (RPM): Limit 1, Used 1, Requested 1. Please try again in 200ms.",
+            "data: {\"choices\": [], \"usage\": null}", "usage:         Usage(prompt_tokens=23, completion_tokens=8)",
+            "{'success': False, 'data': None, 'error': '工具 calculator 的参数不是合法的 JSON'}",
+            "失败了（The server had an error while processing your request. Sorry about…",
+            "✅ 两个并行调用：[user assistant(调用) tool tool assistant]"]
+    for line in good:
+        assert english_in_outputs(notebook(line)) == [], line
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: f"{path.parent.name}/{path.name}")
+def test_notebook_outputs_are_chinese(path):
+    found = english_in_outputs(path)
+    assert not found, "\n".join(found)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import json
+import re
 import time
 from pathlib import Path
 
@@ -224,6 +225,20 @@ def test_parse_error_message_is_for_the_model_and_detail_for_logs():
     assert error.message.endswith('请只输出一个合法的 JSON 对象，例如 {"name": "工具名", "arguments": {…}}')
     assert "没有闭合" in error.detail and error.detail != error.message
     assert error.raw.endswith('"1+')
+
+
+@pytest.mark.parametrize("prefix", ["", "好的，我来调用：", "<think>先想一想 {草稿</think>\n", "说明 {不是 JSON} 之后："])
+@pytest.mark.parametrize("broken", ['{"name": "calc", "arguments": {"x": 1', '{"name": "calc" "arguments": {}}',
+                                    '{"arguments": {"a": 1}}'])
+def test_parse_error_detail_says_where_the_broken_block_starts(prefix, broken):
+    text = prefix + broken
+    error = parse_tool_call(text)
+    assert isinstance(error, ParseError), error
+    found = re.search(r"第 (\d+) 个字符开始（回复共 (\d+) 个字符）", error.detail)
+    assert found, error.detail
+    start, length = int(found[1]), int(found[2])
+    assert length == len(text) and text[start - 1:].startswith(broken), (start, text)
+    assert "个字符开始" not in error.message  # where the block starts is for the log; the model gets the reason
 
 
 @pytest.mark.parametrize(("text", "reason"), [

@@ -276,7 +276,7 @@ BAD_REQUESTS = {
                                           "tool_choice": {"type": "function", "function": {"name": "get_time"}}},
                                          "tool_choice", "get_time"),
     "tool_choice without tools": ({"messages": USER, "tool_choice": "required"}, "tool_choice", "only allowed when 'tools'"),
-    "n > 1": ({"messages": USER, "n": 2}, "n", "must be 1"),
+    "n > 1": ({"messages": USER, "n": 2}, "n", "n 只能是 1"),
     "stop not strings": ({"messages": USER, "stop": [1, 2]}, "stop", "array of strings"),
 }
 
@@ -572,7 +572,7 @@ def test_concurrent_streams_to_a_generating_backend_are_served_one_at_a_time(tic
 
 def test_simulator_models_and_unknown_option(sdk):
     assert "course-sim" in [m.id for m in sdk.models.list().data]
-    with pytest.raises(openai.NotFoundError, match="Valid options"):
+    with pytest.raises(openai.NotFoundError, match="可用的选项"):
         sdk.chat.completions.create(model="course-sim:no_such_fault", messages=USER)
     with pytest.raises(openai.NotFoundError, match="no_such_fault"):
         sdk.chat.completions.create(model="course-sim", messages=USER, extra_headers={"X-Course-Fault": "no_such_fault"})

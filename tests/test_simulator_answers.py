@@ -369,17 +369,27 @@ def test_fan_out_results_share_one_caveat():
 
 
 @pytest.mark.parametrize("question, tools, expected_words, not_words", [
-    ("你好，你是谁？", [STOCK], ("规则引擎", "不是大语言模型"), ()),
-    ("谢谢你", [STOCK, PARCEL], ("规则引擎", "2 个工具"), ()),
-    ("你好", [], ("规则引擎", "没有提供工具"), ()),
-    ("Hello, who are you?", [STOCK], ("rule engine", "not an LLM"), ("规则",)),
-    ("thanks!", [], ("rule engine", "offers no tools"), ("规则",)),
+    # asked who it is, it says what it is, and where to configure a real model
+    ("你好，你是谁？", [STOCK], ("规则引擎", "不是大语言模型", ".env"), ()),
+    ("介绍一下你自己", [], ("规则引擎", ".env"), ()),
+    ("Hello, who are you?", [STOCK], ("rule engine", "not an LLM", ".env"), ("规则",)),
+    # a greeting or a thanks is answered in kind: the disclaimer is not repeated in every reply
+    ("谢谢你", [STOCK, PARCEL], ("不客气",), ("规则引擎", "模拟器", ".env")),
+    ("你好", [], ("你好",), ("规则引擎", "模拟器", ".env")),
+    ("thanks!", [], ("welcome",), ("rule engine", "simulator", "规则")),
+    # a task nothing can do says why, without the disclaimer
+    ("17 乘以 9 等于多少？", [], ("没有提供工具", "做不了"), ("规则引擎", "模拟器")),
+    ("我的快递到哪了？", [STOCK], ("1 个工具", "做不了"), ("规则引擎", "模拟器")),
+    ("what is 17 times 9?", [], ("offers no tools", "cannot"), ("rule engine", "规则")),
+    ("你好，帮我查一下北京明天的天气", [], ("你好", "没有提供工具", "做不了"), ("有什么需要帮忙",)),
+    # a statement that asks for nothing is acknowledged
+    ("同行的同事是张伟和李娜。", [STOCK], ("知道了",), ("规则引擎", "模拟器", "工具")),
 ])
 def test_small_talk_is_honest_in_one_or_two_sentences(question, tools, expected_words, not_words):
     reply = plan_turn(question, tools, [], now=NOW)
     assert reply.kind == "fallback" and reply.calls == []
-    assert all(word in reply.answer for word in expected_words) and not any(word in reply.answer for word in not_words)
-    assert len(sentences(reply.answer)) <= 2 and ".env" in reply.answer
+    assert all(word in reply.answer for word in expected_words) and not any(word in reply.answer for word in not_words), reply.answer
+    assert len(sentences(reply.answer)) <= 2
 
 
 def test_tool_choice_none_says_why_nothing_was_called():

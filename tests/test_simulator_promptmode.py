@@ -564,7 +564,9 @@ def test_answering_a_clarifying_question_completes_the_request():
 
 def test_small_talk_gets_words_not_a_call():
     text = reply(SEED_PROMPT, [user("你好")])
-    assert "{" not in text and "模拟器" in text
+    assert "{" not in text and text.startswith("你好") and "模拟器" not in text  # a greeting, not a disclaimer
+    who = reply(SEED_PROMPT, [user("你好，你是谁？")])
+    assert "{" not in who and "模拟器" in who and "规则引擎" in who  # asked who it is, it says what it is
 
 
 def test_course_simulator_uses_prompt_mode_without_tools():

@@ -28,7 +28,7 @@ def _syntax_failure(block_text: str) -> _Failure:
         reason = describe_json_error(exc.msg)
         near = repaired[max(0, exc.pos - 12): exc.pos + 12].replace("\n", " ")
         return _Failure(f"JSON 格式错误（{reason}，位置在“{near}”附近）",
-                        f"修补后仍不是合法的 JSON：{reason}（修补后文字的第 {exc.pos} 个字符）")
+                        f"修补后仍不是合法的 JSON：{reason}，在修补后的块里第 {exc.pos + 1} 个字符")
     except ValueError as exc:
         reason = _reason(exc)
         return _Failure(f"JSON 格式错误（{reason}）", f"修补后仍不是合法的 JSON：{reason}")
@@ -129,7 +129,14 @@ def _looks_like_attempt(block_text: str, only_json: bool) -> bool:
     return only_json or any(word in block_text.lower() for word in _CALL_WORDS)
 
 
-def _calls_in_json(text: str, *, first_only: bool) -> list[ToolCall] | _Failure | None:
+def _located(failure: _Failure, start: int, length: int) -> _Failure:
+    """The failure with where its block starts in the reply (1-based, as a person counts), for the log."""
+    return failure._replace(detail=f"{failure.detail}；出错的 JSON 块从回复的第 {start + 1} 个字符开始（回复共 {length} 个字符）")
+
+
+def _calls_in_json(text: str, *, first_only: bool, offset: int = 0) -> list[ToolCall] | _Failure | None:
+    """The calls in the JSON blocks of ``text``; a failure's detail says where its block starts, counting
+    ``offset`` characters before ``text`` (a reasoning section that was cut off the reply)."""
     blocks = find_json_blocks(text)[:MAX_BLOCKS]
     only_json = _is_only_json(text, blocks)
     calls: list[ToolCall] = []
@@ -164,7 +171,8 @@ def _calls_in_json(text: str, *, first_only: bool) -> list[ToolCall] | _Failure 
         if not any(start > block.start for start in call_starts):
             failures.append((block.start, _TRUNCATED))
     if failures and (not first_only or not calls):
-        return min(failures, key=lambda item: item[0])[1]
+        start, failure = min(failures, key=lambda item: item[0])
+        return _located(failure, offset + start, offset + len(text))
     return calls or None  # None also covers {"action": "Final Answer", ...}: an answer, not a call
 
 
@@ -185,7 +193,7 @@ def parse_tool_call(text: str) -> ToolCall | ParseError | None:
     if _react_route(body):
         step = parse_react(text)
         return step if isinstance(step, ParseError) else step.tool_call
-    result = _calls_in_json(body, first_only=True)
+    result = _calls_in_json(body, first_only=True, offset=len(text) - len(body))
     if isinstance(result, _Failure):
         return _error(result, text)
     return result[0] if result else None
@@ -205,7 +213,7 @@ def parse_tool_calls(text: str) -> list[ToolCall] | ParseError:
         if isinstance(step, ParseError):
             return step
         return [step.tool_call] if step.tool_call else []
-    result = _calls_in_json(body, first_only=False)
+    result = _calls_in_json(body, first_only=False, offset=len(text) - len(body))
     if isinstance(result, _Failure):
         return _error(result, text)
     return result or []

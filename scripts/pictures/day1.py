@@ -55,16 +55,17 @@ def tool_round() -> str:
 def four_parts() -> str:
     svg = Svg(1080, 560, "Agent 的四个组成部分：大脑、工具、记忆、编排，以及搭建它们的那一天")
     cx, cy, half = 540, 300, 150  # the orchestration box in the middle
-    svg.box(cx - half, cy - 62, 2 * half, 124, ["编排（Orchestration）", "你写的代码：循环、停止条件、", "出错处理、权限、日志",
-                                              "Day 3 循环 · Day 5–7 编写中"], color=CODE, fill=tint(CODE, 0.9))
+    svg.box(cx - half, cy - 70, 2 * half, 140, ["编排（Orchestration）", "你写的代码：循环、停止条件、", "出错处理、权限、日志",
+                                              "Day 3 循环 · Day 5 权限", "Day 6 日志 · Day 7 做成服务"], color=CODE,
+            fill=tint(CODE, 0.9))
     svg.box(cx - 170, 26, 340, 112, ["大脑（LLM）", "理解请求、决定用不用工具、", "用哪个、最后组织回答",
                                      "Day 1 调用它 · Day 2 约束它的输出"], color=MODEL, fill=tint(MODEL, 0.9))
     svg.box(780, cy - 62, 280, 124, ["工具（Tools）", "计算、查时间、读写数据库……", "每个配一份 JSON Schema 说明书",
                                      "Day 2 提示词版 · Day 3 原生 tools"], color=TOOL, fill=tint(TOOL, 0.9))
     svg.box(20, cy - 62, 280, 124, ["记忆（Memory）", "短期：这次对话的消息列表", "长期：跨会话的事实和偏好",
-                                    "Day 4（编写中）"], color=USER, fill=tint(USER, 0.9))
-    svg.line(cx - 40, cy - 62, cx - 40, 140, color=MODEL, width=2)
-    svg.line(cx + 40, 140, cx + 40, cy - 62, color=MODEL, width=2)
+                                    "Day 4 窗口、摘要、长期记忆"], color=USER, fill=tint(USER, 0.9))
+    svg.line(cx - 40, cy - 70, cx - 40, 140, color=MODEL, width=2)
+    svg.line(cx + 40, 140, cx + 40, cy - 70, color=MODEL, width=2)
     svg.text(cx - 50, 192, ["messages", "+ tools"], size=12.5, anchor="end", mono=True)
     svg.text(cx + 50, 192, ["文字，或", "tool_calls"], size=12.5, anchor="start")
     right, left = cx + half, cx - half
@@ -77,8 +78,8 @@ def four_parts() -> str:
     svg.text((left + 300) / 2, cy - 30, "追加消息", size=12.5)
     svg.text((left + 300) / 2, cy + 42, "取出历史", size=12.5)
     svg.box(cx - 130, 440, 260, 50, ["用户"], color=USER, size=15)
-    svg.line(cx - 30, 440, cx - 30, cy + 64, color=USER, width=2)
-    svg.line(cx + 30, cy + 64, cx + 30, 440, color=CODE, width=2)
+    svg.line(cx - 30, 440, cx - 30, cy + 72, color=USER, width=2)
+    svg.line(cx + 30, cy + 72, cx + 30, 440, color=CODE, width=2)
     svg.text(cx - 40, 405, "问题", size=12.5, anchor="end")
     svg.text(cx + 40, 405, "回答", size=12.5, anchor="start")
     svg.text(cx, 530, "模型只“说出”想调用哪个工具、参数是什么；真正执行工具的，是编排这一层——你写的代码。",

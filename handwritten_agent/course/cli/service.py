@@ -18,26 +18,29 @@ from ...service.settings import ServiceSettings, default_db_path
 
 
 def add_arguments(sub: argparse._SubParsersAction) -> None:
-    users = sub.add_parser("users", help="管理服务的用户（令牌、角色）")
-    users_sub = users.add_subparsers(dest="action", required=True)
-    add = users_sub.add_parser("add", help="添加一个用户并打印它的令牌（只显示一次）")
-    add.add_argument("name")
+    users = sub.add_parser("users", help="管理服务的用户（令牌、角色）", description="管理办公助手服务的用户：添加、列出。")
+    users_sub = users.add_subparsers(dest="action", required=True, metavar="操作", help="要做的操作，是下面之一")
+    add = users_sub.add_parser("add", help="添加一个用户并打印它的令牌（只显示一次）",
+                               description="添加一个用户并打印它的令牌（只显示这一次，数据库里只保存它的哈希）。")
+    add.add_argument("name", help="用户的名字，例如 张三")
     add.add_argument("--role", required=True, help="用户的角色，例如 行政助理 或 管理员（权限策略里的角色）")
     add.add_argument("--db", default=None, help=f"服务的数据库（默认：{default_db_path()}）")
     add.set_defaults(func=users_add)
-    listing = users_sub.add_parser("list", help="列出用户（名字和角色；令牌从不保存）")
-    listing.add_argument("--db", default=None)
+    listing = users_sub.add_parser("list", help="列出用户（名字和角色；令牌从不保存）",
+                                   description="列出服务的用户：id、名字和角色（令牌从不保存）。")
+    listing.add_argument("--db", default=None, help=f"服务的数据库（默认：{default_db_path()}）")
     listing.set_defaults(func=users_list)
     remove = users_sub.add_parser("remove", help="删除一个用户：令牌立即失效，取消他等待中的运行，保留运行记录和审计日志")
-    remove.add_argument("name")
+    remove.add_argument("name", help="要删除的用户名字")
     remove.add_argument("--db", default=None, help=f"服务的数据库（默认：{default_db_path()}）")
     remove.set_defaults(func=users_remove)
 
-    service = sub.add_parser("service", help="启动办公助手服务（FastAPI + uvicorn）")
-    service.add_argument("--host", default="127.0.0.1")
-    service.add_argument("--port", type=int, default=8000)
+    service = sub.add_parser("service", help="启动办公助手服务（FastAPI + uvicorn）",
+                             description="在前台启动第 7 天的办公助手服务，Ctrl+C 停止。")
+    service.add_argument("--host", default="127.0.0.1", help="监听的地址（默认 127.0.0.1：只有本机能访问）")
+    service.add_argument("--port", type=int, default=8000, help="监听的端口（默认 8000）")
     service.add_argument("--db", default=None, help=f"服务的数据库（默认：{default_db_path()}）")
-    service.add_argument("--workers", type=int, default=4, help="同时执行的运行数")
+    service.add_argument("--workers", type=int, default=4, help="最多同时执行几次运行（默认 4）")
     service.add_argument("--model", default=None, help="模型名，覆盖 .env 里的 LLM_MODEL（例如 deepseek-chat，或 course-sim:gullible）")
     service.add_argument("--env-file", default=None, help="从这个文件读取 LLM_*、LLM_FALLBACK_* 设置（默认：当前目录往上找到的 .env；环境变量优先）")
     service.set_defaults(func=run_service)

@@ -21,7 +21,7 @@ from ...tracing.trace import read_trace
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", choices=["show", "html", "diagnose"], help="show：步骤表 + 诊断；html：生成页面；diagnose：只看诊断")
+    parser.add_argument("action", choices=["show", "html", "diagnose"], help="show：步骤表 + 诊断；html：生成页面；diagnose：只看诊断（有错误时退出码为 1）")
     parser.add_argument("file", help="handwritten_agent.tracing.Tracer 写的 JSONL trace 文件")
     parser.add_argument("--run", default=None, metavar="REQUEST_ID", help="只看这一次运行")
     parser.add_argument("-o", "--output", default=None, help="html：页面写到哪里（默认：FILE.html）")
@@ -30,22 +30,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     path = Path(args.file)
     if not path.exists():
-        print(f"error: 找不到 trace 文件 {path}", file=sys.stderr)
+        print(f"出错了：找不到 trace 文件 {path}", file=sys.stderr)
         return 2
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         trace = read_trace(path)
     for warning in caught:
-        print(f"warning: {warning.message}", file=sys.stderr)
+        print(f"注意：{warning.message}", file=sys.stderr)
     try:
         source = trace.run(args.run) if args.run else trace
     except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"出错了：{exc}", file=sys.stderr)
         return 2
     if args.action == "html":
         out = Path(args.output) if args.output else path.with_suffix(".html")
         write_html(source, str(out), title=f"Agent 运行记录：{path.name}")
-        print(f"written: {out}")
+        print(f"已写入：{out}")
         return 0
     findings = diagnose(source)
     if args.action == "show":

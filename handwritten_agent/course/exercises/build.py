@@ -181,9 +181,9 @@ class LearnerWork(RuntimeError):
         self.paths = paths
         self.written = written or []
         names = ", ".join(str(path) for path in paths)
-        super().__init__(f"{names}: has your own work in it (saved outputs or filled-in answers), so it was not overwritten. "
-                         "Check your answers with `make check-exercises`; to start over from a fresh copy, move the file "
-                         "elsewhere (or pass --force, which discards your work) and build again.")
+        super().__init__(f"{names} 里有你自己的内容（保存的输出或填好的答案），所以没有覆盖它。"
+                         "用 `make check-exercises` 检查你的答案；想从一份新的练习重新开始，先把这个文件移到别处"
+                         "（或者加 --force，它会丢掉你写的内容），再生成一次。")
 
 
 def has_learner_work(path: Path) -> bool:

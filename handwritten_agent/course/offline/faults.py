@@ -2,8 +2,9 @@
 
 ``course-sim:<option>[,<option>]`` selects them, e.g. ``course-sim:rate_limit`` or
 ``course-sim:fenced,slow``. A request may also name them in the ``X-Course-Fault`` header.
-Unknown options are rejected with the 404 the real API gives for an unknown model, listing the
-valid ones, so a typo never silently runs the fault-free simulator.
+Unknown options are rejected with a 404 (the status the real API gives for an unknown model) whose message, in
+Chinese since no provider has simulator options, names the valid ones, so a typo never silently runs the
+fault-free simulator.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def validate_options(model: str, options: frozenset[str], header: str | None = N
     everything = options | extra
     unknown = sorted(everything - OPTIONS.keys())
     if unknown:
-        valid = ", ".join(sorted(OPTIONS))
-        raise BackendError(404, f"The model `{model}` does not exist: unknown simulator option(s) {', '.join(unknown)}. Valid options: {valid}.",
+        valid = "、".join(sorted(OPTIONS))
+        raise BackendError(404, f"模型 `{model}` 不存在：离线模拟器没有选项 {'、'.join(unknown)}。可用的选项：{valid}。",
                            code="model_not_found")
     return everything

@@ -232,14 +232,13 @@ class LocalBackend:
             llm = Llama(model_path=str(self.model_file), n_ctx=self.n_ctx, n_threads=self.n_threads,
                         n_threads_batch=self.n_threads, verbose=False)
         except (ValueError, RuntimeError) as exc:
-            raise BackendError(500, f"llama.cpp could not load the model file {self.model_file} ({exc}). If it is the "
-                                    "course model, run `python -m handwritten_agent model fetch` to check it; a GGUF "
-                                    "from elsewhere may need a newer llama-cpp-python.", type="server_error") from exc
+            raise BackendError(500, f"llama.cpp 读不了模型文件 {self.model_file}（{exc}）。如果它是课程模型，运行 "
+                                    "`python -m handwritten_agent model fetch` 检查它；别处下载的 GGUF 可能需要更新的 "
+                                    "llama-cpp-python。", type="server_error") from exc
         template = llm.metadata.get("tokenizer.chat_template")
         if not template:
-            raise BackendError(500, f"The model file {self.model_file} has no chat template (GGUF key "
-                                    "tokenizer.chat_template), so chat messages cannot be turned into a prompt. "
-                                    "Use an instruct/chat GGUF.", type="server_error")
+            raise BackendError(500, f"模型文件 {self.model_file} 里没有聊天模板（GGUF 的 tokenizer.chat_template），"
+                                    "没法把聊天消息变成提示词。请用 instruct/chat 版本的 GGUF。", type="server_error")
         eos, bos = llm.token_eos(), llm.token_bos()
 
         def token_text(token: int) -> str:
@@ -276,8 +275,7 @@ class LocalBackend:
         try:
             prompt, prefill, tools_offered = self.render_prompt(request)
         except Exception as exc:  # the template rejected the conversation (e.g. roles out of order)
-            raise BackendError(400, f"The model's chat template could not render these messages: {exc}",
-                               param="messages") from exc
+            raise BackendError(400, f"模型的聊天模板无法渲染这些消息：{exc}", param="messages") from exc
         tokens = self._llm.tokenize(prompt.encode("utf-8"), add_bos=False, special=True)
         limit = self._llm.n_ctx()
         if len(tokens) >= limit or (request.max_tokens is not None and len(tokens) + request.max_tokens > limit):

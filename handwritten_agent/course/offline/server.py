@@ -68,8 +68,8 @@ def error_response(error: BackendError) -> JSONResponse:
 
 def _internal_error(exc: BaseException) -> BackendError:
     logger.error("backend failed while answering a request", exc_info=exc)
-    return BackendError(500, f"The server had an error while processing your request ({type(exc).__name__}: {exc}). "
-                             "The traceback is in the server log.", type="server_error")
+    return BackendError(500, f"服务器处理请求时出错（{type(exc).__name__}: {exc}），完整的 traceback 在服务器的日志里。",
+                        type="server_error")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -200,7 +200,7 @@ def create_app(backend: Backend) -> FastAPI:
             models = await run_in_threadpool(backend.list_models)
             base, options = split_model_name(model_id)
             if base not in models:
-                raise BackendError(404, f"The model '{model_id}' does not exist. Available models: {', '.join(models)}.",
+                raise BackendError(404, f"The model `{model_id}` does not exist or you do not have access to it.",  # OpenAI's words
                                    param="model", code="model_not_found")
             if base == SIMULATOR_MODEL:
                 validate_options(model_id, options)

@@ -2,7 +2,9 @@
 
 Each check raises ``BackendError(400, ...)`` with the message, ``param`` and ``code`` the real API
 gives for the same mistake, so a learner who sends a bad request here sees what a provider would
-say. ``parse_request`` is the one entry point; the server calls it before any backend runs.
+say (in English, as the provider says it). Where no provider has a wording (``n`` other than 1, which
+only this server refuses) the message is the course's own, in Chinese. ``parse_request`` is the one
+entry point; the server calls it before any backend runs.
 
 Covered: the mistakes an agent author makes — message roles, content types, assistant
 ``tool_calls`` (arguments as a JSON *string*), tool messages that answer the calls just before them,
@@ -93,7 +95,7 @@ def _validate_assistant_tool_calls(i: int, tool_calls: Any) -> None:
         raise _invalid_type(f"messages[{i}].tool_calls", "an array of objects", tool_calls)
     if not tool_calls:  # the real API rejects "tool_calls": [] - omit the key when there are none
         raise bad_request(f"Invalid 'messages[{i}].tool_calls': empty array. Expected an array with minimum length 1, "
-                           "but got an empty array instead. Leave out 'tool_calls' when there are none.",
+                           "but got an empty array instead.",
                            param=f"messages[{i}].tool_calls", code="empty_array")
     for j, call in enumerate(tool_calls):
         where = f"messages[{i}].tool_calls[{j}]"
@@ -225,11 +227,10 @@ def decode_body(raw: bytes) -> Any:
     """The request body as JSON, or the API's 400 for a body that is not JSON."""
     try:
         return loads_bounded(raw)
-    except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError; so is "nested too deeply"
-        raise bad_request(
-            "We could not parse the JSON body of your request. The API expects a JSON object, but what was "
-            f"sent was not valid JSON ({exc}). Send the body with json=... (httpx/requests) and the header "
-            "Content-Type: application/json.") from None
+    except (ValueError, UnicodeDecodeError):  # JSONDecodeError is a ValueError; so is "nested too deeply"
+        raise bad_request(  # OpenAI's wording, word for word
+            "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP "
+            "library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)") from None
 
 
 def parse_request(body: Any, backend_models: list[str], fault_header: str | None = None) -> ChatRequest:
@@ -246,8 +247,8 @@ def parse_request(body: Any, backend_models: list[str], fault_header: str | None
     tool_choice = _validate_tool_choice(body.get("tool_choice"), tools)
     n = _optional(body, "n", (int,), "an integer")
     if n is not None and n != 1:
-        raise bad_request(f"Invalid 'n': this server returns exactly one choice per request, so 'n' must be 1 (got {n}). "
-                           "Send the request several times instead.", param="n", code="invalid_value")
+        raise bad_request(f"这个服务器每个请求只返回一个候选回复，n 只能是 1（收到的是 {n}）；需要几个回答，就把请求发几次。",
+                           param="n", code="invalid_value")
     stream = _optional(body, "stream", (bool,), "a boolean")
     parallel = _optional(body, "parallel_tool_calls", (bool,), "a boolean")
     max_tokens = _optional(body, "max_tokens", (int,), "an integer")

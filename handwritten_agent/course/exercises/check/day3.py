@@ -270,7 +270,7 @@ def day3_loop_exits(check: _Check, run_loop: Callable[..., Any]) -> None:
         client = replies if isinstance(replies, _Recorder) else _Recorder(ScriptedClient(replies))
         options = {} if max_steps is None else {"max_steps": max_steps}
         got = check.call(case, run_loop, client, _registry(), message, given=message,
-                         hint=hint or "循环：调用模型 → 有 tool_calls 就执行并回传 → 没有就结束；模型调用放进 try/except。", **options)
+                         hint=hint or "循环：调用模型 → 有 tool_calls 就回传、执行、回填结果 → 没有就结束；模型调用放进 try/except。", **options)
         shape = _loop_shape(got)
         if shape:
             raise check.fail(case, expected="(stop_reason, messages)，例如 (\"final\", [...])", got=shape, hint="return stop_reason, messages")
@@ -312,7 +312,7 @@ def day3_loop_exits(check: _Check, run_loop: Callable[..., Any]) -> None:
             elif failed and decoded is None:
                 hint = "失败时 result.data 是 null：只发 data，模型就不知道出了什么错。content 要用 result.to_content()（带 success 和 error）。"
             elif failed:
-                hint = ("工具失败时也要把完整的结果回传：content=result.to_content()，里面 success 为 false、error 写着原因，"
+                hint = ("工具失败时也要把完整的结果回填：content=result.to_content()，里面 success 为 false、error 写着原因，"
                         "模型读到才能改正或如实告诉用户；不要换成你自己的一句话。")
             elif not isinstance(decoded, dict):
                 hint = "content 要用 result.to_content()：它是 {\"success\", \"data\", \"error\"} 的 JSON 文本，不只是 data。"
@@ -335,29 +335,30 @@ def day3_loop_exits(check: _Check, run_loop: Callable[..., Any]) -> None:
     echo_ok(case, client, 1, first)
     tool_content(case, client, 1, "call_calc_1", registry.dispatch("calculator", '{"expression": "17 * 9"}').to_dict())
     final_kept(case, messages, "17 × 9 = 153。")
-    check.ok(case, "工具结果带着 tool_call_id 回传了")
+    check.ok(case, "工具结果带着 tool_call_id 回填了")
 
-    case = "一次回复里有两个并行的工具调用 → 两个都执行，按顺序回传"
     parallel = calls(call("calculator", {"expression": "2 ** 10"}, id="call_p1"), call("get_current_time", {}, id="call_p2"),
                      call("get_weather", {"city": "北京"}, id="call_p3"))
+    count = len(parallel.tool_calls)
+    case = f"一次回复里有 {count} 个并行的工具调用 → 每个都执行，按调用的顺序回填"
     reason, messages, client = outcome(case, [parallel, reply("2 的 10 次方是 1024，现在是下午两点半。")], "算一下 2 的 10 次方，现在几点，北京天气如何", 5)
-    expect(case, reason, messages, client, "final", 2, "三个调用都执行完、回传后再问模型一次，它给出答案就是 final。")
+    expect(case, reason, messages, client, "final", 2, f"{count} 个调用都执行完、回填结果后再问模型一次，它给出答案就是 final。")
     echo_ok(case, client, 1, parallel)
     for tool_call in parallel.tool_calls:
         tool_content(case, client, 1, tool_call.id, registry.dispatch(tool_call.name, tool_call.arguments).to_dict())
-    check.ok(case, "3 个调用，3 条 tool 消息")
+    check.ok(case, f"{count} 个调用，{count} 条 tool 消息")
 
-    case = "工具出错（除以零）：success 为 false 的结果也要回传给模型"
+    case = "工具出错（除以零）：success 为 false 的结果也要回填给模型"
     broken = calls(call("calculator", {"expression": "1 / 0"}, id="call_zero"))
     reason, messages, client = outcome(case, [broken, reply("不能除以零。")], "1 除以 0 是多少？", 5)
-    expect(case, reason, messages, client, "final", 2, "工具失败不是循环的出口：把失败的结果回传，模型会据此回答。")
+    expect(case, reason, messages, client, "final", 2, "工具失败不是循环的出口：把失败的结果回填，模型会据此回答。")
     tool_content(case, client, 1, "call_zero", registry.dispatch("calculator", '{"expression": "1 / 0"}').to_dict())
-    check.ok(case, "错误说明回传了")
+    check.ok(case, "错误说明回填了")
 
-    case = "模型叫了一个不存在的工具：dispatch 的错误照样回传"
+    case = "模型叫了一个不存在的工具：dispatch 的错误照样回填"
     unknown = calls(call("search_web", {"query": "天气"}, id="call_unknown"))
     reason, messages, client = outcome(case, [unknown, reply("抱歉，我没有搜索工具。")], "上网搜一下天气", 5)
-    expect(case, reason, messages, client, "final", 2, "不存在的工具也交给 registry.dispatch：它返回一个失败的结果，照样回传。")
+    expect(case, reason, messages, client, "final", 2, "不存在的工具也交给 registry.dispatch：它返回一个失败的结果，照样回填。")
     tool_content(case, client, 1, "call_unknown", registry.dispatch("search_web", '{"query": "天气"}').to_dict())
     check.ok(case)
 
@@ -384,7 +385,7 @@ def day3_loop_exits(check: _Check, run_loop: Callable[..., Any]) -> None:
                "循环正常结束（没有 return）就说明步数用完了，返回 \"max_steps\"。")
         if not any(m.get("role") == "tool" and m.get("tool_call_id") == f"call_{count - 1}" for m in messages):
             raise check.fail(case, expected=f"messages 里有最后一步（call_{count - 1}）的 tool 消息", got=_short(messages[-3:], 300),
-                             hint="步数用完之前，最后一步的工具也执行并回传了：返回的 messages 里要有它。")
+                             hint="步数用完之前，最后一步的工具也执行、结果也回填了：返回的 messages 里要有它。")
         check.ok(case)
 
     case = "max_steps=2：第二步给出答案 → final（不是 max_steps）"

@@ -170,13 +170,12 @@ class CourseSimulator:
     def complete(self, request: ChatRequest) -> Completion:
         base, suffix = split_model_name(request.model)
         if (request.base_model or base) != SIMULATOR_MODEL:
-            raise BackendError(404, f"The model `{request.model}` does not exist or you do not have access to it. "
-                                    f"The offline simulator serves `{SIMULATOR_MODEL}` (optionally `{SIMULATOR_MODEL}:<fault>`).",
+            # OpenAI's wording for an unknown model, word for word: learners meet it from real providers too.
+            raise BackendError(404, f"The model `{request.model}` does not exist or you do not have access to it.",
                                code="model_not_found")
         options = validate_options(request.model, frozenset(request.options) | suffix)
-        if "server_error" in options:
-            raise BackendError(500, "The server had an error while processing your request. Sorry about that! "
-                                    "(injected by the `server_error` fault of course-sim, which fails every attempt)",
+        if "server_error" in options:  # OpenAI's wording for a 500, word for word
+            raise BackendError(500, "The server had an error while processing your request. Sorry about that!",
                                type="server_error")
         if "rate_limit" in options:
             self._rate_limit(request)
@@ -202,8 +201,9 @@ class CourseSimulator:
             self._rate_limited[key] = None
             while len(self._rate_limited) > RATE_LIMIT_MEMORY:
                 self._rate_limited.popitem(last=False)
-        raise BackendError(429, "Rate limit reached for course-sim (injected by the `rate_limit` fault): "
-                                "retry after the time in the Retry-After header.",
+        # OpenAI's wording for a rate limit (model, limit, usage, wait), with this server's own numbers
+        raise BackendError(429, f"Rate limit reached for {SIMULATOR_MODEL} on requests per min (RPM): Limit 1, Used 1, "
+                                "Requested 1. Please try again in 200ms.",
                            type="requests", code="rate_limit_exceeded",
                            headers={"Retry-After": "1", "retry-after-ms": "200"})
 

@@ -4,10 +4,11 @@
   parameter whose absence would reach everyone (``scope``) is asked for as a choice: whom, or explicitly everyone;
 - ``unfinished_note`` / ``unmet_note``: a part of the request that was not done, and why (no tool fits; the step
   before gave no result; "有的话…" and there was none; the thing the user named was not among the results);
-- ``fallback_reply``: the honest reply when no tool fits — what this simulator is, and, asked what it can do, what
-  the offered tools do.
+- ``fallback_reply``: the honest reply when no tool fits — why a request was not done; what this simulator is
+  (only when asked who it is); asked what it can do, what the offered tools do.
 
-Left out: small talk beyond a greeting and a thanks (the simulator is a rule engine and says so).
+Left out: small talk beyond a greeting, a thanks and "who are you" (the simulator is a rule engine and says so
+when asked).
 """
 
 from __future__ import annotations
@@ -96,6 +97,15 @@ def _is_greeting(text: str) -> bool:
     return any(lowered.startswith(word) for word in _GREETINGS)
 
 
+def _after_greeting(text: str) -> str:
+    """The message without a greeting at its start ("你好，帮我查天气" -> "帮我查天气")."""
+    stripped = text.strip()
+    for word in _GREETINGS:
+        if stripped.lower().startswith(word):
+            return stripped[len(word):].lstrip(" ,，!！~～。.、")
+    return stripped
+
+
 def _asks_for_task(text: str) -> bool:
     """Whether a message asks for something to be done or found out (a verb of ``actions``, a request word, a
     question), not small talk."""
@@ -107,6 +117,8 @@ def _asks_for_task(text: str) -> bool:
 
 _CAPABILITIES = re.compile(r"你(?:都|还)?(?:能|会|可以)(?:帮我)?(?:做|干)?(?:些)?什么|有(?:哪些|什么)功能|能帮(?:我|上)?(?:做)?什么|"
                            r"\bwhat can you (?:do|help)", re.I)
+_IDENTITY = re.compile(r"你是谁|你是什么|你叫什么|你(?:的)?名字|介绍(?:一下|下)?(?:你自己|你|自己)|你是(?:不是)?(?:真人|人|机器人|AI|模型|大模型|LLM)|"
+                       r"\bwho are you|\bwhat are you|\byour name|\bare you (?:a |an )?(?:bot|robot|human|person|ai|llm|model)\b", re.I)
 _THANKS = re.compile(r"^\s*(?:谢谢|多谢|感谢|辛苦了|thanks|thank you)", re.I)
 
 
@@ -123,36 +135,48 @@ def _capabilities(tools: list[dict[str, Any]], lang: str) -> str:
 
 
 def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, tools_disabled: bool = False) -> str:
-    """The honest reply when no tool fits: what this simulator is, in two sentences."""
+    """The honest reply when no tool fits, in one or two sentences.
+
+    It says what this simulator is (a rule engine, not an LLM) only when asked who it is: every notebook's banner
+    already says it, and a disclaimer in every small-talk reply buries the conversation. Asked what it can do, it
+    lists what the offered tools do; asked to do something no tool does, it says why not (no tools, none fits,
+    tool_choice is none); a greeting or a thanks gets a greeting or a thanks, and a statement that asks for nothing
+    an acknowledgement.
+    """
     count = len([t for t in tools if t.get("name")])
-    if count and not tools_disabled and _CAPABILITIES.search(normalize(user_text)):
+    text = normalize(user_text)
+    zh = lang == "zh"
+    greeting = _is_greeting(user_text)
+    if _IDENTITY.search(text):
+        if zh:
+            return (f"{'你好，' if greeting else ''}我是课程的离线模拟器：一个规则引擎，不是大语言模型，只会按工具的说明调用工具、"
+                    "转述结果。想真正对话，请在 .env 里配置真实模型。")
+        return (f"{'Hello, ' if greeting else ''}I am the course's offline simulator: a rule engine, not an LLM; I only call tools "
+                "by their descriptions and report what they return. For a real conversation, configure a real model in .env.")
+    if count and not tools_disabled and _CAPABILITIES.search(text):
         can = _capabilities([t for t in tools if t.get("name")], lang)
-        if lang == "zh":
-            return f"我是课程的离线模拟器，一个规则引擎，不是大语言模型。这次能用的工具可以：{can}。告诉我具体要办的事就行。"
-        return f"I am the course's offline simulator, a rule engine, not an LLM. With the tools offered I can: {can}. Tell me what you need."
-    if lang == "zh":
-        greeting = "你好，" if _is_greeting(user_text) else "不客气，" if _THANKS.search(user_text) else ""
+        return f"这次能用的工具可以：{can}。告诉我具体要办的事就行。" if zh else f"With the tools offered I can: {can}. Tell me what you need."
+    if _asks_for_task(_after_greeting(user_text)):
+        if zh:
+            if tools_disabled:
+                why = "这次请求不允许调用工具（tool_choice 为 none），所以这件事我做不了。"
+            elif count:
+                why = f"这次的 {count} 个工具里没有能做这件事的，所以我做不了。"
+            else:
+                why = "这次请求没有提供工具，所以这件事我做不了。"
+            return ("你好，" if greeting else "") + why
         if tools_disabled:
-            situation = "这次请求不允许调用工具（tool_choice 为 none）"
-        elif count and _asks_for_task(user_text):
-            situation = f"这次的 {count} 个工具里没有能做这件事的，所以我做不了"
+            why = "this request does not allow tool calls (tool_choice is none), so I cannot do this."
         elif count:
-            situation = f"这句话用不上这次的 {count} 个工具"
+            why = f"none of the {count} tools offered can do this, so I cannot do it."
         else:
-            situation = "这次请求没有提供工具"
-        return (f"{greeting}我是课程的离线模拟器，一个规则引擎，不是大语言模型，只会按说明调用工具、转述结果；"
-                f"{situation}。想真正对话，请在 .env 里配置真实模型。")
-    greeting = "Hello, " if _is_greeting(user_text) else "You're welcome; " if _THANKS.search(user_text) else ""
-    if tools_disabled:
-        situation = "this request does not allow tool calls (tool_choice is none)"
-    elif count and _asks_for_task(user_text):
-        situation = f"none of the {count} tools offered can do this, so I cannot do it"
-    elif count:
-        situation = f"none of the {count} tools offered fits this message"
-    else:
-        situation = "this request offers no tools"
-    return (f"{greeting}I am the course's offline simulator, a rule engine, not an LLM: I only call tools by their "
-            f"descriptions and report what they return, and {situation}. For a real conversation, configure a real model in .env.")
+            why = "this request offers no tools, so I cannot do this."
+        return f"Hello, {why}" if greeting else why[:1].upper() + why[1:]
+    if _THANKS.search(user_text):
+        return "不客气。" if zh else "You're welcome."
+    if greeting:
+        return "你好！有什么需要帮忙的？" if zh else "Hello! How can I help?"
+    return "好的，知道了。" if zh else "All right, noted."  # a statement that asks for nothing: acknowledged, nothing done
 
 
 __all__ = ["clarify_question", "fallback_reply", "unfinished_note", "unmet_note"]
