@@ -30,7 +30,8 @@ def add_arguments(sub: argparse._SubParsersAction) -> None:
                                    description="列出服务的用户：id、名字和角色（令牌从不保存）。")
     listing.add_argument("--db", default=None, help=f"服务的数据库（默认：{default_db_path()}）")
     listing.set_defaults(func=users_list)
-    remove = users_sub.add_parser("remove", help="删除一个用户：令牌立即失效，取消他等待中的运行，保留运行记录和审计日志")
+    remove = users_sub.add_parser("remove", help="删除一个用户：令牌立即失效，取消他等待中的运行，保留运行记录和审计日志",
+                                  description="删除一个用户：令牌立即失效，他排队和等待确认的运行被取消；运行记录和审计日志保留。")
     remove.add_argument("name", help="要删除的用户名字")
     remove.add_argument("--db", default=None, help=f"服务的数据库（默认：{default_db_path()}）")
     remove.set_defaults(func=users_remove)
