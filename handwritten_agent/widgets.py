@@ -46,7 +46,7 @@ CARD_CLASS = "ha-confirmation-card"
 """CSS class of every card (and ``ha-confirmation-output`` of a panel's output area), for tests and styling."""
 
 ENDINGS_ZH: dict[str, str] = {
-    "final": "模型给出了最终回答", "needs_confirmation": "又有调用在等待决定", "max_steps": "步数用完了，模型还想调用工具",
+    "final": "模型给出了最终回答", "needs_confirmation": "暂停，等人决定", "max_steps": "步数用完了，模型还想调用工具",
     "timeout": "时间用完了", "error": "出错了", "budget": "预算用完了", "cancelled": "已取消",
 }
 """How a run ended, in words (``RunResult.stop_reason`` → Chinese)."""
@@ -352,6 +352,7 @@ class ConfirmationPanel:
         """Hand every waiting card this person may approve to ``person`` (the same as clicking 交给…审批)."""
         for card in self.waiting:
             if not card.may_approve:
+                print(f"代码替 {_person(card.viewer)} 点了「交给 {person.name or person.id}（{person.role}）审批」：{card.request.tool}")
                 card.hand_off(person)
 
     # ------------------------------------------------------------------ showing and resuming
