@@ -297,7 +297,7 @@ def _mask_hint(text: str, expected: str, got: str, position: int, fallback: str,
 
     ``probe(text)`` runs the learner's function on another text, to tell apart mistakes that look the same here."""
     if len(got) != len(expected):
-        return "打码不改变长度（每个被遮住的数字换成一个 *）：你的结果长度变了。" + fallback
+        return "脱敏不改变长度（每个被遮住的数字换成一个 *）：你的结果长度变了。" + fallback
     run = next((m for m in _DIGIT_RUN.finditer(text) if m.start() <= position < m.end()), None)
     if run is None:
         return "号码以外的文字要原样保留。" + fallback
@@ -306,11 +306,11 @@ def _mask_hint(text: str, expected: str, got: str, position: int, fallback: str,
     mine, wanted = got[run.start(): run.end()], expected[run.start(): run.end()]
     if wanted != value and "*" not in mine:
         if probe(f" {value} ") != f" {_masked(value)} ":
-            return f"{value} 是{kind}，却没有打码。" + fallback
+            return f"{value} 是{kind}，却没有遮住。" + fallback
         if probe(f"号码{value}号") != f"号码{_masked(value)}号":
-            return (f"{value} 是{kind}，单独写时你能打码，紧挨着汉字时却不行。\\b 在数字和汉字（或字母）之间不算边界——"
+            return (f"{value} 是{kind}，单独写时你能遮住，紧挨着汉字时却不行。\\b 在数字和汉字（或字母）之间不算边界——"
                     "它们都是“单词字符”。用 (?<!\\d) 和 (?!\\d) 只排除前后的数字。")
-        return (f"{value} 是{kind}，却没有打码：前面的号码打了码，这一个没有。用 re.sub 替换全部匹配（不要 count=1），也不要只 search 一次；"
+        return (f"{value} 是{kind}，却没有遮住：前面的号码遮住了，这一个没有。用 re.sub 替换全部匹配（不要 count=1），也不要只 search 一次；"
                 "如果你的模式把号码前后的字符也吃进了匹配（(?:^|\\D)…(?:\\D|$)），两个号码只隔一个字时第二个就匹配不上——"
                 "用 (?<!\\d) 和 (?!\\d)，它们不占字符。")
     if wanted == value and "*" in mine:
@@ -319,9 +319,9 @@ def _mask_hint(text: str, expected: str, got: str, position: int, fallback: str,
                     "用 (?<!\\d) 和 (?!\\d)（身份证号用 (?![\\dXx])）确认号码在这里开始、在这里结束。")
         return f"{value} 不是手机号（第 2 位要是 3–9），也不是身份证号，要原样保留。" + fallback
     if len(value) >= 17 and "****" in mine and "*" * 11 not in mine:
-        return (f"身份证号 {value} 中间的 11 位数字被当成了手机号：先打码身份证号，再打码手机号；"
+        return (f"身份证号 {value} 中间的 11 位数字被当成了手机号：先处理身份证号，再处理手机号；"
                 "或者让手机号的模式前后都不能紧挨着数字，它就不会从身份证号里截出 11 位。")
-    return "打码的位置不对：手机号保留前 3 位和后 4 位（中间 4 个 *），身份证号保留前 3 位和后 4 位（中间 11 个 *）。"
+    return "遮住的位置不对：手机号保留前 3 位和后 4 位（中间 4 个 *），身份证号保留前 3 位和后 4 位（中间 11 个 *）。"
 
 
 _WORDS = ["客户", "电话", "联系", "身份证", "号码", "是", "请拨打", "备注", "，", "。", "：", "（", "）", " ", "\n", "张明", "的"]
@@ -342,8 +342,8 @@ def day5_mask_personal(mask_personal: Callable[[str], str]) -> None:
     def run(case: str, text: str, expected: str, hint: str, *, report: bool = True) -> None:
         got = check.call(case, mask_personal, text, hint="先在上面单独调用 mask_personal(...) 看看是哪一行出错。")
         if not isinstance(got, str):
-            raise check.fail(case, given=text, expected="一个字符串（打码后的文本）", got=f"{type(got).__name__}: {_short(got)}",
-                             hint="return 打码后的文本，不要 print 它。")
+            raise check.fail(case, given=text, expected="一个字符串（脱敏后的文本）", got=f"{type(got).__name__}: {_short(got)}",
+                             hint="return 脱敏后的文本，不要 print 它。")
         if got != expected:
             position = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
             raise check.fail(case, given=text, expected=expected, got=got,
@@ -357,10 +357,10 @@ def day5_mask_personal(mask_personal: Callable[[str], str]) -> None:
     run("身份证号，末位是 X", "号码：11010519491231002X", "号码：110***********002X", "身份证号最后一位可能是 X（或小写 x），也要认出来。")
     run("号码紧挨着汉字", "电话13812345678请回电，身份证110105199003071234号", "电话138****5678请回电，身份证110***********1234号",
         "号码前后可能直接就是汉字，没有空格或标点。")
-    run("开头和结尾、挨在一起的两个号码", "13912345678和15000001111", "139****5678和150****1111", "每一个号码都要打码，不只是第一个。")
+    run("开头和结尾、挨在一起的两个号码", "13912345678和15000001111", "139****5678和150****1111", "每一个号码都要遮住，不只是第一个。")
     run("不是个人信息的数字保持不变", "订单 OD20240615 金额 12000 元，日期 2026-03-12，工号 10012345678，流水 613812345678901",
         "订单 OD20240615 金额 12000 元，日期 2026-03-12，工号 10012345678，流水 613812345678901",
-        "只打码“完整”的号码：前后紧挨着数字的不算（用 (?<!\\d) 和 (?!\\d)）；手机号第二位是 3–9，10/11/12 开头的 11 位数不是手机号。")
+        "只遮住“完整”的号码：前后紧挨着数字的不算（用 (?<!\\d) 和 (?!\\d)）；手机号第二位是 3–9，10/11/12 开头的 11 位数不是手机号。")
     run("比 11 位更长、以 13 开头的数字不是手机号", "流水号 13812345678901，凭证 1391234567812", "流水号 13812345678901，凭证 1391234567812",
         "手机号正好 11 位：后面还紧挨着数字，就不是手机号。")
     run("比 18 位更长的数字不是身份证号", "编号 1101051990030712345", "编号 1101051990030712345", "身份证号正好 18 位，前后都不能紧挨着数字。")
@@ -377,7 +377,7 @@ def day5_mask_personal(mask_personal: Callable[[str], str]) -> None:
         tail = "".join(rng.choice(_WORDS) for _ in range(rng.randint(0, 2)))
         run(f"随机生成的号码 #{index + 1}", "".join(pieces) + tail, "".join(expected_pieces) + tail,
             "随机生成的文本里出错了：看看是哪种号码、出现在什么位置。", report=False)
-    check.ok("300 段随机生成的文本", "手机号和身份证号全部打码，其余不变")
+    check.ok("300 段随机生成的文本", "手机号和身份证号全部遮住，其余不变")
     check.done()
 
 
