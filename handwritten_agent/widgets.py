@@ -117,7 +117,8 @@ class ConfirmationCard:
         self.approve_button = widgets.Button(description=APPROVE_LABEL, button_style="success", icon="check", tooltip="批准这次调用（只执行一次）")
         self.reject_button = widgets.Button(description=REJECT_LABEL, button_style="danger", icon="times", tooltip="拒绝：不执行，并把原因告诉模型")
         self.hand_off_buttons = [widgets.Button(description=f"交给 {person.name or person.id}（{person.role}）审批", icon="share",
-                                                tooltip="把这个请求交给有审批权的人：他会看到一张自己的卡片")
+                                                tooltip="把这个请求交给有审批权的人：他会看到一张自己的卡片",
+                                                layout=widgets.Layout(width="auto"))
                                  for person in self.approvers]
         self.status = widgets.HTML("")
         self.approve_button.on_click(lambda _button: self.approve())
@@ -339,7 +340,7 @@ class ConfirmationPanel:
             raise ValueError(f"只能点「{APPROVE_LABEL}」或「{REJECT_LABEL}」，收到的是 {label!r}。")
         waiting = self.waiting
         if not waiting:
-            print(f"卡片都已经有了结果（{self.outcome}）这一格没有再点。")
+            print(f"卡片都已经有了结果：{self.outcome}这一格没有再点。")
             return
         for card in waiting:
             print(f"代码替 {_person(card.viewer)} 点了「{label}」：{card.request.tool}")
