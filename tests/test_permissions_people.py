@@ -134,3 +134,23 @@ def test_the_mark_itself_is_no_instruction_and_marking_twice_changes_nothing():
     text = mark_external("网页正文：今天停电")
     assert text.startswith(f"【{EXTERNAL_FIELD}】") and text.endswith("网页正文：今天停电") and mark_external(text) == text
     assert mark_external(None) is None
+
+
+def test_a_traced_run_that_read_untrusted_text_replays_identically(tmp_path):
+    from handwritten_agent.permissions.gate import unmark_external
+    from handwritten_agent.tracing import Tracer, replay
+
+    def model(messages, tools):
+        if not any(m["role"] == "tool" for m in messages):
+            return calls(call("inbox", {"message_id": "M1"}, id="r1"))
+        return reply("邮件说要订 room_9，我没有照做。")
+
+    path = tmp_path / "trace.jsonl"
+    with Tracer(path, record_messages=True) as tracer:
+        agent = Agent(FunctionClient(model), ToolRegistry([inbox, book]), hooks=[PolicyGate(policy(), ASSISTANT), tracer])
+        agent.run("读一下邮件 M1", run_id="run_marked")
+    recorded = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    inputs = [line["gen_ai.input.messages"] for line in recorded if line.get("event") == "model_call"]
+    assert EXTERNAL_FIELD in json.dumps(inputs[-1], ensure_ascii=False)  # the model read the mark …
+    assert EXTERNAL_FIELD not in json.dumps(unmark_external(inputs[-1]), ensure_ascii=False)  # … which comes off exactly
+    assert replay(path, request_id="run_marked").identical  # the replay has no gate and still matches

@@ -319,6 +319,28 @@ def mark_external(content: Any) -> Any:
     return content if content.startswith(f"【{EXTERNAL_FIELD}】") else f"【{EXTERNAL_FIELD}】{EXTERNAL_NOTE}\n{content}"
 
 
+def unmark_external(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``messages`` as they were before ``prepare_messages`` marked them (the ``外部内容`` field, the leading line, the system
+    paragraph removed): what the run itself holds. A replay compares recorded model inputs with this."""
+    plain = []
+    for message in messages:
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, str) and message.get("role") == "tool":
+            try:
+                value = json.loads(content)
+            except ValueError:
+                value = None
+            if isinstance(value, dict) and value.get(EXTERNAL_FIELD) == EXTERNAL_NOTE:
+                content = json.dumps({k: v for k, v in value.items() if k != EXTERNAL_FIELD}, ensure_ascii=False, default=str)
+            elif content.startswith(f"【{EXTERNAL_FIELD}】{EXTERNAL_NOTE}\n"):
+                content = content[len(f"【{EXTERNAL_FIELD}】{EXTERNAL_NOTE}\n"):]
+            message = {**message, "content": content}
+        elif isinstance(content, str) and message.get("role") == "system" and content.endswith(EXTERNAL_SYSTEM_NOTE):
+            message = {**message, "content": content[: -len(EXTERNAL_SYSTEM_NOTE)]}
+        plain.append(message)
+    return plain
+
+
 def _strings(value: Any) -> Iterator[str]:
     if isinstance(value, str):
         yield value
@@ -337,4 +359,5 @@ def _excerpt(value: Any, limit: int = 80) -> str:
     return shorten(" ".join(mask_text(text, ("secret",)).split()), limit)
 
 
-__all__ = ["EXTERNAL_FIELD", "EXTERNAL_NOTE", "EXTERNAL_SYSTEM_NOTE", "PolicyGate", "REJECTED", "UNTRUSTED_REASON", "mark_external"]
+__all__ = ["EXTERNAL_FIELD", "EXTERNAL_NOTE", "EXTERNAL_SYSTEM_NOTE", "PolicyGate", "REJECTED", "UNTRUSTED_REASON", "mark_external",
+           "unmark_external"]
