@@ -158,7 +158,11 @@ class ConfirmationCard:
         else:
             rule = f"谁来确认：发起人 {_person(self.starter)}" if self.starter else "谁来确认：发起人"
         viewer = f"；现在操作这张卡片的是 {_person(self.viewer)}" if self.viewer is not None else ""
-        return f'<div style="color:#555">{html.escape(rule + viewer)}</div>'
+        hint = ""
+        if self.gate is not None and not self.may_approve and not self.approvers and self.request.approver_role:
+            hint = (f"<div style='color:#555'>你不能批准它。要交给审批人：由有「{html.escape(self.request.approver_role)}」角色的人运行 "
+                    "<code>confirm(agent, paused, decider=审批人)</code>（第 7 天的服务会把它放进审批人的待办）。</div>")
+        return f'<div style="color:#555">{html.escape(rule + viewer)}</div>{hint}'
 
     def _cannot_approve(self) -> str:
         return (f"{_person(self.viewer)} 不能批准这个 {self.request.level} 操作：{self.request.who_decides}。"

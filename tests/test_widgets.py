@@ -148,3 +148,32 @@ def test_a_request_decided_in_code_shows_decided_on_a_card_and_does_not_resume_a
     agent.resume(paused, {paused.pending[0].id: approve()})
     panel = ConfirmationPanel(agent, paused)
     assert panel.cards[0].decided and not panel.waiting and RAN == ["r5"] and "之前已经决定过" in panel.cards[0].status.value
+
+
+def test_without_approvers_the_card_says_how_to_hand_it_over():
+    agent, paused = paused_agent(calls(call("broadcast", {"text": "y"}, id="s2")))
+    card = ConfirmationPanel(agent, paused).cards[0]
+    assert card.approve_button.disabled and not card.hand_off_buttons
+    assert "有「主管」角色的人运行" in card.who.value and "confirm(agent, paused, decider=审批人)" in card.who.value
+
+
+class LenientCards(PolicyGate):
+    """A gate whose cards let anyone click 批准 while the gate itself still refuses: the panel must say why nothing ran."""
+
+    def may_decide(self, decider, *, approve, level, approver_role=None):
+        return True
+
+    def _may_decide(self, decider, decision, level, approver_role):
+        return PolicyGate.may_decide(self, decider, approve=decision.approved, level=level, approver_role=approver_role)
+
+
+def test_a_decision_the_gate_does_not_apply_is_explained_not_blamed_on_a_loop(capsys):
+    RAN.clear()
+    agent = Agent(ScriptedClient([calls(call("broadcast", {"text": "z"}, id="s3"))]), ToolRegistry([book, broadcast]),
+                  hooks=[LenientCards(Policy({"助理": RoleRules(), "主管": RoleRules()}, approver_role="主管"), ASSISTANT)])
+    panel = ConfirmationPanel(agent, agent.run("发"), max_rounds=2)
+    for _ in range(3):
+        panel.waiting[0].approve() if panel.waiting else None
+    out = capsys.readouterr().out
+    assert "这个决定没有生效：张明（助理） 不能批准这个 L3 操作（需要「主管」审批）" in out and RAN == []
+    assert "已经连续暂停 2 次，不再显示新的卡片：看看上面每一轮在等什么" in out and "循环" not in out
