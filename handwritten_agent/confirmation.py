@@ -62,13 +62,13 @@ class ConfirmationRequest:
 
     @property
     def provenance_line(self) -> str:
-        """The card's line about the untrusted result that preceded the call, in Chinese ("" when there was none)."""
+        """Where the call may have come from, in Chinese, for the card ("" when no untrusted result preceded it)."""
         if not self.provenance:
             return ""
         source = self.provenance
-        more = f"（本次运行共读入 {source['count']} 次外部内容）" if source.get("count", 1) > 1 else ""
-        return (f"此前读入了外部内容：{source.get('tool')}（调用 {source.get('tool_call_id')}）的结果「{source.get('excerpt', '')}」{more}。"
-                "外部内容里的指令不一定是发起人的意思。")
+        more = f"（这次运行一共读入了 {source['count']} 段外部内容，这是最近的一段）" if source.get("count", 1) > 1 else ""
+        return (f"这个调用之前，运行读入了外部内容：{source.get('tool')} 的结果（调用 {source.get('tool_call_id')}）写着"
+                f"「{source.get('excerpt', '')}」{more}。模型可能是照着这段外部文字发出这个调用的，不一定是发起人的意思。")
 
     @property
     def who_decides(self) -> str:

@@ -21,7 +21,8 @@ Four tables:
 
 Rate limits count ``allowed``/``confirmed``/``approved`` rows, and bulk limits add up their ``targets``,
 so both hold across calls, runs and processes. A row asked for after untrusted text carries that
-text's origin in ``provenance`` (JSON: tool, call id, excerpt).
+text's origin in ``provenance`` (JSON: tool, call id, excerpt). Rows keep ids (what the log is keyed by) and, when
+the gate knows them, the names of who asked and who decided (``user_name``, ``decided_name``), which the table shows.
 
 Left out: retention and rotation, tamper-evidence (hash chains), and shipping rows elsewhere (Day 6
 writes traces; Day 7's service reads this table).
@@ -60,7 +61,9 @@ CREATE TABLE IF NOT EXISTS audit (
     arguments_sha256 TEXT,
     request_id TEXT,
     targets INTEGER,
-    provenance TEXT
+    provenance TEXT,
+    user_name TEXT,
+    decided_name TEXT
 );
 CREATE INDEX IF NOT EXISTS audit_user_tool ON audit (user_id, tool, ts);
 CREATE INDEX IF NOT EXISTS audit_run ON audit (run_id);
@@ -80,8 +83,8 @@ CREATE TABLE IF NOT EXISTS untrusted (
 """
 
 _COLUMNS = ("ts", "run_id", "step", "tool_call_id", "user_id", "role", "tool", "level", "decision", "decided_by", "decided_role",
-            "reason", "arguments", "arguments_sha256", "request_id", "targets", "provenance")
-_ADDED = {"targets": "INTEGER", "provenance": "TEXT"}
+            "reason", "arguments", "arguments_sha256", "request_id", "targets", "provenance", "user_name", "decided_name")
+_ADDED = {"targets": "INTEGER", "provenance": "TEXT", "user_name": "TEXT", "decided_name": "TEXT"}
 """Columns newer than the first audit files: added to a file that lacks them."""
 
 
@@ -200,17 +203,19 @@ class AuditLog:
 
 
 def format_audit(rows: list[dict[str, Any]], *, limit: int = 60, show_time: bool = True) -> str:
-    """The audit rows as a Chinese text table: time (or row number), user, tool, level, decision, who decided, reason, arguments."""
+    """The audit rows as a Chinese text table: time (or row number), user, tool, level, decision, who decided, reason, arguments.
+
+    People are shown by name when the row has one (else by id), with their role."""
     from ..text import text_table
     from ..text import shorten
 
     table = []
     for row in rows:
-        decided = row.get("decided_by") or ""
+        decided = row.get("decided_name") or row.get("decided_by") or ""
         if decided and row.get("decided_role"):
             decided = f"{decided}（{row['decided_role']}）"
         when = time.strftime("%H:%M:%S", time.localtime(row["ts"])) if show_time else str(row["id"])
-        table.append([when, f"{row.get('user_id') or ''}（{row.get('role') or ''}）",
+        table.append([when, f"{row.get('user_name') or row.get('user_id') or ''}（{row.get('role') or ''}）",
                       row.get("tool") or "", row.get("level") or "", DECISIONS_ZH.get(row["decision"], row["decision"]), decided,
                       shorten(row.get("reason") or "", 28), shorten(row.get("arguments") or "", limit)])
     return text_table(["时间" if show_time else "#", "用户", "工具", "级别", "决定", "决定人", "原因", "参数（已脱敏）"], table)

@@ -12,6 +12,9 @@ A replay needs the full messages, so the trace must be written with ``Tracer(rec
 The trace is redacted, so the replay works on redacted text; it compares like with like (every new
 message is redacted the same way before comparing), and real tools receive the redacted arguments.
 
+The permission gate's marking of untrusted tool results (``PolicyGate.prepare_messages``) is taken off the recorded
+inputs before comparing: the replay has no gate, and the mark is a function of the run itself.
+
 Left out: replaying a resumed run (replay the run that paused, then resume it yourself), runs whose
 memory hook changed what was sent (the replay has no memory hook), and streaming.
 """
@@ -28,6 +31,7 @@ from ..hooks import HookContext
 from ..run import AgentEvent, NeedsConfirmation, RunResult, StopRun
 from ..tools import ToolRegistry, ToolResult
 from ..messages import ChatResult, message_text, ToolCall, Usage
+from ..permissions.gate import unmark_external
 from ..text import shorten
 from .redact import Redactor
 from .trace import TraceRun, as_run
@@ -125,7 +129,8 @@ class _ReplayClient:
             raise ReplayError(f"记录里只有 {len(recorded)} 次模型调用，重放需要第 {index + 1} 次。")
         line = recorded[index]
         sent = self.session.redact(list(messages))
-        difference = _first_difference(line.get("gen_ai.input.messages") or [], sent)
+        # the permission gate marks untrusted tool results in what it sends; the replay has no gate, so compare without the marks
+        difference = _first_difference(unmark_external(line.get("gen_ai.input.messages") or []), sent)
         if difference is not None:
             position, was, now = difference
             self.session.diverge(int(line.get("step", index + 1)), f"发给模型的第 {position} 条消息不同",

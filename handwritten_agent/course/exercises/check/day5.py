@@ -1,4 +1,4 @@
-"""Checkers for the Day 5 exercises (权限)."""
+"""Checkers for the Day 5 exercises (权限): a hand-written gate on clearance levels, masking, a rate limiter, deciding a paused run."""
 
 from __future__ import annotations
 
@@ -9,98 +9,257 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any, Callable
 
-from .framework import ExerciseFailed, _brief, _callable, _Check, _short, attribute, offline_client, typed  # noqa: F401
+from .framework import ExerciseFailed, _brief, _callable, _Check, _short, attribute, exercise, offline_client, typed  # noqa: F401
 
-__all__ = ["day5_intern_policy", "day5_mask_personal", "day5_rate_limiter", "day5_decide_all"]
+__all__ = ["day5_check_clearance", "day5_mask_personal", "day5_rate_limiter", "day5_decide_all"]
 
 _NOW = datetime(2026, 3, 12, 14, 30)
-_INTERN_SEES = {"query_room_availability": "L1", "read_email": "L1", "book_meeting_room": "L3"}
 
 
 # ---------------------------------------------------------------------------------------------
-# 5.1 a policy table for a new role
+# 5.1 a hand-written gate on clearance levels: deny → ask → allow, failing closed
 # ---------------------------------------------------------------------------------------------
 
-def day5_intern_policy(build_intern_rules: Callable[[], Any]) -> None:
-    """Exercise 5.1: ``build_intern_rules() -> {"tools": [...], "levels": {...}}`` (or a ``RoleRules``) for the role 实习生."""
+_RANK = {"L0": 0, "L1": 1, "L2": 2, "L3": 3}
+_EFFECTS = ("deny", "ask", "allow")
+_EFFECTS_ZH = {"deny": "拒绝", "ask": "询问", "allow": "放行"}
+
+OFFICE_CLEARANCE_POLICY: dict[str, Any] = {
+    "clearance": {"实习生": "L1", "普通员工": "L2", "行政主管": "L3"},
+    "levels": {"query_room_availability": "L1", "read_email": "L1", "query_customer_info": "L1", "book_meeting_room": "L2",
+               "submit_purchase_request": "L2", "send_sms_to_customers": "L2", "send_notification_email": "L3",
+               "export_customer_list": "L0"},
+    "bulk_limits": {"send_sms_to_customers": 5},
+}
+"""The exercise's policy for the office tools: article 003's clearance model (普通员工 L2, 行政主管 L3) plus an intern."""
+
+
+def _reference_clearance(call: Any, user: Any, policy: Any) -> tuple[str, str | None, str]:
+    """What the exercise asks for, as (effect, level, the rule that decided): the checker's own answer to compare with."""
+    try:
+        clearance = policy["clearance"].get(user.role)
+        if clearance not in _RANK:
+            return "deny", None, "no_clearance"
+        level = policy["levels"].get(call.name)
+        if level is None:
+            return "deny", None, "unknown_tool"
+        if level == "L0":
+            return "deny", None, "l0"
+        if level not in _RANK:
+            return "deny", None, "unknown_level"
+        if _RANK[level] > _RANK[clearance]:
+            return "deny", None, "above"
+        try:
+            arguments = json.loads(call.arguments)
+        except (TypeError, ValueError):
+            arguments = None
+        if not isinstance(arguments, dict):
+            return "deny", None, "arguments" if isinstance(call.arguments, str) else "error"
+        targets = max([len(v) for v in arguments.values() if isinstance(v, list)], default=1)
+        limit = policy.get("bulk_limits", {}).get(call.name)
+        if limit is not None and targets > limit:
+            return "ask", "L3", "bulk"
+        rule = "bulk_edge" if limit is not None and targets == limit else level.lower()
+        return ("ask", level, rule) if level in ("L2", "L3") else ("allow", "L1", rule)
+    except Exception:  # noqa: BLE001 - the reference fails closed too
+        return "deny", None, "error"
+
+
+def _clearance_hint(rule: str, call: Any, user: Any, policy: Any, got: tuple[str, Any], unseen: bool) -> str:
+    """The mistake a wrong verdict points to, from the rule that should have decided and what came back."""
+    effect, level = got
+    tool_level = (policy.get("levels") or {}).get(getattr(call, "name", None)) if isinstance(policy, dict) else None
+    clearance = (policy.get("clearance") or {}).get(getattr(user, "role", None)) if isinstance(policy, dict) and user is not None else None
+    if unseen and effect == "deny" and rule in ("l1", "l2", "l3", "bulk", "bulk_edge"):
+        return "只读传进来的 policy：角色、工具和上限都可能是没见过的，不要写死办公场景的名字。"
+    if rule == "above":
+        return (f"{call.name} 是 {tool_level}，{user.role} 的许可级别只有 {clearance}：超出许可的一律拒绝，而且要在看级别要不要确认之前拒绝"
+                "（先 deny，再 ask，最后 allow）。")
+    if rule == "l0":
+        return "L0 是“模型永远不能用”，不是“最低的级别”：不管许可级别多高都拒绝，不要按数字大小和许可级别比较。"
+    if rule == "unknown_level":
+        return (f"{call.name} 的级别写成了 {tool_level!r}，不是 L0–L3 中的任何一个。失败即关闭：说不清的级别一律拒绝，"
+                "不要让它落到最后的 else 里放行。")
+    if rule == "arguments":
+        return ("参数先用 json.loads 解析，结果不是 dict（比如 [1, 2]、null）也要拒绝；解析失败的异常要在函数里接住并返回拒绝，"
+                "而且这一步在“要不要确认”之前。")
+    if rule == "error":
+        return "检查时出的任何异常都算拒绝：用 try/except Exception 包住整个检查，在 except 里返回 (\"deny\", None, 原因)。"
+    if rule == "no_clearance":
+        return "没有用户、或者角色不在 clearance 里，都要拒绝：用 policy[\"clearance\"].get(...)，拿不到就返回拒绝，不要让 KeyError 跑出去。"
+    if rule == "unknown_tool":
+        return f"levels 里没有 {call.name!r}：不认识的工具一律拒绝。"
+    if rule == "bulk":
+        return ("目标数是最长的那个列表参数的长度；超过 bulk_limits 里这个工具的上限，就升为 (\"ask\", \"L3\")——"
+                "哪怕它本来是 L1 或 L2。这一步要在返回 L1 的“放行”之前。")
+    if rule == "bulk_edge":
+        return "正好等于上限不算超过：只有 目标数 > 上限 才升级（用 >，不是 >=）。"
+    if rule == "l3" and effect == "allow":
+        return "许可级别够，只说明可以用这个工具；L3 照样要审批人批准、L2 照样要发起人确认——许可级别不能代替确认。"
+    if effect == "deny":
+        return f"这是一个正常的调用（{call.name} 是 {tool_level}，许可级别 {clearance}），不该拒绝：看看是哪一步误判了。"
+    return f"{tool_level} 的工具：L1 放行，L2 和 L3 询问（level 写成 \"L2\" / \"L3\"）。"
+
+
+def _call(name: str, arguments: Any, call_id: str = "c1") -> Any:
+    from ....messages import ToolCall
+
+    text = arguments if isinstance(arguments, str) or arguments is None else json.dumps(arguments, ensure_ascii=False)
+    return ToolCall(call_id, name, text)  # type: ignore[arg-type]
+
+
+class _HandGate:
+    """A learner's ``check_clearance`` as a hook in front of the office tools: deny → the reason, ask → not run (a
+    confirmation would be asked), allow → run."""
+
+    def __init__(self, check_fn: Callable[..., Any], policy: dict[str, Any], user: Any):
+        self.check_fn, self.policy, self.user = check_fn, policy, user
+        self.seen: list[tuple[str, str]] = []
+
+    def check_call(self, call: Any, context: Any) -> Any:
+        from ....tools import ToolResult
+
+        effect, level, reason = self.check_fn(call, self.user, self.policy)
+        self.seen.append((call.name, str(effect)))
+        if effect == "allow":
+            return None
+        if effect == "ask":
+            return ToolResult.fail(f"这个调用需要确认（{level}）：{reason}。这次没有执行。")
+        return ToolResult.fail(f"没有执行：{reason}")
+
+
+@exercise
+def day5_check_clearance(check: _Check, check_clearance: Callable[..., Any]) -> None:
+    """Exercise 5.1: ``check_clearance(call, user, policy) -> (effect, level, reason)`` on article 003's clearance model."""
     __tracebackhide__ = True
     from ....agent import Agent
-    from ....permissions import Level, Policy, PolicyGate, RoleRules, User
-    from ....scenarios.office import APPROVER_ROLE, ROLE_TABLE, OfficeScenario
+    from ....permissions import User
+    from ....scenarios.office import OfficeScenario
 
-    check = _Check("day5_intern_policy")
-    _callable(check.exercise, build_intern_rules)
-    before = copy.deepcopy(ROLE_TABLE)
-    case = "返回实习生的规则"
-    rules = check.call(case, build_intern_rules, hint="build_intern_rules() 返回一个字典：{\"tools\": [...], \"levels\": {...}}。")
-    if ROLE_TABLE != before:
-        ROLE_TABLE.clear()
-        ROLE_TABLE.update(before)
-        raise check.fail("不改动共享的 ROLE_TABLE", expected="ROLE_TABLE 保持原样", got="你的函数改了 ROLE_TABLE（已经替你还原）",
-                         hint="新建一个字典并 return 它；不要往课程的 ROLE_TABLE 里写东西——它被所有角色共用。")
-    if isinstance(rules, dict):
-        unknown = sorted(set(rules) - {"tools", "levels"})
-        if unknown:
-            raise check.fail(case, expected="只有 tools 和 levels 两个键", got=f"多出了 {unknown}", hint="键名写成 tools 和 levels。")
-        if isinstance(rules.get("tools"), str):
-            raise check.fail(case, expected="tools 是工具名的列表", got=repr(rules["tools"]),
-                             hint="一个工具也要写成列表：[\"query_room_availability\"]，而不是一个字符串。")
-        try:
-            role_rules = RoleRules(**rules)
-        except (TypeError, ValueError) as exc:
-            raise check.fail(case, expected="能用来构造 RoleRules 的 tools / levels", got=f"{type(exc).__name__}: {exc}",
-                             hint="levels 的值用 \"L0\"…\"L3\" 或 Level.L0…Level.L3。") from None
-    elif isinstance(rules, RoleRules):
-        role_rules = rules
-    else:
-        raise check.fail(case, expected="一个字典 {\"tools\": [...], \"levels\": {...}}（或 RoleRules）", got=f"{type(rules).__name__}: {_short(rules)}",
-                         hint="return {\"tools\": [...], \"levels\": {...}}")
-    check.ok(case, _brief(rules, 60))
+    _callable(check.exercise, check_clearance)
+    check.forbid("不用 eval / exec", check_clearance, why="关卡只读数据，不执行任何文字：参数用 json.loads 解析。")
+    office_policy = copy.deepcopy(OFFICE_CLEARANCE_POLICY)
+    before = copy.deepcopy(office_policy)
+    intern, staff, boss = User("E009", "实习生", "小刘"), User("E003", "普通员工", "王强"), User("E002", "行政主管", "李丽")
 
+    def verdict(case: str, kind: str, call: Any, user: Any, policy: dict[str, Any]) -> tuple[str, Any, str]:
+        shown = f"check_clearance({call.name} {call.arguments if call.arguments is not None else 'None'}, " \
+                f"{'None' if user is None else user.role}, policy)"
+        got = check.call(case, check_clearance, call, user, policy, given=shown, expected="返回 (effect, level, reason)",
+                         hint=_exception_hint)
+        if not isinstance(got, (tuple, list)) or len(got) != 3:
+            raise check.fail(case, given=shown, expected="一个三元组 (effect, level, reason)，例如 (\"ask\", \"L2\", \"需要发起人确认\")",
+                             got=typed(got), hint="return effect, level, reason——三个值，不是两个，也不要 print。")
+        effect, level, reason = got
+        if effect not in _EFFECTS:
+            raise check.fail(case, given=shown, expected="effect 是 \"deny\"、\"ask\" 或 \"allow\"", got=typed(effect),
+                             hint="effect 用这三个词之一（代码里的标识；打印给人看时再换成中文）。")
+        if not isinstance(reason, str) or not reason.strip():
+            raise check.fail(case, given=shown, expected="reason 是一句不为空的说明", got=typed(reason),
+                             hint="每个结果都要说明原因：拒绝的原因会作为工具结果告诉模型，确认的原因会显示在卡片上。")
+        wanted = _reference_clearance(call, user, policy)
+        same = effect == wanted[0] and (effect == "deny" or level == wanted[1])
+        if not same:
+            got_shown = f"{effect}（{_EFFECTS_ZH[effect]}）" + ("" if effect == "deny" else f"，level={level!r}")
+            expected_shown = f"{wanted[0]}（{_EFFECTS_ZH[wanted[0]]}）" + ("" if wanted[0] == "deny" else f"，level={wanted[1]!r}")
+            raise check.fail(case, given=shown, expected=expected_shown, got=got_shown,
+                             hint=_clearance_hint(wanted[2], call, user, policy, (effect, level), kind == "unseen"))
+        return effect, level, reason
+
+    def cases(case: str, kind: str, items: list[tuple[Any, Any]], policy: dict[str, Any] | None = None) -> None:
+        last = None
+        for call, user in items:
+            last = verdict(case, kind, call, user, policy if policy is not None else office_policy)
+        check.ok(case, _brief(last[2] if last else "", 40))
+
+    room = {"start_time": "2026-03-13 15:00", "end_time": "2026-03-13 16:00"}
+    cases("L1 工具直接放行", "l1", [(_call("query_room_availability", room), staff), (_call("read_email", {"email_id": "M001"}), intern)])
+    cases("L2 工具要发起人确认", "l2", [(_call("book_meeting_room", {**room, "room_id": "room_301", "attendee_count": 6}), staff),
+                                   (_call("submit_purchase_request", {"item": "显示器", "quantity": 2, "unit_price": 1500, "reason": "入职"}), boss)])
+    cases("L3 工具要审批人批准（许可级别够也要问）", "l3",
+          [(_call("send_notification_email", {"to_address": "a@example.com", "subject": "周会", "content": "周五开会"}), boss)])
+    cases("超出许可级别：拒绝", "above", [(_call("send_notification_email", {"to_address": "a@example.com", "subject": "x", "content": "y"}), staff),
+                                   (_call("book_meeting_room", {**room, "room_id": "room_301", "attendee_count": 2}), intern)])
+    cases("L0 工具：许可级别再高也拒绝", "l0", [(_call("export_customer_list", {}), boss),
+                                      (_call("export_customer_list", {"include_personal_data": False}), staff)])
+    cases("不存在的工具：拒绝", "unknown_tool", [(_call("delete_everything", {}), boss), (_call("", {}), staff)])
+    cases("参数不是 JSON 对象：拒绝", "arguments", [(_call("read_email", "not json"), staff), (_call("read_email", "[1, 2]"), staff),
+                                          (_call("book_meeting_room", "null"), boss), (_call("read_email", ""), intern)])
+    cases("没有许可级别的角色：拒绝", "no_clearance", [(_call("read_email", {"email_id": "M001"}), User("V001", "访客", "访客")),
+                                            (_call("read_email", {"email_id": "M001"}), None)])
+    ids = [f"C{n:03d}" for n in range(1, 7)]
+    cases("批量上限：超过就升为 L3", "bulk", [(_call("send_sms_to_customers", {"content": "停电", "customer_ids": ids}), staff),
+                                      (_call("send_sms_to_customers", {"content": "停电", "customer_ids": ids * 20}), boss)])
+    cases("正好等于批量上限：不升级", "bulk_edge", [(_call("send_sms_to_customers", {"content": "停电", "customer_ids": ids[:5]}), staff),
+                                         (_call("send_sms_to_customers", {"content": "停电", "customer_ids": ["C001"]}), boss)])
+    cases("先拒绝，再询问：超出许可、L0 或参数不对的调用，批量再大也是拒绝", "above",
+          [(_call("send_notification_email", {"to_address": ["a@example.com"] * 9, "subject": "x", "content": "y"}), staff),
+           (_call("send_sms_to_customers", {"content": "x", "customer_ids": ids}), intern)])
+    cases("先拒绝，再询问：参数不对的 L3 调用是拒绝", "arguments", [(_call("send_notification_email", "[\"a@example.com\"]"), boss)])
+
+    odd = copy.deepcopy(office_policy)
+    odd["levels"].update({"archive_files": "L", "purge_cache": "", "rotate_keys": "l1"})
+    cases("不认识的级别：拒绝（失败即关闭）", "unknown_level",
+          [(_call("archive_files", {}), boss), (_call("purge_cache", {}), boss), (_call("rotate_keys", {}), boss)], odd)
+    broken = copy.deepcopy(office_policy)
+    broken["bulk_limits"]["send_sms_to_customers"] = "五"
+    cases("检查出错：拒绝，不抛异常", "error", [(_call("read_email", None), staff),
+                                      (_call("send_sms_to_customers", {"content": "x", "customer_ids": ["C001"]}), staff)], broken)
+
+    unseen = {"clearance": {"仓库管理员": "L2", "店长": "L3", "临时工": "L1"},
+              "levels": {"query_stock": "L1", "ship_order": "L2", "refund_order": "L3", "drop_database": "L0"},
+              "bulk_limits": {"query_stock": 10, "ship_order": 3}}
+    skus = [f"SKU{n}" for n in range(11)]
+    cases("没见过的角色、工具和上限", "unseen",
+          [(_call("query_stock", {"sku_list": skus[:10]}), User("W1", "临时工")), (_call("query_stock", {"sku_list": skus}), User("W1", "临时工")),
+           (_call("ship_order", {"order_ids": ["O1", "O2", "O3"]}), User("W2", "仓库管理员")),
+           (_call("ship_order", {"order_ids": ["O1", "O2", "O3", "O4"]}), User("W2", "仓库管理员")),
+           (_call("refund_order", {"order_id": "O9"}), User("W2", "仓库管理员")), (_call("refund_order", {"order_id": "O9"}), User("S1", "店长")),
+           (_call("drop_database", {}), User("S1", "店长"))], unseen)
+    check.unchanged("不改动传进来的 policy", before, office_policy, "policy ",
+                    "关卡只读策略：不要往 policy 里写东西（setdefault、append、pop 都算），它被所有调用共用。")
+    check.ok("不改动传进来的 policy")
+
+    # the same function in front of the real office tools, on the offline simulator
     office = OfficeScenario.create(now=_NOW)
-    intern = User("E009", "实习生", "小刘")
-    policy = Policy({**{role: RoleRules(**r) for role, r in ROLE_TABLE.items()}, "实习生": role_rules}, approver_role=APPROVER_ROLE)
-    registry = office.registry(intern)
-    for tool in registry:
-        level = policy.level_for(intern, tool)
-        wanted = _INTERN_SEES.get(tool.name)
-        case = f"{tool.name}：{'能看到，' + wanted if wanted else '看不到'}"
-        got = "看不到" if level is None else f"能看到，{level.value}"
-        if (wanted is None) != (level is None) or (wanted is not None and level != Level.of(wanted)):
-            if wanted is None and tool.level == Level.L0:
-                hint = f"{tool.name} 是 L0 内部接口：不要把它放进白名单，更不要在 levels 里把它改成别的级别。"
-            elif wanted is None:
-                hint = f"白名单（tools）里只放实习生能用的三个工具；{tool.name} 不在其中。tools 写成 None 表示“全部工具”，不是“没有工具”。"
-            elif level is None:
-                hint = f"把 {tool.name} 加进 tools 白名单（名字要和工具名一字不差）。"
-            else:
-                hint = (f"{tool.name} 的默认级别是 {tool.level}；实习生要 {wanted}，在 levels 里覆盖它："
-                        f"\"levels\": {{\"{tool.name}\": \"{wanted}\"}}。")
-            raise check.fail(case, expected=("能看到，" + wanted) if wanted else "看不到", got=got, hint=hint)
-        check.ok(case)
-
     client = offline_client()
-    agent = Agent(client, registry, hooks=[PolicyGate(policy, intern)])
-    case = "实习生订会议室：暂停，等行政主管审批"
-    paused = agent.run("帮我预订 2026-03-13 15:00 到 16:00 的会议室 room_301，6 个人")
-    pending = [(r.tool, r.level, r.approver_role) for r in paused.pending]
-    if paused.stop_reason != "needs_confirmation" or pending != [("book_meeting_room", "L3", APPROVER_ROLE)]:
-        raise check.fail(case, expected="stop_reason=needs_confirmation，等待 (book_meeting_room, L3, 行政主管)",
-                         got=f"stop_reason={paused.stop_reason}，等待 {pending}", hint="book_meeting_room 对实习生应该是 L3。")
+
+    def run(case: str, user: Any, request: str) -> tuple[Any, _HandGate]:
+        gate = _HandGate(check_clearance, office_policy, user)
+        agent = Agent(client, office.registry(user), hooks=[gate])
+        result = check.call(case, agent.run, request, hint=_exception_hint)
+        return result, gate
+
+    case = "实习生要给所有客户发短信：关卡拒绝，一条也没发"
+    result, gate = run(case, intern, "给所有客户发短信：会议改到周五")
+    if ("send_sms_to_customers", "deny") not in gate.seen:
+        if not any(name == "send_sms_to_customers" for name, _ in gate.seen):
+            raise AssertionError(f"checker setup: the simulator did not try to send the SMS ({gate.seen})")
+        raise check.fail(case, expected="send_sms_to_customers 被拒绝", got=f"你的关卡给出的结果：{gate.seen}",
+                         hint="send_sms_to_customers 是 L2，实习生的许可级别是 L1：超出许可，拒绝。")
+    if office.count("sms_outbox"):
+        raise check.fail(case, expected="短信发件箱 0 条", got=f"{office.count('sms_outbox')} 条", hint="被拒绝的调用不能执行。")
     check.ok(case)
-    case = "实习生查空闲会议室：直接执行"
-    looked = agent.run("查一下 2026-03-13 15:00 到 16:00 有哪些会议室空闲")
-    ran = [(r.call.name, r.executed) for r in looked.tool_calls]
-    if looked.stop_reason != "final" or ("query_room_availability", True) not in ran:
-        raise check.fail(case, expected="final，query_room_availability 被执行", got=f"{looked.stop_reason}，{ran}",
-                         hint="query_room_availability 要在白名单里，级别是 L1。")
+    case = "行政主管订会议室：等确认，没有订"
+    result, gate = run(case, boss, "帮我预订 2026-03-13 15:00 到 16:00 的会议室 room_301，6 个人")
+    booked = office.query("SELECT id FROM bookings WHERE room_id = 'room_301' AND start_time = '2026-03-13 15:00'")
+    if ("book_meeting_room", "ask") not in gate.seen or booked:
+        raise check.fail(case, expected="book_meeting_room 询问（ask），数据库里没有新预订", got=f"{gate.seen}，预订 {booked}",
+                         hint="book_meeting_room 是 L2：要发起人确认，不能直接执行。")
     check.ok(case)
-    case = "实习生要给客户发短信：模型根本看不到这个工具"
-    sms = agent.run("给客户发短信：会议改到周五")
-    if any(r.call.name == "send_sms_to_customers" for r in sms.tool_calls) or office.count("sms_outbox"):
-        raise check.fail(case, expected="没有任何短信调用", got=[r.call.name for r in sms.tool_calls], hint="send_sms_to_customers 不能在白名单里。")
+    case = "普通员工查空闲会议室：直接执行"
+    result, gate = run(case, staff, "查一下 2026-03-13 15:00 到 16:00 有哪些会议室空闲")
+    ran = [(r.call.name, r.executed) for r in result.tool_calls]
+    if ("query_room_availability", True) not in ran:
+        raise check.fail(case, expected="query_room_availability 被执行", got=f"{ran}（你的关卡：{gate.seen}）",
+                         hint="query_room_availability 是 L1，普通员工的许可级别是 L2：放行。")
     check.ok(case)
     check.done()
+
+
+def _exception_hint(exc: Exception) -> str:
+    return (f"你的函数抛出了 {type(exc).__name__}。关卡要“失败即关闭”：检查时的任何异常都在函数里接住，返回 (\"deny\", None, 原因)，"
+            "不要让异常跑出去——一个抛异常的关卡，调用方可能当成“没有拒绝”。")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -138,7 +297,7 @@ def _mask_hint(text: str, expected: str, got: str, position: int, fallback: str,
 
     ``probe(text)`` runs the learner's function on another text, to tell apart mistakes that look the same here."""
     if len(got) != len(expected):
-        return "打码不改变长度（每个被遮住的数字换成一个 *）：你的结果长度变了。" + fallback
+        return "脱敏不改变长度（每个被遮住的数字换成一个 *）：你的结果长度变了。" + fallback
     run = next((m for m in _DIGIT_RUN.finditer(text) if m.start() <= position < m.end()), None)
     if run is None:
         return "号码以外的文字要原样保留。" + fallback
@@ -147,11 +306,11 @@ def _mask_hint(text: str, expected: str, got: str, position: int, fallback: str,
     mine, wanted = got[run.start(): run.end()], expected[run.start(): run.end()]
     if wanted != value and "*" not in mine:
         if probe(f" {value} ") != f" {_masked(value)} ":
-            return f"{value} 是{kind}，却没有打码。" + fallback
+            return f"{value} 是{kind}，却没有遮住。" + fallback
         if probe(f"号码{value}号") != f"号码{_masked(value)}号":
-            return (f"{value} 是{kind}，单独写时你能打码，紧挨着汉字时却不行。\\b 在数字和汉字（或字母）之间不算边界——"
+            return (f"{value} 是{kind}，单独写时你能遮住，紧挨着汉字时却不行。\\b 在数字和汉字（或字母）之间不算边界——"
                     "它们都是“单词字符”。用 (?<!\\d) 和 (?!\\d) 只排除前后的数字。")
-        return (f"{value} 是{kind}，却没有打码：前面的号码打了码，这一个没有。用 re.sub 替换全部匹配（不要 count=1），也不要只 search 一次；"
+        return (f"{value} 是{kind}，却没有遮住：前面的号码遮住了，这一个没有。用 re.sub 替换全部匹配（不要 count=1），也不要只 search 一次；"
                 "如果你的模式把号码前后的字符也吃进了匹配（(?:^|\\D)…(?:\\D|$)），两个号码只隔一个字时第二个就匹配不上——"
                 "用 (?<!\\d) 和 (?!\\d)，它们不占字符。")
     if wanted == value and "*" in mine:
@@ -160,9 +319,9 @@ def _mask_hint(text: str, expected: str, got: str, position: int, fallback: str,
                     "用 (?<!\\d) 和 (?!\\d)（身份证号用 (?![\\dXx])）确认号码在这里开始、在这里结束。")
         return f"{value} 不是手机号（第 2 位要是 3–9），也不是身份证号，要原样保留。" + fallback
     if len(value) >= 17 and "****" in mine and "*" * 11 not in mine:
-        return (f"身份证号 {value} 中间的 11 位数字被当成了手机号：先打码身份证号，再打码手机号；"
+        return (f"身份证号 {value} 中间的 11 位数字被当成了手机号：先处理身份证号，再处理手机号；"
                 "或者让手机号的模式前后都不能紧挨着数字，它就不会从身份证号里截出 11 位。")
-    return "打码的位置不对：手机号保留前 3 位和后 4 位（中间 4 个 *），身份证号保留前 3 位和后 4 位（中间 11 个 *）。"
+    return "遮住的位置不对：手机号保留前 3 位和后 4 位（中间 4 个 *），身份证号保留前 3 位和后 4 位（中间 11 个 *）。"
 
 
 _WORDS = ["客户", "电话", "联系", "身份证", "号码", "是", "请拨打", "备注", "，", "。", "：", "（", "）", " ", "\n", "张明", "的"]
@@ -183,8 +342,8 @@ def day5_mask_personal(mask_personal: Callable[[str], str]) -> None:
     def run(case: str, text: str, expected: str, hint: str, *, report: bool = True) -> None:
         got = check.call(case, mask_personal, text, hint="先在上面单独调用 mask_personal(...) 看看是哪一行出错。")
         if not isinstance(got, str):
-            raise check.fail(case, given=text, expected="一个字符串（打码后的文本）", got=f"{type(got).__name__}: {_short(got)}",
-                             hint="return 打码后的文本，不要 print 它。")
+            raise check.fail(case, given=text, expected="一个字符串（脱敏后的文本）", got=f"{type(got).__name__}: {_short(got)}",
+                             hint="return 脱敏后的文本，不要 print 它。")
         if got != expected:
             position = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
             raise check.fail(case, given=text, expected=expected, got=got,
@@ -198,10 +357,10 @@ def day5_mask_personal(mask_personal: Callable[[str], str]) -> None:
     run("身份证号，末位是 X", "号码：11010519491231002X", "号码：110***********002X", "身份证号最后一位可能是 X（或小写 x），也要认出来。")
     run("号码紧挨着汉字", "电话13812345678请回电，身份证110105199003071234号", "电话138****5678请回电，身份证110***********1234号",
         "号码前后可能直接就是汉字，没有空格或标点。")
-    run("开头和结尾、挨在一起的两个号码", "13912345678和15000001111", "139****5678和150****1111", "每一个号码都要打码，不只是第一个。")
+    run("开头和结尾、挨在一起的两个号码", "13912345678和15000001111", "139****5678和150****1111", "每一个号码都要遮住，不只是第一个。")
     run("不是个人信息的数字保持不变", "订单 OD20240615 金额 12000 元，日期 2026-03-12，工号 10012345678，流水 613812345678901",
         "订单 OD20240615 金额 12000 元，日期 2026-03-12，工号 10012345678，流水 613812345678901",
-        "只打码“完整”的号码：前后紧挨着数字的不算（用 (?<!\\d) 和 (?!\\d)）；手机号第二位是 3–9，10/11/12 开头的 11 位数不是手机号。")
+        "只遮住“完整”的号码：前后紧挨着数字的不算（用 (?<!\\d) 和 (?!\\d)）；手机号第二位是 3–9，10/11/12 开头的 11 位数不是手机号。")
     run("比 11 位更长、以 13 开头的数字不是手机号", "流水号 13812345678901，凭证 1391234567812", "流水号 13812345678901，凭证 1391234567812",
         "手机号正好 11 位：后面还紧挨着数字，就不是手机号。")
     run("比 18 位更长的数字不是身份证号", "编号 1101051990030712345", "编号 1101051990030712345", "身份证号正好 18 位，前后都不能紧挨着数字。")
@@ -218,7 +377,7 @@ def day5_mask_personal(mask_personal: Callable[[str], str]) -> None:
         tail = "".join(rng.choice(_WORDS) for _ in range(rng.randint(0, 2)))
         run(f"随机生成的号码 #{index + 1}", "".join(pieces) + tail, "".join(expected_pieces) + tail,
             "随机生成的文本里出错了：看看是哪种号码、出现在什么位置。", report=False)
-    check.ok("300 段随机生成的文本", "手机号和身份证号全部打码，其余不变")
+    check.ok("300 段随机生成的文本", "手机号和身份证号全部遮住，其余不变")
     check.done()
 
 
