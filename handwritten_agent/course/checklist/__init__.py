@@ -115,7 +115,7 @@ def check_eval(package_dir: Path) -> tuple[bool, str]:
     bad = ToolRegistry([count_items]).dispatch("count_items", '{"n": "三; import os"}')
     if bad.success or ran:
         return False, f"扫描了 {len(files)} 个文件，没有 eval/exec；但类型不对的参数没有被拒绝就执行了工具。"
-    return True, f"扫描了 {len(files)} 个 Python 文件：没有 eval/exec 调用；类型不对的参数在执行前被拒绝（“{(bad.error or '')[:40]}…”）"
+    return True, f"扫描了 {len(files)} 个 Python 文件：没有 eval/exec 调用；类型不对的参数在执行前被拒绝（“{(bad.error or '').split('，')[0]}”）"
 
 
 def check_config(package_dir: Path, root: Path | None) -> tuple[bool, str]:
@@ -171,7 +171,7 @@ def run_checklist(*, package_dir: Path | None = None, root: Path | None | str = 
 
 def format_items(items: list[Item]) -> str:
     passed = sum(item.passed for item in items)
-    head = "发布前检查清单（种子 001 §8.4），对照课程的办公助手和 handwritten_agent 的代码："
+    head = "发布前检查清单（参考文章的 8 项），对照课程的办公助手和 handwritten_agent 的代码："
     return "\n".join([head, *(item.line() for item in items), f"通过 {passed}/{len(items)} 项"])
 
 

@@ -200,7 +200,7 @@ def check_max_steps(lab: Lab) -> tuple[bool, str]:
     result, _ = lab.run(lab.assistant("max_steps", offline("course-sim:repeat_forever")), "max_steps", "明天下午 3 点到 4 点有哪些会议室是空的？")
     steps = len(result.steps)
     if result.stop_reason != "max_steps":
-        return False, f"模型一直调用同一个工具时，运行以 {result.stop_reason!r} 结束（{steps} 步），没有在步数上限处停下。"
+        return False, f"模型一直调用同一个工具时，运行以“{_STOPS.get(result.stop_reason, result.stop_reason)}”结束（{steps} 步），没有在步数上限处停下。"
     executed = sum(r.executed for r in result.tool_calls)
     return True, f"模型每一步都要同一个调用：第 {steps} 步停在 max_steps（工具只真正执行了 {executed} 次，其余由重复调用护栏回答）"
 
@@ -258,9 +258,13 @@ def check_failures(lab: Lab) -> tuple[bool, str]:
     failed = [r for r in broken.tool_calls if not r.result.success]
     answer = broken.answer or ""
     tool_ok = broken.stop_reason == "final" and bool(failed) and bool(re.search(r"失败|出错|错误|无法|没有成功|不可用|error", answer, re.I))
-    detail = (f"模型超时：运行以 {slow.stop_reason!r} 结束，错误信息“{(slow.error or '')[:90]}…”；"
-              f"工具异常：{len(failed)} 个调用失败，运行以 {broken.stop_reason!r} 结束，回答“{answer[:60]}”")
+    said = re.split(r"[：。；]", answer)[0]  # the answer's first clause: what a user reads first (the rest quotes the tool's error)
+    detail = (f"模型超时：运行以“{_STOPS.get(slow.stop_reason, slow.stop_reason)}”结束，错误信息“{re.split(r'（模型 |。', slow.error or '')[0]}”；"
+              f"工具异常：{len(failed)} 个调用失败，运行以“{_STOPS.get(broken.stop_reason, broken.stop_reason)}”结束，回答“{said}……”")
     return timeout_ok and tool_ok, detail
+
+
+_STOPS = {"final": "给出回答", "error": "出错", "max_steps": "步数用完", "timeout": "超时", "needs_confirmation": "等待确认"}
 
 
 def check_token_budget(lab: Lab) -> tuple[bool, str]:

@@ -1,10 +1,14 @@
-"""Checkers for the Day 7 exercises (办公助手上线): an endpoint, an idempotency store, an evaluation case, a percentile.
+"""Checkers for the Day 7 exercises (办公助手上线): a run's SSE event stream, an idempotency store, a percentile.
 
-The endpoint is checked over real HTTP (the course's service with a scripted model, uvicorn on a free
-port); the idempotency store with a fake clock and twenty threads; the evaluation case by running it
-against scripted agents that do the right thing and against ones that do something subtly wrong —
-a good case passes the first and fails every one of the others; the percentile against a reference on
-generated samples, with the inputs compared before and after.
+The event stream is checked as a client reads it: a fake run whose events appear tick by tick as the
+learner's generator calls ``run.wait()``, the text parsed by the rules of the SSE format (blocks end at a
+blank line, comments start with a colon), every event's id, type and JSON data compared, the ``end``
+event's status, the keep-alive comments counted against the idle waits, and the run that writes its last
+events between the generator's two reads. The idempotency store is checked with a fake clock and twenty
+threads; the percentile against a reference on generated samples, with the inputs compared before and after.
+
+``day7_eval_case`` (an evaluation case that tells a right agent from wrong ones) is the checker of the
+evaluation exercise, which the course teaches on Day 6.
 """
 
 from __future__ import annotations
@@ -16,153 +20,453 @@ import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any, Callable
 
-from .framework import _brief, _callable, _Check, _short, attribute, exercise, typed
+from .framework import ExerciseFailed, _brief, _callable, _Check, _short, attribute, exercise, typed
 
-__all__ = ["day7_forget_endpoint", "day7_idempotency_store", "day7_eval_case", "day7_percentile"]
+__all__ = ["day7_event_stream", "day7_idempotency_store", "day7_eval_case", "day7_percentile"]
 
 
 # ---------------------------------------------------------------------------------------------
-# 7.1 an endpoint: DELETE /v1/sessions/{session_id}
+# 7.1 the SSE event stream of a run: events as they come, an end event, keep-alives, an idle bound
 # ---------------------------------------------------------------------------------------------
 
-def _counting_model(messages: list[dict[str, Any]], tools: Any) -> str:
-    """Answers with how many questions this conversation has had, so a test can see what the session remembers."""
-    asked = [m for m in messages if m.get("role") == "user"]
-    return f"这是第 {len(asked)} 个问题"
+ENDED = ("completed", "failed", "cancelled", "requires_action")
+"""The statuses after which a run's stream ends: finished, or waiting for a person."""
+
+_MAX_CHUNKS = 400      # a stream that yields more than this for the checker's small runs does not end
+_MAX_READS = 60        # status()/events_after() calls in a row without a wait(): the generator spins
+_MAX_WAITS = 40        # wait() calls in one stream: more than any case needs, so the stream never ends
 
 
-def _service(folder: Path) -> Any:
-    from ....agent import Agent
-    from ....scripted import FunctionClient
-    from ....service import ServiceSettings, Store, create_app
-    from ....service.runner import RunManager
-    from ....tools import ToolRegistry
-
-    store = Store(folder / "service.sqlite3")
-
-    def make_agent(user: Any, session_id: str, on_event: Any, run_id: str) -> Agent:
-        return Agent(FunctionClient(_counting_model), ToolRegistry([]), on_event=on_event)
-
-    manager = RunManager(store, make_agent, lambda row, decider: row, workers=2)
-    return create_app(ServiceSettings(db_path=str(store.path), sse_poll_seconds=0.02), store=store, manager=manager)
+class _Signal(BaseException):
+    """Raised by the fake run inside the learner's generator; a BaseException so ``except Exception`` cannot swallow it."""
 
 
-def _ask(client: Any, session_id: str, message: str) -> dict[str, Any]:
-    run = client.post("/v1/runs", json={"session_id": session_id, "message": message}).json()
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:  # bounded wait for the scripted run
-        current = client.get(f"/v1/runs/{run['id']}").json()
-        if current["status"] not in ("queued", "running"):
-            return current
-        time.sleep(0.02)
-    raise RuntimeError(f"运行 {run['id']} 10 秒内没有结束")
+class _Late(_Signal):
+    """wait() was called while events the generator could have sent were still unsent."""
+
+    def __init__(self, unsent: list[int]):
+        super().__init__(unsent)
+        self.unsent = unsent
+
+
+class _Spinning(_Signal):
+    """The generator keeps reading without ever waiting."""
+
+
+class _NeverEnds(_Signal):
+    """The generator keeps waiting long past anything that could happen."""
+
+
+class _Run:
+    """A run as the stream sees it: ``status()``, ``events_after(n)``, ``wait()``; its events appear tick by tick.
+
+    ``ticks`` is what happens at each ``wait()``: ``None`` (nothing: wait returns False) or ``(new events,
+    new status or None)`` (wait returns True). ``on_first_status`` is applied at the first ``status()`` call:
+    the run writes its last events and ends between the stream's two reads.
+    """
+
+    def __init__(self, status: str, events: list[dict[str, Any]], ticks: list[Any] = (), *, on_first_status: Any = None):
+        self._status, self._events = status, [dict(event) for event in events]
+        self._ticks = list(ticks)
+        self._on_first_status = on_first_status
+        self.reads = self.waits = self.status_calls = 0
+        self.received: Callable[[], list[int]] = lambda: []
+        self.after = 0
+
+    def _read(self) -> None:
+        self.reads += 1
+        if self.reads > _MAX_READS:
+            raise _Spinning()
+
+    def status(self) -> str:
+        self._read()
+        self.status_calls += 1
+        if self._on_first_status is not None:
+            events, status = self._on_first_status
+            self._on_first_status = None
+            self._events += [dict(event) for event in events]
+            self._status = status
+        return self._status
+
+    def events_after(self, after: int = 0) -> list[dict[str, Any]]:
+        self._read()
+        if isinstance(after, bool) or not isinstance(after, int):
+            raise TypeError(f"events_after 的参数应该是整数（事件 id），收到的是 {type(after).__name__}: {after!r}")
+        return [json.loads(json.dumps(event, ensure_ascii=False)) for event in self._events if event["id"] > after]
+
+    def wait(self) -> bool:
+        self.reads = 0
+        self.waits += 1
+        if self.waits > _MAX_WAITS:
+            raise _NeverEnds()
+        received = set(self.received())
+        unsent = [event["id"] for event in self._events if event["id"] > self.after and event["id"] not in received]
+        if unsent:
+            raise _Late(unsent)
+        if not self._ticks:
+            return False
+        tick = self._ticks.pop(0)
+        if tick is None:
+            return False
+        events, status = tick
+        self._events += [dict(event) for event in events]
+        if status is not None:
+            self._status = status
+        return True
+
+
+def _event(number: int, kind: str, **data: Any) -> dict[str, Any]:
+    return {"id": number, "event": kind, "data": {"step": 1, **data}}
+
+
+_START = _event(1, "run_start")
+_CALL = _event(2, "tool_call", name="query_room_availability", arguments='{"start_time": "2026-03-13 15:00", "min_capacity": 6}')
+_RESULT = _event(3, "tool_result", name="query_room_availability", success=True, data=[{"room_id": "room_301", "capacity": 8}])
+_FINAL = _event(4, "final", answer="明天 15:00 到 16:00，room_301（8 人）是空的。")
+_STOP = _event(5, "stop", stop_reason="final", error=None)
+
+
+def _parse(text: str) -> dict[str, Any]:
+    """SSE text as a client reads it: blocks end at a blank line; ``field: value`` lines (one leading space dropped);
+    lines starting with ``:`` are comments; several ``data`` lines join with a newline. ``rest`` is an unfinished block."""
+    items: list[dict[str, Any]] = []
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    block: list[str] = []
+    for line in lines[:-1]:  # the last piece has no newline after it yet
+        if line == "":
+            if block:
+                items.append(_block(block))
+            block = []
+        else:
+            block.append(line)
+    rest = "\n".join(block + [lines[-1]]).strip("\n")
+    return {"items": items, "rest": rest}
+
+
+def _block(lines: list[str]) -> dict[str, Any]:
+    fields: dict[str, Any] = {"kind": "event", "id": None, "event": None, "data": None, "raw": "\n".join(lines), "fields": []}
+    data: list[str] = []
+    for line in lines:
+        if line.startswith(":"):
+            continue
+        name, colon, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        fields["fields"].append(name)
+        if name == "data":
+            data.append(value)
+        elif name in ("id", "event"):
+            fields[name] = value
+    if not fields["fields"]:
+        return {"kind": "comment", "raw": "\n".join(lines)}
+    if set(fields["fields"]) == {"retry"}:
+        return {"kind": "retry", "raw": "\n".join(lines)}
+    fields["data"] = "\n".join(data) if data else None
+    return fields
+
+
+def _events_in(parsed: dict[str, Any]) -> list[dict[str, Any]]:
+    return [item for item in parsed["items"] if item["kind"] == "event" and item["event"] != "end"]
+
+
+def _ids(parsed: dict[str, Any]) -> list[int]:
+    ids = []
+    for item in _events_in(parsed):
+        try:
+            ids.append(int(item["id"]))
+        except (TypeError, ValueError):
+            continue
+    return ids
+
+
+def _stream(check: _Check, case: str, event_stream: Callable[..., Any], run: _Run, **options: Any) -> dict[str, Any]:
+    """Read the learner's stream to its end, as a client would; every way it can go wrong becomes a readable failure."""
+    __tracebackhide__ = True
+    received: list[str] = []
+    run.after = options.get("after", 0)
+    run.received = lambda: _ids(_parse("".join(received)))
+    shown = "event_stream(run" + "".join(f", {key}={value!r}" for key, value in options.items()) + ")"
+    try:
+        iterator = iter(check.call(case, event_stream, run, **options, given=shown,
+                                   hint="event_stream 是一个生成器函数：用 yield 逐段交出要写给客户端的文本。"))
+    except ExerciseFailed:
+        raise
+    except Exception:  # noqa: BLE001 - whatever the learner returned cannot be iterated
+        raise check.fail(case, given=shown, expected="一个生成器（函数体里用 yield）", got="返回了不能迭代的值",
+                         hint="在函数体里 yield 每一段文本，不要 return 一个值。") from None
+    except _Signal as signal:
+        raise _signal_failure(check, case, shown, signal, received, run) from None
+    for _ in range(_MAX_CHUNKS):
+        try:
+            chunk = next(iterator)
+        except StopIteration:
+            break
+        except NotImplementedError:
+            raise check.not_done() from None
+        except _Signal as signal:
+            raise _signal_failure(check, case, shown, signal, received, run) from None
+        except ExerciseFailed:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a learner's bug becomes a readable failure
+            raise check.fail(case, given=shown, expected="生成器正常地交出文本，直到流结束",
+                             got=f"抛出了异常 {type(exc).__name__}: {_brief(str(exc), 160)}",
+                             hint="run.events_after(n) 返回字典的列表（键 id、event、data），run.status() 返回字符串，run.wait() 返回 True/False。") from exc
+        if not isinstance(chunk, str):
+            raise check.fail(case, given=shown, expected="每次 yield 一段 str（文本）", got=typed(chunk, 80),
+                             hint="SSE 是文本：yield 像 f\"id: {…}\\nevent: {…}\\ndata: {…}\\n\\n\" 这样的字符串"
+                                  + ("（不要先 encode 成 bytes，StreamingResponse 会替你编码）。" if isinstance(chunk, (bytes, bytearray)) else "。"))
+        received.append(chunk)
+    else:
+        parsed = _parse("".join(received))
+        raise check.fail(case, given=shown, expected="流在发出 end 事件（或空等 max_idle 次）之后结束",
+                         got=f"交出了 {_MAX_CHUNKS} 段还没有结束，最后一段是 {_brief(received[-1], 60)!r}",
+                         hint="发完 end 之后要 return；每发出一次保活注释就把空等的次数加一，到 max_idle 就 return。"
+                              if any(item.get("event") == "end" for item in parsed["items"]) else
+                              "运行结束（或等待确认）且事件都发完时发 end 并 return。")
+    parsed = _parse("".join(received))
+    merged = next((item for item in parsed["items"] if item["kind"] == "event"
+                   and (item["fields"].count("id") > 1 or item["fields"].count("event") > 1)), None)
+    if merged is not None:
+        raise check.fail(case, given=shown, expected="每个事件以一个空行结束（\\n\\n），一段里只有一个 id、一个 event",
+                         got=f"几个事件连成了一段：{_brief(merged['raw'], 120)!r}",
+                         hint="客户端读到空行才算一个事件结束：每个事件的最后一行 data 后面要有两个换行 \\n\\n。")
+    if parsed["rest"]:
+        raise check.fail(case, given=shown, expected="每段（事件或注释）都以一个空行结束", got=f"最后还有没结束的一段：{_brief(parsed['rest'], 80)!r}",
+                         hint="客户端读到空行才把一个事件交给程序：每个事件、每行注释后面都要有 \\n\\n。")
+    return parsed
+
+
+def _signal_failure(check: _Check, case: str, shown: str, signal: BaseException, received: list[str], run: _Run) -> ExerciseFailed:
+    sent = _ids(_parse("".join(received)))
+    if isinstance(signal, _Late):
+        return check.fail(case, given=shown, expected=f"调用 run.wait() 之前，已经有的事件 {signal.unsent} 都已经 yield 出去",
+                          got=f"调用 run.wait() 时只发出了事件 {sent or '（一个都没有）'}",
+                          hint="先把 run.events_after(after) 拿到的事件一个个 yield 出去，没有新东西时才 wait()；"
+                               "不要先等、也不要把事件攒到最后一起交出去：前端要一到就看到。")
+    if isinstance(signal, _Spinning):
+        return check.fail(case, given=shown, expected="没有新事件、运行也没结束时调用 run.wait()",
+                          got=f"连续读了 {_MAX_READS} 次 status()/events_after()，一次 wait() 都没有调用",
+                          hint="没有新东西时要调用 run.wait()（真实的服务里它会睡一小会儿或等一个通知），否则这个循环会占满一个 CPU。")
+    return check.fail(case, given=shown, expected="流在 end 事件或连续 max_idle 次空等之后结束",
+                      got=f"调用了 {run.waits} 次 run.wait() 还没有结束（已发出事件 {sent or '（一个都没有）'}）",
+                      hint="wait() 返回 False 就是空等了一次：数一数连续空等的次数，到 max_idle 就 return。"
+                           if run.status_calls else "循环里要读 run.status()：运行结束或等待确认时发 end 并 return。")
+
+
+def _expect_events(check: _Check, case: str, parsed: dict[str, Any], wanted: list[dict[str, Any]], shown: str, after: int = 0) -> None:
+    """The events of the stream are exactly ``wanted`` (each once, in order), each as id/event/data with JSON data."""
+    __tracebackhide__ = True
+    events = _events_in(parsed)
+    ids = [item["id"] for item in events]
+    want = [str(event["id"]) for event in wanted]
+    if ids != want:
+        numbers = [int(i) for i in ids if isinstance(i, str) and i.strip().isdigit()]
+        early = _end_status(parsed)
+        if early is not None and early not in ENDED:
+            hint = f"状态是 {early!r} 的运行还没有结束，不能发 end：只有 {'、'.join(ENDED)} 才结束这个流，其余的状态要等（run.wait()）。"
+        elif any(i is None for i in ids):
+            hint = "每个事件都要有 id 行（id: 事件的 id）：断线重连时客户端靠它告诉服务从哪里继续。"
+        elif len(set(numbers)) < len(numbers):
+            hint = "同一个事件发了不止一次：每发出一个事件，就把 after 更新成它的 id，下次只读 id 更大的。"
+        elif any(number <= after for number in numbers):
+            hint = f"只发 id 大于 after（这里是 {after}）的事件：after 就是客户端收到的最后一个事件（Last-Event-ID），它已经有了。"
+        elif set(want) - set(ids):
+            hint = "有事件没有发出去：" + "、".join(sorted(set(want) - set(ids), key=int)) + "。运行结束前写下的事件都要发完再发 end。"
+        else:
+            hint = "按 id 从小到大、每个事件发一次。"
+        raise check.fail(case, given=shown, expected=f"事件 id 依次是 {want}", got=f"依次是 {ids}", hint=hint)
+    for item, event in zip(events, wanted):
+        if item["event"] != event["event"]:
+            raise check.fail(case, given=shown, expected=f"事件 {event['id']} 的 event 行是 {event['event']!r}", got=repr(item["event"]),
+                             hint="event 行写事件的类型（events_after 返回的字典里的 event）：前端按它决定怎么显示。")
+        try:
+            data = json.loads(item["data"]) if item["data"] is not None else None
+        except (TypeError, ValueError):
+            data = None
+        if data is None or data != event["data"]:
+            strays = [name for name in item["fields"] if name not in ("id", "event", "data", "retry")]
+            if item["data"] is None:
+                hint = "每个事件要有一行 data: 后面跟事件数据的 JSON。"
+            elif strays:
+                hint = "data 里有真的换行，客户端把下一行当成了另一个字段：用 json.dumps(data, ensure_ascii=False) 写成一行（它会把换行写成 \\n）。"
+            elif data is None:
+                hint = "data 行要是合法的 JSON：用 json.dumps(data, ensure_ascii=False)，不要用 str(data)（那是 Python 的写法：单引号、None）。"
+            else:
+                hint = "data 行写这个事件自己的 data 字典（events_after 返回的字典里的 data），原样变成 JSON。"
+            raise check.fail(case, given=shown, expected=f"事件 {event['id']} 的 data 是这个字典的 JSON：{json.dumps(event['data'], ensure_ascii=False)}",
+                             got=_short(item["raw"], 200), hint=hint)
+
+
+def _end_status(parsed: dict[str, Any]) -> Any:
+    """The status the stream's end event reports (None without an end event or a readable status)."""
+    for item in parsed["items"]:
+        if item["kind"] == "event" and item["event"] == "end":
+            try:
+                data = json.loads(item["data"] or "")
+            except (TypeError, ValueError):
+                return None
+            return data.get("status") if isinstance(data, dict) else None
+    return None
+
+
+def _expect_end(check: _Check, case: str, parsed: dict[str, Any], status: str, shown: str) -> None:
+    __tracebackhide__ = True
+    items = parsed["items"]
+    ends = [index for index, item in enumerate(items) if item["kind"] == "event" and item["event"] == "end"]
+    if not ends:
+        comments = sum(item["kind"] == "comment" for item in items)
+        raise check.fail(case, given=shown, expected=f"最后是一个 end 事件，data 里 status 是 {status!r}",
+                         got=("什么都没有发" if not items else f"没有 end 事件：发完事件后又发了 {comments} 行保活注释，就结束了" if comments
+                              else "没有 end 事件：发完事件流就结束了"),
+                         hint="运行结束（或等待确认）、事件也都发完时，发 event: end 和 data: {\"status\": 状态}：客户端看到它就知道该停了，而不是以为断线了去重连。")
+    last = ends[0]
+    if last != len(items) - 1 and any(item["kind"] == "event" for item in items[last + 1:]):
+        after = [item.get("event") or item["raw"] for item in items[last + 1:]]
+        raise check.fail(case, given=shown, expected="end 是最后一个事件，之后流就结束", got=f"end 之后还发了 {after}",
+                         hint="发完 end 就 return。end 之前要先把事件都发完。")
+    end = items[last]
+    try:
+        data = json.loads(end["data"]) if end["data"] is not None else None
+    except (TypeError, ValueError):
+        data = None
+    if not isinstance(data, dict) or data.get("status") != status:
+        raise check.fail(case, given=shown, expected=f"end 的 data 是 JSON，其中 status 是 {status!r}", got=_short(end["raw"], 120),
+                         hint="data: 后面写 json.dumps({\"status\": run.status()})：前端据此知道运行是完成了、失败了，还是在等人决定。"
+                              if data is None or not isinstance(data, dict) else
+                              f"status 要写运行当时的状态（这一次是 {status!r}），不要写死。")
 
 
 @exercise
-def day7_forget_endpoint(check: _Check, add_forget_endpoint: Callable[[Any], Any]) -> None:
-    """Exercise 7.1: ``add_forget_endpoint(app)`` adds ``DELETE /v1/sessions/{session_id}``: the user's session memory is forgotten."""
+def day7_event_stream(check: _Check, event_stream: Callable[..., Any]) -> None:
+    """Exercise 7.1: ``event_stream(run, after=0, max_idle=3)`` yields a run's events as SSE text, then ``end``; keep-alives; an idle bound."""
     __tracebackhide__ = True
-    import httpx
+    _callable(check.exercise, event_stream)
+    story = [_START, _CALL, _RESULT, _FINAL, _STOP]
 
-    from ...background import BackgroundServer
-
-    _callable(check.exercise, add_forget_endpoint)
-    folder = Path(tempfile.mkdtemp(prefix="day7_forget_"))
-    app = _service(folder)
-    store = app.state.store
-    _, alice_token = store.add_user("张明", "行政助理")
-    _, bob_token = store.add_user("王强", "行政助理")
-    check.call("add_forget_endpoint(app)", add_forget_endpoint, app, hint="在函数里用 @app.delete(\"/v1/sessions/{session_id}\") 注册一个处理函数。")
-    case = "DELETE /v1/sessions/{session_id} 已注册"
-    routes = {(getattr(route, "path", ""), method) for route in app.routes for method in (getattr(route, "methods", None) or ())}
-    if ("/v1/sessions/{session_id}", "DELETE") not in routes:
-        mine = sorted(f"{method} {path}" for path, method in routes if "session" in path)
-        raise check.fail(case, expected="DELETE /v1/sessions/{session_id}", got="、".join(mine) or "没有找到和 session 有关的路由",
-                         hint="用 @app.delete(\"/v1/sessions/{session_id}\") 装饰处理函数：方法是 DELETE，路径一字不差，会话 id 是路径参数。")
+    case = "结束了的运行：每个事件一段，最后是 end"
+    shown = "event_stream(run)，run 已完成，有 5 个事件"
+    parsed = _stream(check, case, event_stream, _Run("completed", story), after=0)
+    _expect_events(check, case, parsed, story, shown)
+    _expect_end(check, case, parsed, "completed", shown)
     check.ok(case)
-    with BackgroundServer(app) as server, \
-            httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {alice_token}"}, timeout=10) as alice, \
-            httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {bob_token}"}, timeout=10) as bob:
-        try:
-            _forget_cases(check, server.url, alice, bob, store)
-        finally:
-            app.state.manager.shutdown(wait=True)
+
+    case = "end 事件不带 id"
+    end = next(item for item in parsed["items"] if item.get("event") == "end")
+    if end["id"] is not None:
+        raise check.fail(case, given=shown, expected="end 事件只有 event 和 data 两行，没有 id 行", got=_short(end["raw"], 120),
+                         hint="客户端会把收到的最后一个 id 当作 Last-Event-ID。end 不是运行的事件：如果它带了 id，"
+                              "等待确认的运行继续之后，新事件的 id 可能正好是这个数，客户端重连时就会把它跳过。")
+    check.ok(case)
+
+    case = "data 是一行 JSON：换行、引号、中文"
+    tricky = [_event(1, "final", answer="第一行：A301\n第二行：\"8 人\"，含 \\ 反斜杠"), _event(2, "stop", stop_reason="final", error=None)]
+    parsed = _stream(check, case, event_stream, _Run("completed", tricky))
+    _expect_events(check, case, parsed, tricky, "event_stream(run)，回答里有换行、引号和反斜杠")
+    check.ok(case)
+
+    for after, wanted, case in ((2, story[2:], "从 after 之后继续：after=2（断线重连）"), (5, [], "after 已经是最后一个事件：只有 end")):
+        shown = f"event_stream(run, after={after})，run 已完成，有 5 个事件"
+        parsed = _stream(check, case, event_stream, _Run("completed", story), after=after)
+        _expect_events(check, case, parsed, wanted, shown, after)
+        _expect_end(check, case, parsed, "completed", shown)
+        check.ok(case)
+
+    case = "不传 after：从第一个事件开始发"
+    parsed = _stream(check, case, event_stream, _Run("completed", story[:2]))
+    _expect_events(check, case, parsed, story[:2], "event_stream(run)")
+    check.ok(case)
+
+    case = "运行中的事件一到就发出去"
+    live = _Run("running", [_START], [([_CALL], None), ([_RESULT, _FINAL], None), ([_STOP], "completed")])
+    shown = "event_stream(run)：运行中，事件分三次写进来，最后完成"
+    parsed = _stream(check, case, event_stream, live)
+    _expect_events(check, case, parsed, story, shown)
+    _expect_end(check, case, parsed, "completed", shown)
+    if [item["kind"] for item in parsed["items"]].count("comment"):
+        raise check.fail(case, given=shown, expected="没有空等过，就没有保活注释", got=f"发了 {[i['raw'] for i in parsed['items'] if i['kind'] == 'comment']}",
+                         hint="只有 run.wait() 返回 False（白等了一个间隔）时才发保活注释；返回 True 说明有新东西，去读它。")
+    check.ok(case)
+
+    case = "空等一次就发一行保活注释"
+    idle = _Run("running", [_START], [None, ([_CALL, _RESULT], None), None, ([_FINAL, _STOP], "completed")])
+    shown = "event_stream(run)：运行中，wait() 依次返回 False、True、False、True"
+    parsed = _stream(check, case, event_stream, idle)
+    _expect_events(check, case, parsed, story, shown)
+    _expect_end(check, case, parsed, "completed", shown)
+    kinds = ["注释" if item["kind"] == "comment" else "end" if item["event"] == "end" else str(item["id"])
+             for item in parsed["items"] if item["kind"] != "retry"]
+    want = ["1", "注释", "2", "3", "注释", "4", "5", "end"]
+    if kinds != want:
+        raise check.fail(case, given=shown, expected=f"顺序是 {want}", got=f"顺序是 {kinds}",
+                         hint="每次 run.wait() 返回 False 就 yield 一行以冒号开头的注释（例如 \": keep-alive\\n\\n\"），"
+                              "让代理和浏览器知道连接还活着；返回 True 时不发。" if kinds.count("注释") != want.count("注释") else
+                              "注释要在空等之后立刻发，事件一拿到就发。")
+    check.ok(case)
+
+    for status, case in (("requires_action", "等待确认的运行也结束流：end 的状态是 requires_action"),
+                         ("failed", "失败的运行结束流"), ("cancelled", "取消的运行结束流")):
+        events = [_START, _CALL, _event(3, "stop", stop_reason={"requires_action": "needs_confirmation"}.get(status, status), error=None)]
+        shown = f"event_stream(run)，run 的状态是 {status}，有 3 个事件"
+        parsed = _stream(check, case, event_stream, _Run(status, events))
+        _expect_events(check, case, parsed, events, shown)
+        _expect_end(check, case, parsed, status, shown)
+        check.ok(case)
+
+    case = "排队中的运行不结束流"
+    queued = _Run("queued", [], [(([_START]), "running"), ([_CALL, _RESULT, _FINAL, _STOP], "completed")])
+    shown = "event_stream(run)：先是 queued（还没有事件），然后 running，然后 completed"
+    parsed = _stream(check, case, event_stream, queued)
+    _expect_events(check, case, parsed, story, shown)
+    _expect_end(check, case, parsed, "completed", shown)
+    check.ok(case)
+
+    case = "结束前写下的事件一个都不漏"
+    racing = _Run("running", [_START, _CALL], on_first_status=([_RESULT, _FINAL, _STOP], "completed"))
+    shown = "event_stream(run)：运行在你读事件和读状态之间写下最后 3 个事件并完成"
+    parsed = _stream(check, case, event_stream, racing)
+    ids = _ids(parsed)
+    if ids != [1, 2, 3, 4, 5]:
+        raise check.fail(case, given=shown, expected="事件 [1, 2, 3, 4, 5]，然后 end", got=f"事件 {ids}，然后 end",
+                         hint="读到“已结束”之后，可能还有你上次读完之后写下的事件：先读状态、再读事件"
+                              "（事件总是在状态改变之前写下的），或者看到结束后再读一次事件，发完再发 end。")
+    _expect_end(check, case, parsed, "completed", shown)
+    check.ok(case)
+
+    for max_idle in (2, 5):
+        case = f"连续空等 max_idle={max_idle} 次就结束，不发 end"
+        stuck = _Run("running", [_START])
+        shown = f"event_stream(run, max_idle={max_idle})：运行一直是 running，再也没有新事件"
+        parsed = _stream(check, case, event_stream, stuck, max_idle=max_idle)
+        comments = [item for item in parsed["items"] if item["kind"] == "comment"]
+        ends = [item for item in parsed["items"] if item.get("event") == "end"]
+        if ends:
+            raise check.fail(case, given=shown, expected="空等到上限时直接结束，不发 end", got="发了 end",
+                             hint="end 的意思是“运行结束了（或在等人），别再连了”；空等到上限只是这个连接先关掉，客户端会带着 Last-Event-ID 重连。")
+        if stuck.waits != max_idle or len(comments) != max_idle:
+            raise check.fail(case, given=shown, expected=f"调用 wait() {max_idle} 次，发 {max_idle} 行保活注释，然后结束",
+                             got=f"调用 wait() {stuck.waits} 次，发了 {len(comments)} 行保活注释",
+                             hint="连续空等的次数从 0 数起，每次 wait() 返回 False 加一并发一行注释，到 max_idle 就 return；用参数 max_idle，不要写死。")
+        check.ok(case)
+
+    case = "不传 max_idle：连续空等 3 次就结束"
+    stuck = _Run("running", [_START])
+    _stream(check, case, event_stream, stuck)
+    if stuck.waits != 3:
+        raise check.fail(case, given="event_stream(run)：运行一直是 running，再也没有新事件", expected="调用 wait() 3 次后结束",
+                         got=f"调用了 {stuck.waits} 次", hint="max_idle 的默认值是 3：def event_stream(run, after=0, max_idle=3)。")
+    check.ok(case)
+
+    case = "有新事件就重新数空等的次数"
+    resets = _Run("running", [_START], [None, ([_CALL], None), None, ([_RESULT], None), None])
+    shown = "event_stream(run, max_idle=2)：wait() 依次返回 False、True、False、True、False、False"
+    parsed = _stream(check, case, event_stream, resets, max_idle=2)
+    if _ids(parsed) != [1, 2, 3] or resets.waits != 6:
+        raise check.fail(case, given=shown, expected="发出事件 [1, 2, 3]，调用 wait() 6 次（最后连续 2 次空等）后结束",
+                         got=f"发出事件 {_ids(parsed)}，调用 wait() {resets.waits} 次",
+                         hint="“连续”空等：wait() 返回 True（有新东西）时把计数清零，否则一个活跃但偶尔停顿的运行会被提前断开。")
+    check.ok(case)
     check.done()
-
-
-def _deleted(check: _Check, case: str, response: Any, hint: str = "") -> None:
-    if response.status_code == 204 and not response.content:
-        return
-    if response.status_code == 500:
-        raise check.fail(case, expected="HTTP 204", got=f"HTTP 500：{_short(response.text, 160)}",
-                         hint="处理函数里出了异常：在上面的单元格里单独读一读你的代码（store 在 app.state.store，当前用户用 current_user(request)）。")
-    if response.status_code in (404, 405):
-        raise check.fail(case, expected="HTTP 204", got=f"HTTP {response.status_code}：{_short(response.text, 120)}",
-                         hint=hint or "路径和方法要完全一致：@app.delete(\"/v1/sessions/{session_id}\")。")
-    raise check.fail(case, expected="HTTP 204，没有响应体", got=f"HTTP {response.status_code}：{_short(response.text, 120)}",
-                     hint=hint or "删除成功、没有内容可返回时，HTTP 的约定是 204 No Content：return Response(status_code=204)。")
-
-
-def _forget_cases(check: _Check, url: str, alice: Any, bob: Any, store: Any) -> None:
-    import httpx
-
-    case = "没有令牌：401"
-    response = httpx.delete(f"{url}/v1/sessions/s1")
-    if response.status_code != 401:
-        raise check.fail(case, expected="HTTP 401（JSON 错误）", got=f"HTTP {response.status_code}：{_short(response.text, 120)}",
-                         hint="第一行先确认是谁：user = current_user(request)。没有令牌或令牌不对，它会抛出 401。")
-    check.ok(case)
-    case = "令牌不对：401"
-    response = httpx.delete(f"{url}/v1/sessions/s1", headers={"Authorization": "Bearer hat_not_a_real_token"})
-    if response.status_code != 401:
-        raise check.fail(case, expected="HTTP 401", got=f"HTTP {response.status_code}", hint="用 current_user(request) 校验令牌，不要只看有没有 Authorization 头。")
-    check.ok(case)
-
-    first = _ask(alice, "s1", "你好")
-    _ask(alice, "s1", "再问一次")
-    _ask(alice, "周报 3", "本周的周报")
-    _ask(bob, "s1", "王强的问题")
-    _ask(bob, "s1", "王强的第二个问题")
-    case = "删除自己的会话 s1：204，之后的新问题是第 1 个"
-    _deleted(check, case, alice.delete("/v1/sessions/s1"))
-    again = "再删一次（已经没有记忆了）：仍然是 204（幂等）"
-    _deleted(check, again, alice.delete("/v1/sessions/s1"), hint="DELETE 是幂等的：删一个已经没有的东西，结果一样是“没有了”，还是回答 204，不是 404。")
-    after = _ask(alice, "s1", "我们刚才说到哪了？")
-    if after["answer"] != "这是第 1 个问题":
-        raise check.fail(case, expected="这是第 1 个问题（会话的记忆被清空了）", got=after["answer"],
-                         hint="会话的记忆在 store 里：store.save_history(user, session_id, []) 把它清空（只清这个用户的）。")
-    check.ok(case)
-    check.ok(again)
-    case = "别人的同名会话不受影响"
-    bobs = _ask(bob, "s1", "王强的第三个问题")
-    if bobs["answer"] != "这是第 3 个问题":
-        raise check.fail(case, expected="王强的 s1 还记得前两个问题：这是第 3 个问题", got=bobs["answer"],
-                         hint="会话按（用户, session_id）区分：只删当前用户的。不同用户可以有同名的会话。")
-    check.ok(case)
-    case = "自己的其他会话不受影响"
-    other = _ask(alice, "周报 3", "继续")
-    if other["answer"] != "这是第 2 个问题":
-        raise check.fail(case, expected="会话“周报 3”还记得：这是第 2 个问题", got=other["answer"], hint="只删路径里那一个 session_id 的记忆。")
-    check.ok(case)
-    case = "运行记录保留（只忘记忆，不删运行）"
-    kept = alice.get(f"/v1/runs/{first['id']}")
-    if kept.status_code != 200:
-        raise check.fail(case, expected="GET 原来的运行仍然是 200", got=f"HTTP {kept.status_code}",
-                         hint="忘掉的是模型下次会看到的对话记忆；运行本身是审计记录，要留着。")
-    check.ok(case)
-    case = "从没用过的会话：204"
-    _deleted(check, case, alice.delete("/v1/sessions/never-used"), hint="不存在的会话也回答 204：对客户端来说，结果就是“这个会话没有记忆”。")
-    check.ok(case)
-    case = "带空格和中文的会话 id"
-    _deleted(check, case, alice.delete("/v1/sessions/周报 3"))
-    again = _ask(alice, "周报 3", "新的开始")
-    if again["answer"] != "这是第 1 个问题":
-        raise check.fail(case, expected="“周报 3”被清空：这是第 1 个问题", got=again["answer"],
-                         hint="用 FastAPI 解析好的路径参数 session_id，不要自己从 URL 里切字符串（URL 里是编码过的 %E5%91%A8…）。")
-    check.ok(case)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -341,7 +645,7 @@ def day7_idempotency_store(check: _Check, store_class: Any) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# 7.3 an evaluation case that tells right from wrong
+# the evaluation case (taught on Day 6): an evaluation case that tells right from wrong
 # ---------------------------------------------------------------------------------------------
 
 EVAL_REQUEST = "帮我订 2026-03-16 上午 9 点到 10 点的 room_302 会议室，3 个人开周会"
@@ -387,7 +691,7 @@ _WRONG_AGENTS: list[tuple[str, list[dict[str, Any]], str | None, str]] = [
 
 @exercise
 def day7_eval_case(check: _Check, make_case: Callable[[], Any]) -> None:
-    """Exercise 7.3: ``make_case() -> EvalCase`` for ``EVAL_REQUEST`` that passes the right agent and fails every wrong one."""
+    """The evaluation exercise: ``make_case() -> EvalCase`` for ``EVAL_REQUEST`` that passes the right agent and fails every wrong one."""
     __tracebackhide__ = True
     from ...evaluation import EvalCase, evaluate, office_world_factory
 
@@ -436,7 +740,7 @@ def day7_eval_case(check: _Check, make_case: Callable[[], Any]) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# 7.4 nearest-rank percentiles
+# 7.3 nearest-rank percentiles
 # ---------------------------------------------------------------------------------------------
 
 def _nearest_rank(values: list[float], p: float) -> float:
@@ -447,7 +751,7 @@ def _nearest_rank(values: list[float], p: float) -> float:
 
 @exercise
 def day7_percentile(check: _Check, percentile: Callable[[list[float], float], float]) -> None:
-    """Exercise 7.4: ``percentile(values, p)`` by the nearest-rank method; ValueError for no values or p outside (0, 100]."""
+    """Exercise 7.3: ``percentile(values, p)`` by the nearest-rank method; ValueError for no values or p outside (0, 100]."""
     __tracebackhide__ = True
     _callable(check.exercise, percentile)
 

@@ -1,0 +1,26 @@
+"""Sends ``end`` when the idle bound is reached, although the run goes on: the client stops listening and never
+sees the answer."""
+
+import json
+
+
+def event_stream(run, after=0, max_idle=3):
+    idle = 0
+    while True:
+        status = run.status()
+        events = run.events_after(after)
+        for event in events:
+            yield f"id: {event['id']}\nevent: {event['event']}\ndata: {json.dumps(event['data'], ensure_ascii=False)}\n\n"
+            after = event["id"]
+        if status in ("completed", "failed", "cancelled", "requires_action") or idle >= max_idle:
+            yield f"event: end\ndata: {json.dumps({'status': status})}\n\n"
+            return
+        if events or run.wait():
+            idle = 0
+        else:
+            idle += 1
+            yield ": keep-alive\n\n"
+
+
+FAILS_AT = "max_idle=2"
+ARGS = (event_stream,)
