@@ -7,16 +7,14 @@ event's status, the keep-alive comments counted against the idle waits, and the 
 events between the generator's two reads. The idempotency store is checked with a fake clock and twenty
 threads; the percentile against a reference on generated samples, with the inputs compared before and after.
 
-``day7_eval_case`` (an evaluation case that tells a right agent from wrong ones) is the checker of the
-evaluation exercise, which the course teaches on Day 6.
+The evaluation exercise (an evaluation case that tells a right agent from wrong ones) is Day 6's: see
+``day6.day6_eval_case``.
 """
 
 from __future__ import annotations
 
 import json
 import random
-import sqlite3
-import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -24,7 +22,7 @@ from typing import Any, Callable
 
 from .framework import ExerciseFailed, _brief, _callable, _Check, _short, attribute, exercise, typed
 
-__all__ = ["day7_event_stream", "day7_idempotency_store", "day7_eval_case", "day7_percentile"]
+__all__ = ["day7_event_stream", "day7_idempotency_store", "day7_percentile"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -641,101 +639,6 @@ def day7_idempotency_store(check: _Check, store_class: Any) -> None:
                          hint="“查有没有这个键 → 没有就 create() 并记下”必须作为一个整体：用 threading.Lock 把它们包在一起"
                               "（with self.lock: …）。只锁住查和存、不锁 create()，两个线程都会查到“没有”。")
     check.ok(case, "create 只调用了 1 次")
-    check.done()
-
-
-# ---------------------------------------------------------------------------------------------
-# the evaluation case (taught on Day 6): an evaluation case that tells right from wrong
-# ---------------------------------------------------------------------------------------------
-
-EVAL_REQUEST = "帮我订 2026-03-16 上午 9 点到 10 点的 room_302 会议室，3 个人开周会"
-_RIGHT = {"room_id": "room_302", "start_time": "2026-03-16 09:00", "end_time": "2026-03-16 10:00", "attendee_count": 3}
-
-
-def _booking_model(bookings: list[dict[str, Any]], answer: str | None = None) -> Any:
-    """A scripted agent: books each of ``bookings`` in turn, then says ``answer`` (default: what every booking result says)."""
-    from ....scripted import FunctionClient, call, calls
-
-    def fn(messages: list[dict[str, Any]], tools: Any) -> Any:
-        done = [m for m in messages if m.get("role") == "tool"]
-        if len(done) < len(bookings):
-            return calls(call("book_meeting_room", bookings[len(done)], id=f"call_book_{len(done)}"))
-        if answer is not None:
-            return answer
-        said = []
-        for message in done:
-            result = json.loads(message["content"])
-            data = result.get("data") or {}
-            if not result.get("success"):
-                said.append(f"没有订成：{result.get('error')}")
-            else:
-                said.append(f"已为你预订 {data.get('room_id')}（{data.get('location')}），{data.get('start_time')} 到 {data.get('end_time')}，"
-                            f"{data.get('attendees')} 人，预订编号 {data.get('booking_id')}。")
-        return "".join(said) or "好的。"
-
-    return FunctionClient(fn, max_calls=20)
-
-
-_WRONG_AGENTS: list[tuple[str, list[dict[str, Any]], str | None, str]] = [
-    ("订错了会议室（room_301）", [{**_RIGHT, "room_id": "room_301"}], None, "期望的调用要检查 room_id，数据库检查要看订的是哪一间。"),
-    ("订错了时间（10:00 到 11:00）", [{**_RIGHT, "start_time": "2026-03-16 10:00", "end_time": "2026-03-16 11:00"}], None,
-     "start_time 和 end_time 都要检查（在期望的参数里，或者在数据库检查的 SQL 里）。"),
-    ("人数填错了（4 人）", [{**_RIGHT, "attendee_count": 4}], None, "attendee_count 也是这次预订的一部分：检查它。"),
-    ("什么都没订，却说订好了", [], "已为你预订 room_302（A 座 3 楼），2026-03-16 09:00 到 2026-03-16 10:00，3 人，预订编号 BK0002。",
-     "回答可以撒谎，数据库不会：要有一条数据库检查，确认 bookings 表里真的有这条预订。"),
-    ("订了两间（room_302 和 room_301）", [_RIGHT, {**_RIGHT, "room_id": "room_301"}], None,
-     "数据库检查要查出张明（E001）的**全部**预订，期望恰好一行；只查 room_302 发现不了多订的那间。"),
-    ("订对了，回答却什么都没说", [_RIGHT], "好的。", "回答里要有用户关心的事实，比如预订编号 BK0002：把它放进 answer_facts。"),
-]
-
-
-@exercise
-def day7_eval_case(check: _Check, make_case: Callable[[], Any]) -> None:
-    """The evaluation exercise: ``make_case() -> EvalCase`` for ``EVAL_REQUEST`` that passes the right agent and fails every wrong one."""
-    __tracebackhide__ = True
-    from ...evaluation import EvalCase, evaluate, office_world_factory
-
-    _callable(check.exercise, make_case)
-    case = "make_case() 返回一个 EvalCase"
-    made = check.call(case, make_case, hint="return EvalCase(id=..., request=EVAL_REQUEST, kind=\"预订\", ...)")
-    if not isinstance(made, EvalCase):
-        raise check.fail(case, expected="EvalCase(...)", got=typed(made, 120),
-                         hint="从 handwritten_agent.course.evaluation 导入 EvalCase、ExpectedCall、StateCheck、OneOf。")
-    if made.request != EVAL_REQUEST:
-        raise check.fail(case, expected=EVAL_REQUEST, got=made.request, hint="request 用题目给的 EVAL_REQUEST，一字不改。")
-    check.ok(case, _brief(made.id))
-
-    def score(model: Any) -> Any:
-        root = tempfile.mkdtemp(prefix="day7_eval_")
-        try:
-            report = evaluate([made], office_world_factory(model, root=root))
-        except sqlite3.Error as exc:
-            raise check.fail("数据库检查的 SQL 能运行", expected="合法的 SQL", got=f"{type(exc).__name__}: {exc}",
-                             hint="在办公室数据库上试一试你的 SQL：表名 bookings，列 id, room_id, start_time, end_time, attendees, booked_by。") from None
-        except (TypeError, AttributeError, ValueError, KeyError) as exc:
-            raise check.fail("用例能被评测运行", expected="各个字段的类型正确", got=f"{type(exc).__name__}: {exc}",
-                             hint="expected_calls 是 ExpectedCall 的列表，state 是 StateCheck 的列表，rows 是列表的列表。") from None
-        return report.attempts[0]
-
-    case = "对的 Agent：四项全部通过"
-    right = score(_booking_model([_RIGHT]))
-    if not right.passed:
-        hint = "对的 Agent 也没通过，说明用例要求的东西不对。"
-        if made.decide != "approve":
-            hint = "订会议室对行政助理是 L2，要有人确认才会执行：decide=\"approve\"。"
-        elif not right.scores["database"]:
-            hint = ("看看数据库检查：SQL 查出来的行要和 rows 完全一样（列的顺序、类型：attendees 是整数 3，不是 \"3\"）。"
-                    "数据库里原来就有一条别人的预订（BK0001），按 booked_by = 'E001' 过滤。")
-        elif not right.scores["answer"]:
-            hint = "answer_facts 里的每一项都要出现在对的回答里；对的回答是：" + str(right.answer)
-        raise check.fail(case, expected="tools、arguments、database、answer 全部通过", got=f"{right.scores}；{'；'.join(right.problems)}", hint=hint)
-    check.ok(case)
-    for name, bookings, answer, hint in _WRONG_AGENTS:
-        case = f"错的 Agent：{name}"
-        wrong = score(_booking_model(bookings, answer))
-        if wrong.passed:
-            raise check.fail(case, expected="这个用例判它不通过", got=f"判为通过：{wrong.scores}，回答“{_brief(wrong.answer, 50)}”", hint=hint)
-        check.ok(case, "、".join(name for name, ok in wrong.scores.items() if not ok) + " 没通过")
     check.done()
 
 
