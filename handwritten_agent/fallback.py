@@ -9,7 +9,8 @@ once, as is a connection that cannot be made (usually a wrong ``LLM_BASE_URL``).
 
 Before asking a client whose context window is smaller, the messages are fitted to it (by default
 Day 4's ``trim_messages``, which drops whole oldest rounds and never splits a tool call from its
-result). Every switch is reported to ``on_switch`` (the service writes it into the run's trace) and
+result, down to Day 4's ``context_budget``: the window minus the reply's room — the request's
+``max_tokens``, else ``REPLY_ROOM`` — minus a margin for the estimate). Every switch is reported to ``on_switch`` (the service writes it into the run's trace) and
 kept in ``switches``.
 
 Left out: remembering that a model is down (a circuit breaker) — each call starts with the primary again.
@@ -24,12 +25,15 @@ from .llm import RateLimited, RequestTimeout, ServerError
 from .messages import ChatModel, ChatResult
 
 SWITCH_ON = (RateLimited, ServerError, RequestTimeout)
+REPLY_ROOM = 1024  # tokens kept free for the reply when the request does not say (no max_tokens)
 
 
-def _trim(messages: list[dict[str, Any]], tools: Sequence[dict[str, Any]] | None, max_tokens: int) -> list[dict[str, Any]]:
-    from .memory import trim_messages  # Day 4
+def _trim(messages: list[dict[str, Any]], tools: Sequence[dict[str, Any]] | None, window: int,
+          reply_room: int = REPLY_ROOM) -> list[dict[str, Any]]:
+    from .memory import context_budget, trim_messages  # Day 4
 
-    return trim_messages(messages, max_tokens, tools=tools) if tools else trim_messages(messages, max_tokens)
+    budget = context_budget(window, reply_room)
+    return trim_messages(messages, budget, tools=tools) if tools else trim_messages(messages, budget)
 
 
 class FallbackClient:
@@ -45,7 +49,7 @@ class FallbackClient:
         self.context_windows = list(context_windows) if context_windows is not None else [None] * len(self.clients)
         if len(self.context_windows) != len(self.clients):
             raise ValueError(f"context_windows 要和 clients 一样多：收到 {len(self.context_windows)} 个窗口、{len(self.clients)} 个客户端。")
-        self.fit, self.on_switch = fit or _trim, on_switch
+        self.fit, self.on_switch = fit, on_switch
         self.switches: list[dict[str, Any]] = []
 
     @property
@@ -61,10 +65,16 @@ class FallbackClient:
                 if index + 1 == len(self.clients):
                     raise
                 window = self.context_windows[index + 1]
-                fitted = self.fit(list(messages), tools, window) if window is not None else list(messages)
+                fitted = self._fit(list(messages), tools, window, options) if window is not None else list(messages)
                 self._report(index, exc, before=len(messages), after=len(fitted), window=window)
                 sent = fitted
         raise AssertionError("unreachable: the last client either answered or raised")
+
+    def _fit(self, messages: list[dict[str, Any]], tools: Sequence[dict[str, Any]] | None, window: int,
+             options: dict[str, Any]) -> list[dict[str, Any]]:
+        if self.fit is not None:
+            return self.fit(messages, tools, window)
+        return _trim(messages, tools, window, int(options.get("max_tokens") or REPLY_ROOM))
 
     def _report(self, index: int, error: Exception, *, before: int, after: int, window: int | None) -> None:
         switch = {"from_model": getattr(self.clients[index], "model", f"#{index}"),
@@ -76,4 +86,4 @@ class FallbackClient:
             self.on_switch(switch)
 
 
-__all__ = ["FallbackClient", "SWITCH_ON"]
+__all__ = ["REPLY_ROOM", "FallbackClient", "SWITCH_ON"]

@@ -35,8 +35,8 @@ def all_pictures() -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Write (or check) the course's SVG pictures in notebooks/images/.")
-    parser.add_argument("--check", action="store_true", help="exit 1 if a committed picture differs from this script's")
+    parser = argparse.ArgumentParser(description="写出（或检查）notebooks/images/ 里课程的 SVG 图。")
+    parser.add_argument("--check", action="store_true", help="已提交的图和脚本画出的不一样时，退出码为 1")
     args = parser.parse_args(argv)
     stale = []
     for name, draw in all_pictures().items():

@@ -73,3 +73,22 @@ def test_an_agent_on_a_failing_real_server_finishes_on_the_fallback():
     assert result.stop_reason == "final" and "153" in result.answer
     assert [s["to_model"] for s in client.switches] == ["course-sim", "course-sim"]  # one switch per model call of the run
     assert all(step.reply.model.startswith("course-sim") for step in result.steps)
+
+
+def test_the_default_fit_leaves_room_for_the_reply():
+    """Messages that would just fill the fallback's window are trimmed further: the reply needs its room too."""
+    from handwritten_agent.memory import context_budget
+    from handwritten_agent.tokens import count_message_tokens as estimate_messages
+
+    history = [{"role": "system", "content": "sys"}]
+    for i in range(40):
+        history += [{"role": "user", "content": f"第 {i} 个问题：会议室什么时候有空？"},
+                    {"role": "assistant", "content": f"第 {i} 个回答：下午三点以后都空着。"}]
+    history.append({"role": "user", "content": "最新的问题"})
+    window = estimate_messages(history) + 10  # the whole history fits the window, but leaves no room to answer
+    backup = ScriptedClient(["ok"])
+    client = FallbackClient([Failing(ServerError("503", status=503)), backup], context_windows=[None, window])
+    client.complete(history, max_tokens=200)
+    sent = backup.requests[0]["messages"]
+    assert estimate_messages(sent) <= context_budget(window, 200) < estimate_messages(history)
+    assert sent[0] == history[0] and sent[-1] == history[-1]

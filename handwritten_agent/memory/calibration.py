@@ -191,11 +191,11 @@ def fit_text_weights(corpus: dict[str, Any]) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m handwritten_agent.memory.calibration",
-                                     description="Measure the token estimate against the local model's tokenizer.")
+                                     description="用本地模型的分词器量一量 token 估算的误差。")
     parser.add_argument("--model", default=None, help="GGUF 文件（默认：课程模型）")
-    parser.add_argument("--rebuild-requests", action="store_true", help="re-record the requests from the simulator first")
-    parser.add_argument("--fit", action="store_true", help="print least-squares weights for the text features")
-    parser.add_argument("--dry-run", action="store_true", help="measure and report, but do not write the corpus file")
+    parser.add_argument("--rebuild-requests", action="store_true", help="先从离线模拟器重新录下那些请求")
+    parser.add_argument("--fit", action="store_true", help="打印各文本特征的最小二乘权重")
+    parser.add_argument("--dry-run", action="store_true", help="只测量和报告，不写语料文件")
     args = parser.parse_args(argv)
     corpus = load_corpus()
     if args.rebuild_requests:
