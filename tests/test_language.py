@@ -47,6 +47,10 @@ ALLOWED_ENGLISH = [
     re.compile(r"[A-Za-z]\w*(?:\s*[、,，]\s*[A-Za-z]\w*)+", re.ASCII),  # a list of names: sqrt、abs、round
 ]
 ENGLISH_PROSE = re.compile(r"\b[A-Za-z]{2,}(?: +[A-Za-z]{2,}){2,}\b")  # three English words in a row
+# a decision or a run's status written as the API's English word in a Chinese sentence (决定：approve);
+# a value in quotes, after = or inside brackets is data and stays
+STATUS_WORD = re.compile(r"(?<![\w'\"`=/.\-])(allow(?:ed)?|ask(?:ed)?|deny|denied|approved?|reject(?:ed)?|pending|running|"
+                         r"succeeded|failed|cancell?ed|paused|waiting)(?![\w'\"`=/.\-(])", re.I)
 
 
 def assert_chinese(text: str, *, foreign: Iterable[str] = (), what: str = "") -> None:
@@ -614,6 +618,9 @@ def english_in_outputs(path: Path) -> list[str]:
                 for match in BARE_BOOLEAN.finditer(line):
                     if not re.search(r"[{\[(=]", line[:match.start()]):
                         found.append(f"{path.name} 第 {index} 格：{match.group()} 出现在中文句子里（写成 是/否）：{line.strip()[:160]}")
+                for match in STATUS_WORD.finditer(line):
+                    if not re.search(r"[{\[(=]", line[:match.start()]):
+                        found.append(f"{path.name} 第 {index} 格：英文的决定或状态 {match.group()!r} 出现在中文句子里：{line.strip()[:160]}")
     return found
 
 
@@ -628,7 +635,8 @@ def test_the_output_check_finds_english_and_booleans_and_spares_data_and_provide
     bad = ["消息里没有出现密钥：True", "Rate limit reached for course-sim (injected by the `rate_limit` fault): retry after the time",
            "失败了（The server had an error while processing your request. Sorry about that! (injected by the `server_error` fault of "
            "course-sim, which fails every attempt)）",
-           "The offline simulator serves `course-sim` (optionally a fault)", "检查通过了吗？ False", "Hello, how can I help you today?"]
+           "The offline simulator serves `course-sim` (optionally a fault)", "检查通过了吗？ False", "Hello, how can I help you today?",
+           "HTTP 200 | 决定： approve | 决定人： 张明", "运行的状态：running"]
     for line in bad:
         assert english_in_outputs(notebook(line)), line
     good = ["消息里出现了密钥吗？没有", '{"success": false, "data": null, "error": "除数不能为零"}', "ToolCall(id='', name='calculator')",
@@ -637,7 +645,8 @@ def test_the_output_check_finds_english_and_booleans_and_spares_data_and_provide
             "data: {\"choices\": [], \"usage\": null}", "usage:         Usage(prompt_tokens=23, completion_tokens=8)",
             "{'success': False, 'data': None, 'error': '工具 calculator 的参数不是合法的 JSON'}",
             "失败了（The server had an error while processing your request. Sorry about…",
-            "✅ 两个并行调用：[user assistant(调用) tool tool assistant]"]
+            "✅ 两个并行调用：[user assistant(调用) tool tool assistant]", "决定：批准（请求里写 \"decision\": \"approve\"）",
+            "状态 {'status': 'running'}", "运行 run_7 的状态：succeeded_count=3"]
     for line in good:
         assert english_in_outputs(notebook(line)) == [], line
 
