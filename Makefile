@@ -54,7 +54,7 @@ eval: install
 
 ## re-run every notebook and solution on the offline simulator and save the outputs, then regenerate exercises/
 notebooks: install
-	LLM_PROVIDER=offline $(BIN)/jupyter nbconvert --to notebook --inplace --execute --ExecutePreprocessor.record_timing=False --ExecutePreprocessor.timeout=600 notebooks/*.ipynb solutions/*.ipynb
+	LLM_PROVIDER=offline $(BIN)/jupyter nbconvert --to notebook --inplace --execute --ExecutePreprocessor.record_timing=False --ExecutePreprocessor.store_widget_state=True --ExecutePreprocessor.timeout=600 notebooks/*.ipynb solutions/*.ipynb
 	$(BIN)/jupyter nbconvert --coalesce-streams notebooks/*.ipynb solutions/*.ipynb  # one stdout block per cell, as JupyterLab saves it
 	$(MAKE) exercises
 
