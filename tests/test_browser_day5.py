@@ -51,6 +51,9 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
 
 try:
     from playwright.sync_api import expect, sync_playwright
+
+    # a kernel on a busy two-core machine can take longer than Playwright's 5 s default to answer a click
+    expect.set_options(timeout=30_000)
 except ImportError:  # pragma: no cover - depends on the machine
     sync_playwright = None
 
