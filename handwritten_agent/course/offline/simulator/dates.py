@@ -90,7 +90,8 @@ def find_times(text: str) -> list[tuple[tuple[int, int], Span]]:
     for match in re.finditer(r"(?<!\d)([01]?\d|2[0-3])\s*:\s*([0-5]\d)(?!\d)", text):
         hits.append((match.start(), match.end(), int(match[1]), int(match[2]), None))
     for match in re.finditer(r"(上午|下午|晚上|傍晚|中午|早上|早晨|凌晨|今晚)?\s*(\d{1,2}|[一二两三四五六七八九十]{1,3})\s*[点時时](?!间|候|刻钟)"
-                             r"(?:\s*(半|一刻|三刻|(\d{1,2}|[一二三四五六七八九十]{1,3})\s*分?))?", text):
+                             r"(?:\s*(半|一刻|三刻|(\d{1,2}|[一二三四五六七八九十]{1,3})(?:\s*分|(?!\s*[\d个位名人间台张把件份次天元块岁号楼层])))"
+                             r")?", text):  # "10 点 10 个人" is ten o'clock and ten people, not 10:10
         hour = _small_number(match[2])
         if hour is None or hour > 24:
             continue

@@ -31,6 +31,9 @@ from .text import normalize, split_identifier, stem, tokens
 
 _GENERIC = frozenset({"编号", "号码", "代码", "标识", "唯一", "例如", "id", "code", "number", "identifier"})
 _NAME_LIKE = re.compile(r"(?<![A-Za-z0-9_@.\-])[A-Za-z]{1,4}-?\d{1,5}[A-Za-z]?(?![A-Za-z0-9_@.])")
+# a number people use as a thing's name ("订 301", "302 会议室"): three to five digits that are no date, time,
+# amount or count — nothing before that makes it part of a date or a decimal, no unit or measure word after it
+_NUMBER_NAME = re.compile(r"(?<![\dA-Za-z_@.:/\-])\d{3,5}(?![\dA-Za-z_@.:/\-]|\s*(?:[年月日号点时分秒个位名人间台张把支件份套箱次天周元块万千百岁楼层米%％]|小时|分钟))")
 
 
 def id_params(spec: dict[str, Any]) -> list[Param]:
@@ -38,7 +41,8 @@ def id_params(spec: dict[str, Any]) -> list[Param]:
 
 
 def display_names(text: str, specs: Iterable[dict[str, Any]]) -> list[str]:
-    """Names in the request that look like a thing's own name ("A302", "B-12") but match none of the tools' id patterns."""
+    """Names in the request that look like a thing's own name ("A302", "B-12", a bare "301") but match none of the
+    tools' id patterns; a bare number names the thing whose id or name has it as its whole number ("301" → room_301)."""
     patterns = [regex for spec in specs for param in id_params(spec) for regex in patterns_of(param)]
     found = []
     for match in _NAME_LIKE.finditer(normalize(text)):
@@ -46,6 +50,9 @@ def display_names(text: str, specs: Iterable[dict[str, Any]]) -> list[str]:
         if any(regex.fullmatch(name) for regex in patterns) or re.fullmatch(r"(?i)[ap]m\d*|\d+[ap]m", name):
             continue
         found.append(name)
+    for match in _NUMBER_NAME.finditer(normalize(text)):
+        if not any(regex.fullmatch(match.group(0)) for regex in patterns):
+            found.append(match.group(0))
     return list(dict.fromkeys(found))
 
 

@@ -200,10 +200,11 @@ def _fill(user_text: str, intents: list[Intent], intent: Intent, now: datetime, 
           previous_texts: tuple[str, ...] = (), previous_calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = (),
           grounded: bool = False) -> FillOutcome:
     context = _context(user_text, intents, intent)
+    named, in_lookup = _named(user_text, intents, intent)
     ctx = FillContext(segment=intent.text, context=context, request=user_text, now=now,
                       has_previous=has_previous, previous_ready=previous_ready,
                       previous_number=previous_number, previous_texts=previous_texts, previous_calls=previous_calls,
-                      named=tuple(display_names(scoring_text(context), [i.tool.spec for i in intents])),
+                      named=named, named_in_lookup=in_lookup,
                       grounded=grounded, seen_calls=_SEEN.get())
     outcome = fill_arguments(intent.tool.spec, ctx)
     if intent.grounds and ctx.named:
@@ -211,6 +212,20 @@ def _fill(user_text: str, intents: list[Intent], intent: Intent, now: datetime, 
         required = {param.name for param in params_of(intent.tool.spec) if param.required}
         outcome.arguments = [{k: v for k, v in arguments.items() if k in required} for arguments in outcome.arguments]
     return outcome
+
+
+def _named(user_text: str, intents: list[Intent], intent: Intent) -> tuple[tuple[str, ...], bool]:
+    """The display names that choose what ``intent`` acts on, and whether they come from a lookup's words: those in its
+    own words, else — for an action — those in the words of the request's lookups ("如果明天上午 A301 有空，就帮我订
+    9 点到 10 点": the booking is of A301, which only the availability question names; such a name must also fit
+    the action's own constraints, or the step is not taken). A name in another action's words belongs to that action."""
+    specs = [i.tool.spec for i in intents]
+    own = display_names(scoring_text(_context(user_text, intents, intent)), specs)
+    if own or intent.tool.reads:
+        return tuple(own), False
+    actions = [i for i in intents if not i.tool.reads]
+    inherited = display_names(scoring_text(_context(user_text, actions, intent)), specs)
+    return tuple(inherited), bool(inherited)
 
 
 def scoring_text(text: str) -> str:

@@ -116,16 +116,23 @@ def _fitting_value(item: dict[str, Any], param: Param, patterns: list[re.Pattern
 
 
 def _names(item: dict[str, Any]) -> set[str]:
-    return {str(value).strip().lower() for value in item.values() if isinstance(value, (str, int)) and not isinstance(value, bool)}
+    """What an object may be called: its text and integer values, and the number in each that has one ("room_301" → 301)."""
+    names = {str(value).strip().lower() for value in item.values() if isinstance(value, (str, int)) and not isinstance(value, bool)}
+    for name in list(names):
+        numbers = re.findall(r"\d+", name)
+        if len(numbers) == 1 and len(numbers[0]) >= 3 and not name.isdigit():
+            names.add(numbers[0])
+    return names
 
 
 def value_from_results(param: Param, patterns: list[re.Pattern[str]], results: list[tuple[dict[str, Any], dict[str, Any], str]],
-                       numbers: list[tuple[Param, Any]] = (), named: tuple[str, ...] = ()) -> Any:
+                       numbers: list[tuple[Param, Any]] = (), named: tuple[str, ...] = (), *, named_must_fit: bool = False) -> Any:
     """The value for ``param`` from the earlier ``results`` (``(spec, arguments, raw text)``, latest last) — ``NONE_FIT``
     when they hold objects but none fits, ``None`` when they hold no objects to read (see the module docstring).
     ``numbers``: this call's numeric arguments already filled, which may bound the earlier results. ``named``: names
     the user wrote ("B502"); when given, only an object carrying one of them fits — the user chose it, so the
-    constraints do not rule it out (the tool itself says whether it can be done)."""
+    constraints do not rule it out (the tool itself says whether it can be done) — unless ``named_must_fit``: a name
+    the user wrote for a lookup ("A301 有没有空，再订一间 10 人的") chooses the thing only if it also fits this call."""
     if not patterns:
         return None
     seen_objects = False
@@ -144,7 +151,7 @@ def value_from_results(param: Param, patterns: list[re.Pattern[str]], results: l
                 continue
             seen_objects = True
             if wanted:
-                if wanted & _names(item):
+                if wanted & _names(item) and (not named_must_fit or _satisfies(item, constraints)):
                     return value
             elif _satisfies(item, constraints):
                 return value

@@ -158,7 +158,8 @@ class _Filler:
             if param.name in self.values or self.kinds[param.name] != "pattern":
                 continue
             for spec, arguments, raw in reversed(self.ctx.seen_calls):
-                found = value_from_results(param, patterns_of(param), [(spec, arguments, raw)], numbers, self.ctx.named)
+                found = value_from_results(param, patterns_of(param), [(spec, arguments, raw)], numbers, self.ctx.named,
+                                           named_must_fit=self.ctx.named_in_lookup)
                 if found is None or found is NONE_FIT:
                     continue
                 self.values[param.name] = found.upper() if wants_upper(param) else found
@@ -172,7 +173,8 @@ class _Filler:
         results hold no objects to read — the first match in their text."""
         upper = wants_upper(param)
         numbers = [(p, self.values[p.name]) for p in self.params if p.name in self.values and self.kinds[p.name] == "number"]
-        carried = value_from_results(param, patterns_of(param), list(self.ctx.previous_calls), numbers, self.ctx.named)
+        carried = value_from_results(param, patterns_of(param), list(self.ctx.previous_calls), numbers, self.ctx.named,
+                                     named_must_fit=self.ctx.named_in_lookup)
         if carried is NONE_FIT:
             return
         if carried is not None:

@@ -79,6 +79,7 @@ class FillContext:
     previous_texts: tuple[str, ...] = ()  # earlier results, searched for ids/names the request lacks
     previous_calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = ()  # the same results as (spec, arguments, text)
     named: tuple[str, ...] = ()  # display names the user wrote ("B502"): an id taken from results must belong to one of them
+    named_in_lookup: bool = False  # the names come from a lookup's words, not this call's: the thing must also fit this call
     grounded: bool = False  # an earlier intent was a lookup made for this one: no id found there means the step is not taken
     seen_calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = ()  # earlier rounds' calls and results (spec, arguments, text)
 
