@@ -168,16 +168,19 @@ def quotes_for(params: list[Param], text: str) -> dict[str, Quote]:
 def labelled_for(params: list[Param], text: str) -> dict[str, tuple[str, int, int]]:
     """The words each free-text parameter's label introduces: "主题：周会，内容：明天十点开会" → subject "周会",
     content "明天十点开会"; "with the subject customer list" → subject "customer list". A Chinese label needs
-    是/为/：after it; a value runs to the next label or the end. Each value comes with the span of its label and
+    是/为/：after it, or starts a clause and a space follows it ("主题 周会取消"); a value runs to the next label or the end. Each value comes with the span of its label and
     itself, so the words can be left out of the other parameters' text."""
     labels = {p.name: _label_tokens(p) for p in params}
     shared = {t for name, tokens in labels.items() for t in tokens if any(t in other for n, other in labels.items() if n != name)}
     hits: list[tuple[int, int, str]] = []
     for param in params:
         for token in labels[param.name] - shared:
-            marker = r"\s*(?:是|为|[:：=])\s*" if re.search(r"[^\x00-\x7f]", token) else r"\s*(?:is\s+|[:=]\s*)?"
-            edge = "" if re.search(r"[^\x00-\x7f]", token) else r"\b"
+            chinese = bool(re.search(r"[^\x00-\x7f]", token))
+            marker = r"\s*(?:是|为|[:：=])\s*" if chinese else r"\s*(?:is\s+|[:=]\s*)?"
+            edge = "" if chinese else r"\b"
             hits += [(m.start(), m.end(), param.name) for m in re.finditer(edge + re.escape(token) + edge + marker, text, re.I)]
+            if chinese:  # "主题 周会取消，正文 本周五不开会": a label that starts a clause, then a space, then its value
+                hits += [(m.start(), m.end(), param.name) for m in re.finditer(r"(?:^|(?<=[，,；;\s]))" + re.escape(token) + r"\s+(?=\S)", text)]
     hits.sort()
     found: dict[str, tuple[str, int, int]] = {}
     end = -1
