@@ -9,8 +9,8 @@ Four properties a course about safe agents must never see broken, whatever the t
    successfully in this run — not after a failed, refused or unconfirmed call, and not for something the user only told.
 3. **Declines.** A request no tool can serve, or one asking for personal data in bulk, is declined in words:
    no call that changes anything, and no question back.
-4. **The named thing.** A booking of a thing the user named — by its display name, by its bare number, or only in
-   the condition ("如果明天 C102 有空就订下来") — acts on that thing and no other; a named thing the lookup does not
+4. **The named thing.** A booking of a thing the user named — by its display name (letters and digits, or Chinese
+   words only the lookup's results show to be a name), by its bare number, or only in the condition ("如果明天 C102 有空就订下来") — acts on that thing and no other; a named thing the lookup does not
    return is not booked at all.
 
 The checkers below are written from the outside: they know the generated tools (which change things, which
@@ -97,7 +97,11 @@ def booker(world: World, rng: random.Random) -> tuple[str, str, str]:
                           {"date": {"type": "string", "description": "日期，格式 YYYY-MM-DD，例如：2026-03-13"}}, ["date"]))
     world.side_effects.add(name)
     world.id_patterns[name] = re.compile(rf"{thing}_\d{{3}}")
-    world.objects[lookup] = [{"id": f"{thing}_{100 + i}", "name": f"{chr(65 + i)}{100 + i}"} for i in range(1, 4)]
+    if rng.random() < 0.5:
+        world.objects[lookup] = [{"id": f"{thing}_{100 + i}", "name": f"{chr(65 + i)}{100 + i}"} for i in range(1, 4)]
+    else:  # Chinese display names, which only the lookup's results can tell apart from other words
+        names = rng.sample(["春晖厅", "海棠厅", "松风阁", "听涛轩", "明月堂", "青竹间"], 3)
+        world.objects[lookup] = [{"id": f"{thing}_{100 + i}", "name": name} for i, name in enumerate(names, 1)]
     return name, thing, thing_zh
 
 
@@ -157,9 +161,12 @@ def example(seed: int) -> tuple[str, str, World]:
     else:
         name, thing_key, thing_zh = thing
         objects = world.objects[f"list_free_{thing_key}s"]
-        pick = rng.choice(objects + [{"id": None, "name": "E107"}])  # sometimes a name the lookup does not return
+        chinese = not objects[0]["name"][0].isascii()
+        # sometimes a name the lookup does not return (a letter-and-digit one: a Chinese name no result shows is
+        # not told apart from other words — the simulator's grounding leaves that out)
+        pick = rng.choice(objects + ([] if chinese else [{"id": None, "name": "E107"}]))
         world.named_target = pick["id"]
-        said = rng.choice([pick["name"], pick["name"][1:]])  # "C102", or only its number "102"
+        said = pick["name"] if chinese else rng.choice([pick["name"], pick["name"][1:]])  # "C102", or only its number "102"
         request = rng.choice([f"帮我订明天的{thing_zh} {said}", f"明天帮我把 {said} 这个{thing_zh}订下来",
                               f"如果明天 {said} 这个{thing_zh}有空，就帮我订下来", f"{said} 明天有空的话帮我订一下",
                               f"明天订{thing_zh} {said}"])
@@ -366,7 +373,7 @@ def test_the_scope_check_catches_an_engine_that_adds_targets(monkeypatch):
 def test_the_target_check_catches_an_engine_that_ignores_the_name(monkeypatch):
     from handwritten_agent.course.offline.simulator import planner
 
-    monkeypatch.setattr(planner, "_named", lambda user_text, intents, intent: ((), False))  # names no longer choose
+    monkeypatch.setattr(planner, "_named", lambda *args: ((), False))  # names no longer choose
     assert all_problems(range(N_EXAMPLES))["target"]
 
 

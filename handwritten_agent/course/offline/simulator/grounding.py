@@ -16,8 +16,11 @@ pattern) or, without one, from the first object that satisfies the constraints (
 name the results do not contain is not replaced by another thing: the step is not taken, and the answer
 says so.
 
-Left out: lookups that need a value the request does not give, chains of more than one lookup, and
-Chinese display names (only letter-and-digit names are recognised as names).
+A Chinese name ("春晖厅") is recognised once a lookup's result shows it belongs to one object (the planner's
+``_result_names``); a bare number ("订 301") names the object whose id or name has that number.
+
+Left out: lookups that need a value the request does not give, chains of more than one lookup, and a
+Chinese name that no result contains (it is not told apart from other words, so it is not refused by name).
 """
 
 from __future__ import annotations

@@ -55,6 +55,7 @@ from .choose import MIN_SCORE, ToolProfile, best_tool, profile, rank
 from .grounding import display_names, lookup_tool
 from .lexicon import REQUEST_WORDS, is_small_talk
 from .scope import decline_personal_data, personal_data_in_bulk, unscoped
+from .arguments.carry import MAX_OBJECTS, objects_in
 from .text import CJK_RANGE, find_numbers, find_quotes, format_number, language, normalize
 
 
@@ -200,7 +201,7 @@ def _fill(user_text: str, intents: list[Intent], intent: Intent, now: datetime, 
           previous_texts: tuple[str, ...] = (), previous_calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = (),
           grounded: bool = False) -> FillOutcome:
     context = _context(user_text, intents, intent)
-    named, in_lookup = _named(user_text, intents, intent)
+    named, in_lookup = _named(user_text, intents, intent, tuple(previous_calls) + tuple(_SEEN.get()))
     ctx = FillContext(segment=intent.text, context=context, request=user_text, now=now,
                       has_previous=has_previous, previous_ready=previous_ready,
                       previous_number=previous_number, previous_texts=previous_texts, previous_calls=previous_calls,
@@ -214,17 +215,38 @@ def _fill(user_text: str, intents: list[Intent], intent: Intent, now: datetime, 
     return outcome
 
 
-def _named(user_text: str, intents: list[Intent], intent: Intent) -> tuple[tuple[str, ...], bool]:
+def _result_names(text: str, calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...]) -> list[str]:
+    """Values of looked-up objects that ``text`` writes out and that belong to one object only — a Chinese name
+    ("春晖厅") is a name when a result shows it is one; a value several objects share ("A 座 3 楼") names none."""
+    owners: dict[str, set[int]] = {}
+    for _, _, raw in calls:
+        try:
+            data = json.loads(raw)
+        except (TypeError, ValueError):
+            continue
+        for index, item in enumerate(objects_in(data)):
+            if index >= MAX_OBJECTS:
+                break
+            for value in item.values():
+                if isinstance(value, str) and 2 <= len(value.strip()) <= 40:
+                    owners.setdefault(normalize(value.strip()), set()).add(id(item))
+    return [value for value, items in owners.items() if len(items) == 1 and not value.isdigit() and value in text]
+
+
+def _named(user_text: str, intents: list[Intent], intent: Intent,
+           calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = ()) -> tuple[tuple[str, ...], bool]:
     """The display names that choose what ``intent`` acts on, and whether they come from a lookup's words: those in its
     own words, else — for an action — those in the words of the request's lookups ("如果明天上午 A301 有空，就帮我订
     9 点到 10 点": the booking is of A301, which only the availability question names; such a name must also fit
     the action's own constraints, or the step is not taken). A name in another action's words belongs to that action."""
     specs = [i.tool.spec for i in intents]
-    own = display_names(scoring_text(_context(user_text, intents, intent)), specs)
+    words = scoring_text(_context(user_text, intents, intent))
+    own = display_names(words, specs) or _result_names(words, calls)
     if own or intent.tool.reads:
         return tuple(own), False
     actions = [i for i in intents if not i.tool.reads]
-    inherited = display_names(scoring_text(_context(user_text, actions, intent)), specs)
+    words = scoring_text(_context(user_text, actions, intent))
+    inherited = display_names(words, specs) or _result_names(words, calls)
     return tuple(inherited), bool(inherited)
 
 

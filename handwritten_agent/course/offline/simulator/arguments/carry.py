@@ -35,19 +35,19 @@ _UPPER_BOUND = frozenset({"max", "maximum", "most", "to", "highest", "upto"})
 MAX_OBJECTS = 200
 
 
-def _objects(value: Any, depth: int = 0) -> Iterator[dict[str, Any]]:
+def objects_in(value: Any, depth: int = 0) -> Iterator[dict[str, Any]]:
     """Every object inside ``value``, in order, each after the objects nested in it."""
     if depth > 6:
         return
     if isinstance(value, dict):
         for inner in value.values():
             if isinstance(inner, (list, dict)):
-                yield from _objects(inner, depth + 1)
+                yield from objects_in(inner, depth + 1)
         yield value
     elif isinstance(value, list):
         for item in value:
             if isinstance(item, (list, dict)):
-                yield from _objects(item, depth + 1)
+                yield from objects_in(item, depth + 1)
 
 
 def _words(name: str) -> list[str]:
@@ -143,7 +143,7 @@ def value_from_results(param: Param, patterns: list[re.Pattern[str]], results: l
         except (TypeError, ValueError):
             continue
         constraints = constraints_of(spec, arguments, numbers)
-        for count, item in enumerate(_objects(data)):
+        for count, item in enumerate(objects_in(data)):
             if count >= MAX_OBJECTS:
                 break
             value = _fitting_value(item, param, patterns)
@@ -158,4 +158,4 @@ def value_from_results(param: Param, patterns: list[re.Pattern[str]], results: l
     return NONE_FIT if seen_objects else None
 
 
-__all__ = ["NONE_FIT", "constraints_of", "value_from_results"]
+__all__ = ["MAX_OBJECTS", "NONE_FIT", "constraints_of", "objects_in", "value_from_results"]
