@@ -81,3 +81,38 @@ def test_asking_whether_one_named_thing_is_free_checks_that_thing():
     gone = {"rooms": [r for r in ROOMS["rooms"] if r["name"] != "K20"]}
     no = plan("3 月 20 日 K20 还有空房吗？", [(first.calls[0], json.dumps(gone))])
     assert no.answer.startswith("不") and "K20" in no.answer and "T12" in no.answer
+
+
+CHINESE_ROOMS = {"rooms": [{"room_no": "R1001", "name": "听雨轩", "beds": 1}, {"room_no": "R1002", "name": "观澜阁", "beds": 2},
+                           {"room_no": "R1003", "name": "揽月楼", "beds": 3}]}
+
+
+def test_a_chinese_name_is_a_name_once_the_results_show_it_is_one():
+    request = "3 月 20 日帮我订观澜阁这间客房，2 个人"
+    first = plan(request)
+    assert [c.name for c in first.calls] == ["search_rooms"]
+    second = plan(request, [(first.calls[0], json.dumps(CHINESE_ROOMS))])
+    assert second.calls == [PlannedCall("reserve_room", {"room_no": "R1002", "check_in": "2026-03-20", "guests": 2})]
+    question = "3 月 20 日揽月楼还有空房吗？"
+    asked = plan(question)
+    yes = plan(question, [(asked.calls[0], json.dumps(CHINESE_ROOMS))])
+    assert yes.answer.startswith("是的") and "揽月楼" in yes.answer
+
+
+def test_a_bare_number_names_the_room_with_that_number_or_none():
+    request = "3 月 20 日帮我订 1003，3 个人"
+    first = plan(request)
+    second = plan(request, [(first.calls[0], json.dumps(ROOMS))])
+    assert second.calls == [PlannedCall("reserve_room", {"room_no": "R1003", "check_in": "2026-03-20", "guests": 3})]
+    missing = plan("3 月 20 日帮我订 1009，3 个人", [(first.calls[0], json.dumps(ROOMS))])
+    assert not missing.calls and "1009" in missing.answer
+
+
+def test_a_name_only_the_condition_says_is_the_one_booked():
+    request = "如果 3 月 20 日 K20 有空，就帮我订下来，2 个人"
+    first = plan(request)
+    second = plan(request, [(first.calls[0], json.dumps(ROOMS))])
+    assert second.calls == [PlannedCall("reserve_room", {"room_no": "R1002", "check_in": "2026-03-20", "guests": 2})]
+    gone = {"rooms": [r for r in ROOMS["rooms"] if r["name"] != "K20"]}
+    final = plan(request, [(first.calls[0], json.dumps(gone))])
+    assert not final.calls

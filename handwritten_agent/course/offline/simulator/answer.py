@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from .arguments.carry import object_names
 from .expressions import number_from_result
 from .facts import CallView, Fact, fact_phrase, join_words, read_data, show_number
 from .fieldwords import DOING_VERBS, WORDS, action_words
@@ -35,6 +36,7 @@ from .phrasing import (action_phrase, answer_in_question, asks_yes_no, calculati
                        yes_no_sentence)
 from .replies import clarify_question, fallback_reply, unfinished_note, unmet_note  # re-exported: one place to import answers from
 from .results import CONFIRM, DENIED, ERROR, OK, REPEATED, ResultView, read_result
+from .grounding import NUMBER_NAME
 from .text import CJK_RANGE, format_number, normalize, split_identifier
 
 MAX_FACTS = 5  # facts in one clause
@@ -290,12 +292,17 @@ def _membership(item: AnswerItem, fact: Fact, lang: str) -> str:
     is not — about the thing asked, not a recital of the list ("" when the question names nothing or asks no yes/no)."""
     if not asks_yes_no(item.question):
         return ""
-    names = [n for n in _NAMED.findall(normalize(item.question)) if not re.fullmatch(r"\d+[A-Za-z]{1,2}", n)]
+    question = normalize(item.question)
     objects = _listed_objects(item.view.value)
+    names = [n for n in _NAMED.findall(question) if not re.fullmatch(r"\d+[A-Za-z]{1,2}", n)]
+    names += [m.group(0) for m in NUMBER_NAME.finditer(question)]  # "301 有空吗"
+    if not names:  # a Chinese name, when one listed object has it ("春晖厅有空吗")
+        values = [normalize(str(v).strip()) for o in objects for v in o.values() if isinstance(v, str) and len(v.strip()) >= 2]
+        names = [v for v in dict.fromkeys(values) if values.count(v) == 1 and not v.isdigit() and v in question]
     if not names or not objects:
         return ""
     wanted = {n.lower() for n in names}
-    present = [o for o in objects if wanted & {str(v).strip().lower() for v in o.values() if isinstance(v, (str, int))}]
+    present = [o for o in objects if wanted & object_names(o)]
     if _TAKEN.search(item.question):  # "B501 被占了吗？" asks the opposite of what a list of free things says
         shown = "、".join(names)
         if lang == "zh":

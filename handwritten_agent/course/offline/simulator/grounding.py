@@ -36,7 +36,7 @@ _GENERIC = frozenset({"编号", "号码", "代码", "标识", "唯一", "例如"
 _NAME_LIKE = re.compile(r"(?<![A-Za-z0-9_@.\-])[A-Za-z]{1,4}-?\d{1,5}[A-Za-z]?(?![A-Za-z0-9_@.])")
 # a number people use as a thing's name ("订 301", "302 会议室"): three to five digits that are no date, time,
 # amount or count — nothing before that makes it part of a date or a decimal, no unit or measure word after it
-_NUMBER_NAME = re.compile(r"(?<![\dA-Za-z_@.:/\-])\d{3,5}(?![\dA-Za-z_@.:/\-]|\s*(?:[年月日号点时分秒个位名人间台张把支件份套箱次天周元块万千百岁楼层米%％]|小时|分钟))")
+NUMBER_NAME = re.compile(r"(?<![\dA-Za-z_@.:/\-])\d{3,5}(?![\dA-Za-z_@.:/\-]|\s*(?:[年月日号点时分秒个位名人间台张把支件份套箱次天周元块万千百岁楼层米%％]|小时|分钟))")
 
 
 def id_params(spec: dict[str, Any]) -> list[Param]:
@@ -53,7 +53,7 @@ def display_names(text: str, specs: Iterable[dict[str, Any]]) -> list[str]:
         if any(regex.fullmatch(name) for regex in patterns) or re.fullmatch(r"(?i)[ap]m\d*|\d+[ap]m", name):
             continue
         found.append(name)
-    for match in _NUMBER_NAME.finditer(normalize(text)):
+    for match in NUMBER_NAME.finditer(normalize(text)):
         if not any(regex.fullmatch(match.group(0)) for regex in patterns):
             found.append(match.group(0))
     return list(dict.fromkeys(found))
@@ -88,4 +88,4 @@ def lookup_tool(tool: Any, missing: list[Param], candidates: list[Any], fillable
     return best[2] if best else None
 
 
-__all__ = ["display_names", "id_params", "lookup_tool", "relevance"]
+__all__ = ["NUMBER_NAME", "display_names", "id_params", "lookup_tool", "relevance"]

@@ -115,7 +115,7 @@ def _fitting_value(item: dict[str, Any], param: Param, patterns: list[re.Pattern
     return None
 
 
-def _names(item: dict[str, Any]) -> set[str]:
+def object_names(item: dict[str, Any]) -> set[str]:
     """What an object may be called: its text and integer values, and the number in each that has one ("room_301" → 301)."""
     names = {str(value).strip().lower() for value in item.values() if isinstance(value, (str, int)) and not isinstance(value, bool)}
     for name in list(names):
@@ -151,11 +151,11 @@ def value_from_results(param: Param, patterns: list[re.Pattern[str]], results: l
                 continue
             seen_objects = True
             if wanted:
-                if wanted & _names(item) and (not named_must_fit or _satisfies(item, constraints)):
+                if wanted & object_names(item) and (not named_must_fit or _satisfies(item, constraints)):
                     return value
             elif _satisfies(item, constraints):
                 return value
     return NONE_FIT if seen_objects else None
 
 
-__all__ = ["MAX_OBJECTS", "NONE_FIT", "constraints_of", "objects_in", "value_from_results"]
+__all__ = ["MAX_OBJECTS", "NONE_FIT", "constraints_of", "object_names", "objects_in", "value_from_results"]
