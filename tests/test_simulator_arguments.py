@@ -310,3 +310,41 @@ def test_arguments_through_the_sdk_against_the_serve_command():
         client = openai.OpenAI(base_url=base_url, api_key="any", max_retries=0)
         for text, spec, expected in SDK_CASES:
             assert _sdk_arguments(client, text, spec) == expected
+
+
+# -- lists of ids: ranges, who is left out, and a text "the same as last time" ------------------------------------
+
+NOTIFY = {"name": "notify_members", "description": "给会员发送通知。member_ids 为空时发给全部会员。",
+          "parameters": {"type": "object", "properties": {
+              "text": {"type": "string", "description": "通知内容，例如：本周六闭馆"},
+              "member_ids": {"type": "array", "items": {"type": "string"}, "description": "会员编号列表，例如：[\"M001\"]；不填则发给全部会员"}},
+              "required": ["text"]}}
+
+
+def _calls(request: str, seen: tuple = ()) -> list[tuple[str, dict[str, Any]]]:
+    plan = plan_turn(request, [NOTIFY], [], now=datetime(2026, 3, 12, 14, 30), seen=seen)
+    return [(call.name, call.arguments) for call in plan.calls]
+
+
+@pytest.mark.parametrize("request_text, ids", [
+    ("给会员 M008 到 M011 发通知：本周六闭馆", ["M008", "M009", "M010", "M011"]),
+    ("通知 M010-M012：泳池维修", ["M010", "M011", "M012"]),
+    ("给 M001 和 M005 发通知：本周六闭馆", ["M001", "M005"]),  # two ids joined by 和 are two ids, not a range
+])
+def test_a_range_of_ids_names_the_ids_between(request_text, ids):
+    assert [(name, arguments["member_ids"]) for name, arguments in _calls(request_text)] == [("notify_members", ids)]
+
+
+@pytest.mark.parametrize("request_text", ["除了 M002 以外，给其他会员发通知：本周六闭馆", "给会员发通知，M002 除外：本周六闭馆",
+                                          "给别的会员都发一条通知，不包括 M002：本周六闭馆"])
+def test_who_is_left_out_is_never_sent_to_and_everyone_else_is_not_guessed(request_text):
+    plan = plan_turn(request_text, [NOTIFY], [], now=datetime(2026, 3, 12, 14, 30))
+    assert not plan.calls and plan.answer  # a question: the list of the others is not in the request
+
+
+def test_a_text_the_same_as_last_time_is_the_last_calls_text_or_asked_for():
+    earlier = ((NOTIFY, {"text": "泳池周三维修，暂停开放", "member_ids": ["M001"]}, '{"success": true}'),)
+    assert _calls("给 M007 发通知，内容和上次一样", seen=earlier) == [
+        ("notify_members", {"text": "泳池周三维修，暂停开放", "member_ids": ["M007"]})]
+    assert _calls("给 M007 发通知，内容和上次一样") == []  # nothing said before: asked, not made up
+    assert _calls("给 M007 发通知：同上") == []

@@ -48,6 +48,13 @@ UNSEEN_OFFICE_CASES: list[EvalCase] = [
              forbidden_tools=["send_notification_email"],
              state=[StateCheck("SELECT customer_id FROM sms_outbox WHERE content LIKE '%取货%'", [["C031"]], "只给 C031 发了"), NO_EMAIL],
              answer_facts=[OneOf("C031", "1 位", "1 条", "已发送")]),
+    EvalCase("sms_range", "给客户 C011 到 C014 发短信：下周一起营业时间调整为 9 点", "通知",
+             expected_calls=[ExpectedCall("send_sms_to_customers", {"customer_ids": ["C011", "C012", "C013", "C014"]})],
+             decide="approve",
+             state=[StateCheck("SELECT customer_id FROM sms_outbox ORDER BY customer_id", [["C011"], ["C012"], ["C013"], ["C014"]],
+                               "发给了 C011 到 C014 这四位")]),
+    EvalCase("sms_all_but_one", "除了 C004 以外，给其他客户发短信：仓库盘点，明天暂停发货", "否定",
+             forbidden_tools=["send_sms_to_customers"], state=[NO_SMS]),
     EvalCase("sms_everyone_said", "给所有客户群发一条短信：春节期间客服热线照常服务", "确认",
              expected_calls=[ExpectedCall("send_sms_to_customers", {"customer_ids": OneOf(None, [])})], state=[NO_SMS]),
     # -- rooms by display name or by size: query, then act

@@ -111,6 +111,41 @@ def find_pattern(regex: re.Pattern[str], text: str, upper: bool) -> list[tuple[s
     return found
 
 
+_RANGE_JOIN = re.compile(r"\s*(?:到|至|-|~|～|—|－|through|to)\s*$", re.I)
+_EXCLUDE_BEFORE = re.compile(r"(?:除了|除去|除掉|除|不包括|不包含|不含|排除|去掉|不要发给|别发给|不发给|except(?:\s+for)?|excluding|other\s+than|but\s+not)"
+                             r"[^，,。;；:：]*$", re.I)
+_EXCLUDE_AFTER = re.compile(r"^[^，,。;；:：]*?(?:以外|之外|除外)", re.I)
+MAX_RANGE = 50  # "C001 到 C500" is no list a person means to spell out
+
+
+def expand_ranges(found: list[tuple[str, Span]], text: str) -> list[tuple[str, Span]]:
+    """"C001 到 C003" → C001, C002, C003: two ids joined by 到/至/-/~ with the same prefix and width stand for the ids
+    between them (at most ``MAX_RANGE``); any other pair stays as it is."""
+    out: list[tuple[str, Span]] = []
+    index = 0
+    while index < len(found):
+        value, span = found[index]
+        if index + 1 < len(found):
+            after, after_span = found[index + 1]
+            first, last = re.fullmatch(r"(.*?)(\d+)", value), re.fullmatch(r"(.*?)(\d+)", after)
+            if (first and last and first[1] == last[1] and len(first[2]) == len(last[2])
+                    and _RANGE_JOIN.search(text[span[1]:after_span[0]]) and text[span[1]:after_span[0]].strip()
+                    and 0 < int(last[2]) - int(first[2]) < MAX_RANGE):
+                width = len(first[2])
+                out += [(f"{first[1]}{n:0{width}d}", span) for n in range(int(first[2]), int(last[2]))]
+                out.append((after, after_span))
+                index += 2
+                continue
+        out.append((value, span))
+        index += 1
+    return out
+
+
+def excluded(span: Span, text: str) -> bool:
+    """Whether the value at ``span`` is named to be left out: "除了 C002 以外", "C002 除外", "except C002"."""
+    return bool(_EXCLUDE_BEFORE.search(text[:span[0]]) or _EXCLUDE_AFTER.match(text[span[1]:]))
+
+
 def find_cities(text: str, english: bool, *, every: bool = False) -> list[tuple[str, Span]]:
     """Cities of the lexicon named in ``text`` (in Chinese or English), written the way the tool wants them."""
     hits: list[tuple[int, int, Any]] = []

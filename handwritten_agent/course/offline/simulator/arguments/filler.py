@@ -17,7 +17,7 @@ from ..expressions import PREV, extract_expression
 from ..fieldwords import VERBS, description_noun
 from ..lexicon import CURRENCIES
 from ..text import CJK_RANGE, find_numbers, find_quotes, format_number, normalize, split_identifier, tokens
-from .entities import Span, find_cities, find_currencies, find_enum, find_pattern, find_people, find_things
+from .entities import Span, excluded, expand_ranges, find_cities, find_currencies, find_enum, find_pattern, find_people, find_things
 from .freetext import CONTENT_WORDS, SEARCH_WORDS, free_text, labelled_for, leftover_clauses, quotes_for, without_own_words
 from .numbers import bare_yes_no, boolean_value, pick_number, yes_no_enum
 from .carry import NONE_FIT, value_from_results
@@ -308,11 +308,14 @@ class _Filler:
         if param.name in self.quoted:
             return self.quoted[param.name]
         if param.name in self.labelled:
-            return self.labelled[param.name]
+            labelled = self.labelled[param.name]
+            return self.said_before(param) if SAME_AS_BEFORE.search(labelled) else labelled
         texts = [p for p in self.params if self.kinds[p.name] == "text"]
         main = next((p for p in texts if CONTENT_WORDS.search(p.words)), None) or next((p for p in texts if p.required), texts[0])
         if param is not main and (not param.required or self.quoted or self.labelled):
             return None
+        if SAME_AS_BEFORE.search(self.context):
+            return self.said_before(param)
         if not CONTENT_WORDS.search(param.words) and any(self.kinds[p.name] == "thing" for p in self.params):
             # a reason or a note beside a thing to act on: the clause nothing else took ("…，办公室用纸不够了");
             # none left means the user did not say it (asked for, not made up from the other words)
@@ -325,11 +328,20 @@ class _Filler:
         found = free_text(rest) or free_text(self.ctx.segment) or None
         if found and SEARCH_WORDS.search(param.words):
             found = without_own_words(found, self.own_words())
+        if found and SAME_AS_BEFORE.search(found):
+            return self.said_before(param)
         for value in self.values.values():  # "通知李四明天的会议取消了": the message does not repeat whom it is for
             if found and isinstance(value, str) and len(value) >= 2:
                 trimmed = re.sub(rf"^(?:告诉|提醒|通知|转告|跟|和|给|对)?\s*{re.escape(value)}\s*(?:说一声|说一下|说|一声|一下)?\s*[，,:：]?\s*", "", found)
                 found = trimmed or found
         return found
+
+    def said_before(self, param: Param) -> str | None:
+        """"内容和上次一样": this parameter's text in the tool's last call of the conversation, or nothing (then it is
+        asked for, not made up from the request's words)."""
+        earlier = [arguments.get(param.name) for spec, arguments, _ in (*self.ctx.seen_calls, *self.ctx.previous_calls)
+                   if spec.get("name") == self.spec.get("name") and isinstance(arguments.get(param.name), str)]
+        return earlier[-1] if earlier else None
 
     def leftover(self) -> list[str]:
         """The clauses of the request that no other parameter took (their values and every number blanked out)."""
@@ -427,12 +439,20 @@ class _Filler:
         if kind == "enum":
             found = find_enum(item, self.segment) or find_enum(item, self.context)
         elif kind == "pattern":
-            found = [hit for regex in patterns_of(item) for hit in find_pattern(regex, self.context, wants_upper(item))]
+            found = sorted((hit for regex in patterns_of(item) for hit in find_pattern(regex, self.context, wants_upper(item))),
+                           key=lambda hit: hit[1])
+            found = [hit for hit in expand_ranges(found, self.context) if not excluded(hit[1], self.context)]
+            # "除了 C002 以外的客户": who is left out is said, who is meant is not — nothing here to fill the list with
         elif kind == "city":
             found = find_cities(self.context, self.english)
         else:
             found = []
         return list(dict.fromkeys(value for value, _ in found)) or None  # each one once, however many patterns found it
+
+
+# "内容和上次一样", "跟之前那条一样", "同上": the text is one said before, not these words
+SAME_AS_BEFORE = re.compile(r"(?:和|跟|同|与)(?:上次|上一次|上回|之前|刚才|前面|上面)(?:的|那条|那封|那个)?(?:一样|相同|一致)|同上|照旧|老样子"
+                            r"|\bsame\s+(?:text\s+|message\s+|content\s+)?as\s+(?:last\s+time|before|earlier)\b", re.I)
 
 
 def fill_arguments(spec: dict[str, Any], ctx: FillContext) -> FillOutcome:
