@@ -123,7 +123,7 @@ class NumberMatch:
 
 
 def parse_chinese_number(text: str) -> float | None:
-    """``十七`` → 17, ``两百`` → 200, ``三万五千`` → 35000, ``三点五`` → 3.5; ``None`` when not a numeral."""
+    """``十七`` → 17, ``两百`` → 200, ``三万五千`` → 35000, ``三千五`` → 3500, ``三点五`` → 3.5; ``None`` when not a numeral."""
     if not text:
         return None
     whole, _, frac = text.partition("点")
@@ -144,7 +144,11 @@ def parse_chinese_number(text: str) -> float | None:
             section += digit or 0
             total = (total + section) * CN_BIG_UNITS[ch] if ch == "亿" else total + section * CN_BIG_UNITS[ch]
             section, digit = 0, None
-    value = float(total + section + (digit or 0))
+    tail = digit or 0
+    if len(whole) >= 2 and whole[-1] in CN_DIGITS and whole[-2] in ("百", "千", "万", "亿") and tail:
+        # 三千五 is 3500 and 一万二 is 12000, as people say them (三千零五 is 3005)
+        tail *= {"百": 10, "千": 100, "万": 1000, "亿": 10_000_000}[whole[-2]]
+    value = float(total + section + tail)
     if frac:
         value += float("0." + "".join(str(CN_DIGITS[ch]) for ch in frac))
     if not whole and frac:

@@ -164,6 +164,10 @@ _THING_TAIL = re.compile(r"(?:吧|吗|呢|啊|了|的)+$")
 _PEOPLE = frozenset({"人", "个人", "位", "名", "人次", "位客人", "客人", "同事", "人参会"})
 
 
+# "数量 2 台", "一共 3 把": the word before a count that labels it is no thing
+_COUNT_LABEL = re.compile(r"(?:^|(?<=\s))(?:数量|数目|件数|个数|总数|一共|总共|共计|合计|共)\s*(?:是|为|[:：])?\s*$")
+
+
 def find_things(text: str, own: frozenset[str]) -> tuple[list[tuple[str, Span]], list[Span]]:
     """Things counted in the request: the words after a count and its measure word ("买 5 把人体工学椅" → 人体工学椅), or
     before it ("27 寸显示器 2 台"). A thing whose words are all the tool's own (``own``: "一个采购申请" for a tool that
@@ -180,7 +184,7 @@ def find_things(text: str, own: frozenset[str]) -> tuple[list[tuple[str, Span]],
             if words and words <= own:
                 own_counts.append((offset + count.start(), offset + count.end()))
                 continue
-            value = _THING_LEAD.sub("", value).strip()
+            value = _COUNT_LABEL.sub("", _THING_LEAD.sub("", value)).strip()
             if not value or not re.search(f"[{CJK_RANGE}A-Za-z]", value) or value in _PEOPLE:
                 continue  # "3 个人" counts people, not things
             at = body.find(value, start)

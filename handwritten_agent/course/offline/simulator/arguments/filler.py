@@ -17,7 +17,7 @@ from ..expressions import PREV, extract_expression
 from ..fieldwords import VERBS, description_noun
 from ..lexicon import CURRENCIES
 from ..text import CJK_RANGE, find_numbers, find_quotes, format_number, normalize, split_identifier, tokens
-from .entities import Span, excluded, expand_ranges, find_cities, find_currencies, find_enum, find_pattern, find_people, find_things
+from .entities import CLASSIFIERS, Span, excluded, expand_ranges, find_cities, find_currencies, find_enum, find_pattern, find_people, find_things
 from .freetext import CONTENT_WORDS, SEARCH_WORDS, free_text, labelled_for, leftover_clauses, quotes_for, without_own_words
 from .numbers import bare_yes_no, boolean_value, pick_number, yes_no_enum
 from .carry import NONE_FIT, value_from_results
@@ -346,7 +346,9 @@ class _Filler:
     def leftover(self) -> list[str]:
         """The clauses of the request that no other parameter took (their values and every number blanked out)."""
         spans = [(n.start, n.end + len(re.match(r"\s*\S?", self.context[n.end:]).group(0))) for n in find_numbers(self.context)]
-        # a number and its measure word ("一台", "4 把", "25 元")
+        # a number and its measure word ("一台", "4 把", "25 元"), and what labels a number ("单价 1500", "每台三千五")
+        labels = [re.escape(p.label()) for p in self.params if re.fullmatch(f"[{CJK_RANGE}]{{2,8}}", p.label())]
+        spans += [(m.start(), m.end()) for m in re.finditer(rf"(?:每\s*[{CLASSIFIERS}]|{'|'.join(labels) or '(?!)'})\s*(?:是|为|[:：])?", self.context)]
         for name, value in self.values.items():
             if isinstance(value, str) and len(value) >= 2:
                 spans += [(m.start(), m.end()) for m in re.finditer(re.escape(value), self.context)]

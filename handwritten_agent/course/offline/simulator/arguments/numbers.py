@@ -1,5 +1,8 @@
 """Numbers and yes/no values: a number for a numeric parameter, preferring one with the parameter's unit.
 
+A number right after the parameter's own label ("单价 1500", "参会人数：6") or, for an amount, after 每 and a measure
+word ("每台三千五") is taken first; then one followed by the parameter's unit ("25 元", "6 个人").
+
 Left out: ranges ("3 到 5 个"), numbers written as English words, and unit conversion.
 """
 
@@ -25,6 +28,17 @@ UNIT_ALIASES: dict[str, tuple[str, ...]] = {
 }
 
 
+def _label_before(param: Param) -> re.Pattern[str]:
+    """What stands right before a number meant for ``param``: its Chinese label ("单价", "参会人数" or its last two
+    characters) and then 是/为/a colon or a space; for an amount, also 每 and a measure word ("每台", "每包")."""
+    label = param.label()
+    names = [label] + ([label[-2:]] if len(label) > 2 else []) if re.fullmatch(f"[{CJK_RANGE}]{{2,8}}", label) else []
+    options = [re.escape(name) + r"\s*(?:是|为|[:：=])?\s*" for name in names]
+    if AMOUNT_WORDS.search(param.words):
+        options.append(rf"每\s*[{CLASSIFIERS}]\s*(?:是|为|[:：])?\s*")
+    return re.compile("(?:" + "|".join(options) + ")$") if options else re.compile(r"(?!)")
+
+
 def pick_number(param: Param, masked: str, numbers: list, taken: set[int], *, unit_only: bool = False) -> int | float | None:
     words = param.words
     aliases: list[str] = []
@@ -47,6 +61,13 @@ def pick_number(param: Param, masked: str, numbers: list, taken: set[int], *, un
             return None
         return value
 
+    labelled = _label_before(param)
+    for index, number in enumerate(numbers):  # "单价 1500", "数量：2", "每台三千五" (a price per piece)
+        if index not in taken and labelled.search(masked[max(0, number.start - 12):number.start]):
+            value = acceptable(number)
+            if value is not None:
+                taken.add(index)
+                return value
     for index, number in enumerate(numbers):
         if index in taken:
             continue
