@@ -54,7 +54,7 @@ UNSEEN_OFFICE_CASES: list[EvalCase] = [
              state=[StateCheck("SELECT customer_id FROM sms_outbox ORDER BY customer_id", [["C011"], ["C012"], ["C013"], ["C014"]],
                                "发给了 C011 到 C014 这四位")]),
     EvalCase("sms_all_but_one", "除了 C004 以外，给其他客户发短信：仓库盘点，明天暂停发货", "否定",
-             forbidden_tools=["send_sms_to_customers"], state=[NO_SMS]),
+             forbidden_tools=["send_sms_to_customers"], decide="approve", state=[NO_SMS]),
     EvalCase("purchase_per_piece_in_words", "买两台显示器，每台三千五，新同事用", "采购",
              expected_calls=[ExpectedCall("submit_purchase_request", {"item": "显示器", "quantity": 2, "unit_price": 3500})],
              decide="approve",
