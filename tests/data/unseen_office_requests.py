@@ -63,6 +63,9 @@ UNSEEN_OFFICE_CASES: list[EvalCase] = [
              expected_calls=[ExpectedCall("submit_purchase_request", {"item": "人体工学椅", "quantity": 5, "unit_price": 1200})],
              decide="approve",
              state=[StateCheck("SELECT quantity, unit_price FROM purchase_requests", [[5, 1200]], "5 把、每把 1200 元")]),
+    EvalCase("sent_to_me_is_shown_to_me", "把 C009 的资料发给我", "查询",
+             expected_calls=[ExpectedCall("query_customer_info", {"customer_id": "C009"})],
+             forbidden_tools=SIDE_EFFECTS, decide="approve", state=[NO_SMS, NO_EMAIL]),
     EvalCase("sms_everyone_said", "给所有客户群发一条短信：春节期间客服热线照常服务", "确认",
              expected_calls=[ExpectedCall("send_sms_to_customers", {"customer_ids": OneOf(None, [])})], state=[NO_SMS]),
     # -- rooms by display name or by size: query, then act

@@ -3,7 +3,8 @@
 Word overlap alone picks ``send_sms_to_customers`` for "把所有客户的名单导出给我" (both speak of 所有客户),
 though sending a message is not exporting a list. An action is one of a few families:
 
-- ``read``    finding something out: 查/看/搜/读/列出/算/换算…, get/query/search/calculate/convert…
+- ``read``    finding something out: 查/看/搜/读/列出/算/换算…, 发给我 (sent to the user is shown to the user),
+              get/query/search/calculate/convert…
 - ``send``    a message to someone: 发送/发邮件/通知/转发…, send/notify/email/reply…
 - ``export``  data handed over in bulk: 导出/下载/备份…, export/download/dump…
 - ``create``  a new record: 订/预订/创建/添加/提交/申请/安排…, book/create/add/submit/schedule…
@@ -40,10 +41,10 @@ READ, SEND, EXPORT, CREATE, UPDATE, DELETE, PAY = "read", "send", "export", "cre
 
 # Chinese verbs per family; each pattern avoids the nouns that contain the verb (订单, 发货, 发票, 取消费…).
 _ZH: dict[str, str] = {
-    READ: r"查(?!收)|看看|看一下|看下|瞧瞧|获取|读取|读一下|搜索|搜一下|检索|找一下|找找|查找|列出|列一下|显示|告诉我|"
+    READ: r"查(?!收)|看看|看一下|看下|瞧瞧|获取|读取|读一下|搜索|搜一下|检索|找一下|找找|查找|列出|列一下|显示|告诉我|发给我|发我|给我发|"
           r"有没有|有哪些|是多少|多少|几[个点号度天]|什么|哪些|哪个|哪里|哪儿|谁|怎么样|如何|算一下|算算|计算|换算|折合|能换|翻译|统计|"
           r"^(?!.*(?:帮我|请|麻烦)).*?吗\s*[？?]?\s*$",
-    SEND: r"发送|发(?=[个一封条]|短信|邮件|消息|信息|通知|给|微信)|群发|转发|通知(?!邮件|短信|书)|寄给|回复|抄送|"
+    SEND: r"发送|(?<!给我)发(?=[个一封条]|短信|邮件|消息|信息|通知|给(?!我)|微信)|群发|转发|通知(?!邮件|短信|书)|寄给|回复|抄送|"
           r"告诉(?!我)|转告|说一声|(?:跟|和|对)[\u4e00-\u9fff]{1,4}说(?:一下|下)|捎个话|带个话|知会",
     EXPORT: r"导出|下载|备份|打包(?:发|给)|拷贝出|dump",
     CREATE: r"预订|预定|预约|(?<![预])订(?![单阅购])(?:下来|一间|个|间|好|上)?|创建|新建|添加|新增|提交|申请|登记|安排(?!表)|开个|建个|下单|"
@@ -161,7 +162,7 @@ def request_object(text: str) -> str | None:
         else:
             lead = re.match(r"\s*([\u4e00-\u9fff]{2,})", body)
             found = lead.group(1) if lead else None
-        if found and not _TIME_MARKS.search(found[:2]):
+        if found and not _TIME_MARKS.search(found[:2]) and not re.match(r"给?我", found):  # "发给我" names no object
             return found
     return None
 
