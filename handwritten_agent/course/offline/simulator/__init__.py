@@ -64,6 +64,7 @@ from .arguments import FillContext, best_effort_arguments
 from .choose import profile, unwrap_tool
 from .context import revise
 from .flaky import Flakiness
+from .caution import withhold_instructions
 from .gullible import follow_instructions
 from .planner import Plan, PlannedCall, completed_request, plan_turn
 from .summary import summary_reply
@@ -253,6 +254,8 @@ class CourseSimulator:
             plan = Plan([self._stubborn_call(user_text, specs, plan_options)], None, "call")
         if not plan.calls:
             content = plan.answer or fallback_reply(user_text, specs, language(user_text))
+            if "gullible" not in options:  # a careful model reads tool text back without passing its instructions on
+                content = withhold_instructions(content, [raw for _, raw in results])
             return Completion(content=content, tool_calls=[], finish_reason="stop", prompt_tokens=prompt_tokens,
                               completion_tokens=estimate_tokens(content))
 
