@@ -347,17 +347,23 @@ def _with_implied_calculation(user_text: str, intents: list[Intent], tools: list
     """"100 美元能换多少人民币": a lookup whose result must still be combined with an amount the user gave.
 
     When an intent's own call leaves the request's number unused (an exchange-rate lookup takes only
-    the currencies), its words ask for a derived amount (换/兑/折合/一共 …), no calculation is planned
-    already, and a calculator-like tool is offered, the calculation becomes one more intent over the
-    same words; it waits for the lookup's result ("100 * <rate>").
+    the currencies), its words ask for a derived amount (换/兑/折合/一共 …), no calculation planned next
+    works on that number already, and a calculator-like tool is offered, the calculation becomes one more
+    intent over the same words; it waits for the lookup's result ("100 * <rate>"). A later step ("再加上
+    50 元呢") then works on that amount, not on the rate.
     """
     calculator = next((tool for tool in tools if _computes(tool)), None)
-    if calculator is None or any(_computes(intent.tool) for intent in intents):
+    if calculator is None:
         return intents
     extended: list[Intent] = []
-    for intent in intents:
+    for position, intent in enumerate(intents):
         extended.append(intent)
+        if _computes(intent.tool):
+            continue
         numbers = [format_number(number.value) for number in find_numbers(intent.text)]
+        following = intents[position + 1] if position + 1 < len(intents) else None
+        if following is not None and _computes(following.tool) and any(n in following.text for n in numbers):
+            continue  # the next calculation already works on these numbers
         if not numbers or not DEPENDENT_WORDS.search(intent.text) or set(numbers) == {"1"}:
             continue  # "1 英镑能换多少港币": the rate itself answers it, multiplying by 1 adds nothing
         used = json.dumps(_fill(user_text, intents, intent, now, has_previous=False).arguments, ensure_ascii=False)
