@@ -307,6 +307,7 @@ DAY23_CASES: list[Day23Case] = [
               facts=["2160", "2200"], never=["7.2 + 40", "47.2"]),
     Day23Case("converted_then_operator_clause", "200 美元换成人民币再减 100 元是多少", [ExpectedCall("get_exchange_rate")],
               facts=["1440", "1340"]),
+    Day23Case("percent_in_words", "一千二百五十的百分之八是多少", [ExpectedCall("calculator")], facts=["100"], never=["知道了"]),
     Day23Case("clock", "今天星期几？", [ExpectedCall("get_current_time")], facts=["星期四"]),
     Day23Case("calculation_words", "(12 + 8) 乘以 3 等于多少？", [ExpectedCall("calculator")], facts=["60"]),
     Day23Case("pounds_to_hkd", "80 英镑能换多少港币？", [ExpectedCall("get_exchange_rate", {"base": OneOf("GBP", "英镑"),

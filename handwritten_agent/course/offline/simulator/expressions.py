@@ -63,6 +63,8 @@ def extract_expression(text: str, *, has_previous: bool = False) -> Expression |
     """Rebuild the arithmetic the user wrote in words: "17 乘以 9" → "17 * 9"; ``None`` when there is none."""
     work = normalize(text).replace("（", "(").replace("）", ")")
     work = _to_digits(work)
+    work = re.sub(r"(\d+(?:\.\d+)?)\s*的\s*百分之\s*(\d+(?:\.\d+)?)", r"\1 * \2 / 100", work)  # 200 的百分之十五
+    work = re.sub(r"百分之\s*(\d+(?:\.\d+)?)", r"(\1 / 100)", work)  # 百分之八 → (8 / 100)
     work = re.sub(r"(?<=\d)\s*%", " / 100 ", work) if re.search(r"的\s*\d+(?:\.\d+)?\s*%", work) else work
     work = re.sub(r"的\s*(\d+(?:\.\d+)?)\s*/\s*100", r" * \1 / 100", work)
     work = re.sub(r"(\d+(?:\.\d+)?)\s*%\s*of\s*(\d+(?:\.\d+)?)", r"\2 * \1 / 100", work, flags=re.I)

@@ -112,7 +112,7 @@ def _asks_for_task(text: str) -> bool:
     if is_small_talk(text) or _is_greeting(text):
         return False
     text = normalize(text)
-    return bool(request_actions(text) - {"read"} or REQUEST_WORDS.search(text) or re.search(r"[?？]\s*$", text))
+    return bool(request_actions(text) or REQUEST_WORDS.search(text) or re.search(r"[?？]\s*$", text))  # "…是多少" asks, even unmarked
 
 
 _CAPABILITIES = re.compile(r"你(?:都|还)?(?:能|会|可以)(?:帮我)?(?:做|干)?(?:些)?什么|有(?:哪些|什么)功能|能帮(?:我|上)?(?:做)?什么|"
