@@ -1,5 +1,7 @@
 """Wrong: returns every match, ignoring k."""
 
+FAILS_AT = 'k=2：最多 2 条'
+
 
 def search_memories(db, user_id, query, k=5):
     pattern = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"

@@ -1,5 +1,7 @@
 """Wrong: passes the query to MATCH as it is, so quotes and AND are read as FTS syntax (an error, or the wrong rows)."""
 
+FAILS_AT = '查询里有双引号'
+
 
 def search_memories(db, user_id, query, k=5):
     if len(query) >= 3:

@@ -1,5 +1,7 @@
 """Wrong: removes every system message, also one in the middle of the conversation that belongs to a round."""
 
+FAILS_AT = '对话中间有一条 system 消息'
+
 
 def split_rounds(messages):
     rounds = []

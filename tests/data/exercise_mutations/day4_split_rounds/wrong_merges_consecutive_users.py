@@ -1,5 +1,7 @@
 """Wrong: a user message only starts a round when the previous message was not a user message too."""
 
+FAILS_AT = '连续两条 user 消息'
+
 
 def split_rounds(messages):
     start = 0

@@ -1,5 +1,7 @@
 """Wrong: pops the head off the caller's list, so the conversation loses its system message."""
 
+FAILS_AT = '只有 system 消息'
+
 
 def split_rounds(messages):
     while messages and messages[0]["role"] == "system":

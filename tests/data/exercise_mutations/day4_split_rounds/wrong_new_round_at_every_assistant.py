@@ -1,5 +1,7 @@
 """Wrong: every assistant message starts a new round, so a call's answer lands in another round than its question."""
 
+FAILS_AT = '两轮，没有工具'
+
 
 def split_rounds(messages):
     body = [m for m in messages if m["role"] != "system"]

@@ -1,5 +1,7 @@
 """Wrong: an assistant message with tool_calls starts a new round (the call is split from its question)."""
 
+FAILS_AT = '两个并行调用，结果乱序'
+
 
 def split_rounds(messages):
     start = 0

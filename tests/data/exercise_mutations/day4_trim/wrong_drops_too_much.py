@@ -1,5 +1,7 @@
 """Wrong: when the history is over budget it keeps only the latest round, even if older rounds would still fit."""
 
+FAILS_AT = '差一点：丢掉最早的一轮（带两个并行调用）'
+
 from handwritten_agent.memory import ContextTooLong, count_tokens, split_head, split_rounds
 
 

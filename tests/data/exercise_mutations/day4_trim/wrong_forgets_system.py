@@ -1,5 +1,7 @@
 """Wrong: keeps rounds only; the system messages at the head are dropped."""
 
+FAILS_AT = '预算足够：原样返回'
+
 from handwritten_agent.memory import ContextTooLong, count_tokens, split_rounds
 
 

@@ -1,5 +1,7 @@
 """Wrong: drops single messages from the front until it fits, so a tool call can lose its results (or a result its call)."""
 
+FAILS_AT = '差一点：丢掉最早的一轮（带两个并行调用）'
+
 from handwritten_agent.memory import ContextTooLong, count_tokens
 
 

@@ -1,5 +1,7 @@
 """Wrong: deletes the dropped messages from the caller's list (the conversation's history is destroyed)."""
 
+FAILS_AT = '差一点：丢掉最早的一轮（带两个并行调用）'
+
 from handwritten_agent.memory import ContextTooLong, count_tokens, split_head, split_rounds
 
 

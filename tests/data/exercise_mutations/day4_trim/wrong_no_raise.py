@@ -1,5 +1,7 @@
 """Wrong: when even the latest round does not fit it returns it anyway, silently over the budget."""
 
+FAILS_AT = '最新的一轮放不下 → ContextTooLong，报出需要的 token 数'
+
 from handwritten_agent.memory import count_tokens, split_head, split_rounds
 
 

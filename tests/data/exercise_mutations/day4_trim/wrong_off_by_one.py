@@ -1,5 +1,7 @@
 """Wrong: uses < instead of <=, so a history exactly at the budget loses a round it could keep."""
 
+FAILS_AT = '恰好等于预算：原样返回'
+
 from handwritten_agent.memory import ContextTooLong, count_tokens, split_head, split_rounds
 
 

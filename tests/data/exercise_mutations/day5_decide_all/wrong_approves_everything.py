@@ -1,5 +1,7 @@
 """Approves every pending call, ignoring approve_tools."""
 
+FAILS_AT = '一步里两个调用：一个批准、一个拒绝'
+
 from handwritten_agent.permissions import approve
 
 

@@ -1,5 +1,7 @@
 """Decides only the first pending request (resume then refuses: every pending call needs a decision)."""
 
+FAILS_AT = '一步里两个调用：一个批准、一个拒绝'
+
 from handwritten_agent.permissions import approve, reject
 
 

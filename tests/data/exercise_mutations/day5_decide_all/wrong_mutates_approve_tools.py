@@ -1,5 +1,7 @@
 """Removes each tool from approve_tools once used (changing the caller's set)."""
 
+FAILS_AT = '一步里两个调用：一个批准、一个拒绝'
+
 from handwritten_agent.permissions import approve, reject
 
 

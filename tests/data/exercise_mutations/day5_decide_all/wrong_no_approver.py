@@ -1,5 +1,7 @@
 """Approves without saying who approves: an L3 call is then approved by its own requester, which does not count."""
 
+FAILS_AT = 'L3 调用由审批人批准'
+
 from handwritten_agent.permissions import approve, reject
 
 

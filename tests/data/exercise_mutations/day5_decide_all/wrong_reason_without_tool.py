@@ -1,5 +1,7 @@
 """Rejects with a reason that does not say which tool was refused."""
 
+FAILS_AT = '一步里两个调用：一个批准、一个拒绝'
+
 from handwritten_agent.permissions import approve, reject
 
 

@@ -1,5 +1,7 @@
 """Resumes once and returns, even when the resumed run pauses again."""
 
+FAILS_AT = '暂停两次：继续后又暂停，要再决定一轮'
+
 from handwritten_agent.permissions import approve, reject
 
 

@@ -1,5 +1,7 @@
 """Drives the run correctly but forgets to return the result."""
 
+FAILS_AT = '一步里两个调用：一个批准、一个拒绝'
+
 from handwritten_agent.permissions import approve, reject
 
 

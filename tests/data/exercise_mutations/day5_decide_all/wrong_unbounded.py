@@ -1,5 +1,7 @@
 """Loops while the run waits, with no upper bound."""
 
+FAILS_AT = '一个永远在等待的运行：有限次之后停下'
+
 from handwritten_agent.permissions import approve, reject
 
 

@@ -1,5 +1,7 @@
 """Treats every 11-digit number as a phone number (an employee number 10012345678 gets masked)."""
 
+FAILS_AT = '不是个人信息的数字保持不变'
+
 import re
 
 

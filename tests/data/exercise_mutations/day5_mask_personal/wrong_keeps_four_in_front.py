@@ -1,5 +1,7 @@
 """Keeps the first 4 digits of a phone number (1381****5678 style), not the first 3."""
 
+FAILS_AT = '手机号'
+
 import re
 
 

@@ -1,5 +1,7 @@
 """ID numbers made only of digits: an ID ending in X is not recognised."""
 
+FAILS_AT = '身份证号，末位是 X'
+
 import re
 
 

@@ -1,5 +1,7 @@
 """Masks phone numbers only and forgets ID numbers."""
 
+FAILS_AT = '身份证号，末位是数字'
+
 import re
 
 

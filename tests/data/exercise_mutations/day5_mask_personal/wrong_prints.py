@@ -1,5 +1,7 @@
 """Prints the masked text instead of returning it."""
 
+FAILS_AT = '手机号'
+
 import re
 
 

@@ -1,5 +1,7 @@
 """Records every call, also the refused ones: a user who keeps trying is locked out for longer."""
 
+FAILS_AT = '被拒绝的调用不计数'
+
 
 class RateLimiter:
     def __init__(self, max_calls, per_seconds, clock):

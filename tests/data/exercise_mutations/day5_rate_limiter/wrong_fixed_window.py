@@ -1,5 +1,7 @@
 """A fixed window (one bucket per int(now // per_seconds)) instead of a sliding one."""
 
+FAILS_AT = '滑动窗口的边界：差 1 秒不行，正好到期可以'
+
 
 class RateLimiter:
     def __init__(self, max_calls, per_seconds, clock):

@@ -1,5 +1,7 @@
 """Counts calls forever: no window at all."""
 
+FAILS_AT = '滑动窗口的边界：差 1 秒不行，正好到期可以'
+
 
 class RateLimiter:
     def __init__(self, max_calls, per_seconds, clock):

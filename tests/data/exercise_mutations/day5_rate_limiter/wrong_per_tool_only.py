@@ -1,5 +1,7 @@
 """Counts per tool only: one user's calls use up everyone's quota."""
 
+FAILS_AT = '不同用户、不同工具分开计数'
+
 
 class RateLimiter:
     def __init__(self, max_calls, per_seconds, clock):

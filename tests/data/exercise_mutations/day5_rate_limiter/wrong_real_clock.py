@@ -1,5 +1,7 @@
 """Ignores the clock it was given and reads time.time()."""
 
+FAILS_AT = '滑动窗口的边界：差 1 秒不行，正好到期可以'
+
 import time
 
 

@@ -1,5 +1,7 @@
 """Keeps the counts in a class attribute: every limiter shares them."""
 
+FAILS_AT = '不同用户、不同工具分开计数'
+
 
 class RateLimiter:
     calls = {}

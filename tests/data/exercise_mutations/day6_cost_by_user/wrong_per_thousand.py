@@ -1,5 +1,7 @@
 """Divides by 1000 as if prices were per thousand tokens."""
 
+FAILS_AT = '两个用户，按用户分别汇总'
+
 
 def cost_by_user(lines, prices):
     report = {}

@@ -1,5 +1,7 @@
 """Multiplies input tokens by the output price and output tokens by the input price."""
 
+FAILS_AT = '两个用户，按用户分别汇总'
+
 
 def cost_by_user(lines, prices):
     report = {}

@@ -1,5 +1,7 @@
 """Starts every user's cost at 0.0, so a user whose calls are all unpriced shows 0 instead of None."""
 
+FAILS_AT = '价格表里没有的模型也是未知'
+
 
 def cost_by_user(lines, prices):
     report = {}

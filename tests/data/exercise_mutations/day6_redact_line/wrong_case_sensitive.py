@@ -1,5 +1,7 @@
 """Compares field names without lower-casing them: LLM_API_KEY and DB_PASSWORD stay in clear."""
 
+FAILS_AT = '字段名大小写不同、以 TOKEN/Secret/Password 结尾'
+
 import re
 
 

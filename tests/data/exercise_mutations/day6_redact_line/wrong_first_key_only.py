@@ -1,5 +1,7 @@
 """Replaces only the first sk- key of a text (re.sub with count=1)."""
 
+FAILS_AT = '一段文本里有两个密钥'
+
 import re
 
 

@@ -1,5 +1,7 @@
 """Right rules, but writes the redacted values back into the dict it was given."""
 
+FAILS_AT = '字段名是 api_key'
+
 import re
 
 

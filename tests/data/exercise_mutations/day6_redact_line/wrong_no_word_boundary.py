@@ -1,5 +1,7 @@
 """Finds sk- keys without checking what comes before, so 'task-…' is cut in the middle of a word."""
 
+FAILS_AT = '太短的 sk- 和单词中间的 sk- 不是密钥'
+
 import re
 
 
