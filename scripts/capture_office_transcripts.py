@@ -12,7 +12,7 @@ when; every step keeps its model time and token counts, and every tool call what
 
 Days: 4, one conversation whose later questions lean on the earlier ones; 5, the office agent behind the
 permission gate (an L2 booking approved, a bulk SMS raised to L3 and rejected); 6, the same behind a ``Tracer``
-with the trace's diagnosis; 7, the agent the service runs (``office_agent``: dated prompt, window, claim check).
+(its lines are kept) with the trace's diagnosis; 7, the agent the service runs (``office_agent``: dated prompt, window, claim check).
 Left out: several runs and statistics (``python -m handwritten_agent eval --repeat 3`` measures those), the
 HTTP layer of Day 7 (the same agent runs behind it), and providers that need a key.
 """
@@ -120,7 +120,7 @@ def day5(client) -> list[dict[str, Any]]:
     return office_runs(client, lambda model, office, user: Agent(model, office.registry(user), hooks=[PolicyGate(office.policy(), user)]), 5)
 
 
-def day6(client) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def day6(client) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
     from handwritten_agent.agent import Agent
     from handwritten_agent.permissions import PolicyGate
     from handwritten_agent.tracing import Tracer, diagnose
@@ -129,7 +129,7 @@ def day6(client) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     runs = office_runs(client, lambda model, office, user: Agent(model, office.registry(user), hooks=[PolicyGate(office.policy(), user), tracer]), 6)
     findings = [{"request_id": f.request_id, "rule": f.rule, "step": f.step, "title": f.title,
                  "severity": f.severity, "detail": f.detail} for f in diagnose(tracer.lines)]
-    return runs, findings
+    return runs, findings, tracer.lines  # the trace itself, so the notebook can diagnose it with its own expectations
 
 
 def day7(client) -> list[dict[str, Any]]:
@@ -173,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         elif day == 5:
             data["runs"] = day5(client)
         elif day == 6:
-            data["runs"], data["findings"] = day6(client)
+            data["runs"], data["findings"], data["trace"] = day6(client)
         else:
             data["runs"] = day7(client)
         data["load_at_end"] = load_average()
