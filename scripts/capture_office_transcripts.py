@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import platform
 import sys
 import tempfile
 import time
@@ -133,25 +134,27 @@ def day6(client) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[
 
 
 def day7(client) -> list[dict[str, Any]]:
-    from handwritten_agent.permissions import approve
+    from handwritten_agent.permissions import User, approve
     from handwritten_agent.service.agents import office_agent
 
     def make(model, office, user):
         return office_agent(model, office, office.policy(), user, now=FIXED_NOW)
 
-    from handwritten_agent.permissions import User
     li = User("E002", role="行政主管", name="李丽")
     return office_runs(client, make, 7, extra=[("发邮件（L3），李丽批准", EMAIL, lambda pending: approve(by=li))])
 
 
-def header(client) -> dict[str, Any]:
+def header(client, backend: str) -> dict[str, Any]:
+    """Which model (the course's local file, or what another backend serves), which machine, which clock."""
+    machine = f"{cpu_name()}（{platform.machine()}），可用 {usable_cores()} 核，Python {platform.python_version()}"
+    if backend != "local":
+        return {"model": client.model, "served_as": client.model, "runtime": f"后端 {backend}", "machine": machine,
+                "clock": FIXED_NOW.isoformat(timespec="minutes")}
     from handwritten_agent.course.offline import model_fetch
 
     return {"model": model_fetch.COURSE_MODEL.label, "model_file": model_fetch.model_path().name,
             "model_sha256": model_fetch.COURSE_MODEL.sha256, "served_as": client.model,
-            "runtime": f"llama-cpp-python {importlib.metadata.version('llama-cpp-python')}",
-            "machine": f"{cpu_name()}（{__import__('platform').machine()}），可用 {usable_cores()} 核，"
-                       f"Python {__import__('platform').python_version()}",
+            "runtime": f"llama-cpp-python {importlib.metadata.version('llama-cpp-python')}", "machine": machine,
             "clock": FIXED_NOW.isoformat(timespec="minutes")}
 
 
@@ -166,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     client = connect(args.backend)
     for day in args.days:
-        data = header(client)
+        data = header(client, args.backend)
         data["load_at_start"] = load_average()
         if day == 4:
             data["runs"] = day4(client)
