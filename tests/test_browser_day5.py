@@ -195,7 +195,8 @@ def test_day5_cards_as_a_learner_clicks_them(lab):
             expect(saved).to_be_visible()
             expect(saved).to_contain_text("book_meeting_room")
             expect(saved).to_contain_text("已批准")  # decided as it was saved
-            assert page.locator(".ha-confirmation-card").count() >= 4
+            # the other saved cards render one after another (JupyterLab draws cells as it lays them out): wait for them
+            page.wait_for_function("() => document.querySelectorAll('.ha-confirmation-card').length >= 4", timeout=60_000)
 
             # 3. the first card: run up to it, click 批准, then Shift+Enter on the card's own cell
             first = cells["first-card"]
