@@ -53,11 +53,14 @@ from importlib import resources
 from typing import Annotated, Any, AsyncIterator
 
 from fastapi import Depends, FastAPI, Header, Request, Response
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from ..masking import mask_text
 from .errors import APIError, CatchAll, GuardedBody, error_response, install_error_handlers
 from .runner import RunManager
+from .security import SecurityHeaders
 from .schemas import (MAX_IDEMPOTENCY_KEY_CHARS, DecisionCreate, DecisionResult, ErrorResponse, Me, Queue, RunCreate, RunOut)
 from .settings import ServiceSettings
 from .store import TERMINAL, IdempotencyConflict, Store, User, body_fingerprint
@@ -128,11 +131,15 @@ def current_user(request: Request) -> User:
     return _user_for(request.app.state.store, token if scheme.lower() == "bearer" else None)
 
 
-def public_run(run: dict[str, Any]) -> dict[str, Any]:
-    """What the API shows of a run (no internal state, no owner id)."""
-    return {"id": run["id"], "object": "run", "session_id": run["session_id"], "message": run["message"], "status": run["status"],
+def public_run(run: dict[str, Any], viewer: User | None = None) -> dict[str, Any]:
+    """What the API shows of a run (no internal state, no owner id). A ``viewer`` who is not the run's owner (an
+    approver) sees its texts with secrets and personal data masked, as the confirmation card shows them."""
+    shown = {"id": run["id"], "object": "run", "session_id": run["session_id"], "message": run["message"], "status": run["status"],
             "stop_reason": run["stop_reason"], "answer": run["answer"], "error": run["error"], "pending": run["pending"],
             "created_at": run["created_at"], "updated_at": run["updated_at"]}
+    if viewer is not None and viewer.id != run["user_id"]:
+        shown.update({key: mask_text(shown[key]) for key in ("message", "answer", "error") if isinstance(shown[key], str)})
+    return shown
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -170,6 +177,7 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
     store.watch(wakeups)
     install_error_handlers(app)
     app.add_middleware(GuardedBody, max_bytes=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)  # around every endpoint and GuardedBody's refusals
     app.add_middleware(CatchAll)  # added last: the outermost of ours, around everything else
     manager.recover()
 
@@ -180,16 +188,16 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
         return run
 
     @app.get("/", include_in_schema=False)
-    async def page() -> HTMLResponse:
+    def page() -> HTMLResponse:
         return HTMLResponse(resources.files(__package__).joinpath("static/index.html").read_text(encoding="utf-8"))
 
     @app.get("/v1/me", response_model=Me, responses=_errors(401), summary="令牌属于谁")
-    async def me(user: CurrentUser) -> dict[str, Any]:
+    def me(user: CurrentUser) -> dict[str, Any]:
         return {"id": user.id, "name": user.name, "role": user.role}
 
     @app.post("/v1/runs", response_model=RunOut, status_code=201, responses={200: {"model": RunOut, "description": "同一个幂等键、同样的请求体：返回原来的运行"},
               **_errors(400, 401, 413, 422)}, summary="发一条消息，开始一个运行")
-    async def create_run(body: RunCreate, user: CurrentUser, response: Response,
+    def create_run(body: RunCreate, user: CurrentUser, response: Response,
                          idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key", min_length=1, max_length=MAX_IDEMPOTENCY_KEY_CHARS,
                                                                        description="重试同一个请求时带上同一个键：不会重复执行")] = None) -> dict[str, Any]:
         try:
@@ -205,11 +213,11 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
         return public_run(run)
 
     @app.get("/v1/runs/{run_id}", response_model=RunOut, responses=_errors(401, 404), summary="一个运行的当前状态")
-    async def get_run(run_id: str, user: CurrentUser) -> dict[str, Any]:
+    def get_run(run_id: str, user: CurrentUser) -> dict[str, Any]:
         return public_run(own_run(run_id, user))
 
     @app.post("/v1/runs/{run_id}/cancel", response_model=RunOut, responses=_errors(401, 404), summary="取消一个运行")
-    async def cancel_run(run_id: str, user: CurrentUser) -> dict[str, Any]:
+    def cancel_run(run_id: str, user: CurrentUser) -> dict[str, Any]:
         run = own_run(run_id, user)
         if run["status"] in TERMINAL:
             return public_run(run)
@@ -218,7 +226,7 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
     @app.post("/v1/runs/{run_id}/confirmations/{request_id}", response_model=DecisionResult,
               responses=_errors(400, 401, 404, 413, 422, e403="这个请求要由别的角色审批", e409="运行没有在等这个决定，或它已经由别人决定"),
               summary="批准或拒绝一个等待确认的调用")
-    async def decide(run_id: str, request_id: str, body: DecisionCreate, user: CurrentUser) -> dict[str, Any]:
+    def decide(run_id: str, request_id: str, body: DecisionCreate, user: CurrentUser) -> dict[str, Any]:
         run = store.get_run(run_id)
         asked = store.requests_of(run_id).get(request_id) if run is not None else None
         if run is None or not (run["user_id"] == user.id or (asked is not None and _may_see(user, asked))):
@@ -236,11 +244,11 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
         if not new:  # someone decided in the same instant
             return _decided_before(run, decision, body, user)
         app.state.manager.decide(run, request_id)
-        return {"run": public_run(store.get_run(run_id) or run), "decision": _public_decision(decision), "replayed": False}
+        return {"run": public_run(store.get_run(run_id) or run, user), "decision": _public_decision(decision), "replayed": False}
 
     def _decided_before(run: dict[str, Any], earlier: dict[str, Any], body: DecisionCreate, user: User) -> dict[str, Any]:
         if earlier["decided_by"] == user.id and earlier["decision"] == body.decision:  # the same decision again: a retry
-            return {"run": public_run(store.get_run(run["id"]) or run), "decision": _public_decision(earlier), "replayed": True}
+            return {"run": public_run(store.get_run(run["id"]) or run, user), "decision": _public_decision(earlier), "replayed": True}
         decider = store.user(earlier["decided_by"])
         who = decider.name if decider is not None else earlier["decided_by"]
         raise APIError(409, "already_decided", f"这个确认请求已经由 {who} 决定（{DECISION_ZH.get(earlier['decision'], earlier['decision'])}），"
@@ -252,7 +260,7 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
                 "decided_by": decider.name if decider is not None else None, "decided_at": decision["decided_at"]}
 
     @app.get("/v1/confirmations", response_model=Queue, responses=_errors(401), summary="等我决定的确认请求")
-    async def confirmations(user: CurrentUser) -> dict[str, Any]:
+    def confirmations(user: CurrentUser) -> dict[str, Any]:
         """The confirmation requests this user may approve: L3 approvals for their role, and their own runs' L2 confirmations."""
         waiting = []
         for run in store.runs_with_status("requires_action"):
@@ -260,14 +268,14 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
             for pending in run["pending"]:
                 if pending["id"] not in decided and _may_decide(user, run, pending, "approve"):
                     owner = store.user(run["user_id"])
-                    waiting.append({"run_id": run["id"], "request": pending, "message": run["message"],
+                    waiting.append({"run_id": run["id"], "request": pending, "message": mask_text(run["message"]),
                                     "requested_by": owner.name if owner else None, "waiting_since": run["updated_at"]})
         return {"object": "list", "data": waiting}
 
     @app.get("/v1/runs/{run_id}/events", response_class=StreamingResponse, summary="运行的事件流（Server-Sent Events）",
              responses={200: {"content": {"text/event-stream": {}}, "description": "事件流：每个事件有 id、event、data；最后一个是 end"},
                         **_errors(401, 404), 400: {"model": ErrorResponse, "description": "Last-Event-ID 不可用"}})
-    async def events(run_id: str, user: CurrentUser, request: Request,
+    def events(run_id: str, user: CurrentUser, request: Request,
                      last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", description="断线重连时带上收到的最后一个事件的 id")] = None
                      ) -> StreamingResponse:
         own_run(run_id, user)
@@ -288,6 +296,11 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
         finally:
             wakeups.unregister(run_id, ticket)
 
+    def _state(run_id: str, seen: int) -> tuple[dict[str, Any] | None, bool]:
+        """The run and whether events after ``seen`` exist (read in a worker thread, never on the loop)."""
+        run = store.get_run(run_id)
+        return run, bool(run is not None and store.events_after(run_id, seen, limit=1))
+
     async def _events(request: Request, run_id: str, after: int, changed: asyncio.Event) -> AsyncIterator[str]:
         yield f"retry: {settings.sse_retry_ms}\n\n"
         seen = after
@@ -296,15 +309,15 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
             if await request.is_disconnected():
                 return
             changed.clear()  # before reading: a write committed from here on wakes the wait below
-            batch = store.events_after(run_id, seen, raw=True)
+            batch = await run_in_threadpool(store.events_after, run_id, seen, raw=True)
             for item in batch:  # the stored JSON text is one line already (json.dumps escapes newlines)
                 seen = item["id"]
                 yield f"id: {item['id']}\nevent: {item['event']}\ndata: {item['data']}\n\n"
             if batch:
                 idle_since = quiet_since = time.monotonic()
                 continue
-            run = store.get_run(run_id)
-            if run is None or (run["status"] in (*TERMINAL, "requires_action") and not store.events_after(run_id, seen, limit=1)):
+            run, more = await run_in_threadpool(_state, run_id, seen)
+            if run is None or (run["status"] in (*TERMINAL, "requires_action") and not more):
                 end = {"status": run["status"] if run else None, "stop_reason": run["stop_reason"] if run else None}
                 yield f"event: end\ndata: {json.dumps(end, ensure_ascii=False)}\n\n"
                 return

@@ -5,7 +5,7 @@ never the interpreter's (its wording changes between Python versions and means n
 
 - ``APIError(status, type, message)`` raised anywhere in an endpoint or a dependency;
 - pydantic's validation errors (``RequestValidationError``) become 422 ``invalid_request`` with one
-  ``{"field", "problem"}`` per problem, in Chinese — or 400 ``invalid_json`` for a body that is not JSON;
+  ``{"field", "problem"}`` per problem, in Chinese (at most ``MAX_LISTED_ERRORS`` of them, inputs never echoed) — or 400 ``invalid_json`` for a body that is not JSON;
 - Starlette's 404/405 for unknown paths and methods;
 - anything unexpected becomes a 500 *response* (``CatchAll``), logged with its traceback: the exception does
   not reach uvicorn, so the client's keep-alive connection stays usable for its next requests.
@@ -62,6 +62,18 @@ def error_response(status: int, type_: str, message: str, details: Any = None, h
 # --------------------------------------------------------------------------- validation errors in Chinese
 
 
+MAX_LISTED_ERRORS = 10
+"""A 422 lists at most this many problems (and says how many more there were): a body with thousands of
+unknown fields gets a short answer, not every field echoed back."""
+
+MAX_SHOWN_CHARS = 80
+"""A field name or problem longer than this is cut (a client's key names are not echoed at any length)."""
+
+
+def _shorten(text: str) -> str:
+    return text if len(text) <= MAX_SHOWN_CHARS else text[:MAX_SHOWN_CHARS - 1] + "…"
+
+
 def _field(location: tuple[Any, ...] | list[Any]) -> str:
     parts = [str(part) for part in location if part not in ("body",)]
     return ".".join(parts) or "（请求体）"
@@ -95,8 +107,12 @@ def _validation_error(exc: RequestValidationError) -> JSONResponse:
     if any(tuple(error.get("loc", ())) == ("body",) for error in errors):
         return error_response(422, "invalid_request", "请求体必须是一个 JSON 对象（Content-Type: application/json）。",
                               [{"field": "（请求体）", "problem": _problem(errors[0])}])
-    problems = [{"field": _field(error.get("loc", ())), "problem": _problem(error)} for error in errors]
-    return error_response(422, "invalid_request", "请求的字段有问题：" + "；".join(f"{p['field']} {p['problem']}" for p in problems), problems)
+    problems = [{"field": _shorten(_field(error.get("loc", ()))), "problem": _shorten(_problem(error))}
+                for error in errors[:MAX_LISTED_ERRORS]]
+    message = "请求的字段有问题：" + "；".join(f"{p['field']} {p['problem']}" for p in problems)
+    if len(errors) > len(problems):
+        message += f"；还有 {len(errors) - len(problems)} 处错误未列出"
+    return error_response(422, "invalid_request", message, problems)
 
 
 def install_error_handlers(app: FastAPI) -> None:
