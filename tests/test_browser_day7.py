@@ -115,3 +115,37 @@ def test_ask_approve_in_a_second_browser_reject_and_a_wrong_token(office_service
             raise
         finally:
             browser.close()
+
+
+def test_docs_render_with_no_network_and_the_page_loads_nothing_missing_or_refused(office_service):
+    url, _, _ = office_service
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
+        context = browser.new_context()
+        outside: list[str] = []
+
+        def only_this_service(route) -> None:  # no network: anything not on the service is refused
+            if route.request.url.startswith(url):
+                route.continue_()
+            else:
+                outside.append(route.request.url)
+                route.abort()
+
+        context.route("**/*", only_this_service)
+        page = context.new_page()
+        refused: list[str] = []
+        failed: list[str] = []
+        page.on("console", lambda message: refused.append(message.text) if "Content Security Policy" in message.text else None)
+        page.on("response", lambda response: failed.append(response.url) if response.status >= 400 else None)
+        try:
+            page.set_default_timeout(20_000)
+            page.goto(url + "/docs")
+            expect(page.locator(".opblock").first).to_be_visible()
+            expect(page.locator(".opblock-summary-path", has_text="/v1/runs/{run_id}/events")).to_be_visible()
+            expect(page.get_by_role("button", name="Authorize")).to_be_visible()
+            page.goto(url + "/")
+            expect(page.get_by_role("button", name="登录")).to_be_visible()
+            page.wait_for_load_state("networkidle")
+            assert outside == [] and failed == [] and refused == [], (outside, failed, refused)
+        finally:
+            browser.close()

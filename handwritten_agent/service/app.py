@@ -54,6 +54,7 @@ from typing import Annotated, Any, AsyncIterator
 
 from fastapi import Depends, FastAPI, Header, Request, Response
 from fastapi.concurrency import run_in_threadpool
+from fastapi_offline import FastAPIOffline
 from fastapi.responses import HTMLResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
@@ -169,7 +170,8 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
         yield
         manager.shutdown(wait=False)  # runs already started finish in their threads; nothing new starts
 
-    app = FastAPI(title="手写 Agent · 办公助手服务", version="1", docs_url="/docs", redoc_url=None, lifespan=lifespan,
+    # /docs serves Swagger UI's files from the installed package (fastapi-offline), not a CDN: it works offline
+    app = FastAPIOffline(title="手写 Agent · 办公助手服务", version="1", docs_url="/docs", redoc_url=None, lifespan=lifespan,
                   description="Day 7 的办公助手服务。点右上角 **Authorize**，填入 `users add` 打印的令牌（只填令牌本身），"
                               "就可以在这里试每一个接口。网页版在 [/](/)。")
     app.state.store, app.state.manager, app.state.settings = store, manager, settings
@@ -190,6 +192,11 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
     @app.get("/", include_in_schema=False)
     def page() -> HTMLResponse:
         return HTMLResponse(resources.files(__package__).joinpath("static/index.html").read_text(encoding="utf-8"))
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        icon = resources.files(__package__).joinpath("static/favicon.svg").read_bytes()
+        return Response(icon, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
     @app.get("/v1/me", response_model=Me, responses=_errors(401), summary="令牌属于谁")
     def me(user: CurrentUser) -> dict[str, Any]:
