@@ -149,3 +149,53 @@ def test_docs_render_with_no_network_and_the_page_loads_nothing_missing_or_refus
             assert outside == [] and failed == [] and refused == [], (outside, failed, refused)
         finally:
             browser.close()
+
+
+def test_a_reload_and_a_service_restart_while_a_card_waits_still_show_the_answer(tmp_path):
+    settings = ServiceSettings(db_path=str(tmp_path / "service.sqlite3"), llm=load_settings({"LLM_PROVIDER": "offline"}, dotenv=False),
+                               clock=lambda: NOW, sse_poll_seconds=0.02)
+    app = create_app(settings)
+    tokens = {name: app.state.store.add_user(name, role)[1] for name, role in (("张明", "行政助理"), ("李丽", "行政主管"))}
+    server = BackgroundServer(app)
+    url, port = server.url, server.port
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
+        zhang, li = browser.new_context().new_page(), browser.new_context().new_page()
+        try:
+            for page in (zhang, li):
+                page.set_default_timeout(20_000)
+            login(zhang, url, tokens["张明"])
+            zhang.locator("#message").fill(EMAIL)
+            zhang.locator("#message").press("Enter")
+            zhang.locator("#message").fill(EMAIL)
+            zhang.locator("#message").press("Enter")  # a second Enter while the first run goes: no second run
+            expect(zhang.locator("#log .card").first).to_contain_text("send_notification_email")
+            expect(zhang.locator("#log")).to_contain_text("运行中")
+            assert len(app.state.store.runs_with_status("requires_action")) == 1
+
+            zhang.reload()  # the tab remembers the run it follows
+            expect(zhang.locator("#log .card").first).to_contain_text("send_notification_email")
+            expect(zhang.locator("#log")).to_contain_text("运行中")
+
+            server.stop()  # the service restarts while the card waits
+            app.state.manager.shutdown(wait=True)
+            expect(zhang.locator("#log")).to_contain_text("连不上服务")
+            app = create_app(settings)
+            server = BackgroundServer(app, port=port)
+
+            login(li, url, tokens["李丽"])
+            queued = li.locator("#queue .card").first
+            queued.get_by_role("button", name="批准").click()
+            expect(queued).to_contain_text("已批准")
+            expect(zhang.locator("#log .answer").first).to_contain_text("助手：")
+            expect(zhang.locator("#log")).not_to_contain_text("运行中")
+            assert "Failed to fetch" not in zhang.locator("body").inner_text()
+            assert rows(tmp_path, "SELECT to_address FROM email_outbox") == [("lili@example.com",)]
+        except Exception:
+            for name, page in (("zhang", zhang), ("li", li)):
+                page.screenshot(path=str(ARTIFACTS / f"day7_restart_failure_{name}.png"), full_page=True)
+            raise
+        finally:
+            browser.close()
+            server.stop()
+            app.state.manager.shutdown(wait=True)
