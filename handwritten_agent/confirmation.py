@@ -9,8 +9,12 @@ canonical arguments), so an approval cannot be replayed for another call or othe
 from the tool's ``summary`` option (a format string over the arguments, or a function), or, for a
 tool without one, from its description and arguments.
 
-Left out: who is allowed to decide and how a decision is recorded (``permissions``), and how the
-request is shown (``widgets`` in a notebook, an HTTP endpoint on Day 7).
+Who may decide a request is stated here once (``may_decide``, ``who_decides``): the gate, the
+Day 7 service and the notebook cards all ask it. An L2 request is confirmed (or rejected) by the
+person who made it; an L3 request names an approver role and is approved by someone with that role
+who is not the requester — the requester may only reject (withdraw) it, even when they hold the role.
+
+Left out: how a decision is recorded (``permissions``), and how the request is shown (``widgets`` in a notebook, an HTTP endpoint on Day 7).
 """
 
 from __future__ import annotations
@@ -32,6 +36,38 @@ def arguments_sha256(call: ToolCall) -> str:
 def request_id(run_id: str, tool_call_id: str, fingerprint: str) -> str:
     """A stable id for the request of one call of one run with these arguments: asking again gives the same id."""
     return "req_" + hashlib.sha256(f"{run_id}\x00{tool_call_id}\x00{fingerprint}".encode()).hexdigest()[:16]
+
+
+def _is_l3(level: Any) -> bool:
+    return str(getattr(level, "value", level)).upper() == "L3"
+
+
+def may_decide(decider: Any, *, approve: bool, level: Any, approver_role: str | None,
+               requester_id: str | None) -> bool:
+    """Whether ``decider`` (anything with ``id`` and ``role``) may approve (``approve=True``) or reject a
+    request of ``level`` that names ``approver_role`` and was made by ``requester_id``.
+
+    A request that names an approver role (an L3 request always does; one without a role may not be
+    approved at L3): someone with that role approves it, but never the requester; the requester or the
+    role may reject it. A request that names none: only the requester confirms or rejects it.
+    """
+    if decider is None or getattr(decider, "id", None) is None:
+        return False
+    requester = requester_id is not None and decider.id == requester_id
+    if approver_role:
+        if approve:
+            return getattr(decider, "role", None) == approver_role and not requester
+        return requester or getattr(decider, "role", None) == approver_role
+    if approve and _is_l3(level):
+        return False  # an L3 approval always needs a role that is not the requester's own word
+    return requester
+
+
+def who_decides(approver_role: str | None) -> str:
+    """The rule of ``may_decide`` in Chinese, for a card, a 403 answer or an audit row."""
+    if approver_role:
+        return f"需要「{approver_role}」审批"
+    return "由发起人确认"
 
 
 @dataclass
@@ -72,8 +108,13 @@ class ConfirmationRequest:
 
     @property
     def who_decides(self) -> str:
-        """Who may decide, in Chinese."""
-        return f"需要「{self.approver_role}」审批" if self.approver_role else "由发起人确认"
+        """Who may decide, in Chinese (``who_decides``)."""
+        return who_decides(self.approver_role)
+
+    def may_decide(self, decider: Any, *, approve: bool) -> bool:
+        """Whether ``decider`` may approve (or reject) this request (``may_decide``)."""
+        return may_decide(decider, approve=approve, level=self.level, approver_role=self.approver_role,
+                          requester_id=self.user_id)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -110,4 +151,5 @@ def summarize(tool: Any, arguments: dict[str, Any]) -> str:
     return shorten(f"{head}：{shown}" if shown else head, 200)
 
 
-__all__ = ["ConfirmationRequest", "arguments_sha256", "request_id", "summarize"]
+__all__ = ["ConfirmationRequest", "arguments_sha256", "may_decide", "request_id", "summarize",
+           "who_decides"]

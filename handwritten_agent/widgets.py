@@ -154,7 +154,7 @@ class ConfirmationCard:
 
     def _who_html(self) -> str:
         if self.request.approver_role and Level.of(self.request.level) == Level.L3:
-            rule = f"谁能批准：有「{self.request.approver_role}」角色的人"
+            rule = f"谁能批准：有「{self.request.approver_role}」角色的人（发起人本人除外，本人只能撤回）"
         else:
             rule = f"谁来确认：发起人 {_person(self.starter)}" if self.starter else "谁来确认：发起人"
         viewer = f"；现在操作这张卡片的是 {_person(self.viewer)}" if self.viewer is not None else ""

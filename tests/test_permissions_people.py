@@ -93,7 +93,7 @@ def test_a_reused_rejection_keeps_its_reason_and_no_english_verdict_reaches_the_
     (ASSISTANT, True, Level.L3, False),    # … but does not approve their own L3 call
     (ASSISTANT, False, Level.L3, True),    # … and may withdraw it
     (BOSS, True, Level.L3, True),          # the approver role approves L3
-    (BOSS, True, Level.L2, True),          # … and may decide an L2 call
+    (BOSS, True, Level.L2, False),         # … but an L2 call is the requester's to confirm (one rule everywhere)
     (OTHER, True, Level.L2, False),        # someone else with the same role decides nothing
     (OTHER, False, Level.L3, False),
     (None, True, Level.L2, False),         # nobody

@@ -45,6 +45,7 @@ DECISIONS_ZH: dict[str, str] = {
     "allowed": "放行", "asked": "等待确认", "confirmed": "用户已确认", "approved": "审批通过", "rejected": "已拒绝",
     "denied": "拒绝调用", "invalid_arguments": "参数无效", "rate_limited": "超出频率限制", "not_authorized": "无权决定",
     "invalid_decision": "决定无效", "approval_mismatch": "批准与调用不符", "approval_reused": "批准已用过", "error": "检查出错",
+    "escalated": "升级后重新提交",
 }
 
 _SCHEMA = """

@@ -11,7 +11,7 @@
   resumed, ``check_call`` is asked again with the decision, and verifies it: the request must be one this
   gate issued, for this run, this ``tool_call_id`` and these exact arguments (sha256 of the canonical
   JSON); the decision must be an ``approve()``/``reject()`` by someone allowed to make it (the user
-  for L2, the approver role for L3); and a request is decided once — the second use of an approval
+  for L2, the approver role — never the requester — for L3); and a request is decided once — the second use of an approval
   is answered "already done" and the tool does not run again. Anything else keeps the call waiting;
 - ``after_call(call, result, context)`` after a call ran: personal data and secrets in the result are
   masked before the model sees it (``Policy.masking``); and if the tool is declared ``untrusted`` (its
@@ -44,9 +44,10 @@ asks the model to treat it as data, the confirmation is what holds when the mode
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any, Iterable, Iterator
 
-from ..confirmation import ConfirmationRequest, arguments_sha256, request_id, summarize
+from ..confirmation import ConfirmationRequest, arguments_sha256, may_decide, request_id, summarize
 from ..masking import MaskingRules, mask_text, mask_value
 from ..hooks import HookContext
 from ..messages import parse_arguments, ToolCall
@@ -72,6 +73,13 @@ EXTERNAL_SYSTEM_NOTE = ("\n\n带有「外部内容」标记的工具结果来自
 """Added to the system message of a model call once an untrusted result is in the messages."""
 
 VERDICTS_ZH = {"approve": "批准", "reject": "拒绝"}
+
+ESCALATED = ("这个调用被批准时（{level}）之后，情况变了：{reason}。旧的批准不再够用，已作为新的 {new} 请求重新提交，"
+             "等待{who}")
+
+_APPLYING = threading.Lock()
+"""Held from re-checking the policy to writing the grant down, so two approvals applied at once cannot both
+count targets the other has not written yet (within one process; the audit log is shared across processes)."""
 
 SECRETS_ONLY = MaskingRules(kinds=("secret",))
 """Applied after the policy's own rules to everything a card or an audit row shows: secrets are never shown."""
@@ -184,11 +192,13 @@ class PolicyGate:
         self._write("allowed", call, context, verdict.level, reason=verdict.reason, targets=verdict.targets)
         return None
 
-    def _ask(self, call: ToolCall, context: HookContext, verdict: Verdict, source: dict[str, Any] | None = None) -> ConfirmationRequest:
+    def _ask(self, call: ToolCall, context: HookContext, verdict: Verdict, source: dict[str, Any] | None = None,
+             *, escalated_from: str | None = None) -> ConfirmationRequest:
         shown = self._masked_arguments(call)
         fingerprint = arguments_sha256(call)
+        salt = f"|{escalated_from}|{verdict.level}" if escalated_from else ""  # a new request, not the one decided
         request = ConfirmationRequest(
-            id=request_id(context.run_id, call.id, fingerprint), run_id=context.run_id, tool_call_id=call.id, tool=call.name,
+            id=request_id(context.run_id, call.id, fingerprint + salt), run_id=context.run_id, tool_call_id=call.id, tool=call.name,
             arguments=shown, arguments_sha256=fingerprint, level=str(verdict.level), approver_role=verdict.approver_role,
             summary=mask_text(summarize(context.tool, shown), ("secret",)), user_id=getattr(self.user, "id", None), reason=verdict.reason,
             created_at=self.policy.clock(), extra={"targets": verdict.targets} if verdict.targets is not None else {}, provenance=source)
@@ -235,10 +245,28 @@ class PolicyGate:
             self._write("rejected", call, context, level, request=request, decided_by=decider, reason=decision.reason)
             return ToolResult.fail(REJECTED.format(reason=decision.reason))
 
-        verdict = self._verdict(call, context)  # the deny rules again: the role, the arguments, the rate limit may have changed
+        with _APPLYING:
+            return self._apply(call, context, level, request, decider, decision)
+
+    def _apply(self, call: ToolCall, context: HookContext, level: Level, request: Any, decider: Any,
+               decision: Decision) -> ToolResult | None:
+        """An approval applied: the policy is asked again (the role, the arguments, a rate limit or a cumulative bulk
+        limit may have changed since the request was made). Denied now → not run; stricter now (an L2 call that is L3
+        because other calls used up the limit) → the approval no longer suffices: a new request goes to whoever may
+        decide the stricter level, and the run pauses again."""
+        verdict = self._verdict(call, context)
         if verdict.effect == "deny":
             self._write(verdict.code, call, context, level, request=request, reason=verdict.reason)
             return ToolResult.fail(verdict.reason)
+        if verdict.effect == "ask" and verdict.level is not None and Level.of(verdict.level) > level:
+            if not self.policy.audit.settle(request.id, "reject", getattr(decider, "id", None), verdict.reason):
+                return self._already(call, context, level, request, self.policy.audit.settled(request.id) or {})
+            source = self._provenance(call, context)
+            again = self._ask(call, context, verdict, source, escalated_from=request.id)
+            self._write("escalated", call, context, level, request=request, decided_by=decider,
+                        reason=ESCALATED.format(level=level.value, reason=verdict.reason, new=again.level,
+                                                who=again.who_decides))
+            raise NeedsConfirmation(again)
         if not self.policy.audit.settle(request.id, "approve", getattr(decider, "id", None), decision.reason):
             return self._already(call, context, level, request, self.policy.audit.settled(request.id) or {})
         self._write("approved" if level == Level.L3 else "confirmed", call, context, level, request=request, decided_by=decider,
@@ -246,15 +274,13 @@ class PolicyGate:
         return None
 
     def may_decide(self, decider: Any, *, approve: bool, level: Level | str, approver_role: str | None = None) -> bool:
-        """Whether ``decider`` may approve (or reject) a request of ``level``: an L3 approval needs the approver role;
-        anything else may be decided by the user who started the run or by someone with the approver role."""
+        """Whether ``decider`` may approve (or reject) a request of ``level`` made in this session: the one rule of
+        ``confirmation.may_decide`` (L2: the user who started the run; L3: the approver role, never the requester)."""
         if not isinstance(decider, User):
             return False
-        role = approver_role or self.policy.approver_role
-        if approve and Level.of(level) == Level.L3:
-            return decider.role == role
-        starter = self.user is not None and decider.id == self.user.id
-        return starter or decider.role in {r for r in (approver_role, self.policy.approver_role) if r}
+        role = approver_role or (self.policy.approver_role if Level.of(level) == Level.L3 else None)
+        return may_decide(decider, approve=approve, level=level, approver_role=role,
+                          requester_id=getattr(self.user, "id", None))
 
     def _may_decide(self, decider: Any, decision: Decision, level: Level, approver_role: str | None) -> bool:
         return self.may_decide(decider, approve=decision.approved, level=level, approver_role=approver_role)
