@@ -43,28 +43,24 @@ Left out: pagination of runs, webhooks, and rate limiting per token (put a gatew
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-import threading
-import time
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Annotated, Any, AsyncIterator
 
 from fastapi import Depends, FastAPI, Header, Request, Response
-from fastapi.concurrency import run_in_threadpool
 from fastapi_offline import FastAPIOffline
 from fastapi.responses import HTMLResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from ..confirmation import may_decide, who_decides
 from ..masking import mask_text
 from .errors import APIError, CatchAll, GuardedBody, error_response, install_error_handlers
 from .runner import RunManager
 from .security import SecurityHeaders
 from .schemas import (MAX_IDEMPOTENCY_KEY_CHARS, DecisionCreate, DecisionResult, ErrorResponse, Me, Queue, RunCreate, RunOut)
 from .settings import ServiceSettings
+from .sse import Wakeups, stream_events
 from .store import TERMINAL, IdempotencyConflict, Store, User, body_fingerprint
 
 bearer = HTTPBearer(auto_error=False, bearerFormat="hat_…",
@@ -77,36 +73,6 @@ DECISION_ZH = {"approve": "批准", "reject": "拒绝"}
 
 NOT_AUTHENTICATED = ("缺少令牌：请在请求头里加上 Authorization: Bearer <令牌>"
                      "（用 python -m handwritten_agent users add 创建用户时会打印令牌）。")
-
-
-class Wakeups:
-    """Wakes the event streams waiting on a run when this process wrote to it (``Store.watch`` calls it from any thread)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._waiting: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
-
-    def __call__(self, run_id: str) -> None:
-        with self._lock:
-            waiting = list(self._waiting.get(run_id, ()))
-        for loop, event in waiting:
-            try:
-                loop.call_soon_threadsafe(event.set)
-            except RuntimeError:  # that loop has closed: its stream is gone
-                pass
-
-    def register(self, run_id: str) -> tuple[asyncio.AbstractEventLoop, asyncio.Event]:
-        ticket = (asyncio.get_running_loop(), asyncio.Event())
-        with self._lock:
-            self._waiting.setdefault(run_id, set()).add(ticket)
-        return ticket
-
-    def unregister(self, run_id: str, ticket: tuple[asyncio.AbstractEventLoop, asyncio.Event]) -> None:
-        with self._lock:
-            waiting = self._waiting.get(run_id, set())
-            waiting.discard(ticket)
-            if not waiting:
-                self._waiting.pop(run_id, None)
 
 
 def _user_for(store: Store, token: str | None) -> User:
@@ -246,8 +212,7 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
         if run["status"] != "requires_action" or waiting is None:
             raise APIError(409, "not_waiting", f"运行 {run_id} 没有在等待确认请求 {request_id}（当前状态：{run['status']}）。")
         if not _may_decide(user, run, waiting, body.decision):
-            raise APIError(403, "forbidden", f"你（{user.name}，角色“{user.role}”）不能{DECISION_ZH.get(body.decision, '决定')}"
-                                             f"这个请求：{who_decides(waiting.get('approver_role'))}"
+            raise APIError(403, "forbidden", f"这个操作需要角色“{waiting.get('approver_role')}”来审批，你的角色是“{user.role}”"
                                              "（发起人可以拒绝，但不能批准自己的 L3 请求）。")
         decision, new = store.record_decision(run_id, request_id, body.decision, body.reason, user.id)
         if not new:  # someone decided in the same instant
@@ -294,50 +259,8 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
                 raise APIError(400, "invalid_last_event_id", "Last-Event-ID 应该是收到的最后一个事件的 id（不超过 18 位的数字），"
                                                             f"收到的是 {json.dumps(last_event_id[:40], ensure_ascii=True)}。不带它重新连接，会从头收到全部事件。")
             after = int(last_event_id.strip())
-        return StreamingResponse(_stream(request, run_id, after), media_type="text/event-stream",
+        return StreamingResponse(stream_events(store, settings, wakeups, request, run_id, after), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-
-    async def _stream(request: Request, run_id: str, after: int) -> AsyncIterator[str]:
-        ticket = wakeups.register(run_id)
-        try:
-            async for text in _events(request, run_id, after, ticket[1]):
-                yield text
-        finally:
-            wakeups.unregister(run_id, ticket)
-
-    def _state(run_id: str, seen: int) -> tuple[dict[str, Any] | None, bool]:
-        """The run and whether events after ``seen`` exist (read in a worker thread, never on the loop)."""
-        run = store.get_run(run_id)
-        return run, bool(run is not None and store.events_after(run_id, seen, limit=1))
-
-    async def _events(request: Request, run_id: str, after: int, changed: asyncio.Event) -> AsyncIterator[str]:
-        yield f"retry: {settings.sse_retry_ms}\n\n"
-        seen = after
-        idle_since = quiet_since = time.monotonic()
-        while time.monotonic() - idle_since < settings.sse_max_idle:  # bounded: a stream with nothing new ends
-            if await request.is_disconnected():
-                return
-            changed.clear()  # before reading: a write committed from here on wakes the wait below
-            batch = await run_in_threadpool(store.events_after, run_id, seen, raw=True)
-            for item in batch:  # the stored JSON text is one line already (json.dumps escapes newlines)
-                seen = item["id"]
-                yield f"id: {item['id']}\nevent: {item['event']}\ndata: {item['data']}\n\n"
-            if batch:
-                idle_since = quiet_since = time.monotonic()
-                continue
-            run, more = await run_in_threadpool(_state, run_id, seen)
-            if run is None or (run["status"] in (*TERMINAL, "requires_action") and not more):
-                end = {"status": run["status"] if run else None, "stop_reason": run["stop_reason"] if run else None}
-                yield f"event: end\ndata: {json.dumps(end, ensure_ascii=False)}\n\n"
-                return
-            if time.monotonic() - quiet_since >= settings.sse_keepalive_seconds:
-                quiet_since = time.monotonic()
-                yield ": keep-alive\n\n"
-            try:  # woken by a write in this process; another process's writes are found by the next look
-                await asyncio.wait_for(changed.wait(), min(settings.sse_poll_seconds, settings.sse_keepalive_seconds))
-            except asyncio.TimeoutError:
-                pass
-        yield ": 很久没有新事件，连接先关闭；带上 Last-Event-ID 重新连接即可继续。\n\n"
 
     return app
 
@@ -357,10 +280,12 @@ def _may_see(user: User, request: dict[str, Any]) -> bool:
 
 
 def _may_decide(user: User, run: dict[str, Any], request: dict[str, Any], decision: str) -> bool:
-    """The one rule (``confirmation.may_decide``): the owner confirms an L2 request; the role an L3 request
-    names approves it, never its requester; the requester may reject (withdraw) their own."""
-    return may_decide(user, approve=decision == "approve", level=request.get("level"),
-                      approver_role=request.get("approver_role"), requester_id=run["user_id"])
+    """The role the request names approves; the owner confirms a request that names none, and may reject (withdraw) any."""
+    owner = user.id == run["user_id"]
+    role = request.get("approver_role")
+    if not role:
+        return owner
+    return user.role == role or (owner and decision == "reject")
 
 
 __all__ = ["APIError", "CurrentUser", "authenticated_user", "create_app", "current_user", "error_response", "from_environment", "public_run"]

@@ -1,0 +1,105 @@
+"""The event stream of a run (Server-Sent Events), and the wake-ups that let it answer at once.
+
+``stream_events`` yields ``retry:``, then the run's stored events (``id`` = the event's number), a keep-alive
+comment when idle, and ``end`` once the run has finished or waits for a decision. Every store read runs in a
+worker thread (``run_in_threadpool``): the event loop never waits on SQLite, so another process holding the
+write lock cannot freeze the server. A write in this process wakes the stream at once (``Wakeups``); one by
+another process is seen within ``sse_poll_seconds``.
+
+Left out: fan-out through a message broker (several hosts would need one; one host polls the shared file).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from typing import Any, AsyncIterator
+
+from fastapi import Request
+from fastapi.concurrency import run_in_threadpool
+
+from .settings import ServiceSettings
+from .store import TERMINAL, Store
+
+
+class Wakeups:
+    """Wakes the event streams waiting on a run when this process wrote to it (``Store.watch`` calls it from any thread)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._waiting: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
+
+    def __call__(self, run_id: str) -> None:
+        with self._lock:
+            waiting = list(self._waiting.get(run_id, ()))
+        for loop, event in waiting:
+            try:
+                loop.call_soon_threadsafe(event.set)
+            except RuntimeError:  # that loop has closed: its stream is gone
+                pass
+
+    def register(self, run_id: str) -> tuple[asyncio.AbstractEventLoop, asyncio.Event]:
+        ticket = (asyncio.get_running_loop(), asyncio.Event())
+        with self._lock:
+            self._waiting.setdefault(run_id, set()).add(ticket)
+        return ticket
+
+    def unregister(self, run_id: str, ticket: tuple[asyncio.AbstractEventLoop, asyncio.Event]) -> None:
+        with self._lock:
+            waiting = self._waiting.get(run_id, set())
+            waiting.discard(ticket)
+            if not waiting:
+                self._waiting.pop(run_id, None)
+
+
+async def stream_events(store: Store, settings: ServiceSettings, wakeups: Wakeups, request: Request, run_id: str,
+                        after: int) -> AsyncIterator[str]:
+    """The SSE text of a run's events after ``after``, then ``end`` (see the module docstring)."""
+    ticket = wakeups.register(run_id)
+    try:
+        async for text in _events(store, settings, request, run_id, after, ticket[1]):
+            yield text
+    finally:
+        wakeups.unregister(run_id, ticket)
+
+
+def _state(store: Store, run_id: str, seen: int) -> tuple[dict[str, Any] | None, bool]:
+    """The run and whether events after ``seen`` exist (read in a worker thread, never on the loop)."""
+    run = store.get_run(run_id)
+    return run, bool(run is not None and store.events_after(run_id, seen, limit=1))
+
+
+async def _events(store: Store, settings: ServiceSettings, request: Request, run_id: str, after: int,
+                  changed: asyncio.Event) -> AsyncIterator[str]:
+    yield f"retry: {settings.sse_retry_ms}\n\n"
+    seen = after
+    idle_since = quiet_since = time.monotonic()
+    while time.monotonic() - idle_since < settings.sse_max_idle:  # bounded: a stream with nothing new ends
+        if await request.is_disconnected():
+            return
+        changed.clear()  # before reading: a write committed from here on wakes the wait below
+        batch = await run_in_threadpool(store.events_after, run_id, seen, raw=True)
+        for item in batch:  # the stored JSON text is one line already (json.dumps escapes newlines)
+            seen = item["id"]
+            yield f"id: {item['id']}\nevent: {item['event']}\ndata: {item['data']}\n\n"
+        if batch:
+            idle_since = quiet_since = time.monotonic()
+            continue
+        run, more = await run_in_threadpool(_state, store, run_id, seen)
+        if run is None or (run["status"] in (*TERMINAL, "requires_action") and not more):
+            end = {"status": run["status"] if run else None, "stop_reason": run["stop_reason"] if run else None}
+            yield f"event: end\ndata: {json.dumps(end, ensure_ascii=False)}\n\n"
+            return
+        if time.monotonic() - quiet_since >= settings.sse_keepalive_seconds:
+            quiet_since = time.monotonic()
+            yield ": keep-alive\n\n"
+        try:  # woken by a write in this process; another process's writes are found by the next look
+            await asyncio.wait_for(changed.wait(), min(settings.sse_poll_seconds, settings.sse_keepalive_seconds))
+        except asyncio.TimeoutError:
+            pass
+    yield ": 很久没有新事件，连接先关闭；带上 Last-Event-ID 重新连接即可继续。\n\n"
+
+
+__all__ = ["Wakeups", "stream_events"]
