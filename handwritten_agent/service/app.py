@@ -38,6 +38,13 @@ whose stream was cut reconnects with ``Last-Event-ID`` and gets exactly the even
 browser's ``EventSource`` cannot send an ``Authorization`` header, so the web page reads the stream with
 ``fetch``.
 
+Every endpoint that touches the store is a plain ``def``: FastAPI runs it in its thread pool, so a request
+waiting on SQLite's write lock (held by another process under ``uvicorn --workers N``) never stops the event
+loop; the SSE stream (``sse``) reads the store in a worker thread too. Every answer carries security headers
+(``security``: a CSP with ``frame-ancestors 'none'``, ``nosniff``, no referrer), and ``/docs`` serves Swagger
+UI's files from the installed ``fastapi-offline`` package, so it works with no network. An approver sees a
+run's texts masked (``masking.mask_text``), as the confirmation card shows them.
+
 Left out: pagination of runs, webhooks, and rate limiting per token (put a gateway in front).
 """
 
