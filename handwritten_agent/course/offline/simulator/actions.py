@@ -76,7 +76,7 @@ NAME_VERBS: dict[str, str] = {
     **{w: CREATE for w in ("book", "reserve", "create", "add", "new", "make", "submit", "apply", "schedule", "register", "open",
                            "insert", "generate")},
     **{w: UPDATE for w in ("update", "set", "modify", "change", "edit", "rename", "move", "assign")},
-    **{w: DELETE for w in ("delete", "remove", "cancel", "revoke", "drop", "clear")},
+    **{w: DELETE for w in ("delete", "remove", "cancel", "revoke", "drop", "clear", "void", "withdraw")},
     **{w: PAY for w in ("pay", "transfer", "refund", "charge")},
 }
 

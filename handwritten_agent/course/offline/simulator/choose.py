@@ -23,7 +23,10 @@ for, when both are known — "把客户名单导出给我" is not a request to s
 calls nothing, and a tool whose description is vague ("处理数据") is not chosen for a request its
 words do not match — the lesson of the course: write clear descriptions with examples.
 
-Left out: learned embeddings, synonyms beyond the lexicon, and any per-tool special case.
+A tool's text also holds the synonyms, English and pinyin equivalents of its words (``vocabulary``), so
+"把预约撤了" matches a tool described as "Cancel an appointment".
+
+Left out: learned embeddings, synonyms beyond the lexicon and ``vocabulary``, and any per-tool special case.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from .actions import contradicts, is_read_only, request_actions, request_object,
 from .arguments import classify, enum_evidence, evidence, params_of
 from .lexicon import INTENTS, intents_in
 from .text import normalize, split_identifier, stem, tokens
+from .vocabulary import expand, is_question
 
 MIN_SCORE = 2.0
 MAIN_INTENT_BONUS = 3.0
@@ -121,6 +125,7 @@ def _profile(spec_json: str) -> ToolProfile:
     name_tokens = frozenset(stem(w) for w in split_identifier(name)) | frozenset(tokens(name_words))
     param_text = _parameter_text(parameters)
     text_tokens = frozenset(tokens(description)) | frozenset(tokens(param_text)) | name_tokens
+    text_tokens |= frozenset(tokens(expand(f"{name_words} {description}")))  # synonyms, English, pinyin
     # Main intents: those the name and description mention most (the name counts double).
     counts = _intent_counts(name_words) + _intent_counts(name_words) + _intent_counts(description)
     counts = Counter({k: v for k, v in counts.items() if v > 0})
@@ -169,6 +174,8 @@ def best_tool(request: str, tools: list[ToolProfile], *, exclude: frozenset[str]
     for value, tool in rank(request, tools):
         if tool.name in exclude or contradicts(wanted, tool.action) or _other_object(thing, tool):
             continue
+        if not wanted and tool.action is not None and not tool.reads and is_question(request):
+            continue  # "VS5521 那个号还在不": a question that names no action never triggers a side effect
         return (value, tool) if value >= MIN_SCORE else None
     return None
 

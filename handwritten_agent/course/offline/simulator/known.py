@@ -35,6 +35,7 @@ from .lexicon import REQUEST_WORDS, is_small_talk
 from .planner import Plan
 from .summary import GROUPS, _has_name
 from .text import language, normalize, tokens
+from .vocabulary import is_question
 
 KNOWN_HEADINGS = re.compile(r"已知信息|长期记忆|摘要|记忆|known facts|memory|summary", re.I)
 ABOUT_USER = re.compile(r"我|我们|咱们|之前|刚才|以前|记得|说过|提过|\b(?:my|i|me|we|our|remember|earlier|before)\b", re.I)
@@ -98,7 +99,7 @@ def _second_person(line: str) -> str:
 
 
 def _is_question(text: str) -> bool:
-    return bool(re.search(r"[?？]|吗|呢|什么|多少|哪|几|谁|怎么|是否|\b(?:what|which|who|how|when|where|do you|did i)\b", text, re.I))
+    return is_question(text) or bool(re.search(r"[?？]|吗|呢|什么|多少|哪|几|谁|怎么|是否|\b(?:what|which|who|how|when|where|do you|did i)\b", text, re.I))
 
 
 def _statement_groups(text: str) -> set[str]:

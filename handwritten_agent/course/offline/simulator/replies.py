@@ -16,13 +16,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .actions import request_actions
+from .actions import contradicts, request_actions, request_object, tool_action
 from .arguments import Param, examples_of
 from .arguments.params import widens_when_empty
+from .choose import _other_object as other_object, profile
 from .facts import join_words
 from .fieldwords import action_words
 from .lexicon import REQUEST_WORDS, is_small_talk
-from .text import normalize
+from .text import normalize, split_identifier, tokens
+from .vocabulary import VOCABULARY_TOKENS, expand, is_question
 
 
 def _action_words(spec: dict[str, Any], lang: str) -> tuple[str, str]:
@@ -134,6 +136,27 @@ def _capabilities(tools: list[dict[str, Any]], lang: str) -> str:
     return ("、" if lang == "zh" else ", ").join(done[:8])
 
 
+_NOT_UNDERSTOOD_ZH = ("课程模拟器是个规则引擎，没看懂这句话的说法，所以什么也没做。可以换个说法，写明要做的事和对象"
+                      "（例如“查询……”“取消编号为……的……”），或者改用本地模型（make local）或真实模型。")
+_NOT_UNDERSTOOD_EN = ("the course simulator is a rule engine and did not understand this wording, so it did nothing. "
+                      "Try naming the action and its object plainly, or use the local model (make local) or a real model.")
+
+
+def _some_tool_shares_words(user_text: str, tools: list[dict[str, Any]]) -> bool:
+    """Whether any offered tool's name or description (with its synonyms) shares a word with the request:
+    then "no tool can do this" could be false, and the honest reply is "I did not understand"."""
+    wanted, actions = set(tokens(user_text)), request_actions(user_text)
+    for spec in tools:
+        name, description = str(spec.get("name", "")), str(spec.get("description", "") or "")
+        if contradicts(actions, tool_action(name, description)) or other_object(request_object(user_text), profile(spec)):
+            continue  # "下载文档" to a tool that deletes documents, "订机票" to one that books rooms: another task
+        text = f"{' '.join(split_identifier(name))} {description}"
+        shared = wanted & (set(tokens(text)) | set(tokens(expand(text))))
+        if len(shared) >= 2 or shared & VOCABULARY_TOKENS:  # not one stray bigram ("一张")
+            return True
+    return False
+
+
 def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, tools_disabled: bool = False) -> str:
     """The honest reply when no tool fits, in one or two sentences.
 
@@ -160,6 +183,8 @@ def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, to
         if zh:
             if tools_disabled:
                 why = "这次请求不允许调用工具（tool_choice 为 none），所以这件事我做不了。"
+            elif count and _some_tool_shares_words(user_text, tools):
+                why = _NOT_UNDERSTOOD_ZH
             elif count:
                 why = f"这次的 {count} 个工具里没有能做这件事的，所以我做不了。"
             else:
@@ -167,6 +192,8 @@ def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, to
             return ("你好，" if greeting else "") + why
         if tools_disabled:
             why = "this request does not allow tool calls (tool_choice is none), so I cannot do this."
+        elif count and _some_tool_shares_words(user_text, tools):
+            why = _NOT_UNDERSTOOD_EN
         elif count:
             why = f"none of the {count} tools offered can do this, so I cannot do it."
         else:
@@ -176,6 +203,8 @@ def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, to
         return "不客气。" if zh else "You're welcome."
     if greeting:
         return "你好！有什么需要帮忙的？" if zh else "Hello! How can I help?"
+    if is_question(user_text):  # a question is never acknowledged as if it were a statement
+        return _NOT_UNDERSTOOD_ZH if zh else _NOT_UNDERSTOOD_EN[:1].upper() + _NOT_UNDERSTOOD_EN[1:]
     return "好的，知道了。" if zh else "All right, noted."  # a statement that asks for nothing: acknowledged, nothing done
 
 

@@ -131,7 +131,7 @@ def examples_of(param: Param) -> list[str]:
         values = value if isinstance(value, list) else [value] if value is not None else []
         found.extend(str(v) for v in values if isinstance(v, (str, int, float)) and not isinstance(v, bool))
     description = normalize(param.description)
-    for match in re.finditer(r"(?:例如|比如|譬如|举例|示例|样例|(?<![假比例])如(?![果何下此今])|e\.g\.?|for example|for instance|such as)"
+    for match in re.finditer(r"(?:例如|比如|譬如|举例|示例|样例|(?<![假比例])如(?![果何下此今])|e\.g\.?|for example|for instance|such as|\blike(?=\s+[A-Z0-9]))"
                              r"\s*[:：,，]?\s*(?P<body>[^。；;\n()（）]*)", description, re.I):
         for part in re.split(r"[、,，/]|或者|或|\bor\b|\band\b|\s和\s", match.group("body")):
             part = part.strip().strip("[]{}").strip().strip("'\"‘’“”「」`").strip()  # '["C001", "C002"]' lists its items
