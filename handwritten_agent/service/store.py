@@ -29,6 +29,7 @@ import secrets
 import sqlite3
 import threading
 import time
+import unicodedata
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -118,6 +119,40 @@ def body_fingerprint(body: Any) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()).hexdigest()
 
 
+INVISIBLE_RANGES = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+                    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+                    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+                    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+"""Unicode's default-ignorable code points: drawn as nothing (zero-width and bidi marks, fillers, selectors)."""
+
+
+def _invisible(char: str) -> bool:
+    code = ord(char)
+    return (unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
+            or any(low <= code <= high for low, high in INVISIBLE_RANGES))
+
+
+def clean_name(text: str, what: str = "用户名") -> str:
+    """A user or role name as stored: NFKC-normalised (full-width letters become ordinary ones), runs of spaces
+    made one, trimmed. Raises ``ValueError`` (in Chinese) when it is empty or holds an invisible character."""
+    normal = " ".join(part for part in unicodedata.normalize("NFKC", str(text)).split(" ") if part)
+    hidden = sorted({f"U+{ord(c):04X}" for c in normal if _invisible(c)})
+    if hidden:
+        raise ValueError(f"{what}里有看不见的字符（{'、'.join(hidden)}，例如零宽字符或文字方向标记）："
+                         f"请只用看得见的字符。")
+    if not normal:
+        raise ValueError("用户名和角色都不能为空。")
+    return normal
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: normalised, case ignored (``Alice`` and ``ａｌｉｃｅ`` are one name)."""
+    try:
+        return clean_name(name).casefold()
+    except ValueError:
+        return unicodedata.normalize("NFKC", name).casefold()
+
+
 class IdempotencyConflict(Exception):
     """The key was used before with a different request body."""
 
@@ -181,13 +216,19 @@ class Store:
     # ----------------------------------------------------------------------- users
 
     def add_user(self, name: str, role: str) -> tuple[User, str]:
-        """Create a user; returns it with its bearer token, which is shown this once and stored only hashed."""
-        if not name.strip() or not role.strip():
-            raise ValueError("用户名和角色都不能为空。")
+        """Create a user; returns it with its bearer token, which is shown this once and stored only hashed.
+
+        The name and the role are normalised first (``clean_name``: NFKC, invisible characters refused), and a
+        name must differ from every current user's after normalising and ignoring case, so a look-alike
+        (full-width letters, a zero-width space, a right-to-left mark) cannot sit beside the original."""
+        name, role = clean_name(name, "用户名"), clean_name(role, "角色")
         token = "hat_" + secrets.token_urlsafe(32)
-        user = User(f"u_{uuid.uuid4().hex[:12]}", role=role.strip(), name=name.strip())
+        user = User(f"u_{uuid.uuid4().hex[:12]}", role=role, name=name)
         try:
             with self._write() as db:
+                for (other,) in db.execute("SELECT name FROM users WHERE removed_at IS NULL"):
+                    if name_key(other) == name_key(name):
+                        raise ValueError(f"已经有名为 {other!r} 的用户了，{name!r} 规范化后与它相同：换一个名字。")
                 db.execute("INSERT INTO users (id, name, role, token_hash, created_at) VALUES (?, ?, ?, ?, ?)",
                            (user.id, user.name, user.role, hash_token(token), self.clock()))
         except sqlite3.IntegrityError as exc:
@@ -220,7 +261,9 @@ class Store:
         """
         now = self.clock()
         with self._write() as db:
-            row = db.execute("SELECT id, name, role FROM users WHERE name = ? AND removed_at IS NULL", (name.strip(),)).fetchone()
+            rows = db.execute("SELECT id, name, role FROM users WHERE removed_at IS NULL").fetchall()
+            row = next((r for r in rows if r["name"] == name.strip()), None) or \
+                next((r for r in rows if name_key(r["name"]) == name_key(name)), None)
             if row is None:
                 raise ValueError(f"没有名为 {name!r} 的用户（python -m handwritten_agent users list 列出现有的用户）。")
             user = User(row["id"], role=row["role"], name=row["name"])
