@@ -18,17 +18,25 @@ from typing import Any, Awaitable, Callable
 
 from starlette.datastructures import MutableHeaders
 
-ALWAYS = {"x-frame-options": "DENY", "x-content-type-options": "nosniff", "referrer-policy": "no-referrer"}
+ALWAYS = {
+    "x-frame-options": "DENY",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+}
 
 INLINE = re.compile(r"<(script|style)(?![^>]*\bsrc=)[^>]*>(.*?)</\1\s*>", re.DOTALL | re.IGNORECASE)
-EXTERNAL = re.compile(r"""<(?:script|link)[^>]*\b(?:src|href)=["'](https?://[^/"']+)""", re.IGNORECASE)
+EXTERNAL = re.compile(
+    r"""<(?:script|link)[^>]*\b(?:src|href)=["'](https?://[^/"']+)""", re.IGNORECASE
+)
 
 MAX_HTML_BYTES = 1_000_000
 """An HTML body larger than this is sent with the strict policy and no hashes (none of ours comes close)."""
 
 
 def _hash(text: str) -> str:
-    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode() + "'"
+    return (
+        "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode() + "'"
+    )
 
 
 def content_security_policy(html: str) -> str:
@@ -39,8 +47,11 @@ def content_security_policy(html: str) -> str:
     hosts = sorted(set(EXTERNAL.findall(html)))
     script = " ".join(["'self'", *hosts, *hashes["script"]])
     style = " ".join(["'self'", *hosts, *hashes["style"]])
-    return ("default-src 'self'; " f"script-src {script}; style-src {style}; img-src 'self' data: {' '.join(hosts)}".rstrip()
-            + "; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+    return (
+        "default-src 'self'; "
+        f"script-src {script}; style-src {style}; img-src 'self' data: {' '.join(hosts)}".rstrip()
+        + "; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    )
 
 
 class SecurityHeaders:
@@ -49,8 +60,12 @@ class SecurityHeaders:
     def __init__(self, app: Any):
         self.app = app
 
-    async def __call__(self, scope: dict[str, Any], receive: Callable[[], Awaitable[dict]],
-                      send: Callable[[dict], Awaitable[None]]) -> None:
+    async def __call__(
+        self,
+        scope: dict[str, Any],
+        receive: Callable[[], Awaitable[dict]],
+        send: Callable[[dict], Awaitable[None]],
+    ) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -81,7 +96,13 @@ class SecurityHeaders:
             await send(start)
             start = None  # sent: any later body chunks pass straight through
             chunks.clear()
-            await send({"type": "http.response.body", "body": body, "more_body": message.get("more_body", False)})
+            await send(
+                {
+                    "type": "http.response.body",
+                    "body": body,
+                    "more_body": message.get("more_body", False),
+                }
+            )
 
         await self.app(scope, receive, guarded)
 

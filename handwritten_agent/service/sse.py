@@ -46,7 +46,9 @@ class Wakeups:
             self._waiting.setdefault(run_id, set()).add(ticket)
         return ticket
 
-    def unregister(self, run_id: str, ticket: tuple[asyncio.AbstractEventLoop, asyncio.Event]) -> None:
+    def unregister(
+        self, run_id: str, ticket: tuple[asyncio.AbstractEventLoop, asyncio.Event]
+    ) -> None:
         with self._lock:
             waiting = self._waiting.get(run_id, set())
             waiting.discard(ticket)
@@ -54,8 +56,14 @@ class Wakeups:
                 self._waiting.pop(run_id, None)
 
 
-async def stream_events(store: Store, settings: ServiceSettings, wakeups: Wakeups, request: Request, run_id: str,
-                        after: int) -> AsyncIterator[str]:
+async def stream_events(
+    store: Store,
+    settings: ServiceSettings,
+    wakeups: Wakeups,
+    request: Request,
+    run_id: str,
+    after: int,
+) -> AsyncIterator[str]:
     """The SSE text of a run's events after ``after``, then ``end`` (see the module docstring)."""
     ticket = wakeups.register(run_id)
     try:
@@ -71,12 +79,20 @@ def _state(store: Store, run_id: str, seen: int) -> tuple[dict[str, Any] | None,
     return run, bool(run is not None and store.events_after(run_id, seen, limit=1))
 
 
-async def _events(store: Store, settings: ServiceSettings, request: Request, run_id: str, after: int,
-                  changed: asyncio.Event) -> AsyncIterator[str]:
+async def _events(
+    store: Store,
+    settings: ServiceSettings,
+    request: Request,
+    run_id: str,
+    after: int,
+    changed: asyncio.Event,
+) -> AsyncIterator[str]:
     yield f"retry: {settings.sse_retry_ms}\n\n"
     seen = after
     idle_since = quiet_since = time.monotonic()
-    while time.monotonic() - idle_since < settings.sse_max_idle:  # bounded: a stream with nothing new ends
+    while (
+        time.monotonic() - idle_since < settings.sse_max_idle
+    ):  # bounded: a stream with nothing new ends
         if await request.is_disconnected():
             return
         changed.clear()  # before reading: a write committed from here on wakes the wait below
@@ -89,14 +105,19 @@ async def _events(store: Store, settings: ServiceSettings, request: Request, run
             continue
         run, more = await run_in_threadpool(_state, store, run_id, seen)
         if run is None or (run["status"] in (*TERMINAL, "requires_action") and not more):
-            end = {"status": run["status"] if run else None, "stop_reason": run["stop_reason"] if run else None}
+            end = {
+                "status": run["status"] if run else None,
+                "stop_reason": run["stop_reason"] if run else None,
+            }
             yield f"event: end\ndata: {json.dumps(end, ensure_ascii=False)}\n\n"
             return
         if time.monotonic() - quiet_since >= settings.sse_keepalive_seconds:
             quiet_since = time.monotonic()
             yield ": keep-alive\n\n"
         try:  # woken by a write in this process; another process's writes are found by the next look
-            await asyncio.wait_for(changed.wait(), min(settings.sse_poll_seconds, settings.sse_keepalive_seconds))
+            await asyncio.wait_for(
+                changed.wait(), min(settings.sse_poll_seconds, settings.sse_keepalive_seconds)
+            )
         except asyncio.TimeoutError:
             pass
     yield ": 很久没有新事件，连接先关闭；带上 Last-Event-ID 重新连接即可继续。\n\n"
