@@ -61,6 +61,7 @@ from fastapi_offline import FastAPIOffline
 from fastapi.responses import HTMLResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from ..confirmation import may_decide, who_decides
 from ..masking import mask_text
 from .errors import APIError, CatchAll, GuardedBody, error_response, install_error_handlers
 from .runner import RunManager
@@ -219,7 +220,8 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
         if run["status"] != "requires_action" or waiting is None:
             raise APIError(409, "not_waiting", f"运行 {run_id} 没有在等待确认请求 {request_id}（当前状态：{run['status']}）。")
         if not _may_decide(user, run, waiting, body.decision):
-            raise APIError(403, "forbidden", f"这个操作需要角色“{waiting.get('approver_role')}”来审批，你的角色是“{user.role}”"
+            raise APIError(403, "forbidden", f"你（{user.name}，角色“{user.role}”）不能{DECISION_ZH.get(body.decision, '决定')}"
+                                             f"这个请求：{who_decides(waiting.get('approver_role'))}"
                                              "（发起人可以拒绝，但不能批准自己的 L3 请求）。")
         decision, new = store.record_decision(run_id, request_id, body.decision, body.reason, user.id)
         if not new:  # someone decided in the same instant
@@ -287,12 +289,10 @@ def _may_see(user: User, request: dict[str, Any]) -> bool:
 
 
 def _may_decide(user: User, run: dict[str, Any], request: dict[str, Any], decision: str) -> bool:
-    """The role the request names approves; the owner confirms a request that names none, and may reject (withdraw) any."""
-    owner = user.id == run["user_id"]
-    role = request.get("approver_role")
-    if not role:
-        return owner
-    return user.role == role or (owner and decision == "reject")
+    """The one rule (``confirmation.may_decide``): the owner confirms an L2 request; the role an L3 request
+    names approves it, never its requester; the requester may reject (withdraw) their own."""
+    return may_decide(user, approve=decision == "approve", level=request.get("level"),
+                      approver_role=request.get("approver_role"), requester_id=run["user_id"])
 
 
 __all__ = ["APIError", "CurrentUser", "authenticated_user", "create_app", "current_user", "error_response", "from_environment", "public_run"]
