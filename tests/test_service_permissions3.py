@@ -8,6 +8,9 @@
 
 from __future__ import annotations
 
+import logging
+import sqlite3
+
 import pytest
 from test_service_office import Service, office_rows, wait_for
 
@@ -143,3 +146,60 @@ def test_two_pending_sms_batches_cannot_send_more_than_the_limit_over_http(servi
         assert [(p["level"], p["approver_role"]) for p in again["pending"]] == [("L3", "行政主管")]
         queue = boss.get("/v1/confirmations").json()["data"]
         assert [item["request"]["id"] for item in queue] == [again["pending"][0]["id"]]
+
+
+# ---------------------------------------------------------------------------------------------- failures
+
+BOOK = "帮我订明天上午 10 点到 11 点的 room_301 会议室，5 个人开会"
+
+
+def test_a_full_disk_mid_run_fails_the_run_with_the_reason_and_logs_it(tmp_path, caplog):
+    running = Service(tmp_path, heartbeat_seconds=0.2, lease_seconds=3)
+    store = running.app.state.store
+    _, token = store.add_user("张明", "行政助理")
+    real = store.add_event
+
+    def full_disk(run_id, kind, data):
+        if kind in ("tool_call", "tool_result", "stop"):
+            raise sqlite3.OperationalError("database or disk is full")
+        return real(run_id, kind, data)
+
+    store.add_event = full_disk
+    caplog.set_level(logging.WARNING, logger="handwritten_agent.service")
+    try:
+        with running.client(token) as zhang:
+            run = zhang.post("/v1/runs", json={"session_id": "s", "message": "查一下明天上午 10 点到 11 点 room_301 有没有空"}).json()
+            failed = wait_for(zhang, run["id"], "failed", "completed", "requires_action")
+    finally:
+        running.stop()
+    assert failed["status"] == "failed" and "database or disk is full" in failed["error"], failed
+    assert "重启" not in failed["error"]
+    assert any("database or disk is full" in record.getMessage() or "disk is full" in str(record.exc_info)
+               for record in caplog.records if record.name == "handwritten_agent.service")
+
+
+def test_a_decision_whose_resume_failed_to_start_is_resumed_not_left_waiting(tmp_path):
+    running = Service(tmp_path, heartbeat_seconds=0.2, lease_seconds=3)
+    store, manager = running.app.state.store, running.app.state.manager
+    _, token = store.add_user("张明", "行政助理")
+    real, calls_made = manager.decide, []
+
+    def broken_once(run, request_id):
+        calls_made.append(request_id)
+        if len(calls_made) == 1:
+            raise sqlite3.OperationalError("database is locked")
+        return real(run, request_id)
+
+    manager.decide = broken_once
+    try:
+        with running.client(token) as zhang:
+            run = zhang.post("/v1/runs", json={"session_id": "s", "message": BOOK}).json()
+            request = wait_for(zhang, run["id"], "requires_action")["pending"][0]
+            first = zhang.post(f"/v1/runs/{run['id']}/confirmations/{request['id']}", json={"decision": "approve"})
+            assert first.status_code == 500  # the decision was stored, starting the resume failed
+            retry = zhang.post(f"/v1/runs/{run['id']}/confirmations/{request['id']}", json={"decision": "approve"})
+            assert retry.status_code == 200 and retry.json()["replayed"] is True
+            done = wait_for(zhang, run["id"], "completed", "failed")
+    finally:
+        running.stop()
+    assert done["status"] == "completed" and len(calls_made) >= 2, done
