@@ -9,9 +9,16 @@
 
 from __future__ import annotations
 
+import json
+import sqlite3
+
 import pytest
+from test_service_office import Service, wait_for
+
 from handwritten_agent.service.store import Store, clean_name
 
+KEY = "sk-proj-" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
+MOBILE = "13812345678"
 
 
 @pytest.mark.parametrize("look_alike", [
@@ -50,3 +57,23 @@ def test_names_are_stored_normalised_and_found_by_their_normal_form(tmp_path):
     assert removed.id == user.id
     again, _ = store.add_user("bob wang", "行政助理")  # a removed user's name may be given to someone new
     assert again.id != user.id
+
+
+def test_a_secret_and_a_mobile_number_never_reach_the_stored_events(tmp_path):
+    running = Service(tmp_path)
+    store = running.app.state.store
+    _, token = store.add_user("张明", "行政助理")
+    message = f"给客户 C001 发短信，内容是：新的接口密钥是 {KEY}，有问题打 {MOBILE}"
+    try:
+        with running.client(token) as zhang:
+            run = zhang.post("/v1/runs", json={"session_id": "s", "message": message}).json()
+            wait_for(zhang, run["id"], "requires_action", "completed", "failed")
+    finally:
+        running.stop()
+    with sqlite3.connect(tmp_path / "service.sqlite3") as db:
+        rows = db.execute("SELECT kind, data FROM events WHERE run_id = ?", (run["id"],)).fetchall()
+    assert {"model_call", "tool_call"} <= {kind for kind, _ in rows}, rows
+    stored = "\n".join(data for _, data in rows)
+    assert KEY[:12] not in stored and MOBILE not in stored, stored
+    calls = [json.loads(data) for kind, data in rows if kind == "model_call"]
+    assert any(c.get("tool_calls") for c in calls), "模型应当发出了带参数的调用，测试才有意义"
