@@ -32,6 +32,7 @@ that a crash interrupted mid-way (it is marked failed: re-running could repeat a
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import uuid
@@ -43,6 +44,8 @@ from ..agent import Agent, AgentEvent, RunResult, StopRun
 from ..text import shorten
 from ..tracing.redact import SECRET, SECRET_NAME, Redactor
 from .store import Store, User
+
+log = logging.getLogger("handwritten_agent.service")
 
 RESTART_MESSAGE = "服务在这个运行进行中重启了，运行被中断。为避免重复执行有副作用的操作，它不会自动重跑：请重新提交。"
 
@@ -134,6 +137,8 @@ class RunManager:
         self._active: set[str] = set()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
+        self._unwritten: dict[str, str] = {}
+        """Runs whose failure could not be stored yet (run id → reason): written at the next heartbeat."""
         self._heart = threading.Thread(target=self._beat, name=f"heartbeat-{self.worker}", daemon=True)
         self._heart.start()
 
@@ -143,9 +148,15 @@ class RunManager:
         """At start-up (and at every heartbeat): running runs whose process died (lease expired) are marked failed;
         queued runs whose lease expired are taken over and started; paused runs wait as before. Runs another
         live process holds are left to it."""
+        with self._lock:
+            unwritten = dict(self._unwritten)
+        for run_id, error in unwritten.items():  # a failure the store could not take at the time (a full disk)
+            self._write_failure(run_id, error)
         self.store.fail_stale(self.lease_seconds, RESTART_MESSAGE)
         for run_id in self.store.adopt_queued(self.lease_seconds, self.worker):
             self._start(run_id, self._execute)
+        for run in self.store.runs_with_status("requires_action"):  # decided, but the resume never started
+            self.decide(run, "")
 
     def _beat(self) -> None:
         while not self._stopping.wait(self.heartbeat_seconds):  # bounded by shutdown()
@@ -155,6 +166,7 @@ class RunManager:
                 self.store.heartbeat(active, self.worker)
                 self.recover()
             except Exception:  # noqa: BLE001 - a busy or vanished database: try again at the next beat
+                log.warning("heartbeat of %s failed; trying again at the next beat", self.worker, exc_info=True)
                 continue
 
     def shutdown(self, wait: bool = True) -> None:
@@ -182,9 +194,11 @@ class RunManager:
         return self.store.get_run(run["id"]) or run
 
     def decide(self, run: dict[str, Any], request_id: str) -> None:
-        """Called after a decision was stored: resume the run once every pending request has one."""
+        """Called after a decision was stored: resume the run once every pending request has one. Also called at every
+        heartbeat for the paused runs, so a run whose decisions were stored but whose resume never started (the
+        process stopped in between, or starting it failed) is resumed, not left waiting for a decision it has."""
         decided = self.store.decisions(run["id"])
-        if all(request["id"] in decided for request in run["pending"]) and \
+        if run["pending"] and all(request["id"] in decided for request in run["pending"]) and \
                 self.store.claim(run["id"], from_status=("requires_action",), to_status="running", worker=self.worker):
             self._start(run["id"], self._resume)
 
@@ -194,9 +208,13 @@ class RunManager:
         def tracked(run_id: str) -> None:
             try:
                 work(run_id)
+            except Exception as exc:  # noqa: BLE001 - e.g. the store failed (a full disk): say why, fail the run with it
+                log.exception("run %s failed in its worker: %s: %s", run_id, type(exc).__name__, exc)
+                self._write_failure(run_id, f"运行失败：{type(exc).__name__}: {shorten(str(exc), 300)}")
             finally:
                 with self._lock:
-                    self._active.discard(run_id)
+                    if run_id not in self._unwritten:  # a failure not yet written keeps its lease
+                        self._active.discard(run_id)
 
         with self._lock:  # active from now on: a run waiting for a free thread keeps its lease
             self._active.add(run_id)
@@ -266,6 +284,8 @@ class RunManager:
         if status == "completed":  # the session remembers only finished exchanges: this run's own, appended
             messages = [m for m in result.messages if m.get("role") != "system"]
             history = (owner, run["session_id"], messages[run.get("history_len") or 0:])
+        if status == "failed":
+            log.warning("run %s failed: %s: %s", run["id"], result.stop_reason, result.error)
         self.store.finish(run["id"], self.worker, history=history, **fields)  # False: our lease expired and the run was failed; that stands
 
     def _stopped(self, run_id: str, exc: StopRun) -> None:
@@ -273,8 +293,25 @@ class RunManager:
                           stop_event={"stop_reason": exc.reason, "error": exc.message})
 
     def _fail(self, run_id: str, exc: Exception) -> None:
+        log.warning("run %s failed: %s: %s", run_id, type(exc).__name__, exc)
         error = f"运行失败：{type(exc).__name__}: {shorten(str(exc), 300)}"
         self.store.finish(run_id, self.worker, status="failed", stop_reason="error", error=error, stop_event={"stop_reason": "error", "error": error})
+
+    def _write_failure(self, run_id: str, error: str) -> None:
+        """Mark the run failed with ``error``; if the store cannot take it now, keep it and try at the next heartbeat
+        (meanwhile the run keeps its lease, so it is not mistaken for one a restart interrupted)."""
+        try:
+            self.store.finish(run_id, self.worker, status="failed", stop_reason="error", error=error,
+                              stop_event={"stop_reason": "error", "error": error})
+        except Exception:  # noqa: BLE001 - still failing: keep the reason, keep the lease
+            log.exception("could not mark run %s failed (%s); trying again at the next heartbeat", run_id, error)
+            with self._lock:
+                self._unwritten[run_id] = error
+                self._active.add(run_id)
+            return
+        with self._lock:
+            self._unwritten.pop(run_id, None)
+            self._active.discard(run_id)
 
 
 def _carry_over(agent: Agent, run_id: str, history: list[dict[str, Any]]) -> None:
