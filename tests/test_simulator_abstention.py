@@ -96,3 +96,12 @@ def test_a_request_whose_words_fit_a_tool_is_never_told_no_tool_can_do_it(text):
 def test_the_glossary_links_chinese_english_and_pinyin_both_ways():
     assert "cancel" in expand("把预约撤了").split() and "取消" in expand("Void a visit").split()
     assert "预约" in expand("yuyue_menzhen").split() and "patient" in expand("查病人").split()
+
+
+@pytest.mark.parametrize("word, offset", [("今儿", 0), ("明儿个", 1), ("后儿", 2), ("大后儿", 3), ("昨儿", -1)])
+def test_colloquial_day_words_are_read_from_the_table(word, offset):
+    from datetime import date, timedelta
+
+    from handwritten_agent.course.offline.simulator.dates import find_dates
+    today = date(2026, 3, 12)
+    assert [found for found, _ in find_dates(f"{word}下午三点", today)] == [today + timedelta(days=offset)]

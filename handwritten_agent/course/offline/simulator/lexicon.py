@@ -88,7 +88,8 @@ def is_small_talk(text: str) -> bool:
 
 # Relative dates, as day offsets from today. Longest first so 大后天 wins over 后天.
 RELATIVE_DAYS: tuple[tuple[str, int], ...] = (
-    ("大后天", 3), ("大前天", -3), ("后天", 2), ("前天", -2), ("明天", 1), ("明日", 1), ("今天", 0), ("今日", 0),
+    ("大后天", 3), ("大前天", -3), ("大后儿", 3), ("今儿个", 0), ("明儿个", 1), ("今儿", 0), ("明儿", 1), ("后儿", 2),
+    ("昨儿", -1), ("前儿", -2), ("后天", 2), ("前天", -2), ("明天", 1), ("明日", 1), ("今天", 0), ("今日", 0),
     ("昨天", -1), ("昨日", -1), ("day after tomorrow", 2), ("day before yesterday", -2), ("tomorrow", 1),
     ("today", 0), ("tonight", 0), ("yesterday", -1),
 )
