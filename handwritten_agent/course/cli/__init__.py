@@ -1,4 +1,4 @@
-"""Command line: ``python -m handwritten_agent serve|model|bench|users|service|eval|checklist|trace …``.
+"""Command line: ``python -m handwritten_agent serve|model|bench|users|service|eval|checklist|trace|mcp-serve …``.
 
 - ``serve [--port N] [--host H] [--backend offline|local] [--model PATH]`` runs the OpenAI-compatible
   server in the foreground until Ctrl+C.
@@ -12,6 +12,7 @@
   cases, or twelve extra ones (``evaluation``).
 - ``checklist [--json PATH]`` checks the release checklist against the course agent and code (``checklist``).
 - ``trace show|html|diagnose FILE`` looks at a JSONL trace (see ``tracing.cli``).
+- ``mcp-serve [--http --port N] [--tools office|day3|all]`` serves the course's tools over MCP (``cli.mcp``).
 """
 
 from __future__ import annotations
@@ -131,6 +132,10 @@ def build_parser() -> ChineseParser:
                            description="查看 handwritten_agent.tracing.Tracer 写的 JSONL trace：步骤表、HTML 页面、诊断结果。")
     trace_arguments(trace)
     trace.set_defaults(func=_trace)
+
+    from .mcp import register as mcp_register
+
+    mcp_register(sub)
     return parser
 
 
