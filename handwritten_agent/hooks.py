@@ -64,29 +64,6 @@ class HookContext:
         self.reports.append((kind, data))
 
 
-class Hook:
-    """A base class with every method doing nothing; subclass it and override what you need (optional:
-    the loop only looks for the methods, so any object with some of them is a hook)."""
-
-    def prepare_messages(self, messages: list[dict[str, Any]], context: HookContext) -> list[dict[str, Any]]:
-        return messages
-
-    def visible_tools(self, tools: list[Tool], context: HookContext) -> list[Tool]:
-        return tools
-
-    def check_call(self, call: ToolCall, context: HookContext) -> ToolResult | None:
-        return None
-
-    def after_call(self, call: ToolCall, result: ToolResult, context: HookContext) -> ToolResult:
-        return result
-
-    def review_answer(self, answer: str, run: RunResult, context: HookContext) -> str | None:
-        return None
-
-    def on_event(self, event: AgentEvent) -> None:
-        return None
-
-
 class Hooks:
     """The hooks of one agent, called in order at each point of the loop."""
 
@@ -176,4 +153,4 @@ class EventHook:
         self.on_event = fn
 
 
-__all__ = ["EventHook", "HOOK_METHODS", "Hook", "HookContext", "Hooks", "MessagesHook"]
+__all__ = ["EventHook", "HOOK_METHODS", "HookContext", "Hooks", "MessagesHook"]

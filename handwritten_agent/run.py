@@ -152,7 +152,7 @@ class RunResult:
 class AgentEvent:
     """Something that happened in a run. ``kind`` says which of the optional fields are set.
 
-    - ``run_start``: a run (or a resumed run) begins — ``data`` has ``resumed``, ``user``
+    - ``run_start``: a run (or a resumed run) begins — ``data["resumed"]`` (True when resuming)
     - ``memory``: the memory hook changed what is sent — ``data`` has message and token counts before/after
     - ``model_call``: the model replied — ``reply``, ``duration_ms``, ``messages`` (what was sent), ``data["tools"]``
     - ``tool_call``: a tool call is about to be checked and run — ``call``
@@ -176,6 +176,39 @@ class AgentEvent:
     ts: float = field(default_factory=time.time)
     messages: list[dict[str, Any]] | None = None
     data: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event as JSON-ready data: what a reader of the run is shown, never the message list.
+
+        ``step`` and ``ts`` always; then the fields of its kind (a reply's content, calls and usage; a
+        call's id, name and arguments; a result's outcome; the final answer; the stop reason), or, for a
+        kind a hook reported, its ``data`` plus ``call_id`` and ``name`` when it was about a call.
+        """
+        out: dict[str, Any] = {"step": self.step, "ts": self.ts}
+        if self.kind == "model_call" and self.reply is not None:
+            reply = self.reply
+            usage = None if reply.usage is None else {"input_tokens": reply.usage.prompt_tokens,
+                                                      "output_tokens": reply.usage.completion_tokens}
+            calls = [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in reply.tool_calls]
+            out.update(model=reply.model, content=reply.content, finish_reason=reply.finish_reason,
+                       usage=usage, duration_ms=self.duration_ms, tool_calls=calls)
+        elif self.kind == "tool_call" and self.call is not None:
+            out.update(id=self.call.id, name=self.call.name, arguments=self.call.arguments)
+        elif self.kind == "tool_result" and self.record is not None:
+            record, result = self.record, self.record.result
+            out.update(id=record.call.id, name=record.call.name, success=result.success,
+                       data=result.data, error=result.error, duration_ms=record.duration_ms,
+                       executed=record.executed, repeated=record.repeated)
+        elif self.kind == "final":
+            out.update(answer=self.answer)
+        elif self.kind == "stop" and self.run is not None:
+            out.update(stop_reason=self.run.stop_reason, error=self.run.error,
+                       answer=self.run.answer)
+        else:
+            out.update(self.data)
+            if self.call is not None:
+                out.update(call_id=self.call.id, name=self.call.name)
+        return out
 
 
 __all__ = ["AgentEvent", "EventKind", "NeedsConfirmation", "PausedCall", "RunResult", "Step", "StopReason", "StopRun", "ToolCallRecord"]

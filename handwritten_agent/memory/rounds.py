@@ -54,10 +54,6 @@ def join(head: list[Message], rounds: list[list[Message]]) -> list[Message]:
     return list(head) + [message for round_ in rounds for message in round_]
 
 
-def call_ids(message: Message) -> list[str]:
-    return [str(call.get("id")) for call in message.get("tool_calls") or [] if isinstance(call, dict)]
-
-
 def pairing_problems(messages: list[Message]) -> list[str]:
     """What the API would reject about tool pairing, in Chinese; an empty list when every call is answered.
 
@@ -79,4 +75,4 @@ def latest_user_index(messages: list[Message]) -> int:
     return max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
 
 
-__all__ = ["Message", "call_ids", "join", "latest_user_index", "pairing_problems", "split_head", "split_rounds"]
+__all__ = ["Message", "join", "latest_user_index", "pairing_problems", "split_head", "split_rounds"]

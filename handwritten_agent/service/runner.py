@@ -64,27 +64,7 @@ class DecisionMaker(Protocol):
 
 def event_data(event: AgentEvent) -> dict[str, Any]:
     """An agent event as the JSON the API sends: what a front end shows, never the whole message list."""
-    data: dict[str, Any] = {"step": event.step, "ts": event.ts}
-    if event.kind == "model_call" and event.reply is not None:
-        reply = event.reply
-        usage = None if reply.usage is None else {"input_tokens": reply.usage.prompt_tokens, "output_tokens": reply.usage.completion_tokens}
-        data.update(model=reply.model, content=reply.content, finish_reason=reply.finish_reason, usage=usage, duration_ms=event.duration_ms,
-                    tool_calls=[{"id": c.id, "name": c.name, "arguments": c.arguments} for c in reply.tool_calls])
-    elif event.kind == "tool_call" and event.call is not None:
-        data.update(id=event.call.id, name=event.call.name, arguments=event.call.arguments)
-    elif event.kind == "tool_result" and event.record is not None:
-        record = event.record
-        data.update(id=record.call.id, name=record.call.name, success=record.result.success, data=record.result.data,
-                    error=record.result.error, duration_ms=record.duration_ms, executed=record.executed, repeated=record.repeated)
-    elif event.kind == "final":
-        data.update(answer=event.answer)
-    elif event.kind == "stop" and event.run is not None:
-        data.update(stop_reason=event.run.stop_reason, error=event.run.error, answer=event.run.answer)
-    else:
-        data.update(event.data)
-        if event.call is not None:
-            data.update(call_id=event.call.id, name=event.call.name)
-    return data
+    return event.to_dict()
 
 
 IDENTIFIERS = frozenset({"id", "call_id", "tool_call_id", "request_id", "run_id", "user_id", "decided_by",
