@@ -81,6 +81,9 @@ _APPLYING = threading.Lock()
 """Held from re-checking the policy to writing the grant down, so two approvals applied at once cannot both
 count targets the other has not written yet (within one process; the audit log is shared across processes)."""
 
+VISIBLE_RUNS = 256
+"""How many runs' visible tools a gate remembers (the newest ones)."""
+
 SECRETS_ONLY = MaskingRules(kinds=("secret",))
 """Applied after the policy's own rules to everything a card or an audit row shows: secrets are never shown."""
 
@@ -92,15 +95,21 @@ class PolicyGate:
         if not isinstance(policy, Policy):
             raise TypeError(f"policy 要是 permissions.Policy，收到的是 {type(policy).__name__}。")
         self.policy, self.user = policy, user
-        self._visible: list[Tool] | None = None
+        self._visible: dict[str, list[Tool]] = {}
+        """Per run id: the tools this gate last showed the model in that run (one gate may serve several runs)."""
+        self._last_visible: list[Tool] | None = None
         self._untrusted: dict[str, list[dict[str, Any]]] = {}
         """Per run id: the untrusted results that entered it (a cache of ``AuditLog.untrusted``)."""
 
     # ------------------------------------------------------------------ the three questions
 
     def visible_tools(self, tools: list[Tool], context: HookContext) -> list[Tool]:
-        self._visible = self.policy.visible(self.user, tools)
-        return self._visible
+        visible = self.policy.visible(self.user, tools)
+        self._visible.pop(context.run_id, None)  # re-inserted last: the oldest runs are forgotten first
+        self._visible[context.run_id] = self._last_visible = visible
+        while len(self._visible) > VISIBLE_RUNS:
+            self._visible.pop(next(iter(self._visible)))
+        return visible
 
     def prepare_messages(self, messages: list[dict[str, Any]], context: HookContext) -> list[dict[str, Any]]:
         """Mark the run's untrusted results as data in what the model reads (a copy; the run keeps its history)."""
@@ -130,8 +139,9 @@ class PolicyGate:
     def carry_over(self, run_id: str, history: list[dict[str, Any]], registry: Iterable[Tool] | None = None) -> int:
         """Tell the gate that run ``run_id`` starts from ``history`` (earlier turns of the conversation): the
         untrusted results in it count as having entered this run. Returns how many there were. ``registry``: the
-        run's tools (default: the ones this gate last showed the model)."""
-        tools = {tool.name: tool for tool in (registry if registry is not None else self._visible or [])}
+        run's tools (default: the ones this gate showed the model in that run, else the last it showed)."""
+        shown = self._visible.get(run_id, self._last_visible)
+        tools = {tool.name: tool for tool in (registry if registry is not None else shown or [])}
         names = {c.get("id"): (c.get("function") or {}).get("name") for m in history if m.get("role") == "assistant"
                  for c in m.get("tool_calls") or []}
         found = 0
@@ -172,7 +182,7 @@ class PolicyGate:
     # ------------------------------------------------------------------ a call seen for the first time
 
     def _verdict(self, call: ToolCall, context: HookContext) -> Verdict:
-        names = [tool.name for tool in self._visible] if self._visible is not None else []
+        names = [tool.name for tool in self._visible.get(context.run_id, [])]
         return self.policy.decide(self.user, call, context.tool, visible_names=names, run_id=context.run_id)
 
     def _first_time(self, call: ToolCall, context: HookContext) -> ToolResult | None:
