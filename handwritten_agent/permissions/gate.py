@@ -98,6 +98,7 @@ class PolicyGate:
         self._visible: dict[str, list[Tool]] = {}
         """Per run id: the tools this gate last showed the model in that run (one gate may serve several runs)."""
         self._last_visible: list[Tool] | None = None
+        self._visible_lock = threading.Lock()
         self._untrusted: dict[str, list[dict[str, Any]]] = {}
         """Per run id: the untrusted results that entered it (a cache of ``AuditLog.untrusted``)."""
 
@@ -105,10 +106,11 @@ class PolicyGate:
 
     def visible_tools(self, tools: list[Tool], context: HookContext) -> list[Tool]:
         visible = self.policy.visible(self.user, tools)
-        self._visible.pop(context.run_id, None)  # re-inserted last: the oldest runs are forgotten first
-        self._visible[context.run_id] = self._last_visible = visible
-        while len(self._visible) > VISIBLE_RUNS:
-            self._visible.pop(next(iter(self._visible)))
+        with self._visible_lock:  # runs of one gate may run in several threads
+            self._visible.pop(context.run_id, None)  # re-inserted last: the oldest runs are forgotten first
+            self._visible[context.run_id] = self._last_visible = visible
+            while len(self._visible) > VISIBLE_RUNS:
+                self._visible.pop(next(iter(self._visible)))
         return visible
 
     def prepare_messages(self, messages: list[dict[str, Any]], context: HookContext) -> list[dict[str, Any]]:
