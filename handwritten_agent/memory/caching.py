@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..messages import ChatModel, ChatResult
-from ..tokens import count_message_tokens
+from ..tokens import cached_tokens, count_message_tokens
 from .rounds import Message
 
 
@@ -69,14 +69,7 @@ def shared_prefix_tokens(messages: list[Message], tools: Sequence[dict[str, Any]
 
 def reported_cached_tokens(result: ChatResult) -> int | None:
     """The cached input tokens a backend reported for ``result`` (OpenAI's or DeepSeek's field), or ``None``."""
-    usage = getattr(result.raw, "usage", None)
-    if usage is None:
-        return None
-    details = getattr(usage, "prompt_tokens_details", None)
-    cached = getattr(details, "cached_tokens", None) if details is not None else None
-    if cached is None:
-        cached = getattr(usage, "prompt_cache_hit_tokens", None)
-    return int(cached) if isinstance(cached, (int, float)) else None
+    return cached_tokens(result.raw)
 
 
 @dataclass

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..run import StopRun
+from ..tokens import cached_tokens
 from .trace import iter_lines, parse_ts
 
 _DEEPSEEK = ("DeepSeek 的价格页 https://api-docs.deepseek.com/quick_start/pricing 的一份存档（两个模型名背后都是 DeepSeek-V3.2，"
@@ -312,30 +313,6 @@ class Budget:
         if self.per_day is not None and self.spent_today > self.per_day:
             raise StopRun("budget", f"今天（{self.today}）已花费 {self.spent_today:.6f} {unit}，超过了每天的预算 {self.per_day:g} {unit}。"
                                     "今天的运行会在第一次模型调用后停止；明天再试，或调大 Budget(per_day=...)。")
-
-
-def cached_tokens(raw: Any) -> int | None:
-    """The input tokens a provider says it served from its cache, read from a raw response (object or dict); None if it did not say.
-
-    ``usage.prompt_tokens_details.cached_tokens`` (OpenAI and compatible servers), else DeepSeek's
-    ``usage.prompt_cache_hit_tokens``.
-    """
-    def get(value: Any, name: str) -> Any:
-        if isinstance(value, dict):
-            return value.get(name)
-        found = getattr(value, name, None)
-        if found is None:  # pydantic models keep fields they do not declare in model_extra
-            found = (getattr(value, "model_extra", None) or {}).get(name)
-        return found
-
-    usage = get(raw, "usage") if raw is not None else None
-    if usage is None:
-        return None
-    details = get(usage, "prompt_tokens_details")
-    for value in (get(details, "cached_tokens") if details is not None else None, get(usage, "prompt_cache_hit_tokens")):
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-    return None
 
 
 def bill_alert(sources: Any, limit: float, currency: str = "CNY", *, day: str | None = None, tz: Any = None,
