@@ -15,19 +15,22 @@ from __future__ import annotations
 
 import warnings
 
-CJK_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "PingFang SC", "Hiragino Sans GB",
-             "Heiti SC", "Microsoft YaHei", "SimHei", "Noto Sans SC", "Sarasa Gothic SC", "Arial Unicode MS")
+CJK_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Micro Hei", "WenQuanYi Zen Hei",
+             "PingFang SC", "Hiragino Sans GB", "Heiti SC", "Microsoft YaHei", "SimHei", "Noto Sans SC",
+             "Sarasa Gothic SC", "AR PL UMing CN", "Arial Unicode MS")
 """Fonts with Simplified Chinese glyphs, in the order they are preferred."""
 
 
-def use_chinese_font() -> str | None:
-    """Configure matplotlib for Chinese labels; returns the font chosen, or None when the machine has none."""
-    import matplotlib
+def chinese_font() -> str | None:
+    """The family name of an installed font that has Chinese glyphs, or None (matplotlib unchanged).
+
+    A font installed after matplotlib built its cache (and the ``.ttc`` collections most Linux
+    distributions ship) is not in matplotlib's list yet, so the system's font files are added first.
+    """
     from matplotlib import font_manager
 
-    warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from (current )?font", category=UserWarning)
     chosen = _first_installed(font_manager)
-    if chosen is None:  # a font installed after matplotlib built its cache is not in it yet: add the new files
+    if chosen is None:
         known = {font.fname for font in font_manager.fontManager.ttflist}
         for path in font_manager.findSystemFonts():
             if path not in known:
@@ -36,8 +39,19 @@ def use_chinese_font() -> str | None:
                 except (OSError, RuntimeError, ValueError):  # a file FreeType cannot read: skip it
                     continue
         chosen = _first_installed(font_manager)
+    return chosen
+
+
+def use_chinese_font() -> str | None:
+    """Configure matplotlib for Chinese labels; returns the font chosen, or None when the machine has none."""
+    import matplotlib
+
+    warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from (current )?font",
+                            category=UserWarning)
+    chosen = chinese_font()
     if chosen is not None:
-        matplotlib.rcParams["font.sans-serif"] = [chosen, *[f for f in matplotlib.rcParams["font.sans-serif"] if f != chosen]]
+        others = [f for f in matplotlib.rcParams["font.sans-serif"] if f != chosen]
+        matplotlib.rcParams["font.sans-serif"] = [chosen, *others]
         matplotlib.rcParams["font.family"] = "sans-serif"
     matplotlib.rcParams["axes.unicode_minus"] = False  # the Unicode minus sign is missing from many CJK fonts
     return chosen
@@ -48,4 +62,4 @@ def _first_installed(font_manager: object) -> str | None:
     return next((name for name in CJK_FONTS if name in installed), None)
 
 
-__all__ = ["CJK_FONTS", "use_chinese_font"]
+__all__ = ["CJK_FONTS", "chinese_font", "use_chinese_font"]

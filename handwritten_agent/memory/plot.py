@@ -6,8 +6,8 @@ events, so it is exactly the request, counted with ``count_tokens``). ``plot_tok
 the lines with matplotlib, the budget as a dashed line. ``plot_call_logs`` draws the same from
 ``caching.CallLog``s, where the summarizer's own calls are recorded too: they appear as crosses.
 
-Chinese labels need a font with Chinese glyphs; ``chinese_font()`` looks for a common one (Noto Sans
-CJK, WenQuanYi, PingFang, Microsoft YaHei, SimHei …) and the labels fall back to English when there
+Chinese labels need a font with Chinese glyphs; ``plotting.chinese_font()`` looks for a common one
+(Noto Sans CJK, WenQuanYi, PingFang, Microsoft YaHei, SimHei …) and the labels fall back to English when there
 is none, instead of drawing empty boxes.
 
 Left out: interactive plots, and saving the figure (``fig.savefig(path)`` does that).
@@ -17,37 +17,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..plotting import chinese_font
 from ..tokens import count_message_tokens
-
-CJK_FONTS = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "PingFang SC",
-             "Hiragino Sans GB", "Heiti SC", "Microsoft YaHei", "SimHei", "Sarasa Gothic SC", "AR PL UMing CN")
-
-
-CJK_FILE_HINTS = ("wqy", "cjk", "sourcehan", "notosanssc", "notoserifsc", "droidsansfallback", "pingfang", "msyh", "simhei",
-                  "simsun", "hiragino", "sarasa", "uming", "ukai")
-
-
-def chinese_font() -> str | None:
-    """The family name of an installed font that has Chinese glyphs, or ``None``.
-
-    matplotlib's font list leaves out font collections (``.ttc``), which is how most Linux distributions
-    ship Chinese fonts, so system font files whose names look Chinese are added to it first.
-    """
-    from matplotlib import font_manager
-
-    def found() -> str | None:
-        installed = {font.name for font in font_manager.fontManager.ttflist}
-        return next((name for name in CJK_FONTS if name in installed), None)
-
-    if found() is None:
-        for path in font_manager.findSystemFonts():
-            if any(hint in path.lower().replace("-", "").replace("_", "") for hint in CJK_FILE_HINTS):
-                try:
-                    font_manager.fontManager.addfont(path)
-                except (OSError, RuntimeError, ValueError):
-                    continue  # a file matplotlib cannot read: try the next
-    return found()
-
 
 def tokens_per_call(make_conversation: Callable[[], Any], texts: list[str], tools: list[dict[str, Any]] | None) -> list[int]:
     """Tokens of every model call while ``texts`` are asked, one after the other, in a fresh conversation."""
