@@ -30,6 +30,7 @@ from ..confirmation import ConfirmationRequest
 from ..hooks import HookContext
 from ..run import AgentEvent, NeedsConfirmation, RunResult, StopRun
 from ..tools import ToolRegistry, ToolResult
+from ..memory.rounds import latest_user_index
 from ..messages import ChatResult, message_text, ToolCall, Usage
 from ..permissions.gate import unmark_external
 from ..text import shorten
@@ -232,7 +233,7 @@ def replay(source: Any, registry: ToolRegistry | None = None, *, tools: str = "r
 
     session = _Session(run, redactor if redactor is not None else Redactor())
     messages = end["messages"]
-    last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
+    last_user = latest_user_index(messages)
     if last_user < 0:
         raise ValueError("记录的消息里没有用户消息，无法知道这次运行是怎么开始的。")
     opening = messages[:last_user + 1]
