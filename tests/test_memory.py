@@ -12,7 +12,7 @@ from handwritten_agent.agent import Agent
 from handwritten_agent.memory import (SUMMARY_HEADING, SUMMARY_PROMPT, ContextTooLong, Conversation, Summarizer, Window, compress,
                                       count_tokens, pairing_problems, render_transcript, split_rounds, trim_messages)
 from handwritten_agent.memory.sample import PLANTED, ask_planted, rounds
-from handwritten_agent.memory.summary import is_summary_message, summary_text
+from handwritten_agent.memory.summary import is_external_summary, is_summary_message, summary_text
 from handwritten_agent.scenarios import basic_registry
 from handwritten_agent.scripted import FunctionClient, ScriptedClient, reply
 from handwritten_agent.messages import ChatResult
@@ -143,7 +143,7 @@ def test_render_transcript_puts_each_call_next_to_its_result():
     assert "助手调用工具 get_weather，参数" in text and "工具 get_weather 返回：上海：阴" in text
 
 
-def test_compress_summarizes_old_rounds_into_one_system_message_after_the_system_prompt():
+def test_compress_summarizes_old_rounds_into_one_message_after_the_system_prompt():
     seen = []
 
     def summarizer(messages, tools):
@@ -153,7 +153,9 @@ def test_compress_summarizes_old_rounds_into_one_system_message_after_the_system
     messages = history()
     budget = count_tokens(messages) - 20
     compressed = compress(messages, FunctionClient(summarizer), budget=budget, keep_last_rounds=1)
-    assert [m["role"] for m in compressed[:2]] == ["system", "system"] and is_summary_message(compressed[1])
+    # the old rounds hold tool results (text from outside): the summary is a user message marked external, never system
+    assert [m["role"] for m in compressed[:2]] == ["system", "user"] and is_summary_message(compressed[1])
+    assert is_external_summary(compressed[1])
     assert compressed[1]["content"].startswith(SUMMARY_HEADING) and "5000" in summary_text(compressed[1])
     assert compressed[2:] == messages[8:] and not pairing_problems(compressed)
     assert seen[0][0]["content"].startswith(SUMMARY_PROMPT) and "预算上限是 5000 元" in seen[0][1]["content"]
