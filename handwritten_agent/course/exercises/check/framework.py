@@ -4,8 +4,11 @@ only the part that differs, a scan for what a task forbids (``eval``/``exec``), 
 offline simulator.
 
 Unlike the ``dayN`` modules (one checker per exercise), nothing here knows any exercise.
-Left out: running the learner's code in a sandbox or with a time limit — a learner's infinite loop
-hangs the cell, as it would without the check.
+Every call through ``_Check.call``/``_Check.raises`` runs under ``CALL_TIME_LIMIT`` and a whole check
+under ``CHECK_TIME_LIMIT`` (``limits.py``): a loop that never ends becomes a Chinese message naming the
+case. ``SystemExit`` from the learner's code becomes a message too; ``KeyboardInterrupt`` is explained,
+then re-raised. A failure shows only its Chinese message in IPython (``_render_traceback_``).
+Left out: running the learner's code in a sandbox (it runs in the notebook's own process).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any, Callable, Iterable, Sequence
 from ....jsontext import json_type_name
 from ....messages import ToolCall
 from ....text import shorten
+from .limits import CallTimedOut, time_limit
 
 NOT_DONE = "还没有完成：请在 `# YOUR CODE HERE` 处写下你的实现（并删掉 `raise NotImplementedError()` 这一行），然后重新运行这个单元格。"
 INTERNAL = "检查程序自身出错"
@@ -29,8 +33,22 @@ INTERNAL = "检查程序自身出错"
 _CHINESE = re.compile(r"[\u4e00-\u9fff]")
 
 
+CALL_TIME_LIMIT = 20.0
+"""Seconds one call of the learner's code may take (far above what a correct answer needs)."""
+CHECK_TIME_LIMIT = 180.0
+"""Seconds a whole check may take, including learner calls made outside ``_Check.call``."""
+HANG_HINT = ("常见原因：没有次数上限的循环——失败了就再试、永远不停的重试；条件永远不变的 while"
+             "（循环变量或下标没有前进、break 永远走不到）；或者在等一个永远不会来的锁、事件或队列元素。"
+             "给每个循环加上明确的次数上限，并确认每一轮都向结束前进了一步。")
+
+
 class ExerciseFailed(AssertionError):
     """An exercise's check did not pass. The message (Chinese) says which case, what was expected and a hint."""
+
+    def _render_traceback_(self) -> list[str]:
+        # IPython shows these lines instead of a traceback through the checker's own code.
+        return [f"\x1b[0;31m{line}\x1b[0m" if index == 0 else line
+                for index, line in enumerate(str(self).splitlines())]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -214,6 +232,7 @@ class _Check:
     def __init__(self, exercise: str):
         self.exercise = exercise
         self.passed = 0
+        self.current = ""  # the case whose learner call is running (for a timeout outside ``call``)
         self._pending: list[str] = []
 
     def ok(self, case: str, detail: str = "") -> None:
@@ -228,12 +247,15 @@ class _Check:
             self._pending.clear()
 
     def not_done(self) -> ExerciseFailed:
-        self._flush()
+        # cases that passed before the placeholder was reached say nothing about an answer not yet written
+        self._pending.clear()
         return ExerciseFailed(f"{self.exercise}：{NOT_DONE}")
 
-    def fail(self, case: str, *, expected: Any, got: Any, hint: str, given: Any = None) -> ExerciseFailed:
+    def fail(self, case: str, *, expected: Any, got: Any, hint: str, given: Any = None,
+             why: str = "") -> ExerciseFailed:
+        """The failure of ``case``; ``why`` (e.g. "20 秒内没有结束") is added to its first line."""
         self._flush()
-        lines = [f"{self.exercise}：用例「{case}」没有通过。"]
+        lines = [f"{self.exercise}：用例「{case}」没有通过" + (f"：{why}。" if why else "。")]
         if given is not None:
             lines.append(f"  输入：{_short(given)}")
         lines.append(f"  期望：{_short(expected)}")
@@ -243,15 +265,57 @@ class _Check:
             lines.append(f"（前面 {self.passed} 个用例已通过。）")
         return ExerciseFailed("\n".join(lines))
 
+    def timed_out(self, case: str, seconds: float, given: Any = None) -> ExerciseFailed:
+        """The failure for learner code that did not finish within ``seconds``."""
+        return self.fail(case, given=given, expected=f"在 {seconds:g} 秒内结束",
+                         got=f"{seconds:g} 秒后还在运行，检查程序把它中断了", hint=HANG_HINT,
+                         why=f"{seconds:g} 秒内没有结束")
+
+    def escaped(self, case: str, exc: BaseException, given: Any = None) -> ExerciseFailed:
+        """The failure for ``SystemExit`` (or another ``BaseException``) raised by the learner's code."""
+        if isinstance(exc, SystemExit):
+            return self.fail(case, given=given, expected="函数返回一个值或抛出普通异常",
+                             got=f"调用了 sys.exit()/exit()/quit()（SystemExit: {_brief(str(exc), 80)}）",
+                             why="调用了 sys.exit()",
+                             hint="sys.exit() 会结束整个程序（在 Jupyter 里是结束单元格），函数里不要用它："
+                                  "要结束函数用 return，要报告错误就 raise 一个普通异常（如 ValueError）。")
+        return self.fail(case, given=given, expected="函数返回一个值或抛出普通异常（Exception 的子类）",
+                         got=f"抛出了 {type(exc).__name__}（不是 Exception 的子类）: {_brief(str(exc), 120)}",
+                         why=f"抛出了 {type(exc).__name__}",
+                         hint="自己定义的异常请继承 Exception，而不是 BaseException。")
+
+    def interrupted(self, case: str) -> None:
+        """Say what a ``KeyboardInterrupt`` during a case means (the caller re-raises it)."""
+        self._flush()
+        print(f"⏹ {self.exercise}：用例「{case}」运行时被中断了（KeyboardInterrupt），检查没有完成。\n"
+              f"  如果是因为它一直不结束：{HANG_HINT}")
+
+    def _guarded(self, case: str, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
+                 given: Any) -> Any:
+        """Call the learner's ``fn`` under the time limit; turn a hang, an exit and an interrupt into words."""
+        __tracebackhide__ = True
+        self.current = case
+        try:
+            with time_limit(CALL_TIME_LIMIT):
+                return fn(*args, **kwargs)
+        except CallTimedOut:
+            raise self.timed_out(case, CALL_TIME_LIMIT, given) from None
+        except KeyboardInterrupt:
+            self.interrupted(case)
+            raise
+        except (SystemExit, GeneratorExit) as exc:
+            raise self.escaped(case, exc, given) from None
+
     def call(self, case: str, fn: Callable[..., Any], *args: Any, hint: str | Callable[[Exception], str] = "",
              expected: Any = "正常返回", given: Any = None, **kwargs: Any) -> Any:
         """Run the learner's code; the placeholder and unexpected exceptions become ``ExerciseFailed``.
 
         ``hint`` may be a function of the exception the learner's code raised, to say what that one means.
+        The call runs under ``CALL_TIME_LIMIT``; ``SystemExit`` and a hang become failures naming ``case``.
         """
         __tracebackhide__ = True  # pytest and IPython leave the checker's own frames out of the traceback
         try:
-            return fn(*args, **kwargs)
+            return self._guarded(case, fn, args, kwargs, given)
         except NotImplementedError:
             raise self.not_done() from None
         except ExerciseFailed:
@@ -268,7 +332,7 @@ class _Check:
         """Run the learner's code where it must raise ``expected``; return the exception, or fail saying what happened."""
         __tracebackhide__ = True
         try:
-            got = fn(*args, **kwargs)
+            got = self._guarded(case, fn, args, kwargs, given)
         except NotImplementedError:
             raise self.not_done() from None
         except ExerciseFailed:
@@ -316,12 +380,21 @@ def exercise(fn: Callable[..., None]) -> Callable[..., None]:
         __tracebackhide__ = True
         check = _Check(name)
         try:
-            fn(check, *args, **kwargs)
+            with time_limit(CHECK_TIME_LIMIT):
+                fn(check, *args, **kwargs)
         except ExerciseFailed:
             check._flush()
             raise
         except NotImplementedError:
             raise check.not_done() from None
+        except CallTimedOut:
+            where = check.current or "第一个"
+            raise check.timed_out(f"{where}（或它之后的用例）", CHECK_TIME_LIMIT) from None
+        except KeyboardInterrupt:
+            check.interrupted(check.current or "第一个")
+            raise
+        except (SystemExit, GeneratorExit) as exc:
+            raise check.escaped(check.current or "第一个", exc) from None
         except Exception as exc:  # noqa: BLE001 - the last guard: never a raw traceback from inside the checker
             check._flush()
             raise ExerciseFailed(f"{name}：用例没有跑完，{INTERNAL}（{type(exc).__name__}: {_brief(str(exc), 200)}）。\n"
