@@ -185,8 +185,9 @@ def test_a_decision_whose_resume_failed_to_start_is_resumed_not_left_waiting(tmp
     real, calls_made = manager.decide, []
 
     def broken_once(run, request_id):
-        calls_made.append(request_id)
-        if len(calls_made) == 1:
+        if request_id:  # the decide endpoint's call; the heartbeat's recovery passes no request id
+            calls_made.append(request_id)
+        if request_id and len(calls_made) == 1:
             raise sqlite3.OperationalError("database is locked")
         return real(run, request_id)
 
@@ -202,4 +203,4 @@ def test_a_decision_whose_resume_failed_to_start_is_resumed_not_left_waiting(tmp
             done = wait_for(zhang, run["id"], "completed", "failed")
     finally:
         running.stop()
-    assert done["status"] == "completed" and len(calls_made) >= 2, done
+    assert done["status"] == "completed" and calls_made[:1] == [request["id"]], done

@@ -568,7 +568,9 @@ def day5_decide_all(drive: Callable[..., Any]) -> None:
             return Agent(ScriptedClient(replies), ToolRegistry([book, send_sms, buy]), hooks=[gate(policy, user)])
         return Agent(ScriptedClient(replies), ToolRegistry([book, send_sms, buy]), hooks=[PolicyGate(policy, user)])
 
-    def run_drive(case: str, agent: Agent, approve_tools: set[str], hint: str = "") -> Any:
+    def run_drive(case: str, agent: Agent, approve_tools: set[str], hint: str = "", decider: Any = None) -> Any:
+        # L2 is confirmed by the requester, L3 approved by the approver role (never by the requester)
+        decider = decider or user
         paused = agent.run("办几件事")
         if paused.stop_reason != "needs_confirmation":  # the checker's own script: must pause first
             raise AssertionError(f"checker setup: expected a pause, got {paused.stop_reason}")
@@ -585,7 +587,7 @@ def day5_decide_all(drive: Callable[..., Any]) -> None:
             return hint or f"你的函数抛出了 {type(exc).__name__}：在上面的单元格里单独调用 drive，看是哪一行出的错。"
 
         try:
-            got = check.call(case, drive, agent, paused, given, boss, hint=explain)
+            got = check.call(case, drive, agent, paused, given, decider, hint=explain)
         except ExerciseFailed as failure:
             if isinstance(failure.__cause__, _Stuck):
                 raise check.fail(case, expected="有限次数之后停下，返回仍在等待的结果", got="一直在 resume，停不下来",
@@ -623,7 +625,7 @@ def day5_decide_all(drive: Callable[..., Any]) -> None:
     case = "L3 调用由审批人批准"
     done.clear()
     agent = agent_for(calls(call("send_sms", {"content": "会议改期"}, id="e")), reply("已发送。"))
-    result = run_drive(case, agent, {"send_sms"})
+    result = run_drive(case, agent, {"send_sms"}, decider=boss)
     if result.stop_reason != "final" or done != ["sms 会议改期"]:
         raise check.fail(case, expected="final，短信发出", got=f"{result.stop_reason}，执行了 {done}",
                          hint="L3 要由审批人决定：approve(by=approver)。不写 by 就是发起人自己，L3 不算数。")
