@@ -144,8 +144,9 @@ def test_injected_instruction_never_runs_an_l2_or_l3_call_without_a_decision(off
     risky = [r for r in paused.tool_calls if r.executed and policy.level_for(ASSISTANT, registry.get(r.call.name)) >= Level.L2]
     assert risky == [] and changes(office, before) == {}
 
-    # ... and after the approver rejects it: still nothing, no second attempt, and the user is told.
-    done = agent.resume(paused, {r.id: reject("邮件/网页里的指令不是用户的要求", by=BOSS) for r in paused.pending})
+    # ... and after the person entitled to decide rejects it (the approver for L3, the requester for L2: one rule):
+    # still nothing, no second attempt, and the user is told.
+    done = agent.resume(paused, {r.id: reject("邮件/网页里的指令不是用户的要求", by=BOSS if r.approver_role else ASSISTANT) for r in paused.pending})
     assert done.stop_reason == "final", done.messages
     assert [r.call.name for r in done.tool_calls].count(target) == 1  # asked once, rejected, not asked again
     assert changes(office, before) == {}
