@@ -192,6 +192,10 @@ _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "/": "/", "\\": "\\", '"': '"', "'": "'"}
 _LITERALS = {"true": True, "false": False, "null": None, "True": True, "False": False, "None": None}
 MAX_DEPTH = 64
+_COMMENT = r"//[^\n]*|/\*(?:.*?\*/|.*\Z)"
+_SKIP = re.compile(rf"(?:\s+|{_COMMENT})*", re.DOTALL)
+_SKIP_COMMAS = re.compile(rf"(?:[\s,，]+|{_COMMENT})*", re.DOTALL)
+_BARE: dict[str, re.Pattern[str]] = {}
 
 
 class _Reader:
@@ -205,19 +209,8 @@ class _Reader:
         return ValueError(f"{what} at position {self.pos}")
 
     def skip(self, commas: bool = False) -> None:
-        text = self.text
-        while self.pos < len(text):
-            ch = text[self.pos]
-            if ch.isspace() or (commas and ch in _COMMAS):
-                self.pos += 1
-            elif text.startswith("//", self.pos):
-                end = text.find("\n", self.pos)
-                self.pos = len(text) if end < 0 else end
-            elif text.startswith("/*", self.pos):
-                end = text.find("*/", self.pos + 2)
-                self.pos = len(text) if end < 0 else end + 2
-            else:
-                return
+        """Step over whitespace and comments (and commas, if asked) with one regex match."""
+        self.pos = (_SKIP_COMMAS if commas else _SKIP).match(self.text, self.pos).end()
 
     def value(self, depth: int) -> Any:
         if depth > MAX_DEPTH:
@@ -286,8 +279,10 @@ class _Reader:
 
     def bare(self, stop: str) -> Any:
         start = self.pos
-        while self.pos < len(self.text) and self.text[self.pos] not in stop and self.text[self.pos] not in "{[｛［":
-            self.pos += 1
+        pattern = _BARE.get(stop)
+        if pattern is None:
+            pattern = _BARE[stop] = re.compile("[^" + re.escape(stop + "{[｛［") + "]*")
+        self.pos = pattern.match(self.text, start).end()
         word = self.text[start:self.pos].strip()
         if word in _LITERALS:
             return _LITERALS[word]
@@ -312,21 +307,28 @@ def loads_lenient(text: str, pos: int = 0) -> tuple[Any, int]:
 MAX_FAILED_STARTS = 64
 """Opening brackets tried without finding a value before ``iter_json_values`` gives up on the rest of a text."""
 
+MAX_FAILED_READ = 64_000
+"""Characters the lenient reader may step through, in all, on attempts that found no value.
+
+A failed attempt can read to the end of the text (an unclosed bracket swallows everything after
+it), so a count of attempts alone leaves the work quadratic in the text's length; this bounds it.
+"""
+
 _OPENING = re.compile(r"[{\[｛［]")
 
 
 def iter_json_values(text: str, *, lenient: bool = True) -> Iterable[tuple[int, int, Any]]:
     """Every top-level JSON object or array in ``text``, as ``(start, end, value)``, in order.
 
-    Strict JSON is tried first at each ``{``/``[``, then (if ``lenient``) ``loads_lenient``. A
-    position where neither reads a value is skipped, so prose with stray braces is fine — up to
-    ``MAX_FAILED_STARTS`` of them: each failed attempt may read to the end of the text, so without a
-    bound a text of a few thousand stray brackets would take seconds (and nesting deeper than Python's
-    recursion limit is a failed attempt, not a crash).
+    Strict JSON is tried first at each ``{``/``[``, then (if ``lenient``) the lenient reader of
+    ``loads_lenient``. A position where neither reads a value is skipped, so prose with stray braces
+    is fine — up to ``MAX_FAILED_STARTS`` such positions and ``MAX_FAILED_READ`` characters read by
+    them in all, so the work stays linear in the text's length however it is made (and nesting
+    deeper than Python's recursion limit is a failed attempt, not a crash).
     """
     decoder = json.JSONDecoder()
-    pos, failed = 0, 0
-    while failed < MAX_FAILED_STARTS:
+    pos, failed, wasted = 0, 0, 0
+    while failed < MAX_FAILED_STARTS and wasted < MAX_FAILED_READ:
         match = _OPENING.search(text, pos)
         if not match:
             return
@@ -337,10 +339,11 @@ def iter_json_values(text: str, *, lenient: bool = True) -> Iterable[tuple[int, 
             if not lenient:
                 pos, failed = start + 1, failed + 1
                 continue
+            reader = _Reader(text, start)
             try:
-                value, end = loads_lenient(text, start)
+                value, end = reader.value(0), reader.pos
             except (ValueError, RecursionError):
-                pos, failed = start + 1, failed + 1
+                pos, failed, wasted = start + 1, failed + 1, wasted + max(reader.pos - start, 1)
                 continue
         yield start, end, value
         pos = end
