@@ -133,6 +133,7 @@ class Agent:
 
         try:
             yield event("run_start", len(steps), data={"resumed": bool(decisions)})
+            self.hooks.start_run(list(messages), list(self.registry), HookContext(run.run_id, len(steps)))
             if run.paused:  # resuming: answer the calls that waited for a decision, then carry on
                 yield from self._answer([p.call for p in run.paused], run, decisions)
                 if run.paused:

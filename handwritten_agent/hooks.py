@@ -1,11 +1,13 @@
 """Hooks: how Days 4–7 attach to the Day 3 loop without rewriting it.
 
-A hook is any object with some of these six methods. ``Agent(..., hooks=[a, b])`` calls, at each named
+A hook is any object with some of these seven methods. ``Agent(..., hooks=[a, b])`` calls, at each named
 point of the loop, every hook that has the method, in the order given:
 
 =====================================================  =============================  ===========================================
 method                                                 when                           what it may do
 =====================================================  =============================  ===========================================
+``start_run(messages, tools, context)``                as a run starts or resumes     learn what the conversation so far brought
+                                                                                      in (the gate: untrusted text in the history)
 ``prepare_messages(messages, context) -> messages``    before every model call        send the model less (a window, a summary —
                                                                                       Day 4); the run keeps the full history
 ``visible_tools(tools, context) -> tools``             before every model call        show the model fewer tools (Day 5)
@@ -42,7 +44,7 @@ from .messages import ToolCall
 from .tokens import count_message_tokens
 from .tools import Tool, ToolResult
 
-HOOK_METHODS = ("prepare_messages", "visible_tools", "check_call", "after_call", "review_answer", "on_event")
+HOOK_METHODS = ("start_run", "prepare_messages", "visible_tools", "check_call", "after_call", "review_answer", "on_event")
 
 
 @dataclass
@@ -76,6 +78,10 @@ class Hooks:
 
     def _methods(self, name: str) -> list[Callable[..., Any]]:
         return [method for hook in self.hooks if callable(method := getattr(hook, name, None))]
+
+    def start_run(self, messages: list[dict[str, Any]], tools: list[Tool], context: HookContext) -> None:
+        for method in self._methods("start_run"):
+            method(messages, tools, context)
 
     def prepare_messages(self, messages: list[dict[str, Any]], context: HookContext) -> list[dict[str, Any]]:
         for method in self._methods("prepare_messages"):

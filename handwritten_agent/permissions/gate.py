@@ -30,7 +30,7 @@ confirmation, whatever the role's level — an administrator's L1 booking includ
 request and the audit row carry which result preceded it (``provenance``: tool, call id, a short
 excerpt), so the person deciding sees what may have asked for the call. What entered a run is kept in
 the audit log (``AuditLog.untrusted``), so a run resumed in another process still knows; a run that
-continues a conversation is told about the untrusted results in its history with ``carry_over``.
+continues a conversation learns the untrusted text in its history as it starts (``start_run``).
 
 Every decision is written to the audit log (``Policy.audit``) when it is made — before the tool runs —
 and reported as a ``permission`` event of the run, with the names of who asked and who decided. Cards and audit rows never show a secret, whatever
@@ -43,12 +43,14 @@ asks the model to treat it as data, the confirmation is what holds when the mode
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from typing import Any, Iterable, Iterator
 
 from ..confirmation import ConfirmationRequest, arguments_sha256, may_decide, request_id, summarize
 from ..masking import MaskingRules, mask_text, mask_value
+from ..memory.summary import EXTERNAL_SUMMARY_NOTE
 from ..hooks import HookContext
 from ..messages import parse_arguments, ToolCall
 from ..run import NeedsConfirmation
@@ -138,26 +140,42 @@ class PolicyGate:
             self._note_untrusted(context.run_id, call.name, call.id, _excerpt(masked.data if masked.success else masked.error))
         return masked
 
+    def start_run(self, messages: list[dict[str, Any]], tools: list[Tool], context: HookContext) -> None:
+        """A run starts (or resumes) from ``messages``: what earlier turns brought in counts in this run too."""
+        self.carry_over(context.run_id, messages, tools)
+
     def carry_over(self, run_id: str, history: list[dict[str, Any]], registry: Iterable[Tool] | None = None) -> int:
         """Tell the gate that run ``run_id`` starts from ``history`` (earlier turns of the conversation): the
-        untrusted results in it count as having entered this run. Returns how many there were. ``registry``: the
-        run's tools (default: the ones this gate showed the model in that run, else the last it showed)."""
+        untrusted text in it counts as having entered this run. Returns how many untrusted pieces there were.
+
+        The messages say where their text came from: a tool result is untrusted when its tool (named by the
+        assistant call it answers) is declared ``untrusted`` — or is not one of ``registry``'s tools, since
+        nothing vouches for a tool this run does not know; a summary marked as holding external text
+        (Day 4) is untrusted too. ``registry``: the run's tools (default: the ones this gate showed the
+        model in that run, else the last it showed)."""
         shown = self._visible.get(run_id, self._last_visible)
         tools = {tool.name: tool for tool in (registry if registry is not None else shown or [])}
         names = {c.get("id"): (c.get("function") or {}).get("name") for m in history if m.get("role") == "assistant"
                  for c in m.get("tool_calls") or []}
         found = 0
         for message in history:
-            name = names.get(message.get("tool_call_id")) if message.get("role") == "tool" else None
-            tool = tools.get(name) if name else None
-            if tool is not None and getattr(tool, "untrusted", False):
-                content = message.get("content")
-                try:
-                    content = json.loads(content) if isinstance(content, str) else content
-                except ValueError:
-                    pass
-                self._note_untrusted(run_id, name, str(message.get("tool_call_id")), _excerpt(mask_value(content, self.policy.masking)))
-                found += 1
+            content = message.get("content")
+            if message.get("role") == "tool":
+                name = names.get(message.get("tool_call_id")) or "?"
+                tool = tools.get(name)
+                if tool is not None and not getattr(tool, "untrusted", False):
+                    continue
+                source_id = str(message.get("tool_call_id"))
+            elif message.get("role") == "user" and isinstance(content, str) and EXTERNAL_SUMMARY_NOTE in content:
+                name, source_id = "摘要", "summary-" + hashlib.sha256(content.encode()).hexdigest()[:12]
+            else:
+                continue
+            try:
+                content = json.loads(content) if isinstance(content, str) else content
+            except ValueError:
+                pass
+            self._note_untrusted(run_id, name, source_id, _excerpt(mask_value(content, self.policy.masking)))
+            found += 1
         return found
 
     # ------------------------------------------------------------------ provenance

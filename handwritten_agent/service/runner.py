@@ -23,8 +23,8 @@ that leaves the agent instead of ending it through the loop still ends the run `
 ``stop`` event, never ``failed``.
 
 A session's conversation is handed to each run, and a run that completes appends its own exchange to it
-(``Store.finish``). When the agent's gate wants to know what the conversation brought in (``carry_over``:
-untrusted tool results from earlier turns), it is told before the run starts.
+(``Store.finish``). The agent's hooks read that history as the run starts (``start_run``): untrusted tool
+results and summaries of them in earlier turns still count in this one.
 
 Left out: priorities and per-user quotas (the pool is first come, first served), and retrying a run
 that a crash interrupted mid-way (it is marked failed: re-running could repeat a side effect).
@@ -221,7 +221,6 @@ class RunManager:
             agent, owner = self._agent_for(run)
             history = self.store.history(owner, run["session_id"])
             run["history_len"] = len(history)  # stored with the run if it pauses: its own messages start after these
-            _carry_over(agent, run_id, history)
             result = agent.run(run["message"], history, run_id=run_id)
         except StopRun as exc:  # a cancel that arrived as the run started: it left the agent instead of ending the loop
             self._stopped(run_id, exc)
@@ -292,13 +291,6 @@ class RunManager:
         with self._lock:
             self._unwritten.pop(run_id, None)
             self._active.discard(run_id)
-
-
-def _carry_over(agent: Agent, run_id: str, history: list[dict[str, Any]]) -> None:
-    """Tell the agent's hooks that want to know (the permission gate) which earlier turns this run starts from."""
-    for hook in agent.hooks.hooks if history else ():
-        if callable(getattr(hook, "carry_over", None)):
-            hook.carry_over(run_id, history, agent.registry)
 
 
 __all__ = ["AgentFactory", "RESTART_MESSAGE", "RunManager", "event_data", "mask_event", "status_for"]
