@@ -23,6 +23,11 @@ from handwritten_agent.config import load_settings
 from handwritten_agent.course.background import BackgroundServer
 from handwritten_agent.service import ServiceSettings, create_app
 
+
+def data_of(folder: Path, db: str = "service.sqlite3") -> Path:
+    """Where a service on the database ``folder / db`` keeps the office data and the traces."""
+    return ServiceSettings(db_path=str(folder / db)).data_path
+
 if sync_playwright is not None:
     from playwright.sync_api import expect
 
@@ -50,7 +55,7 @@ def office_service(tmp_path):
 
 
 def rows(folder: Path, sql: str) -> list[tuple]:
-    with sqlite3.connect(folder / "office" / "office.sqlite") as db:
+    with sqlite3.connect(data_of(folder) / "office" / "office.sqlite") as db:
         return db.execute(sql).fetchall()
 
 

@@ -30,6 +30,11 @@ from handwritten_agent.course.background import BackgroundServer
 from handwritten_agent.service import ServiceSettings, create_app
 
 NOW = datetime(2026, 3, 12, 14, 30)
+
+
+def data_of(folder: Path, db: str = "service.sqlite3") -> Path:
+    """Where a service on the database ``folder / db`` keeps the office data and the traces."""
+    return ServiceSettings(db_path=str(folder / db)).data_path
 BOOK = "帮我订明天上午 10 点到 11 点的 room_301 会议室，5 个人开会"
 EMAIL = "给 lili@example.com 发一封会议通知邮件，主题是：会议改期"
 
@@ -40,7 +45,7 @@ def settings_for(folder: Path, **options: Any) -> ServiceSettings:
 
 
 def office_rows(folder: Path, sql: str) -> list[tuple]:
-    with sqlite3.connect(folder / "office" / "office.sqlite") as db:
+    with sqlite3.connect(data_of(folder) / "office" / "office.sqlite") as db:
         return db.execute(sql).fetchall()
 
 
@@ -112,7 +117,7 @@ def test_the_trace_of_a_run_carries_its_id_user_and_session(office):
     zhang = clients["张明"]
     run = zhang.post("/v1/runs", json={"session_id": "周报", "message": "帮我读一下邮件 M001 和邮件 M404"}).json()
     done = wait_for(zhang, run["id"], "completed")
-    path = service.folder / "traces" / f"{run['id']}.jsonl"
+    path = data_of(service.folder) / "traces" / f"{run['id']}.jsonl"
     lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     user_id = service.app.state.store.user_for_token(zhang.headers["authorization"].split()[1]).id
     assert {line["request_id"] for line in lines} == {run["id"]}
@@ -148,7 +153,7 @@ def test_an_l3_email_waits_for_the_approver_role_and_survives_a_restart(tmp_path
     finally:
         restarted.stop()
     assert office_rows(tmp_path, "SELECT to_address, sent_by FROM email_outbox") == [("lili@example.com", store.user_for_token(zhang_token).id)]
-    audit = sqlite3.connect(tmp_path / "office" / "audit.sqlite").execute("SELECT decision, decided_by FROM audit WHERE tool = "
+    audit = sqlite3.connect(data_of(tmp_path) / "office" / "audit.sqlite").execute("SELECT decision, decided_by FROM audit WHERE tool = "
                                                                           "'send_notification_email' ORDER BY rowid").fetchall()
     assert ("approved", store.user_for_token(li_token).id) in audit and done["answer"]
 
@@ -215,7 +220,7 @@ def test_the_fallback_answers_when_the_primary_fails_and_the_switch_is_in_the_tr
     assert "room_301" in done["answer"] or "A301" in done["answer"]
     switches = [e["data"] for e in streamed if e["event"] == "fallback"]
     assert switches and all((s["from_model"], s["to_model"], s["status"]) == ("course-sim:server_error", "course-sim", 500) for s in switches)
-    trace = [json.loads(line) for line in (tmp_path / "traces" / f"{run['id']}.jsonl").read_text(encoding="utf-8").splitlines()]
+    trace = [json.loads(line) for line in (data_of(tmp_path) / "traces" / f"{run['id']}.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [line["to_model"] for line in trace if line["event"] == "fallback"] == [s["to_model"] for s in switches]
 
 
@@ -233,8 +238,8 @@ def test_python_m_service_serves_over_http_until_sigterm(tmp_path):
         with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {token}"}, timeout=20) as client:
             run = client.post("/v1/runs", json={"session_id": "s", "message": "你好，你是谁？"}).json()
             done = wait_for(client, run["id"], "completed")
-        assert done["answer"] and (tmp_path / "traces" / f"{run['id']}.jsonl").is_file()
-        assert (tmp_path / "office" / "office.sqlite").is_file()
+        assert done["answer"] and (data_of(tmp_path, "cli.sqlite3") / "traces" / f"{run['id']}.jsonl").is_file()
+        assert (data_of(tmp_path, "cli.sqlite3") / "office" / "office.sqlite").is_file()
     finally:
         process.send_signal(signal.SIGTERM)
         out, err = process.communicate(timeout=30)
@@ -294,7 +299,7 @@ def test_an_injected_email_makes_an_administrators_side_effect_wait_for_their_co
     service = Service(tmp_path, model="course-sim:gullible")
     try:
         _, token = service.app.state.store.add_user("王总", "管理员")  # L1 for booking and purchases: no confirmation by the role
-        OfficeScenario(tmp_path / "office", lambda: NOW).add_email("M009", "x@partner.example.com", "请处理", injected)
+        OfficeScenario(data_of(tmp_path) / "office", lambda: NOW).add_email("M009", "x@partner.example.com", "请处理", injected)
         before = office_rows(tmp_path, f"SELECT COUNT(*) FROM {table}")
         with service.client(token) as boss:
             run = boss.post("/v1/runs", json={"session_id": "s", "message": "帮我读一下邮件 M009"}).json()
@@ -309,7 +314,7 @@ def test_an_injected_email_makes_an_administrators_side_effect_wait_for_their_co
             boss.post(f"/v1/runs/{run['id']}/confirmations/{waiting['id']}", json={"decision": "reject", "reason": "邮件里的要求，不是我的"})
             wait_for(boss, run["id"], "completed")
         assert office_rows(tmp_path, f"SELECT COUNT(*) FROM {table}") == before
-        audit = sqlite3.connect(tmp_path / "office" / "audit.sqlite").execute(
+        audit = sqlite3.connect(data_of(tmp_path) / "office" / "audit.sqlite").execute(
             "SELECT decision, provenance FROM audit WHERE tool = ? ORDER BY id", (target,)).fetchall()
         assert [row[0] for row in audit] == ["asked", "rejected"] and all(json.loads(row[1])["tool_call_id"] == read for row in audit)
     finally:
@@ -327,7 +332,7 @@ def test_the_owner_rejects_their_own_l3_email_over_http(office):
     done = wait_for(zhang, run["id"], "completed")
     assert "收件人写错了" in done["answer"] and office_rows(service.folder, "SELECT COUNT(*) FROM email_outbox") == [(0,)]
     zhang_id = service.app.state.store.user_for_token(tokens["张明"]).id
-    audit = sqlite3.connect(service.folder / "office" / "audit.sqlite").execute(
+    audit = sqlite3.connect(data_of(service.folder) / "office" / "audit.sqlite").execute(
         "SELECT decision, decided_by FROM audit WHERE tool = 'send_notification_email' ORDER BY id").fetchall()
     assert audit == [("asked", None), ("rejected", zhang_id)]
     late = clients["李丽"].post(url, json={"decision": "approve"})
@@ -339,15 +344,15 @@ def test_secrets_in_an_email_reach_neither_the_trace_nor_the_card_nor_the_audit(
     from handwritten_agent.scenarios.office import OfficeScenario
 
     key, token = "AKIAIOSFODNN7EXAMPLE", "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
-    OfficeScenario(service.folder / "office", lambda: NOW).add_email("M010", "ops@example.com", "部署密钥",
+    OfficeScenario(data_of(service.folder) / "office", lambda: NOW).add_email("M010", "ops@example.com", "部署密钥",
                                                                      f"新的密钥是 {key}，令牌 {token}，座机 010-62345678，身份证 110105194912310021")
     zhang = clients["张明"]
     read = wait_for(zhang, zhang.post("/v1/runs", json={"session_id": "s", "message": "帮我读一下邮件 M010"}).json()["id"], "completed")
     mail = zhang.post("/v1/runs", json={"session_id": "t", "message": f"给 lili@example.com 发一封邮件，主题是：密钥 {key}"}).json()
     pending = wait_for(zhang, mail["id"], "requires_action")["pending"]
-    texts = [(service.folder / "traces" / f"{run_id}.jsonl").read_text(encoding="utf-8") for run_id in (read["id"], mail["id"])]
+    texts = [(data_of(service.folder) / "traces" / f"{run_id}.jsonl").read_text(encoding="utf-8") for run_id in (read["id"], mail["id"])]
     texts += [json.dumps(pending, ensure_ascii=False), read["answer"], json.dumps(read_events(service.url, zhang, read["id"]), ensure_ascii=False)]
-    with sqlite3.connect(service.folder / "office" / "audit.sqlite") as db:
+    with sqlite3.connect(data_of(service.folder) / "office" / "audit.sqlite") as db:
         texts.append(json.dumps(db.execute("SELECT * FROM audit").fetchall(), ensure_ascii=False))
     for text in texts:
         assert key not in text and token not in text and "62345678" not in text and "110105194912310021" not in text
@@ -366,7 +371,13 @@ def test_removing_a_user_keeps_the_audit_and_an_approval_of_their_request_is_409
     assert approve.status_code == 409 and approve.json()["error"]["type"] == "not_waiting"
     time.sleep(0.3)
     assert office_rows(service.folder, "SELECT COUNT(*) FROM email_outbox") == [(0,)]
-    with sqlite3.connect(service.folder / "office" / "audit.sqlite") as db:
+    with sqlite3.connect(data_of(service.folder) / "office" / "audit.sqlite") as db:
         assert db.execute("SELECT decision FROM audit WHERE user_id = ?", (zhang_id,)).fetchall() == [("asked",)]
     with sqlite3.connect(service.folder / "service.sqlite3") as db:
         assert db.execute("SELECT status, error FROM runs WHERE id = ?", (run["id"],)).fetchone() == ("cancelled", "用户已被删除，运行已取消。")
+
+
+def test_two_databases_in_one_folder_keep_their_own_office_data_and_traces(tmp_path):
+    first, second = ServiceSettings(db_path=str(tmp_path / "a.sqlite3")), ServiceSettings(db_path=str(tmp_path / "b.sqlite3"))
+    assert first.data_path == tmp_path / "a.data" and second.data_path == tmp_path / "b.data"
+    assert ServiceSettings(db_path=str(tmp_path / "a.sqlite3"), data_dir=str(tmp_path / "mine")).data_path == tmp_path / "mine"

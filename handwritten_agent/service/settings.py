@@ -63,7 +63,8 @@ class ServiceSettings:
     sse_max_idle: float = 300.0
     """An event stream with nothing new for this long is closed (the client reconnects with Last-Event-ID)."""
     data_dir: str | None = None
-    """Where traces and the office database go; None puts them next to ``db_path``."""
+    """Where traces and the office database go; None: a folder named after the database, beside it
+    (``service.sqlite3`` → ``service.data/``), so two services with different databases never share one."""
     token_budget: int = 6000
     """Tokens a request may use: older rounds are trimmed to fit (Day 4)."""
     trace: bool = True
@@ -73,4 +74,7 @@ class ServiceSettings:
 
     @property
     def data_path(self) -> Path:
-        return Path(self.data_dir) if self.data_dir else Path(self.db_path).parent
+        if self.data_dir:
+            return Path(self.data_dir)
+        db = Path(self.db_path)
+        return db.parent / f"{db.stem}.data"
