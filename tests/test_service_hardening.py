@@ -209,11 +209,13 @@ def test_a_second_approver_gets_409_already_decided_by_the_first_not_404(service
     url = f"/v1/runs/{run['id']}/confirmations/{pending[0]['id']}"
     with httpx.Client(base_url=service["url"], headers={"Authorization": f"Bearer {token}"}) as second:
         assert second.get("/v1/confirmations").json()["data"][0]["run_id"] == run["id"]  # it was in their queue too
-        assert admin.post(url, json={"decision": "approve"}).status_code == 200
+        approved = admin.post(url, json={"decision": "approve"})
+        assert approved.status_code == 200
+        assert approved.json()["decision"]["decided_by_id"] == admin.get("/v1/me").json()["id"]
         for decision in ("approve", "reject"):
             late = second.post(url, json={"decision": decision, "reason": "晚了"})
             assert late.status_code == 409 and late.json()["error"]["type"] == "already_decided"
-            assert "已经由 root 决定" in late.json()["error"]["message"]
+            assert "已经由 root（" in late.json()["error"]["message"]
     assert bob.post(url, json={"decision": "approve"}).status_code == 404  # not theirs to see, decided or not
     wait_for(alice, run["id"], "completed")
     assert SENT == [("全体", "下午停电")]

@@ -233,14 +233,15 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
         if earlier["decided_by"] == user.id and earlier["decision"] == body.decision:  # the same decision again: a retry
             return {"run": public_run(store.get_run(run["id"]) or run, user), "decision": _public_decision(earlier), "replayed": True}
         decider = store.user(earlier["decided_by"])
-        who = decider.name if decider is not None else earlier["decided_by"]
+        who = f"{decider.name}（{decider.id}）" if decider is not None else earlier["decided_by"]  # names may look alike; ids do not
         raise APIError(409, "already_decided", f"这个确认请求已经由 {who} 决定（{DECISION_ZH.get(earlier['decision'], earlier['decision'])}），"
                                                "不能再改。", {"decision": _public_decision(earlier)})
 
     def _public_decision(decision: dict[str, Any]) -> dict[str, Any]:
         decider = store.user(decision["decided_by"])
         return {"request_id": decision["request_id"], "decision": decision["decision"], "reason": decision["reason"],
-                "decided_by": decider.name if decider is not None else None, "decided_at": decision["decided_at"]}
+                "decided_by": decider.name if decider is not None else None, "decided_by_id": decision["decided_by"],
+                "decided_at": decision["decided_at"]}
 
     @app.get("/v1/confirmations", response_model=Queue, responses=_errors(401), summary="等我决定的确认请求")
     def confirmations(user: CurrentUser) -> dict[str, Any]:

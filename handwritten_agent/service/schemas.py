@@ -89,6 +89,7 @@ class DecisionOut(BaseModel):
     decision: Literal["approve", "reject"]
     reason: str
     decided_by: str | None = Field(None, description="做出决定的用户名")
+    decided_by_id: str = Field(description="做出决定的用户 id：用户名可能看起来相似，id 不会")
     decided_at: float
 
 
