@@ -62,6 +62,17 @@ def _ms_since(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 1)
 
 
+CUT_OFF: dict[str, str] = {
+    "length": "模型的回复写到一半被截断了（finish_reason='length'：达到了回复长度上限 max_tokens / "
+              "max_completion_tokens）。截断的文字不是完整的回答，截断的工具调用参数也不完整，所以一个都没有执行。"
+              "请调大回复上限（Agent(model_options={'max_tokens': ...})；新接口和推理模型用 max_completion_tokens），"
+              "或者让模型回答得更短。",
+    "content_filter": "模型的回复被服务商的内容过滤拦下了（finish_reason='content_filter'），没有可用的回答或工具调用。"
+                      "请换一种说法，或检查请求里是否有会触发过滤的内容。",
+}
+"""``finish_reason`` values that mean the reply is unfinished → why the run stops (its stop reason is the value)."""
+
+
 class Agent:
     """A tool-calling agent: one client, one registry, bounded by ``max_steps`` and ``max_seconds``."""
 
@@ -160,6 +171,10 @@ class Agent:
                 yield event("model_call", index, reply=reply, duration_ms=step.model_ms, messages=list(sent),
                             data={"tools": [t["function"]["name"] for t in tools]})
 
+                cut = CUT_OFF.get(reply.finish_reason or "")
+                if cut is not None:  # an unfinished reply is neither an answer nor calls to run: end, and say why
+                    yield stop(reply.finish_reason, error=f"第 {index} 步：{cut}")  # type: ignore[arg-type]
+                    return
                 if not reply.tool_calls:  # no tool wanted: this is the answer — unless there is nothing in it
                     if not (reply.content or "").strip():
                         yield stop("error", error=f"第 {index} 步模型返回了空回复（没有文字，也没有工具调用，"

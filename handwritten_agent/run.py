@@ -19,7 +19,8 @@ from .tools import ToolResult
 from .messages import ChatResult, ToolCall, Usage
 
 StopReason = str
-"""``final``, ``max_steps``, ``timeout``, ``error``, ``needs_confirmation``, or the reason of a ``StopRun``."""
+"""``final``, ``max_steps``, ``timeout``, ``error``, ``needs_confirmation``, ``length`` (the reply was cut off
+at its token limit), ``content_filter`` (the provider withheld it), or the reason of a ``StopRun``."""
 
 EventKind = str
 """``run_start``, ``memory``, ``model_call``, ``tool_call``, ``tool_result``, ``needs_confirmation``, ``answer_reviewed``, ``final``,

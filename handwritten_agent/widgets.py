@@ -48,6 +48,7 @@ CARD_CLASS = "ha-confirmation-card"
 ENDINGS_ZH: dict[str, str] = {
     "final": "模型给出了最终回答", "needs_confirmation": "暂停，等人决定", "max_steps": "步数用完了，模型还想调用工具",
     "timeout": "时间用完了", "error": "出错了", "budget": "预算用完了", "cancelled": "已取消",
+    "length": "回复被截断了（达到回复长度上限）", "content_filter": "回复被内容过滤拦下了",
 }
 """How a run ended, in words (``RunResult.stop_reason`` → Chinese)."""
 

@@ -268,6 +268,9 @@ _ENDINGS = {
                 "error"),
     "budget": ("超过费用预算", "Budget 停止了运行（默认在超出预算的那次模型调用之后；check_before=True 时也在调用之前估算）。", "看每一步的 input_tokens：消息是否越来越长（考虑第 4 天的记忆压缩）、"
                "是否有重复调用；确实需要时再调大预算。", "error"),
+    "length": ("回复被截断", "模型的回复达到了回复长度上限（max_tokens / max_completion_tokens），没写完就停了；运行没有执行截断的调用。",
+               "调大回复上限，或者让模型回答得更短（例如在系统提示里要求简洁）。", "error"),
+    "content_filter": ("回复被内容过滤拦下", "服务商的内容过滤没有放行这次回复。", "换一种说法，或检查请求里触发过滤的内容。", "error"),
     "needs_confirmation": ("等待确认", "运行暂停，等一个人做决定。", "用 agent.resume(result, {request.id: decision}) 继续这次运行。", "info"),
 }
 

@@ -37,7 +37,7 @@ from ..text import shorten
 from .redact import Redactor
 from .trace import TraceRun, as_run
 
-NATIVE_ENDINGS = ("final", "max_steps", "error", "needs_confirmation")
+NATIVE_ENDINGS = ("final", "max_steps", "error", "needs_confirmation", "length", "content_filter")
 """Stop reasons the loop reaches by itself; any other (``budget``, ``timeout``…) is re-raised at the same event."""
 
 

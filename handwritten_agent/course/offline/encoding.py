@@ -10,7 +10,8 @@ Two shapes of the same reply:
   that is finished before streaming starts (``stream_chunks``, the simulator) and one that arrives
   token by token (the local model).
 
-Also here: ``apply_stop`` (stop sequences on a finished reply), the deterministic response id and the
+Also here: ``apply_stop`` (stop sequences on a finished reply), ``apply_max_tokens`` (a finished reply cut
+at the request's reply limit, ``finish_reason: "length"``), the deterministic response id and the
 ``system_fingerprint``. Left out: anything about HTTP (status codes, headers, the event loop), which
 ``server`` owns, and logprobs.
 """
@@ -42,6 +43,50 @@ def apply_stop(completion: Completion, stop: list[str] | None) -> Completion:
     content = completion.content[: min(cuts)]
     return Completion(content=content, tool_calls=[], finish_reason="stop", prompt_tokens=completion.prompt_tokens,
                       completion_tokens=estimate_tokens(content))
+
+
+def apply_max_tokens(completion: Completion, max_tokens: int | None) -> Completion:
+    """Cut a finished reply after ``max_tokens`` generated tokens (the course's estimate), as a model stops there.
+
+    A generation writes its text first, then each tool call (name, then arguments): the cut falls in the
+    text, or inside a call's arguments — which then are not valid JSON, as real APIs send them — and
+    ``finish_reason`` becomes ``length``. A reply that fits is returned as it is.
+    """
+    if max_tokens is None:
+        return completion
+    budget = max_tokens
+    content = completion.content or ""
+    if estimate_tokens(content) > budget:
+        return Completion(content=_prefix_within(content, budget), tool_calls=[], finish_reason="length",
+                          prompt_tokens=completion.prompt_tokens, completion_tokens=max_tokens)
+    budget -= estimate_tokens(content)
+    kept: list[dict[str, Any]] = []
+    for call in completion.tool_calls:
+        function = call.get("function") or {}
+        name, arguments = str(function.get("name") or ""), str(function.get("arguments") or "")
+        cost = estimate_tokens(name) + estimate_tokens(arguments)
+        if cost <= budget:
+            kept.append(call)
+            budget -= cost
+            continue
+        room = budget - estimate_tokens(name)
+        if room > 0:
+            kept.append({**call, "function": {**function, "arguments": _prefix_within(arguments, room)}})
+        return Completion(content=completion.content, tool_calls=kept, finish_reason="length",
+                          prompt_tokens=completion.prompt_tokens, completion_tokens=max_tokens)
+    return completion
+
+
+def _prefix_within(text: str, tokens: int) -> str:
+    """The longest prefix of ``text`` the course's estimate counts as at most ``tokens`` tokens."""
+    low, high = 0, len(text)
+    while low < high:  # binary search: the estimate grows with the prefix
+        middle = (low + high + 1) // 2
+        if estimate_tokens(text[:middle]) <= tokens:
+            low = middle
+        else:
+            high = middle - 1
+    return text[:low]
 
 
 def completion_id(raw_body: bytes) -> str:

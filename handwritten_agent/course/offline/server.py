@@ -47,7 +47,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..background import BackgroundServer, bind
 from .backend import Backend, BackendError, ChatRequest, Completion, ReplyDelta
-from .encoding import (DONE_EVENT, ChunkWriter, apply_stop, completion_body, completion_id, error_event, fingerprint,
+from .encoding import (DONE_EVENT, ChunkWriter, apply_max_tokens, apply_stop, completion_body, completion_id, error_event, fingerprint,
                        split_pieces, sse, sse_event, stream_chunks)
 from .faults import SIMULATOR_MODEL, split_model_name, validate_options
 from .validation import decode_body, parse_request
@@ -223,7 +223,7 @@ def create_app(backend: Backend) -> FastAPI:
             if chat.stream and streams_live:
                 return await _live_stream(backend, chat, ChunkWriter(include_usage=include_usage, **meta))
             completion = await run_in_threadpool(backend.complete, chat)
-            completion = apply_stop(completion, chat.stop)
+            completion = apply_max_tokens(apply_stop(completion, chat.stop), chat.max_tokens)
         except BackendError as error:
             return error_response(error)
         except Exception as exc:  # noqa: BLE001 - the server answers 500 and keeps running

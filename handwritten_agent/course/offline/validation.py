@@ -30,6 +30,7 @@ TOOL_NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 TOOL_CHOICE_STRINGS = ("none", "auto", "required")
 # Body fields that become ChatRequest attributes; every other field goes into ChatRequest.extra.
 KNOWN_FIELDS = {"model", "messages", "tools", "tool_choice", "parallel_tool_calls", "stream", "stop", "max_tokens",
+                "max_completion_tokens",
                 "temperature", "n", "stream_options"}
 
 
@@ -223,6 +224,21 @@ def _optional(body: dict[str, Any], name: str, types: tuple[type, ...], expected
     return value
 
 
+def _reply_limit(body: dict[str, Any]) -> int | None:
+    """``max_completion_tokens`` (the newer name) or ``max_tokens``: how many tokens the reply may have."""
+    old = _optional(body, "max_tokens", (int,), "an integer")
+    new = _optional(body, "max_completion_tokens", (int,), "an integer")
+    if old is not None and new is not None and old != new:
+        raise bad_request(f"max_tokens（{old}）和 max_completion_tokens（{new}）说的是同一件事（回复最多多少个 "
+                          "token），只传一个：新的接口和推理模型用 max_completion_tokens。",
+                          param="max_completion_tokens", code="invalid_value")
+    limit = new if new is not None else old
+    if limit is not None and limit < 1:
+        name = "max_completion_tokens" if new is not None else "max_tokens"
+        raise bad_request(f"{name} 至少是 1（收到的是 {limit}）。", param=name, code="invalid_value")
+    return limit
+
+
 def decode_body(raw: bytes) -> Any:
     """The request body as JSON, or the API's 400 for a body that is not JSON."""
     try:
@@ -251,7 +267,7 @@ def parse_request(body: Any, backend_models: list[str], fault_header: str | None
                            param="n", code="invalid_value")
     stream = _optional(body, "stream", (bool,), "a boolean")
     parallel = _optional(body, "parallel_tool_calls", (bool,), "a boolean")
-    max_tokens = _optional(body, "max_tokens", (int,), "an integer")
+    max_tokens = _reply_limit(body)
     temperature = _optional(body, "temperature", (int, float), "a decimal")
     stream_options = _optional(body, "stream_options", (dict,), "an object")
     if stream_options is not None and not stream:
