@@ -15,7 +15,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from handwritten_agent.memory import (CallLog, Conversation, Prices, Summarizer, Window, compress, context_budget, count_tokens,
+from handwritten_agent.pricing import Price
+from handwritten_agent.memory import (CallLog, Conversation, Summarizer, Window, compress, context_budget, count_tokens,
                                       pairing_problems, split_rounds, trim_messages)
 from handwritten_agent.memory.caching import reported_cached_tokens, shared_prefix_tokens
 from handwritten_agent.memory.sample import PLANTED, ask_planted, rounds
@@ -165,9 +166,10 @@ def test_call_log_records_every_call_and_prices_it():
     log.complete([{"role": "system", "content": "请总结"}, {"role": "user", "content": "对话"}])
     assert [c.cached_estimate for c in log.calls] == [0, count_tokens(chat(1)), 0]
     assert log.totals()["calls"] == 3 and log.totals()["output"] == 9 and log.calls[0].cached_reported is None
-    prices = Prices(input=2.0, cached_input=0.5, output=8.0)
-    assert prices.cost(1_000_000, 400_000, 0) == pytest.approx(1.4)
-    assert prices.log_cost(log) < prices.log_cost(log, cached=False)
+    prices = Price(input=2.0, output=8.0, cached_input=0.5)
+    assert prices.cost(1_000_000, 0, 400_000) == pytest.approx(1.4)
+    assert log.cost(prices) < log.cost(prices, cached=False)
+    assert log.cost(prices, cached=False) == pytest.approx(sum(prices.cost(c.input_tokens, c.output_tokens) for c in log.calls))
 
 
 def test_reported_cached_tokens_reads_openai_and_deepseek_usage():

@@ -27,13 +27,13 @@ from ..tokens import count_message_tokens as count_tokens
 from .conversation import KNOWN_FACTS_HEADING, Conversation, known_facts_message
 from .longterm import LongTermMemory, Memory, MemoryRejected
 from .rounds import pairing_problems, split_head, split_rounds
-from .caching import CallLog, Prices
+from .caching import CallLog
 from .summary import (LOW_WATER, SUMMARY_HEADING, SUMMARY_PROMPT, Summarizer, budget_line, compress, render_transcript, summarize,
                       summary_message, summary_text)
 from .tools import memory_tools
 from .window import ContextTooLong, Window, context_budget, trim_messages
 
 __all__ = ["CallLog", "ContextTooLong", "Conversation", "KNOWN_FACTS_HEADING", "LOW_WATER", "LongTermMemory", "Memory", "MemoryRejected",
-           "Prices", "SUMMARY_HEADING", "SUMMARY_PROMPT", "Summarizer", "Window", "budget_line", "compress", "context_budget",
+           "SUMMARY_HEADING", "SUMMARY_PROMPT", "Summarizer", "Window", "budget_line", "compress", "context_budget",
            "count_tokens", "known_facts_message", "memory_tools", "pairing_problems", "render_transcript", "split_head", "split_rounds",
            "summarize", "summary_message", "summary_text", "trim_messages"]

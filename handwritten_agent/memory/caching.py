@@ -14,7 +14,8 @@ offline simulator never does), and an **estimate**: the longest prefix of whole 
 tools) that the request shares with any earlier request in the log (``shared_prefix_tokens``). Give the
 same ``CallLog`` to the agent and to the summarizer, and the summarizer's own calls are counted too.
 
-``Prices`` turns a log into money: uncached input, cached input and output tokens at their own prices.
+``CallLog.cost(price)`` turns a log into money with a ``pricing.Price``: uncached input, cached input and
+output tokens at their own prices.
 
 Left out: a provider's cache expiry (the log assumes every earlier request is still cached), caching
 inside one message (a prefix counts in whole messages), and cache writes that cost extra (Anthropic's).
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..messages import ChatModel, ChatResult
+from ..pricing import Price
 from ..tokens import cached_tokens, count_message_tokens
 from .rounds import Message
 
@@ -114,25 +116,12 @@ class CallLog:
         return {"calls": len(calls), "input": sum(c.input_tokens or 0 for c in calls),
                 "output": sum(c.output_tokens or 0 for c in calls), "cached_estimate": sum(c.cached_estimate for c in calls)}
 
-
-@dataclass(frozen=True)
-class Prices:
-    """Per million tokens: input not in the cache, input read from the cache, output; where the figures come from."""
-
-    input: float
-    cached_input: float
-    output: float
-    currency: str = "USD"
-    source: str = ""
-    read_on: str = ""
-
-    def cost(self, input_tokens: int, cached_tokens: int, output_tokens: int) -> float:
-        cached = min(cached_tokens, input_tokens)
-        return ((input_tokens - cached) * self.input + cached * self.cached_input + output_tokens * self.output) / 1_000_000
-
-    def log_cost(self, log: CallLog, *, cached: bool = True) -> float:
-        """What the logged calls cost, counting the estimated cached prefixes at the cached price (``cached=False``: at full price)."""
-        return sum(self.cost(c.input_tokens or 0, c.cached_estimate if cached else 0, c.output_tokens or 0) for c in log.calls)
+    def cost(self, price: Price, *, cached: bool = True, with_tools: bool | None = None) -> float:
+        """What the logged calls cost at ``price``, the estimated cached prefixes at its cached-input price
+        (``cached=False``: every input token at the full price); ``with_tools`` picks calls as ``totals`` does."""
+        calls = [c for c in self.calls if with_tools is None or c.has_tools == with_tools]
+        return sum(price.cost(c.input_tokens or 0, c.output_tokens or 0, c.cached_estimate if cached else 0) or 0.0
+                   for c in calls)
 
 
-__all__ = ["CallLog", "LoggedCall", "Prices", "reported_cached_tokens", "shared_prefix_tokens"]
+__all__ = ["CallLog", "LoggedCall", "reported_cached_tokens", "shared_prefix_tokens"]
