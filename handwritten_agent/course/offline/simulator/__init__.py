@@ -67,11 +67,13 @@ from .flaky import Flakiness
 from .caution import withhold_instructions
 from .gullible import follow_instructions
 from .planner import Plan, PlannedCall, completed_request, plan_turn
+from .preflight import preflight
 from .summary import summary_reply
 from .text import language, normalize
 from .today import stated_now
 
 RATE_LIMIT_MEMORY = 256  # request hashes remembered for the rate_limit fault
+CARELESS_FAULTS = frozenset({"gullible", "flaky", "repeat_forever"})  # models that act without checking
 RAW_ARGUMENTS_KEY = "_unparsable_arguments"  # marks a call whose arguments were not JSON, so it matches no plan
 
 
@@ -252,6 +254,9 @@ class CourseSimulator:
             plan = plan_turn(user_text, specs, results, **{**plan_options, "tool_choice": "none"})
         if "repeat_forever" in options and specs and choice != "none":
             plan = Plan([self._stubborn_call(user_text, specs, plan_options)], None, "call")
+        if choice == "auto" and not options & CARELESS_FAULTS:  # the last look before a side effect
+            plan = preflight(plan, user_text, specs, results, request.messages, now, fixed=self._now is not None,
+                             parallel=request.parallel_tool_calls)
         if not plan.calls:
             content = plan.answer or fallback_reply(user_text, specs, language(user_text))
             if "gullible" not in options:  # a careful model reads tool text back without passing its instructions on

@@ -52,6 +52,7 @@ from . import messiness
 from . import planner as _planner
 from .phrasing import action_phrase, expression_argument, expression_words
 from .planner import PlannedCall
+from .preflight import preflight
 from .text import language as _language
 from .toolprompt import (  # re-exported: the prompt reader is part of this mode's API
     ARGS_KEYS, CHINESE_REACT, IDENTIFIER, NAME_KEYS, THOUGHT_KEYS, ReactLabels, ReplyFormat, ToolPrompt,
@@ -433,6 +434,8 @@ def reply_text(request: ChatRequest, *, now: datetime | None = None) -> str:
         if first.calls:
             return _write_call(first.calls[0], prompt, exchange, faults, flags, language)
     turn = plan(exchange.results)
+    turn = preflight(turn, exchange.request, prompt.tools, exchange.results, request.messages,  # the last look
+                     now or datetime.now(), fixed=False, parallel=False)  # before a side effect
     if turn.calls:
         return _write_call(turn.calls[0], prompt, exchange, faults, flags, language)
     return _write_answer(turn.answer or "", turn.kind, prompt, exchange, language)

@@ -1,0 +1,564 @@
+"""The last look before a side effect: five checks on every planned call that changes something.
+
+However the request was read, a call whose tool does not only read (``actions.is_read_only``)
+is made only when it passes, checked in this order:
+
+1. **condition** — a condition the request states (如果/假如/要是…就…, …的话, "if …"; its other
+   branch 否则/没有就不用, "otherwise") has been evaluated from a read-only tool's result: a
+   result whose words (or their synonyms) meet the condition's words beyond the values the
+   lookup was given. Not yet evaluated: a read-only tool that fits the condition is called
+   first; none fits, or its result does not speak to the condition: ask. A result that speaks
+   to it but is empty (no rows, 0, false, 没有/未找到) or lacks an id the condition names makes
+   the condition false, and the branch that needed it true is not taken. A condition is never
+   copied into a free-text field.
+2. **time** — a date or time argument (a field whose name, description or ``format`` says
+   date or time) is not in the past relative to the conversation's "now"
+   (``today.stated_now``), unless the field records what has already happened (出生, 发生,
+   消费, "incurred" …). When nothing states the time of day and the clock is the machine's,
+   only the day is compared, so a run does not depend on the hour it is made at.
+3. **items** — a request naming several items with quantities ("N 台 … 每台 price") gets
+   one call per item from a tool that takes one item: each call's item, quantity and price
+   come from one item. Values mixed across items, or fewer calls than items, are refused.
+4. **free text** — every long free-text field (body, content, message, reason, 正文, 原因 …)
+   carries a meaningful span: three characters of content or more (an English word of three
+   letters or more counts two), most of it found in the request or a tool result, not
+   starting with a connective or ending on a word that needs an object (a cut-out fragment).
+5. **targets** — every recipient, customer, person or id field names something the
+   conversation names: the user's or system's words, a tool result, an earlier call's
+   arguments, or a range of ids the user gave ("C003 到 C006").
+
+A failed check turns the turn into one specific question in Simplified Chinese (what is
+missing or wrong), or into the lookup the condition needs — never into a guess or a claim.
+Read-only calls always pass; while a side effect is held, the read-only calls of its turn are
+still made.
+
+Left out: conditions on a part of the request only (a request that states a condition puts all
+its side effects under it), qualifiers of a condition checked against the data ("上个月"
+against the dates of the orders found), items written in English, titles and subjects (short
+by nature), arrays of items in one call, time zones, and forced calls (``tool_choice``
+"required" or a named tool) and the faults that model a careless model, which the simulator
+does not check.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any, Callable, Optional
+
+from ....messages import message_text
+from .actions import is_read_only, tool_action
+from .arguments import FillContext, Param, classify, fill_arguments, params_of
+from .choose import MIN_SCORE, profile, score
+from .planner import Plan, PlannedCall, quoted_spans
+from .results import OK, read_result
+from .text import normalize, parse_chinese_number, tokens
+from .today import stated_now
+from .vocabulary import expand
+
+Spec = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """What the checks may consult besides the call itself."""
+
+    now: datetime
+    precise: bool  # the time of day of ``now`` is known (a fixed clock, or a stated time)
+    results: tuple[tuple[PlannedCall, str], ...] = ()  # calls made since the request, with results
+    texts: tuple[str, ...] = ()  # user and system words, tool results, earlier calls' arguments
+    planned: tuple[PlannedCall, ...] = ()  # every call planned for this turn
+    specs: tuple[Spec, ...] = ()  # the tools offered
+    parallel: bool = True  # the turn's calls are all the plan's calls (else one call per turn)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A failed check: the question to ask, or a read-only call to make first."""
+
+    question: str
+    lookup: Optional[PlannedCall] = None
+
+
+Verdict = Optional[Finding]
+Check = Callable[[str, PlannedCall, Spec, Conversation], Verdict]
+
+
+def _label(param: Param) -> str:
+    return f"{param.label()}（{param.name}）" if param.label() != param.name else param.name
+
+
+def _spec_of(name: str, specs: tuple[Spec, ...]) -> Spec:
+    return next((s for s in specs if s.get("name") == name), {"name": name})
+
+
+def reads(spec: Spec) -> bool:
+    """Whether the tool only reads (``actions.is_read_only`` of its name and description)."""
+    return is_read_only(tool_action(str(spec.get("name", "")), str(spec.get("description") or "")))
+
+
+def _longest_common(a: str, b: str) -> int:
+    """Length of the longest substring of ``a`` found in ``b``."""
+    best = 0
+    for start in range(len(a)):
+        while start + best < len(a) and a[start:start + best + 1] in b:
+            best += 1
+    return best
+
+
+def _clean(text: str) -> str:
+    return re.sub(r"[\s\W_]+", "", normalize(str(text))).lower()
+
+
+def _corpus(request: str, conv: Conversation) -> str:
+    return " ".join((request, *conv.texts, *(raw for _, raw in conv.results)))
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. Times
+# ---------------------------------------------------------------------------------------------
+
+_TIME_FIELD = re.compile(r"date|time|day|when|deadline|start|end|日期|时间|时刻|几号|哪天|"
+                         r"开始|结束|截止", re.I)
+_PAST_FIELD = re.compile(r"birth|born|dob|occur|incur|happen|spent|purchas|paid|issued|transaction|"
+                         r"hired|joined|since|出生|生日|发生|消费|入职|开票|付款|支付|交易|"
+                         r"购买|报销", re.I)
+_DATE = re.compile(r"(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*[日号]?"
+                   r"(?:[\sT]*(\d{1,2})\s*[:：]\s*(\d{2}))?")
+_CLOCK = re.compile(r"^\s*(\d{1,2})\s*[:：]\s*(\d{2})")
+
+
+def _time_field(param: Param) -> bool:
+    words = f"{param.name} {param.description}"
+    return (param.schema.get("format") in ("date", "date-time", "time")
+            or classify(param) == "datetime"
+            or param.type == "string" and bool(_TIME_FIELD.search(words)))
+
+
+def _moment(value: Any) -> tuple[date, tuple[int, int] | None] | None:
+    match = _DATE.search(str(value))
+    if not match:
+        return None
+    try:
+        day = date(int(match[1]), int(match[2]), int(match[3]))
+    except ValueError:
+        return None
+    if match[4] is not None and int(match[4]) < 24 and int(match[5]) < 60:
+        return day, (int(match[4]), int(match[5]))
+    return day, None
+
+
+def time_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation) -> Verdict:
+    """No date or time argument lies in the past (see the module docstring)."""
+    params = [p for p in params_of(spec)
+              if p.name in call.arguments and _time_field(p) and not _PAST_FIELD.search(p.words)]
+    days = [m[0] for m in (_moment(call.arguments[p.name]) for p in params) if m]
+    for param in params:
+        value = call.arguments[param.name]
+        moment = _moment(value)
+        clock = _CLOCK.match(str(value))
+        if moment is None and clock and days:  # a time of day beside a date field ("15:00")
+            moment = (days[0], (int(clock[1]), int(clock[2])))
+        if moment is None:
+            continue
+        day, hour_minute = moment
+        past = day < conv.now.date()
+        if day == conv.now.date() and hour_minute and conv.precise:
+            past = hour_minute < (conv.now.hour, conv.now.minute)
+        if past:
+            now = conv.now.strftime("%Y-%m-%d %H:%M" if conv.precise else "%Y-%m-%d")
+            return Finding(f"您说的时间（{_label(param)}：{value}）已经过去了（现在是 {now}），"
+                           "要改成哪天几点？")
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. Conditions
+# ---------------------------------------------------------------------------------------------
+
+_LEAD = r"如果|假如|假若|假使|要是|若是|倘若|假设|万一|如若|只要|\bif\b|\bin case\b"
+_CONDITION = re.compile(rf"(?P<lead>{_LEAD})\s*(?P<cond>[^，,。；;！!？?]+?)\s*"
+                        r"(?:的话|[，,]|那就|那么|就|则|\bthen\b)"
+                        r"|(?:^|(?<=[，,。；;\s]))(?P<bare>[^，,。；;！!？?]{1,24}?)的话", re.I)
+_ELSE = re.compile(r"(?:否则|不然|要不然|要不|没有的话|没有就|如果没有|要是没有|假如没有|不是的话|"
+                   r"不行的话|\botherwise\b|\bif not\b)\s*(?P<rest>[^。；;！!？?]*)", re.I)
+_NOT_A_CONDITION = {"没有", "没", "不是", "不行", "不", "不然"}  # "没有的话…": the other branch
+_STOP_TOKENS = frozenset(tokens("如果 假如 要是 的话 就 那就 有 if the"))
+_EMPTY_WORDS = re.compile(r"没有|未找到|找不到|不存在|无记录|查无|暂无|\bnot found\b|"
+                          r"\bno (?:record|result|match)|\bnone\b", re.I)
+_COUNT_KEYS = re.compile(r"count|total|found|exists?|available|has_|matched|数量|个数", re.I)
+
+
+@dataclass(frozen=True)
+class Condition:
+    text: str  # the condition itself ("这位客户上个月下过单"; "有" for a bare "有的话")
+    clause: str  # as written, with its lead word
+    then: str  # what to do when it holds
+    otherwise: str  # what to do when it does not ("" when not said)
+
+
+def conditions(request: str) -> list[Condition]:
+    """The conditions the request states outside quoted content, with their branches."""
+    text = normalize(request)
+    content = quoted_spans(text)
+    found = []
+    for match in _CONDITION.finditer(text):
+        cond = (match["cond"] or match["bare"] or "").strip()
+        if any(a <= match.start() < b for a, b in content) or not cond or cond in _NOT_A_CONDITION \
+                or _ELSE.match(match.group(0)):
+            continue
+        rest = text[match.end():]
+        other = _ELSE.search(rest)
+        then = rest[:other.start()] if other else re.split(r"[。；;！!]", rest)[0]
+        found.append(Condition(cond, match.group(0), then, other["rest"] if other else ""))
+    return found
+
+
+def _words(text: str) -> set[str]:
+    return set(tokens(text)) | set(tokens(expand(text)))
+
+
+def _speaks_to(condition: Condition, call: PlannedCall, raw: str) -> bool:
+    """Whether a result says something about the condition beyond the values it was asked with."""
+    wanted = _words(condition.text) - _STOP_TOKENS
+    if not wanted:
+        return True  # "有的话": the condition is the lookup's own outcome
+    given = set(tokens(" ".join(map(str, call.arguments.values()))))
+    return bool((wanted - given) & _words(raw))
+
+
+def _empty(value: Any) -> bool:
+    """Whether a result's data says nothing was found."""
+    if value is None or value == [] or value == {} or value is False or value == 0:
+        return True
+    if isinstance(value, str):
+        return bool(_EMPTY_WORDS.search(value)) or not value.strip()
+    if isinstance(value, dict):
+        if any(_COUNT_KEYS.search(str(k)) and inner in (0, False) for k, inner in value.items()):
+            return True
+        lists = [inner for inner in value.values() if isinstance(inner, list)]
+        return bool(lists) and all(not inner for inner in lists)
+    return False
+
+
+def _holds(condition: Condition, done: PlannedCall, raw: str) -> bool:
+    """A result that speaks to the condition: found something, and every id the condition names."""
+    view = read_result(raw)
+    ids = {w for w in re.findall(r"[a-z0-9_-]+", normalize(condition.text).lower())
+           if re.search(r"[a-z]", w) and re.search(r"\d", w)}  # "B502"
+    seen = normalize(" ".join(map(str, done.arguments.values())) + " " + raw).lower()
+    return view.status == OK and not _empty(view.value) and all(i in seen for i in ids)
+
+
+def _copies(value: str, condition: Condition) -> bool:
+    cond, clean = _clean(condition.text), _clean(value)
+    common = _longest_common(cond, clean)
+    if re.search(_LEAD, value, re.I) and cond and common >= min(len(cond), 2):
+        return True
+    return len(cond) >= 3 and common >= max(3, round(len(cond) * 0.6))
+
+
+def _lookup(condition: Condition, conv: Conversation) -> PlannedCall | None:
+    """A read-only tool not yet called that fits the condition's words, its arguments filled."""
+    called = {done.name for done, _ in conv.results}
+    candidates = [(score(condition.text, profile(spec)), index, spec) for index, spec
+                  in enumerate(conv.specs) if reads(spec) and spec.get("name") not in called]
+    text = normalize(condition.text)
+    for value, _, spec in sorted(candidates, key=lambda c: (-c[0], c[1])):
+        if value < MIN_SCORE:
+            break
+        fill = FillContext(segment=text, context=text, request=text, now=conv.now)
+        outcome = fill_arguments(spec, fill)
+        if outcome.arguments and not outcome.missing and not outcome.needs_previous:
+            return PlannedCall(str(spec["name"]), outcome.arguments[0])
+    return None
+
+
+def condition_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation) -> Verdict:
+    """A stated condition is evaluated from a result before acting, and never copied into text."""
+    for condition in conditions(request):
+        evidence = [(done, raw) for done, raw in conv.results
+                    if reads(_spec_of(done.name, conv.specs)) and _speaks_to(condition, done, raw)]
+        if not evidence:
+            lookup = _lookup(condition, conv)
+            if lookup is not None:
+                return Finding("", lookup)
+            clause = condition.clause.strip("，, ")
+            return Finding(f"您说「{clause}」——这个条件我现在查不到是否成立。"
+                           f"请告诉我它是否成立，我再决定要不要执行 {call.name}？")
+        for param in params_of(spec):
+            value = call.arguments.get(param.name)
+            if value and _long_text(param) and _copies(str(value), condition):
+                return Finding(f"{_label(param)}要写什么内容？条件「{condition.text}」不该写进去，"
+                               "请告诉我正文本身。")
+        mine = profile(spec)
+        otherwise = bool(condition.otherwise) \
+            and score(condition.otherwise, mine) > score(condition.then, mine)
+        if _holds(condition, *evidence[-1]) == otherwise:
+            state = "成立" if otherwise else "不成立"
+            return Finding(f"按查到的结果，条件「{condition.text}」{state}，"
+                           f"所以我没有执行 {call.name}。您仍然要执行吗？")
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. Items
+# ---------------------------------------------------------------------------------------------
+
+_UNITS = "台个把张件套箱本支盒瓶包部块副只份桶袋双"
+_NUM = r"\d+(?:\.\d+)?|[一二两三四五六七八九十百千]+"
+_NAME = r"[\u4e00-\u9fffA-Za-z][\u4e00-\u9fffA-Za-z0-9]{0,11}?"
+_YUAN = r"\s*(?:元|块钱|块)?"
+_ITEM = re.compile(
+    rf"(?P<name>{_NAME})\s*(?P<qty>{_NUM})\s*(?P<unit>[{_UNITS}])(?=[，,、；;。\s每单各]|$)"
+    rf"(?:[，,、\s]*(?:每(?P=unit)|每个|单价|各|一(?P=unit))\s*(?:是|为)?\s*(?P<price>{_NUM}){_YUAN})?"
+    rf"|(?<![\d.])(?P<qty2>{_NUM})\s*(?P<unit2>[{_UNITS}])\s*(?P<name2>{_NAME})(?=[，,、；;。\s]|$)"
+    rf"(?:[，,、\s]*(?:每(?P=unit2)|每个|单价|各)\s*(?:是|为)?\s*(?P<price2>{_NUM}){_YUAN})?")
+_ITEM_LEAD = re.compile(r"^(?:再|还有|以及|和|跟|买|要|采购|购买|申请|提交|帮我|另外|外加|加上|"
+                        r"然后|并且)+")
+_QUANTITY = re.compile(r"quantit|qty|count|number of|amount of|数量|个数|件数|台数", re.I)
+_PRICE_FIELD = re.compile(r"price|cost|单价|价格|金额|费用", re.I)
+_ITEM_FIELD = re.compile(r"\bitem|product|goods|物品|商品|品名|货品|名称")
+
+
+@dataclass(frozen=True)
+class Item:
+    name: str
+    quantity: float
+    unit: str
+    price: float | None
+
+
+def _number(text: str | None) -> float | None:
+    if not text:
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        return parse_chinese_number(text)
+
+
+def items(request: str) -> list[Item]:
+    """Items named with a quantity ("显示器 2 台每台 1299", "3 把椅子"), each once, in order."""
+    found: list[Item] = []
+    text, position = normalize(request), 0
+    while position < len(text):
+        match = _ITEM.search(text, position)
+        if match is None:
+            break
+        name = _ITEM_LEAD.sub("", (match["name"] or match["name2"] or "").strip())
+        quantity = _number(match["qty"] or match["qty2"])
+        if len(name) < 2 or quantity is None:  # "另外5 台显示器": no name before; look again
+            position = match.start() + 1
+            continue
+        if all(i.name != name for i in found):
+            found.append(Item(name, quantity, match["unit"] or match["unit2"] or "",
+                              _number(match["price"] or match["price2"])))
+        position = match.end()
+    return found
+
+
+def _is_item(param: Param) -> bool:
+    return param.type == "string" \
+        and (classify(param) == "thing" or bool(_ITEM_FIELD.search(param.words)))
+
+
+def _item_of(call: PlannedCall, params: list[Param], named: list[Item]) -> list[Item]:
+    """The items this call's values could all belong to: its item text, quantity and price."""
+    fits = []
+    for item in named:
+        ok = True
+        for param in params:
+            value = call.arguments.get(param.name)
+            number = isinstance(value, (int, float)) and not isinstance(value, bool)
+            if value is None:
+                continue
+            if _is_item(param) and not _QUANTITY.search(param.words):
+                ok &= item.name in str(value) or str(value) in item.name
+            elif number and _QUANTITY.search(param.words):
+                ok &= float(value) == item.quantity
+            elif number and _PRICE_FIELD.search(param.words) and item.price is not None:
+                ok &= float(value) == item.price
+        if ok:
+            fits.append(item)
+    return fits
+
+
+def items_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation) -> Verdict:
+    """One call per named item, each call's values from one item."""
+    params = params_of(spec)
+    own = normalize(f"{spec.get('name', '')} {spec.get('description') or ''}")
+    named = [i for i in items(request) if i.name not in own]  # not the tool's own object
+    if len(named) < 2 or not any(map(_is_item, params)) or any(p.type == "array" for p in params):
+        return None
+    made = (*conv.planned, *(done for done, _ in conv.results))
+    siblings = [c for c in made if c.name == call.name]
+    covered = {item.name for c in siblings for item in _item_of(c, params, named)}
+    short = conv.parallel and (len(siblings) < len(named) or len(covered) < len(named))
+    if len(_item_of(call, params, named)) == 1 and not short:
+        return None
+    listed = "、".join(f"{i.name} {i.quantity:g} {i.unit}"
+                      + (f"每{i.unit} {i.price:g}" if i.price else "")
+                      for i in named)
+    return Finding(f"您这次提到了 {len(named)} 样东西（{listed}），"
+                   f"我不会把它们合在一次 {call.name} 里：要按每样各提交一次吗？")
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. Free text
+# ---------------------------------------------------------------------------------------------
+
+_LONG_TEXT = re.compile(r"\b(?:body|content|message|msg|text|reason|description|desc|comment|"
+                        r"notes?|remarks?|details?|memo|explanation)\b|正文|内容|消息|原因|理由|"
+                        r"描述|备注|说明|留言|详情|事由", re.I)
+_SHORT_TEXT = re.compile(r"\b(?:subject|title|name|query|keywords?|q|search)\b")
+_CUT_START = re.compile(r"^(?:就|那就|然后|再|并且?|而且|和|跟|的|了|吧|给|把|对|向)")
+_CUT_END = re.compile(r"(?:给|把|对|跟|向|和|的|是|说|为|就|在)$")
+_EDGES = " \t\n，,。.；;：:！!？?、\"'“”‘’「」"
+
+
+def _long_text(param: Param) -> bool:
+    return param.type == "string" and not param.enum and bool(_LONG_TEXT.search(param.words)) \
+        and not _SHORT_TEXT.search(" ".join(param.name.lower().split("_")))
+
+
+def _weight(text: str) -> int:
+    cjk = len(re.findall(r"[\u4e00-\u9fff]", text))
+    return cjk + sum(2 if len(w) >= 3 else 1 for w in re.findall(r"[A-Za-z]+|\d+", text))
+
+
+def _covered(value: str, corpus: str) -> float:
+    """The share of ``value``'s characters inside runs of two or more found in ``corpus``."""
+    index, covered = 0, 0
+    while index < len(value):
+        run = 0
+        while index + run < len(value) and value[index:index + run + 1] in corpus:
+            run += 1
+        covered += run if run >= 2 else 0
+        index += max(run, 1)
+    return covered / len(value) if value else 0.0
+
+
+def free_text_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation) -> Verdict:
+    """Every long free-text field carries a meaningful span of the request or a result."""
+    corpus = _clean(_corpus(request, conv))
+    for param in params_of(spec):
+        value = call.arguments.get(param.name)
+        if not isinstance(value, str) or not _long_text(param):
+            continue
+        text = normalize(value).strip(_EDGES)
+        if _weight(text) < 3 or _covered(_clean(text), corpus) < 0.6 or _CUT_START.search(text) \
+                or _CUT_END.search(text):
+            return Finding(f"{_label(param)}要写什么内容？我从您的话里没读出完整的一句"
+                           f"（现在只有「{value}」）。")
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# 5. Targets
+# ---------------------------------------------------------------------------------------------
+
+_TARGET = re.compile(r"\b(?:to|recipients?|receivers?|addressees?|customers?|users?|patients?|"
+                     r"members?|employees?|contacts?|assignees?|persons?|people|emails?|phones?|"
+                     r"mobiles?|ids?|uid|no)\b|收件人|接收人|收信人|客户|用户|病人|患者|会员|员工|"
+                     r"联系人|对象|编号|手机|邮箱|电话|工号|账号|id", re.I)
+_RANGE = re.compile(r"(?<![0-9a-z])([a-z]*[-_]?)(\d+)\s*(?:到|至|~|～|-|—|through|to)\s*"
+                    r"(?:\1)?(\d+)(?![0-9a-z])")
+
+
+def _targets(param: Param, value: Any) -> list[str]:
+    if param.enum or param.has_default and value == param.schema.get("default"):
+        return []
+    if not _TARGET.search(param.words) or _long_text(param) or _time_field(param):
+        return []
+    if param.type in ("integer", "number") and not re.search(r"\bids?\b|编号", param.words):
+        return []
+    values = value if isinstance(value, list) else [value]
+    return [str(v) for v in values
+            if isinstance(v, (str, int)) and not isinstance(v, bool) and str(v).strip()]
+
+
+def _in_range(value: str, corpus: str) -> bool:
+    """Whether ``value`` ("c004") lies in a range the conversation names ("c003 到 c006")."""
+    match = re.fullmatch(r"([a-z]*[-_]?)(\d+)", value)
+    return bool(match) and any(m[1] == match[1] and int(m[2]) <= int(match[2]) <= int(m[3])
+                               for m in _RANGE.finditer(corpus))
+
+
+def target_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation) -> Verdict:
+    """Every target is named in the conversation or found in a tool result."""
+    corpus = normalize(_corpus(request, conv)).lower()
+    for param in params_of(spec):
+        for value in _targets(param, call.arguments.get(param.name)):
+            needle = normalize(value).strip().lower()
+            if not re.search(rf"(?<![0-9a-z]){re.escape(needle)}(?![0-9a-z])", corpus) \
+                    and not _in_range(needle, corpus):
+                return Finding(f"{_label(param)}填的是「{value}」，可它在您的话和查到的结果里"
+                               "都没有出现：请告诉我准确的对象是谁？")
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# The check
+# ---------------------------------------------------------------------------------------------
+
+CHECKS: tuple[Check, ...] = (condition_check, time_check, items_check, target_check,
+                             free_text_check)
+
+
+def conversation_texts(messages: list[dict[str, Any]]) -> tuple[str, ...]:
+    """Words a target may be grounded in: user and system messages, tool results, and the
+    arguments of calls made before the latest request."""
+    last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
+    texts = []
+    for index, message in enumerate(messages):
+        if message.get("role") in ("user", "system", "developer", "tool"):
+            texts.append(message_text(message))
+        for call in message.get("tool_calls") or [] if index < last_user else []:
+            texts.append(str((call.get("function") or {}).get("arguments", "")))
+    return tuple(texts)
+
+
+def conversation_now(messages: list[dict[str, Any]], clock: datetime, *,
+                     fixed: bool) -> tuple[datetime, bool]:
+    """The conversation's "now", and whether its time of day is known (fixed clock, stated time)."""
+    early = stated_now(messages, clock.replace(hour=0, minute=1))
+    late = stated_now(messages, clock.replace(hour=23, minute=59))
+    return stated_now(messages, clock), fixed or early.time() == late.time()
+
+
+def check_calls(request: str, calls: list[PlannedCall], specs: list[Spec],
+                conv: Conversation) -> Plan | None:
+    """``None`` when every side effect passes; else the plan that replaces the turn: the read-only
+    calls of the turn, the lookup a condition needs, or one question."""
+    conv = Conversation(conv.now, conv.precise, conv.results, conv.texts, tuple(calls),
+                        tuple(specs), conv.parallel)
+    lookups = [c for c in calls if reads(_spec_of(c.name, conv.specs))]
+    for call in calls:
+        spec = _spec_of(call.name, conv.specs)
+        finding = None if reads(spec) else next(
+            (f for f in (check(request, call, spec, conv) for check in CHECKS) if f), None)
+        if finding is None:
+            continue
+        if lookups or finding.lookup is not None:
+            return Plan(lookups or [finding.lookup], None, "call")
+        return Plan([], finding.question, "clarify")
+    return None
+
+
+def preflight(plan: Plan, request: str, specs: list[Spec], results: list[tuple[PlannedCall, str]],
+              messages: list[dict[str, Any]], clock: datetime, *, fixed: bool,
+              parallel: bool = True) -> Plan:
+    """The plan, or what replaces it when a side effect fails a check (the simulator's hook)."""
+    if not plan.calls:
+        return plan
+    now, precise = conversation_now(messages, clock, fixed=fixed)
+    texts = conversation_texts(messages)
+    conv = Conversation(now, precise, tuple(results), texts, parallel=parallel)
+    return check_calls(request, plan.calls, specs, conv) or plan
+
+
+__all__ = ["CHECKS", "Conversation", "Finding", "check_calls", "condition_check", "conditions",
+           "free_text_check", "items", "items_check", "preflight", "reads", "target_check",
+           "time_check"]
