@@ -43,6 +43,7 @@ import uuid
 from typing import Any, Callable, Iterator, Sequence
 
 from .hooks import EventHook, HookContext, Hooks, MessagesHook
+from .reporting import within
 from .messages import ChatModel, ToolCall
 from .run import AgentEvent, EventKind, NeedsConfirmation, PausedCall, RunResult, Step, StopReason, StopRun, ToolCallRecord
 from .tools import ToolRegistry, ToolResult
@@ -160,12 +161,16 @@ class Agent:
                 sent = self.hooks.prepare_messages(list(messages), context)  # the model may see less; the run keeps all
                 tools = [tool.schema() for tool in self.hooks.visible_tools(list(self.registry), context)]
                 yield from (event(kind, index, data=data) for kind, data in context.reports)
+                context.reports.clear()
                 model_start = time.perf_counter()
                 try:
-                    reply = self.client.complete(sent, tools=tools or None, **self.model_options)
+                    with within(context):  # a client's retries and fallback switches report into this step
+                        reply = self.client.complete(sent, tools=tools or None, **self.model_options)
                 except Exception as exc:  # HTTP, network, timeout, a scripted client running dry …: end the run, truthfully
+                    yield from (event(kind, index, data=data) for kind, data in context.reports)
                     yield stop("error", error=f"第 {index} 步调用模型失败：{type(exc).__name__}: {exc}")
                     return
+                yield from (event(kind, index, data=data) for kind, data in context.reports)
                 step = Step(index, reply, _ms_since(model_start))
                 steps.append(step)
                 yield event("model_call", index, reply=reply, duration_ms=step.model_ms, messages=list(sent),
@@ -214,7 +219,8 @@ class Agent:
             context = HookContext(run.run_id, step.index, self.registry.get(call.name),
                                   decisions.get(request.id) if request is not None else None, request)
             try:
-                record = self._execute(call, run.answered, context)
+                with within(context):  # a tool (or a registry wrapping it, e.g. a cache) reports into this call
+                    record = self._execute(call, run.answered, context)
             except NeedsConfirmation as paused:
                 run.paused.append(PausedCall(call, paused.request))
                 yield from (event(kind, step.index, call=call, data=data) for kind, data in context.reports)

@@ -10,8 +10,9 @@ once, as is a connection that cannot be made (usually a wrong ``LLM_BASE_URL``).
 Before asking a client whose context window is smaller, the messages are fitted to it (by default
 Day 4's ``trim_messages``, which drops whole oldest rounds and never splits a tool call from its
 result, down to Day 4's ``context_budget``: the window minus the reply's room — the request's
-``max_tokens``, else ``REPLY_ROOM`` — minus a margin for the estimate). Every switch is reported to ``on_switch`` (the service writes it into the run's trace) and
-kept in ``switches``.
+``max_tokens``, else ``REPLY_ROOM`` — minus a margin for the estimate). Every switch is kept in
+``switches``, reported into the run the call is part of as a ``fallback`` event (``reporting``: the
+tracer writes it, the service stores it) and passed to ``on_switch`` if you give one.
 
 Left out: remembering that a model is down (a circuit breaker) — each call starts with the primary again.
 """
@@ -23,6 +24,7 @@ from typing import Any, Callable, Sequence
 
 from .llm import RateLimited, RequestTimeout, ServerError
 from .messages import ChatModel, ChatResult
+from .reporting import report
 
 SWITCH_ON = (RateLimited, ServerError, RequestTimeout)
 REPLY_ROOM = 1024  # tokens kept free for the reply when the request does not say (no max_tokens)
@@ -82,6 +84,7 @@ class FallbackClient:
                   "error_type": type(error).__name__, "status": getattr(error, "status", None), "error": str(error)[:300],
                   "context_window": window, "messages_before": before, "messages_after": after, "ts": time.time()}
         self.switches.append(switch)
+        report("fallback", **switch)  # an event of the run this call is part of, if any
         if self.on_switch is not None:
             self.on_switch(switch)
 

@@ -30,6 +30,13 @@ them stops the run.
 ``Agent(memory=fn)`` and ``Agent(on_event=fn)`` are sugar for the two hooks the notebooks use most:
 ``MessagesHook(fn)`` (a ``messages -> messages`` function, such as a memory policy) and ``EventHook(fn)``.
 
+**Code that is not a hook** — a client that retries, a fallback client that switches models, a tool cache
+— reports into the run it is part of with ``reporting.report(kind, **data)``: the loop puts the context of the
+current step in a context variable while it calls the model and each tool, and yields what was
+reported as events of the run (``retry`` and ``fallback`` before the step's ``model_call``; a tool
+cache's ``tool_cache`` before the call's ``tool_result``), so every hook and every ``iter_run`` caller
+sees them with nothing wired by hand. Outside a run ``report`` does nothing and returns False.
+
 Left out: async hooks, and hooks around the model call itself (wrap the client instead: a
 ``ChatModel`` is one method).
 """

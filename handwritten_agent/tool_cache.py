@@ -3,11 +3,12 @@
 The seeds' two cheapest cost controls (001 §8.3): results of tools that only *read* (weather, exchange
 rates, a meeting room's free slots) may be reused for some minutes, and a result longer than a
 threshold is truncated before it fills the model's context. Both are done here, in front of
-``dispatch``, without touching the loop: ``Agent(client, ToolCache(registry, tracer=tracer), …)``.
+``dispatch``, without touching the loop: ``Agent(client, ToolCache(registry), …)``.
 
 Only tools whose level is ``L1`` (read-only) and that declare no side effects are cached, and only successful results. Each hit and
-each truncation is reported to the tracer (``tracer.note``), so the ``tool_result`` line of that call
-says ``status: "cached"`` with the entry's age, or ``truncated.original_chars``.
+each truncation is reported into the run (``reporting.report("tool_cache", …)``, an event the tracer folds
+into the next ``tool_result`` line), so that line says ``status: "cached"`` with the entry's age, or
+``truncated.original_chars``.
 
 Left out: sharing a cache between users or processes (make one ``ToolCache`` per user/session: a
 cached result is whoever asked first's), invalidation when data changes (the TTL is the only bound),
@@ -23,6 +24,7 @@ from typing import Any, Callable, Iterator
 
 from .tools import Tool, ToolRegistry, ToolResult
 from .messages import call_key
+from .reporting import report
 from .text import shorten
 
 
@@ -36,11 +38,11 @@ class ToolCache:
     """Looks like a ``ToolRegistry`` to the Agent; caches read-only results for ``ttl`` seconds, truncates long ones."""
 
     def __init__(self, registry: ToolRegistry, *, ttl: float = 300.0, max_chars: int | None = 2000, levels: tuple[str, ...] = ("L1",),
-                 tracer: Any = None, clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic):
         if ttl < 0 or (max_chars is not None and max_chars < 50):
             raise ValueError(f"ttl 不能为负（收到 {ttl}），max_chars 至少 50 或者 None（收到 {max_chars}）。")
         self.registry, self.ttl, self.max_chars, self.levels = registry, ttl, max_chars, tuple(levels)
-        self.tracer, self.clock = tracer, clock
+        self.clock = clock
         self._entries: dict[str, tuple[float, ToolResult]] = {}
         self.hits = self.misses = self.truncated = 0
 
@@ -102,8 +104,7 @@ class ToolCache:
         return ToolResult(True, kept + "（结果过长，只保留了开头部分；需要其余内容时请缩小查询范围。）", None, result.exception)
 
     def _note(self, **fields: Any) -> None:
-        if self.tracer is not None:
-            self.tracer.note(**fields)
+        report("tool_cache", **fields)
 
     def __repr__(self) -> str:
         return f"ToolCache({self.registry!r}, ttl={self.ttl:g}, max_chars={self.max_chars})"

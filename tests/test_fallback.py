@@ -92,3 +92,21 @@ def test_the_default_fit_leaves_room_for_the_reply():
     sent = backup.requests[0]["messages"]
     assert estimate_messages(sent) <= context_budget(window, 200) < estimate_messages(history)
     assert sent[0] == history[0] and sent[-1] == history[-1]
+
+
+def test_a_switch_and_a_retry_are_events_of_the_run_with_nothing_wired(offline_server):
+    """The fallback client and the chat client report into the run they are part of: every iter_run caller and
+    every hook sees a ``retry`` and a ``fallback`` event before the step's ``model_call``; outside a run, nothing."""
+    from handwritten_agent.reporting import report
+
+    flaky = ChatClient(offline_server.base_url, "test", "course-sim:rate_limit", max_retries=1, backoff=0.0, max_wait=0.0)
+    backup = ScriptedClient(["备用模型的回答"])
+    client = FallbackClient([Failing(ServerError("500", status=500)), flaky, backup])
+    events = list(Agent(client, basic_registry(), max_steps=2).iter_run("你好"))
+    kinds = [e.kind for e in events]
+    assert kinds.index("fallback") < kinds.index("retry") < kinds.index("model_call"), kinds
+    fallback = next(e for e in events if e.kind == "fallback")
+    retry = next(e for e in events if e.kind == "retry")
+    assert (fallback.step, fallback.data["from_model"], fallback.data["status"]) == (1, "primary", 500)
+    assert (retry.step, retry.data["status"], retry.data["attempt"]) == (1, 429, 1)
+    assert report("retry", status=429) is False  # called outside a run: recorded nowhere

@@ -381,3 +381,19 @@ def test_two_databases_in_one_folder_keep_their_own_office_data_and_traces(tmp_p
     first, second = ServiceSettings(db_path=str(tmp_path / "a.sqlite3")), ServiceSettings(db_path=str(tmp_path / "b.sqlite3"))
     assert first.data_path == tmp_path / "a.data" and second.data_path == tmp_path / "b.data"
     assert ServiceSettings(db_path=str(tmp_path / "a.sqlite3"), data_dir=str(tmp_path / "mine")).data_path == tmp_path / "mine"
+
+
+def test_a_retried_429_is_a_retry_line_in_the_runs_trace_with_nothing_wired(tmp_path):
+    service = Service(tmp_path, model="course-sim:rate_limit")
+    try:
+        _, token = service.app.state.store.add_user("张明", "行政助理")
+        with service.client(token) as zhang:
+            run = zhang.post("/v1/runs", json={"session_id": "s", "message": "你好，你是谁？"}).json()
+            wait_for(zhang, run["id"], "completed", timeout=60)
+            streamed = read_events(service.url, zhang, run["id"])
+    finally:
+        service.stop()
+    trace = [json.loads(line) for line in (data_of(tmp_path) / "traces" / f"{run['id']}.jsonl").read_text(encoding="utf-8").splitlines()]
+    retries = [line for line in trace if line["event"] == "retry"]
+    assert retries and retries[0]["http.response.status_code"] == 429 and retries[0]["step"] == 1
+    assert [e["event"] for e in streamed].count("retry") == len(retries)  # the API's event stream has them too

@@ -121,7 +121,7 @@ def test_cache_serves_read_only_tools_within_the_ttl_and_the_trace_says_so():
         return "已预订"
 
     tracer = Tracer(redactor=Redactor(environment=False))
-    cache = ToolCache(ToolRegistry([room_status, book_room]), ttl=60, tracer=tracer, clock=lambda: clock[0])
+    cache = ToolCache(ToolRegistry([room_status, book_room]), ttl=60, clock=lambda: clock[0])
     assert cache.cacheable("room_status") and not cache.cacheable("book_room")
 
     def ask(*tool_calls):
@@ -152,7 +152,7 @@ def test_long_results_are_truncated_for_the_model_and_the_trace_records_the_orig
         return "数据" * 3000
 
     tracer = Tracer(redactor=Redactor(environment=False))
-    cache = ToolCache(ToolRegistry([long_report]), max_chars=500, tracer=tracer)
+    cache = ToolCache(ToolRegistry([long_report]), max_chars=500)
     result = Agent(ScriptedClient([calls(call("long_report", {"topic": "销售"}, id="x")), reply("好")]), cache, hooks=[tracer]).run("报告")
     content = json.loads(result.messages[3]["content"])
     assert len(content["data"]) < 600 and "结果过长" in content["data"] and "共 6000 个字符" in content["data"]

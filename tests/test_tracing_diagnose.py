@@ -20,9 +20,6 @@ QUESTION = "现在几点了？17 乘以 9 等于多少？"
 
 def traced(client, registry=None, question=QUESTION, **agent_options):
     tracer = Tracer(client=client, redactor=Redactor(environment=False), record_messages=True)
-    client_retry = getattr(client, "on_retry", "absent")
-    if client_retry is None:
-        client.on_retry = tracer.on_retry
     Agent(client, registry if registry is not None else basic_registry(NOW), hooks=[tracer], **agent_options).run(question)
     return tracer.lines
 
@@ -95,7 +92,7 @@ def test_a_tool_the_model_was_not_offered(offline_server):
 @pytest.mark.parametrize("fault, title", [("empty_reply", "空回复"), ("server_error", "5xx"), ("rate_limit", "429")])
 def test_model_errors_and_retries(offline_server, fault, title):
     client = sim(offline_server, fault, max_retries=1 if fault == "rate_limit" else 0)
-    client.on_retry = None
+    # nothing wired: the client's retries reach the tracer as events of the run
     found = diagnose(traced(client))
     if fault == "rate_limit":  # one 429, then success: a retry line, found as information
         # the fault answers 429 to the first attempt of each request it has not seen yet (the server is shared by the session)

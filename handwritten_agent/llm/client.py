@@ -8,12 +8,14 @@ from __future__ import annotations
 import socket
 import ssl
 import time
+from dataclasses import asdict
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import openai
 
 from ..config import Settings, _display_url
 from ..messages import ChatResult
+from ..reporting import report
 from .errors import AuthenticationFailed, BadRequest, ConnectionFailed, LLMError, ModelNotFound, RateLimited, RequestTimeout, ServerError
 from .retry import DEFAULT_BACKOFF, DEFAULT_MAX_WAIT, RetryNotice, is_retryable, retry_after_seconds, retry_delay
 from .stream import StreamEvent, _StreamAssembler, result_from_completion
@@ -137,9 +139,11 @@ class ChatClient:
                     raise self._translate(exc, model, attempts=attempt) from exc
                 asked = retry_after_seconds(exc.response.headers)
                 wait = retry_delay(attempt - 1, exc.response.headers, backoff=self.backoff, max_wait=self.max_wait)
+                notice = RetryNotice(attempt=attempt, status=exc.status_code, wait=wait, server_asked=asked,
+                                     message=_server_message(exc))
+                report("retry", **asdict(notice))  # an event of the run this call is part of, if any
                 if self.on_retry is not None:
-                    self.on_retry(RetryNotice(attempt=attempt, status=exc.status_code, wait=wait, server_asked=asked,
-                                              message=_server_message(exc)))
+                    self.on_retry(notice)
                 self._sleep(wait)
             except openai.OpenAIError as exc:
                 raise self._translate(exc, model, attempts=attempt) from exc

@@ -33,7 +33,7 @@ from typing import Any, Callable
 from ..agent import Agent
 from ..claims import ClaimCheck
 from ..hooks import EventHook
-from ..run import AgentEvent, StopRun
+from ..run import AgentEvent
 from ..permissions import Policy, PolicyGate, User, approve, reject
 from ..scenarios.office import OfficeScenario
 from ..messages import ChatModel
@@ -140,30 +140,10 @@ class OfficeAssistant:
             hooks.append(Tracer(self.trace_path(run_id), client=self.models.primary, user_id=user.id, session_id=session_id,
                                 close_at_stop=True))
         hooks.append(EventHook(on_event))  # the service's own: stored for the API, and the cancel check
-        switches = FallbackEvents(run_id, hooks)
-        return office_agent(self.models.client_for_run(switches.switched), self.office, self.policy, user, now=self.clock(),
+        # the client's retries and the fallback's switches reach these hooks as events of the run (``reporting``)
+        return office_agent(self.models.client_for_run(), self.office, self.policy, user, now=self.clock(),
                             max_steps=self.settings.max_steps, max_seconds=self.settings.max_seconds,
-                            token_budget=self.settings.token_budget, hooks=[*hooks, switches])
-
-
-class FallbackEvents:
-    """The fallback client's switches as ``fallback`` events of the run, numbered as the model call they happen in."""
-
-    def __init__(self, run_id: str, hooks: list[Any]):
-        self.run_id, self.hooks, self.step = run_id, hooks, 0
-
-    def on_event(self, event: AgentEvent) -> None:
-        if event.kind in ("run_start", "model_call"):
-            self.step = event.step
-
-    def switched(self, switch: dict[str, Any]) -> None:
-        """Called by the fallback client during the model call after the last one seen."""
-        event = AgentEvent("fallback", self.step + 1, run_id=self.run_id, data=dict(switch))
-        for hook in self.hooks:
-            try:
-                hook.on_event(event)
-            except StopRun:  # a cancel noticed here would end the run as a model error: leave it to the next event
-                pass
+                            token_budget=self.settings.token_budget, hooks=hooks)
 
 
 def default_agent_factory(settings: ServiceSettings) -> OfficeAssistant:

@@ -11,8 +11,8 @@ The fallback is configured like the primary, with ``LLM_FALLBACK_`` in front of 
 
 ``ServiceSettings`` may give all of this in code instead (``fallback_model``, ``fallback_llm``,
 ``fallback_context_window``); the environment is read only for what the settings leave unset.
-``Models.client_for_run(on_switch)`` wraps the two in a ``FallbackClient`` whose switches are reported
-to the run that made them.
+``Models.client_for_run()`` wraps the two in a ``FallbackClient``; its switches reach the run they
+happen in as ``fallback`` events (``reporting``).
 
 Left out: more than one fallback (``FallbackClient`` takes any number; the environment names one), and
 a circuit breaker that skips a primary known to be down.
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Mapping
 
 from ..config import ConfigError, Settings, load_settings, read_env, resolve
 from ..fallback import FallbackClient
@@ -46,11 +46,11 @@ class Models:
     fallback: ChatModel | None = None
     fallback_context_window: int | None = None
 
-    def client_for_run(self, on_switch: Callable[[dict[str, Any]], None] | None = None) -> ChatModel:
-        """The client one run talks to: the primary alone, or both behind a ``FallbackClient`` reporting to ``on_switch``."""
+    def client_for_run(self) -> ChatModel:
+        """The client one run talks to: the primary alone, or both behind a ``FallbackClient``."""
         if self.fallback is None:
             return self.primary
-        return FallbackClient([self.primary, self.fallback], context_windows=[None, self.fallback_context_window], on_switch=on_switch)
+        return FallbackClient([self.primary, self.fallback], context_windows=[None, self.fallback_context_window])
 
     @property
     def description(self) -> str:

@@ -5,8 +5,9 @@
 
 The loop is not changed: every ``AgentEvent`` the Agent already emits becomes a line (``run_start``,
 ``memory``, ``model_call``, ``tool_call``, ``tool_result``, a gate's ``permission``…,
-``needs_confirmation``, ``final``, ``run_end``), plus ``retry`` lines when the client retries a 429/5xx
-(``client.on_retry = tracer.on_retry``). Field names follow ``fields`` (the seeds' where they name one,
+``needs_confirmation``, ``final``, ``run_end``), including the events code below the loop reports into the
+run (``reporting``): ``retry`` when the client retries a 429/5xx, ``fallback`` when a fallback client
+switches models — nothing to wire by hand. Field names follow ``fields`` (the seeds' where they name one,
 the OpenTelemetry GenAI conventions for the rest).
 
 What it adds on the way:
@@ -19,8 +20,8 @@ What it adds on the way:
   that spends too much: ``cost``);
 - **full messages** only with ``record_messages=True`` (off by default, as the conventions advise:
   they hold whatever users and tools said); replay needs them;
-- **notes** from wrappers such as ``ToolCache`` (a cache hit, a truncated result), attached to the
-  ``tool_result`` line of the call they happened in.
+- **notes** a ``ToolCache`` reports (``tool_cache`` events: a cache hit, a truncated result), attached to
+  the ``tool_result`` line of the call they happened in.
 
 Every line is written with one unbuffered ``os.write`` (``writer``), so a killed process loses at most the
 line being written; surviving a power cut as well takes ``fsync=True`` (one ``os.fsync`` per line, slower). Without a path the lines are only kept in memory (``tracer.lines``), for tests.
@@ -119,23 +120,14 @@ class Tracer:
     # ----------------------------------------------------------------------- the hook
 
     def on_event(self, event: AgentEvent) -> None:
-        """Write the event's line."""
+        """Write the event's line (a ``tool_cache`` report is kept for the ``tool_result`` line that follows it)."""
+        if event.kind == "tool_cache":
+            with self._lock:
+                self._notes.update(event.data)
+            return
         self.write(self._line(event), event.ts)
         if event.kind == "stop" and self.close_at_stop:
             self.close()
-
-    def on_retry(self, notice: Any) -> None:
-        """For ``ChatClient(on_retry=...)``: a ``retry`` line for each 429/5xx the client waits out."""
-        request_id = self._current or "no_run"
-        totals = self._runs.get(request_id, _RunTotals())
-        self.write({"event": "retry", "request_id": request_id, "step": totals.step + 1, "http.response.status_code": notice.status,
-                    "error.type": str(notice.status), "error": shorten(notice.message, self.summary_chars),
-                    "attempt": notice.attempt, "wait_s": notice.wait, "server_asked_s": notice.server_asked})
-
-    def note(self, **fields: Any) -> None:
-        """Add fields to the next ``tool_result`` line (``ToolCache`` reports cache hits and truncation this way)."""
-        with self._lock:
-            self._notes.update(fields)
 
     def write(self, line: dict[str, Any], ts: float | None = None) -> dict[str, Any]:
         """Complete a line (ids, time, order), redact it and write it; returns what was written."""
@@ -190,6 +182,11 @@ class Tracer:
             return {**base, **self._tool_result(event, notes)}
         if kind == "final":
             return {**base, "answer": event.answer}
+        if kind == "retry":  # a client's retry, reported into the run (``reporting``)
+            data = event.data
+            return {**base, "http.response.status_code": data.get("status"), "error.type": str(data.get("status")),
+                    "error": shorten(str(data.get("message") or ""), self.summary_chars), "attempt": data.get("attempt"),
+                    "wait_s": data.get("wait"), "server_asked_s": data.get("server_asked")}
         if kind == "stop" and event.run is not None:
             if self._current == run_id:
                 self._current = None
