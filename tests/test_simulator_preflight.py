@@ -449,6 +449,17 @@ def test_a_condition_inside_the_quoted_message_is_content_not_a_condition():
         )
 
 
+def test_a_polite_if_is_no_condition():
+    for seed in SEEDS:
+        rng = random.Random(seed)
+        request, target, content = message_request(rng, OFFICE)
+        polite = rng.choice(["方便的话", "可以的话", "如果可以，", "您方便的话，", "if possible, "])
+        request = polite + request
+        assert conditions(request) == [], request
+        call = PlannedCall("send_mail", {"customer_id": target, "body": content})
+        assert check_calls(request, [call], OFFICE.specs, conv(now_for(rng))) is None, request
+
+
 # -- 3. items ----------------------------------------------------------------------------------
 
 

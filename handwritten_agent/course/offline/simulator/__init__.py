@@ -17,6 +17,8 @@ for, fills their arguments, and once results come back composes an answer from t
                           carries over the latest call's arguments; "刚才那个结果"), ``known`` (memories,
                           a summary or earlier statements in the prompt answer a question or fill an argument)
 - ``summary``             a request to summarize a conversation gets an extractive summary within the budget it states
+- ``preflight``           the last look before a side effect: no past time, a stated condition checked
+                          first, one call per item, meaningful free text, targets named or found in results
 - ``grounding``, ``scope`` an id looked up before it is used (query, then act); an action that reaches no further
                           than the user said, and personal data in bulk declined
 

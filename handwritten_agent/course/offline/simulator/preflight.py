@@ -184,6 +184,8 @@ _CONDITION = re.compile(rf"(?P<lead>{_LEAD})\s*(?P<cond>[^，,。；;！!？?]+?
 _ELSE = re.compile(r"(?:否则|不然|要不然|要不|没有的话|没有就|如果没有|要是没有|假如没有|不是的话|"
                    r"不行的话|\botherwise\b|\bif not\b)\s*(?P<rest>[^。；;！!？?]*)", re.I)
 _NOT_A_CONDITION = {"没有", "没", "不是", "不行", "不", "不然"}  # "没有的话…": the other branch
+_POLITE = re.compile(r"^(?:您|你)?(?:可以|方便|可能|行|能行|不麻烦|不介意|愿意|possible|you can|"
+                     r"you could|you don't mind)$", re.I)  # "方便的话…", "if possible": politeness
 _STOP_TOKENS = frozenset(tokens("如果 假如 要是 的话 就 那就 有 if the"))
 _EMPTY_WORDS = re.compile(r"没有|未找到|找不到|不存在|无记录|查无|暂无|\bnot found\b|"
                           r"\bno (?:record|result|match)|\bnone\b", re.I)
@@ -205,8 +207,9 @@ def conditions(request: str) -> list[Condition]:
     found = []
     for match in _CONDITION.finditer(text):
         cond = (match["cond"] or match["bare"] or "").strip()
-        if any(a <= match.start() < b for a, b in content) or not cond or cond in _NOT_A_CONDITION \
-                or _ELSE.match(match.group(0)):
+        quoted = any(a <= match.start() < b for a, b in content)
+        if quoted or not cond or cond in _NOT_A_CONDITION or _POLITE.match(cond) \
+                or _ELSE.match(match[0]):
             continue
         rest = text[match.end():]
         other = _ELSE.search(rest)
@@ -285,8 +288,7 @@ def condition_check(request: str, call: PlannedCall, spec: Spec, conv: Conversat
             if lookup is not None:
                 return Finding("", lookup)
             clause = condition.clause.strip("，, ")
-            return Finding(f"您说「{clause}」——这个条件我现在查不到是否成立。"
-                           f"请告诉我它是否成立，我再决定要不要执行 {call.name}？")
+            return Finding(f"您说「{clause}」——这个条件我现在查不到是否成立：它成立吗？")
         for param in params_of(spec):
             value = call.arguments.get(param.name)
             if value and _long_text(param) and _copies(str(value), condition):
@@ -297,8 +299,8 @@ def condition_check(request: str, call: PlannedCall, spec: Spec, conv: Conversat
             and score(condition.otherwise, mine) > score(condition.then, mine)
         if _holds(condition, *evidence[-1]) == otherwise:
             state = "成立" if otherwise else "不成立"
-            return Finding(f"按查到的结果，条件「{condition.text}」{state}，"
-                           f"所以我没有执行 {call.name}。您仍然要执行吗？")
+            return Finding(f"按查到的结果，条件「{condition.text}」{state}，所以这一步我没有做"
+                           f"（{call.name}）。您仍然要做吗？")
     return None
 
 
@@ -402,7 +404,7 @@ def items_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation)
                       + (f"每{i.unit} {i.price:g}" if i.price else "")
                       for i in named)
     return Finding(f"您这次提到了 {len(named)} 样东西（{listed}），"
-                   f"我不会把它们合在一次 {call.name} 里：要按每样各提交一次吗？")
+                   "我不会把它们合在一次里办：要按每样各办一次吗？")
 
 
 # ---------------------------------------------------------------------------------------------
