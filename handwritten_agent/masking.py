@@ -8,6 +8,10 @@ traces, so one module finds and masks, and everyone else calls it:
 - ``mask_value(value, rules)`` walks nested JSON values (dicts, lists, strings, and integers that are
   really phone or card numbers) and applies ``MaskingRules``, which say per field name what to do:
   keep it clear, hide it whole, or look only for some kinds of data;
+- ``walk_json(value, text, field)`` is that walk, the only one: the trace's ``Redactor`` and the
+  service's stored events use it too, with their own text function and field rule, and everything hidden
+  whole — a field marked ``hide``, a field named like a secret (``SECRET_NAME``), a listed secret —
+  becomes the one marker ``HIDDEN`` (``***``);
 - ``find_personal_data(text)`` lists what was found (kind, position, value), e.g. for tests.
 
 What is found, and how it is shown:
@@ -56,7 +60,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 KINDS: tuple[str, ...] = ("secret", "id_card", "bank_card", "phone", "landline", "email")
 """Every kind this module finds, in the order they are tried."""
@@ -70,7 +74,12 @@ KIND_NAMES_ZH: dict[str, str] = {"secret": "密钥", "id_card": "身份证号", 
 KEEP, HIDE = "keep", "hide"
 """Field rules besides kind names: leave the field's value clear, or replace it whole with ``HIDDEN``."""
 
-HIDDEN = "******"
+HIDDEN = "***"
+"""What replaces a value hidden whole: a field marked ``hide``, a field named like a secret, a listed secret."""
+
+SECRET_NAME = re.compile(r"(api[_-]?key|apikey|access[_-]?key|secret|token|password|passwd|authorization|credentials?|cookie)$",
+                         re.I)
+"""A field or variable whose name *ends* like this holds a secret: its whole value is hidden (``input_tokens`` does not)."""
 
 _ID_CARD = re.compile(r"(?<!\d)[1-9]\d{5}(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\dXx])")
 _BANK_CARD = re.compile(r"(?<![\d-])(?:\d{16,19}|\d{4}(?:[ -]\d{4}){3}(?:[ -]\d{1,3})?)(?![\d])")
@@ -235,7 +244,7 @@ class MaskingRules:
     number). ``fields`` maps a field name (a dict key, matched case-insensitively, at any depth) to:
 
     - ``"keep"``: leave this field's value as it is (e.g. the email address a confirmation must show);
-    - ``"hide"``: replace the whole value with ``******`` (e.g. a password, a home address);
+    - ``"hide"``: replace the whole value with ``HIDDEN`` (``***``; e.g. a password, a home address);
     - a kind name or a list of them: look only for those kinds inside this field.
 
     A field rule applies to everything under the field. ``MaskingRules()`` masks every kind everywhere.
@@ -283,34 +292,54 @@ def mask_value(value: Any, rules: MaskingRules | None = None) -> Any:
     return _mask(value, rules, rules.kinds)
 
 
-def _mask(value: Any, rules: MaskingRules, kinds: tuple[str, ...]) -> Any:
+WALK = object()
+"""Returned by a ``walk_json`` field rule: no answer of its own, walk the field's value as usual."""
+
+
+def walk_json(value: Any, text: Callable[[str], str], field: Callable[[str, Any], Any] | None = None) -> Any:
+    """A copy of a JSON value with ``text`` applied to every string — and to every integer long enough to be a
+    phone or card number (it becomes the masked string when ``text`` changes it). ``field(name, item)`` is
+    asked first for each dict entry with a string key: its answer replaces the value, unless it is ``WALK``.
+    Floats, booleans and None are kept; the input is never changed."""
     if isinstance(value, str):
-        return mask_text(value, kinds) if kinds else value
+        return text(value)
     if isinstance(value, bool) or value is None or isinstance(value, float):
         return value
     if isinstance(value, int):
-        if kinds and value >= 10**10:
-            text = str(value)
-            masked = mask_text(text, kinds)
-            return masked if masked != text else value
+        if value >= 10**10:
+            digits = str(value)
+            changed = text(digits)
+            return changed if changed != digits else value
         return value
     if isinstance(value, Mapping):
         out: dict[Any, Any] = {}
         for key, item in value.items():
-            rule = rules.rule_for(key) if isinstance(key, str) else None
-            if rule == KEEP:
-                out[key] = item
-            elif rule == HIDE:
-                out[key] = HIDDEN
-            elif rule is not None:
-                out[key] = _mask(item, rules, rule)  # type: ignore[arg-type]
-            else:
-                out[key] = _mask(item, rules, kinds)
+            answer = field(key, item) if field is not None and isinstance(key, str) else WALK
+            out[key] = walk_json(item, text, field) if answer is WALK else answer
         return out
     if isinstance(value, (list, tuple)):
-        return [_mask(item, rules, kinds) for item in value]
+        return [walk_json(item, text, field) for item in value]
     return value
 
 
+def hide_secret_fields(name: str, item: Any) -> Any:
+    """A ``walk_json`` field rule: a non-empty string under a name like ``api_key`` is hidden whole."""
+    return HIDDEN if SECRET_NAME.search(name) and isinstance(item, str) and item else WALK
+
+
+def _mask(value: Any, rules: MaskingRules, kinds: tuple[str, ...]) -> Any:
+    def field(name: str, item: Any) -> Any:
+        rule = rules.rule_for(name)
+        if rule == KEEP:
+            return item
+        if rule == HIDE:
+            return HIDDEN
+        if rule is not None:
+            return _mask(item, rules, rule)  # type: ignore[arg-type]
+        return WALK
+
+    return walk_json(value, (lambda text: mask_text(text, kinds)) if kinds else (lambda text: text), field)
+
+
 __all__ = ["DEFAULT_RULES", "Found", "id_number_valid", "HIDDEN", "HIDE", "KEEP", "KINDS", "KIND_NAMES_ZH", "MaskingRules", "PERSONAL_KINDS",
-           "find_personal_data", "luhn_valid", "mask_text", "mask_value"]
+           "SECRET_NAME", "WALK", "find_personal_data", "hide_secret_fields", "luhn_valid", "mask_text", "mask_value", "walk_json"]

@@ -241,3 +241,19 @@ def test_landlines_with_their_area_code_are_masked(written, shown):
 @pytest.mark.parametrize("text", ["日期 2026-03-12 10:00", "编号 01062345678", "金额 8888 9999 元", "时间 09:30-10:30"])
 def test_what_a_landline_pattern_must_not_take(text):
     assert mask_text(text) == text
+
+
+def test_one_walk_and_one_marker_for_the_gate_the_trace_and_the_stored_events():
+    from handwritten_agent.service.runner import mask_event
+    from handwritten_agent.tracing.redact import Redactor
+
+    value = {"id": "u_1", "api_key": "x-not-a-known-format-123", "password": "p", "phone": 13812345678,
+             "nested": [{"authorization": "Bearer abc", "note": "致电 13912345678"}]}
+    gate = mask_value(value, MaskingRules(fields={"password": "hide", "api_key": "hide", "authorization": "hide"}))
+    trace = Redactor(environment=False)({**value})
+    stored = mask_event("tool_result", value)
+    for masked in (gate, trace, stored):
+        assert masked["api_key"] == HIDDEN and masked["nested"][0]["authorization"] == HIDDEN
+        assert masked["phone"] == "138****5678" and masked["nested"][0]["note"] == "致电 139****5678"
+    assert gate["password"] == HIDDEN and trace["password"] == HIDDEN  # a field named like a secret, hidden whole
+    assert stored["id"] == "u_1" and value["api_key"] == "x-not-a-known-format-123"  # ids kept; the input never changed

@@ -42,7 +42,8 @@ from typing import Any, Callable, Protocol
 
 from ..agent import Agent, AgentEvent, RunResult, StopRun
 from ..text import shorten
-from ..tracing.redact import SECRET, SECRET_NAME, Redactor
+from ..masking import walk_json
+from ..tracing.redact import Redactor
 from .store import Store, User
 
 log = logging.getLogger("handwritten_agent.service")
@@ -86,16 +87,12 @@ def mask_event(kind: str, data: Any) -> Any:
     and personal data masked with the trace's rules (``tracing.Redactor``), identifiers left as they are."""
     redact = _redactor(kind not in GATE_EVENTS)
 
-    def walk(value: Any) -> Any:
-        if isinstance(value, dict):
-            return {key: item if key in IDENTIFIERS and isinstance(item, str)
-                    else SECRET if isinstance(key, str) and SECRET_NAME.search(key) and isinstance(item, str) and item
-                    else walk(item) for key, item in value.items()}
-        if isinstance(value, list):
-            return [walk(item) for item in value]
-        return redact(value)
+    def field(name: str, item: Any) -> Any:
+        if name in IDENTIFIERS and isinstance(item, str):
+            return item
+        return redact.field(name, item)
 
-    return walk(data)
+    return walk_json(data, redact.text, field)
 
 
 def status_for(stop_reason: str) -> str:

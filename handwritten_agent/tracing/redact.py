@@ -10,9 +10,10 @@ Two kinds of things must never reach a trace file:
 - **personal data** — phone (mobile and landline), ID, email and bank-card numbers, masked by the same
   ``masking`` module the permission gate uses for confirmation cards and tool results.
 
-``Redactor`` walks a line (dicts, lists, strings) and returns a redacted copy; the tracer calls it on
+``Redactor`` walks a line (dicts, lists, strings — ``masking.walk_json``, the walk the permission gate uses)
+and returns a redacted copy; the tracer calls it on
 every line before it is encoded, so full messages, tool arguments and results are covered alike.
-Secrets are replaced whole (``***``), personal data keeps its masked shape (``138****5678``).
+Secrets are replaced whole (``masking.HIDDEN``, ``***``), personal data keeps its masked shape (``138****5678``).
 
 Left out: names and addresses (no pattern finds them reliably), secrets in dict *keys*, and secrets
 shorter than 8 characters from the environment (too likely to match ordinary words).
@@ -23,9 +24,10 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Iterable, Mapping
 
-SECRET = "***"
-SECRET_NAME = re.compile(r"(api[_-]?key|apikey|access[_-]?key|secret|token|password|passwd|authorization|credentials?|cookie)$", re.I)
-"""A field or variable whose name *ends* like this holds a secret: its whole value is hidden (``input_tokens`` does not)."""
+from ..masking import HIDDEN, SECRET_NAME, hide_secret_fields, walk_json
+
+SECRET = HIDDEN
+"""The one marker of a value hidden whole (``masking.HIDDEN``)."""
 
 
 
@@ -77,19 +79,12 @@ class Redactor:
             text = pattern.sub(replacement, text)
         return self.personal_data(text) if self.personal_data is not None else text
 
+    def field(self, name: str, item: Any) -> Any:
+        """The ``walk_json`` field rule of a trace line: a field named like a secret is hidden whole."""
+        return hide_secret_fields(name, item)
+
     def __call__(self, value: Any) -> Any:
-        if isinstance(value, str):
-            return self.text(value)
-        if isinstance(value, Mapping):
-            return {key: (SECRET if isinstance(key, str) and SECRET_NAME.search(key) and isinstance(item, str) and item
-                          else self(item)) for key, item in value.items()}
-        if isinstance(value, (list, tuple)):
-            return [self(item) for item in value]
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 10**10:
-            text = str(value)  # a phone or card number written as a number
-            redacted = self.text(text)
-            return redacted if redacted != text else value
-        return value
+        return walk_json(value, self.text, self.field)
 
 
 __all__ = ["Redactor", "SECRET", "SECRET_NAME", "environment_secrets"]
