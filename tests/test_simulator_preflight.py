@@ -267,8 +267,9 @@ def conv(
     planned: tuple = (),
     specs: tuple = (),
     precise: bool = True,
+    dated: bool = True,
 ) -> Conversation:
-    return Conversation(now, precise, results, texts, planned, specs)
+    return Conversation(now, precise, results, texts, planned, specs, dated=dated)
 
 
 def number_words(rng: random.Random, value: int) -> str:
@@ -330,6 +331,19 @@ def test_without_a_known_time_of_day_only_the_day_counts():
         assert time_check("", today_call, OFFICE.book, conv(now, precise=False)) is None
         assert time_check("", today_call, OFFICE.book, conv(now, precise=True)) is not None
         assert time_check("", old_call, OFFICE.book, conv(now, precise=False)) is not None
+
+
+def test_with_only_the_machines_clock_a_date_written_out_is_the_users_choice():
+    for seed in SEEDS:
+        rng = random.Random(seed)
+        now = now_for(rng)
+        past = now - timedelta(days=rng.randint(1, 30), hours=rng.randint(0, 5))
+        written, call = booking(rng, OFFICE, past)  # the request writes the date out
+        relative = "帮我订" + rng.choice(["昨天", "前天", "上周一"]) + "的会议室"  # computed
+        undated = conv(now, precise=False, dated=False)
+        assert time_check(written, call, OFFICE.book, undated) is None, written
+        assert time_check(relative, call, OFFICE.book, undated) is not None, relative
+        assert time_check(written, call, OFFICE.book, conv(now, precise=False)) is not None
 
 
 def test_a_field_that_records_the_past_may_hold_a_past_date():
@@ -774,7 +788,7 @@ def test_the_simulator_never_submits_values_mixed_across_items():
 
 def test_the_prompt_json_mode_is_checked_too():
     system = (
-        "你可以使用下面的工具。需要调用工具时，只输出一个 JSON 对象："
+        "今天是 2026-03-12。你可以使用下面的工具。需要调用工具时，只输出一个 JSON 对象："
         '{"name": "工具名", "arguments": {参数}}\n' + json.dumps([OFFICE.book], ensure_ascii=False)
     )
     for seed in range(6):

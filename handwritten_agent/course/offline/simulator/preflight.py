@@ -15,7 +15,8 @@ is made only when it passes, checked in this order:
    date or time) is not in the past relative to the conversation's "now"
    (``today.stated_now``), unless the field records what has already happened (出生, 发生,
    消费, "incurred" …). When nothing states the time of day and the clock is the machine's,
-   only the day is compared, so a run does not depend on the hour it is made at.
+   only the day is compared, so a run does not depend on the hour it is made at; when nothing
+   states the date either, a date the user wrote out in full (2026-03-13) is theirs to choose.
 3. **items** — a request naming several items with quantities ("N 台 … 每台 price") gets
    one call per item from a tool that takes one item: each call's item, quantity and price
    come from one item. Values mixed across items, or fewer calls than items, are refused.
@@ -71,6 +72,7 @@ class Conversation:
     planned: tuple[PlannedCall, ...] = ()  # every call planned for this turn
     specs: tuple[Spec, ...] = ()  # the tools offered
     parallel: bool = True  # the turn's calls are all the plan's calls (else one call per turn)
+    dated: bool = True  # the date of ``now`` is the conversation's (a fixed clock or a stated date)
 
 
 @dataclass(frozen=True)
@@ -154,6 +156,7 @@ def time_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation) 
     params = [p for p in params_of(spec)
               if p.name in call.arguments and _time_field(p) and not _PAST_FIELD.search(p.words)]
     days = [m[0] for m in (_moment(call.arguments[p.name]) for p in params) if m]
+    written = {m[0] for m in (_moment(x[0]) for x in _DATE.finditer(normalize(request))) if m}
     for param in params:
         value = call.arguments[param.name]
         moment = _moment(value)
@@ -163,6 +166,8 @@ def time_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation) 
         if moment is None:
             continue
         day, hour_minute = moment
+        if not conv.dated and day in written:
+            continue  # a date the user wrote out, and only the machine's clock to doubt it with
         past = day < conv.now.date()
         if day == conv.now.date() and hour_minute and conv.precise:
             past = hour_minute < (conv.now.hour, conv.now.minute)
@@ -530,12 +535,18 @@ def conversation_now(messages: list[dict[str, Any]], clock: datetime, *,
     return stated_now(messages, clock), fixed or early.time() == late.time()
 
 
+def date_is_stated(messages: list[dict[str, Any]], clock: datetime) -> bool:
+    """Whether a system or developer message states today's date (``today.stated_now``)."""
+    other = clock.replace(year=2000, month=1, day=1)
+    return stated_now(messages, other).date() != other.date()
+
+
 def check_calls(request: str, calls: list[PlannedCall], specs: list[Spec],
                 conv: Conversation) -> Plan | None:
     """``None`` when every side effect passes; else the plan that replaces the turn: the read-only
     calls of the turn, the lookup a condition needs, or one question."""
     conv = Conversation(conv.now, conv.precise, conv.results, conv.texts, tuple(calls),
-                        tuple(specs), conv.parallel)
+                        tuple(specs), conv.parallel, conv.dated)
     lookups = [c for c in calls if reads(_spec_of(c.name, conv.specs))]
     for call in calls:
         spec = _spec_of(call.name, conv.specs)
@@ -557,7 +568,8 @@ def preflight(plan: Plan, request: str, specs: list[Spec], results: list[tuple[P
         return plan
     now, precise = conversation_now(messages, clock, fixed=fixed)
     texts = conversation_texts(messages)
-    conv = Conversation(now, precise, tuple(results), texts, parallel=parallel)
+    dated = fixed or date_is_stated(messages, clock)
+    conv = Conversation(now, precise, tuple(results), texts, parallel=parallel, dated=dated)
     return check_calls(request, plan.calls, specs, conv) or plan
 
 
