@@ -40,11 +40,11 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Generator, Iterator, Sequence
 
 from .hooks import EventHook, HookContext, Hooks, MessagesHook
 from .reporting import within
-from .messages import ChatModel, ToolCall
+from .messages import ChatModel, ChatResult, ToolCall
 from .run import AgentEvent, EventKind, NeedsConfirmation, PausedCall, RunResult, Step, StopReason, StopRun, ToolCallRecord
 from .tools import ToolRegistry, ToolResult
 
@@ -158,23 +158,10 @@ class Agent:
                                                 "请调大 Agent(max_seconds=...)，或者把任务拆小。")
                     return
                 context = HookContext(run.run_id, index)
-                sent = self.hooks.prepare_messages(list(messages), context)  # the model may see less; the run keeps all
-                tools = [tool.schema() for tool in self.hooks.visible_tools(list(self.registry), context)]
-                yield from (event(kind, index, data=data) for kind, data in context.reports)
-                context.reports.clear()
-                model_start = time.perf_counter()
-                try:
-                    with within(context):  # a client's retries and fallback switches report into this step
-                        reply = self.client.complete(sent, tools=tools or None, **self.model_options)
-                except Exception as exc:  # HTTP, network, timeout, a scripted client running dry …: end the run, truthfully
-                    yield from (event(kind, index, data=data) for kind, data in context.reports)
-                    yield stop("error", error=f"第 {index} 步调用模型失败：{type(exc).__name__}: {exc}")
+                reply = yield from self._call_model(run, context)
+                if isinstance(reply, str):  # HTTP, network, timeout, a scripted client running dry …: end, truthfully
+                    yield stop("error", error=reply)
                     return
-                yield from (event(kind, index, data=data) for kind, data in context.reports)
-                step = Step(index, reply, _ms_since(model_start))
-                steps.append(step)
-                yield event("model_call", index, reply=reply, duration_ms=step.model_ms, messages=list(sent),
-                            data={"tools": [t["function"]["name"] for t in tools]})
 
                 cut = CUT_OFF.get(reply.finish_reason or "")
                 if cut is not None:  # an unfinished reply is neither an answer nor calls to run: end, and say why
@@ -206,6 +193,32 @@ class Agent:
                                           "请查看最后几步是否在兜圈子，或者调大 Agent(max_steps=...)。")
         except StopRun as exc:  # a hook ended the run (a budget, a cancel)
             yield stop(exc.reason, answer=run.answer, error=exc.message)
+
+    def _call_model(self, run: RunResult, context: HookContext) -> Generator[AgentEvent, None, ChatResult | str]:
+        """One model call with what the hooks let it see; its events, then the reply (or why the call failed)."""
+        event, index = self._event_factory(run), context.step
+        sent = self.hooks.prepare_messages(list(run.messages), context)  # the model may see less; the run keeps all
+        tools = [tool.schema() for tool in self.hooks.visible_tools(list(self.registry), context)]
+        yield from self._reports(context, event)
+        started = time.perf_counter()
+        try:
+            with within(context):  # a client's retries and fallback switches report into this step
+                reply = self.client.complete(sent, tools=tools or None, **self.model_options)
+        except Exception as exc:
+            yield from self._reports(context, event)
+            return f"第 {index} 步调用模型失败：{type(exc).__name__}: {exc}"
+        yield from self._reports(context, event)
+        step = Step(index, reply, _ms_since(started))
+        run.steps.append(step)
+        yield event("model_call", index, reply=reply, duration_ms=step.model_ms, messages=list(sent),
+                    data={"tools": [t["function"]["name"] for t in tools]})
+        return reply
+
+    @staticmethod
+    def _reports(context: HookContext, event: Callable[..., AgentEvent]) -> Iterator[AgentEvent]:
+        """What hooks and code below the loop reported into this step so far, as events (each once)."""
+        reports, context.reports[:] = list(context.reports), []
+        yield from (event(kind, context.step, data=data) for kind, data in reports)
 
     def _answer(self, calls: list[ToolCall], run: RunResult, decisions: dict[str, Any]) -> Iterator[AgentEvent]:
         """Check, run and answer each call in order; calls a hook pauses are left in ``run.paused``."""
