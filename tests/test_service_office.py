@@ -36,7 +36,7 @@ def data_of(folder: Path, db: str = "service.sqlite3") -> Path:
     """Where a service on the database ``folder / db`` keeps the office data and the traces."""
     return ServiceSettings(db_path=str(folder / db)).data_path
 BOOK = "帮我订明天上午 10 点到 11 点的 room_301 会议室，5 个人开会"
-EMAIL = "给 lili@example.com 发一封会议通知邮件，主题是：会议改期"
+EMAIL = "给 lili@example.com 发一封会议通知邮件，主题是“会议改期”，内容是“周五的项目周会改到下周一上午 10 点”"
 
 
 def settings_for(folder: Path, **options: Any) -> ServiceSettings:
