@@ -21,7 +21,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
-from .framework import _brief, _callable, _Check, _short, attribute, exercise, typed, value_difference
+from .framework import (_brief, _callable, _Check, _short, attribute, exercise, full_width, typed,
+                        value_difference)
 
 # --------------------------------------------------------------------------- helpers
 
@@ -91,6 +92,27 @@ def _redact_hint(line: dict[str, Any], expected: dict[str, Any], got: Any, hint:
     return hint
 
 
+def _chinese_lines(check: _Check, redact_line: Callable[..., Any]) -> None:
+    """Chinese field names and Chinese text around keys, one line after another (silent when right):
+    "字母、数字" in the rule are ASCII ones, so ``\\w`` (which matches Chinese) and a JSON round trip
+    that escapes Chinese to ``\\uXXXX`` both go wrong; so does state kept from the line before."""
+    key = "sk-" + "Ab9_" * 5
+    runs = [
+        ("中文字段名以 Password 结尾", {"数据库Password": "p-1", "用户": "张三"},
+         {"数据库Password": "***", "用户": "张三"}),
+        ("密钥后面紧跟中文", {"note": f"{key}是新的密钥"}, {"note": "sk-***是新的密钥"}),
+        ("密钥前面紧挨着中文", {"note": f"密钥{key}，别外传"}, {"note": "密钥sk-***，别外传"}),
+        ("sk- 后面是中文，不是密钥", {"note": "sk-" + "中文字符" * 5}, {"note": "sk-" + "中文字符" * 5}),
+        ("全角的 ｓｋ－ 不是密钥", {"note": full_width(key)}, {"note": full_width(key)}),
+        ("另一行：没有密钥", {"用户": "李四", "note": "会议室 302"}, {"用户": "李四", "note": "会议室 302"}),
+    ]
+    check.independent("中文的字段名和文本", [
+        (label, (lambda line=line: redact_line(copy.deepcopy(line))), expected)
+        for label, line, expected in runs],
+        hint="规则里的“字母、数字”是 ASCII 的 A-Z、a-z、0-9：\\w 也匹配汉字，要写成 [A-Za-z0-9_-]；"
+             "不要把整行 json.dumps 成文本再替换（默认会把中文转成 \\uXXXX，密钥前面就“紧挨着”数字了）。")
+
+
 def day6_redact_line(redact_line: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
     """Exercise 6.1: ``redact_line(line) -> dict`` — secret-named string fields and ``sk-`` keys in text become ``***``."""
     __tracebackhide__ = True
@@ -134,6 +156,7 @@ def day6_redact_line(redact_line: Callable[[dict[str, Any]], dict[str, Any]]) ->
             raise check.fail(case, given=line, expected=expected, got=f"不同之处：{where}\n  你返回的：{_short(got, 200)}",
                              hint=_redact_hint(line, expected, got, hint, redact_line))
         check.ok(case)
+    _chinese_lines(check, redact_line)
     again = _run(check, "同一行处理两次，结果一样", redact_line, cases[4][1])
     if again != cases[4][2] or redact_line(again) != again:
         raise check.fail("同一行处理两次，结果一样", expected=cases[4][2], got=again,

@@ -20,7 +20,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
-from .framework import ExerciseFailed, _brief, _callable, _Check, _short, attribute, exercise, typed
+from .framework import (ExerciseFailed, _brief, _callable, _Check, _short, attribute, exercise, refill,
+                        typed)
 
 __all__ = ["day7_event_stream", "day7_idempotency_store", "day7_percentile"]
 
@@ -682,6 +683,15 @@ def day7_percentile(check: _Check, percentile: Callable[[list[float], float], fl
         if not isinstance(got, (int, float)) or isinstance(got, bool) or got != expected:
             raise check.fail(case, given=f"values={_brief(values, 60)}，p={p}", expected=expected, got=typed(got, 80), hint=hint)
         check.ok(case)
+    same_list = [float(v) for v in range(1, 11)]
+    check.independent("换一组值再算", [
+        ("10 个值的 p50", lambda: percentile([float(v) for v in range(10, 0, -1)], 50), 5.0),
+        ("另一组 4 个值的 p50", lambda: percentile([40.0, 10.0, 30.0, 20.0], 50), 20.0),
+        ("又一组 10 个值的 p50", lambda: percentile([v + 0.5 for v in range(10)], 50), 4.5),
+        ("同一个列表对象，p90", lambda: percentile(same_list, 90), 9.0),
+        ("同一个列表对象换了内容（id 不变），p90",
+         lambda: percentile(refill(same_list, [100.0 * v for v in range(1, 11)]), 90), 900.0),
+    ], same=lambda want, got: type(got) in (int, float) and got == want)
     case = "延迟样本：300 组随机数据和参考实现逐个比较"
     rng = random.Random(20260312)
     for _ in range(300):

@@ -8,6 +8,9 @@ Every call through ``_Check.call``/``_Check.raises`` runs under ``CALL_TIME_LIMI
 under ``CHECK_TIME_LIMIT`` (``limits.py``): a loop that never ends becomes a Chinese message naming the
 case. ``SystemExit`` from the learner's code becomes a message too; ``KeyboardInterrupt`` is explained,
 then re-raised. A failure shows only its Chinese message in IPython (``_render_traceback_``).
+``_Check.independent`` calls the learner's code several times on independent inputs (``refill`` gives
+a list new contents under the same ``id``) to catch state kept between calls; ``full_width`` and
+``CHINESE_WORDS`` build the Chinese, full-width and mixed text inputs that catch ASCII-only rules.
 Left out: running the learner's code in a sandbox (it runs in the notebook's own process).
 """
 
@@ -40,6 +43,42 @@ CHECK_TIME_LIMIT = 180.0
 HANG_HINT = ("常见原因：没有次数上限的循环——失败了就再试、永远不停的重试；条件永远不变的 while"
              "（循环变量或下标没有前进、break 永远走不到）；或者在等一个永远不会来的锁、事件或队列元素。"
              "给每个循环加上明确的次数上限，并确认每一轮都向结束前进了一步。")
+
+STATE_HINT = ("每次调用只能依据这一次的输入（和这一次给的资源）算出结果：不要把结果存在全局变量或类属性里；"
+              "计数器要在每次调用（或每个新对象）开始时清零；要缓存的话，键必须包含决定结果的全部输入，"
+              "而不是其中一部分或对象的 id()（同一个列表改了内容、或新对象用了旧对象的 id，都会拿到旧结果）。")
+
+
+def refill(target: Any, content: Any) -> Any:
+    """Give the list or dict ``target`` the items of ``content`` in place and return it: the same object
+    (same ``id``) with other contents, which an answer that remembers objects by identity gets wrong."""
+    if isinstance(target, list):
+        target[:] = list(content)
+    elif isinstance(target, dict):
+        target.clear()
+        target.update(content)
+    else:
+        raise TypeError(f"refill needs a list or dict, not {type(target).__name__}")
+    return target
+
+
+_FULL_WIDTH_OFFSET = 0xFF01 - 0x21
+
+
+def full_width(text: str) -> str:
+    """``text`` with its printable ASCII in full-width forms (``A1`` → ``Ａ１``, space → ideographic space):
+    what a Chinese input method types, which a task's rule may or may not treat as ASCII."""
+    return "".join("\u3000" if char == " " else chr(ord(char) + _FULL_WIDTH_OFFSET) if "!" <= char <= "~"
+                   else char for char in text)
+
+
+CHINESE_WORDS = ("天气", "北京", "查询", "订单", "会议室", "张三", "汇率", "数据库")
+"""Chinese words for checkers to build Chinese and mixed names, keys and texts from."""
+
+
+def mixed_name(base: str, index: int = 0) -> str:
+    """A name that mixes ``base`` (ASCII) with a Chinese word, e.g. ``查询_weather``."""
+    return f"{CHINESE_WORDS[index % len(CHINESE_WORDS)]}_{base}"
 
 
 class ExerciseFailed(AssertionError):
@@ -363,6 +402,41 @@ class _Check:
         difference = value_difference(before, after)
         if difference:
             raise self.fail(case, expected=f"{what}保持原样", got=f"被修改了：{difference}", hint=hint)
+
+    def independent(self, case: str, runs: Sequence[tuple[str, Callable[[], Any], Any]], *,
+                    same: Callable[[Any, Any], bool] | None = None, hint: str = "") -> list[Any]:
+        """Run the learner's code once per ``(label, run, expected)``, in order, in one process, each
+        compared with the result expected for *its own* input; return the results.
+
+        The runs are meant to be independent (other inputs, a fresh resource, the same list changed in
+        place): an answer that keeps state between calls — a module global, a cache under the wrong key
+        or under ``id(...)``, a counter never reset — is right on the first and wrong on a later one, and
+        the message names the run and that kind. Prints nothing when all pass, so adding it to a checker
+        leaves a passing check's output as it was.
+        """
+        __tracebackhide__ = True
+        same = same or (lambda want, got: value_difference(want, got) is None)
+        results: list[Any] = []
+        for index, (label, run, want) in enumerate(runs):
+            name = f"{case}：第 {index + 1} 次调用（{label}）"
+            got = self.call(name, run, given=label, hint=hint)
+            if same(want, got):
+                results.append(got)
+                continue
+            earlier = next((number for number, (_, _, before) in enumerate(runs[:index])
+                            if same(before, got) and not same(before, want)), None)
+            if earlier is not None:
+                why = (f"第 {index + 1} 次调用（换了输入）还返回了第 {earlier + 1} 次的结果："
+                       "答案可能把结果存在了全局变量或按错误的键缓存")
+            elif index:
+                why = (f"第 {index + 1} 次调用（换了输入）的结果不对，而前面的调用都对："
+                       "看看这次输入有什么不同；如果单独调用它是对的，答案就是在调用之间保留了状态")
+            else:
+                why = "结果不对"
+            difference = value_difference(want, got) or "值不同"
+            raise self.fail(name, given=label, expected=want, got=f"{typed(got, 160)}（{difference}）",
+                            why=why, hint=(hint + " " if hint else "") + STATE_HINT)
+        return results
 
     def done(self) -> None:
         self._pending.append(f"🎉 {self.exercise}：全部 {self.passed} 个用例通过！")
