@@ -436,6 +436,42 @@ def day4_trim(trim: Callable[[list[dict[str, Any]], int], list[dict[str, Any]]])
 # 4.4 search_memories: one user's memories, never anyone else's
 # ---------------------------------------------------------------------------------------------
 
+def _independent_searches(check: _Check, search_memories: Callable[..., Any]) -> None:
+    """The same question on a fresh database with other rows, a database that gained a row, and user
+    ids that differ only in case or width: each answered from *that* database (silent when right)."""
+    def on(rows: list[tuple[str, str]], user: str, query: str) -> Callable[[], Any]:
+        def run() -> Any:
+            db = memory_db(rows)
+            try:
+                return search_memories(db, user, query)
+            finally:
+                db.close()
+        return run
+
+    kept = memory_db([("张三", "我住在杭州西湖区")])
+
+    def grown() -> Any:
+        kept.execute("INSERT INTO memories (user_id, text) VALUES (?, ?)", ("张三", "下周去杭州出差"))
+        kept.commit()
+        return search_memories(kept, "张三", "杭州")
+
+    people = [("alice", "我对芒果过敏"), ("Alice", "我对花生过敏"), ("ａｌｉｃｅ", "我对海鲜过敏"),
+              ("张三", "我住在杭州西湖区"), ("张三丰", "我住在杭州滨江区")]
+    try:
+        check.independent("换一个数据库、换一个用户再查", [
+            ("中文用户名 张三 查 杭州", on(people, "张三", "杭州"), ["我住在杭州西湖区"]),
+            ("新的数据库：张三的记忆不同，同样查 杭州", on([("张三", "我在杭州滨江区上班")], "张三", "杭州"),
+             ["我在杭州滨江区上班"]),
+            ("用户 alice（还有大小写、全角不同的 Alice、ａｌｉｃｅ）", on(people, "alice", "过敏"), ["我对芒果过敏"]),
+            ("用户 Alice", on(people, "Alice", "过敏"), ["我对花生过敏"]),
+            ("同一个数据库", lambda: search_memories(kept, "张三", "杭州"), ["我住在杭州西湖区"]),
+            ("同一个数据库又存了一条", grown, ["我住在杭州西湖区", "下周去杭州出差"]),
+        ], same=lambda want, got: isinstance(got, list) and sorted(map(str, got)) == sorted(want),
+            hint="user_id 要完全相等（WHERE user_id = ?，不要 LIKE、lower() 或前缀匹配）；结果每次都从传进来的数据库里查。")
+    finally:
+        kept.close()
+
+
 def day4_search_memories(search_memories: Callable[..., list[str]]) -> None:
     """Exercise 4.4: ``search_memories(db, user_id, query, k=5) -> list[str]`` over ``MEMORY_SCHEMA``."""
     __tracebackhide__ = True
@@ -522,6 +558,8 @@ def day4_search_memories(search_memories: Callable[..., list[str]]) -> None:
     saved_twice = rows + [("alice", "我喜欢靠窗的座位")]  # the user saved this one twice
     expect("同一条记忆存了两次：只返回一次（两个字，LIKE）", "alice", "靠窗", None, ["我喜欢靠窗的座位"], saved_twice)
     expect("同一条记忆存了两次：只返回一次（三个字，MATCH）", "alice", "靠窗的", None, ["我喜欢靠窗的座位"], saved_twice)
+
+    _independent_searches(check, search_memories)
 
     case = "隔离：20 个用户、200 次查询，跨用户的结果为 0"
     rng = random.Random(44)
