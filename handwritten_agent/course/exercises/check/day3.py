@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from ....messages import canonical_arguments
 from .framework import (_CHINESE, attribute, _brief, _callable, _Check, _Recorder, _short, exercise, mentions, offline_client,
-                        typed, value_difference)
+                        full_width, typed, value_difference)
 
 _NOW = datetime(2026, 3, 12, 14, 30)
 
@@ -553,6 +553,33 @@ def day3_unknown_tool_message(check: _Check, unknown_tool_message: Callable[[str
 # 3.4 RepeatGuard
 # ---------------------------------------------------------------------------------------------
 
+def _fresh_guards(check: _Check, guard_class: Callable[[], Any]) -> None:
+    """Sequences of calls with Chinese names and values, each on a new guard (silent when right): text that
+    differs only in case or width is another argument, and nothing carries over from the guard before."""
+    weather = "查询天气"
+    chinese = [(weather, '{"城市": "北京"}'), (weather, '{"城市":"北京"}'), (weather, '{"城市": "Beijing"}'),
+               (weather, '{"城市": "beijing"}'), (weather, json.dumps({"城市": full_width("Beijing")})),
+               (weather, '{"城市": "\\u5317\\u4eac"}'), ("查询天气预报", '{"城市": "北京"}'),
+               (weather, '{"城市": "北京", "日期": "明天"}'), (weather, '{"城市": "Beijing"}')]
+    chinese_wanted = ["新调用", "重复", "新调用", "新调用", "新调用", "重复", "新调用", "新调用", "重复"]
+    other = [("汇率", '{"从": "USD", "到": "CNY"}'), ("汇率", '{"从": "usd", "到": "cny"}'),
+             ("汇率", '{"到": "CNY", "从": "USD"}'), (weather, '{"城市": "北京"}')]
+
+    def run(calls: list[tuple[str, str]]) -> Callable[[], list[str]]:
+        def sequence() -> list[str]:
+            guard = guard_class()
+            return ["新调用" if note is None else "重复" if isinstance(note, str) else typed(note, 40)
+                    for note in (guard.check(name, arguments) for name, arguments in calls)]
+        return sequence
+
+    check.independent("新的 RepeatGuard，中文的工具名和参数", [
+        ("一个新的 RepeatGuard 依次检查 9 个中文调用", run(chinese), chinese_wanted),
+        ("再一个新的 RepeatGuard，同样 9 个调用", run(chinese), chinese_wanted),
+        ("又一个新的 RepeatGuard，另外 4 个调用", run(other), ["新调用", "新调用", "重复", "新调用"]),
+    ], hint="大小写不同、全角半角不同的值是不同的参数：规范化只做 json.loads 再 json.dumps(sort_keys=True)，"
+            "不要 lower()、不要转换全角；每个新的 RepeatGuard 从空的记录开始。")
+
+
 @exercise
 def day3_repeat_guard(check: _Check, guard_class: Callable[[], Any]) -> None:
     """Exercise 3.4: ``RepeatGuard().check(name, arguments) -> str | None`` — a note for a repeated call, else None."""
@@ -614,6 +641,8 @@ def day3_repeat_guard(check: _Check, guard_class: Callable[[], Any]) -> None:
     ask("第二个 RepeatGuard 也记得自己见过的调用", other, "get_weather", '{"city": "北京"}', True, "")
     ask("第一个 RepeatGuard 不受第二个影响", guard, "get_current_time", "{}", False,
         "两个对象的记录要分开：第二个见过的调用，第一个并没有见过。")
+
+    _fresh_guards(check, guard_class)
 
     case = "接在模拟器 course-sim:repeat_forever 上：工具只执行一次"
     client, registry = offline_client("course-sim:repeat_forever"), _registry()

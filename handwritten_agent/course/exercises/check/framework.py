@@ -425,9 +425,14 @@ class _Check:
                 continue
             earlier = next((number for number, (_, _, before) in enumerate(runs[:index])
                             if same(before, got) and not same(before, want)), None)
+            again = next((number for number, (_, _, before) in enumerate(runs[:index]) if same(before, want)),
+                         None)
             if earlier is not None:
                 why = (f"第 {index + 1} 次调用（换了输入）还返回了第 {earlier + 1} 次的结果："
                        "答案可能把结果存在了全局变量或按错误的键缓存")
+            elif again is not None:
+                why = (f"第 {index + 1} 次调用（新的对象或资源、同样的问题）和第 {again + 1} 次的结果不同："
+                       "答案在调用之间保留了状态（全局变量、类属性或没有清零的计数器）")
             elif index:
                 why = (f"第 {index + 1} 次调用（换了输入）的结果不对，而前面的调用都对："
                        "看看这次输入有什么不同；如果单独调用它是对的，答案就是在调用之间保留了状态")
