@@ -1,5 +1,6 @@
 """One language for learners: what the model reads in a tool message, and every exception message the
-package raises, is Simplified Chinese. English identifiers and values inside are fine.
+package raises, is Simplified Chinese; so is what the notebooks say, in their outputs and in the comments,
+docstrings and assert/raise messages of their code cells. English identifiers and values inside are fine.
 
 Rather than pinning a list of sentences, these tests *generate* failures — bad arguments against tools
 of several schema shapes, broken replies cut at every position, runs that fail in every way the loop
@@ -654,4 +655,113 @@ def test_the_output_check_finds_english_and_booleans_and_spares_data_and_provide
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: f"{path.parent.name}/{path.name}")
 def test_notebook_outputs_are_chinese(path):
     found = english_in_outputs(path)
+    assert not found, "\n".join(found)
+
+
+# --------------------------------------------------------------------------------------------
+# What the notebooks' code says: comments, docstrings and the messages of assert and raise
+# --------------------------------------------------------------------------------------------
+
+# comments that instruct a tool, not a learner: solution markers, nbval and linter directives
+TOOL_COMMENT = re.compile(
+    r"#+\s*(?:(?:BEGIN|END) SOLUTION|YOUR CODE HERE|NBVAL_\w+|noqa\b|type:\s*ignore|fmt:)")
+
+
+def _message_text(node: Any) -> str | None:
+    """The words of a string literal or f-string (each ``{…}`` counts as a value), else None."""
+    import ast
+
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(part.value if isinstance(part, ast.Constant) else " 0 "
+                       for part in node.values)
+    return None
+
+
+def code_texts(source: str) -> Iterable[tuple[int, str, str]]:
+    """(line, kind, text) of every comment, docstring, assert and raise message in a cell."""
+    import ast
+    import io
+    import tokenize
+
+    # IPython lines (%magic, !shell) are blanked, so line numbers stay
+    source = "\n".join("" if line.lstrip().startswith(("%", "!")) else line
+                       for line in source.split("\n"))
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT and not TOOL_COMMENT.match(token.string):
+            yield token.start[0], "注释", token.string.lstrip("#").strip()
+    tree = compile(source, "<cell>", "exec",
+                   flags=ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            doc = ast.get_docstring(node)
+            if doc:
+                yield node.lineno, "文档字符串", doc
+        elif isinstance(node, ast.Assert) and node.msg is not None:
+            text = _message_text(node.msg)
+            if text is not None:
+                yield node.lineno, "assert 消息", text
+        elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+            for argument in node.exc.args:
+                text = _message_text(argument)
+                if text is not None:
+                    yield node.lineno, "raise 消息", text
+
+
+def english_in_code(path: Path) -> list[str]:
+    """Every comment, docstring or assert/raise message in a notebook's code that is not Chinese."""
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    found = []
+    for index, cell in enumerate(notebook["cells"]):
+        if cell["cell_type"] != "code":
+            continue
+        for line, kind, text in code_texts("".join(cell["source"])):
+            # a stand-in server speaks as the provider does
+            cleaned = _without_provider_words(" ".join(text.split()))
+            for pattern in (*ALLOWED_ENGLISH, ROLES):
+                cleaned = pattern.sub(" ", cleaned)
+            words = len(re.findall(r"[A-Za-z]+", cleaned))
+            if not words:
+                continue
+            cjk = len(CJK.findall(cleaned))
+            if cjk < 2 * words or ENGLISH_PROSE.search(cleaned):
+                found.append(
+                    f"{path.name} 第 {index} 格第 {line} 行的{kind}不是中文：{text.strip()[:160]!r}")
+    return found
+
+
+def test_the_code_check_finds_english_comments_docstrings_and_messages(tmp_path):
+    def notebook(source: str) -> Path:
+        path = tmp_path / "planted.ipynb"
+        cells = [{"cell_type": "code", "source": source.splitlines(keepends=True),
+                  "metadata": {}, "outputs": []}]
+        path.write_text(json.dumps({"cells": cells}), encoding="utf-8")
+        return path
+
+    bad = ["x = 1  # the simulator, for cells that need it\n",
+           "def f():\n    '''Return the answer, or None.'''\n    return 1\n",
+           "class C:\n    \"\"\"A run that waits.\"\"\"\n",
+           "assert x, f\"the response has no {field!r} field\"\n",
+           "raise AssertionError(f\"expected {name}, but the call succeeded\")\n",
+           "%time x = 1\n# notice.message is the server's own words\n",
+           "USERS = {\"李丽\": \"行政主管\"}  # 李丽 approves L3 operations\n"]
+    for source in bad:
+        assert english_in_code(notebook(source)), source
+    good = ["### BEGIN SOLUTION\nx = 1  # 没有重试等待，免得这一格变慢\n### END SOLUTION\n",
+            "# YOUR CODE HERE\nraise NotImplementedError()\n", "# NBVAL_IGNORE_OUTPUT\nx = 1\n",
+            "def f():\n    '''返回 run_id 和 stop_reason（一个 ToolCall）。'''\n",
+            "assert x == 1, f\"应该是 {expected.__name__}，实际是 {type(exc).__name__}：{exc}\"\n",
+            "assert x, '响应里没有 usage 字段'\n", "assert x == 1\n",
+            "assert ok, f\"{key}={value!r}\"\n",
+            "# 遇到 400 会抛出 BadRequest\n",
+            "raise BackendError(401, \"Incorrect API key provided. You can find your API key at \"\n"
+            "    \"https://platform.openai.com/account/api-keys.\")\n"]
+    for source in good:
+        assert english_in_code(notebook(source)) == [], source
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: f"{path.parent.name}/{path.name}")
+def test_notebook_code_speaks_chinese(path):
+    found = english_in_code(path)
     assert not found, "\n".join(found)
