@@ -81,3 +81,26 @@ def test_a_failure_names_its_own_mistake(name, must, must_not, capsys):
     for section, words in must_not.items():
         for word in words:
             assert word not in sections[section], f"{section} should not contain {word!r}:\n{failure.value}"
+
+
+# (checker/file, words the first line must contain): answers that keep state between calls are told so
+STATE = [
+    ("day7_percentile/wrong_cache_by_wrong_key", ["还返回了第", "全局变量或按错误的键缓存"]),
+    ("day7_percentile/wrong_memo_by_id", ["还返回了第", "全局变量或按错误的键缓存"]),
+    ("day4_search_memories/wrong_cache_by_user_and_query", ["换了输入", "全局变量或按错误的键缓存"]),
+    ("day4_search_memories/wrong_memo_by_connection_id", ["换一个数据库", "还返回了第"]),
+    ("day3_repeat_guard/wrong_module_counter_never_reset", ["新的对象或资源", "没有清零的计数器"]),
+]
+
+
+@pytest.mark.parametrize("name, words", STATE, ids=[pin[0] for pin in STATE])
+def test_state_kept_between_calls_is_named(name, words, capsys):
+    path = DATA / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"state_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with pytest.raises(ExerciseFailed) as failure:
+        getattr(check, path.parent.name)(*module.ARGS)
+    first_line = str(failure.value).splitlines()[0]
+    for word in words:
+        assert word in first_line, f"the first line should name the kind ({word!r}):\n{failure.value}"

@@ -686,7 +686,7 @@ def day7_percentile(check: _Check, percentile: Callable[[list[float], float], fl
     same_list = [float(v) for v in range(1, 11)]
     check.independent("换一组值再算", [
         ("10 个值的 p50", lambda: percentile([float(v) for v in range(10, 0, -1)], 50), 5.0),
-        ("另一组 4 个值的 p50", lambda: percentile([40.0, 10.0, 30.0, 20.0], 50), 20.0),
+        ("另一组 6 个值的 p50", lambda: percentile([60.0, 10.0, 50.0, 20.0, 40.0, 30.0], 50), 30.0),
         ("又一组 10 个值的 p50", lambda: percentile([v + 0.5 for v in range(10)], 50), 4.5),
         ("同一个列表对象，p90", lambda: percentile(same_list, 90), 9.0),
         ("同一个列表对象换了内容（id 不变），p90",
