@@ -93,6 +93,11 @@ def test_an_agent_through_streamable_http_with_the_sdk(offline_server: Any, http
     with SDKConnection(url=http_url, timeout=60) as connection:
         box = MCPToolbox(connection, server="course", trusted_server=True)
         assert {"calculator", "query_room_availability"} <= set(box.registry().names())
+        levels = {item.name: item.level for item in box.registry()}  # our own server's levels, read from _meta
+        assert (levels["send_notification_email"], levels["book_meeting_room"], levels["calculator"]) == ("L3", "L2", "L1")
+        assert "export_customer_list" not in levels or levels["export_customer_list"] == "L0"
+        refused = connection.call_tool("export_customer_list", {})
+        assert refused.get("isError") and "L0" in refused["content"][0]["text"]  # the server keeps the level itself
         result = Agent(client(offline_server), box.registry(), max_steps=4).run("17 乘以 9 等于多少？")
         assert "153" in (result.answer or ""), result.answer
         assert [r.call.name for r in result.tool_calls] == ["calculator"]
@@ -132,6 +137,8 @@ def test_a_server_that_exits_becomes_an_error_result() -> None:
         tool = tools_from_listing([{"name": "gone", "inputSchema": {"type": "object"}}], wire.call_tool)[0]
         result = ToolRegistry([tool]).dispatch("gone", {})
         assert not result.success and "MCP" in result.error
+    closed = ToolRegistry([tool]).dispatch("gone", {})  # after close(): a Chinese reason, not "write to closed file"
+    assert not closed.success and "MCP" in closed.error and "closed file" not in closed.error
 
 
 def test_the_office_evaluation_scores_the_same_through_mcp(offline_server: Any, tmp_path: Any) -> None:

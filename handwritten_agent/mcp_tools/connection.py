@@ -91,11 +91,11 @@ class SDKConnection:
 
     def list_tools(self) -> list[dict[str, Any]]:
         result = self._call(self._session.list_tools(), None, "tools/list")
-        return [item.model_dump(mode="json", exclude_none=True) for item in result.tools]
+        return [item.model_dump(mode="json", exclude_none=True, by_alias=True) for item in result.tools]
 
     def call_tool(self, name: str, arguments: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
         result = self._call(self._session.call_tool(name, arguments), timeout, "tools/call")
-        return result.model_dump(mode="json", exclude_none=True)
+        return result.model_dump(mode="json", exclude_none=True, by_alias=True)
 
     def close(self) -> None:
         if self._closed is not None and self._loop.is_running():

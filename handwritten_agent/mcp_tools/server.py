@@ -5,7 +5,9 @@ Each registry tool is listed with its own name, description and JSON Schema, unc
 ``tools/call`` goes through ``ToolRegistry.dispatch``, so validation, timeouts and the Chinese error texts
 are the registry's: a success is one text block holding the JSON of the data, a failure is
 ``isError: true`` with the error text. Read-only tools (level L1 without side effects) carry the
-``readOnlyHint`` annotation, and every tool carries its level in ``_meta`` (``META``).
+``readOnlyHint`` annotation, and every tool carries its level in ``_meta`` (``META``). An L0 tool is listed
+(a client's policy can see what it is) but never run: its ``tools/call`` is refused with ``L0_REFUSAL`` —
+the server does not trust a client to keep the level.
 
 Left out: authentication of HTTP clients (serve on 127.0.0.1 only), resumable streams, list-changed
 notifications.
@@ -25,6 +27,8 @@ TOOL_SETS = ("office", "day3", "all")
 META = "handwritten-agent/tool"
 """The ``_meta`` key carrying a tool's course metadata (level, side effects, untrusted), for a client that
 runs this server itself and so may believe it (``tools_from_listing(trusted_server=True)``)."""
+L0_REFUSAL = "工具 {name} 是 L0（内部接口，例如导出全部客户）：这个服务器不替任何客户端调用它。"
+"""The answer to a ``tools/call`` of an L0 tool: the server enforces the level itself, whoever the client is."""
 FIXED_NOW = datetime(2026, 3, 12, 14, 30)
 """The clock of the served tools, the same as the course's evaluation and notebooks."""
 
@@ -67,6 +71,10 @@ def build_server(registry: ToolRegistry, name: str = "handwritten-agent") -> Any
     async def call_tool(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
         import anyio
 
+        item = registry.get(name)
+        if item is not None and item.level == "L0":  # listed so a client's policy can see it, never run for one
+            return types.CallToolResult(content=[types.TextContent(type="text", text=L0_REFUSAL.format(name=name))],
+                                        isError=True)
         result = await anyio.to_thread.run_sync(registry.dispatch, name, arguments)
         if result.success:
             text = json.dumps(result.data, ensure_ascii=False, default=str)

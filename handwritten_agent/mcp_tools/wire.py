@@ -58,6 +58,8 @@ class WireClient:
             stdin.flush()
         except (BrokenPipeError, OSError) as exc:
             raise WireError(f"MCP 服务器已经退出，无法发送消息（{exc}）。") from exc
+        except ValueError as exc:  # "write to closed file": this side closed the connection
+            raise WireError("和 MCP 服务器的连接已经关闭（close() 之后不能再发消息）；需要时重新连接。") from exc
 
     def request(self, method: str, params: dict[str, Any] | None = None, timeout: float | None = None) -> Any:
         """Send a request and return the ``result`` of its response; an ``error`` response raises ``WireError``."""
