@@ -545,7 +545,31 @@ def day6_cost_by_user(cost_by_user: Callable[[list[dict[str, Any]], dict[str, An
             raise check.fail(case, given=[(l.get("event"), l.get("user_id"), l.get("model"), l.get("input_tokens"), l.get("output_tokens")) for l in lines],
                              expected=expected, got=got, hint=f"{problem}。{hint}")
         check.ok(case, "、".join(f"{u}: {v['cost']}" for u, v in expected.items()) or "{}")
+    _independent_reports(check, cost_by_user, prices, cost)
     check.done()
+
+
+def _independent_reports(check: _Check, cost_by_user: Callable[..., Any], prices: dict[str, Any],
+                         cost: Callable[[str, int, int], float]) -> None:
+    """Chinese user ids and ids that differ only in case or width, the same lines twice and other lines
+    after them: each report is made from *its* lines alone (silent when right)."""
+    wide = full_width("u1")
+    first = [_model_call("张三", "m1", 1000, 100), _model_call("u1", "m1", 10, 10), _model_call("U1", "m2", 20, 20),
+             _model_call(wide, "m1", 30, 30), _model_call("张三", "m2", 2000, 0)]
+    first_report = {"张三": {"calls": 2, "cost": cost("m1", 1000, 100) + cost("m2", 2000, 0), "unknown": 0},
+                    "u1": {"calls": 1, "cost": cost("m1", 10, 10), "unknown": 0},
+                    "U1": {"calls": 1, "cost": cost("m2", 20, 20), "unknown": 0},
+                    wide: {"calls": 1, "cost": cost("m1", 30, 30), "unknown": 0}}
+    second = [_model_call("李四", "m2", 500, 50), _model_call("张三", "m1", 7, 7)]
+    second_report = {"李四": {"calls": 1, "cost": cost("m2", 500, 50), "unknown": 0},
+                     "张三": {"calls": 1, "cost": cost("m1", 7, 7), "unknown": 0}}
+    check.independent("中文用户名、同样的行再算一次、换一批行", [
+        ("中文的 张三，大小写和全角不同的 u1、U1、" + wide, lambda: cost_by_user(copy.deepcopy(first), prices),
+         first_report),
+        ("同样的行再算一次", lambda: cost_by_user(copy.deepcopy(first), prices), first_report),
+        ("换一批行", lambda: cost_by_user(copy.deepcopy(second), prices), second_report),
+    ], same=lambda want, got: isinstance(got, dict) and _cost_difference(got, want) is None,
+        hint="user_id 原样作键（不要 lower()、不要转换全角）；合计放在函数里面的局部变量中，每次调用从空开始。")
 
 
 def _cost_difference(got: dict[str, Any], expected: dict[str, Any]) -> str | None:
