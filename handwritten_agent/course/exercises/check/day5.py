@@ -10,6 +10,7 @@ from datetime import date, datetime, timedelta
 from typing import Any, Callable
 
 from .framework import ExerciseFailed, _brief, _callable, _Check, _short, attribute, exercise, offline_client, typed  # noqa: F401
+from .framework import full_width
 
 __all__ = ["day5_check_clearance", "day5_mask_personal", "day5_rate_limiter", "day5_decide_all"]
 
@@ -506,7 +507,33 @@ def day5_rate_limiter(rate_limiter_class: Callable[..., Any]) -> None:
     allow(case, limiter, "u", "t", True, "", history)
     allow(case, limiter, "u", "t", False, "时钟没有走：窗口 1 秒也还没过去。要用 self.clock() 取时间，不要用 time.time()。", history)
     check.ok(case)
+    _fresh_limiters(check, rate_limiter_class)
     check.done()
+
+
+def _fresh_limiters(check: _Check, rate_limiter_class: Callable[..., Any]) -> None:
+    """Chinese, case- and width-different users and tools on new limiters, the same sequence twice
+    (silent when right): each (user_id, tool) exactly as given is its own count, and a new limiter starts empty."""
+    wide = full_width("alice")
+    calls = [("张三", "查询天气"), ("张三", "查询天气"), ("张三丰", "查询天气"), ("张三", "查询天气预报"),
+             ("张三查", "询天气"), ("Alice", "send_sms"), ("alice", "send_sms"), (wide, "send_sms"),
+             ("alice", "SEND_SMS"), ("alice", "send_sms")]
+    wanted = [True, False, True, True, True, True, True, True, True, False]
+    other = [("李四", "订会议室"), ("李四", "订会议室"), ("王五", "订会议室")]
+    shown = "allow " + "、".join(f"({user!r}, {tool!r})" for user, tool in calls)
+
+    def run(sequence: list[tuple[str, str]]) -> Callable[[], list[Any]]:
+        def allowed() -> list[Any]:
+            limiter = rate_limiter_class(1, 60, _Clock(8_000_000.0))
+            return [limiter.allow(user, tool) for user, tool in sequence]
+        return allowed
+
+    check.independent("新的限流器：中文、大小写和全角不同的用户和工具", [
+        ("一个新的限流器，每 60 秒 1 次，依次 10 个调用", run(calls), wanted, shown),
+        ("再一个新的限流器，同样的调用", run(calls), wanted, shown),
+        ("又一个新的限流器，另外 3 个调用", run(other), [True, False, True]),
+    ], hint="按 (user_id, tool) 这个元组原样分开计数：不要 lower()、不要转换全角，也不要把两个字符串拼在一起当键"
+            "（\"张三\" + \"查询天气\" 和 \"张三查\" + \"询天气\" 拼出来一样）；每个新的限流器从空的记录开始。")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -403,10 +403,10 @@ class _Check:
         if difference:
             raise self.fail(case, expected=f"{what}保持原样", got=f"被修改了：{difference}", hint=hint)
 
-    def independent(self, case: str, runs: Sequence[tuple[str, Callable[[], Any], Any]], *,
+    def independent(self, case: str, runs: Sequence[tuple[Any, ...]], *,
                     same: Callable[[Any, Any], bool] | None = None, hint: str = "") -> list[Any]:
-        """Run the learner's code once per ``(label, run, expected)``, in order, in one process, each
-        compared with the result expected for *its own* input; return the results.
+        """Run the learner's code once per ``(label, run, expected)`` or ``(label, run, expected, given)``,
+        in order, in one process, each compared with the result expected for *its own* input; return the results.
 
         The runs are meant to be independent (other inputs, a fresh resource, the same list changed in
         place): an answer that keeps state between calls — a module global, a cache under the wrong key
@@ -417,15 +417,16 @@ class _Check:
         __tracebackhide__ = True
         same = same or (lambda want, got: value_difference(want, got) is None)
         results: list[Any] = []
-        for index, (label, run, want) in enumerate(runs):
+        for index, (label, run, want, *shown) in enumerate(runs):
             name = f"{case}：第 {index + 1} 次调用（{label}）"
-            got = self.call(name, run, given=label, hint=hint)
+            given = shown[0] if shown else label
+            got = self.call(name, run, given=given, hint=hint)
             if same(want, got):
                 results.append(got)
                 continue
-            earlier = next((number for number, (_, _, before) in enumerate(runs[:index])
+            earlier = next((number for number, (_, _, before, *_) in enumerate(runs[:index])
                             if same(before, got) and not same(before, want)), None)
-            again = next((number for number, (_, _, before) in enumerate(runs[:index]) if same(before, want)),
+            again = next((number for number, (_, _, before, *_) in enumerate(runs[:index]) if same(before, want)),
                          None)
             if earlier is not None:
                 why = (f"第 {index + 1} 次调用（换了输入）还返回了第 {earlier + 1} 次的结果："
@@ -439,8 +440,9 @@ class _Check:
             else:
                 why = "结果不对"
             difference = value_difference(want, got) or "值不同"
-            raise self.fail(name, given=label, expected=want, got=f"{typed(got, 160)}（{difference}）",
-                            why=why, hint=(hint + " " if hint else "") + STATE_HINT)
+            raise self.fail(name, given=given, expected=want, got=f"{typed(got, 160)}（{difference}）",
+                            why=why, hint=" ".join(part for part in (hint, STATE_HINT if index else "") if part)
+                            or "和练习说明里的规则逐条对照。")
         return results
 
     def done(self) -> None:
