@@ -13,6 +13,7 @@ The evaluation exercise (an evaluation case that tells a right agent from wrong 
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import threading
@@ -20,7 +21,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
-from .framework import (ExerciseFailed, _brief, _callable, _Check, _short, attribute, exercise, refill,
+from .framework import (ExerciseFailed, _brief, _callable, _Check, _short, attribute, exercise, full_width, refill,
                         typed)
 
 __all__ = ["day7_event_stream", "day7_idempotency_store", "day7_percentile"]
@@ -496,6 +497,42 @@ def _instance(check: _Check, case: str, store_class: Any, *args: Any) -> Any:
     return store
 
 
+def _fresh_stores(check: _Check, store_class: Any) -> None:
+    """Chinese users and keys, keys differing in case or width, a user and key that glue into another
+    pair, on new stores, the same sequence twice (silent when right): ``(user_id, key)`` exactly as given."""
+    from ....service.store import IdempotencyConflict
+
+    body = {"内容": "订会议室", "人数": 3}
+    calls = [("张三", "订单-1", body), ("张三丰", "订单-1", body), ("张三", "丰订单-1", body),
+             ("张三", "订单-1", {"人数": 3, "内容": "订会议室"}), ("张三", full_width("order"), body),
+             ("张三", "order", body), ("张三", "ORDER", body), ("张三", "order", {"内容": "订会议室 ", "人数": 3}),
+             ("张三", "ORDER", {"内容": "订会议室", "人数": 3})]
+    wanted = [["r1", True], ["r2", True], ["r3", True], ["r1", False], ["r5", True], ["r6", True], ["r7", True],
+              "冲突", ["r7", False]]
+    other = [("李四", "订单-1", body), ("李四", "订单-1", body)]
+
+    def run(sequence: list[tuple[str, str, Any]]) -> Callable[[], list[Any]]:
+        def outcomes() -> list[Any]:
+            store, found = store_class(60, _Clock()), []
+            for number, (user, key, sent) in enumerate(sequence, 1):
+                try:
+                    got = store.run_once(user, key, copy.deepcopy(sent), lambda number=number: f"r{number}")
+                except IdempotencyConflict:
+                    got = "冲突"
+                found.append(list(got) if isinstance(got, tuple) else got)
+            return found
+        return outcomes
+
+    shown = "run_once " + "、".join(f"({user!r}, {key!r}, {json.dumps(sent, ensure_ascii=False)})"
+                                     for user, key, sent in calls) + "；第 n 次的 create() 返回 'rn'"
+    check.independent("新的存储：中文、大小写和全角不同的用户和键", [
+        ("一个新的存储，依次 9 次 run_once", run(calls), wanted, shown),
+        ("再一个新的存储，同样的 9 次", run(calls), wanted, shown),
+        ("又一个新的存储，另外 2 次", run(other), [["r1", True], ["r1", False]]),
+    ], hint="键是 (user_id, key) 这个元组，原样比较：不要 lower()、不要转换全角，也不要把两个字符串拼起来"
+            "（\"张三\" + \"丰订单-1\" 和 \"张三丰\" + \"订单-1\" 拼出来一样）；请求体的指纹也原样比较。")
+
+
 @exercise
 def day7_idempotency_store(check: _Check, store_class: Any) -> None:
     """Exercise 7.2: ``IdempotencyStore(ttl, clock)`` with ``run_once(user_id, key, body, create) -> (result, created)``."""
@@ -607,6 +644,8 @@ def day7_idempotency_store(check: _Check, store_class: Any) -> None:
         raise check.fail(case, expected="新实例里没有这个键：('run_11', True)", got=repr(got),
                          hint="存储放在实例属性里（self.… 在 __init__ 里建），不要用类属性或全局变量。")
     check.ok(case)
+
+    _fresh_stores(check, store_class)
 
     case = "20 个相同的请求同时到达：create() 只调用 1 次"
     shared = _instance(check, case, store_class, 60, _Clock())
