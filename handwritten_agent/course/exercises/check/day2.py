@@ -108,6 +108,24 @@ def _extract_failure(check: _Check, case: str, text: str, expected: Any, got: An
     return check.fail(case, given=text, expected=expected, got=shown, hint=hint)
 
 
+def _chinese_replies(check: _Check, extract_json: Callable[[str], Any]) -> None:
+    """Replies with Chinese keys, in single quotes or full-width marks, one after another, two of the
+    same length (silent when right): each answered from *its* text — no cache under a partial key."""
+    check.independent("中文的键、一个接一个的回复", [
+        ("中文的键和值", lambda: extract_json('好的：{"城市": "北京", "日期": "明天"}'),
+         {"城市": "北京", "日期": "明天"}, '好的：{"城市": "北京", "日期": "明天"}'),
+        ("一样长、内容不同的另一段", lambda: extract_json('好的：{"城市": "上海", "日期": "今天"}'),
+         {"城市": "上海", "日期": "今天"}, '好的：{"城市": "上海", "日期": "今天"}'),
+        ("单引号里的中文键", lambda: extract_json("{'城市': '广州', '备注': 'It 是 ok'}"),
+         {"城市": "广州", "备注": "It 是 ok"}, "{'城市': '广州', '备注': 'It 是 ok'}"),
+        ("全角引号里的中文键和英文值", lambda: extract_json("｛“城市”：“Shenzhen”，“人数”：3｝"),
+         {"城市": "Shenzhen", "人数": 3}, "｛“城市”：“Shenzhen”，“人数”：3｝"),
+        ("键名只差大小写", lambda: extract_json('{"Name": "A", "name": "b", "ＮＡＭＥ": "全角"}'),
+         {"Name": "A", "name": "b", "ＮＡＭＥ": "全角"}, '{"Name": "A", "name": "b", "ＮＡＭＥ": "全角"}'),
+    ], hint="键和值原样保留（中文、大小写、全角字母都不要改）；把字符串外面的 ' 换成 \" 时，"
+            "不要只认 [A-Za-z0-9_] 组成的字符串——中文也在引号里。")
+
+
 @exercise
 def day2_extract_json(check: _Check, extract_json: Callable[[str], dict[str, Any]]) -> None:
     """Exercise 2.1: ``extract_json(text) -> dict`` for messy model output; ``ValueError`` when there is no JSON."""
@@ -128,6 +146,8 @@ def day2_extract_json(check: _Check, extract_json: Callable[[str], dict[str, Any
                            hint_other=lambda exc, hint=hint: f"要抛出的是 ValueError（或它的子类，比如 json.JSONDecodeError），"
                                                              f"不是 {type(exc).__name__}。{hint}")
         check.ok(case, f"抛出了 {type(exc).__name__}")
+
+    _chinese_replies(check, extract_json)
 
     profiles = ("clean", "fenced", "prose", "trailing_comma", "fullwidth", "single_quotes", "mixed")
     replies = _prompt_json_replies("帮我查一下杭州的天气", profiles)
