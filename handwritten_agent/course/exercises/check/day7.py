@@ -296,6 +296,13 @@ def _expect_events(check: _Check, case: str, parsed: dict[str, Any], wanted: lis
                 hint = "data 行写这个事件自己的 data 字典（events_after 返回的字典里的 data），原样变成 JSON。"
             raise check.fail(case, given=shown, expected=f"事件 {event['id']} 的 data 是这个字典的 JSON：{json.dumps(event['data'], ensure_ascii=False)}",
                              got=_short(item["raw"], 200), hint=hint)
+        written = json.dumps(event["data"], ensure_ascii=False)
+        if "\\u" in item["data"] and "\\u" not in written:
+            raise check.fail(case, given=shown, why="中文被写成了 \\uXXXX",
+                             expected=f"事件 {event['id']} 的 data 里中文原样写出：{written}",
+                             got=_short(item["raw"], 200),
+                             hint="json.dumps 默认把中文转成 \\uXXXX（ensure_ascii=True）：练习要求 "
+                                  "json.dumps(data, ensure_ascii=False)，中文原样写出，前端、日志里的人才读得懂。")
 
 
 def _end_status(parsed: dict[str, Any]) -> Any:

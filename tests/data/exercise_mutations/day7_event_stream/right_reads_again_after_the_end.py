@@ -15,7 +15,7 @@ def event_stream(run, after=0, max_idle=3):
             after = event["id"]
             yield f"id: {event['id']}\n"
             yield f"event: {event['event']}\n"
-            yield "data:" + json.dumps(event["data"]) + "\n\n"
+            yield "data:" + json.dumps(event["data"], ensure_ascii=False) + "\n\n"
 
     empty_waits = 0
     while empty_waits < max_idle:
