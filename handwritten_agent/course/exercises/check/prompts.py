@@ -9,6 +9,7 @@ by that reading (a Python signature says it with ``= None``, a table with a colu
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -103,9 +104,26 @@ def excerpt(prompt: str, *words: str, width: int = 90) -> str:
     return prompt[: width * 2] + ("…" if len(prompt) > width * 2 else "") + f"（共 {len(prompt)} 个字符）"
 
 
+def _escaped_chinese(prompt: str) -> tuple[str, str] | None:
+    """``(the escaped part, what it says)`` when the prompt writes Chinese as ``\\uXXXX`` escapes, else None."""
+    match = re.search(r"(?:\\u[0-9a-fA-F]{4})+", prompt)
+    if match is None:
+        return None
+    try:
+        text = json.loads(f'"{match.group(0)}"')
+    except ValueError:
+        return None
+    return (match.group(0)[:60], text[:20]) if re.search(r"[\u3000-\u9fff\uff00-\uffef]", text) else None
+
+
 def prompt_problems(prompt: str, tools: list[dict[str, Any]]) -> list[tuple[str, str, str, str]]:
     """What the prompt leaves out, as (case, expected, the part of the prompt to look at, hint), in reading order."""
     problems: list[tuple[str, str, str, str]] = []
+    escaped = _escaped_chinese(prompt)
+    if escaped:
+        problems.append(("中文原样写出", f"提示词里的中文原样写出，例如 {escaped[1]}", escaped[0],
+                         "json.dumps 默认把中文转成 \\uXXXX（ensure_ascii=True），模型读到的是一串编码："
+                         "用 json.dumps(..., ensure_ascii=False)，中文原样放进提示词。"))
     for spec in tools:
         name, description = spec["name"], spec.get("description", "")
         if not mentions(prompt, name):
