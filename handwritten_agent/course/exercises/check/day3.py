@@ -439,6 +439,23 @@ def _offered_specs(reading: Any, registry: Any) -> list[dict[str, Any]] | None:
     return specs or None
 
 
+def _same_name_other_tools(check: _Check, unknown_tool_message: Callable[[str, list[str]], str]) -> None:
+    """The same unknown name with other tool lists, one after another (silent when right): each message
+    lists the tools of *its* call — an answer that caches by the name alone repeats the first list."""
+    lists = [["get_weather", "calculator"], ["send_email", "search_orders", "book_meeting_room"],
+             ["get_exchange_rate"], ["get_weather", "calculator"]]
+    every = {name for names in lists for name in names}
+
+    def lists_exactly(want: list[str], got: Any) -> bool:
+        return (isinstance(got, str) and all(mentions(got, name) for name in want)
+                and not any(mentions(got, name) for name in every - set(want)))
+
+    check.independent("同一个叫错的名字、换一组可用工具", [
+        (f"可用工具 {names}", (lambda names=names: unknown_tool_message("web_lookup", list(names))), names,
+         ("web_lookup", names)) for names in lists],
+        same=lists_exactly, hint="可用的工具每次都从这一次的参数 valid_names 生成：不要按 name 把上一次的消息存起来再用。")
+
+
 @exercise
 def day3_unknown_tool_message(check: _Check, unknown_tool_message: Callable[[str, list[str]], str]) -> None:
     """Exercise 3.3: ``unknown_tool_message(name, valid_names) -> str`` that lists the valid names.
@@ -519,6 +536,8 @@ def day3_unknown_tool_message(check: _Check, unknown_tool_message: Callable[[str
             raise check.fail(case, given=(name, []), expected="模型读到你的消息后不再调用工具，直接用文字回答", got=_short(after.content, 160),
                              hint="消息里不要写出任何工具名（除了它叫错的那个）。")
         check.ok(case, _brief(got, 60))
+
+    _same_name_other_tools(check, unknown_tool_message)
 
     case = "接在模拟器 course-sim:unknown_tool 上：模型只知道你的消息里列出的工具，读完后改用正确的工具"
     client, registry = offline_client("course-sim:unknown_tool"), basic_registry()
