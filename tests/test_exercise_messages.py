@@ -83,7 +83,7 @@ def test_a_failure_names_its_own_mistake(name, must, must_not, capsys):
             assert word not in sections[section], f"{section} should not contain {word!r}:\n{failure.value}"
 
 
-# (checker/file, words the first line must contain): answers that keep state between calls are told so
+# (checker/file, words its first line must contain): answers keeping state between calls are told so
 STATE = [
     ("day7_percentile/wrong_cache_by_wrong_key", ["还返回了第", "全局变量或按错误的键缓存"]),
     ("day7_percentile/wrong_memo_by_id", ["还返回了第", "全局变量或按错误的键缓存"]),
@@ -103,4 +103,4 @@ def test_state_kept_between_calls_is_named(name, words, capsys):
         getattr(check, path.parent.name)(*module.ARGS)
     first_line = str(failure.value).splitlines()[0]
     for word in words:
-        assert word in first_line, f"the first line should name the kind ({word!r}):\n{failure.value}"
+        assert word in first_line, f"the first line should name the kind {word!r}:\n{failure.value}"

@@ -109,19 +109,20 @@ def _extract_failure(check: _Check, case: str, text: str, expected: Any, got: An
 
 
 def _chinese_replies(check: _Check, extract_json: Callable[[str], Any]) -> None:
-    """Replies with Chinese keys, in single quotes or full-width marks, one after another, two of the
-    same length (silent when right): each answered from *its* text — no cache under a partial key."""
+    """Replies with Chinese keys, in single quotes or full-width marks, one after another, two of
+    the same length (silent when right): each answered from *its* text — no cache under a partial
+    key."""
+    replies = [
+        ("中文的键和值", '好的：{"城市": "北京", "日期": "明天"}', {"城市": "北京", "日期": "明天"}),
+        ("一样长、内容不同的另一段", '好的：{"城市": "上海", "日期": "今天"}', {"城市": "上海", "日期": "今天"}),
+        ("单引号里的中文键", "{'城市': '广州', '备注': 'It 是 ok'}", {"城市": "广州", "备注": "It 是 ok"}),
+        ("全角引号里的中文键和英文值", "｛“城市”：“Shenzhen”，“人数”：3｝", {"城市": "Shenzhen", "人数": 3}),
+        ("键名只差大小写", '{"Name": "A", "name": "b", "ＮＡＭＥ": "全角"}',
+         {"Name": "A", "name": "b", "ＮＡＭＥ": "全角"}),
+    ]
     check.independent("中文的键、一个接一个的回复", [
-        ("中文的键和值", lambda: extract_json('好的：{"城市": "北京", "日期": "明天"}'),
-         {"城市": "北京", "日期": "明天"}, '好的：{"城市": "北京", "日期": "明天"}'),
-        ("一样长、内容不同的另一段", lambda: extract_json('好的：{"城市": "上海", "日期": "今天"}'),
-         {"城市": "上海", "日期": "今天"}, '好的：{"城市": "上海", "日期": "今天"}'),
-        ("单引号里的中文键", lambda: extract_json("{'城市': '广州', '备注': 'It 是 ok'}"),
-         {"城市": "广州", "备注": "It 是 ok"}, "{'城市': '广州', '备注': 'It 是 ok'}"),
-        ("全角引号里的中文键和英文值", lambda: extract_json("｛“城市”：“Shenzhen”，“人数”：3｝"),
-         {"城市": "Shenzhen", "人数": 3}, "｛“城市”：“Shenzhen”，“人数”：3｝"),
-        ("键名只差大小写", lambda: extract_json('{"Name": "A", "name": "b", "ＮＡＭＥ": "全角"}'),
-         {"Name": "A", "name": "b", "ＮＡＭＥ": "全角"}, '{"Name": "A", "name": "b", "ＮＡＭＥ": "全角"}'),
+        (label, (lambda text=text: extract_json(text)), wanted, text)
+        for label, text, wanted in replies
     ], hint="键和值原样保留（中文、大小写、全角字母都不要改）；把字符串外面的 ' 换成 \" 时，"
             "不要只认 [A-Za-z0-9_] 组成的字符串——中文也在引号里。")
 

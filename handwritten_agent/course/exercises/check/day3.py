@@ -439,9 +439,10 @@ def _offered_specs(reading: Any, registry: Any) -> list[dict[str, Any]] | None:
     return specs or None
 
 
-def _same_name_other_tools(check: _Check, unknown_tool_message: Callable[[str, list[str]], str]) -> None:
-    """The same unknown name with other tool lists, one after another (silent when right): each message
-    lists the tools of *its* call — an answer that caches by the name alone repeats the first list."""
+def _same_name_other_tools(check: _Check, unknown_tool_message: Callable[..., Any]) -> None:
+    """The same unknown name with other tool lists, one after another (silent when right): each
+    message lists the tools of *its* call — an answer that caches by the name alone repeats the
+    first list."""
     lists = [["get_weather", "calculator"], ["send_email", "search_orders", "book_meeting_room"],
              ["get_exchange_rate"], ["get_weather", "calculator"]]
     every = {name for names in lists for name in names}
@@ -451,8 +452,8 @@ def _same_name_other_tools(check: _Check, unknown_tool_message: Callable[[str, l
                 and not any(mentions(got, name) for name in every - set(want)))
 
     check.independent("同一个叫错的名字、换一组可用工具", [
-        (f"可用工具 {names}", (lambda names=names: unknown_tool_message("web_lookup", list(names))), names,
-         ("web_lookup", names)) for names in lists],
+        (f"可用工具 {names}", (lambda names=names: unknown_tool_message("web_lookup", list(names))),
+         names, ("web_lookup", names)) for names in lists],
         same=lists_exactly, hint="可用的工具每次都从这一次的参数 valid_names 生成：不要按 name 把上一次的消息存起来再用。")
 
 
@@ -573,8 +574,9 @@ def day3_unknown_tool_message(check: _Check, unknown_tool_message: Callable[[str
 # ---------------------------------------------------------------------------------------------
 
 def _fresh_guards(check: _Check, guard_class: Callable[[], Any]) -> None:
-    """Sequences of calls with Chinese names and values, each on a new guard (silent when right): text that
-    differs only in case or width is another argument, and nothing carries over from the guard before."""
+    """Sequences of calls with Chinese names and values, each on a new guard (silent when right):
+    text that differs only in case or width is another argument, and nothing carries over from the
+    guard before."""
     weather = "查询天气"
     chinese = [(weather, '{"城市": "北京"}'), (weather, '{"城市":"北京"}'), (weather, '{"城市": "Beijing"}'),
                (weather, '{"城市": "beijing"}'), (weather, json.dumps({"城市": full_width("Beijing")})),

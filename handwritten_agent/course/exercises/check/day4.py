@@ -217,22 +217,25 @@ def day4_split_rounds(split_rounds: Callable[[list[dict[str, Any]]], list[list[d
         if not case.startswith("随机"):
             check.ok(case, _shape(got))
     check.ok("40 段随机生成的对话（并行调用、乱序结果、长结果）", "全部和参考答案一致")
-    _same_list_again(check, split_rounds, reference, [messages for _, messages in _split_cases()[2:5]])
+    _same_list_again(check, split_rounds, reference,
+                     [messages for _, messages in _split_cases()[2:5]])
     check.done()
 
 
 def _same_list_again(check: _Check, fn: Callable[..., Any], reference: Callable[..., Any],
                      contents: list[list[dict[str, Any]]], *args: Any) -> None:
     """``fn`` on one list object given other messages in place between calls, then on a new list
-    (silent when right): an answer that remembers its result by ``id(messages)`` or in a global fails."""
+    (silent when right): an answer that remembers its result by ``id(messages)`` or in a global
+    fails."""
     kept: list[dict[str, Any]] = []
 
     def on_kept(content: list[dict[str, Any]]) -> Callable[[], Any]:
         return lambda: fn(refill(kept, copy.deepcopy(content)), *args)
 
     runs: list[tuple[Any, ...]] = [
-        (f"同一个列表对象，第 {number} 段对话（id 不变）", on_kept(content), reference(copy.deepcopy(content), *args),
-         _describe(content)) for number, content in enumerate(contents, 1)]
+        (f"同一个列表对象，第 {number} 段对话（id 不变）", on_kept(content),
+         reference(copy.deepcopy(content), *args), _describe(content))
+        for number, content in enumerate(contents, 1)]
     runs.append(("一个新的列表，又是第 1 段对话", lambda: fn(copy.deepcopy(contents[0]), *args),
                  reference(copy.deepcopy(contents[0]), *args), _describe(contents[0])))
     check.independent("同一个列表换了内容再调用", runs)
@@ -441,8 +444,8 @@ def day4_trim(trim: Callable[[list[dict[str, Any]], int], list[dict[str, Any]]])
         check.ok(case, f"budget={budget}")
 
     _same_list_again(check, trim, _expected_trim,
-                     [[system] + rounds[0] + rounds[1], [system] + rounds[2], [system] + rounds[1] + rounds[2]],
-                     10_000)
+                     [[system] + rounds[0] + rounds[1], [system] + rounds[2],
+                      [system] + rounds[1] + rounds[2]], 10_000)
 
     case = "性质检查：300 段随机对话 × 随机预算"
     rng = random.Random(42)
@@ -459,8 +462,9 @@ def day4_trim(trim: Callable[[list[dict[str, Any]], int], list[dict[str, Any]]])
 # ---------------------------------------------------------------------------------------------
 
 def _independent_searches(check: _Check, search_memories: Callable[..., Any]) -> None:
-    """The same question on a fresh database with other rows, a database that gained a row, and user
-    ids that differ only in case or width: each answered from *that* database (silent when right)."""
+    """The same question on a fresh database with other rows, a database that gained a row, and
+    user ids that differ only in case or width: each answered from *that* database (silent when
+    right)."""
     def on(rows: list[tuple[str, str]], user: str, query: str) -> Callable[[], Any]:
         def run() -> Any:
             db = memory_db(rows)

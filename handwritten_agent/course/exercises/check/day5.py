@@ -513,7 +513,8 @@ def day5_rate_limiter(rate_limiter_class: Callable[..., Any]) -> None:
 
 def _fresh_limiters(check: _Check, rate_limiter_class: Callable[..., Any]) -> None:
     """Chinese, case- and width-different users and tools on new limiters, the same sequence twice
-    (silent when right): each (user_id, tool) exactly as given is its own count, and a new limiter starts empty."""
+    (silent when right): each (user_id, tool) exactly as given is its own count, and a new limiter
+    starts empty."""
     wide = full_width("alice")
     calls = [("张三", "查询天气"), ("张三", "查询天气"), ("张三丰", "查询天气"), ("张三", "查询天气预报"),
              ("张三查", "询天气"), ("Alice", "send_sms"), ("alice", "send_sms"), (wide, "send_sms"),

@@ -551,12 +551,14 @@ def day6_cost_by_user(cost_by_user: Callable[[list[dict[str, Any]], dict[str, An
 
 def _independent_reports(check: _Check, cost_by_user: Callable[..., Any], prices: dict[str, Any],
                          cost: Callable[[str, int, int], float]) -> None:
-    """Chinese user ids and ids that differ only in case or width, the same lines twice and other lines
-    after them: each report is made from *its* lines alone (silent when right)."""
+    """Chinese user ids and ids that differ only in case or width, the same lines twice and other
+    lines after them: each report is made from *its* lines alone (silent when right)."""
     wide = full_width("u1")
-    first = [_model_call("张三", "m1", 1000, 100), _model_call("u1", "m1", 10, 10), _model_call("U1", "m2", 20, 20),
-             _model_call(wide, "m1", 30, 30), _model_call("张三", "m2", 2000, 0)]
-    first_report = {"张三": {"calls": 2, "cost": cost("m1", 1000, 100) + cost("m2", 2000, 0), "unknown": 0},
+    first = [_model_call("张三", "m1", 1000, 100), _model_call("u1", "m1", 10, 10),
+             _model_call("U1", "m2", 20, 20), _model_call(wide, "m1", 30, 30),
+             _model_call("张三", "m2", 2000, 0)]
+    first_report = {"张三": {"calls": 2, "cost": cost("m1", 1000, 100) + cost("m2", 2000, 0),
+                            "unknown": 0},
                     "u1": {"calls": 1, "cost": cost("m1", 10, 10), "unknown": 0},
                     "U1": {"calls": 1, "cost": cost("m2", 20, 20), "unknown": 0},
                     wide: {"calls": 1, "cost": cost("m1", 30, 30), "unknown": 0}}

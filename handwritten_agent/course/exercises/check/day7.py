@@ -21,8 +21,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
-from .framework import (ExerciseFailed, _brief, _callable, _Check, _short, attribute, exercise, full_width, refill,
-                        typed)
+from .framework import (ExerciseFailed, _brief, _callable, _Check, _short, attribute, exercise,
+                        full_width, refill, typed)
 
 __all__ = ["day7_event_stream", "day7_idempotency_store", "day7_percentile"]
 
@@ -505,17 +505,19 @@ def _instance(check: _Check, case: str, store_class: Any, *args: Any) -> Any:
 
 
 def _fresh_stores(check: _Check, store_class: Any) -> None:
-    """Chinese users and keys, keys differing in case or width, a user and key that glue into another
-    pair, on new stores, the same sequence twice (silent when right): ``(user_id, key)`` exactly as given."""
+    """Chinese users and keys, keys differing in case or width, a user and key that glue into
+    another pair, on new stores, the same sequence twice (silent when right): ``(user_id, key)``
+    exactly as given."""
     from ....service.store import IdempotencyConflict
 
     body = {"内容": "订会议室", "人数": 3}
     calls = [("张三", "订单-1", body), ("张三丰", "订单-1", body), ("张三", "丰订单-1", body),
              ("张三", "订单-1", {"人数": 3, "内容": "订会议室"}), ("张三", full_width("order"), body),
-             ("张三", "order", body), ("张三", "ORDER", body), ("张三", "order", {"内容": "订会议室 ", "人数": 3}),
+             ("张三", "order", body), ("张三", "ORDER", body),
+             ("张三", "order", {"内容": "订会议室 ", "人数": 3}),
              ("张三", "ORDER", {"内容": "订会议室", "人数": 3})]
-    wanted = [["r1", True], ["r2", True], ["r3", True], ["r1", False], ["r5", True], ["r6", True], ["r7", True],
-              "冲突", ["r7", False]]
+    wanted = [["r1", True], ["r2", True], ["r3", True], ["r1", False], ["r5", True], ["r6", True],
+              ["r7", True], "冲突", ["r7", False]]
     other = [("李四", "订单-1", body), ("李四", "订单-1", body)]
 
     def run(sequence: list[tuple[str, str, Any]]) -> Callable[[], list[Any]]:
@@ -523,7 +525,8 @@ def _fresh_stores(check: _Check, store_class: Any) -> None:
             store, found = store_class(60, _Clock()), []
             for number, (user, key, sent) in enumerate(sequence, 1):
                 try:
-                    got = store.run_once(user, key, copy.deepcopy(sent), lambda number=number: f"r{number}")
+                    got = store.run_once(user, key, copy.deepcopy(sent),
+                                         lambda number=number: f"r{number}")
                 except IdempotencyConflict:
                     got = "冲突"
                 found.append(list(got) if isinstance(got, tuple) else got)

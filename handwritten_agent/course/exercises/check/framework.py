@@ -8,9 +8,10 @@ Every call through ``_Check.call``/``_Check.raises`` runs under ``CALL_TIME_LIMI
 under ``CHECK_TIME_LIMIT`` (``limits.py``): a loop that never ends becomes a Chinese message naming the
 case. ``SystemExit`` from the learner's code becomes a message too; ``KeyboardInterrupt`` is explained,
 then re-raised. A failure shows only its Chinese message in IPython (``_render_traceback_``).
-``_Check.independent`` calls the learner's code several times on independent inputs (``refill`` gives
-a list new contents under the same ``id``) to catch state kept between calls; ``full_width`` and
-``CHINESE_WORDS`` build the Chinese, full-width and mixed text inputs that catch ASCII-only rules.
+``_Check.independent`` calls the learner's code several times on independent inputs (``refill``
+gives a list new contents under the same ``id``) to catch state kept between calls; ``full_width``
+and ``CHINESE_WORDS`` build the Chinese, full-width and mixed text inputs that catch ASCII-only
+rules.
 Left out: running the learner's code in a sandbox (it runs in the notebook's own process).
 """
 
@@ -50,8 +51,9 @@ STATE_HINT = ("每次调用只能依据这一次的输入（和这一次给的�
 
 
 def refill(target: Any, content: Any) -> Any:
-    """Give the list or dict ``target`` the items of ``content`` in place and return it: the same object
-    (same ``id``) with other contents, which an answer that remembers objects by identity gets wrong."""
+    """Give the list or dict ``target`` the items of ``content`` in place and return it: the same
+    object (same ``id``) with other contents, which an answer that remembers objects by identity
+    gets wrong."""
     if isinstance(target, list):
         target[:] = list(content)
     elif isinstance(target, dict):
@@ -66,9 +68,10 @@ _FULL_WIDTH_OFFSET = 0xFF01 - 0x21
 
 
 def full_width(text: str) -> str:
-    """``text`` with its printable ASCII in full-width forms (``A1`` → ``Ａ１``, space → ideographic space):
-    what a Chinese input method types, which a task's rule may or may not treat as ASCII."""
-    return "".join("\u3000" if char == " " else chr(ord(char) + _FULL_WIDTH_OFFSET) if "!" <= char <= "~"
+    """``text`` with its printable ASCII in full-width forms (``A1`` → ``Ａ１``, space → ideographic
+    space): what a Chinese input method types, which a task's rule may or may not treat as ASCII."""
+    return "".join("\u3000" if char == " "
+                   else chr(ord(char) + _FULL_WIDTH_OFFSET) if "!" <= char <= "~"
                    else char for char in text)
 
 
@@ -405,14 +408,15 @@ class _Check:
 
     def independent(self, case: str, runs: Sequence[tuple[Any, ...]], *,
                     same: Callable[[Any, Any], bool] | None = None, hint: str = "") -> list[Any]:
-        """Run the learner's code once per ``(label, run, expected)`` or ``(label, run, expected, given)``,
-        in order, in one process, each compared with the result expected for *its own* input; return the results.
+        """Run the learner's code once per ``(label, run, expected)`` or ``(label, run, expected,
+        given)``, in order, in one process, each compared with the result expected for *its own*
+        input; return the results.
 
-        The runs are meant to be independent (other inputs, a fresh resource, the same list changed in
-        place): an answer that keeps state between calls — a module global, a cache under the wrong key
-        or under ``id(...)``, a counter never reset — is right on the first and wrong on a later one, and
-        the message names the run and that kind. Prints nothing when all pass, so adding it to a checker
-        leaves a passing check's output as it was.
+        The runs are meant to be independent (other inputs, a fresh resource, the same list changed
+        in place): an answer that keeps state between calls — a module global, a cache under the
+        wrong key or under ``id(...)``, a counter never reset — is right on the first and wrong on a
+        later one, and the message names the run and that kind. Prints nothing when all pass, so
+        adding it to a checker leaves a passing check's output as it was.
         """
         __tracebackhide__ = True
         same = same or (lambda want, got: value_difference(want, got) is None)
@@ -426,8 +430,8 @@ class _Check:
                 continue
             earlier = next((number for number, (_, _, before, *_) in enumerate(runs[:index])
                             if same(before, got) and not same(before, want)), None)
-            again = next((number for number, (_, _, before, *_) in enumerate(runs[:index]) if same(before, want)),
-                         None)
+            again = next((number for number, (_, _, before, *_) in enumerate(runs[:index])
+                          if same(before, want)), None)
             if earlier is not None:
                 why = (f"第 {index + 1} 次调用（换了输入）还返回了第 {earlier + 1} 次的结果："
                        "答案可能把结果存在了全局变量或按错误的键缓存")
@@ -440,9 +444,10 @@ class _Check:
             else:
                 why = "结果不对"
             difference = value_difference(want, got) or "值不同"
-            raise self.fail(name, given=given, expected=want, got=f"{typed(got, 160)}（{difference}）",
-                            why=why, hint=" ".join(part for part in (hint, STATE_HINT if index else "") if part)
-                            or "和练习说明里的规则逐条对照。")
+            advice = " ".join(part for part in (hint, STATE_HINT if index else "") if part)
+            raise self.fail(name, given=given, expected=want, why=why,
+                            got=f"{typed(got, 160)}（{difference}）",
+                            hint=advice or "和练习说明里的规则逐条对照。")
         return results
 
     def done(self) -> None:

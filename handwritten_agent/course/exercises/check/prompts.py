@@ -105,7 +105,8 @@ def excerpt(prompt: str, *words: str, width: int = 90) -> str:
 
 
 def _escaped_chinese(prompt: str) -> tuple[str, str] | None:
-    """``(the escaped part, what it says)`` when the prompt writes Chinese as ``\\uXXXX`` escapes, else None."""
+    """``(the escaped part, what it says)`` when the prompt writes Chinese as ``\\uXXXX`` escapes,
+    else None."""
     match = re.search(r"(?:\\u[0-9a-fA-F]{4})+", prompt)
     if match is None:
         return None
@@ -113,7 +114,8 @@ def _escaped_chinese(prompt: str) -> tuple[str, str] | None:
         text = json.loads(f'"{match.group(0)}"')
     except ValueError:
         return None
-    return (match.group(0)[:60], text[:20]) if re.search(r"[\u3000-\u9fff\uff00-\uffef]", text) else None
+    wide = re.search(r"[\u3000-\u9fff\uff00-\uffef]", text)
+    return (match.group(0)[:60], text[:20]) if wide else None
 
 
 def prompt_problems(prompt: str, tools: list[dict[str, Any]]) -> list[tuple[str, str, str, str]]:
