@@ -104,3 +104,34 @@ def test_state_kept_between_calls_is_named(name, words, capsys):
     first_line = str(failure.value).splitlines()[0]
     for word in words:
         assert word in first_line, f"the first line should name the kind {word!r}:\n{failure.value}"
+
+
+def test_independent_runs_print_nothing_when_right_and_name_the_kind_when_not(capsys):
+    from handwritten_agent.course.exercises.check.framework import _Check
+
+    check = _Check("demo")
+    check.independent("两次", [("一", lambda: [1], [1]), ("二", lambda: [2], [2])])
+    assert capsys.readouterr().out == ""  # a passing check's output stays as it was
+    kept: dict[str, int] = {}
+    with pytest.raises(ExerciseFailed) as cached:
+        check.independent("缓存", [("一", lambda: kept.setdefault("v", 1), 1),
+                                   ("二", lambda: kept.setdefault("v", 2), 2)])
+    assert "第 2 次调用（换了输入）还返回了第 1 次的结果" in str(cached.value).splitlines()[0]
+    count = [0]
+
+    def counted() -> int:
+        count[0] += 1
+        return count[0]
+
+    with pytest.raises(ExerciseFailed) as counter:
+        check.independent("计数", [("新的", counted, 1), ("又一个新的", counted, 1)])
+    assert "没有清零的计数器" in str(counter.value).splitlines()[0]
+
+
+def test_refill_keeps_the_object_and_full_width_covers_printable_ascii():
+    from handwritten_agent.course.exercises.check.framework import full_width, refill
+
+    values = [1, 2]
+    assert refill(values, [3]) is values and values == [3]
+    assert full_width("Ab 1_") == "Ａｂ\u3000１＿"
+    assert full_width("北京") == "北京"
