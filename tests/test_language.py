@@ -544,7 +544,7 @@ def test_the_chinese_parser_translates_argparse_messages_it_does_not_know_by_pat
 # --------------------------------------------------------------------------------------------
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("day*.ipynb")) + sorted((ROOT / "solutions").glob("day*.ipynb"))
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "solutions").glob("*.ipynb"))
 
 # Sentences that imitate a real provider's words on purpose (the simulator and the stand-in servers answer the way
 # OpenAI answers): a learner meets exactly these from real services, so they stay English, as the providers write them.
