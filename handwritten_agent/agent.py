@@ -1,4 +1,5 @@
-"""The ReAct loop: ask the model, run the tools it asks for, hand back the results, repeat — with bounds.
+"""The ReAct loop: ask the model, run the tools it asks for, hand back the results, repeat — with
+bounds.
 
 This is the seeds' minimal loop made correct:
 
@@ -7,8 +8,8 @@ This is the seeds' minimal loop made correct:
   ``tool_call_id``, in the order the calls were made;
 - a tool error, bad arguments or an unknown tool become a result the model reads
   (``ToolRegistry.dispatch`` never raises), so the model can correct itself;
-- an identical call (same tool, same arguments: ``ToolCall.key``) made earlier in the run is not executed
-  again: the model gets the earlier result back with a note that it already had it;
+- an identical call (same tool, same arguments: ``ToolCall.key``) made earlier in the run is not
+  executed again: the model gets the earlier result back with a note that it already had it;
 - the run always ends, with a truthful ``stop_reason``:
 
   ======================  =======================================================================
@@ -22,8 +23,9 @@ This is the seeds' minimal loop made correct:
   ======================  =======================================================================
 
 Later days attach through ``hooks`` (see ``hooks.py``): objects whose ``prepare_messages``,
-``visible_tools``, ``check_call``, ``after_call`` and ``on_event`` the loop calls at those points. The
-loop itself knows no day. ``memory=fn`` and ``on_event=fn`` are sugar for the two most common hooks.
+``visible_tools``, ``check_call``, ``after_call`` and ``on_event`` the loop calls at those points.
+The loop itself knows no day. ``memory=fn`` and ``on_event=fn`` are sugar for the two most common
+hooks.
 
 Every step is reported as an ``AgentEvent`` (with the run id and a timestamp) to the hooks and, if
 you iterate ``iter_run``, to you; ``run`` is ``iter_run`` consumed to the end. The loop is written
@@ -32,7 +34,8 @@ once, in ``_loop``. A paused run is plain data: ``RunResult.to_json()`` / ``RunR
 The shapes a run produces (``RunResult``, ``Step``, ``AgentEvent``…) and the signals hooks raise
 (``StopRun``, ``NeedsConfirmation``) live in ``run``; showing a run lives in ``display``.
 
-Left out: streaming tokens to the caller, async tools, and running the calls of one step in parallel.
+Left out: streaming tokens to the caller, async tools, and running the calls of one step in
+parallel.
 """
 
 from __future__ import annotations
@@ -40,12 +43,23 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from typing import Any, Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
+from typing import Any
 
 from .hooks import EventHook, HookContext, Hooks, MessagesHook
-from .reporting import within
 from .messages import ChatModel, ChatResult, ToolCall
-from .run import AgentEvent, EventKind, NeedsConfirmation, PausedCall, RunResult, Step, StopReason, StopRun, ToolCallRecord
+from .reporting import within
+from .run import (
+    AgentEvent,
+    EventKind,
+    NeedsConfirmation,
+    PausedCall,
+    RunResult,
+    Step,
+    StopReason,
+    StopRun,
+    ToolCallRecord,
+)
 from .tools import ToolRegistry, ToolResult
 
 DEFAULT_SYSTEM_PROMPT = (
@@ -56,7 +70,10 @@ DEFAULT_SYSTEM_PROMPT = (
     "已经拿到的结果不要用相同的参数再调用一次。信息齐全后，用简洁的中文给出最终回答。"
 )
 
-REPEATED_CALL_NOTE = "你已经用完全相同的参数调用过这个工具，上面是那次的结果，这次没有重复执行。请直接使用这个结果，或者换用不同的参数。"
+REPEATED_CALL_NOTE = (
+    "你已经用完全相同的参数调用过这个工具，上面是那次的结果，这次没有重复执行。请直接使用这个结果，"
+    "或者换用不同的参数。"
+)
 
 
 def _ms_since(start: float) -> float:
@@ -64,88 +81,174 @@ def _ms_since(start: float) -> float:
 
 
 CUT_OFF: dict[str, str] = {
-    "length": "模型的回复写到一半被截断了（finish_reason='length'：达到了回复长度上限 max_tokens / "
-              "max_completion_tokens）。截断的文字不是完整的回答，截断的工具调用参数也不完整，所以一个都没有执行。"
-              "请调大回复上限（Agent(model_options={'max_tokens': ...})；新接口和推理模型用 max_completion_tokens），"
-              "或者让模型回答得更短。",
-    "content_filter": "模型的回复被服务商的内容过滤拦下了（finish_reason='content_filter'），没有可用的回答或工具调用。"
-                      "请换一种说法，或检查请求里是否有会触发过滤的内容。",
+    "length": (
+        "模型的回复写到一半被截断了（finish_reason='length'：达到了回复长度上限 max_tokens / "
+        "max_completion_tokens）。截断的文字不是完整的回答，截断的工具调用参数也不完整，"
+        "所以一个都没有执行。"
+        "请调大回复上限（Agent(model_options={'max_tokens': ...})；新接口和推理模型用"
+        " max_completion_tokens），"
+        "或者让模型回答得更短。"
+    ),
+    "content_filter": (
+        "模型的回复被服务商的内容过滤拦下了（finish_reason='content_filter'），没有可用的回答或工具"
+        "调用。"
+        "请换一种说法，或检查请求里是否有会触发过滤的内容。"
+    ),
 }
-"""``finish_reason`` values that mean the reply is unfinished → why the run stops (its stop reason is the value)."""
+"""``finish_reason`` values that mean the reply is unfinished → why the run stops (its stop reason
+is the value).
+"""
 
 
 class Agent:
-    """A tool-calling agent: one client, one registry, bounded by ``max_steps`` and ``max_seconds``."""
+    """A tool-calling agent: one client, one registry, bounded by ``max_steps`` and
+    ``max_seconds``.
+    """
 
-    def __init__(self, client: ChatModel, registry: ToolRegistry, system_prompt: str = DEFAULT_SYSTEM_PROMPT, max_steps: int = 8,
-                 max_seconds: float | None = None, on_event: Callable[[AgentEvent], None] | None = None,
-                 model_options: dict[str, Any] | None = None, *, hooks: Sequence[Any] = (),
-                 memory: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None):
-        """``model_options`` go to every ``client.complete`` call (e.g. ``{"parallel_tool_calls": False}``).
+    def __init__(
+        self,
+        client: ChatModel,
+        registry: ToolRegistry,
+        system_prompt: str = DEFAULT_SYSTEM_PROMPT,
+        max_steps: int = 8,
+        max_seconds: float | None = None,
+        on_event: Callable[[AgentEvent], None] | None = None,
+        model_options: dict[str, Any] | None = None,
+        *,
+        hooks: Sequence[Any] = (),
+        memory: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None,
+    ):
+        """``model_options`` go to every ``client.complete`` call (e.g. ``{"parallel_tool_calls":
+        False}``).
 
-        ``hooks`` are called in order (see ``hooks.py``); ``memory=fn`` comes first and ``on_event=fn`` last.
-        An exception a hook raises is a bug in that hook and propagates (unlike anything the model or a
-        tool does), except ``StopRun``, which ends the run, and ``NeedsConfirmation``, which pauses a call.
+        ``hooks`` are called in order (see ``hooks.py``); ``memory=fn`` comes first and
+        ``on_event=fn`` last. An exception a hook raises is a bug in that hook and propagates
+        (unlike anything the model or a tool does), except ``StopRun``, which ends the run, and
+        ``NeedsConfirmation``, which pauses a call.
         """
         if max_steps < 1:
             raise ValueError(f"max_steps 至少是 1，收到的是 {max_steps}。")
         self.client, self.registry, self.system_prompt = client, registry, system_prompt
         self.max_steps, self.max_seconds = max_steps, max_seconds
         self.model_options = dict(model_options or {})
-        self.hooks = Hooks([*([MessagesHook(memory)] if memory is not None else []), *hooks,
-                            *([EventHook(on_event)] if on_event is not None else [])])
+        self.hooks = Hooks(
+            [
+                *([MessagesHook(memory)] if memory is not None else []),
+                *hooks,
+                *([EventHook(on_event)] if on_event is not None else []),
+            ]
+        )
 
     # ----------------------------------------------------------------------- public entry points
 
-    def run(self, user_message: str, history: list[dict[str, Any]] | None = None, *, run_id: str | None = None) -> RunResult:
-        """Run to the end and return the result. Never raises for anything the model or a tool does."""
+    def run(
+        self,
+        user_message: str,
+        history: list[dict[str, Any]] | None = None,
+        *,
+        run_id: str | None = None,
+    ) -> RunResult:
+        """Run to the end and return the result. Never raises for anything the model or a tool
+        does.
+        """
         return _last_run(self.iter_run(user_message, history, run_id=run_id))
 
-    def iter_run(self, user_message: str, history: list[dict[str, Any]] | None = None, *,
-                 run_id: str | None = None) -> Iterator[AgentEvent]:
-        """The same run as ``run``, as a generator of events; the last one (``stop``) carries the ``RunResult``."""
-        run = RunResult(answer=None, stop_reason="running", error=None, messages=self._start(user_message, history), steps=[],
-                        run_id=run_id or f"run_{uuid.uuid4().hex[:12]}")
+    def iter_run(
+        self,
+        user_message: str,
+        history: list[dict[str, Any]] | None = None,
+        *,
+        run_id: str | None = None,
+    ) -> Iterator[AgentEvent]:
+        """The same run as ``run``, as a generator of events; the last one (``stop``) carries the
+        ``RunResult``.
+        """
+        run = RunResult(
+            answer=None,
+            stop_reason="running",
+            error=None,
+            messages=self._start(user_message, history),
+            steps=[],
+            run_id=run_id or f"run_{uuid.uuid4().hex[:12]}",
+        )
         yield from self._drive(self._loop(run, {}))
 
     def resume(self, paused: RunResult, decisions: dict[str, Any]) -> RunResult:
-        """Continue a run that ended with ``needs_confirmation``; ``decisions`` maps every pending request id to a decision."""
+        """Continue a run that ended with ``needs_confirmation``; ``decisions`` maps every pending
+        request id to a decision.
+        """
         return _last_run(self.iter_resume(paused, decisions))
 
     def iter_resume(self, paused: RunResult, decisions: dict[str, Any]) -> Iterator[AgentEvent]:
         """``resume`` as a generator of events."""
         if paused.stop_reason != "needs_confirmation":
-            raise ValueError(f"只能继续一个等待确认的运行（stop_reason='needs_confirmation'），这个运行的 stop_reason 是 {paused.stop_reason!r}。")
+            raise ValueError(
+                "只能继续一个等待确认的运行（stop_reason='needs_confirmation'），这个运行的"
+                f" stop_reason 是 {paused.stop_reason!r}。"
+            )
         ids = [request.id for request in paused.pending]
-        missing, unknown = [i for i in ids if i not in decisions], [i for i in decisions if i not in ids]
+        missing, unknown = (
+            [i for i in ids if i not in decisions],
+            [i for i in decisions if i not in ids],
+        )
         if missing or unknown:
-            raise ValueError("每个待确认的调用都要有一个决定，而且只能是这些调用的："
-                             + (f"缺少 {', '.join(missing)}；" if missing else "") + (f"不认识 {', '.join(unknown)}；" if unknown else "")
-                             + f"待确认的是 {', '.join(ids)}。")
-        steps = [Step(s.index, s.reply, s.model_ms, list(s.calls)) for s in paused.steps]  # the paused result stays as it was
-        run = RunResult(answer=None, stop_reason="running", error=None, messages=[dict(m) for m in paused.messages], steps=steps,
-                        run_id=paused.run_id, paused=list(paused.paused), answered=dict(paused.answered))
+            raise ValueError(
+                "每个待确认的调用都要有一个决定，而且只能是这些调用的："
+                + (f"缺少 {', '.join(missing)}；" if missing else "")
+                + (f"不认识 {', '.join(unknown)}；" if unknown else "")
+                + f"待确认的是 {', '.join(ids)}。"
+            )
+        steps = [
+            Step(s.index, s.reply, s.model_ms, list(s.calls)) for s in paused.steps
+        ]  # the paused result stays as it was
+        run = RunResult(
+            answer=None,
+            stop_reason="running",
+            error=None,
+            messages=[dict(m) for m in paused.messages],
+            steps=steps,
+            run_id=paused.run_id,
+            paused=list(paused.paused),
+            answered=dict(paused.answered),
+        )
         yield from self._drive(self._loop(run, decisions))
 
     # ----------------------------------------------------------------------- the loop
 
-    def _start(self, user_message: str, history: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
-        """The opening messages. A history that starts with a system message keeps it (continuing a conversation)."""
+    def _start(
+        self, user_message: str, history: list[dict[str, Any]] | None
+    ) -> list[dict[str, Any]]:
+        """The opening messages. A history that starts with a system message keeps it (continuing a
+        conversation).
+        """
         history = list(history or [])
-        head = [] if history and history[0].get("role") == "system" else [{"role": "system", "content": self.system_prompt}]
+        head = (
+            []
+            if history and history[0].get("role") == "system"
+            else [{"role": "system", "content": self.system_prompt}]
+        )
         return head + history + [{"role": "user", "content": user_message}]
 
     def _loop(self, run: RunResult, decisions: dict[str, Any]) -> Iterator[AgentEvent]:
         messages, steps, started = run.messages, run.steps, time.perf_counter()
         event = self._event_factory(run)
 
-        def stop(reason: StopReason, answer: str | None = None, error: str | None = None) -> AgentEvent:
-            run.answer, run.stop_reason, run.error, run.duration_ms = answer, reason, error, _ms_since(started)
+        def stop(
+            reason: StopReason, answer: str | None = None, error: str | None = None
+        ) -> AgentEvent:
+            run.answer, run.stop_reason, run.error, run.duration_ms = (
+                answer,
+                reason,
+                error,
+                _ms_since(started),
+            )
             return event("stop", len(steps), run=run)
 
         try:
             yield event("run_start", len(steps), data={"resumed": bool(decisions)})
-            self.hooks.start_run(list(messages), list(self.registry), HookContext(run.run_id, len(steps)))
+            self.hooks.start_run(
+                list(messages), list(self.registry), HookContext(run.run_id, len(steps))
+            )
             if run.paused:  # resuming: answer the calls that waited for a decision, then carry on
                 yield from self._answer([p.call for p in run.paused], run, decisions)
                 if run.paused:
@@ -153,30 +256,58 @@ class Agent:
                     return
                 _answers_in_call_order(messages)
             for index in range(len(steps) + 1, self.max_steps + 1):
-                if self.max_seconds is not None and time.perf_counter() - started > self.max_seconds:
-                    yield stop("timeout", error=f"{self.max_seconds:g} 秒的时间预算在第 {index - 1} 步之后用完了。"
-                                                "请调大 Agent(max_seconds=...)，或者把任务拆小。")
+                if (
+                    self.max_seconds is not None
+                    and time.perf_counter() - started > self.max_seconds
+                ):
+                    yield stop(
+                        "timeout",
+                        error=(
+                            f"{self.max_seconds:g} 秒的时间预算在第 {index - 1} 步之后用完了。"
+                            "请调大 Agent(max_seconds=...)，或者把任务拆小。"
+                        ),
+                    )
                     return
                 context = HookContext(run.run_id, index)
                 reply = yield from self._call_model(run, context)
-                if isinstance(reply, str):  # HTTP, network, timeout, a scripted client running dry …: end, truthfully
+                if isinstance(
+                    reply, str
+                ):  # HTTP, network, timeout, a scripted client running dry …: end, truthfully
                     yield stop("error", error=reply)
                     return
 
                 cut = CUT_OFF.get(reply.finish_reason or "")
-                if cut is not None:  # an unfinished reply is neither an answer nor calls to run: end, and say why
-                    yield stop(reply.finish_reason, error=f"第 {index} 步：{cut}")  # type: ignore[arg-type]
+                if (
+                    cut is not None
+                ):  # an unfinished reply is neither an answer nor calls to run: end, and say why
+                    yield stop(reply.finish_reason, error=(f"第 {index} 步：{cut}"))  # type: ignore[arg-type]
                     return
-                if not reply.tool_calls:  # no tool wanted: this is the answer — unless there is nothing in it
+                if (
+                    not reply.tool_calls
+                ):  # no tool wanted: this is the answer — unless there is nothing in it
                     if not (reply.content or "").strip():
-                        yield stop("error", error=f"第 {index} 步模型返回了空回复（没有文字，也没有工具调用，"
-                                                  f"finish_reason={reply.finish_reason!r}）。请重试，或确认这个模型支持工具调用。")
+                        yield stop(
+                            "error",
+                            error=(
+                                f"第 {index} 步模型返回了空回复（没有文字，也没有工具调用，"
+                                f"finish_reason={reply.finish_reason!r}）。请重试，或确认这个模型支"
+                                f"持工具调用。"
+                            ),
+                        )
                         return
                     messages.append(reply.to_message())
-                    note = self.hooks.review_answer(reply.content, run, context) if index < self.max_steps else None
-                    if note is not None:  # e.g. the answer claims an action no tool performed: tell the model, go on
+                    note = (
+                        self.hooks.review_answer(reply.content, run, context)
+                        if index < self.max_steps
+                        else None
+                    )
+                    if (
+                        note is not None
+                    ):  # e.g. the answer claims an action no tool performed: tell the model, go on
                         messages.append({"role": "user", "content": note})
-                        yield event("answer_reviewed", index, answer=reply.content, data={"note": note})
+                        yield event(
+                            "answer_reviewed", index, answer=reply.content, data={"note": note}
+                        )
                         continue
                     run.answer = reply.content  # kept if a hook stops the run at the final event
                     yield event("final", index, answer=reply.content)
@@ -184,20 +315,33 @@ class Agent:
                     return
 
                 messages.append(reply.to_message())  # echoed exactly: same ids, same argument text
-                yield from self._answer(reply.tool_calls, run, {})  # every call answered, in the order the model made them
+                yield from self._answer(
+                    reply.tool_calls, run, {}
+                )  # every call answered, in the order the model made them
                 if run.paused:
                     yield stop("needs_confirmation")
                     return
 
-            yield stop("max_steps", error=f"{self.max_steps} 步之后仍然没有最终回答：模型一直在调用工具。"
-                                          "请查看最后几步是否在兜圈子，或者调大 Agent(max_steps=...)。")
+            yield stop(
+                "max_steps",
+                error=(
+                    f"{self.max_steps} 步之后仍然没有最终回答：模型一直在调用工具。"
+                    "请查看最后几步是否在兜圈子，或者调大 Agent(max_steps=...)。"
+                ),
+            )
         except StopRun as exc:  # a hook ended the run (a budget, a cancel)
             yield stop(exc.reason, answer=run.answer, error=exc.message)
 
-    def _call_model(self, run: RunResult, context: HookContext) -> Generator[AgentEvent, None, ChatResult | str]:
-        """One model call with what the hooks let it see; its events, then the reply (or why the call failed)."""
+    def _call_model(
+        self, run: RunResult, context: HookContext
+    ) -> Generator[AgentEvent, None, ChatResult | str]:
+        """One model call with what the hooks let it see; its events, then the reply (or why the
+        call failed).
+        """
         event, index = self._event_factory(run), context.step
-        sent = self.hooks.prepare_messages(list(run.messages), context)  # the model may see less; the run keeps all
+        sent = self.hooks.prepare_messages(
+            list(run.messages), context
+        )  # the model may see less; the run keeps all
         tools = [tool.schema() for tool in self.hooks.visible_tools(list(self.registry), context)]
         yield from self._reports(context, event)
         started = time.perf_counter()
@@ -210,18 +354,30 @@ class Agent:
         yield from self._reports(context, event)
         step = Step(index, reply, _ms_since(started))
         run.steps.append(step)
-        yield event("model_call", index, reply=reply, duration_ms=step.model_ms, messages=list(sent),
-                    data={"tools": [t["function"]["name"] for t in tools]})
+        yield event(
+            "model_call",
+            index,
+            reply=reply,
+            duration_ms=step.model_ms,
+            messages=list(sent),
+            data={"tools": [t["function"]["name"] for t in tools]},
+        )
         return reply
 
     @staticmethod
     def _reports(context: HookContext, event: Callable[..., AgentEvent]) -> Iterator[AgentEvent]:
-        """What hooks and code below the loop reported into this step so far, as events (each once)."""
+        """What hooks and code below the loop reported into this step so far, as events (each
+        once).
+        """
         reports, context.reports[:] = list(context.reports), []
         yield from (event(kind, context.step, data=data) for kind, data in reports)
 
-    def _answer(self, calls: list[ToolCall], run: RunResult, decisions: dict[str, Any]) -> Iterator[AgentEvent]:
-        """Check, run and answer each call in order; calls a hook pauses are left in ``run.paused``."""
+    def _answer(
+        self, calls: list[ToolCall], run: RunResult, decisions: dict[str, Any]
+    ) -> Iterator[AgentEvent]:
+        """Check, run and answer each call in order; calls a hook pauses are left in
+        ``run.paused``.
+        """
         event, step = self._event_factory(run), run.steps[-1]
         waiting = {paused.call.id: paused.request for paused in run.paused}
         run.paused = []
@@ -229,44 +385,78 @@ class Agent:
             if call.id not in waiting:
                 yield event("tool_call", step.index, call=call)
             request = waiting.get(call.id)
-            context = HookContext(run.run_id, step.index, self.registry.get(call.name),
-                                  decisions.get(request.id) if request is not None else None, request)
+            context = HookContext(
+                run.run_id,
+                step.index,
+                self.registry.get(call.name),
+                decisions.get(request.id) if request is not None else None,
+                request,
+            )
             try:
-                with within(context):  # a tool (or a registry wrapping it, e.g. a cache) reports into this call
+                with within(
+                    context
+                ):  # a tool (or a registry wrapping it, e.g. a cache) reports into this call
                     record = self._execute(call, run.answered, context)
             except NeedsConfirmation as paused:
                 run.paused.append(PausedCall(call, paused.request))
-                yield from (event(kind, step.index, call=call, data=data) for kind, data in context.reports)
-                yield event("needs_confirmation", step.index, call=call, data={"request": paused.request.to_dict()})
+                yield from (
+                    event(kind, step.index, call=call, data=data) for kind, data in context.reports
+                )
+                yield event(
+                    "needs_confirmation",
+                    step.index,
+                    call=call,
+                    data={"request": paused.request.to_dict()},
+                )
                 continue
-            yield from (event(kind, step.index, call=call, data=data) for kind, data in context.reports)
+            yield from (
+                event(kind, step.index, call=call, data=data) for kind, data in context.reports
+            )
             step.calls.append(record)
-            run.messages.append({"role": "tool", "tool_call_id": call.id, "content": record.content})
-            yield event("tool_result", step.index, call=call, record=record, duration_ms=record.duration_ms)
+            run.messages.append(
+                {"role": "tool", "tool_call_id": call.id, "content": record.content}
+            )
+            yield event(
+                "tool_result", step.index, call=call, record=record, duration_ms=record.duration_ms
+            )
 
-    def _execute(self, call: ToolCall, answered: dict[str, dict[str, Any]], context: HookContext) -> ToolCallRecord:
+    def _execute(
+        self, call: ToolCall, answered: dict[str, dict[str, Any]], context: HookContext
+    ) -> ToolCallRecord:
         """Answer one call: from an identical earlier call, from a hook, or by running the tool."""
         if call.key in answered:
             previous = ToolResult.from_dict(answered[call.key])
-            content = json.dumps({**previous.to_dict(), "repeated": True, "note": REPEATED_CALL_NOTE}, ensure_ascii=False, default=str)
-            return ToolCallRecord(call, previous, 0.0, repeated=True, content=content, executed=False)
+            content = json.dumps(
+                {**previous.to_dict(), "repeated": True, "note": REPEATED_CALL_NOTE},
+                ensure_ascii=False,
+                default=str,
+            )
+            return ToolCallRecord(
+                call, previous, 0.0, repeated=True, content=content, executed=False
+            )
         start = time.perf_counter()
         answer = self.hooks.check_call(call, context)  # may raise NeedsConfirmation
         if answer is None:
-            result = self.hooks.after_call(call, self.registry.dispatch(call.name, call.arguments), context)
+            result = self.hooks.after_call(
+                call, self.registry.dispatch(call.name, call.arguments), context
+            )
         else:
             result = answer
         answered[call.key] = result.to_dict()
-        return ToolCallRecord(call, result, _ms_since(start), content=result.to_content(), executed=answer is None)
+        return ToolCallRecord(
+            call, result, _ms_since(start), content=result.to_content(), executed=answer is None
+        )
 
     def _event_factory(self, run: RunResult) -> Callable[..., AgentEvent]:
         def event(kind: EventKind, step: int, **fields: Any) -> AgentEvent:
             return AgentEvent(kind, step, run_id=run.run_id, **fields)
+
         return event
 
     def _drive(self, events: Iterator[AgentEvent]) -> Iterator[AgentEvent]:
-        """Hand each event to the hooks, then to the caller. A ``StopRun`` from a hook is thrown into the loop,
-        which turns it into its ``stop`` event; the loop always ends with one, so this ends too."""
+        """Hand each event to the hooks, then to the caller. A ``StopRun`` from a hook is thrown
+        into the loop, which turns it into its ``stop`` event; the loop always ends with one, so
+        this ends too."""
         event = next(events)
         while event.kind != "stop":
             try:
@@ -294,10 +484,14 @@ def _last_run(events: Iterator[AgentEvent]) -> RunResult:
 
 
 def _answers_in_call_order(messages: list[dict[str, Any]]) -> None:
-    """After a resume, put the tool messages that follow the last assistant message back in call order."""
+    """After a resume, put the tool messages that follow the last assistant message back in call
+    order.
+    """
     start = max(i for i, m in enumerate(messages) if m.get("role") == "assistant")
     order = {call["id"]: n for n, call in enumerate(messages[start].get("tool_calls") or [])}
-    messages[start + 1:] = sorted(messages[start + 1:], key=lambda m: order.get(m.get("tool_call_id"), len(order)))
+    messages[start + 1 :] = sorted(
+        messages[start + 1 :], key=lambda m: order.get(m.get("tool_call_id"), len(order))
+    )
 
 
 __all__ = ["Agent", "DEFAULT_SYSTEM_PROMPT", "REPEATED_CALL_NOTE"]

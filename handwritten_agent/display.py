@@ -1,7 +1,8 @@
 """Showing a run in a notebook or a terminal: a few Chinese lines per step or event.
 
-Unlike ``agent.py`` (the loop), nothing here changes a run; it only formats ``RunResult``, ``Step`` and
-``AgentEvent``. ``Agent(on_event=print_event)`` shows a run as it happens; ``print_run(result)`` shows it after.
+Unlike ``agent.py`` (the loop), nothing here changes a run; it only formats ``RunResult``, ``Step``
+and ``AgentEvent``. ``Agent(on_event=print_event)`` shows a run as it happens; ``print_run(result)``
+shows it after.
 
 Left out: HTML and widgets (the confirmation card lives in ``widgets``), and colours.
 """
@@ -38,16 +39,24 @@ def format_step(step: Step) -> str:
     lines = [f"第 {step.index} 步 · 模型 {step.model_ms:g} ms"]
     if step.reply.content:
         lines.append(f"  assistant: {shorten(step.reply.content, 300)}")
-    lines += [f"  → [{record.call.id}] {format_call(record.call)}\n{format_record(record)}" for record in step.calls]
+    lines += [
+        f"  → [{record.call.id}] {format_call(record.call)}\n{format_record(record)}"
+        for record in step.calls
+    ]
     return "\n".join(lines)
 
 
 def format_run(result: RunResult) -> str:
     """The whole run, step by step, ending with how and why it stopped."""
     parts = [format_step(step) for step in result.steps]
-    ending = f"结束：stop_reason={result.stop_reason}，{len(result.steps)} 步，{len(result.tool_calls)} 次工具调用，{result.duration_ms:g} ms"
+    ending = (
+        f"结束：stop_reason={result.stop_reason}，{len(result.steps)} 步，{len(result.tool_calls)}"
+        f" 次工具调用，{result.duration_ms:g} ms"
+    )
     if result.pending:
-        ending += "\n  等待确认：" + "；".join(getattr(r, "summary", "") or getattr(r, "tool", "") for r in result.pending)
+        ending += "\n  等待确认：" + "；".join(
+            getattr(r, "summary", "") or getattr(r, "tool", "") for r in result.pending
+        )
     if result.error:
         ending += f"\n  error: {result.error}"
     if result.answer:
@@ -79,7 +88,10 @@ def format_event(event: AgentEvent) -> str:
         return f"  ⏸ 等待确认：{request.get('summary') or request.get('tool', '')}"
     if event.kind == "memory":
         d = event.data
-        return f"  记忆：发送前 {d.get('messages_before')} 条消息（约 {d.get('tokens_before')} token）→ 实际发送 {d.get('messages_after')} 条（约 {d.get('tokens_after')} token）"
+        return (
+            f"  记忆：发送前 {d.get('messages_before')} 条消息（约 {d.get('tokens_before')}"
+            f" token）→ 实际发送 {d.get('messages_after')} 条（约 {d.get('tokens_after')} token）"
+        )
     if event.kind == "answer_reviewed":
         return f"  ↩ 回答被退回，模型再试一次：{shorten(event.data.get('note'), 100)}"
     if event.kind == "final":
@@ -98,4 +110,12 @@ def print_event(event: AgentEvent) -> None:
     print(format_event(event))
 
 
-__all__ = ["format_call", "format_event", "format_record", "format_run", "format_step", "print_event", "print_run"]
+__all__ = [
+    "format_call",
+    "format_event",
+    "format_record",
+    "format_run",
+    "format_step",
+    "print_event",
+    "print_run",
+]

@@ -1,41 +1,56 @@
 """Hooks: how Days 4–7 attach to the Day 3 loop without rewriting it.
 
-A hook is any object with some of these seven methods. ``Agent(..., hooks=[a, b])`` calls, at each named
-point of the loop, every hook that has the method, in the order given:
+A hook is any object with some of these seven methods. ``Agent(..., hooks=[a, b])`` calls, at each
+named point of the loop, every hook that has the method, in the order given:
 
 =====================================================  =============================  ===========================================
 method                                                 when                           what it may do
 =====================================================  =============================  ===========================================
 ``start_run(messages, tools, context)``                as a run starts or resumes     learn what the conversation so far brought
-                                                                                      in (the gate: untrusted text in the history)
+                                                                                      in (the gate:
+                                                                                      untrusted text
+                                                                                      in the
+                                                                                      history)
 ``prepare_messages(messages, context) -> messages``    before every model call        send the model less (a window, a summary —
-                                                                                      Day 4); the run keeps the full history
+                                                                                      Day 4); the
+                                                                                      run keeps the
+                                                                                      full history
 ``visible_tools(tools, context) -> tools``             before every model call        show the model fewer tools (Day 5)
 ``check_call(call, context) -> ToolResult | None``     before every tool call         answer the call without running it (a
-                                                                                      refusal, a cached result), or raise
-                                                                                      ``NeedsConfirmation`` to pause it (Day 5)
+                                                                                      refusal, a
+                                                                                      cached
+                                                                                      result), or
+                                                                                      raise
+                                                                                      ``NeedsConfirmation``
+                                                                                      to pause it
+                                                                                      (Day 5)
 ``after_call(call, result, context) -> ToolResult``    after a tool ran               change what the model reads (masking, Day 5)
 ``review_answer(answer, run, context) -> str | None``  before a final answer stands  send the model a note instead, and go on
-                                                                                      (an answer that claims what no tool did)
+                                                                                      (an answer
+                                                                                      that claims
+                                                                                      what no tool
+                                                                                      did)
 ``on_event(event)``                                    every event, as it happens     print it, write a trace (Day 6), count cost
 =====================================================  =============================  ===========================================
 
 Any of them may raise ``StopRun(reason, message)`` to end the run with that stop reason (a budget, a
-cancel). ``context.report(kind, **data)`` adds an event of the hook's own (a gate's ``permission``, a
-memory policy's ``memory``). ``check_call`` stops at the first hook that answers; the others chain, each
-getting what the one before returned; ``review_answer`` stops at the first note (the loop appends it as a
-user message and asks the model again, within ``max_steps``); ``on_event`` reaches every hook even when one of
-them stops the run.
+cancel). ``context.report(kind, **data)`` adds an event of the hook's own (a gate's ``permission``,
+a memory policy's ``memory``). ``check_call`` stops at the first hook that answers; the others
+chain, each getting what the one before returned; ``review_answer`` stops at the first note (the
+loop appends it as a user message and asks the model again, within ``max_steps``); ``on_event``
+reaches every hook even when one of them stops the run.
 
 ``Agent(memory=fn)`` and ``Agent(on_event=fn)`` are sugar for the two hooks the notebooks use most:
-``MessagesHook(fn)`` (a ``messages -> messages`` function, such as a memory policy) and ``EventHook(fn)``.
+``MessagesHook(fn)`` (a ``messages -> messages`` function, such as a memory policy) and
+``EventHook(fn)``.
 
-**Code that is not a hook** — a client that retries, a fallback client that switches models, a tool cache
-— reports into the run it is part of with ``reporting.report(kind, **data)``: the loop puts the context of the
-current step in a context variable while it calls the model and each tool, and yields what was
-reported as events of the run (``retry`` and ``fallback`` before the step's ``model_call``; a tool
-cache's ``tool_cache`` before the call's ``tool_result``), so every hook and every ``iter_run`` caller
-sees them with nothing wired by hand. Outside a run ``report`` does nothing and returns False.
+**Code that is not a hook** — a client that retries, a fallback client that switches models, a tool
+cache — reports into the run it is part of with ``reporting.report(kind, **data)``: the loop puts
+the context of the current step in a context variable while it calls the model and each tool, and
+yields what was reported as events of the run (``retry`` and ``fallback`` before the step's
+``model_call``; a tool cache's ``tool_cache`` before the call's ``tool_result``), so every hook and
+every ``iter_run`` caller sees them with nothing wired by hand. Outside a run ``report`` does
+nothing and returns False.
 
 Left out: async hooks, and hooks around the model call itself (wrap the client instead: a
 ``ChatModel`` is one method).
@@ -43,25 +58,38 @@ Left out: async hooks, and hooks around the model call itself (wrap the client i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
-from .run import AgentEvent, RunResult, StopRun
 from .messages import ToolCall
+from .run import AgentEvent, RunResult, StopRun
 from .tokens import count_message_tokens
 from .tools import Tool, ToolResult
 
-HOOK_METHODS = ("start_run", "prepare_messages", "visible_tools", "check_call", "after_call", "review_answer", "on_event")
+HOOK_METHODS = (
+    "start_run",
+    "prepare_messages",
+    "visible_tools",
+    "check_call",
+    "after_call",
+    "review_answer",
+    "on_event",
+)
 
 
 @dataclass
 class HookContext:
-    """What a hook is told: the run and step; for a tool call also the tool, and on resume the decision."""
+    """What a hook is told: the run and step; for a tool call also the tool, and on resume the
+    decision.
+    """
 
     run_id: str
     step: int
     tool: Tool | None = None
-    """The registry's ``Tool`` for the call, or None when the model named a tool that does not exist."""
+    """The registry's ``Tool`` for the call, or None when the model named a tool that does not
+    exist.
+    """
     decision: Any = None
     """On resume: the decision a person made about this paused call."""
     request: Any = None
@@ -69,7 +97,9 @@ class HookContext:
     reports: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
     def report(self, kind: str, **data: Any) -> None:
-        """Add an event of ``kind`` to the run's events (e.g. a permission decision, for the trace)."""
+        """Add an event of ``kind`` to the run's events (e.g. a permission decision, for the
+        trace).
+        """
         self.reports.append((kind, data))
 
 
@@ -79,18 +109,24 @@ class Hooks:
     def __init__(self, hooks: list[Any]):
         for hook in hooks:
             if not any(callable(getattr(hook, name, None)) for name in HOOK_METHODS):
-                raise TypeError(f"{hook!r} 不是一个钩子：它至少要有 {'、'.join(HOOK_METHODS)} 中的一个方法。"
-                                "普通函数请用 Agent(memory=函数) 或 Agent(on_event=函数) 传入。")
+                raise TypeError(
+                    f"{hook!r} 不是一个钩子：它至少要有 {'、'.join(HOOK_METHODS)} 中的一个方法。"
+                    "普通函数请用 Agent(memory=函数) 或 Agent(on_event=函数) 传入。"
+                )
         self.hooks = list(hooks)
 
     def _methods(self, name: str) -> list[Callable[..., Any]]:
         return [method for hook in self.hooks if callable(method := getattr(hook, name, None))]
 
-    def start_run(self, messages: list[dict[str, Any]], tools: list[Tool], context: HookContext) -> None:
+    def start_run(
+        self, messages: list[dict[str, Any]], tools: list[Tool], context: HookContext
+    ) -> None:
         for method in self._methods("start_run"):
             method(messages, tools, context)
 
-    def prepare_messages(self, messages: list[dict[str, Any]], context: HookContext) -> list[dict[str, Any]]:
+    def prepare_messages(
+        self, messages: list[dict[str, Any]], context: HookContext
+    ) -> list[dict[str, Any]]:
         for method in self._methods("prepare_messages"):
             messages = method(messages, context)
         return messages
@@ -120,7 +156,9 @@ class Hooks:
         return None
 
     def on_event(self, event: AgentEvent) -> None:
-        """Every hook sees the event; the first ``StopRun`` raised is raised again once all have seen it."""
+        """Every hook sees the event; the first ``StopRun`` raised is raised again once all have
+        seen it.
+        """
         stop: StopRun | None = None
         for method in self._methods("on_event"):
             try:
@@ -132,37 +170,53 @@ class Hooks:
 
 
 class MessagesHook:
-    """``Agent(memory=fn)``: a ``messages -> messages`` function applied to a copy before every model call.
+    """``Agent(memory=fn)``: a ``messages -> messages`` function applied to a copy before every
+    model call.
 
-    When it changes what is sent, a ``memory`` event says by how much (messages and estimated tokens).
-    An exception from the function (e.g. a conversation that cannot fit) ends the run with ``error``
-    and the reason, instead of a traceback.
+    When it changes what is sent, a ``memory`` event says by how much (messages and estimated
+    tokens). An exception from the function (e.g. a conversation that cannot fit) ends the run with
+    ``error`` and the reason, instead of a traceback.
     """
 
     def __init__(self, fn: Callable[[list[dict[str, Any]]], list[dict[str, Any]]]):
         if not callable(fn):
-            raise TypeError(f"memory 要是一个函数（messages -> messages），收到的是 {type(fn).__name__}。")
+            raise TypeError(
+                f"memory 要是一个函数（messages -> messages），收到的是 {type(fn).__name__}。"
+            )
         self.fn = fn
 
-    def prepare_messages(self, messages: list[dict[str, Any]], context: HookContext) -> list[dict[str, Any]]:
+    def prepare_messages(
+        self, messages: list[dict[str, Any]], context: HookContext
+    ) -> list[dict[str, Any]]:
         try:
             sent = self.fn([dict(m) for m in messages])
         except StopRun:
             raise
         except Exception as exc:
-            raise StopRun("error", f"记忆策略（memory）没能处理这段对话：{type(exc).__name__}: {exc}") from exc
+            raise StopRun(
+                "error", f"记忆策略（memory）没能处理这段对话：{type(exc).__name__}: {exc}"
+            ) from exc
         if sent != messages:
-            context.report("memory", messages_before=len(messages), messages_after=len(sent),
-                           tokens_before=count_message_tokens(messages), tokens_after=count_message_tokens(sent))
+            context.report(
+                "memory",
+                messages_before=len(messages),
+                messages_after=len(sent),
+                tokens_before=count_message_tokens(messages),
+                tokens_after=count_message_tokens(sent),
+            )
         return sent
 
 
 class EventHook:
-    """``Agent(on_event=fn)``: ``fn(event)`` for every event; raising ``StopRun`` from it ends the run."""
+    """``Agent(on_event=fn)``: ``fn(event)`` for every event; raising ``StopRun`` from it ends the
+    run.
+    """
 
     def __init__(self, fn: Callable[[AgentEvent], None]):
         if not callable(fn):
-            raise TypeError(f"on_event 要是一个函数（event -> None），收到的是 {type(fn).__name__}。")
+            raise TypeError(
+                f"on_event 要是一个函数（event -> None），收到的是 {type(fn).__name__}。"
+            )
         self.on_event = fn
 
 

@@ -1,10 +1,12 @@
-"""JSON text as models and clients send it: bounded loading, and Chinese words for what is wrong with it.
+"""JSON text as models and clients send it: bounded loading, and Chinese words for what is wrong
+with it.
 
-A model's arguments and a client's request body are JSON *text* from outside the program. This module
-reads it safely (``loads_bounded``: nesting has a limit, the same on every Python version) and says what
-is wrong in Chinese: ``describe_json_error`` translates ``json``'s English error messages, and
-``json_type_name`` / ``json_type_zh`` name a value's JSON type (the one table of Chinese type names the
-package uses: tool validation errors, the parser's messages, the service's 400s).
+A model's arguments and a client's request body are JSON *text* from outside the program. This
+module reads it safely (``loads_bounded``: nesting has a limit, the same on every Python version)
+and says what is wrong in Chinese: ``describe_json_error`` translates ``json``'s English error
+messages, and ``json_type_name`` / ``json_type_zh`` name a value's JSON type (the one table of
+Chinese type names the package uses: tool validation errors, the parser's messages, the service's
+400s).
 
 Left out: JSON repair (``parsing``), schema validation (``tools``, with ``jsonschema``).
 """
@@ -13,7 +15,6 @@ from __future__ import annotations
 
 import json
 from typing import Any
-
 
 JSON_ERRORS_ZH = (
     ("Expecting ',' delimiter", "缺少逗号"),
@@ -28,7 +29,9 @@ JSON_ERRORS_ZH = (
     ("nested too deeply", "嵌套层数太多"),
     ("is not valid JSON", "出现了 NaN 或 Infinity 这类 JSON 不支持的数字"),
 )
-"""``json`` error messages (English, and worded differently across Python versions) → one Chinese reason each."""
+"""``json`` error messages (English, and worded differently across Python versions) → one Chinese
+reason each.
+"""
 
 
 def describe_json_error(message: str) -> str:
@@ -37,9 +40,9 @@ def describe_json_error(message: str) -> str:
 
 
 MAX_JSON_DEPTH = 200
-"""JSON nested deeper than this is refused, the same way on every Python version (``json``'s own limit is the
-interpreter's recursion limit: 3.11 fails near 1,000 levels, 3.13 still parses 5,000, and then ``json.dumps``
-of it fails later). No tool call or API request nests anywhere near this."""
+"""JSON nested deeper than this is refused, the same way on every Python version (``json``'s own
+limit is the interpreter's recursion limit: 3.11 fails near 1,000 levels, 3.13 still parses 5,000,
+and then ``json.dumps`` of it fails later). No tool call or API request nests anywhere near this."""
 
 
 def json_depth(text: str) -> int:
@@ -65,8 +68,9 @@ def json_depth(text: str) -> int:
 
 
 def loads_bounded(text: str | bytes, *, max_depth: int = MAX_JSON_DEPTH, **options: Any) -> Any:
-    """``json.loads`` that refuses nesting deeper than ``max_depth`` with a ``ValueError`` instead of a
-    ``RecursionError`` (or a value too deep to process later). ``options`` go to ``json.loads``."""
+    """``json.loads`` that refuses nesting deeper than ``max_depth`` with a ``ValueError`` instead
+    of a ``RecursionError`` (or a value too deep to process later). ``options`` go to
+    ``json.loads``."""
     if isinstance(text, (bytes, bytearray)):
         text = text.decode("utf-8")
     if text.count("[") + text.count("{") > max_depth and json_depth(text) > max_depth:
@@ -78,24 +82,55 @@ def loads_bounded(text: str | bytes, *, max_depth: int = MAX_JSON_DEPTH, **optio
 
 
 def json_type_name(value: Any) -> str:
-    """The JSON name of a value's type (``null``, ``boolean``, ``integer``, ``number``, ``string``, ``array``, ``object``)."""
+    """The JSON name of a value's type (``null``, ``boolean``, ``integer``, ``number``, ``string``,
+    ``array``, ``object``).
+    """
     if value is None:
         return "null"
-    for python_type, name in ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"), (list, "array"), (dict, "object")):
+    for python_type, name in (
+        (bool, "boolean"),
+        (int, "integer"),
+        (float, "number"),
+        (str, "string"),
+        (list, "array"),
+        (dict, "object"),
+    ):
         if isinstance(value, python_type):
             return name
     return type(value).__name__
 
 
-JSON_TYPES_ZH = {"null": "null", "boolean": "布尔值", "integer": "整数", "number": "数字", "string": "字符串", "array": "数组", "object": "对象"}
+JSON_TYPES_ZH = {
+    "null": "null",
+    "boolean": "布尔值",
+    "integer": "整数",
+    "number": "数字",
+    "string": "字符串",
+    "array": "数组",
+    "object": "对象",
+}
 """The Chinese name of each JSON type (JSON Schema's names as keys)."""
 
 
 def json_type_zh(value_or_type: Any) -> str:
-    """The Chinese name of a JSON type: give a schema type name (``"integer"``) or a value (``3`` → 整数)."""
-    name = value_or_type if isinstance(value_or_type, str) and value_or_type in JSON_TYPES_ZH else json_type_name(value_or_type)
+    """The Chinese name of a JSON type: give a schema type name (``"integer"``) or a value (``3`` →
+    整数).
+    """
+    name = (
+        value_or_type
+        if isinstance(value_or_type, str) and value_or_type in JSON_TYPES_ZH
+        else json_type_name(value_or_type)
+    )
     return JSON_TYPES_ZH.get(name, name)
 
 
-__all__ = ["JSON_ERRORS_ZH", "JSON_TYPES_ZH", "MAX_JSON_DEPTH", "describe_json_error", "json_depth", "json_type_name", "json_type_zh",
-           "loads_bounded"]
+__all__ = [
+    "JSON_ERRORS_ZH",
+    "JSON_TYPES_ZH",
+    "MAX_JSON_DEPTH",
+    "describe_json_error",
+    "json_depth",
+    "json_type_name",
+    "json_type_zh",
+    "loads_bounded",
+]

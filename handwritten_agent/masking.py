@@ -1,17 +1,18 @@
-"""Masking personal data and secrets: mobile and landline numbers, Chinese ID numbers, emails, bank cards, API keys and tokens.
+"""Masking personal data and secrets: mobile and landline numbers, Chinese ID numbers, emails, bank
+cards, API keys and tokens.
 
 The seeds' rule: a tool result is masked before it enters the model's context, unless a later step
 really needs the clear value. The same masking is used for confirmation cards, the audit log and
 traces, so one module finds and masks, and everyone else calls it:
 
 - ``mask_text(text)`` masks every match in a string;
-- ``mask_value(value, rules)`` walks nested JSON values (dicts, lists, strings, and integers that are
-  really phone or card numbers) and applies ``MaskingRules``, which say per field name what to do:
-  keep it clear, hide it whole, or look only for some kinds of data;
+- ``mask_value(value, rules)`` walks nested JSON values (dicts, lists, strings, and integers that
+  are really phone or card numbers) and applies ``MaskingRules``, which say per field name what to
+  do: keep it clear, hide it whole, or look only for some kinds of data;
 - ``walk_json(value, text, field)`` is that walk, the only one: the trace's ``Redactor`` and the
-  service's stored events use it too, with their own text function and field rule, and everything hidden
-  whole — a field marked ``hide``, a field named like a secret (``SECRET_NAME``), a listed secret —
-  becomes the one marker ``HIDDEN`` (``***``);
+  service's stored events use it too, with their own text function and field rule, and everything
+  hidden whole — a field marked ``hide``, a field named like a secret (``SECRET_NAME``), a listed
+  secret — becomes the one marker ``HIDDEN`` (``***``);
 - ``find_personal_data(text)`` lists what was found (kind, position, value), e.g. for tests.
 
 What is found, and how it is shown:
@@ -59,8 +60,9 @@ un-masking — the clear value stays where it came from (the database).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 KINDS: tuple[str, ...] = ("secret", "id_card", "bank_card", "phone", "landline", "email")
 """Every kind this module finds, in the order they are tried."""
@@ -68,48 +70,85 @@ KINDS: tuple[str, ...] = ("secret", "id_card", "bank_card", "phone", "landline",
 PERSONAL_KINDS: tuple[str, ...] = tuple(kind for kind in KINDS if kind != "secret")
 """The kinds that are personal data (everything but ``secret``)."""
 
-KIND_NAMES_ZH: dict[str, str] = {"secret": "密钥", "id_card": "身份证号", "bank_card": "银行卡号", "phone": "手机号", "landline": "座机号",
-                                 "email": "邮箱"}
+KIND_NAMES_ZH: dict[str, str] = {
+    "secret": "密钥",
+    "id_card": "身份证号",
+    "bank_card": "银行卡号",
+    "phone": "手机号",
+    "landline": "座机号",
+    "email": "邮箱",
+}
 
 KEEP, HIDE = "keep", "hide"
-"""Field rules besides kind names: leave the field's value clear, or replace it whole with ``HIDDEN``."""
+"""Field rules besides kind names: leave the field's value clear, or replace it whole with
+``HIDDEN``.
+"""
 
 HIDDEN = "***"
-"""What replaces a value hidden whole: a field marked ``hide``, a field named like a secret, a listed secret."""
+"""What replaces a value hidden whole: a field marked ``hide``, a field named like a secret, a
+listed secret.
+"""
 
-SECRET_NAME = re.compile(r"(api[_-]?key|apikey|access[_-]?key|secret|token|password|passwd|authorization|credentials?|cookie)$",
-                         re.I)
-"""A field or variable whose name *ends* like this holds a secret: its whole value is hidden (``input_tokens`` does not)."""
+SECRET_NAME = re.compile(
+    r"(api[_-]?key|apikey|access[_-]?key|secret|token|password|passwd|authorization|credentials?|cookie)$",
+    re.I,
+)
+"""A field or variable whose name *ends* like this holds a secret: its whole value is hidden
+(``input_tokens`` does not).
+"""
 
-_ID_CARD = re.compile(r"(?<!\d)[1-9]\d{5}(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\dXx])")
+_ID_CARD = re.compile(
+    r"(?<!\d)[1-9]\d{5}(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\dXx])"
+)
 _BANK_CARD = re.compile(r"(?<![\d-])(?:\d{16,19}|\d{4}(?:[ -]\d{4}){3}(?:[ -]\d{1,3})?)(?![\d])")
-_PHONE = re.compile(r"(?<![\d+])(?P<prefix>(?:\+86|0086|86)[ -]?)?(?P<number>1[3-9]\d(?:[ -]?\d{4}){2})(?![\d])")
-_LANDLINE = re.compile(r"(?<![\d+\-])(?:\((?P<paren>0\d{2,3})\)\s?|(?P<area>0\d{2,3})[ -])(?P<local>[2-9]\d{2,3}[ -]?\d{4})"
-                       r"(?:-(?P<ext>\d{1,5}))?(?![\d])")
-_EMAIL = re.compile(r"(?P<local>[A-Za-z0-9._%+-]+)@(?P<domain>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})")
+_PHONE = re.compile(
+    r"(?<![\d+])(?P<prefix>(?:\+86|0086|86)[ -]?)?(?P<number>1[3-9]\d(?:[ -]?\d{4}){2})(?![\d])"
+)
+_LANDLINE = re.compile(
+    r"(?<![\d+\-])(?:\((?P<paren>0\d{2,3})\)\s?|(?P<area>0\d{2,3})[ -])(?P<local>[2-9]\d{2,3}["
+    r" -]?\d{4})"
+    r"(?:-(?P<ext>\d{1,5}))?(?![\d])"
+)
+_EMAIL = re.compile(
+    r"(?P<local>[A-Za-z0-9._%+-]+)@(?P<domain>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})"
+)
 
 _NOT_BEFORE = r"(?<![A-Za-z0-9_])"
 _VALUE_END = "\\s\"',;&，。；、）)"
-_SECRETS: tuple[re.Pattern[str], ...] = tuple(re.compile(pattern) for pattern in (
-    r"(?P<show>-----BEGIN (?:[A-Z]+ )*PRIVATE KEY-----)[\s\S]*?-----END (?:[A-Z]+ )*PRIVATE KEY-----",
-    r"(?i)(?P<show>\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}",
-    r"(?i)" + _NOT_BEFORE + r"(?P<show>[A-Za-z0-9_-]*?(?:api[_-]?key|apikey|access[_-]?key|secret|token|password|passwd|pwd)\"?\s*[=:]\s*\"?)"
-    r"[^" + _VALUE_END + r"]{6,}",
-    _NOT_BEFORE + r"(?P<show>eyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",  # a JWT
-    _NOT_BEFORE + r"(?P<show>sk-)(?:proj-|ant-|live-)?[A-Za-z0-9_-]{16,}",  # OpenAI and the many compatible APIs
-    _NOT_BEFORE + r"(?P<show>(?:sk|rk)_(?:live|test)_)[A-Za-z0-9]{16,}",  # Stripe
-    _NOT_BEFORE + r"(?P<show>A(?:KIA|SIA|GPA|IDA|ROA|NPA|NVA|IPA))[A-Z0-9]{16}(?![A-Za-z0-9])",  # AWS access key ids
-    _NOT_BEFORE + r"(?P<show>LTAI)[A-Za-z0-9]{12,24}(?![A-Za-z0-9])",  # Alibaba Cloud AccessKey ids
-    _NOT_BEFORE + r"(?P<show>AKID)[A-Za-z0-9]{13,40}(?![A-Za-z0-9])",  # Tencent Cloud SecretIds
-    _NOT_BEFORE + r"(?P<show>gh[pousr]_)[A-Za-z0-9]{30,255}(?![A-Za-z0-9])",  # GitHub tokens
-    _NOT_BEFORE + r"(?P<show>github_pat_)[A-Za-z0-9_]{22,255}",
-    _NOT_BEFORE + r"(?P<show>glpat-)[A-Za-z0-9_-]{20,}",  # GitLab
-    _NOT_BEFORE + r"(?P<show>xox[abprs]-)[A-Za-z0-9-]{10,}",  # Slack
-    _NOT_BEFORE + r"(?P<show>AIza)[0-9A-Za-z_-]{35}",  # Google API keys
-    _NOT_BEFORE + r"(?P<show>hf_)[A-Za-z0-9]{30,}",  # Hugging Face
-    _NOT_BEFORE + r"(?P<show>hat_)[A-Za-z0-9_-]{40,}",  # this package's service tokens
-    r"(?P<show>)\b[0-9a-f]{32}\.[A-Za-z0-9]{16}\b",  # Zhipu: <id>.<secret>
-))
+_SECRETS: tuple[re.Pattern[str], ...] = tuple(
+    re.compile(pattern)
+    for pattern in (
+        (
+            r"(?P<show>-----BEGIN (?:[A-Z]+ )*PRIVATE KEY-----)[\s\S]*?-----END (?:[A-Z]+ )*PRIVATE"
+            r" KEY-----"
+        ),
+        r"(?i)(?P<show>\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}",
+        r"(?i)"
+        + _NOT_BEFORE
+        + r"(?P<show>[A-Za-z0-9_-]*?(?:api[_-]?key|apikey|access[_-]?key|secret|token|password|passwd|pwd)\"?\s*[=:]\s*\"?)"
+        r"[^" + _VALUE_END + r"]{6,}",
+        _NOT_BEFORE
+        + r"(?P<show>eyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",  # a JWT
+        _NOT_BEFORE
+        # OpenAI and the many compatible APIs
+        + r"(?P<show>sk-)(?:proj-|ant-|live-)?[A-Za-z0-9_-]{16,}",
+        _NOT_BEFORE + r"(?P<show>(?:sk|rk)_(?:live|test)_)[A-Za-z0-9]{16,}",  # Stripe
+        _NOT_BEFORE
+        # AWS access key ids
+        + r"(?P<show>A(?:KIA|SIA|GPA|IDA|ROA|NPA|NVA|IPA))[A-Z0-9]{16}(?![A-Za-z0-9])",
+        _NOT_BEFORE
+        + r"(?P<show>LTAI)[A-Za-z0-9]{12,24}(?![A-Za-z0-9])",  # Alibaba Cloud AccessKey ids
+        _NOT_BEFORE + r"(?P<show>AKID)[A-Za-z0-9]{13,40}(?![A-Za-z0-9])",  # Tencent Cloud SecretIds
+        _NOT_BEFORE + r"(?P<show>gh[pousr]_)[A-Za-z0-9]{30,255}(?![A-Za-z0-9])",  # GitHub tokens
+        _NOT_BEFORE + r"(?P<show>github_pat_)[A-Za-z0-9_]{22,255}",
+        _NOT_BEFORE + r"(?P<show>glpat-)[A-Za-z0-9_-]{20,}",  # GitLab
+        _NOT_BEFORE + r"(?P<show>xox[abprs]-)[A-Za-z0-9-]{10,}",  # Slack
+        _NOT_BEFORE + r"(?P<show>AIza)[0-9A-Za-z_-]{35}",  # Google API keys
+        _NOT_BEFORE + r"(?P<show>hf_)[A-Za-z0-9]{30,}",  # Hugging Face
+        _NOT_BEFORE + r"(?P<show>hat_)[A-Za-z0-9_-]{40,}",  # this package's service tokens
+        r"(?P<show>)\b[0-9a-f]{32}\.[A-Za-z0-9]{16}\b",  # Zhipu: <id>.<secret>
+    )
+)
 """Secrets by format or label; ``show`` is the part that stays visible (what kind of key it was)."""
 
 
@@ -118,7 +157,9 @@ def _digits(text: str) -> str:
 
 
 def luhn_valid(number: str) -> bool:
-    """The check every bank card number passes (the Luhn algorithm); ``number`` may contain separators."""
+    """The check every bank card number passes (the Luhn algorithm); ``number`` may contain
+    separators.
+    """
     digits = [int(ch) for ch in _digits(number)]
     if len(digits) < 2:
         return False
@@ -137,17 +178,25 @@ _ID_CHECK = "10X98765432"
 
 
 def id_number_valid(value: str) -> bool:
-    """The check character of an 18-character resident ID number (GB 11643, ISO 7064 MOD 11-2) is right."""
+    """The check character of an 18-character resident ID number (GB 11643, ISO 7064 MOD 11-2) is
+    right.
+    """
     if len(value) != 18 or not value[:17].isdigit():
         return False
-    return _ID_CHECK[sum(int(d) * w for d, w in zip(value[:17], _ID_WEIGHTS)) % 11] == value[17].upper()
+    return (
+        _ID_CHECK[sum(int(d) * w for d, w in zip(value[:17], _ID_WEIGHTS)) % 11]
+        == value[17].upper()
+    )
 
 
 def _mask_id_card(match: re.Match[str]) -> str | None:
     value = match.group(0)
     if not id_number_valid(value) and luhn_valid(value):
-        return None  # ID-shaped with a wrong check character, but a valid card number: masked as a card, next
-    return value[:3] + "*" * (len(value) - 7) + value[-4:].upper()  # a wrong check character is a typo in a real ID: still masked
+        # ID-shaped with a wrong check character, but a valid card number: masked as a card, next
+        return None
+    return (
+        value[:3] + "*" * (len(value) - 7) + value[-4:].upper()
+    )  # a wrong check character is a typo in a real ID: still masked
 
 
 def _mask_bank_card(match: re.Match[str]) -> str | None:
@@ -196,7 +245,9 @@ def _check_kinds(kinds: Iterable[str]) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Found:
-    """One piece of personal data in a text: its kind, where it is, the clear value and how it is shown."""
+    """One piece of personal data in a text: its kind, where it is, the clear value and how it is
+    shown.
+    """
 
     kind: str
     start: int
@@ -223,13 +274,18 @@ def find_personal_data(text: str, kinds: Iterable[str] = KINDS) -> list[Found]:
 
 
 def mask_text(text: str, kinds: Iterable[str] = KINDS) -> str:
-    """``text`` with every secret, ID number, bank card, phone number and email (or only ``kinds``) masked."""
+    """``text`` with every secret, ID number, bank card, phone number and email (or only ``kinds``)
+    masked.
+    """
     if not isinstance(text, str):
-        raise TypeError(f"mask_text 需要一个字符串，收到的是 {type(text).__name__}。JSON 值（dict、list）请用 mask_value。")
+        raise TypeError(
+            f"mask_text 需要一个字符串，收到的是 {type(text).__name__}。JSON 值（dict、list）请用"
+            " mask_value。"
+        )
     pieces: list[str] = []
     position = 0
     for item in find_personal_data(text, kinds):
-        pieces.append(text[position:item.start])
+        pieces.append(text[position : item.start])
         pieces.append(item.masked)
         position = item.end
     pieces.append(text[position:])
@@ -243,11 +299,14 @@ class MaskingRules:
     ``kinds`` are looked for in every string (and in integers long enough to be a phone or card
     number). ``fields`` maps a field name (a dict key, matched case-insensitively, at any depth) to:
 
-    - ``"keep"``: leave this field's value as it is (e.g. the email address a confirmation must show);
-    - ``"hide"``: replace the whole value with ``HIDDEN`` (``***``; e.g. a password, a home address);
+    - ``"keep"``: leave this field's value as it is (e.g. the email address a confirmation must
+      show);
+    - ``"hide"``: replace the whole value with ``HIDDEN`` (``***``; e.g. a password, a home
+      address);
     - a kind name or a list of them: look only for those kinds inside this field.
 
-    A field rule applies to everything under the field. ``MaskingRules()`` masks every kind everywhere.
+    A field rule applies to everything under the field. ``MaskingRules()`` masks every kind
+    everywhere.
     """
 
     kinds: tuple[str, ...] = KINDS
@@ -262,7 +321,9 @@ class MaskingRules:
             if rule in (KEEP, HIDE):
                 normalized[str(name).lower()] = str(rule)
             else:
-                normalized[str(name).lower()] = _check_kinds([rule] if isinstance(rule, str) else rule)
+                normalized[str(name).lower()] = _check_kinds(
+                    [rule] if isinstance(rule, str) else rule
+                )
         self.fields = normalized
 
     def rule_for(self, name: str) -> str | tuple[str, ...] | None:
@@ -274,7 +335,10 @@ class MaskingRules:
         return MaskingRules(self.kinds, {**self.fields, **rules})
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kinds": list(self.kinds), "fields": {k: v if isinstance(v, str) else list(v) for k, v in self.fields.items()}}
+        return {
+            "kinds": list(self.kinds),
+            "fields": {k: v if isinstance(v, str) else list(v) for k, v in self.fields.items()},
+        }
 
 
 DEFAULT_RULES = MaskingRules()
@@ -282,11 +346,12 @@ DEFAULT_RULES = MaskingRules()
 
 
 def mask_value(value: Any, rules: MaskingRules | None = None) -> Any:
-    """A copy of a JSON value with personal data masked according to ``rules`` (default: everything, everywhere).
+    """A copy of a JSON value with personal data masked according to ``rules`` (default: everything,
+    everywhere).
 
-    Dicts, lists and tuples are walked; strings are masked with ``mask_text``; an integer whose digits
-    are a phone or card number becomes its masked string; everything else is returned as is. The
-    input is never changed.
+    Dicts, lists and tuples are walked; strings are masked with ``mask_text``; an integer whose
+    digits are a phone or card number becomes its masked string; everything else is returned as is.
+    The input is never changed.
     """
     rules = rules or DEFAULT_RULES
     return _mask(value, rules, rules.kinds)
@@ -296,11 +361,14 @@ WALK = object()
 """Returned by a ``walk_json`` field rule: no answer of its own, walk the field's value as usual."""
 
 
-def walk_json(value: Any, text: Callable[[str], str], field: Callable[[str, Any], Any] | None = None) -> Any:
-    """A copy of a JSON value with ``text`` applied to every string — and to every integer long enough to be a
-    phone or card number (it becomes the masked string when ``text`` changes it). ``field(name, item)`` is
-    asked first for each dict entry with a string key: its answer replaces the value, unless it is ``WALK``.
-    Floats, booleans and None are kept; the input is never changed."""
+def walk_json(
+    value: Any, text: Callable[[str], str], field: Callable[[str, Any], Any] | None = None
+) -> Any:
+    """A copy of a JSON value with ``text`` applied to every string — and to every integer long
+    enough to be a phone or card number (it becomes the masked string when ``text`` changes it).
+    ``field(name, item)`` is asked first for each dict entry with a string key: its answer replaces
+    the value, unless it is ``WALK``. Floats, booleans and None are kept; the input is never
+    changed."""
     if isinstance(value, str):
         return text(value)
     if isinstance(value, bool) or value is None or isinstance(value, float):
@@ -323,7 +391,9 @@ def walk_json(value: Any, text: Callable[[str], str], field: Callable[[str, Any]
 
 
 def hide_secret_fields(name: str, item: Any) -> Any:
-    """A ``walk_json`` field rule: a non-empty string under a name like ``api_key`` is hidden whole."""
+    """A ``walk_json`` field rule: a non-empty string under a name like ``api_key`` is hidden
+    whole.
+    """
     return HIDDEN if SECRET_NAME.search(name) and isinstance(item, str) and item else WALK
 
 
@@ -338,8 +408,28 @@ def _mask(value: Any, rules: MaskingRules, kinds: tuple[str, ...]) -> Any:
             return _mask(item, rules, rule)  # type: ignore[arg-type]
         return WALK
 
-    return walk_json(value, (lambda text: mask_text(text, kinds)) if kinds else (lambda text: text), field)
+    return walk_json(
+        value, (lambda text: mask_text(text, kinds)) if kinds else (lambda text: text), field
+    )
 
 
-__all__ = ["DEFAULT_RULES", "Found", "id_number_valid", "HIDDEN", "HIDE", "KEEP", "KINDS", "KIND_NAMES_ZH", "MaskingRules", "PERSONAL_KINDS",
-           "SECRET_NAME", "WALK", "find_personal_data", "hide_secret_fields", "luhn_valid", "mask_text", "mask_value", "walk_json"]
+__all__ = [
+    "DEFAULT_RULES",
+    "Found",
+    "id_number_valid",
+    "HIDDEN",
+    "HIDE",
+    "KEEP",
+    "KINDS",
+    "KIND_NAMES_ZH",
+    "MaskingRules",
+    "PERSONAL_KINDS",
+    "SECRET_NAME",
+    "WALK",
+    "find_personal_data",
+    "hide_secret_fields",
+    "luhn_valid",
+    "mask_text",
+    "mask_value",
+    "walk_json",
+]

@@ -1,4 +1,5 @@
-"""The small, normalized shapes every model backend is reduced to, and a message's parts read the one way.
+"""The small, normalized shapes every model backend is reduced to, and a message's parts read the
+one way.
 
 A chat-completions response is a deep tree of SDK objects. The agent only needs a few fields of it,
 so ``ChatResult`` keeps those (content, tool calls, finish reason, usage) plus ``raw`` for anyone
@@ -6,18 +7,20 @@ who wants the rest. ``ChatModel`` is the one-method protocol the agent depends o
 (real HTTP) and ``ScriptedClient`` (a queue of replies, for tests) both satisfy it.
 
 A tool call's identity lives here too, once: ``parse_arguments`` decodes its arguments,
-``canonical_arguments`` writes them the one way, and ``ToolCall.key`` (name + canonical arguments) is
-what "the same call" means for the repeat guard, approvals, the tool cache and diagnosis alike.
+``canonical_arguments`` writes them the one way, and ``ToolCall.key`` (name + canonical arguments)
+is what "the same call" means for the repeat guard, approvals, the tool cache and diagnosis alike.
 ``message_text`` is the one reading of a message's text (string content or text parts).
 
-Left out: multimodal content parts (only their text is read), logprobs, and multiple choices (``n > 1``).
+Left out: multimodal content parts (only their text is read), logprobs, and multiple choices (``n >
+1``).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence
+from typing import Any, Protocol
 
 from .jsontext import describe_json_error, json_type_zh, loads_bounded
 from .text import shorten
@@ -26,8 +29,8 @@ from .text import shorten
 def parse_arguments(arguments: dict[str, Any] | str | None) -> dict[str, Any]:
     """A tool call's arguments as a dict; the one place the package decodes them.
 
-    Text is parsed as JSON. Anything but a JSON object raises ``ValueError`` with a Chinese message the
-    model can act on (it is sent back as the tool's error).
+    Text is parsed as JSON. Anything but a JSON object raises ``ValueError`` with a Chinese message
+    the model can act on (it is sent back as the tool's error).
     """
     if arguments is None:
         return {}
@@ -39,38 +42,53 @@ def parse_arguments(arguments: dict[str, Any] | str | None) -> dict[str, Any]:
     try:
         value = loads_bounded(text)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"参数不是合法的 JSON（{describe_json_error(exc.msg)}，在第 {exc.pos} 个字符附近）：{shorten(text, 200)}。"
-                         '请只发送一个 JSON 对象，例如 {"name": "value"}。') from exc
+        raise ValueError(
+            f"参数不是合法的 JSON（{describe_json_error(exc.msg)}，在第 {exc.pos}"
+            f" 个字符附近）：{shorten(text, 200)}。"
+            '请只发送一个 JSON 对象，例如 {"name": "value"}。'
+        ) from exc
     if isinstance(value, str):
-        raise ValueError("参数是一个 JSON 字符串，而不是 JSON 对象：请直接发送对象本身，不要把它再包成字符串。")
+        raise ValueError(
+            "参数是一个 JSON 字符串，而不是 JSON 对象：请直接发送对象本身，不要把它再包成字符串。"
+        )
     if not isinstance(value, dict):
-        raise ValueError(f"参数必须是一个 JSON 对象，收到的是{json_type_zh(value)}：{shorten(text, 200)}。")
+        raise ValueError(
+            f"参数必须是一个 JSON 对象，收到的是{json_type_zh(value)}：{shorten(text, 200)}。"
+        )
     return value
 
 
 def canonical_arguments(arguments: dict[str, Any] | str | None) -> str:
-    """The arguments as canonical JSON (sorted keys), so equal calls compare equal however they were written.
+    """The arguments as canonical JSON (sorted keys), so equal calls compare equal however they were
+    written.
 
-    Text that is not a JSON object is returned unchanged: only the very same text is then the same call.
+    Text that is not a JSON object is returned unchanged: only the very same text is then the same
+    call.
     """
     try:
-        return json.dumps(parse_arguments(arguments), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(
+            parse_arguments(arguments), sort_keys=True, ensure_ascii=False, separators=(",", ":")
+        )
     except ValueError:
         return arguments if isinstance(arguments, str) else ""
 
 
 def call_key(name: str, arguments: dict[str, Any] | str | None) -> str:
-    """The identity of a call to ``name`` with ``arguments``: ``name``, a NUL, the canonical arguments."""
+    """The identity of a call to ``name`` with ``arguments``: ``name``, a NUL, the canonical
+    arguments.
+    """
     return f"{name}\x00{canonical_arguments(arguments)}"
 
 
 @dataclass(frozen=True)
 class PairingProblem:
-    """One break of the rule every chat API enforces: each tool call answered, each tool message answering one.
+    """One break of the rule every chat API enforces: each tool call answered, each tool message
+    answering one.
 
-    ``kind`` is ``"orphan"`` (the tool message at ``index`` answers no call of the assistant message before its
-    run of tool messages; ``ids`` is its ``tool_call_id``) or ``"unanswered"`` (calls ``ids`` of the assistant
-    message at ``index`` got no tool message before ``before``, the next other message — None at the end).
+    ``kind`` is ``"orphan"`` (the tool message at ``index`` answers no call of the assistant message
+    before its run of tool messages; ``ids`` is its ``tool_call_id``) or ``"unanswered"`` (calls
+    ``ids`` of the assistant message at ``index`` got no tool message before ``before``, the next
+    other message — None at the end).
     """
 
     kind: str
@@ -82,8 +100,9 @@ class PairingProblem:
 def pairing_problems(messages: Sequence[dict[str, Any]]) -> list[PairingProblem]:
     """Every pairing problem of a message list, in order (empty when the list is well formed).
 
-    Ids are compared as a set: a server that reuses one id for every call is answered once per distinct id.
-    Callers word the problems for their reader: the memory module in Chinese, the offline server as the API's 400.
+    Ids are compared as a set: a server that reuses one id for every call is answered once per
+    distinct id. Callers word the problems for their reader: the memory module in Chinese, the
+    offline server as the API's 400.
     """
     problems: list[PairingProblem] = []
     open_ids: list[str] = []
@@ -107,7 +126,11 @@ def pairing_problems(messages: Sequence[dict[str, Any]]) -> list[PairingProblem]
         close(index)
         open_ids, answered, opened_at = [], set(), None
         if role == "assistant" and message.get("tool_calls"):
-            open_ids = [str(call.get("id")) for call in message.get("tool_calls") or [] if isinstance(call, dict)]
+            open_ids = [
+                str(call.get("id"))
+                for call in message.get("tool_calls") or []
+                if isinstance(call, dict)
+            ]
             opened_at = index
     close(None)
     return problems
@@ -119,8 +142,11 @@ def message_text(message: dict[str, Any]) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "".join(str(part.get("text", "")) for part in content
-                       if isinstance(part, dict) and part.get("type", "text") == "text")
+        return "".join(
+            str(part.get("text", ""))
+            for part in content
+            if isinstance(part, dict) and part.get("type", "text") == "text"
+        )
     return ""
 
 
@@ -139,7 +165,9 @@ class ToolCall:
     arguments: str = "{}"
 
     @classmethod
-    def from_arguments(cls, name: str, arguments: dict[str, Any] | None = None, id: str = "") -> ToolCall:
+    def from_arguments(
+        cls, name: str, arguments: dict[str, Any] | None = None, id: str = ""
+    ) -> ToolCall:
         """A call built from a dict of arguments (written as compact JSON text)."""
         return cls(id=id, name=name, arguments=json.dumps(arguments or {}, ensure_ascii=False))
 
@@ -147,16 +175,24 @@ class ToolCall:
     def from_dict(cls, data: dict[str, Any]) -> ToolCall:
         """The inverse of ``to_dict``: one entry of an assistant message's ``tool_calls``."""
         function = data.get("function") or {}
-        return cls(id=str(data.get("id", "")), name=str(function.get("name", "")), arguments=str(function.get("arguments", "{}")))
+        return cls(
+            id=str(data.get("id", "")),
+            name=str(function.get("name", "")),
+            arguments=str(function.get("arguments", "{}")),
+        )
 
     @property
     def args(self) -> dict[str, Any]:
-        """The arguments as a dict. Raises ``ValueError`` (with a message for the model) if they are not a JSON object."""
+        """The arguments as a dict. Raises ``ValueError`` (with a message for the model) if they are
+        not a JSON object.
+        """
         return parse_arguments(self.arguments)
 
     @property
     def key(self) -> str:
-        """What "the same call" means: the tool name and the canonical arguments, whatever the id and the JSON spacing."""
+        """What "the same call" means: the tool name and the canonical arguments, whatever the id
+        and the JSON spacing.
+        """
         return call_key(self.name, self.arguments)
 
     def same_call(self, other: ToolCall) -> bool:
@@ -169,7 +205,11 @@ class ToolCall:
 
     def to_dict(self) -> dict[str, Any]:
         """The wire format used inside an assistant message's ``tool_calls``."""
-        return {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": self.arguments}}
+        return {
+            "id": self.id,
+            "type": "function",
+            "function": {"name": self.name, "arguments": self.arguments},
+        }
 
 
 @dataclass(frozen=True)
@@ -202,26 +242,66 @@ class ChatResult:
         return message
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON data (everything but ``raw``), e.g. to store a paused run or to record a trace."""
-        usage = None if self.usage is None else {"prompt_tokens": self.usage.prompt_tokens, "completion_tokens": self.usage.completion_tokens}
-        return {"content": self.content, "tool_calls": [call.to_dict() for call in self.tool_calls], "finish_reason": self.finish_reason,
-                "usage": usage, "model": self.model, "reasoning_content": self.reasoning_content}
+        """Plain JSON data (everything but ``raw``), e.g. to store a paused run or to record a
+        trace.
+        """
+        usage = (
+            None
+            if self.usage is None
+            else {
+                "prompt_tokens": self.usage.prompt_tokens,
+                "completion_tokens": self.usage.completion_tokens,
+            }
+        )
+        return {
+            "content": self.content,
+            "tool_calls": [call.to_dict() for call in self.tool_calls],
+            "finish_reason": self.finish_reason,
+            "usage": usage,
+            "model": self.model,
+            "reasoning_content": self.reasoning_content,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ChatResult:
         """The inverse of ``to_dict``."""
         usage = data.get("usage")
-        return cls(content=data.get("content"), tool_calls=[ToolCall.from_dict(c) for c in data.get("tool_calls") or []],
-                   finish_reason=data.get("finish_reason"), model=data.get("model") or "",
-                   usage=None if usage is None else Usage(int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0))),
-                   reasoning_content=data.get("reasoning_content"))
+        return cls(
+            content=data.get("content"),
+            tool_calls=[ToolCall.from_dict(c) for c in data.get("tool_calls") or []],
+            finish_reason=data.get("finish_reason"),
+            model=data.get("model") or "",
+            usage=(
+                None
+                if usage is None
+                else Usage(
+                    int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0))
+                )
+            ),
+            reasoning_content=data.get("reasoning_content"),
+        )
 
 
 class ChatModel(Protocol):
     """Anything that can answer a list of messages. The agent depends only on this."""
 
-    def complete(self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None = None, **options: Any) -> ChatResult: ...
+    def complete(
+        self,
+        messages: Sequence[dict[str, Any]],
+        tools: Sequence[dict[str, Any]] | None = None,
+        **options: Any,
+    ) -> ChatResult: ...
 
 
-__all__ = ["ChatModel", "ChatResult", "PairingProblem", "ToolCall", "Usage", "call_key", "canonical_arguments", "message_text",
-           "pairing_problems", "parse_arguments"]
+__all__ = [
+    "ChatModel",
+    "ChatResult",
+    "PairingProblem",
+    "ToolCall",
+    "Usage",
+    "call_key",
+    "canonical_arguments",
+    "message_text",
+    "pairing_problems",
+    "parse_arguments",
+]

@@ -1,9 +1,10 @@
-"""Chinese labels in matplotlib pictures: use a CJK font when the machine has one, and stay quiet when it has none.
+"""Chinese labels in matplotlib pictures: use a CJK font when the machine has one, and stay quiet
+when it has none.
 
 matplotlib's default font (DejaVu Sans) has no Chinese glyphs. ``use_chinese_font()`` looks for a
 font that has them — the ones macOS, Windows and the usual Linux packages ship — and puts it first,
-keeping DejaVu Sans for Latin text. Without one, Chinese characters are drawn as empty boxes, and the
-"Glyph … missing" warnings that matplotlib would print under every figure are silenced, so a
+keeping DejaVu Sans for Latin text. Without one, Chinese characters are drawn as empty boxes, and
+the "Glyph … missing" warnings that matplotlib would print under every figure are silenced, so a
 notebook's text output is the same on every machine (nbval compares text, not pictures).
 
 To get Chinese labels on Linux: ``sudo apt install fonts-noto-cjk`` (or ``fonts-wqy-microhei``).
@@ -15,9 +16,21 @@ from __future__ import annotations
 
 import warnings
 
-CJK_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Micro Hei", "WenQuanYi Zen Hei",
-             "PingFang SC", "Hiragino Sans GB", "Heiti SC", "Microsoft YaHei", "SimHei", "Noto Sans SC",
-             "Sarasa Gothic SC", "AR PL UMing CN", "Arial Unicode MS")
+CJK_FONTS = (
+    "Noto Sans CJK SC",
+    "Source Han Sans SC",
+    "WenQuanYi Micro Hei",
+    "WenQuanYi Zen Hei",
+    "PingFang SC",
+    "Hiragino Sans GB",
+    "Heiti SC",
+    "Microsoft YaHei",
+    "SimHei",
+    "Noto Sans SC",
+    "Sarasa Gothic SC",
+    "AR PL UMing CN",
+    "Arial Unicode MS",
+)
 """Fonts with Simplified Chinese glyphs, in the order they are preferred."""
 
 
@@ -43,17 +56,22 @@ def chinese_font() -> str | None:
 
 
 def use_chinese_font() -> str | None:
-    """Configure matplotlib for Chinese labels; returns the font chosen, or None when the machine has none."""
+    """Configure matplotlib for Chinese labels; returns the font chosen, or None when the machine
+    has none.
+    """
     import matplotlib
 
-    warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from (current )?font",
-                            category=UserWarning)
+    warnings.filterwarnings(
+        "ignore", message=r"Glyph \d+ .* missing from (current )?font", category=UserWarning
+    )
     chosen = chinese_font()
     if chosen is not None:
         others = [f for f in matplotlib.rcParams["font.sans-serif"] if f != chosen]
         matplotlib.rcParams["font.sans-serif"] = [chosen, *others]
         matplotlib.rcParams["font.family"] = "sans-serif"
-    matplotlib.rcParams["axes.unicode_minus"] = False  # the Unicode minus sign is missing from many CJK fonts
+    matplotlib.rcParams["axes.unicode_minus"] = (
+        False  # the Unicode minus sign is missing from many CJK fonts
+    )
     return chosen
 
 

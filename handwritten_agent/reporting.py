@@ -1,10 +1,11 @@
-"""Reporting into the current run from code that is not a hook: a client's retries, a fallback switch, a cache hit.
+"""Reporting into the current run from code that is not a hook: a client's retries, a fallback
+switch, a cache hit.
 
 While the loop calls the model and each tool it puts the step's context in a context variable
 (``within``); ``report(kind, **data)`` called anywhere below — inside ``ChatClient``, a
 ``FallbackClient``, a ``ToolCache``, a tool — adds an event of that kind to the step, and the loop
-yields it to every hook and to ``iter_run``'s caller. Nothing is wired by hand, and code used outside
-a run (a client called directly) reports nothing: ``report`` returns False.
+yields it to every hook and to ``iter_run``'s caller. Nothing is wired by hand, and code used
+outside a run (a client called directly) reports nothing: ``report`` returns False.
 
 Threads see the context only when started with ``contextvars.copy_context()`` (the tool timeout's
 thread is). Left out: asyncio tasks started by a tool (they copy the context themselves) and
@@ -13,9 +14,10 @@ reporting from another process.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Iterator, Protocol
+from typing import Any, Protocol
 
 
 class Reports(Protocol):
@@ -29,7 +31,9 @@ _CURRENT: ContextVar[Reports | None] = ContextVar("handwritten_agent_step", defa
 
 @contextmanager
 def within(step: Reports) -> Iterator[Reports]:
-    """Run the enclosed code as part of ``step``: ``report`` inside it (in this thread) adds events to it."""
+    """Run the enclosed code as part of ``step``: ``report`` inside it (in this thread) adds events
+    to it.
+    """
     token = _CURRENT.set(step)
     try:
         yield step
@@ -38,7 +42,9 @@ def within(step: Reports) -> Iterator[Reports]:
 
 
 def report(kind: str, **data: Any) -> bool:
-    """Add an event of ``kind`` to the run the calling code is part of; False (nothing recorded) outside a run."""
+    """Add an event of ``kind`` to the run the calling code is part of; False (nothing recorded)
+    outside a run.
+    """
     step = _CURRENT.get()
     if step is None:
         return False

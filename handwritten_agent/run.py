@@ -1,8 +1,9 @@
-"""What a run is made of and what it produces: steps, tool-call records, events, the result, and the signals hooks raise.
+"""What a run is made of and what it produces: steps, tool-call records, events, the result, and the
+signals hooks raise.
 
 Unlike ``agent.py`` (the loop that makes them), this module only describes them, and turns them into
-plain JSON and back: a run paused for a confirmation is stored as ``RunResult.to_json()`` and resumed,
-maybe in another process, from ``RunResult.from_json()``.
+plain JSON and back: a run paused for a confirmation is stored as ``RunResult.to_json()`` and
+resumed, maybe in another process, from ``RunResult.from_json()``.
 
 Left out: the loop itself (``agent``), showing a run (``display``), writing a trace (``tracing``).
 """
@@ -15,16 +16,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .confirmation import ConfirmationRequest
-from .tools import ToolResult
 from .messages import ChatResult, ToolCall, Usage
+from .tools import ToolResult
 
 StopReason = str
-"""``final``, ``max_steps``, ``timeout``, ``error``, ``needs_confirmation``, ``length`` (the reply was cut off
-at its token limit), ``content_filter`` (the provider withheld it), or the reason of a ``StopRun``."""
+"""``final``, ``max_steps``, ``timeout``, ``error``, ``needs_confirmation``, ``length`` (the reply
+was cut off at its token limit), ``content_filter`` (the provider withheld it), or the reason of a
+``StopRun``."""
 
 EventKind = str
-"""``run_start``, ``memory``, ``model_call``, ``tool_call``, ``tool_result``, ``needs_confirmation``, ``answer_reviewed``, ``final``,
-``stop``, or a kind a hook reports through ``HookContext.report`` (e.g. ``memory``, ``permission``)."""
+"""``run_start``, ``memory``, ``model_call``, ``tool_call``, ``tool_result``,
+``needs_confirmation``, ``answer_reviewed``, ``final``, ``stop``, or a kind a hook reports through
+``HookContext.report`` (e.g. ``memory``, ``permission``)."""
 
 
 class StopRun(Exception):
@@ -36,7 +39,9 @@ class StopRun(Exception):
 
 
 class NeedsConfirmation(Exception):
-    """Raised by a hook's ``check_call``: this call may run only after a person decides. ``request`` says what to show them."""
+    """Raised by a hook's ``check_call``: this call may run only after a person decides. ``request``
+    says what to show them.
+    """
 
     def __init__(self, request: ConfirmationRequest):
         super().__init__(getattr(request, "summary", "") or "需要确认")
@@ -51,20 +56,36 @@ class ToolCallRecord:
     result: ToolResult
     duration_ms: float
     repeated: bool = False
-    """True when this identical call was made earlier in the run and was answered from that result."""
+    """True when this identical call was made earlier in the run and was answered from that
+    result.
+    """
     content: str = ""
     """The exact text of the ``role: tool`` message sent back to the model."""
     executed: bool = True
-    """False when the tool did not run: a repeat, or a gate answered the call (refused, rejected, cached)."""
+    """False when the tool did not run: a repeat, or a gate answered the call (refused, rejected,
+    cached).
+    """
 
     def to_dict(self) -> dict[str, Any]:
-        return {"call": self.call.to_dict(), "result": self.result.to_dict(), "duration_ms": self.duration_ms,
-                "repeated": self.repeated, "content": self.content, "executed": self.executed}
+        return {
+            "call": self.call.to_dict(),
+            "result": self.result.to_dict(),
+            "duration_ms": self.duration_ms,
+            "repeated": self.repeated,
+            "content": self.content,
+            "executed": self.executed,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ToolCallRecord:
-        return cls(ToolCall.from_dict(data["call"]), ToolResult.from_dict(data["result"]), data.get("duration_ms", 0.0),
-                   data.get("repeated", False), data.get("content", ""), data.get("executed", True))
+        return cls(
+            ToolCall.from_dict(data["call"]),
+            ToolResult.from_dict(data["result"]),
+            data.get("duration_ms", 0.0),
+            data.get("repeated", False),
+            data.get("content", ""),
+            data.get("executed", True),
+        )
 
 
 @dataclass
@@ -77,12 +98,21 @@ class Step:
     calls: list[ToolCallRecord] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"index": self.index, "reply": self.reply.to_dict(), "model_ms": self.model_ms, "calls": [c.to_dict() for c in self.calls]}
+        return {
+            "index": self.index,
+            "reply": self.reply.to_dict(),
+            "model_ms": self.model_ms,
+            "calls": [c.to_dict() for c in self.calls],
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Step:
-        return cls(data["index"], ChatResult.from_dict(data["reply"]), data.get("model_ms", 0.0),
-                   [ToolCallRecord.from_dict(c) for c in data.get("calls", [])])
+        return cls(
+            data["index"],
+            ChatResult.from_dict(data["reply"]),
+            data.get("model_ms", 0.0),
+            [ToolCallRecord.from_dict(c) for c in data.get("calls", [])],
+        )
 
 
 @dataclass
@@ -102,7 +132,9 @@ class PausedCall:
 
 @dataclass
 class RunResult:
-    """A run as data: how it ended, everything said, every step — and, when paused, the calls that wait."""
+    """A run as data: how it ended, everything said, every step — and, when paused, the calls that
+    wait.
+    """
 
     answer: str | None
     stop_reason: StopReason
@@ -114,11 +146,15 @@ class RunResult:
     paused: list[PausedCall] = field(default_factory=list)
     """With ``needs_confirmation``: the calls waiting for a decision, in call order."""
     answered: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
-    """The repeat guard's memory (``ToolCall.key`` → result), so a resumed run still knows what it already did."""
+    """The repeat guard's memory (``ToolCall.key`` → result), so a resumed run still knows what it
+    already did.
+    """
 
     @property
     def pending(self) -> list[ConfirmationRequest]:
-        """The confirmation requests waiting for a decision, in call order (decide each by its ``id``)."""
+        """The confirmation requests waiting for a decision, in call order (decide each by its
+        ``id``).
+        """
         return [paused.request for paused in self.paused]
 
     @property
@@ -128,25 +164,47 @@ class RunResult:
 
     @property
     def usage(self) -> Usage:
-        """Tokens summed over the model calls that reported usage (see ``Step.reply.usage`` for which did)."""
+        """Tokens summed over the model calls that reported usage (see ``Step.reply.usage`` for
+        which did).
+        """
         usages = [step.reply.usage for step in self.steps if step.reply.usage]
         return Usage(sum(u.prompt_tokens for u in usages), sum(u.completion_tokens for u in usages))
 
     def to_json(self) -> str:
-        """The whole run as JSON text: enough for ``Agent.resume`` in another process (Day 7 stores it)."""
-        return json.dumps({"run_id": self.run_id, "answer": self.answer, "stop_reason": self.stop_reason, "error": self.error,
-                           "messages": self.messages, "steps": [s.to_dict() for s in self.steps], "duration_ms": self.duration_ms,
-                           "paused": [p.to_dict() for p in self.paused], "answered": self.answered},
-                          ensure_ascii=False, default=str)
+        """The whole run as JSON text: enough for ``Agent.resume`` in another process (Day 7 stores
+        it).
+        """
+        return json.dumps(
+            {
+                "run_id": self.run_id,
+                "answer": self.answer,
+                "stop_reason": self.stop_reason,
+                "error": self.error,
+                "messages": self.messages,
+                "steps": [s.to_dict() for s in self.steps],
+                "duration_ms": self.duration_ms,
+                "paused": [p.to_dict() for p in self.paused],
+                "answered": self.answered,
+            },
+            ensure_ascii=False,
+            default=str,
+        )
 
     @classmethod
     def from_json(cls, text: str) -> RunResult:
         """The inverse of ``to_json``."""
         data = json.loads(text)
-        return cls(answer=data.get("answer"), stop_reason=data["stop_reason"], error=data.get("error"), messages=data["messages"],
-                   steps=[Step.from_dict(s) for s in data.get("steps", [])], duration_ms=data.get("duration_ms", 0.0),
-                   run_id=data.get("run_id", ""), paused=[PausedCall.from_dict(p) for p in data.get("paused", [])],
-                   answered=dict(data.get("answered", {})))
+        return cls(
+            answer=data.get("answer"),
+            stop_reason=data["stop_reason"],
+            error=data.get("error"),
+            messages=data["messages"],
+            steps=[Step.from_dict(s) for s in data.get("steps", [])],
+            duration_ms=data.get("duration_ms", 0.0),
+            run_id=data.get("run_id", ""),
+            paused=[PausedCall.from_dict(p) for p in data.get("paused", [])],
+            answered=dict(data.get("answered", {})),
+        )
 
 
 @dataclass(frozen=True)
@@ -154,15 +212,20 @@ class AgentEvent:
     """Something that happened in a run. ``kind`` says which of the optional fields are set.
 
     - ``run_start``: a run (or a resumed run) begins — ``data["resumed"]`` (True when resuming)
-    - ``memory``: the memory hook changed what is sent — ``data`` has message and token counts before/after
-    - ``model_call``: the model replied — ``reply``, ``duration_ms``, ``messages`` (what was sent), ``data["tools"]``
+    - ``memory``: the memory hook changed what is sent — ``data`` has message and token counts
+      before/after
+    - ``model_call``: the model replied — ``reply``, ``duration_ms``, ``messages`` (what was sent),
+      ``data["tools"]``
     - ``tool_call``: a tool call is about to be checked and run — ``call``
-    - ``tool_result``: it finished (or was answered without running) — ``call``, ``record``, ``duration_ms``
+    - ``tool_result``: it finished (or was answered without running) — ``call``, ``record``,
+      ``duration_ms``
     - ``needs_confirmation``: a call waits for a person — ``call``, ``data["request"]``
-    - ``answer_reviewed``: a hook sent a final answer back with a note — ``answer``, ``data["note"]``
+    - ``answer_reviewed``: a hook sent a final answer back with a note — ``answer``,
+      ``data["note"]``
     - ``final``: the model answered in words — ``answer``
     - ``stop``: always the last event — ``run`` (the whole ``RunResult``)
-    - anything a hook reported with ``HookContext.report`` — ``data`` (and ``call`` when it was about one)
+    - anything a hook reported with ``HookContext.report`` — ``data`` (and ``call`` when it was
+      about one)
     """
 
     kind: EventKind
@@ -181,30 +244,53 @@ class AgentEvent:
     def to_dict(self) -> dict[str, Any]:
         """The event as JSON-ready data: what a reader of the run is shown, never the message list.
 
-        ``step`` and ``ts`` always; then the fields of its kind (a reply's content, calls and usage; a
-        call's id, name and arguments; a result's outcome; the final answer; the stop reason), or, for a
-        kind a hook reported, its ``data`` plus ``call_id`` and ``name`` when it was about a call.
+        ``step`` and ``ts`` always; then the fields of its kind (a reply's content, calls and usage;
+        a call's id, name and arguments; a result's outcome; the final answer; the stop reason), or,
+        for a kind a hook reported, its ``data`` plus ``call_id`` and ``name`` when it was about a
+        call.
         """
         out: dict[str, Any] = {"step": self.step, "ts": self.ts}
         if self.kind == "model_call" and self.reply is not None:
             reply = self.reply
-            usage = None if reply.usage is None else {"input_tokens": reply.usage.prompt_tokens,
-                                                      "output_tokens": reply.usage.completion_tokens}
-            calls = [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in reply.tool_calls]
-            out.update(model=reply.model, content=reply.content, finish_reason=reply.finish_reason,
-                       usage=usage, duration_ms=self.duration_ms, tool_calls=calls)
+            usage = (
+                None
+                if reply.usage is None
+                else {
+                    "input_tokens": reply.usage.prompt_tokens,
+                    "output_tokens": reply.usage.completion_tokens,
+                }
+            )
+            calls = [
+                {"id": c.id, "name": c.name, "arguments": c.arguments} for c in reply.tool_calls
+            ]
+            out.update(
+                model=reply.model,
+                content=reply.content,
+                finish_reason=reply.finish_reason,
+                usage=usage,
+                duration_ms=self.duration_ms,
+                tool_calls=calls,
+            )
         elif self.kind == "tool_call" and self.call is not None:
             out.update(id=self.call.id, name=self.call.name, arguments=self.call.arguments)
         elif self.kind == "tool_result" and self.record is not None:
             record, result = self.record, self.record.result
-            out.update(id=record.call.id, name=record.call.name, success=result.success,
-                       data=result.data, error=result.error, duration_ms=record.duration_ms,
-                       executed=record.executed, repeated=record.repeated)
+            out.update(
+                id=record.call.id,
+                name=record.call.name,
+                success=result.success,
+                data=result.data,
+                error=result.error,
+                duration_ms=record.duration_ms,
+                executed=record.executed,
+                repeated=record.repeated,
+            )
         elif self.kind == "final":
             out.update(answer=self.answer)
         elif self.kind == "stop" and self.run is not None:
-            out.update(stop_reason=self.run.stop_reason, error=self.run.error,
-                       answer=self.run.answer)
+            out.update(
+                stop_reason=self.run.stop_reason, error=self.run.error, answer=self.run.answer
+            )
         else:
             out.update(self.data)
             if self.call is not None:
@@ -212,4 +298,14 @@ class AgentEvent:
         return out
 
 
-__all__ = ["AgentEvent", "EventKind", "NeedsConfirmation", "PausedCall", "RunResult", "Step", "StopReason", "StopRun", "ToolCallRecord"]
+__all__ = [
+    "AgentEvent",
+    "EventKind",
+    "NeedsConfirmation",
+    "PausedCall",
+    "RunResult",
+    "Step",
+    "StopReason",
+    "StopRun",
+    "ToolCallRecord",
+]

@@ -1,4 +1,5 @@
-"""Text for people: any value cut short enough to show in a line, and rows aligned into a plain-text table.
+"""Text for people: any value cut short enough to show in a line, and rows aligned into a plain-text
+table.
 
 Used for display, error messages and logs everywhere in the package, so every cut looks the same
 (an ellipsis, optionally the full length) and every table lines up: a Chinese character takes two
@@ -12,14 +13,17 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 
-def shorten(value: Any, limit: int = 160, *, one_line: bool = True, show_length: bool = False) -> str:
+def shorten(
+    value: Any, limit: int = 160, *, one_line: bool = True, show_length: bool = False
+) -> str:
     """``value`` as text of at most about ``limit`` characters, for display and error messages.
 
-    Non-strings are written as JSON when they can be (``repr`` otherwise); ``one_line`` folds whitespace;
-    ``show_length`` appends the full length when the text was cut.
+    Non-strings are written as JSON when they can be (``repr`` otherwise); ``one_line`` folds
+    whitespace; ``show_length`` appends the full length when the text was cut.
     """
     if isinstance(value, str):
         text = value
@@ -48,9 +52,13 @@ def pad(text: str, width: int) -> str:
 
 def text_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     """Rows under headers, columns aligned by display width, a rule under the header."""
-    cells = [[str(h) for h in headers]] + [[("" if value is None else str(value)) for value in row] for row in rows]
+    cells = [[str(h) for h in headers]] + [
+        [("" if value is None else str(value)) for value in row] for row in rows
+    ]
     widths = [max(display_width(row[i]) for row in cells) for i in range(len(headers))]
-    lines = ["  ".join(pad(cell, widths[i]) for i, cell in enumerate(row)).rstrip() for row in cells]
+    lines = [
+        "  ".join(pad(cell, widths[i]) for i, cell in enumerate(row)).rstrip() for row in cells
+    ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
 

@@ -8,10 +8,11 @@ is out of the question, so the course estimates from the kinds of characters in 
 - an English word is about one token, a long one a little more;
 - every digit is its own token (Qwen's tokenizers split numbers into digits);
 - ASCII punctuation often merges with its neighbours (``": "`` is one token), so it counts less than
-  one token a character; Chinese punctuation is a whole token each, and so is a space before a digit or
-  a Chinese character;
+  one token a character; Chinese punctuation is a whole token each, and so is a space before a digit
+  or a Chinese character;
 - every message costs a few tokens of framing (``<|im_start|>user`` … ``<|im_end|>``), a tool call
-  or a tool result a few more, and offering tools adds a fixed preamble plus each tool's JSON schema.
+  or a tool result a few more, and offering tools adds a fixed preamble plus each tool's JSON
+  schema.
 
 The weights were fitted on a fixed corpus (Chinese, English, mixed, JSON, numbers, code, and whole
 requests from the course's conversations) against the local course model's tokenizer, Qwen2.5,
@@ -31,12 +32,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
 
 from .messages import message_text
 
-# Weights per character class, fitted on the calibration corpus (memory/calibration.py --fit) and rounded.
+# Weights per character class, fitted on the calibration corpus (memory/calibration.py --fit) and
+# rounded.
 CJK_CHAR = 0.58
 CJK_PUNCT = 1.15
 WORD = 1.0
@@ -53,11 +56,15 @@ TOOL_CALL_OVERHEAD = 12  # \n<tool_call>\n{"name": "…", "arguments": …}\n</t
 TOOL_RESULT_OVERHEAD = 8  # \n<tool_response>\n … \n</tool_response>
 TOOLS_OVERHEAD = 75  # the preamble that introduces the tools and the call format
 PER_TOOL = 2  # the line each tool's schema takes
-TOOL_SCHEMA_FACTOR = 0.91  # a JSON schema tokenizes denser than prose ("type", "string", '": "' are one token each)
+TOOL_SCHEMA_FACTOR = (
+    0.91  # a JSON schema tokenizes denser than prose ("type", "string", '": "' are one token each)
+)
 REPLY_PRIMING = 3  # <|im_start|>assistant\n, where the model's reply begins
 
 _WORD = re.compile(r"[A-Za-z]+")
-_LOOSE_SPACE = re.compile(r" (?![A-Za-z ])")  # a space before a letter joins the word's token; elsewhere it often is one
+_LOOSE_SPACE = re.compile(
+    r" (?![A-Za-z ])"
+)  # a space before a letter joins the word's token; elsewhere it often is one
 
 
 _CLASSES = {  # character classes, counted with one regex each (fast on long tool results)
@@ -66,12 +73,17 @@ _CLASSES = {  # character classes, counted with one regex each (fast on long too
     "digits": re.compile(r"\d"),
     "punct": re.compile(r"[!-/:-@\[-`{-~]"),
     "newlines": re.compile(r"\n"),
-    "other": re.compile(r"[^\x00-\x7f\u3400-\u9fff\uf900-\ufaff\U00020000-\U0002ffff\u3000-\u303f\uff00-\uffef\u2010-\u206f\s\d]"),
+    "other": re.compile(
+        r"[^\x00-\x7f\u3400-\u9fff\uf900-\ufaff\U00020000-\U0002ffff\u3000-\u303f\uff00-\uffef\u"
+        r"2010-\u206f\s\d]"
+    ),
 }
 
 
 def text_features(text: str) -> dict[str, float]:
-    """Counts of the character classes the estimate weighs (the calibration fits one weight per key)."""
+    """Counts of the character classes the estimate weighs (the calibration fits one weight per
+    key).
+    """
     words = _WORD.findall(text)
     counts = {name: float(len(pattern.findall(text))) for name, pattern in _CLASSES.items()}
     counts["words"] = float(len(words))
@@ -80,8 +92,17 @@ def text_features(text: str) -> dict[str, float]:
     return counts
 
 
-_WEIGHTS = {"cjk": CJK_CHAR, "cjk_punct": CJK_PUNCT, "words": WORD, "long_word_letters": LONG_WORD_LETTER,
-            "digits": DIGIT, "punct": PUNCT, "newlines": NEWLINE, "spaces": SPACE, "other": OTHER}
+_WEIGHTS = {
+    "cjk": CJK_CHAR,
+    "cjk_punct": CJK_PUNCT,
+    "words": WORD,
+    "long_word_letters": LONG_WORD_LETTER,
+    "digits": DIGIT,
+    "punct": PUNCT,
+    "newlines": NEWLINE,
+    "spaces": SPACE,
+    "other": OTHER,
+}
 
 
 def estimate_tokens(text: str | None) -> int:
@@ -97,13 +118,17 @@ def _estimate(text: str) -> int:  # memory policies count the same messages agai
     return max(1, round(sum(_WEIGHTS[name] * value for name, value in features.items())))
 
 
-def count_message_tokens(messages: Iterable[dict[str, Any]], tools: Iterable[dict[str, Any]] | None = None) -> int:
-    """Estimate the prompt tokens of a whole request: messages, their framing, and the tool schemas offered.
+def count_message_tokens(
+    messages: Iterable[dict[str, Any]], tools: Iterable[dict[str, Any]] | None = None
+) -> int:
+    """Estimate the prompt tokens of a whole request: messages, their framing, and the tool schemas
+    offered.
 
     This is the course's one token count (``memory.count_tokens`` is this function); the simulator's
-    ``usage`` reports it too. It is an **estimate**: against the local model's Qwen tokenizer it is off by
-    about 1% on the course's requests with tools, up to about 7% without, and up to 25% on a single
-    short text (see the module docstring); other providers' tokenizers differ by a few percent more.
+    ``usage`` reports it too. It is an **estimate**: against the local model's Qwen tokenizer it is
+    off by about 1% on the course's requests with tools, up to about 7% without, and up to 25% on a
+    single short text (see the module docstring); other providers' tokenizers differ by a few
+    percent more.
     """
     total = REPLY_PRIMING
     for message in messages:
@@ -113,13 +138,20 @@ def count_message_tokens(messages: Iterable[dict[str, Any]], tools: Iterable[dic
             arguments = function.get("arguments")
             if not isinstance(arguments, str):
                 arguments = json.dumps(arguments, ensure_ascii=False)
-            total += TOOL_CALL_OVERHEAD + estimate_tokens(str(function.get("name", ""))) + estimate_tokens(arguments)
+            total += (
+                TOOL_CALL_OVERHEAD
+                + estimate_tokens(str(function.get("name", "")))
+                + estimate_tokens(arguments)
+            )
         if message.get("role") == "tool":
             total += TOOL_RESULT_OVERHEAD
     tools = list(tools or [])
     if tools:
-        total += TOOLS_OVERHEAD + sum(round(TOOL_SCHEMA_FACTOR * estimate_tokens(json.dumps(tool, ensure_ascii=False))) + PER_TOOL
-                                      for tool in tools)
+        total += TOOLS_OVERHEAD + sum(
+            round(TOOL_SCHEMA_FACTOR * estimate_tokens(json.dumps(tool, ensure_ascii=False)))
+            + PER_TOOL
+            for tool in tools
+        )
     return total
 
 
@@ -131,6 +163,7 @@ def cached_tokens(raw: Any) -> int | None:
     ``usage.prompt_tokens_details.cached_tokens`` (OpenAI and compatible servers), else DeepSeek's
     ``usage.prompt_cache_hit_tokens``.
     """
+
     def get(value: Any, name: str) -> Any:
         if isinstance(value, dict):
             return value.get(name)

@@ -1,8 +1,9 @@
-"""The course's pictures, drawn as hand-written SVG: ``python scripts/diagrams.py`` writes them to notebooks/images/.
+"""The course's pictures, drawn as hand-written SVG: ``python scripts/diagrams.py`` writes them to
+notebooks/images/.
 
-One module per day in ``scripts/pictures/`` (``day1.py``, ``day3.py``, …), each with a ``PICTURES`` dict of
-file name → function returning SVG text, over the primitives in ``pictures/svg.py``. ``--check`` exits 1
-when a committed picture differs from what the script draws (the tests run it).
+One module per day in ``scripts/pictures/`` (``day1.py``, ``day3.py``, …), each with a ``PICTURES``
+dict of file name → function returning SVG text, over the primitives in ``pictures/svg.py``.
+``--check`` exits 1 when a committed picture differs from what the script draws (the tests run it).
 
 Left out: data pictures (plots of a run's measurements): notebooks draw those with matplotlib from
 their own outputs.
@@ -26,7 +27,9 @@ OUT = Path(__file__).resolve().parents[1] / "notebooks" / "images"
 def all_pictures() -> dict:
     """Every day's ``PICTURES``, merged; a name drawn twice is a mistake."""
     found: dict = {}
-    for module in sorted(m.name for m in pkgutil.iter_modules(pictures.__path__) if m.name.startswith("day")):
+    for module in sorted(
+        m.name for m in pkgutil.iter_modules(pictures.__path__) if m.name.startswith("day")
+    ):
         for name, draw in importlib.import_module(f"pictures.{module}").PICTURES.items():
             if name in found:
                 raise SystemExit(f"{name} is drawn twice")
@@ -35,8 +38,12 @@ def all_pictures() -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="写出（或检查）notebooks/images/ 里课程的 SVG 图。")
-    parser.add_argument("--check", action="store_true", help="已提交的图和脚本画出的不一样时，退出码为 1")
+    parser = argparse.ArgumentParser(
+        description="写出（或检查）notebooks/images/ 里课程的 SVG 图。"
+    )
+    parser.add_argument(
+        "--check", action="store_true", help="已提交的图和脚本画出的不一样时，退出码为 1"
+    )
     args = parser.parse_args(argv)
     stale = []
     for name, draw in all_pictures().items():
@@ -49,7 +56,10 @@ def main(argv: list[str] | None = None) -> int:
             path.write_text(svg, encoding="utf-8")
             print(f"已写入 {path.relative_to(OUT.parents[1])}")
     if stale:
-        print("这些图片和 scripts/diagrams.py 画出的不一致，请运行 python scripts/diagrams.py：" + "、".join(stale))
+        print(
+            "这些图片和 scripts/diagrams.py 画出的不一致，请运行 python scripts/diagrams.py："
+            + "、".join(stale)
+        )
         return 1
     return 0
 

@@ -1,4 +1,5 @@
-"""How the local model's Agent runs end: the Day 3 verification cases and the exchange-rate task, several times.
+"""How the local model's Agent runs end: the Day 3 verification cases and the exchange-rate task,
+several times.
 
     LLM_PROVIDER=local .venv/bin/python tests/local_endings.py --runs 5 --out endings.jsonl
 
@@ -10,7 +11,8 @@ greedily (temperature 0, what the notebooks do) and ``--runs`` times sampled (te
 - ``correct``: a final answer that answers the question (the checks are in ``CASES``: the facts the
   tools return must be in it — 14:30 and 153; 720 yuan; for 1/0 that it cannot be computed;
   for the greeting, an answer given without calling a tool);
-- ``wrong``: a final answer that misses one of those facts (or a greeting answered by calling tools);
+- ``wrong``: a final answer that misses one of those facts (or a greeting answered by calling
+  tools);
 - ``markup``: a final answer containing chat-template markup (``<tools>``, ``<tool_call>``, ``<|…|>``);
 - ``xml``: a final answer containing other XML-like tags the model made up (``<function name=…>``);
 - ``empty``: the run ended with ``stop_reason=error`` because the model's reply was empty;
@@ -29,13 +31,14 @@ import re
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from handwritten_agent.agent import Agent
-from handwritten_agent.llm import ChatClient
 from handwritten_agent.course.offline import serve
+from handwritten_agent.llm import ChatClient
 from handwritten_agent.scenarios import basic_registry
 
 TEMPLATE_MARKUP = re.compile(r"</?(?:tools|tool_call|tool_response)>|<\|[^|<>\s]+\|>")
@@ -44,7 +47,9 @@ ENDINGS = ("correct", "wrong", "markup", "xml", "empty", "max_steps", "timeout",
 
 
 def _time_and_product(answer: str, calls: list[str]) -> bool:
-    return "153" in answer and bool(re.search(r"14\s*[:：点]\s*30|下午\s*(?:2|两)\s*[:：点]\s*(?:30|半)|两点半", answer))
+    return "153" in answer and bool(
+        re.search(r"14\s*[:：点]\s*30|下午\s*(?:2|两)\s*[:：点]\s*(?:30|半)|两点半", answer)
+    )
 
 
 def _no_tool(answer: str, calls: list[str]) -> bool:
@@ -53,7 +58,9 @@ def _no_tool(answer: str, calls: list[str]) -> bool:
 
 def _division_by_zero(answer: str, calls: list[str]) -> bool:
     says_zero = bool(re.search(r"0|零", answer))
-    says_impossible = bool(re.search(r"不能|无法|不可|没有|错误|无意义|未定义|undefined|error", answer, re.IGNORECASE))
+    says_impossible = bool(
+        re.search(r"不能|无法|不可|没有|错误|无意义|未定义|undefined|error", answer, re.IGNORECASE)
+    )
     return says_zero and says_impossible and not re.search(r"=\s*(?:inf|∞|\d)", answer)
 
 
@@ -70,13 +77,17 @@ CASES: dict[str, tuple[str, Callable[[str, list[str]], bool]]] = {
 
 
 def ending(row: dict[str, Any]) -> str:
-    """The class of one run's ending, from its recorded row (so old recordings can be classified again)."""
+    """The class of one run's ending, from its recorded row (so old recordings can be classified
+    again).
+    """
     answer = row.get("answer") or ""
     if row["stop_reason"] == "final":
         if TEMPLATE_MARKUP.search(answer):
             return "markup"
         if XML_TAG.search(answer):
-            return "xml"  # markup the model made up (``<function name=…>``), not the chat template's
+            return (  # markup the model made up (``<function name=…>``), not the chat template's
+                "xml"
+            )
         return "correct" if CASES[row["case"]][1](answer, row["calls"]) else "wrong"
     if row["stop_reason"] == "error" and re.search(r"empty reply|空回复", row.get("error") or ""):
         return "empty"
@@ -86,10 +97,19 @@ def ending(row: dict[str, Any]) -> str:
 def table(rows: list[dict[str, Any]]) -> str:
     counts: dict[tuple[str, str, str], Counter[str]] = {}
     for row in rows:
-        counts.setdefault((row.get("label", ""), row["case"], row["setting"]), Counter())[ending(row)] += 1
-    lines = [f"| checkout | case | setting | {' | '.join(ENDINGS)} |", "|---|---|---|" + "---|" * len(ENDINGS)]
+        counts.setdefault((row.get("label", ""), row["case"], row["setting"]), Counter())[
+            ending(row)
+        ] += 1
+    lines = [
+        f"| checkout | case | setting | {' | '.join(ENDINGS)} |",
+        "|---|---|---|" + "---|" * len(ENDINGS),
+    ]
     for (label, name, setting), counter in counts.items():
-        lines.append(f"| {label} | {name} | {setting} | " + " | ".join(str(counter.get(kind, 0)) for kind in ENDINGS) + " |")
+        lines.append(
+            f"| {label} | {name} | {setting} | "
+            + " | ".join(str(counter.get(kind, 0)) for kind in ENDINGS)
+            + " |"
+        )
     return "\n".join(lines)
 
 
@@ -99,31 +119,56 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="append one JSON line per run here")
     parser.add_argument("--label", default="", help="a name for this checkout in the output")
     parser.add_argument("--cases", nargs="*", default=list(CASES))
-    parser.add_argument("--table", nargs="*", type=Path, default=None,
-                        help="run nothing: print the table of these recorded JSONL files")
+    parser.add_argument(
+        "--table",
+        nargs="*",
+        type=Path,
+        default=None,
+        help="run nothing: print the table of these recorded JSONL files",
+    )
     args = parser.parse_args(argv)
     if args.table is not None:
-        print(table([json.loads(line) for path in args.table for line in path.read_text(encoding="utf-8").splitlines()]))
+        print(
+            table(
+                [
+                    json.loads(line)
+                    for path in args.table
+                    for line in path.read_text(encoding="utf-8").splitlines()
+                ]
+            )
+        )
         return 0
 
     server = serve(backend="local")
     client = ChatClient(server.base_url, "local", "qwen2.5-coder-1.5b", max_retries=0, timeout=600)
-    settings = [("greedy", {}, i) for i in range(args.runs)] + \
-               [("t=0.7", {"temperature": 0.7, "seed": i + 1}, i) for i in range(args.runs)]
+    settings = [("greedy", {}, i) for i in range(args.runs)] + [
+        ("t=0.7", {"temperature": 0.7, "seed": i + 1}, i) for i in range(args.runs)
+    ]
     rows: list[dict[str, Any]] = []
     try:
         for name in args.cases:
             question = CASES[name][0]
             for setting, options, index in settings:
-                agent = Agent(client, basic_registry(now=datetime(2026, 3, 12, 14, 30)), max_steps=6,
-                              model_options=options)
+                agent = Agent(
+                    client,
+                    basic_registry(now=datetime(2026, 3, 12, 14, 30)),
+                    max_steps=6,
+                    model_options=options,
+                )
                 started = time.perf_counter()
                 run = agent.run(question)
-                row: dict[str, Any] = {"label": args.label, "case": name, "setting": setting, "run": index,
-                                       "stop_reason": run.stop_reason, "answer": run.answer, "error": run.error,
-                                       "steps": len(run.steps),
-                                       "calls": [f"{r.call.name}({r.call.arguments})" for r in run.tool_calls],
-                                       "seconds": round(time.perf_counter() - started, 1)}
+                row: dict[str, Any] = {
+                    "label": args.label,
+                    "case": name,
+                    "setting": setting,
+                    "run": index,
+                    "stop_reason": run.stop_reason,
+                    "answer": run.answer,
+                    "error": run.error,
+                    "steps": len(run.steps),
+                    "calls": [f"{r.call.name}({r.call.arguments})" for r in run.tool_calls],
+                    "seconds": round(time.perf_counter() - started, 1),
+                }
                 row["ending"] = ending(row)
                 rows.append(row)
                 print(json.dumps(row, ensure_ascii=False), flush=True)

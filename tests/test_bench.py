@@ -1,7 +1,7 @@
 """The benchmark command works: it measures with a tiny N, prints the table and writes valid JSON.
 
-The figures themselves are not checked against thresholds (timings are noisy; `make bench` is for that),
-only that each one was measured on both sides, the right number of times.
+The figures themselves are not checked against thresholds (timings are noisy; `make bench` is for
+that), only that each one was measured on both sides, the right number of times.
 """
 
 from __future__ import annotations
@@ -11,20 +11,35 @@ from pathlib import Path
 
 import pytest
 
-from handwritten_agent.course.cli import main
-from handwritten_agent.course.bench import BENCHMARKS, Context, Figure, Stats, Unavailable, benchmark, discover, run, table
+from handwritten_agent.course.bench import (
+    BENCHMARKS,
+    Context,
+    Figure,
+    Stats,
+    Unavailable,
+    benchmark,
+    discover,
+    run,
+    table,
+)
 from handwritten_agent.course.bench import local as local_bench
 from handwritten_agent.course.bench.notebooks import course_notebooks
+from handwritten_agent.course.cli import main
 
 
-def test_bench_command_measures_both_sides_and_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bench_command_measures_both_sides_and_writes_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "results" / "bench.json"
     code = main(["bench", "--only", "roundtrip", "--n", "3", "--json", str(out), "--no-progress"])
     printed = capsys.readouterr().out
     assert code == 0
     data = json.loads(out.read_text(encoding="utf-8"))
     figures = [f for f in data["figures"] if f["benchmark"] == "roundtrip"]
-    assert {f["measure"].split(",")[0] for f in figures} == {"GET /v1/models", "chat completion with 2 tools"}
+    assert {f["measure"].split(",")[0] for f in figures} == {
+        "GET /v1/models",
+        "chat completion with 2 tools",
+    }
     assert len(figures) == 3
     for figure in figures:
         for side in ("ours", "floor"):
@@ -37,8 +52,12 @@ def test_bench_command_measures_both_sides_and_writes_json(tmp_path: Path, capsy
     assert f"written: {out}" in printed
 
 
-def test_unknown_benchmark_name_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["bench", "--only", "no_such_bench", "--json", str(tmp_path / "x.json"), "--no-progress"])
+def test_unknown_benchmark_name_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        ["bench", "--only", "no_such_bench", "--json", str(tmp_path / "x.json"), "--no-progress"]
+    )
     assert code == 2
     assert "roundtrip" in capsys.readouterr().err  # the message lists the real names
     assert not (tmp_path / "x.json").exists()
@@ -64,7 +83,9 @@ def test_an_unavailable_benchmark_is_reported_as_skipped_with_its_reason() -> No
     assert "**test_unavailable**: skipped: no GPU here: install one" in table(report)
 
 
-def test_local_benchmark_says_how_to_install_when_llama_cpp_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_local_benchmark_says_how_to_install_when_llama_cpp_is_missing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(local_bench.importlib.util, "find_spec", lambda name, *a: None)
     report = run(Context(n=1), only=["local"])
     assert "make local" in report.skipped["local"] and report.figures == []
@@ -86,11 +107,19 @@ def test_stats_are_median_and_nearest_rank_p95() -> None:
 
 
 def test_course_notebooks_are_notebooks_then_solutions(tmp_path: Path) -> None:
-    for name in ("solutions/day1_solutions.ipynb", "notebooks/day2.ipynb", "notebooks/day1.ipynb", "exercises/day1.ipynb"):
+    for name in (
+        "solutions/day1_solutions.ipynb",
+        "notebooks/day2.ipynb",
+        "notebooks/day1.ipynb",
+        "exercises/day1.ipynb",
+    ):
         (tmp_path / name).parent.mkdir(exist_ok=True)
         (tmp_path / name).write_text("{}")
     assert [p.relative_to(tmp_path).as_posix() for p in course_notebooks(tmp_path)] == [
-        "notebooks/day1.ipynb", "notebooks/day2.ipynb", "solutions/day1_solutions.ipynb"]
+        "notebooks/day1.ipynb",
+        "notebooks/day2.ipynb",
+        "solutions/day1_solutions.ipynb",
+    ]
 
 
 class _FakeLlama:
@@ -118,7 +147,12 @@ def test_direct_llama_call_counts_every_token_not_only_the_first() -> None:
 
 def test_service_benchmark_runs_both_sides_to_the_end(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
-    assert main(["bench", "--only", "service", "--n", "3", "--json", str(out), "--no-progress"]) == 0
+    assert (
+        main(["bench", "--only", "service", "--n", "3", "--json", str(out), "--no-progress"]) == 0
+    )
     figures = json.loads(out.read_text(encoding="utf-8"))["figures"]
     assert [f["benchmark"] for f in figures] == ["service", "service"]
-    assert figures[0]["ours"]["n"] == figures[0]["floor"]["n"] == 6 and "ratio p50" in figures[0]["note"]
+    assert (
+        figures[0]["ours"]["n"] == figures[0]["floor"]["n"] == 6
+        and "ratio p50" in figures[0]["note"]
+    )

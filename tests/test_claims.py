@@ -1,4 +1,6 @@
-"""Final answers that claim an action no tool performed: found, told to the model once, and left alone when true."""
+"""Final answers that claim an action no tool performed: found, told to the model once, and left
+alone when true.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +10,13 @@ from pathlib import Path
 import pytest
 
 from handwritten_agent.agent import Agent
-from handwritten_agent.claims import NOTE_MARK, ClaimCheck, already_noted, find_claims, unbacked_claims
+from handwritten_agent.claims import (
+    NOTE_MARK,
+    ClaimCheck,
+    already_noted,
+    find_claims,
+    unbacked_claims,
+)
 from handwritten_agent.permissions import User, approve, reject
 from handwritten_agent.scenarios.office import OfficeScenario
 from handwritten_agent.scripted import ScriptedClient, call, calls
@@ -16,27 +24,42 @@ from handwritten_agent.service.agents import office_agent
 from handwritten_agent.tools import ToolError, ToolRegistry, tool
 
 NOW = datetime(2026, 3, 12, 14, 30)
-SIDE_EFFECT_TOOLS = {"book_meeting_room": "预订会议室，需要会议室编号、时间段和参会人数", "send_notification_email": "向指定邮箱发送会议通知邮件",
-                     "submit_purchase_request": "提交采购申请并生成工单"}
+SIDE_EFFECT_TOOLS = {
+    "book_meeting_room": "预订会议室，需要会议室编号、时间段和参会人数",
+    "send_notification_email": "向指定邮箱发送会议通知邮件",
+    "submit_purchase_request": "提交采购申请并生成工单",
+}
 
 
-@pytest.mark.parametrize("answer, actions", [
-    ("已为您预订 room_301，预订编号 BK0002。", ["预订"]),
-    ("预订成功！", ["预订"]),
-    ("我已经成功提交了采购申请", ["提交"]),
-    ("邮件已发送给 lili@example.com", ["发送"]),
-    ("已帮你订好了 B501", ["预订"]),
-    ("采购申请提交成功，工单号 PR20260312001", ["提交"]),
-    ("I have booked room_301 for you. The email has been sent.", ["预订", "发送"]),
-])
+@pytest.mark.parametrize(
+    "answer, actions",
+    [
+        ("已为您预订 room_301，预订编号 BK0002。", ["预订"]),
+        ("预订成功！", ["预订"]),
+        ("我已经成功提交了采购申请", ["提交"]),
+        ("邮件已发送给 lili@example.com", ["发送"]),
+        ("已帮你订好了 B501", ["预订"]),
+        ("采购申请提交成功，工单号 PR20260312001", ["提交"]),
+        ("I have booked room_301 for you. The email has been sent.", ["预订", "发送"]),
+    ],
+)
 def test_phrases_that_state_a_completed_action_are_claims(answer: str, actions: list[str]) -> None:
     assert [claim.action for claim in find_claims(answer)] == actions
 
 
-@pytest.mark.parametrize("answer", [
-    "没有预订：你在确认时拒绝了这个操作。", "未能预订成功，room_302 已被占用。", "您要预订了吗？", "我可以帮您预订会议室，请告诉我时间。",
-    "很抱歉，这次预订被拒绝，操作已取消。", "The room was not booked.", "查询到以下空闲会议室：B501、B502。", "无法提交，已被拒绝。",
-])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "没有预订：你在确认时拒绝了这个操作。",
+        "未能预订成功，room_302 已被占用。",
+        "您要预订了吗？",
+        "我可以帮您预订会议室，请告诉我时间。",
+        "很抱歉，这次预订被拒绝，操作已取消。",
+        "The room was not booked.",
+        "查询到以下空闲会议室：B501、B502。",
+        "无法提交，已被拒绝。",
+    ],
+)
 def test_negations_offers_and_queries_are_not_claims(answer: str) -> None:
     assert find_claims(answer) == []
 
@@ -44,18 +67,28 @@ def test_negations_offers_and_queries_are_not_claims(answer: str) -> None:
 def test_a_claim_is_unbacked_unless_a_related_side_effect_call_succeeded() -> None:
     answer = "已为您预订 room_301。"
     assert unbacked_claims(answer, [], SIDE_EFFECT_TOOLS)  # nothing ran
-    assert unbacked_claims(answer, [("book_meeting_room", False)], SIDE_EFFECT_TOOLS)  # it ran and failed
-    assert unbacked_claims(answer, [("send_notification_email", True)], SIDE_EFFECT_TOOLS)  # something else succeeded
-    assert unbacked_claims(answer, [("query_room_availability", True)], SIDE_EFFECT_TOOLS)  # a read-only tool backs nothing
+    assert unbacked_claims(
+        answer, [("book_meeting_room", False)], SIDE_EFFECT_TOOLS
+    )  # it ran and failed
+    assert unbacked_claims(
+        answer, [("send_notification_email", True)], SIDE_EFFECT_TOOLS
+    )  # something else succeeded
+    assert unbacked_claims(
+        answer, [("query_room_availability", True)], SIDE_EFFECT_TOOLS
+    )  # a read-only tool backs nothing
     assert unbacked_claims(answer, [("book_meeting_room", True)], SIDE_EFFECT_TOOLS) == []
 
 
 def test_an_action_no_tool_names_is_backed_by_any_successful_side_effect() -> None:
-    assert unbacked_claims("已为您登记。", [("submit_purchase_request", True)], SIDE_EFFECT_TOOLS) == []
+    assert (
+        unbacked_claims("已为您登记。", [("submit_purchase_request", True)], SIDE_EFFECT_TOOLS)
+        == []
+    )
     assert unbacked_claims("已为您登记。", [], SIDE_EFFECT_TOOLS)
 
 
 # --------------------------------------------------------------------------- the hook and the wrapper, on a small registry
+
 
 def registry(booked: list[str], fail: bool = False) -> ToolRegistry:
     @tool(side_effects=True)
@@ -84,30 +117,66 @@ def registry(booked: list[str], fail: bool = False) -> ToolRegistry:
 
 def test_a_false_claim_is_sent_back_once_and_the_model_then_acts() -> None:
     booked: list[str] = []
-    client = ScriptedClient(["已为您预订 room_301。", calls(call("book_room", {"room": "room_301"})), "已为您预订 room_301，编号 BK0001。"])
+    client = ScriptedClient(
+        [
+            "已为您预订 room_301。",
+            calls(call("book_room", {"room": "room_301"})),
+            "已为您预订 room_301，编号 BK0001。",
+        ]
+    )
     agent = Agent(client, registry(booked), hooks=[ClaimCheck.from_registry(registry(booked))])
     result = agent.run("帮我订 room_301", run_id="run_claim")
     assert result.stop_reason == "final" and result.answer == "已为您预订 room_301，编号 BK0001。"
     assert booked == ["room_301"] and result.run_id == "run_claim"
-    notes = [m["content"] for m in result.messages if m["role"] == "user" and m["content"].startswith(NOTE_MARK)]
-    assert len(notes) == 1 and "“已为您预订”" in notes[0] and "没有调用任何" in notes[0] and "“帮我订 room_301”" in notes[0]
-    assert [step.index for step in result.steps] == [1, 2, 3] and [r.call.name for r in result.tool_calls] == ["book_room"]
+    notes = [
+        m["content"]
+        for m in result.messages
+        if m["role"] == "user" and m["content"].startswith(NOTE_MARK)
+    ]
+    assert (
+        len(notes) == 1
+        and "“已为您预订”" in notes[0]
+        and "没有调用任何" in notes[0]
+        and "“帮我订 room_301”" in notes[0]
+    )
+    assert [step.index for step in result.steps] == [1, 2, 3] and [
+        r.call.name for r in result.tool_calls
+    ] == ["book_room"]
     assert client.remaining == 0
 
 
 def test_the_note_says_why_a_call_failed_and_a_second_claim_stands() -> None:
-    client = ScriptedClient([calls(call("book_room", {"room": "room_302"})), "预订成功！", "已经预订好了。"])
-    result = Agent(client, registry([], fail=True), hooks=[ClaimCheck.from_registry(registry([], fail=True))]).run("帮我订 room_302")
-    note = next(m["content"] for m in result.messages if m["role"] == "user" and m["content"].startswith(NOTE_MARK))
+    client = ScriptedClient(
+        [calls(call("book_room", {"room": "room_302"})), "预订成功！", "已经预订好了。"]
+    )
+    result = Agent(
+        client, registry([], fail=True), hooks=[ClaimCheck.from_registry(registry([], fail=True))]
+    ).run("帮我订 room_302")
+    note = next(
+        m["content"]
+        for m in result.messages
+        if m["role"] == "user" and m["content"].startswith(NOTE_MARK)
+    )
     assert "book_room 执行失败" in note and "已被占用" in note
-    assert result.answer == "已经预订好了。" and client.remaining == 0  # told once, not twice: the run is bounded
+    assert (
+        result.answer == "已经预订好了。" and client.remaining == 0
+    )  # told once, not twice: the run is bounded
 
 
 def test_a_true_or_honest_answer_is_left_alone() -> None:
-    true_claim = ScriptedClient([calls(call("book_room", {"room": "room_301"})), "已为您预订 room_301。"])
-    assert Agent(true_claim, registry([]), hooks=[ClaimCheck.from_registry(registry([]))]).run("订 room_301").answer == "已为您预订 room_301。"
+    true_claim = ScriptedClient(
+        [calls(call("book_room", {"room": "room_301"})), "已为您预订 room_301。"]
+    )
+    assert (
+        Agent(true_claim, registry([]), hooks=[ClaimCheck.from_registry(registry([]))])
+        .run("订 room_301")
+        .answer
+        == "已为您预订 room_301。"
+    )
     honest = ScriptedClient(["请问要订哪一天、几点的会议室？"])
-    result = Agent(honest, registry([]), hooks=[ClaimCheck.from_registry(registry([]))]).run("帮我订个会议室")
+    result = Agent(honest, registry([]), hooks=[ClaimCheck.from_registry(registry([]))]).run(
+        "帮我订个会议室"
+    )
     assert result.answer == "请问要订哪一天、几点的会议室？" and not already_noted(result.messages)
 
 
@@ -118,33 +187,68 @@ def test_review_answer_is_a_hook_the_loop_calls_once_per_run() -> None:
     result = Agent(client, registry([])).run("订 room_301")
     note = check.review_answer(result.answer or "", result)
     assert note is not None and note.startswith(NOTE_MARK)
-    noted = [*result.messages, {"role": "user", "content": note}, {"role": "assistant", "content": "已为您预订。"}]
+    noted = [
+        *result.messages,
+        {"role": "user", "content": note},
+        {"role": "assistant", "content": "已为您预订。"},
+    ]
     result.messages = noted
     assert check.review_answer("已为您预订。", result) is None  # once per run
 
 
 # --------------------------------------------------------------------------- the office agent, with its confirmation gate
 
+
 def test_on_the_office_agent_a_rejected_booking_cannot_be_reported_as_done(tmp_path: Path) -> None:
     office = OfficeScenario.create(tmp_path / "office", now=NOW)
     user = User("E001", role="行政助理", name="张明")
-    arguments = {"room_id": "room_301", "start_time": "2026-03-13 10:00", "end_time": "2026-03-13 11:00", "attendee_count": 5}
-    client = ScriptedClient([calls(call("book_meeting_room", arguments)), "已为您预订 room_301。", "没有预订：您在确认时拒绝了。"])
+    arguments = {
+        "room_id": "room_301",
+        "start_time": "2026-03-13 10:00",
+        "end_time": "2026-03-13 11:00",
+        "attendee_count": 5,
+    }
+    client = ScriptedClient(
+        [
+            calls(call("book_meeting_room", arguments)),
+            "已为您预订 room_301。",
+            "没有预订：您在确认时拒绝了。",
+        ]
+    )
     agent = office_agent(client, office, office.policy(), user, now=NOW)
     paused = agent.run("帮我订明天上午 10 点的 room_301，5 个人")
     assert paused.stop_reason == "needs_confirmation"
-    result = agent.resume(paused, {request.id: reject("不需要了", by=user) for request in paused.pending})
-    assert result.answer == "没有预订：您在确认时拒绝了。" and office.count("bookings") == 1  # only the seed booking
-    note = next(m["content"] for m in result.messages if m["role"] == "user" and m["content"].startswith(NOTE_MARK))
+    result = agent.resume(
+        paused, {request.id: reject("不需要了", by=user) for request in paused.pending}
+    )
+    assert (
+        result.answer == "没有预订：您在确认时拒绝了。" and office.count("bookings") == 1
+    )  # only the seed booking
+    note = next(
+        m["content"]
+        for m in result.messages
+        if m["role"] == "user" and m["content"].startswith(NOTE_MARK)
+    )
     assert "book_meeting_room 没有执行" in note
 
 
 def test_on_the_office_agent_an_approved_booking_stands(tmp_path: Path) -> None:
     office = OfficeScenario.create(tmp_path / "office", now=NOW)
     user = User("E001", role="行政助理", name="张明")
-    arguments = {"room_id": "room_301", "start_time": "2026-03-13 10:00", "end_time": "2026-03-13 11:00", "attendee_count": 5}
-    client = ScriptedClient([calls(call("book_meeting_room", arguments)), "已为您预订 room_301，编号 BK0002。"])
+    arguments = {
+        "room_id": "room_301",
+        "start_time": "2026-03-13 10:00",
+        "end_time": "2026-03-13 11:00",
+        "attendee_count": 5,
+    }
+    client = ScriptedClient(
+        [calls(call("book_meeting_room", arguments)), "已为您预订 room_301，编号 BK0002。"]
+    )
     agent = office_agent(client, office, office.policy(), user, now=NOW)
     paused = agent.run("帮我订明天上午 10 点的 room_301，5 个人")
     result = agent.resume(paused, {request.id: approve(by=user) for request in paused.pending})
-    assert result.answer == "已为您预订 room_301，编号 BK0002。" and client.remaining == 0 and office.count("bookings") == 2
+    assert (
+        result.answer == "已为您预订 room_301，编号 BK0002。"
+        and client.remaining == 0
+        and office.count("bookings") == 2
+    )

@@ -1,4 +1,6 @@
-"""Settings from the environment and .env: each rule, each error message, .env discovery, no key leaks."""
+"""Settings from the environment and .env: each rule, each error message, .env discovery, no key
+leaks.
+"""
 
 from __future__ import annotations
 
@@ -30,6 +32,7 @@ def config_error(**env: str) -> ConfigError:
 
 # --- the rules ------------------------------------------------------------------------------
 
+
 def test_nothing_set_is_offline():
     s = settings()
     assert s.backend == "offline"
@@ -43,8 +46,12 @@ def test_empty_values_count_as_unset():
 
 
 def test_provider_offline_wins_over_an_endpoint():
-    s = settings(LLM_PROVIDER="offline", LLM_BASE_URL="https://api.deepseek.com/v1", LLM_API_KEY=SECRET,
-                 LLM_MODEL="deepseek-chat")
+    s = settings(
+        LLM_PROVIDER="offline",
+        LLM_BASE_URL="https://api.deepseek.com/v1",
+        LLM_API_KEY=SECRET,
+        LLM_MODEL="deepseek-chat",
+    )
     assert s.backend == "offline" and s.base_url is None and s.api_key is None
 
 
@@ -74,15 +81,26 @@ def test_preset_fills_base_url_and_model():
 
 
 def test_variables_override_the_preset():
-    s = settings(LLM_PROVIDER="qwen", LLM_API_KEY=SECRET, LLM_MODEL="qwen-max",
-                 LLM_BASE_URL="https://dashscope-intl.aliyuncs.com/compatible-mode/v1/")
+    s = settings(
+        LLM_PROVIDER="qwen",
+        LLM_API_KEY=SECRET,
+        LLM_MODEL="qwen-max",
+        LLM_BASE_URL="https://dashscope-intl.aliyuncs.com/compatible-mode/v1/",
+    )
     assert s.model == "qwen-max"
-    assert s.base_url == "https://dashscope-intl.aliyuncs.com/compatible-mode/v1"  # trailing slash dropped
+    assert (
+        s.base_url == "https://dashscope-intl.aliyuncs.com/compatible-mode/v1"
+    )  # trailing slash dropped
 
 
 def test_keyless_presets_need_no_key():
     s = settings(LLM_PROVIDER="ollama")
-    assert (s.backend, s.base_url, s.model, s.api_key) == ("remote", "http://127.0.0.1:11434/v1", "qwen2.5:7b", None)
+    assert (s.backend, s.base_url, s.model, s.api_key) == (
+        "remote",
+        "http://127.0.0.1:11434/v1",
+        "qwen2.5:7b",
+        None,
+    )
 
 
 def test_base_url_alone_with_model_is_remote():
@@ -115,6 +133,7 @@ def test_every_preset_is_usable(name):
 
 # --- the error messages name the variable to fix ----------------------------------------------
 
+
 def test_base_url_without_model_names_llm_model():
     error = config_error(LLM_BASE_URL="http://127.0.0.1:9999/v1")
     assert error.variable == "LLM_MODEL"
@@ -126,14 +145,18 @@ def test_preset_without_default_model_names_llm_model():
     assert error.variable == "LLM_MODEL" and "vLLM" in str(error)
 
 
-@pytest.mark.parametrize("provider", ["openai", "deepseek", "qwen", "moonshot", "zhipu", "siliconflow"])
+@pytest.mark.parametrize(
+    "provider", ["openai", "deepseek", "qwen", "moonshot", "zhipu", "siliconflow"]
+)
 def test_key_requiring_provider_without_key_names_llm_api_key(provider):
     error = config_error(LLM_PROVIDER=provider)
     assert error.variable == "LLM_API_KEY"
     assert "LLM_API_KEY" in str(error) and PRESETS[provider].title in str(error)
 
 
-@pytest.mark.parametrize("url", ["ftp://example.com/v1", "api.deepseek.com/v1", "http://", "localhost:11434"])
+@pytest.mark.parametrize(
+    "url", ["ftp://example.com/v1", "api.deepseek.com/v1", "http://", "localhost:11434"]
+)
 def test_non_http_url_names_llm_base_url(url):
     error = config_error(LLM_BASE_URL=url, LLM_MODEL="m")
     assert error.variable == "LLM_BASE_URL"
@@ -156,7 +179,11 @@ def test_unknown_provider_lists_valid_names():
 @pytest.mark.parametrize("value", ["abc", "0", "-5", "nan", "inf"])
 def test_bad_timeout_names_llm_timeout(value):
     error = config_error(LLM_TIMEOUT=value)
-    assert error.variable == "LLM_TIMEOUT" and "LLM_TIMEOUT" in str(error) and repr(value) in str(error)
+    assert (
+        error.variable == "LLM_TIMEOUT"
+        and "LLM_TIMEOUT" in str(error)
+        and repr(value) in str(error)
+    )
 
 
 @pytest.mark.parametrize("value", ["three", "-1", "2.5", "99"])
@@ -174,10 +201,12 @@ def test_half_set_without_endpoint_names_llm_base_url(stray):
 
 
 def test_errors_never_contain_the_key():
-    for env in ({"LLM_PROVIDER": "nope", "LLM_API_KEY": SECRET},
-                {"LLM_BASE_URL": "ftp://x", "LLM_API_KEY": SECRET},
-                {"LLM_BASE_URL": "http://127.0.0.1:1/v1", "LLM_API_KEY": SECRET},
-                {"LLM_API_KEY": SECRET}):
+    for env in (
+        {"LLM_PROVIDER": "nope", "LLM_API_KEY": SECRET},
+        {"LLM_BASE_URL": "ftp://x", "LLM_API_KEY": SECRET},
+        {"LLM_BASE_URL": "http://127.0.0.1:1/v1", "LLM_API_KEY": SECRET},
+        {"LLM_API_KEY": SECRET},
+    ):
         with pytest.raises(ConfigError) as info:
             settings(**env)
         assert SECRET not in str(info.value)
@@ -185,8 +214,11 @@ def test_errors_never_contain_the_key():
 
 # --- .env discovery ---------------------------------------------------------------------------
 
+
 def test_dotenv_found_from_a_subdirectory(isolated, monkeypatch):
-    (isolated / ".env").write_text(f"LLM_PROVIDER=deepseek\nLLM_API_KEY={SECRET}\n", encoding="utf-8")
+    (isolated / ".env").write_text(
+        f"LLM_PROVIDER=deepseek\nLLM_API_KEY={SECRET}\n", encoding="utf-8"
+    )
     notebooks = isolated / "notebooks" / "deeper"
     notebooks.mkdir(parents=True)
     monkeypatch.chdir(notebooks)
@@ -196,7 +228,9 @@ def test_dotenv_found_from_a_subdirectory(isolated, monkeypatch):
 
 
 def test_environment_wins_over_dotenv(isolated):
-    (isolated / ".env").write_text(f"LLM_PROVIDER=deepseek\nLLM_API_KEY={SECRET}\nLLM_TIMEOUT=5\n", encoding="utf-8")
+    (isolated / ".env").write_text(
+        f"LLM_PROVIDER=deepseek\nLLM_API_KEY={SECRET}\nLLM_TIMEOUT=5\n", encoding="utf-8"
+    )
     s = load_settings({"LLM_PROVIDER": "offline"})
     assert s.backend == "offline"
     assert s.timeout == 5.0  # variables not in the environment still come from .env
@@ -230,6 +264,7 @@ def test_env_example_parses_to_offline_and_each_block_is_valid(isolated):
 
 # --- the key never shows ------------------------------------------------------------------------
 
+
 def test_key_not_in_repr_or_banner():
     s = settings(LLM_PROVIDER="openai", LLM_API_KEY=SECRET)
     assert SECRET not in repr(s) and SECRET not in str(s)
@@ -244,7 +279,9 @@ def test_credentials_in_url_not_in_banner():
 
 def test_banner_says_backend_url_and_model():
     remote = settings(LLM_PROVIDER="deepseek", LLM_API_KEY=SECRET).banner()
-    assert "remote" in remote and "https://api.deepseek.com/v1" in remote and "deepseek-chat" in remote
+    assert (
+        "remote" in remote and "https://api.deepseek.com/v1" in remote and "deepseek-chat" in remote
+    )
     assert "\n" not in remote
     offline = settings().banner()
     assert "offline" in offline and "course-sim" in offline and "不是 LLM" in offline

@@ -1,4 +1,6 @@
-"""The pictures: drawn by scripts/diagrams.py, committed as they are drawn, well-formed, and shown by the notebooks."""
+"""The pictures: drawn by scripts/diagrams.py, committed as they are drawn, well-formed, and shown
+by the notebooks.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +17,11 @@ IMAGE_LINK = re.compile(r"!\[[^\]]*\]\((images/[^)\s]+)\)")
 
 
 def test_committed_pictures_are_what_the_script_draws():
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "diagrams.py"), "--check"], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "diagrams.py"), "--check"],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -26,7 +32,9 @@ def test_pictures_are_well_formed_svg_with_a_title():
         root = ET.parse(path).getroot()
         assert root.tag == "{http://www.w3.org/2000/svg}svg", path.name
         title = root.find("{http://www.w3.org/2000/svg}title")
-        assert title is not None and title.text and re.search(r"[\u4e00-\u9fff]", title.text), path.name
+        assert title is not None and title.text and re.search(r"[\u4e00-\u9fff]", title.text), (
+            path.name
+        )
 
 
 def test_every_picture_is_shown_and_every_link_resolves():
@@ -35,6 +43,8 @@ def test_every_picture_is_shown_and_every_link_resolves():
         for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]:
             if cell["cell_type"] == "markdown":
                 for link in IMAGE_LINK.findall("".join(cell["source"])):
-                    assert (ROOT / "notebooks" / link).is_file(), f"{notebook.name} links to missing {link}"
+                    assert (ROOT / "notebooks" / link).is_file(), (
+                        f"{notebook.name} links to missing {link}"
+                    )
                     linked.add(link)
     assert {f"images/{path.name}" for path in IMAGES.glob("*.svg")} <= linked

@@ -1,8 +1,8 @@
-"""The framework's guards around a learner's call: a time limit, SystemExit, KeyboardInterrupt, the placeholder,
-and a failure that IPython shows as its Chinese message alone.
+"""The framework's guards around a learner's call: a time limit, SystemExit, KeyboardInterrupt, the
+placeholder, and a failure that IPython shows as its Chinese message alone.
 
-The hangs here never end on their own, so the (lowered) limit decides only how long the test waits, never
-whether it passes.
+The hangs here never end on their own, so the (lowered) limit decides only how long the test waits,
+never whether it passes.
 """
 
 from __future__ import annotations
@@ -76,8 +76,12 @@ def test_the_limit_works_in_a_thread_that_is_not_the_main_one(short_limits):
     worker = threading.Thread(target=run, daemon=True)
     worker.start()
     worker.join(120)
-    assert outcome and isinstance(outcome[0], ExerciseFailed) and "秒内没有结束" in str(outcome[0]), outcome
-    assert not [t for t in threading.enumerate() if t.name == "exercise-time-limit"], "a watchdog was left running"
+    assert (
+        outcome and isinstance(outcome[0], ExerciseFailed) and "秒内没有结束" in str(outcome[0])
+    ), outcome
+    assert not [t for t in threading.enumerate() if t.name == "exercise-time-limit"], (
+        "a watchdog was left running"
+    )
 
 
 def test_nested_limits_never_extend_the_outer_one():
@@ -130,5 +134,9 @@ def test_ipython_shows_only_the_message():
     with pytest.raises(ExerciseFailed) as failure:
         day0_double(lambda value: value)
     shown = "\n".join(failure.value._render_traceback_())
-    assert "用例「第一个值」没有通过" in shown and "Traceback" not in shown and "check.fail" not in shown
+    assert (
+        "用例「第一个值」没有通过" in shown
+        and "Traceback" not in shown
+        and "check.fail" not in shown
+    )
     assert shown.count("提示：") == 1

@@ -1,9 +1,11 @@
-"""Every exercise check rejects the wrong answers in tests/data/exercise_mutations/ and accepts the right ones.
+"""Every exercise check rejects the wrong answers in tests/data/exercise_mutations/ and accepts the
+right ones.
 
-A checker may only ever raise ``ExerciseFailed`` on a learner's value, and only for a reason it can name:
-any other exception, or the checker's own last-resort "检查程序自身出错" message, fails this test too.
-A wrong answer that sets ``FAILS_AT`` must fail at a case whose name contains it (so it is rejected for
-its own mistake, not by accident). See tests/data/exercise_mutations/README.md for the format.
+A checker may only ever raise ``ExerciseFailed`` on a learner's value, and only for a reason it can
+name: any other exception, or the checker's own last-resort "检查程序自身出错" message, fails this
+test too. A wrong answer that sets ``FAILS_AT`` must fail at a case whose name contains it (so it is
+rejected for its own mistake, not by accident). See tests/data/exercise_mutations/README.md for the
+format.
 """
 
 from __future__ import annotations
@@ -27,7 +29,9 @@ def load(path: Path) -> ModuleType:
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert (module.__doc__ or "").strip(), f"{path}: say in the module docstring what this answer gets wrong (or right)"
+    assert (module.__doc__ or "").strip(), (
+        f"{path}: say in the module docstring what this answer gets wrong (or right)"
+    )
     return module
 
 
@@ -39,15 +43,21 @@ def test_check_rejects_wrong_and_accepts_right_answers(path: Path, capsys):
         with pytest.raises(ExerciseFailed) as failure:
             checker(*module.ARGS)
         message = str(failure.value)
-        assert INTERNAL not in message, f"the checker crashed instead of naming the mistake:\n{message}"
+        assert INTERNAL not in message, (
+            f"the checker crashed instead of naming the mistake:\n{message}"
+        )
         first_line = message.splitlines()[0]
         assert first_line.startswith(f"{path.parent.name}：用例「"), message
         for label in ("期望：", "实际：", "提示："):
             assert label in message, message
         wanted = getattr(module, "FAILS_AT", None)
-        assert wanted is None or wanted in first_line, f"expected to fail at a case containing {wanted!r}:\n{message}"
+        assert wanted is None or wanted in first_line, (
+            f"expected to fail at a case containing {wanted!r}:\n{message}"
+        )
         expected, got = _section(message, "期望："), _section(message, "实际：")
-        assert expected != got, f"期望 and 实际 print alike, so the learner cannot see what differs:\n{message}"
+        assert expected != got, (
+            f"期望 and 实际 print alike, so the learner cannot see what differs:\n{message}"
+        )
         assert "🎉" not in capsys.readouterr().out
     else:
         checker(*module.ARGS)
@@ -55,22 +65,40 @@ def test_check_rejects_wrong_and_accepts_right_answers(path: Path, capsys):
 
 
 def _section(message: str, label: str) -> str:
-    """The text after ``label`` up to the next label of a failure message (期望/实际/提示 may span lines)."""
+    """The text after ``label`` up to the next label of a failure message (期望/实际/提示 may span
+    lines).
+    """
     start = message.index(label) + len(label)
-    ends = [message.find(other, start) for other in ("\n  期望：", "\n  实际：", "\n  提示：") if message.find(other, start) >= 0]
-    return message[start: min(ends) if ends else len(message)].strip()
+    ends = [
+        message.find(other, start)
+        for other in ("\n  期望：", "\n  实际：", "\n  提示：")
+        if message.find(other, start) >= 0
+    ]
+    return message[start : min(ends) if ends else len(message)].strip()
 
 
 def test_every_checker_has_at_least_five_wrong_and_one_right_answer():
-    checkers = sorted(name for name in dir(check) if name.startswith("day") and callable(getattr(check, name)))
-    counts = {name: (len(list((DATA / name).glob("wrong_*.py"))), len(list((DATA / name).glob("right_*.py")))) for name in checkers}
+    checkers = sorted(
+        name for name in dir(check) if name.startswith("day") and callable(getattr(check, name))
+    )
+    counts = {
+        name: (
+            len(list((DATA / name).glob("wrong_*.py"))),
+            len(list((DATA / name).glob("right_*.py"))),
+        )
+        for name in checkers
+    }
     short = {name: count for name, count in counts.items() if count[0] < 5 or count[1] < 1}
     assert not short, f"(wrong, right) answers per checker, at least (5, 1) each: {short}"
-    assert not [path for path in DATA.glob("*/*.py") if path.parent.name not in checkers], "a folder names no checker"
+    assert not [path for path in DATA.glob("*/*.py") if path.parent.name not in checkers], (
+        "a folder names no checker"
+    )
 
 
 def test_the_checkers_own_guard_turns_a_crash_into_a_readable_failure():
-    """The last guard in ``exercise``: a checker bug reaches the learner as ExerciseFailed that says so."""
+    """The last guard in ``exercise``: a checker bug reaches the learner as ExerciseFailed that says
+    so.
+    """
     from handwritten_agent.course.exercises.check.framework import exercise
 
     @exercise
@@ -102,10 +130,29 @@ class _Unprintable:
         raise RuntimeError(f"getattr {name}")
 
 
-ODD_VALUES = [None, 0, -1.5, float("nan"), True, "", "x", b"bytes", [], [None, 1], {}, {"content": 1, "tool_calls": "x", "finish_reason": 3},
-              {"content": "", "tool_calls": [None, 1, {"function": "x"}], "finish_reason": "stop"}, ("final",), ("final", None),
-              ("final", [1, "a"]), (None, []), _Unprintable()]
-CHECKERS = sorted(name for name in dir(check) if name.startswith("day") and callable(getattr(check, name)))
+ODD_VALUES = [
+    None,
+    0,
+    -1.5,
+    float("nan"),
+    True,
+    "",
+    "x",
+    b"bytes",
+    [],
+    [None, 1],
+    {},
+    {"content": 1, "tool_calls": "x", "finish_reason": 3},
+    {"content": "", "tool_calls": [None, 1, {"function": "x"}], "finish_reason": "stop"},
+    ("final",),
+    ("final", None),
+    ("final", [1, "a"]),
+    (None, []),
+    _Unprintable(),
+]
+CHECKERS = sorted(
+    name for name in dir(check) if name.startswith("day") and callable(getattr(check, name))
+)
 
 
 def _answer_returning(checker: str, value):
@@ -116,7 +163,9 @@ def _answer_returning(checker: str, value):
 
 @pytest.mark.parametrize("checker", CHECKERS)
 def test_no_checker_crashes_on_an_odd_value(checker, capsys):
-    """Whatever a learner's code returns, the checker answers with ExerciseFailed that names a case — never a crash."""
+    """Whatever a learner's code returns, the checker answers with ExerciseFailed that names a case
+    — never a crash.
+    """
     for value in ODD_VALUES:
         with pytest.raises(ExerciseFailed) as failure:
             getattr(check, checker)(_answer_returning(checker, value))
@@ -145,12 +194,16 @@ def _exchange_tool_returning(value):
                 to_currency: 要换成的货币，例如：CNY 或 人民币
             """
             return value
+
         return query_exchange_rate
+
     return build
 
 
 def test_no_exchange_tool_result_crashes_the_checker():
-    """The tool's own return value is a learner value too: it reaches the checker through the registry and the Agent."""
+    """The tool's own return value is a learner value too: it reaches the checker through the
+    registry and the Agent.
+    """
     for value in ODD_VALUES:
         with pytest.raises(ExerciseFailed) as failure:
             check.day3_exchange_rate_tool(_exchange_tool_returning(value))

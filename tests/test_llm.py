@@ -13,7 +13,8 @@ import json
 import socket
 import threading
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import openai
 import pytest
@@ -23,9 +24,21 @@ from fastapi.responses import JSONResponse, StreamingResponse
 
 from handwritten_agent import llm
 from handwritten_agent.config import ConfigError, load_settings
-from handwritten_agent.llm import (AuthenticationFailed, BadRequest, ChatClient, ConnectionFailed, LLMError,
-                                   ModelNotFound, RateLimited, RequestTimeout, ServerError, StreamEvent, connect,
-                                   retry_after_seconds, retry_delay)
+from handwritten_agent.llm import (
+    AuthenticationFailed,
+    BadRequest,
+    ChatClient,
+    ConnectionFailed,
+    LLMError,
+    ModelNotFound,
+    RateLimited,
+    RequestTimeout,
+    ServerError,
+    StreamEvent,
+    connect,
+    retry_after_seconds,
+    retry_delay,
+)
 from handwritten_agent.messages import ChatResult
 
 CALCULATOR = {
@@ -33,9 +46,13 @@ CALCULATOR = {
     "function": {
         "name": "calculator",
         "description": "计算数学表达式，例如 17 * 9",
-        "parameters": {"type": "object",
-                       "properties": {"expression": {"type": "string", "description": "要计算的数学表达式，例如 17 * 9"}},
-                       "required": ["expression"]},
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "expression": {"type": "string", "description": "要计算的数学表达式，例如 17 * 9"}
+            },
+            "required": ["expression"],
+        },
     },
 }
 SECRET = "sk-proj-TESTKEY0123456789abcdef"
@@ -57,20 +74,31 @@ def collect(events: Iterator[StreamEvent]) -> tuple[list[StreamEvent], ChatResul
 
 
 def same_reply(a: ChatResult, b: ChatResult) -> None:
-    assert (a.content, a.tool_calls, a.finish_reason, a.usage, a.model, a.reasoning_content) == \
-           (b.content, b.tool_calls, b.finish_reason, b.usage, b.model, b.reasoning_content)
+    assert (a.content, a.tool_calls, a.finish_reason, a.usage, a.model, a.reasoning_content) == (
+        b.content,
+        b.tool_calls,
+        b.finish_reason,
+        b.usage,
+        b.model,
+        b.reasoning_content,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # Against the offline server
 # ---------------------------------------------------------------------------------------------
 
+
 def test_plain_reply(offline_server):
     result = sim(offline_server).complete(ask("你好，你是谁？"))
     assert isinstance(result.content, str) and result.content.strip()
     assert result.tool_calls == [] and result.finish_reason == "stop"
     assert result.model == "course-sim"
-    assert result.usage is not None and result.usage.prompt_tokens > 0 and result.usage.completion_tokens > 0
+    assert (
+        result.usage is not None
+        and result.usage.prompt_tokens > 0
+        and result.usage.completion_tokens > 0
+    )
     assert result.raw.choices[0].message.content == result.content  # the SDK object is kept
 
 
@@ -88,7 +116,9 @@ def test_tool_call_keeps_arguments_as_raw_text_and_round_trips(offline_server):
     assert final.tool_calls == [] and "153" in final.content
 
 
-@pytest.mark.parametrize("text, tools", [("你好，你是谁？", None), ("17 乘以 9 等于多少？", [CALCULATOR])])
+@pytest.mark.parametrize(
+    "text, tools", [("你好，你是谁？", None), ("17 乘以 9 等于多少？", [CALCULATOR])]
+)
 def test_stream_gives_the_same_result_as_complete(offline_server, text, tools):
     client = sim(offline_server)
     complete = client.complete(ask(text), tools=tools)
@@ -120,8 +150,14 @@ def test_refused_connection_names_llm_base_url():
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     notices: list[llm.RetryNotice] = []
-    client = ChatClient(f"http://127.0.0.1:{port}/v1", "any", "course-sim", timeout=5, max_retries=3,
-                        on_retry=notices.append)
+    client = ChatClient(
+        f"http://127.0.0.1:{port}/v1",
+        "any",
+        "course-sim",
+        timeout=5,
+        max_retries=3,
+        on_retry=notices.append,
+    )
     with pytest.raises(ConnectionFailed) as info:
         client.complete(ask("hi"))
     assert notices == []  # a refused connection is not retried
@@ -142,8 +178,14 @@ def test_timeout_names_llm_timeout(offline_server):
 
 def test_rate_limit_is_retried_and_recovers(offline_server):
     notices: list[llm.RetryNotice] = []
-    client = sim(offline_server, "course-sim:rate_limit", max_retries=2, backoff=0.01, max_wait=0.05,
-                 on_retry=notices.append)
+    client = sim(
+        offline_server,
+        "course-sim:rate_limit",
+        max_retries=2,
+        backoff=0.01,
+        max_wait=0.05,
+        on_retry=notices.append,
+    )
     result = client.complete(ask("你好，你是谁？"))
     assert result.content
     assert [n.status for n in notices] == [429]
@@ -160,8 +202,14 @@ def test_rate_limit_without_retries_is_rate_limited(offline_server):
 
 def test_server_error_after_bounded_retries(offline_server):
     notices: list[llm.RetryNotice] = []
-    client = sim(offline_server, "course-sim:server_error", max_retries=2, backoff=0.01, max_wait=0.02,
-                 on_retry=notices.append)
+    client = sim(
+        offline_server,
+        "course-sim:server_error",
+        max_retries=2,
+        backoff=0.01,
+        max_wait=0.02,
+        on_retry=notices.append,
+    )
     with pytest.raises(ServerError) as info:
         client.complete(ask("你好"))
     assert [n.attempt for n in notices] == [1, 2]
@@ -178,12 +226,15 @@ def test_bad_request_carries_the_servers_message(offline_server):
     with pytest.raises(BadRequest) as info:
         sim(offline_server).complete([{"role": "tool", "tool_call_id": "call_x", "content": "153"}])
     assert info.value.status == 400 and "tool" in info.value.server_message
-    assert info.value.server_message.rstrip(". ") in str(info.value)  # quoted whole, inside our sentence
+    assert info.value.server_message.rstrip(". ") in str(
+        info.value
+    )  # quoted whole, inside our sentence
 
 
 # ---------------------------------------------------------------------------------------------
 # Pure retry arithmetic
 # ---------------------------------------------------------------------------------------------
+
 
 def test_retry_delay_backs_off_exponentially_and_caps():
     assert [retry_delay(n, backoff=0.5, max_wait=3) for n in range(5)] == [0.5, 1.0, 2.0, 3, 3]
@@ -207,15 +258,39 @@ def test_retry_after_parsing():
 # A tiny provider stand-in for behaviour the simulator does not have
 # ---------------------------------------------------------------------------------------------
 
+
 def completion_body(message: dict[str, Any], finish_reason: str = "stop") -> dict[str, Any]:
-    return {"id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": "tiny",
-            "choices": [{"index": 0, "message": {"role": "assistant", **message}, "finish_reason": finish_reason}],
-            "usage": {"prompt_tokens": 5, "completion_tokens": 7, "total_tokens": 12}}
+    return {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "tiny",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", **message},
+                "finish_reason": finish_reason,
+            }
+        ],
+        "usage": {"prompt_tokens": 5, "completion_tokens": 7, "total_tokens": 12},
+    }
 
 
-def error(status: int, message: str, code: str | None = None, headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"error": {"message": message, "type": "invalid_request_error", "param": None, "code": code}},
-                        status_code=status, headers=headers)
+def error(
+    status: int, message: str, code: str | None = None, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse(
+        {
+            "error": {
+                "message": message,
+                "type": "invalid_request_error",
+                "param": None,
+                "code": code,
+            }
+        },
+        status_code=status,
+        headers=headers,
+    )
 
 
 def tiny_app() -> FastAPI:
@@ -225,13 +300,22 @@ def tiny_app() -> FastAPI:
     @app.post("/auth/v1/chat/completions")
     async def auth(request: Request) -> JSONResponse:
         key = request.headers.get("authorization", "").removeprefix("Bearer ")
-        return error(401, f"Incorrect API key provided: {key}. You can find your API key at "
-                          "https://platform.openai.com/account/api-keys.", "invalid_api_key")
+        return error(
+            401,
+            f"Incorrect API key provided: {key}. You can find your API key at "
+            "https://platform.openai.com/account/api-keys.",
+            "invalid_api_key",
+        )
 
     @app.post("/flaky/{token}/v1/chat/completions")
     async def flaky(token: str) -> JSONResponse:
         if next(counters.setdefault(token, itertools.count())) < 2:
-            return error(429, "Rate limit reached for requests", "rate_limit_exceeded", {"retry-after-ms": "40"})
+            return error(
+                429,
+                "Rate limit reached for requests",
+                "rate_limit_exceeded",
+                {"retry-after-ms": "40"},
+            )
         return JSONResponse(completion_body({"content": "recovered"}))
 
     @app.post("/busy/v1/chat/completions")
@@ -246,18 +330,46 @@ def tiny_app() -> FastAPI:
     async def reasoner(request: Request) -> Any:
         body = await request.json()
         if not body.get("stream"):
-            return JSONResponse(completion_body({"content": "153", "reasoning_content": "17*9 = 153"}))
+            return JSONResponse(
+                completion_body({"content": "153", "reasoning_content": "17*9 = 153"})
+            )
 
         def chunks() -> Iterator[str]:
-            deltas = [{"role": "assistant", "content": None, "reasoning_content": ""},
-                      {"reasoning_content": "17*9"}, {"reasoning_content": " = 153"}, {"content": "153"}]
+            deltas = [
+                {"role": "assistant", "content": None, "reasoning_content": ""},
+                {"reasoning_content": "17*9"},
+                {"reasoning_content": " = 153"},
+                {"content": "153"},
+            ]
             for i, delta in enumerate(deltas):
                 finish = "stop" if i == len(deltas) - 1 else None
-                yield "data: " + json.dumps({"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "tiny",
-                                             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}) + "\n\n"
-            yield "data: " + json.dumps({"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "tiny",
-                                         "choices": [], "usage": {"prompt_tokens": 5, "completion_tokens": 7,
-                                                                  "total_tokens": 12}}) + "\n\n"
+                yield (
+                    "data: "
+                    + json.dumps(
+                        {
+                            "id": "c",
+                            "object": "chat.completion.chunk",
+                            "created": 0,
+                            "model": "tiny",
+                            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+                        }
+                    )
+                    + "\n\n"
+                )
+            yield (
+                "data: "
+                + json.dumps(
+                    {
+                        "id": "c",
+                        "object": "chat.completion.chunk",
+                        "created": 0,
+                        "model": "tiny",
+                        "choices": [],
+                        "usage": {"prompt_tokens": 5, "completion_tokens": 7, "total_tokens": 12},
+                    }
+                )
+                + "\n\n"
+            )
             yield "data: [DONE]\n\n"
 
         return StreamingResponse(chunks(), media_type="text/event-stream")
@@ -291,20 +403,26 @@ def test_401_names_llm_api_key_and_hides_the_key(tiny):
     error = info.value
     assert error.status == 401 and "Incorrect API key" in error.server_message
     assert "LLM_API_KEY" in str(error)
-    assert SECRET not in str(error) and SECRET not in error.server_message  # the server echoed it; we do not
+    assert (
+        SECRET not in str(error) and SECRET not in error.server_message
+    )  # the server echoed it; we do not
     assert isinstance(error.__cause__, openai.AuthenticationError)
 
 
 def test_retry_after_ms_is_honoured(tiny):
     waits: list[float] = []
-    client = ChatClient(f"{tiny}/flaky/a/v1", "k", "m", max_retries=3, backoff=5, sleep=waits.append)
+    client = ChatClient(
+        f"{tiny}/flaky/a/v1", "k", "m", max_retries=3, backoff=5, sleep=waits.append
+    )
     assert client.complete(ask("hi")).content == "recovered"
     assert waits == [0.04, 0.04]  # what the server asked, not the 5 s backoff
 
 
 def test_server_wait_is_capped_and_attempts_bounded(tiny):
     waits: list[float] = []
-    client = ChatClient(f"{tiny}/busy/v1", "k", "m", max_retries=2, max_wait=1.5, sleep=waits.append)
+    client = ChatClient(
+        f"{tiny}/busy/v1", "k", "m", max_retries=2, max_wait=1.5, sleep=waits.append
+    )
     with pytest.raises(ServerError) as info:
         client.complete(ask("hi"))
     assert waits == [1.5, 1.5] and info.value.status == 503
@@ -342,7 +460,15 @@ def test_reasoning_content_is_captured_in_complete_and_stream(tiny):
 
 
 def test_errors_form_one_hierarchy():
-    for cls in (AuthenticationFailed, ModelNotFound, ConnectionFailed, RequestTimeout, RateLimited, ServerError, BadRequest):
+    for cls in (
+        AuthenticationFailed,
+        ModelNotFound,
+        ConnectionFailed,
+        RequestTimeout,
+        RateLimited,
+        ServerError,
+        BadRequest,
+    ):
         assert issubclass(cls, LLMError)
 
 
@@ -350,11 +476,21 @@ def test_errors_form_one_hierarchy():
 # connect() and settings
 # ---------------------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def deepseek_dotenv(tmp_path, monkeypatch):
-    for name in ("LLM_PROVIDER", "LLM_BASE_URL", "LLM_API_KEY", "LLM_MODEL", "LLM_TIMEOUT", "LLM_MAX_RETRIES"):
+    for name in (
+        "LLM_PROVIDER",
+        "LLM_BASE_URL",
+        "LLM_API_KEY",
+        "LLM_MODEL",
+        "LLM_TIMEOUT",
+        "LLM_MAX_RETRIES",
+    ):
         monkeypatch.delenv(name, raising=False)
-    (tmp_path / ".env").write_text(f"LLM_PROVIDER=deepseek\nLLM_API_KEY={SECRET}\nLLM_TIMEOUT=7\n", encoding="utf-8")
+    (tmp_path / ".env").write_text(
+        f"LLM_PROVIDER=deepseek\nLLM_API_KEY={SECRET}\nLLM_TIMEOUT=7\n", encoding="utf-8"
+    )
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
@@ -374,7 +510,9 @@ def test_connect_offline_ignores_a_provider_in_dotenv(deepseek_dotenv, capsys):
     assert SECRET not in banner
     assert client.complete(ask("你好")).content
     again = connect("offline", model="course-sim:fenced", quiet=True)
-    assert again.base_url == client.base_url == llm.shared_server("offline").base_url  # one shared server
+    assert (
+        again.base_url == client.base_url == llm.shared_server("offline").base_url
+    )  # one shared server
     assert again.model == "course-sim:fenced"
     assert capsys.readouterr().out == ""
 

@@ -1,4 +1,6 @@
-"""Masking: generated phone, ID, bank-card numbers and emails are masked in text and nested JSON; other numbers are not."""
+"""Masking: generated phone, ID, bank-card numbers and emails are masked in text and nested JSON;
+other numbers are not.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +13,15 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from handwritten_agent.masking import (HIDDEN, MaskingRules, find_personal_data, id_number_valid, luhn_valid, mask_text, mask_value)
+from handwritten_agent.masking import (
+    HIDDEN,
+    MaskingRules,
+    find_personal_data,
+    id_number_valid,
+    luhn_valid,
+    mask_text,
+    mask_value,
+)
 
 # --------------------------------------------------------------------------- generators of real-looking personal data
 
@@ -46,7 +56,9 @@ def phones(draw) -> tuple[str, str]:
 @st.composite
 def id_numbers(draw) -> tuple[str, str]:
     region = draw(st.sampled_from("123456789")) + "".join(draw(digits) for _ in range(5))
-    born = date(1900, 1, 1) + timedelta(days=draw(st.integers(0, (date(2020, 12, 31) - date(1900, 1, 1)).days)))
+    born = date(1900, 1, 1) + timedelta(
+        days=draw(st.integers(0, (date(2020, 12, 31) - date(1900, 1, 1)).days))
+    )
     first17 = region + born.strftime("%Y%m%d") + "".join(draw(digits) for _ in range(3))
     value = first17 + id_check_character(first17)
     if value.endswith("X") and draw(st.booleans()):
@@ -60,27 +72,41 @@ def bank_cards(draw) -> tuple[str, str]:
     body = draw(st.sampled_from(["62", "4", "5"]))
     body += "".join(draw(digits) for _ in range(length - 1 - len(body)))
     number = body + luhn_check_digit(body)
-    # An 18-digit card can also be a well-formed ID number (a real date, a right check character): such a
-    # number is masked as an ID, which hides it just as well; the card generator leaves those out.
-    assume(not (length == 18 and id_number_valid(number) and re.fullmatch(r"\d{6}(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])\d{4}", number)))
+    # An 18-digit card can also be a well-formed ID number (a real date, a right check character):
+    # such a number is masked as an ID, which hides it just as well; the card generator leaves those
+    # out.
+    assume(
+        not (
+            length == 18
+            and id_number_valid(number)
+            and re.fullmatch(r"\d{6}(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])\d{4}", number)
+        )
+    )
     written = number
     if length in (16, 19) and draw(st.booleans()):
         sep = draw(st.sampled_from([" ", "-"]))
-        written = sep.join(number[i:i + 4] for i in range(0, length, 4))
+        written = sep.join(number[i : i + 4] for i in range(0, length, 4))
     return written, number[:4] + "*" * (length - 8) + number[-4:]
 
 
 @st.composite
 def emails(draw) -> tuple[str, str]:
     local = draw(st.from_regex(r"[a-z][a-z0-9._]{0,11}", fullmatch=True))
-    domain = draw(st.sampled_from(["example.com", "corp.example.cn", "mail.example.org", "qq.example.com"]))
+    domain = draw(
+        st.sampled_from(["example.com", "corp.example.cn", "mail.example.org", "qq.example.com"])
+    )
     return f"{local}@{domain}", f"{local[0]}***@{domain}"
 
 
 personal = st.one_of(phones(), id_numbers(), bank_cards(), emails())
-# Text around the data: Chinese words and punctuation, no digits or letters that would extend a match.
-# Two items always have some of it between them (written back to back, two numbers would be one longer number).
-filler = st.text(alphabet=st.sampled_from(list("客户的电话号码是请联系他她们卡身份证邮箱，。：；、（）！？ \n")), min_size=1, max_size=12)
+# Text around the data: Chinese words and punctuation, no digits or letters that would extend a
+# match. Two items always have some of it between them (written back to back, two numbers would be
+# one longer number).
+filler = st.text(
+    alphabet=st.sampled_from(list("客户的电话号码是请联系他她们卡身份证邮箱，。：；、（）！？ \n")),
+    min_size=1,
+    max_size=12,
+)
 
 
 # --------------------------------------------------------------------------- properties
@@ -104,11 +130,23 @@ def test_generated_personal_data_in_text_is_masked_and_nothing_else_changes(item
 
 
 @settings(max_examples=150, deadline=None)
-@given(value=st.recursive(st.one_of(personal.map(lambda pair: pair[0]), st.text(max_size=5).filter(lambda s: not any(c.isdigit() for c in s))),
-                          lambda children: st.one_of(st.lists(children, max_size=3),
-                                                     st.dictionaries(st.sampled_from(["phone", "note", "customer", "items", "contact"]),
-                                                                     children, max_size=3)),
-                          max_leaves=8))
+@given(
+    value=st.recursive(
+        st.one_of(
+            personal.map(lambda pair: pair[0]),
+            st.text(max_size=5).filter(lambda s: not any(c.isdigit() for c in s)),
+        ),
+        lambda children: st.one_of(
+            st.lists(children, max_size=3),
+            st.dictionaries(
+                st.sampled_from(["phone", "note", "customer", "items", "contact"]),
+                children,
+                max_size=3,
+            ),
+        ),
+        max_leaves=8,
+    )
+)
 def test_generated_personal_data_in_nested_json_is_masked_and_the_input_is_not_changed(value):
     original = copy.deepcopy(value)
     masked = mask_value(value)
@@ -132,13 +170,21 @@ def _leaves(value):
 
 
 @settings(max_examples=200, deadline=None)
-@given(number=st.one_of(
-    st.builds(lambda d: f"OD{d}", st.from_regex(r"20[0-9]{6}", fullmatch=True)),  # order numbers
-    st.integers(0, 10**9).map(str),  # amounts, counts
-    st.dates(date(1990, 1, 1), date(2030, 12, 31)).map(lambda d: d.isoformat()),
-    st.from_regex(r"1[0-2][0-9]{9}", fullmatch=True),  # 11 digits that are not a mobile number (12x, 10x, 11x)
-    st.from_regex(r"[1-9][0-9]{5}(19|20)[0-9]{2}1[3-9][0-9]{6}", fullmatch=True),  # 18 digits with month 13–19: not an ID
-))
+@given(
+    number=st.one_of(
+        st.builds(
+            lambda d: f"OD{d}", st.from_regex(r"20[0-9]{6}", fullmatch=True)
+        ),  # order numbers
+        st.integers(0, 10**9).map(str),  # amounts, counts
+        st.dates(date(1990, 1, 1), date(2030, 12, 31)).map(lambda d: d.isoformat()),
+        st.from_regex(
+            r"1[0-2][0-9]{9}", fullmatch=True
+        ),  # 11 digits that are not a mobile number (12x, 10x, 11x)
+        st.from_regex(
+            r"[1-9][0-9]{5}(19|20)[0-9]{2}1[3-9][0-9]{6}", fullmatch=True
+        ),  # 18 digits with month 13–19: not an ID
+    )
+)
 def test_numbers_that_are_not_personal_data_are_left_alone(number):
     if len(number) >= 16 and luhn_valid(number):
         return  # a long run that happens to pass the card check is masked on purpose
@@ -149,9 +195,22 @@ def test_numbers_that_are_not_personal_data_are_left_alone(number):
 
 
 def test_examples_of_each_kind():
-    text = "张明 13812345678，+86 139-1234-5678，身份证 11010519491231002X，卡 6222021234567890128，z@example.com"
-    assert mask_text(text) == "张明 138****5678，+86 139****5678，身份证 110***********002X，卡 6222***********0128，z***@example.com"
-    assert [f.kind for f in find_personal_data(text)] == ["phone", "phone", "id_card", "bank_card", "email"]
+    text = (
+        "张明 13812345678，+86 139-1234-5678，身份证 11010519491231002X，卡 6222021234567890128，"
+        "z@example.com"
+    )
+    assert (
+        mask_text(text)
+        == "张明 138****5678，+86 139****5678，身份证 110***********002X，卡 6222***********0128，"
+        "z***@example.com"
+    )
+    assert [f.kind for f in find_personal_data(text)] == [
+        "phone",
+        "phone",
+        "id_card",
+        "bank_card",
+        "email",
+    ]
 
 
 def test_a_card_number_is_not_half_masked_as_a_phone_and_a_non_luhn_run_is_kept():
@@ -169,10 +228,16 @@ def test_only_chosen_kinds():
 
 def test_field_rules_keep_hide_and_kinds_apply_under_the_field_at_any_depth():
     rules = MaskingRules(fields={"to_address": "keep", "password": "hide", "Note": ["phone"]})
-    value = {"to_address": "zhangming@example.com", "password": "13812345678",
-             "rows": [{"note": "a@example.com 13812345678", "phone": 13812345678, "count": 12}]}
-    assert mask_value(value, rules) == {"to_address": "zhangming@example.com", "password": HIDDEN,
-                                        "rows": [{"note": "a@example.com 138****5678", "phone": "138****5678", "count": 12}]}
+    value = {
+        "to_address": "zhangming@example.com",
+        "password": "13812345678",
+        "rows": [{"note": "a@example.com 13812345678", "phone": 13812345678, "count": 12}],
+    }
+    assert mask_value(value, rules) == {
+        "to_address": "zhangming@example.com",
+        "password": HIDDEN,
+        "rows": [{"note": "a@example.com 138****5678", "phone": "138****5678", "count": 12}],
+    }
     assert rules.with_fields(to_address="email").rule_for("TO_ADDRESS") == ("email",)
     with pytest.raises(ValueError, match="不认识"):
         MaskingRules(fields={"x": "passport"})
@@ -186,19 +251,32 @@ def test_wrong_input_type_says_what_to_use():
 def test_an_id_with_a_wrong_check_character_is_still_masked_unless_it_is_a_valid_card():
     assert id_number_valid("11010519491231002X") and not id_number_valid("110105194912310021")
     assert mask_text("身份证 11010519491231002X") == "身份证 110***********002X"
-    assert mask_text("身份证 110105194912310021") == "身份证 110***********0021"  # a typo in a real ID is still personal data
+    assert (
+        mask_text("身份证 110105194912310021") == "身份证 110***********0021"
+    )  # a typo in a real ID is still personal data
     assert mask_text("身份证 11010519491231002x") == "身份证 110***********002X"
-    card = "620000180001010003"  # the shape of an ID of someone born in 1800, and a Luhn-valid UnionPay number
+    card = (  # the shape of an ID of someone born in 1800, and a Luhn-valid UnionPay number
+        "620000180001010003"
+    )
     assert luhn_valid(card) and mask_text(card) == "6200**********0003"
-    card_like_id = "110105194912310002"  # an ID's shape and a real date, wrong check character, and Luhn-valid: a card
-    assert not id_number_valid(card_like_id) and luhn_valid(card_like_id) and mask_text(card_like_id) == "1101**********0002"
+    card_like_id = (  # an ID's shape and a real date, wrong check character, and Luhn-valid: a card
+        "110105194912310002"
+    )
+    assert (
+        not id_number_valid(card_like_id)
+        and luhn_valid(card_like_id)
+        and mask_text(card_like_id) == "1101**********0002"
+    )
 
 
 SECRETS = [  # (as written, as shown): published formats of common keys and tokens
     ("AKIAIOSFODNN7EXAMPLE", "AKIA***"),
     ("ASIAY34FZKBOKMUTVV7A", "ASIA***"),
     ("ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8", "ghp_***"),
-    ("github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTU", "github_pat_***"),
+    (
+        "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTU",
+        "github_pat_***",
+    ),
     ("sk-proj-Abc123Def456Ghi789Jkl012Mno345", "sk-***"),
     ("sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc", "sk_live_***"),
     ("LTAI5tBcDeFgHiJkLmNoPqRs", "LTAI***"),
@@ -212,8 +290,14 @@ SECRETS = [  # (as written, as shown): published formats of common keys and toke
     ("0123456789abcdef0123456789abcdef.AbCdEfGhIjKlMnOp", "***"),
     ("Bearer abcdefgh12345678", "Bearer ***"),
     ("password=hunter2hunter", "password=***"),
-    ('"aws_secret_access_key": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"', '"aws_secret_access_key": "***"'),
-    ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----", "-----BEGIN OPENSSH PRIVATE KEY-----***"),
+    (
+        '"aws_secret_access_key": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"',
+        '"aws_secret_access_key": "***"',
+    ),
+    (
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----",
+        "-----BEGIN OPENSSH PRIVATE KEY-----***",
+    ),
 ]
 
 
@@ -224,21 +308,39 @@ def test_secrets_are_hidden_keeping_only_what_kind_they_were(written, shown):
     assert mask_text(mask_text(written)) == shown
 
 
-@pytest.mark.parametrize("text", ["max_tokens: 4096", "input_tokens=300", "token_count=12", "订单 OD20240615 金额 299 元", "sk-short",
-                                  "AKIA 是亚马逊访问密钥的前缀", "ghp_ 开头的是 GitHub 令牌"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "max_tokens: 4096",
+        "input_tokens=300",
+        "token_count=12",
+        "订单 OD20240615 金额 299 元",
+        "sk-short",
+        "AKIA 是亚马逊访问密钥的前缀",
+        "ghp_ 开头的是 GitHub 令牌",
+    ],
+)
 def test_words_that_only_look_like_secrets_are_left_alone(text):
     assert mask_text(text) == text
 
 
-@pytest.mark.parametrize("written, shown", [
-    ("010-62345678", "010-****5678"), ("0755-88889999", "0755-****9999"), ("021 6666 7777", "021-****7777"),
-    ("(0571) 8765 4321", "(0571) ****4321"), ("010-62345678-123", "010-****5678-123"),
-])
+@pytest.mark.parametrize(
+    "written, shown",
+    [
+        ("010-62345678", "010-****5678"),
+        ("0755-88889999", "0755-****9999"),
+        ("021 6666 7777", "021-****7777"),
+        ("(0571) 8765 4321", "(0571) ****4321"),
+        ("010-62345678-123", "010-****5678-123"),
+    ],
+)
 def test_landlines_with_their_area_code_are_masked(written, shown):
     assert mask_text(f"座机 {written}，请在工作时间打") == f"座机 {shown}，请在工作时间打"
 
 
-@pytest.mark.parametrize("text", ["日期 2026-03-12 10:00", "编号 01062345678", "金额 8888 9999 元", "时间 09:30-10:30"])
+@pytest.mark.parametrize(
+    "text", ["日期 2026-03-12 10:00", "编号 01062345678", "金额 8888 9999 元", "时间 09:30-10:30"]
+)
 def test_what_a_landline_pattern_must_not_take(text):
     assert mask_text(text) == text
 
@@ -247,13 +349,26 @@ def test_one_walk_and_one_marker_for_the_gate_the_trace_and_the_stored_events():
     from handwritten_agent.service.runner import mask_event
     from handwritten_agent.tracing.redact import Redactor
 
-    value = {"id": "u_1", "api_key": "x-not-a-known-format-123", "password": "p", "phone": 13812345678,
-             "nested": [{"authorization": "Bearer abc", "note": "致电 13912345678"}]}
-    gate = mask_value(value, MaskingRules(fields={"password": "hide", "api_key": "hide", "authorization": "hide"}))
+    value = {
+        "id": "u_1",
+        "api_key": "x-not-a-known-format-123",
+        "password": "p",
+        "phone": 13812345678,
+        "nested": [{"authorization": "Bearer abc", "note": "致电 13912345678"}],
+    }
+    gate = mask_value(
+        value, MaskingRules(fields={"password": "hide", "api_key": "hide", "authorization": "hide"})
+    )
     trace = Redactor(environment=False)({**value})
     stored = mask_event("tool_result", value)
     for masked in (gate, trace, stored):
         assert masked["api_key"] == HIDDEN and masked["nested"][0]["authorization"] == HIDDEN
-        assert masked["phone"] == "138****5678" and masked["nested"][0]["note"] == "致电 139****5678"
-    assert gate["password"] == HIDDEN and trace["password"] == HIDDEN  # a field named like a secret, hidden whole
-    assert stored["id"] == "u_1" and value["api_key"] == "x-not-a-known-format-123"  # ids kept; the input never changed
+        assert (
+            masked["phone"] == "138****5678" and masked["nested"][0]["note"] == "致电 139****5678"
+        )
+    assert (
+        gate["password"] == HIDDEN and trace["password"] == HIDDEN
+    )  # a field named like a secret, hidden whole
+    assert (
+        stored["id"] == "u_1" and value["api_key"] == "x-not-a-known-format-123"
+    )  # ids kept; the input never changed

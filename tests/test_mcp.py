@@ -1,7 +1,9 @@
-"""Tools over MCP: the course's server over stdio and streamable HTTP, the hand-written wire, the adapter.
+"""Tools over MCP: the course's server over stdio and streamable HTTP, the hand-written wire, the
+adapter.
 
-The server runs as a real child process (``python -m handwritten_agent mcp-serve``); the agent runs on the
-offline simulator through it, and the office evaluation scores the same through MCP as in-process.
+The server runs as a real child process (``python -m handwritten_agent mcp-serve``); the agent runs
+on the offline simulator through it, and the office evaluation scores the same through MCP as
+in-process.
 """
 
 from __future__ import annotations
@@ -18,9 +20,17 @@ pytest.importorskip("mcp", reason="没有安装 mcp（pip install 'mcp>=1.20,<2'
 
 from handwritten_agent.agent import Agent  # noqa: E402
 from handwritten_agent.course.evaluation.engine import evaluate  # noqa: E402
-from handwritten_agent.course.evaluation.office_cases import NOW, OFFICE_CASES, office_world_factory  # noqa: E402
+from handwritten_agent.course.evaluation.office_cases import (
+    NOW,
+    OFFICE_CASES,
+    office_world_factory,
+)  # noqa: E402
 from handwritten_agent.llm import ChatClient  # noqa: E402
-from handwritten_agent.mcp_tools.adapter import MCPToolbox, result_to_tool_result, tools_from_listing  # noqa: E402
+from handwritten_agent.mcp_tools.adapter import (
+    MCPToolbox,
+    result_to_tool_result,
+    tools_from_listing,
+)  # noqa: E402
 from handwritten_agent.mcp_tools.connection import SDKConnection  # noqa: E402
 from handwritten_agent.mcp_tools.evaluation import MCPWorlds  # noqa: E402
 from handwritten_agent.mcp_tools.wire import WireClient, WireError  # noqa: E402
@@ -46,9 +56,20 @@ def http_url(tmp_path_factory: Any) -> Any:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    process = subprocess.Popen([*SERVE, "--http", "--port", str(port), "--tools", "all",
-                                "--folder", str(tmp_path_factory.mktemp("mcp_http"))],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [
+            *SERVE,
+            "--http",
+            "--port",
+            str(port),
+            "--tools",
+            "all",
+            "--folder",
+            str(tmp_path_factory.mktemp("mcp_http")),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline and process.poll() is None:
@@ -65,7 +86,9 @@ def http_url(tmp_path_factory: Any) -> Any:
         process.wait(timeout=30)
 
 
-def test_the_wire_by_hand_lists_the_registry_tools_with_their_schemas_unchanged(day3_wire: WireClient) -> None:
+def test_the_wire_by_hand_lists_the_registry_tools_with_their_schemas_unchanged(
+    day3_wire: WireClient,
+) -> None:
     listed = {entry["name"]: entry for entry in day3_wire.list_tools()}
     local = basic_registry(NOW)
     assert list(listed) == local.names()
@@ -74,12 +97,16 @@ def test_the_wire_by_hand_lists_the_registry_tools_with_their_schemas_unchanged(
         assert listed[item.name]["description"] == item.description
     methods = [message.get("method") for arrow, message in day3_wire.transcript if arrow == "→"]
     assert methods[:3] == ["initialize", "notifications/initialized", "tools/list"]
-    assert day3_wire.call_tool("calculator", {"expression": "17 * 9"})["content"][0]["text"] == "153"
+    assert (
+        day3_wire.call_tool("calculator", {"expression": "17 * 9"})["content"][0]["text"] == "153"
+    )
     wrong = day3_wire.call_tool("calculator", {"expression": 17})
     assert wrong["isError"] is True and "参数" in wrong["content"][0]["text"]
 
 
-def test_an_agent_through_stdio_answers_as_in_process(offline_server: Any, day3_wire: WireClient) -> None:
+def test_an_agent_through_stdio_answers_as_in_process(
+    offline_server: Any, day3_wire: WireClient
+) -> None:
     request = "17 乘以 9 等于多少？"
     local = Agent(client(offline_server), basic_registry(NOW), max_steps=4).run(request)
     remote_registry = MCPToolbox(day3_wire, server="day3").registry()
@@ -93,12 +120,22 @@ def test_an_agent_through_streamable_http_with_the_sdk(offline_server: Any, http
     with SDKConnection(url=http_url, timeout=60) as connection:
         box = MCPToolbox(connection, server="course", trusted_server=True)
         assert {"calculator", "query_room_availability"} <= set(box.registry().names())
-        levels = {item.name: item.level for item in box.registry()}  # our own server's levels, read from _meta
-        assert (levels["send_notification_email"], levels["book_meeting_room"], levels["calculator"]) == ("L3", "L2", "L1")
+        levels = {
+            item.name: item.level for item in box.registry()
+        }  # our own server's levels, read from _meta
+        assert (
+            levels["send_notification_email"],
+            levels["book_meeting_room"],
+            levels["calculator"],
+        ) == ("L3", "L2", "L1")
         assert "export_customer_list" not in levels or levels["export_customer_list"] == "L0"
         refused = connection.call_tool("export_customer_list", {})
-        assert refused.get("isError") and "L0" in refused["content"][0]["text"]  # the server keeps the level itself
-        result = Agent(client(offline_server), box.registry(), max_steps=4).run("17 乘以 9 等于多少？")
+        assert (
+            refused.get("isError") and "L0" in refused["content"][0]["text"]
+        )  # the server keeps the level itself
+        result = Agent(client(offline_server), box.registry(), max_steps=4).run(
+            "17 乘以 9 等于多少？"
+        )
         assert "153" in (result.answer or ""), result.answer
         assert [r.call.name for r in result.tool_calls] == ["calculator"]
 
@@ -110,8 +147,17 @@ def test_the_sdk_over_stdio_lists_the_same_tools(day3_wire: WireClient) -> None:
 
 
 def test_server_failures_become_results_the_model_reads() -> None:
-    listing = [{"name": "flaky", "description": "会出错的工具", "inputSchema": {
-        "type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}}]
+    listing = [
+        {
+            "name": "flaky",
+            "description": "会出错的工具",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"n": {"type": "integer"}},
+                "required": ["n"],
+            },
+        }
+    ]
 
     def dead(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         raise WireError("MCP 服务器在 1 秒内没有回答 tools/call。")
@@ -120,11 +166,17 @@ def test_server_failures_become_results_the_model_reads() -> None:
     timed_out = registry.dispatch("flaky", {"n": 1})
     assert not timed_out.success and "没有回答" in timed_out.error
     missing = registry.dispatch("flaky", {})
-    assert not missing.success and "缺少必填参数 n" in missing.error  # required kept: checked before the wire
+    assert (
+        not missing.success and "缺少必填参数 n" in missing.error
+    )  # required kept: checked before the wire
     assert registry.get("flaky").untrusted and registry.get("flaky").level == "L2"
-    error = result_to_tool_result("flaky", {"content": [{"type": "text", "text": "数据库不可用"}], "isError": True})
+    error = result_to_tool_result(
+        "flaky", {"content": [{"type": "text", "text": "数据库不可用"}], "isError": True}
+    )
     assert not error.success and "数据库不可用" in error.error
-    two = result_to_tool_result("x", {"content": [{"type": "text", "text": "甲"}, {"type": "text", "text": "乙"}]})
+    two = result_to_tool_result(
+        "x", {"content": [{"type": "text", "text": "甲"}, {"type": "text", "text": "乙"}]}
+    )
     assert two.success and two.data == "甲\n乙"
     with pytest.raises(ValueError, match="重名"):
         tools_from_listing([listing[0], {**listing[0], "name": "flaky"}], dead)
@@ -134,14 +186,20 @@ def test_a_server_that_exits_becomes_an_error_result() -> None:
     with WireClient([sys.executable, "-c", "import sys; sys.stdin.readline()"], timeout=30) as wire:
         with pytest.raises(WireError):
             wire.initialize(timeout=30)
-        tool = tools_from_listing([{"name": "gone", "inputSchema": {"type": "object"}}], wire.call_tool)[0]
+        tool = tools_from_listing(
+            [{"name": "gone", "inputSchema": {"type": "object"}}], wire.call_tool
+        )[0]
         result = ToolRegistry([tool]).dispatch("gone", {})
         assert not result.success and "MCP" in result.error
-    closed = ToolRegistry([tool]).dispatch("gone", {})  # after close(): a Chinese reason, not "write to closed file"
+    closed = ToolRegistry([tool]).dispatch(
+        "gone", {}
+    )  # after close(): a Chinese reason, not "write to closed file"
     assert not closed.success and "MCP" in closed.error and "closed file" not in closed.error
 
 
-def test_the_office_evaluation_scores_the_same_through_mcp(offline_server: Any, tmp_path: Any) -> None:
+def test_the_office_evaluation_scores_the_same_through_mcp(
+    offline_server: Any, tmp_path: Any
+) -> None:
     cases = OFFICE_CASES[:4]
     local = evaluate(cases, office_world_factory(client(offline_server), root=tmp_path / "local"))
     worlds = MCPWorlds(client(offline_server), root=tmp_path / "mcp")

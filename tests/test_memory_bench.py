@@ -1,4 +1,6 @@
-"""The two memory benchmarks run and measure both sides (their figures are not checked: timings are noisy)."""
+"""The two memory benchmarks run and measure both sides (their figures are not checked: timings are
+noisy).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""ModelThread: every job on one thread, one job at a time, results and errors handed back, early stops honoured."""
+"""ModelThread: every job on one thread, one job at a time, results and errors handed back, early
+stops honoured.
+"""
 
 from __future__ import annotations
 
@@ -106,8 +108,12 @@ def test_a_reader_that_stalls_does_not_block_the_jobs_behind_it(worker: ModelThr
     made: list[int] = []
     stream = worker.iterate(lambda: Recorder().tokens(20, made, []))
     assert next(stream) == 0  # then the reader never reads again and never closes
-    assert worker.call(lambda: "next request") == "next request"  # would hang if the reader held the thread
-    assert made == list(range(20))  # the abandoned generation ran to its own end (bounded, like max_tokens)
+    assert (
+        worker.call(lambda: "next request") == "next request"
+    )  # would hang if the reader held the thread
+    assert made == list(
+        range(20)
+    )  # the abandoned generation ran to its own end (bounded, like max_tokens)
     stream.close()
 
 

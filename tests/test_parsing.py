@@ -1,4 +1,6 @@
-"""Tests for handwritten_agent.parsing: the corpus of messy replies, each repair, errors, ReAct, robustness."""
+"""Tests for handwritten_agent.parsing: the corpus of messy replies, each repair, errors, ReAct,
+robustness.
+"""
 
 from __future__ import annotations
 
@@ -36,7 +38,9 @@ from handwritten_agent.parsing.repair import (
     strip_comments,
 )
 
-CORPUS = json.loads((Path(__file__).parent / "data" / "parser_corpus.json").read_text(encoding="utf-8"))
+CORPUS = json.loads(
+    (Path(__file__).parent / "data" / "parser_corpus.json").read_text(encoding="utf-8")
+)
 ERROR_PREFIX = "你上次返回的工具参数无法解析："
 
 
@@ -48,13 +52,16 @@ def _as_dicts(calls: list[ToolCall]) -> list[dict]:
 # The corpus
 # ---------------------------------------------------------------------------------------------
 
+
 def test_corpus_is_large_and_varied():
     assert len(CORPUS) >= 40
     expectations = [entry["expect"] for entry in CORPUS]
     assert sum(isinstance(e, dict) for e in expectations) >= 30
     assert sum(e == "error" for e in expectations) >= 8
     assert sum(e is None for e in expectations) >= 6
-    assert any(any("\u4e00" <= ch <= "\u9fff" for ch in entry["text"]) for entry in CORPUS)  # Chinese
+    assert any(
+        any("\u4e00" <= ch <= "\u9fff" for ch in entry["text"]) for entry in CORPUS
+    )  # Chinese
     assert len({entry["id"] for entry in CORPUS}) == len(CORPUS)
 
 
@@ -65,7 +72,9 @@ def test_corpus_parse_tool_call(entry):
     if expected is None:
         assert result is None, f"{entry['note']}: expected no call, got {result!r}"
     elif expected == "error":
-        assert isinstance(result, ParseError), f"{entry['note']}: expected a ParseError, got {result!r}"
+        assert isinstance(result, ParseError), (
+            f"{entry['note']}: expected a ParseError, got {result!r}"
+        )
         assert result.message.startswith(ERROR_PREFIX)
         assert result.raw == entry["text"]
     else:
@@ -94,11 +103,14 @@ def test_parsing_never_calls_eval_or_exec(monkeypatch):
     monkeypatch.setattr(builtins, "eval", forbidden)
     monkeypatch.setattr(builtins, "exec", forbidden)
     import ast
+
     monkeypatch.setattr(ast, "literal_eval", forbidden)
     for entry in CORPUS:
         parse_tool_call(entry["text"])
         parse_tool_calls(entry["text"])
-    hostile = "{'name': 'calculate', 'arguments': {'expression': __import__('os').system('echo pwned')}}"
+    hostile = (
+        "{'name': 'calculate', 'arguments': {'expression': __import__('os').system('echo pwned')}}"
+    )
     assert isinstance(parse_tool_call(hostile), ParseError)
 
 
@@ -106,11 +118,12 @@ def test_parsing_never_calls_eval_or_exec(monkeypatch):
 # Step 1: finding blocks
 # ---------------------------------------------------------------------------------------------
 
+
 def test_find_json_blocks_top_level_only_and_positions():
     text = 'a {"x": {"y": 1}} b [1, 2] c'
     blocks = find_json_blocks(text)
     assert [(b.text, b.closed) for b in blocks] == [('{"x": {"y": 1}}', True), ("[1, 2]", True)]
-    assert text[blocks[0].start:blocks[0].end] == blocks[0].text
+    assert text[blocks[0].start : blocks[0].end] == blocks[0].text
 
 
 def test_find_json_blocks_ignores_brackets_in_strings_and_quotes_in_prose():
@@ -133,6 +146,7 @@ def test_find_json_blocks_fullwidth_brackets():
 # ---------------------------------------------------------------------------------------------
 # Step 2: each repair on its own
 # ---------------------------------------------------------------------------------------------
+
 
 def test_strip_comments():
     text = '{\n  // the user\'s "city"\n  "url": "http://a.b/#x", /* note */ "n": 1 # py\n}'
@@ -164,13 +178,22 @@ def test_quote_bare_keys():
 
 
 def test_replace_python_literals():
-    assert replace_python_literals('{"a": True, "b": False, "c": None}') == '{"a": true, "b": false, "c": null}'
-    assert replace_python_literals('{"t": "True story, None left"}') == '{"t": "True story, None left"}'
+    assert (
+        replace_python_literals('{"a": True, "b": False, "c": None}')
+        == '{"a": true, "b": false, "c": null}'
+    )
+    assert (
+        replace_python_literals('{"t": "True story, None left"}')
+        == '{"t": "True story, None left"}'
+    )
     assert replace_python_literals('{"Nonexistent": 1}') == '{"Nonexistent": 1}'
 
 
 def test_remove_trailing_commas():
-    assert remove_trailing_commas('{"a": [1, 2,], "b": {"c": 1, },}') == '{"a": [1, 2], "b": {"c": 1 }}'
+    assert (
+        remove_trailing_commas('{"a": [1, 2,], "b": {"c": 1, },}')
+        == '{"a": [1, 2], "b": {"c": 1 }}'
+    )
     assert remove_trailing_commas('{"t": "a,}"}') == '{"t": "a,}"}'
 
 
@@ -179,13 +202,19 @@ def test_repair_json_applies_every_step_in_order():
     steps = repair_json_steps(messy)
     assert [name for name, _ in steps] == [repair.__name__ for repair in REPAIRS]
     assert steps[-1][1] == repair_json(messy)
-    assert json.loads(repair_json(messy)) == {"name": "calc", "arguments": {"expression": "1+1", "exact": True}}
+    assert json.loads(repair_json(messy)) == {
+        "name": "calc",
+        "arguments": {"expression": "1+1", "exact": True},
+    }
     for repair in REPAIRS:
         assert repair.__doc__, f"{repair.__name__} needs a docstring for the notebook"
 
 
 def test_repair_leaves_valid_json_unchanged():
-    valid = json.dumps({"name": "x", "arguments": {"t": "北京，晴：“好” it's True, None // # /*"}}, ensure_ascii=False)
+    valid = json.dumps(
+        {"name": "x", "arguments": {"t": "北京，晴：“好” it's True, None // # /*"}},
+        ensure_ascii=False,
+    )
     assert repair_json(valid) == valid
 
 
@@ -197,6 +226,7 @@ def test_repair_does_not_close_truncated_json():
 # ---------------------------------------------------------------------------------------------
 # extract_json
 # ---------------------------------------------------------------------------------------------
+
 
 def test_extract_json_finds_first_value():
     assert extract_json('结果：```json\n[1, 2, {"a": True,}]\n```') == [1, 2, {"a": True}]
@@ -217,19 +247,30 @@ def test_extract_json_errors_are_clear():
 # Reading the call; ParseError wording
 # ---------------------------------------------------------------------------------------------
 
+
 def test_parse_error_message_is_for_the_model_and_detail_for_logs():
     error = parse_tool_call('{"name": "calculate", "arguments": {"expression": "1+')
     assert isinstance(error, ParseError)
     assert error.message.startswith(ERROR_PREFIX)
     assert "不完整" in error.message
-    assert error.message.endswith('请只输出一个合法的 JSON 对象，例如 {"name": "工具名", "arguments": {…}}')
+    assert error.message.endswith(
+        '请只输出一个合法的 JSON 对象，例如 {"name": "工具名", "arguments": {…}}'
+    )
     assert "没有闭合" in error.detail and error.detail != error.message
     assert error.raw.endswith('"1+')
 
 
-@pytest.mark.parametrize("prefix", ["", "好的，我来调用：", "<think>先想一想 {草稿</think>\n", "说明 {不是 JSON} 之后："])
-@pytest.mark.parametrize("broken", ['{"name": "calc", "arguments": {"x": 1', '{"name": "calc" "arguments": {}}',
-                                    '{"arguments": {"a": 1}}'])
+@pytest.mark.parametrize(
+    "prefix", ["", "好的，我来调用：", "<think>先想一想 {草稿</think>\n", "说明 {不是 JSON} 之后："]
+)
+@pytest.mark.parametrize(
+    "broken",
+    [
+        '{"name": "calc", "arguments": {"x": 1',
+        '{"name": "calc" "arguments": {}}',
+        '{"arguments": {"a": 1}}',
+    ],
+)
 def test_parse_error_detail_says_where_the_broken_block_starts(prefix, broken):
     text = prefix + broken
     error = parse_tool_call(text)
@@ -237,19 +278,24 @@ def test_parse_error_detail_says_where_the_broken_block_starts(prefix, broken):
     found = re.search(r"第 (\d+) 个字符开始（回复共 (\d+) 个字符）", error.detail)
     assert found, error.detail
     start, length = int(found[1]), int(found[2])
-    assert length == len(text) and text[start - 1:].startswith(broken), (start, text)
-    assert "个字符开始" not in error.message  # where the block starts is for the log; the model gets the reason
+    assert length == len(text) and text[start - 1 :].startswith(broken), (start, text)
+    assert (
+        "个字符开始" not in error.message
+    )  # where the block starts is for the log; the model gets the reason
 
 
-@pytest.mark.parametrize(("text", "reason"), [
-    ('{"name": "calc" "arguments": {}}', "缺少逗号"),
-    ('{"arguments": {"a": 1}}', "缺少工具名"),
-    ('{"name": "calc", "arguments": [1]}', "不是数组"),
-    ('{"name": "calc", "arguments": "not json"}', "arguments 是一个字符串"),
-    ('{"name": "calc", "arguments": "[1, 2]"}', "解码后是数组"),
-    ('{"name": "  ", "arguments": {}}', "缺少工具名"),
-    ('{"name": "f", "arguments": {"x": NaN}}', "NaN"),
-])
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ('{"name": "calc" "arguments": {}}', "缺少逗号"),
+        ('{"arguments": {"a": 1}}', "缺少工具名"),
+        ('{"name": "calc", "arguments": [1]}', "不是数组"),
+        ('{"name": "calc", "arguments": "not json"}', "arguments 是一个字符串"),
+        ('{"name": "calc", "arguments": "[1, 2]"}', "解码后是数组"),
+        ('{"name": "  ", "arguments": {}}', "缺少工具名"),
+        ('{"name": "f", "arguments": {"x": NaN}}', "NaN"),
+    ],
+)
 def test_parse_error_reasons(text, reason):
     error = parse_tool_call(text)
     assert isinstance(error, ParseError)
@@ -277,20 +323,32 @@ def test_parse_tool_call_rejects_non_text():
 
 
 def test_reasoning_section_is_skipped_but_think_inside_a_value_is_kept():
-    assert parse_tool_call('<think>draft: {"name": "wrong"}</think>{"name": "right", "arguments": {}}') == ToolCall.from_arguments("right", {})
-    assert parse_tool_call('{"name": "echo", "arguments": {"text": "<think> and </think>"}}') == \
-        ToolCall.from_arguments("echo", {"text": "<think> and </think>"})
+    assert parse_tool_call(
+        '<think>draft: {"name": "wrong"}</think>{"name": "right", "arguments": {}}'
+    ) == ToolCall.from_arguments("right", {})
+    assert parse_tool_call(
+        '{"name": "echo", "arguments": {"text": "<think> and </think>"}}'
+    ) == ToolCall.from_arguments("echo", {"text": "<think> and </think>"})
 
 
 # ---------------------------------------------------------------------------------------------
 # ReAct
 # ---------------------------------------------------------------------------------------------
 
+
 def test_parse_react_action():
-    step = parse_react('Thought: 需要先查汇率\nAction: get_exchange_rate\nAction Input: {"base": "USD", "target": "CNY"}')
-    assert step == ReActStep(thought="需要先查汇率", action="get_exchange_rate",
-                             action_input={"base": "USD", "target": "CNY"})
-    assert step.tool_call == ToolCall.from_arguments("get_exchange_rate", {"base": "USD", "target": "CNY"})
+    step = parse_react(
+        'Thought: 需要先查汇率\nAction: get_exchange_rate\nAction Input: {"base": "USD", "target":'
+        ' "CNY"}'
+    )
+    assert step == ReActStep(
+        thought="需要先查汇率",
+        action="get_exchange_rate",
+        action_input={"base": "USD", "target": "CNY"},
+    )
+    assert step.tool_call == ToolCall.from_arguments(
+        "get_exchange_rate", {"base": "USD", "target": "CNY"}
+    )
 
 
 def test_parse_react_final_answer_spans_lines():
@@ -300,13 +358,17 @@ def test_parse_react_final_answer_spans_lines():
 
 
 def test_parse_react_cuts_at_invented_observation():
-    step = parse_react("Thought: t\nAction: clock\nAction Input: {}\nObservation: 10:00\nFinal Answer: 10 点")
+    step = parse_react(
+        "Thought: t\nAction: clock\nAction Input: {}\nObservation: 10:00\nFinal Answer: 10 点"
+    )
     assert step.action == "clock" and step.action_input == {} and step.final_answer is None
 
 
 def test_parse_react_multiline_input_and_variants():
     text = "思考：查天气\n行动：`get_weather`\n行动输入：\n{\n  'city': '北京',\n}\n"
-    assert parse_react(text) == ReActStep(thought="查天气", action="get_weather", action_input={"city": "北京"})
+    assert parse_react(text) == ReActStep(
+        thought="查天气", action="get_weather", action_input={"city": "北京"}
+    )
     inline = parse_react('Action: calculate {"expression": "1+2"}')
     assert (inline.action, inline.action_input) == ("calculate", {"expression": "1+2"})
     missing = parse_react("Thought: now\nAction: get_current_time")
@@ -344,7 +406,12 @@ def test_parse_react_errors_speak_about_action_input():
 # Robustness: arbitrary text never raises, and stays fast
 # ---------------------------------------------------------------------------------------------
 
-JSONISH = st.text(alphabet=st.sampled_from(list('{}[]"\'“”‘’：，:,\\/#*\n abcxyz01.-TrueFalsNonmegrustAcio<>_中')), max_size=300)
+JSONISH = st.text(
+    alphabet=st.sampled_from(
+        list("{}[]\"'“”‘’：，:,\\/#*\n abcxyz01.-TrueFalsNonmegrustAcio<>_中")
+    ),
+    max_size=300,
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -360,8 +427,10 @@ def test_parse_tool_call_never_raises(text):
 
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=20),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=20),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
     max_leaves=12,
 )
 NAMES = st.from_regex(r"[a-z][a-z_]{0,15}", fullmatch=True)
@@ -372,22 +441,32 @@ NAMES = st.from_regex(r"[a-z][a-z_]{0,15}", fullmatch=True)
 def test_any_json_call_round_trips_even_with_prose_around(name, arguments, ascii_only):
     payload = json.dumps({"name": name, "arguments": arguments}, ensure_ascii=ascii_only)
     assert parse_tool_call(payload) == ToolCall.from_arguments(name, arguments)
-    assert parse_tool_call(f"好的，我来调用工具。\n```json\n{payload}\n```\n请稍等。") == ToolCall.from_arguments(name, arguments)
+    assert parse_tool_call(
+        f"好的，我来调用工具。\n```json\n{payload}\n```\n请稍等。"
+    ) == ToolCall.from_arguments(name, arguments)
 
 
 @settings(max_examples=100, deadline=None)
 @given(NAMES, st.dictionaries(st.text(max_size=8), JSON_VALUES, max_size=4))
 def test_fullwidth_structure_round_trips_and_values_survive(name, arguments):
-    """Full-width ， and ： between members (as a Chinese keyboard types them) and ｛｝ around the object."""
-    payload = json.dumps({"name": name, "arguments": arguments}, ensure_ascii=False, separators=("，", "："))
+    """Full-width ， and ： between members (as a Chinese keyboard types them) and ｛｝ around the
+    object.
+    """
+    payload = json.dumps(
+        {"name": name, "arguments": arguments}, ensure_ascii=False, separators=("，", "：")
+    )
     payload = "｛" + payload[1:-1] + "｝"
     assert parse_tool_call(payload) == ToolCall.from_arguments(name, arguments)
 
 
-PRINTABLE = st.text(alphabet=st.characters().filter(str.isprintable), max_size=12)  # repr() escapes the rest
+PRINTABLE = st.text(
+    alphabet=st.characters().filter(str.isprintable), max_size=12
+)  # repr() escapes the rest
 PY_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**6, 10**6) | PRINTABLE,
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(PRINTABLE, children, max_size=3),
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | PRINTABLE,
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(PRINTABLE, children, max_size=3)
+    ),
     max_leaves=10,
 )
 
@@ -436,10 +515,14 @@ def test_react_action_input_double_encoded_as_a_json_string_is_decoded():
 
 
 def test_doubled_braces_copied_from_a_template_are_collapsed():
-    text = '<tool_call>\n{{"name": "calculator", "arguments": {{"expression": "17*9"}}}}\n</tool_call>'
+    text = (
+        '<tool_call>\n{{"name": "calculator", "arguments": {{"expression": "17*9"}}}}\n</tool_call>'
+    )
     assert parse_tool_call(text) == ToolCall.from_arguments("calculator", {"expression": "17*9"})
     outer_only = '{{"name": "calculator", "arguments": {"expression": "17*9"}}}'
-    assert parse_tool_call(outer_only) == ToolCall.from_arguments("calculator", {"expression": "17*9"})
+    assert parse_tool_call(outer_only) == ToolCall.from_arguments(
+        "calculator", {"expression": "17*9"}
+    )
     # ordinary nested JSON that merely ends in }} is left alone
     assert collapse_doubled_braces('{"a": {"b": 1}}') == '{"a": {"b": 1}}'
 

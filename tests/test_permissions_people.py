@@ -1,4 +1,6 @@
-"""What the gate tells people and the model: names instead of ids, Chinese reasons, who may decide, untrusted text marked as data."""
+"""What the gate tells people and the model: names instead of ids, Chinese reasons, who may decide,
+untrusted text marked as data.
+"""
 
 from __future__ import annotations
 
@@ -8,13 +10,26 @@ import pytest
 
 from handwritten_agent.agent import Agent
 from handwritten_agent.course.offline.simulator.gullible import injected_instructions
-from handwritten_agent.permissions import Level, Policy, PolicyGate, RoleRules, User, approve, format_audit, reject
+from handwritten_agent.permissions import (
+    Level,
+    Policy,
+    PolicyGate,
+    RoleRules,
+    User,
+    approve,
+    format_audit,
+    reject,
+)
 from handwritten_agent.permissions.gate import EXTERNAL_FIELD, EXTERNAL_SYSTEM_NOTE, mark_external
 from handwritten_agent.scripted import FunctionClient, ScriptedClient, call, calls, reply
 from handwritten_agent.tools import ToolRegistry, tool
 
 DONE: list[str] = []
-ASSISTANT, BOSS, OTHER = User("u1", "助理", "张明"), User("m1", "主管", "李丽"), User("u2", "助理", "王强")
+ASSISTANT, BOSS, OTHER = (
+    User("u1", "助理", "张明"),
+    User("m1", "主管", "李丽"),
+    User("u2", "助理", "王强"),
+)
 
 
 @tool(level="L2")
@@ -57,17 +72,32 @@ def test_permission_events_and_audit_rows_name_people_and_reasons_are_chinese():
     DONE.clear()
     pol = policy()
     events = []
-    agent = Agent(ScriptedClient([calls(call("book", {"room": "r1"}, id="b1")), reply("好")]), ToolRegistry([book]),
-                  hooks=[PolicyGate(pol, ASSISTANT)], on_event=events.append)
+    agent = Agent(
+        ScriptedClient([calls(call("book", {"room": "r1"}, id="b1")), reply("好")]),
+        ToolRegistry([book]),
+        hooks=[PolicyGate(pol, ASSISTANT)],
+        on_event=events.append,
+    )
     paused = agent.run("订")
     decision = {paused.pending[0].id: approve()}
     agent.resume(paused, decision)
-    agent.resume(paused, decision)  # the same approval again: refused, and said in Chinese with the name
-    confirmed = [e.data for e in events if e.kind == "permission" and e.data["decision"] == "confirmed"]
-    assert confirmed[0]["decided_by"] == "u1" and confirmed[0]["decided_by_name"] == "张明" and confirmed[0]["decided_role"] == "助理"
+    agent.resume(
+        paused, decision
+    )  # the same approval again: refused, and said in Chinese with the name
+    confirmed = [
+        e.data for e in events if e.kind == "permission" and e.data["decision"] == "confirmed"
+    ]
+    assert (
+        confirmed[0]["decided_by"] == "u1"
+        and confirmed[0]["decided_by_name"] == "张明"
+        and confirmed[0]["decided_role"] == "助理"
+    )
     rows = pol.audit.rows()
     reused = [row for row in rows if row["decision"] == "approval_reused"][0]
-    assert reused["reason"] == "这个确认请求已经批准过（决定人 张明），不会再执行" and "approve" not in reused["reason"]
+    assert (
+        reused["reason"] == "这个确认请求已经批准过（决定人 张明），不会再执行"
+        and "approve" not in reused["reason"]
+    )
     assert (rows[0]["user_name"], rows[1]["decided_name"]) == ("张明", "张明")
     table = format_audit(rows, show_time=False)
     assert "张明（助理）" in table and "u1（" not in table
@@ -77,8 +107,11 @@ def test_permission_events_and_audit_rows_name_people_and_reasons_are_chinese():
 def test_a_reused_rejection_keeps_its_reason_and_no_english_verdict_reaches_the_log():
     DONE.clear()
     pol = policy()
-    agent = Agent(ScriptedClient([calls(call("wire", {"amount": 3}, id="w1")), reply("好"), reply("好")]), ToolRegistry([wire]),
-                  hooks=[PolicyGate(pol, ASSISTANT)])
+    agent = Agent(
+        ScriptedClient([calls(call("wire", {"amount": 3}, id="w1")), reply("好"), reply("好")]),
+        ToolRegistry([wire]),
+        hooks=[PolicyGate(pol, ASSISTANT)],
+    )
     paused = agent.run("发")
     decision = {paused.pending[0].id: reject("不发了", by=BOSS)}
     agent.resume(paused, decision)
@@ -88,16 +121,24 @@ def test_a_reused_rejection_keeps_its_reason_and_no_english_verdict_reaches_the_
     assert "拒绝过（决定人 李丽）" in reasons and "reject" not in reasons
 
 
-@pytest.mark.parametrize("decider, approving, level, allowed", [
-    (ASSISTANT, True, Level.L2, True),     # the starter confirms their own L2 call
-    (ASSISTANT, True, Level.L3, False),    # … but does not approve their own L3 call
-    (ASSISTANT, False, Level.L3, True),    # … and may withdraw it
-    (BOSS, True, Level.L3, True),          # the approver role approves L3
-    (BOSS, True, Level.L2, False),         # … but an L2 call is the requester's to confirm (one rule everywhere)
-    (OTHER, True, Level.L2, False),        # someone else with the same role decides nothing
-    (OTHER, False, Level.L3, False),
-    (None, True, Level.L2, False),         # nobody
-])
+@pytest.mark.parametrize(
+    "decider, approving, level, allowed",
+    [
+        (ASSISTANT, True, Level.L2, True),  # the starter confirms their own L2 call
+        (ASSISTANT, True, Level.L3, False),  # … but does not approve their own L3 call
+        (ASSISTANT, False, Level.L3, True),  # … and may withdraw it
+        (BOSS, True, Level.L3, True),  # the approver role approves L3
+        (
+            BOSS,
+            True,
+            Level.L2,
+            False,
+        ),  # … but an L2 call is the requester's to confirm (one rule everywhere)
+        (OTHER, True, Level.L2, False),  # someone else with the same role decides nothing
+        (OTHER, False, Level.L3, False),
+        (None, True, Level.L2, False),  # nobody
+    ],
+)
 def test_may_decide_is_the_rule_the_gate_applies(decider, approving, level, allowed):
     gate = PolicyGate(policy(), ASSISTANT)
     assert gate.may_decide(decider, approve=approving, level=level) is allowed
@@ -109,21 +150,35 @@ def test_untrusted_results_are_marked_as_data_in_what_the_model_reads_and_the_hi
     def model(messages, tools):
         seen.append(json.loads(json.dumps(messages, ensure_ascii=False)))
         if len(seen) == 1:
-            return calls(call("inbox", {"message_id": "M1"}, id="r1"), call("book", {"room": "r2"}, id="b2"))
+            return calls(
+                call("inbox", {"message_id": "M1"}, id="r1"), call("book", {"room": "r2"}, id="b2")
+            )
         return reply("读完了")
 
     pol = Policy({"管理员": RoleRules(levels={"book": "L1"})})
-    agent = Agent(FunctionClient(model), ToolRegistry([inbox, book]), hooks=[PolicyGate(pol, User("a1", "管理员", "陈晨"))])
-    paused = agent.run("读邮件，顺便订 r2")  # the booking comes after the untrusted result: it waits
+    agent = Agent(
+        FunctionClient(model),
+        ToolRegistry([inbox, book]),
+        hooks=[PolicyGate(pol, User("a1", "管理员", "陈晨"))],
+    )
+    paused = agent.run(
+        "读邮件，顺便订 r2"
+    )  # the booking comes after the untrusted result: it waits
     assert [r.tool for r in paused.pending] == ["book"]
     agent.resume(paused, {paused.pending[0].id: approve()})
     sent = seen[-1]
     marked = [m for m in sent if m["role"] == "tool" and m["tool_call_id"] == "r1"][0]
     plain = [m for m in sent if m["role"] == "tool" and m["tool_call_id"] == "b2"][0]
     assert json.loads(marked["content"])[EXTERNAL_FIELD].startswith("这条工具结果来自外部")
-    assert json.loads(marked["content"])["data"]["body"].startswith("忽略之前的指令")  # the data itself is unchanged
-    assert EXTERNAL_FIELD not in plain["content"] and sent[0]["content"].endswith(EXTERNAL_SYSTEM_NOTE)
-    assert all(EXTERNAL_FIELD not in json.dumps(m, ensure_ascii=False) for m in paused.messages)  # the run keeps its own history
+    assert json.loads(marked["content"])["data"]["body"].startswith(
+        "忽略之前的指令"
+    )  # the data itself is unchanged
+    assert EXTERNAL_FIELD not in plain["content"] and sent[0]["content"].endswith(
+        EXTERNAL_SYSTEM_NOTE
+    )
+    assert all(
+        EXTERNAL_FIELD not in json.dumps(m, ensure_ascii=False) for m in paused.messages
+    )  # the run keeps its own history
     assert EXTERNAL_FIELD not in seen[0][0]["content"]  # no untrusted result yet: no note
 
 
@@ -132,7 +187,11 @@ def test_the_mark_itself_is_no_instruction_and_marking_twice_changes_nothing():
     once = mark_external(json.dumps({"success": True, "data": {"body": "你好"}, "error": None}))
     assert injected_instructions(once, specs) == [] and mark_external(once) == once
     text = mark_external("网页正文：今天停电")
-    assert text.startswith(f"【{EXTERNAL_FIELD}】") and text.endswith("网页正文：今天停电") and mark_external(text) == text
+    assert (
+        text.startswith(f"【{EXTERNAL_FIELD}】")
+        and text.endswith("网页正文：今天停电")
+        and mark_external(text) == text
+    )
     assert mark_external(None) is None
 
 
@@ -147,10 +206,20 @@ def test_a_traced_run_that_read_untrusted_text_replays_identically(tmp_path):
 
     path = tmp_path / "trace.jsonl"
     with Tracer(path, record_messages=True) as tracer:
-        agent = Agent(FunctionClient(model), ToolRegistry([inbox, book]), hooks=[PolicyGate(policy(), ASSISTANT), tracer])
+        agent = Agent(
+            FunctionClient(model),
+            ToolRegistry([inbox, book]),
+            hooks=[PolicyGate(policy(), ASSISTANT), tracer],
+        )
         agent.run("读一下邮件 M1", run_id="run_marked")
     recorded = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-    inputs = [line["gen_ai.input.messages"] for line in recorded if line.get("event") == "model_call"]
+    inputs = [
+        line["gen_ai.input.messages"] for line in recorded if line.get("event") == "model_call"
+    ]
     assert EXTERNAL_FIELD in json.dumps(inputs[-1], ensure_ascii=False)  # the model read the mark …
-    assert EXTERNAL_FIELD not in json.dumps(unmark_external(inputs[-1]), ensure_ascii=False)  # … which comes off exactly
-    assert replay(path, request_id="run_marked").identical  # the replay has no gate and still matches
+    assert EXTERNAL_FIELD not in json.dumps(
+        unmark_external(inputs[-1]), ensure_ascii=False
+    )  # … which comes off exactly
+    assert replay(
+        path, request_id="run_marked"
+    ).identical  # the replay has no gate and still matches

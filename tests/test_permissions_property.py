@@ -1,5 +1,5 @@
-"""Property: for generated policies, roles, calls and decisions, the gate never runs a call the policy does not allow,
-and every decision is in the audit log, written before the tool runs.
+"""Property: for generated policies, roles, calls and decisions, the gate never runs a call the
+policy does not allow, and every decision is in the audit log, written before the tool runs.
 
 The test has its own small oracle (written from the rules, not from the gate's code): a call may run
 only if the role has rules and sees the tool (whitelist, not L0), the arguments are valid, the rate
@@ -18,11 +18,20 @@ from hypothesis import strategies as st
 
 from handwritten_agent.agent import Agent
 from handwritten_agent.confirmation import arguments_sha256
-from handwritten_agent.permissions import Level, Policy, PolicyGate, RateLimit, RoleRules, User, approve, reject
+from handwritten_agent.messages import ToolCall
+from handwritten_agent.permissions import (
+    Level,
+    Policy,
+    PolicyGate,
+    RateLimit,
+    RoleRules,
+    User,
+    approve,
+    reject,
+)
 from handwritten_agent.permissions.audit import GRANTED
 from handwritten_agent.scripted import FunctionClient, calls
 from handwritten_agent.tools import ToolRegistry, tool
-from handwritten_agent.messages import ToolCall
 
 RAN: list[dict[str, Any]] = []
 CURRENT: dict[str, Policy] = {}
@@ -32,7 +41,9 @@ def _ran(name: str, arguments: dict[str, Any]) -> str:
     """Record a run, and what the audit log held at that moment for this exact call."""
     sha = arguments_sha256(ToolCall("", name, json.dumps(arguments)))
     rows = [row for row in CURRENT["policy"].audit.rows() if row["arguments_sha256"] == sha]
-    RAN.append({"name": name, "arguments": arguments, "last_row": rows[-1]["decision"] if rows else None})
+    RAN.append(
+        {"name": name, "arguments": arguments, "last_row": rows[-1]["decision"] if rows else None}
+    )
     return "ok"
 
 
@@ -91,12 +102,27 @@ TOOLS = [t_read, t_write, t_send, t_internal, t_pay]
 NAMES = [t.name for t in TOOLS]
 VALID = {
     "t_read": st.builds(lambda q: {"q": q}, st.sampled_from(["a", "b"])),
-    "t_write": st.builds(lambda a, n: {"a": a, "n": n}, st.sampled_from(["a", "b"]), st.integers(0, 3)),
-    "t_send": st.builds(lambda to: {"to": to}, st.lists(st.sampled_from(["x", "y", "z", "w"]), min_size=0, max_size=4)),
+    "t_write": st.builds(
+        lambda a, n: {"a": a, "n": n}, st.sampled_from(["a", "b"]), st.integers(0, 3)
+    ),
+    "t_send": st.builds(
+        lambda to: {"to": to},
+        st.lists(st.sampled_from(["x", "y", "z", "w"]), min_size=0, max_size=4),
+    ),
     "t_internal": st.just({"x": "a"}),
     "t_pay": st.builds(lambda amount: {"amount": amount}, st.sampled_from([5, 100, 101, 999])),
 }
-INVALID = st.sampled_from(['{"q": 1}', '{"a": "a"}', '{"to": "x"}', '{', '[1, 2]', '{"amount": "5"}', '{"extra": true, "q": "a"}'])
+INVALID = st.sampled_from(
+    [
+        '{"q": 1}',
+        '{"a": "a"}',
+        '{"to": "x"}',
+        "{",
+        "[1, 2]",
+        '{"amount": "5"}',
+        '{"extra": true, "q": "a"}',
+    ]
+)
 LEVELS = st.sampled_from([Level.L0, Level.L1, Level.L2, Level.L3])
 
 
@@ -120,18 +146,52 @@ def scenarios(draw) -> dict[str, Any]:
         else:
             arguments = draw(INVALID) if name != "t_unknown" else "{}"
         step.append(ToolCall(f"c{index}", name, arguments))
-    rounds = draw(st.lists(st.lists(st.sampled_from(["approve_user", "approve_approver", "approve_stranger", "reject_user",
-                                                     "reject_approver", "bogus"]), min_size=4, max_size=4), min_size=1, max_size=3))
-    return {"rules": rules, "approver": approver, "bulk": bulk, "rate": rate, "user_role": user_role, "step": step, "rounds": rounds}
+    rounds = draw(
+        st.lists(
+            st.lists(
+                st.sampled_from(
+                    [
+                        "approve_user",
+                        "approve_approver",
+                        "approve_stranger",
+                        "reject_user",
+                        "reject_approver",
+                        "bogus",
+                    ]
+                ),
+                min_size=4,
+                max_size=4,
+            ),
+            min_size=1,
+            max_size=3,
+        )
+    )
+    return {
+        "rules": rules,
+        "approver": approver,
+        "bulk": bulk,
+        "rate": rate,
+        "user_role": user_role,
+        "step": step,
+        "rounds": rounds,
+    }
 
 
 def decision_for(kind: str, user: User, approver: User, stranger: User) -> Any:
-    return {"approve_user": approve(by=user), "approve_approver": approve(by=approver), "approve_stranger": approve(by=stranger),
-            "reject_user": reject("不要", by=user), "reject_approver": reject("不行", by=approver), "bogus": "yes"}[kind]
+    return {
+        "approve_user": approve(by=user),
+        "approve_approver": approve(by=approver),
+        "approve_stranger": approve(by=stranger),
+        "reject_user": reject("不要", by=user),
+        "reject_approver": reject("不行", by=approver),
+        "bogus": "yes",
+    }[kind]
 
 
 def allowed_without_decision_or_needed_level(s: dict[str, Any], call: ToolCall) -> Level | None:
-    """The oracle: None if the policy forbids the call outright, else the level it needs (L1 = runs as is)."""
+    """The oracle: None if the policy forbids the call outright, else the level it needs (L1 = runs
+    as is).
+    """
     rules = s["rules"].get(s["user_role"])
     tool_ = next((t for t in TOOLS if t.name == call.name), None)
     if rules is None or tool_ is None:
@@ -145,11 +205,15 @@ def allowed_without_decision_or_needed_level(s: dict[str, Any], call: ToolCall) 
         arguments = json.loads(call.arguments)
     except ValueError:
         return None
-    valid = {"t_read": lambda a: set(a) == {"q"} and isinstance(a["q"], str),
-             "t_write": lambda a: set(a) == {"a", "n"} and isinstance(a["a"], str) and type(a["n"]) is int,
-             "t_send": lambda a: set(a) == {"to"} and isinstance(a["to"], list),
-             "t_internal": lambda a: set(a) == {"x"},
-             "t_pay": lambda a: set(a) == {"amount"} and type(a["amount"]) is int}[call.name]
+    valid = {
+        "t_read": lambda a: set(a) == {"q"} and isinstance(a["q"], str),
+        "t_write": (
+            lambda a: set(a) == {"a", "n"} and isinstance(a["a"], str) and type(a["n"]) is int
+        ),
+        "t_send": lambda a: set(a) == {"to"} and isinstance(a["to"], list),
+        "t_internal": lambda a: set(a) == {"x"},
+        "t_pay": lambda a: set(a) == {"amount"} and type(a["amount"]) is int,
+    }[call.name]
     if not isinstance(arguments, dict) or not valid(arguments):
         return None
     if call.name == "t_pay" and arguments["amount"] > 100 and level < Level.L2:
@@ -161,24 +225,43 @@ def allowed_without_decision_or_needed_level(s: dict[str, Any], call: ToolCall) 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(s=scenarios())
-@example(s={"rules": {"r0": {"tools": None, "levels": {}}}, "approver": "boss", "bulk": None, "rate": 1, "user_role": "r0",
-            "step": [ToolCall("c0", "t_read", '{"q": "a"}')], "rounds": [["approve_user"] * 4]})  # the second run is over the limit
+@example(
+    s={
+        "rules": {"r0": {"tools": None, "levels": {}}},
+        "approver": "boss",
+        "bulk": None,
+        "rate": 1,
+        "user_role": "r0",
+        "step": [ToolCall("c0", "t_read", '{"q": "a"}')],
+        "rounds": [["approve_user"] * 4],
+    }
+)  # the second run is over the limit
 def test_the_gate_never_runs_what_the_policy_does_not_allow_and_audits_every_decision(s):
     RAN.clear()
-    policy = Policy({role: RoleRules(**rules) for role, rules in s["rules"].items()}, approver_role=s["approver"],
-                    bulk_limits={"t_send": s["bulk"]} if s["bulk"] is not None else {},
-                    rate_limits={"t_read": RateLimit(s["rate"], 3600)} if s["rate"] is not None else {})
+    policy = Policy(
+        {role: RoleRules(**rules) for role, rules in s["rules"].items()},
+        approver_role=s["approver"],
+        bulk_limits={"t_send": s["bulk"]} if s["bulk"] is not None else {},
+        rate_limits={"t_read": RateLimit(s["rate"], 3600)} if s["rate"] is not None else {},
+    )
     CURRENT["policy"] = policy
     user = User("u", s["user_role"])
     approver, stranger = User("a", s["approver"]), User("s", "stranger")
     step = s["step"]
-    client = FunctionClient(lambda messages, tools: calls(*step) if messages[-1]["role"] == "user" else "完成")
+    client = FunctionClient(
+        lambda messages, tools: calls(*step) if messages[-1]["role"] == "user" else "完成"
+    )
     events: list = []
-    agent = Agent(client, ToolRegistry(TOOLS), hooks=[PolicyGate(policy, user)], on_event=events.append)
+    agent = Agent(
+        client, ToolRegistry(TOOLS), hooks=[PolicyGate(policy, user)], on_event=events.append
+    )
 
     given_decisions: dict[tuple[str, str], list[Any]] = {}
     results = []
-    for attempt in ("run_1", "run_2"):  # the same requests twice, so rate limits are reached across runs
+    for attempt in (
+        "run_1",
+        "run_2",
+    ):  # the same requests twice, so rate limits are reached across runs
         result = agent.run("做事", run_id=attempt)
         for kinds in s["rounds"]:
             if result.stop_reason != "needs_confirmation":
@@ -186,12 +269,20 @@ def test_the_gate_never_runs_what_the_policy_does_not_allow_and_audits_every_dec
             decisions = {}
             for request, kind in zip(result.pending, kinds * 2):
                 decisions[request.id] = decision_for(kind, user, approver, stranger)
-                given_decisions.setdefault((attempt, request.tool_call_id), []).append(decisions[request.id])
+                given_decisions.setdefault((attempt, request.tool_call_id), []).append(
+                    decisions[request.id]
+                )
             result = agent.resume(result, decisions)
         results.append(result)
 
     # 1. Nothing ran that the policy does not allow, and nothing ran twice.
-    ran_by_call = [(result.run_id, record) for result in results for step_ in result.steps for record in step_.calls if record.executed]
+    ran_by_call = [
+        (result.run_id, record)
+        for result in results
+        for step_ in result.steps
+        for record in step_.calls
+        if record.executed
+    ]
     assert len(RAN) == len(ran_by_call)
     assert len({(run_id, record.call.id) for run_id, record in ran_by_call}) == len(ran_by_call)
     read_runs = 0
@@ -201,22 +292,38 @@ def test_the_gate_never_runs_what_the_policy_does_not_allow_and_audits_every_dec
         if record.call.name == "t_read":
             read_runs += 1
         if needed >= Level.L2:
-            approvals = [d for d in given_decisions.get((run_id, record.call.id), []) if getattr(d, "approved", False)]
+            approvals = [
+                d
+                for d in given_decisions.get((run_id, record.call.id), [])
+                if getattr(d, "approved", False)
+            ]
             if needed == Level.L3:
                 ok = [d for d in approvals if d.by.role == s["approver"]]
             else:
                 ok = [d for d in approvals if d.by.id == user.id or d.by.role == s["approver"]]
-            assert ok, f"ran {needed.value} call {record.call} without an authorized approval: {given_decisions.get((run_id, record.call.id))}"
+            assert ok, (
+                f"ran {needed.value} call {record.call} without an authorized approval:"
+                f" {given_decisions.get((run_id, record.call.id))}"
+            )
     if s["rate"] is not None:
         assert read_runs <= s["rate"]
 
     # 2. Every decision is in the audit log, and a granting row was on disk before each tool ran.
     rows = policy.audit.rows()
-    assert [(e.data["tool"], e.data["decision"]) for e in events if e.kind == "permission"] == [(r["tool"], r["decision"]) for r in rows]
-    checked = {(result.run_id, record.call.id) for result in results for step_ in result.steps for record in step_.calls
-               if not record.repeated} | {(result.run_id, request.tool_call_id) for result in results for request in result.pending}
+    assert [(e.data["tool"], e.data["decision"]) for e in events if e.kind == "permission"] == [
+        (r["tool"], r["decision"]) for r in rows
+    ]
+    checked = {
+        (result.run_id, record.call.id)
+        for result in results
+        for step_ in result.steps
+        for record in step_.calls
+        if not record.repeated
+    } | {(result.run_id, request.tool_call_id) for result in results for request in result.pending}
     assert checked <= {(row["run_id"], row["tool_call_id"]) for row in rows}
     assert all(run["last_row"] in GRANTED for run in RAN), RAN
     executed_ids = {(run_id, record.call.id) for run_id, record in ran_by_call}
-    granted_ids = {(row["run_id"], row["tool_call_id"]) for row in rows if row["decision"] in GRANTED}
+    granted_ids = {
+        (row["run_id"], row["tool_call_id"]) for row in rows if row["decision"] in GRANTED
+    }
     assert executed_ids <= granted_ids

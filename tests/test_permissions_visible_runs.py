@@ -1,4 +1,6 @@
-"""One gate serving several runs keeps each run's visible tools apart (``PolicyGate`` keys them by run id)."""
+"""One gate serving several runs keeps each run's visible tools apart (``PolicyGate`` keys them by
+run id).
+"""
 
 from __future__ import annotations
 
@@ -31,9 +33,15 @@ def read_weather(city: str) -> str:
 def test_a_denial_names_the_tools_of_its_own_run_not_of_the_run_seen_last():
     gate = PolicyGate(Policy({"助理": RoleRules()}), User("c1", "助理", "张明"))
     gate.visible_tools([look_up_order], HookContext("run_a", 1))
-    gate.visible_tools([read_weather], HookContext("run_b", 1))  # another run of the same gate, seen last
-    answer = gate.check_call(ToolCall("x1", "refund_order", "{}"), HookContext("run_a", 1, tool=None))
+    gate.visible_tools(
+        [read_weather], HookContext("run_b", 1)
+    )  # another run of the same gate, seen last
+    answer = gate.check_call(
+        ToolCall("x1", "refund_order", "{}"), HookContext("run_a", 1, tool=None)
+    )
     assert answer is not None and not answer.success
     assert "look_up_order" in answer.error and "read_weather" not in answer.error, answer.error
-    other = gate.check_call(ToolCall("x2", "refund_order", "{}"), HookContext("run_b", 1, tool=None))
+    other = gate.check_call(
+        ToolCall("x2", "refund_order", "{}"), HookContext("run_b", 1, tool=None)
+    )
     assert "read_weather" in other.error and "look_up_order" not in other.error, other.error

@@ -1,10 +1,12 @@
-"""Tests for handwritten_agent.prompting: tool specs, the prompt-JSON prompt, observations, the ReAct prompt."""
+"""Tests for handwritten_agent.prompting: tool specs, the prompt-JSON prompt, observations, the
+ReAct prompt.
+"""
 
 from __future__ import annotations
 
 import json
-from typing import Any
 import re
+from typing import Any
 
 import pytest
 
@@ -26,7 +28,9 @@ CALCULATE = {
     "description": "执行一个数学计算，例如 (3 + 5) * 2。",
     "parameters": {
         "type": "object",
-        "properties": {"expression": {"type": "string", "description": "数学表达式，例如 3 + 5 * 2"}},
+        "properties": {
+            "expression": {"type": "string", "description": "数学表达式，例如 3 + 5 * 2"}
+        },
         "required": ["expression"],
     },
 }
@@ -56,18 +60,24 @@ def test_tool_specs_normalizes_both_shapes_and_keeps_order():
     assert [spec["name"] for spec in specs] == ["calculate", "get_weather", "get_current_time"]
     assert specs[0] == CALCULATE
     assert specs[1] == WEATHER_OPENAI["function"]
-    assert specs[2] == {"name": "get_current_time", "description": "获取当前时间。",
-                        "parameters": {"type": "object", "properties": {}}}
+    assert specs[2] == {
+        "name": "get_current_time",
+        "description": "获取当前时间。",
+        "parameters": {"type": "object", "properties": {}},
+    }
     assert all(set(spec) == {"name", "description", "parameters"} for spec in specs)
 
 
-@pytest.mark.parametrize(("tools", "error", "match"), [
-    ([{"description": "x"}], ValueError, "没有名字"),
-    ([CALCULATE, CALCULATE], ValueError, "不能重复"),
-    ([{"name": "f", "parameters": "string"}], TypeError, "JSON Schema"),
-    (["calculate"], TypeError, "应该是一个 dict"),
-    ([{"type": "function", "function": None}], TypeError, "'function' 应该是"),
-])
+@pytest.mark.parametrize(
+    ("tools", "error", "match"),
+    [
+        ([{"description": "x"}], ValueError, "没有名字"),
+        ([CALCULATE, CALCULATE], ValueError, "不能重复"),
+        ([{"name": "f", "parameters": "string"}], TypeError, "JSON Schema"),
+        (["calculate"], TypeError, "应该是一个 dict"),
+        ([{"type": "function", "function": None}], TypeError, "'function' 应该是"),
+    ],
+)
 def test_tool_specs_rejects_bad_tools_with_a_fix(tools, error, match):
     with pytest.raises(error, match=match):
         tool_specs(tools)
@@ -107,7 +117,9 @@ def test_tool_prompt_intro_and_empty_tools():
 
 
 def tools_from_prompt(prompt: str) -> list[dict[str, Any]]:
-    """The inverse of ``render_tool_prompt`` / ``render_react_prompt``: the rendering loses nothing."""
+    """The inverse of ``render_tool_prompt`` / ``render_react_prompt``: the rendering loses
+    nothing.
+    """
     specs: list[dict[str, Any]] = []
     lines = prompt.splitlines()
     index = 0
@@ -148,20 +160,30 @@ def test_tools_from_prompt_inverts_both_renderings():
 
 
 def test_schema_json_sorts_keys():
-    assert schema_json({"b": 1, "a": {"d": 2, "c": "中"}}) == '{\n  "a": {\n    "c": "中",\n    "d": 2\n  },\n  "b": 1\n}'
+    assert (
+        schema_json({"b": 1, "a": {"d": 2, "c": "中"}})
+        == '{\n  "a": {\n    "c": "中",\n    "d": 2\n  },\n  "b": 1\n}'
+    )
 
 
 def test_format_observation():
     assert format_observation("calculate", "8") == "工具结果：calculate 返回 8"
-    message = format_observation("get_weather", {"success": True, "data": {"city": "北京", "temp": 25}})
+    message = format_observation(
+        "get_weather", {"success": True, "data": {"city": "北京", "temp": 25}}
+    )
     assert message.startswith(OBSERVATION_PREFIX)
-    assert json.loads(message.split(" 返回 ", 1)[1]) == {"success": True, "data": {"city": "北京", "temp": 25}}
+    assert json.loads(message.split(" 返回 ", 1)[1]) == {
+        "success": True,
+        "data": {"city": "北京", "temp": 25},
+    }
     assert "北京" in message
 
 
 def test_a_reply_following_the_tool_prompt_parses():
     reply = '{"name": "get_weather", "arguments": {"city": "北京", "date": "tomorrow"}}'
-    assert parse_tool_call(reply) == ToolCall.from_arguments("get_weather", {"city": "北京", "date": "tomorrow"})
+    assert parse_tool_call(reply) == ToolCall.from_arguments(
+        "get_weather", {"city": "北京", "date": "tomorrow"}
+    )
 
 
 def test_react_prompt_describes_the_format():
@@ -175,12 +197,23 @@ def test_react_prompt_describes_the_format():
 
 def test_react_stop_sequence_is_before_observation():
     assert REACT_STOP == ["Observation:"]
-    invented = "Thought: 算一下\nAction: calculate\nAction Input: {\"expression\": \"6*7\"}\nObservation: 42\nFinal Answer: 42"
-    cut = invented.split(REACT_STOP[0])[0]  # what a server returns when it honours the stop sequence
-    assert parse_react(cut) == parse_react(invented) == ReActStep(thought="算一下", action="calculate",
-                                                                 action_input={"expression": "6*7"})
+    invented = (
+        'Thought: 算一下\nAction: calculate\nAction Input: {"expression": "6*7"}\nObservation:'
+        " 42\nFinal Answer: 42"
+    )
+    cut = invented.split(REACT_STOP[0])[
+        0
+    ]  # what a server returns when it honours the stop sequence
+    assert (
+        parse_react(cut)
+        == parse_react(invented)
+        == ReActStep(thought="算一下", action="calculate", action_input={"expression": "6*7"})
+    )
 
 
 def test_format_react_observation():
-    assert format_react_observation({"data": 42, "success": True}) == 'Observation: {"data": 42, "success": true}\n'
+    assert (
+        format_react_observation({"data": 42, "success": True})
+        == 'Observation: {"data": 42, "success": true}\n'
+    )
     assert format_react_observation("晴") == "Observation: 晴\n"

@@ -20,16 +20,29 @@ from typing import Any
 import httpx
 import openai
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from handwritten_agent.course.offline import BackendError, ChatRequest, Completion, serve
 from handwritten_agent.course.offline.backend import ReplyDelta
 from handwritten_agent.course.offline.server import split_pieces
 
-WEATHER = {"type": "function", "function": {"name": "get_weather", "description": "Weather for a city",
-                                             "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}
-CLOCK = {"type": "function", "function": {"name": "get_time", "description": "Current time",
-                                           "parameters": {"type": "object", "properties": {}}}}
+WEATHER = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "Weather for a city",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+    },
+}
+CLOCK = {
+    "type": "function",
+    "function": {
+        "name": "get_time",
+        "description": "Current time",
+        "parameters": {"type": "object", "properties": {}},
+    },
+}
 
 
 class EchoBackend:
@@ -52,20 +65,45 @@ class EchoBackend:
     def complete(self, request: ChatRequest) -> Completion:
         self.requests.append(request)
         if request.base_model != "echo":
-            raise BackendError(404, f"The model `{request.model}` does not exist", param="model", code="model_not_found")
+            raise BackendError(
+                404,
+                f"The model `{request.model}` does not exist",
+                param="model",
+                code="model_not_found",
+            )
         if "crash" in request.options:
             raise RuntimeError("the backend broke")
         if "block" in request.options:
             self.release.wait(5)
             return Completion(content="finally", prompt_tokens=1, completion_tokens=1)
         if "tools" in request.options and request.tools:
-            calls = [{"id": f"call_{i}", "type": "function",
-                      "function": {"name": tool["function"]["name"], "arguments": json.dumps({"city": "北京", "n": i}, ensure_ascii=False)}}
-                     for i, tool in enumerate(request.tools)]
-            return Completion(content=None, tool_calls=calls, finish_reason="tool_calls", prompt_tokens=20, completion_tokens=12)
+            calls = [
+                {
+                    "id": f"call_{i}",
+                    "type": "function",
+                    "function": {
+                        "name": tool["function"]["name"],
+                        "arguments": json.dumps({"city": "北京", "n": i}, ensure_ascii=False),
+                    },
+                }
+                for i, tool in enumerate(request.tools)
+            ]
+            return Completion(
+                content=None,
+                tool_calls=calls,
+                finish_reason="tool_calls",
+                prompt_tokens=20,
+                completion_tokens=12,
+            )
         if "react" in request.options:
-            return Completion(content="Thought: need weather\nAction: get_weather\nObservation: sunny\nFinal Answer: sunny",
-                              prompt_tokens=10, completion_tokens=15)
+            return Completion(
+                content=(
+                    "Thought: need weather\nAction: get_weather\nObservation: sunny\nFinal Answer:"
+                    " sunny"
+                ),
+                prompt_tokens=10,
+                completion_tokens=15,
+            )
         last = request.messages[-1].get("content")
         return Completion(content=f"echo: {last}", prompt_tokens=10, completion_tokens=5)
 
@@ -91,9 +129,12 @@ USER = [{"role": "user", "content": "你好 world"}]
 
 # --- models ---------------------------------------------------------------------------------------
 
+
 def test_models_list_and_retrieve(client):
     models = client.models.list()
-    assert [(m.id, m.object, m.owned_by, m.created) for m in models.data] == [("echo", "model", "handwritten-agent", 0)]
+    assert [(m.id, m.object, m.owned_by, m.created) for m in models.data] == [
+        ("echo", "model", "handwritten-agent", 0)
+    ]
     assert client.models.retrieve("echo").id == "echo"
     with pytest.raises(openai.NotFoundError) as info:
         client.models.retrieve("gpt-4o")
@@ -104,24 +145,47 @@ def test_wrong_path_gets_api_error_body(echo_server):
     root = echo_server.base_url.removesuffix("/v1")
     response = httpx.post(root + "/chat/completions", json={"model": "echo", "messages": USER})
     assert response.status_code == 404
-    assert response.json() == {"error": {"message": "Invalid URL (POST /chat/completions)", "type": "invalid_request_error",
-                                         "param": None, "code": None}}
+    assert response.json() == {
+        "error": {
+            "message": "Invalid URL (POST /chat/completions)",
+            "type": "invalid_request_error",
+            "param": None,
+            "code": None,
+        }
+    }
 
 
-# --- non-streaming ------------------------------------------------------------------------------------
+# --- non-streaming --------------------------------------------------------------------------------
+
 
 def test_non_streaming_reply_has_the_openai_shape(echo_server, client):
     body = {"model": "echo", "messages": USER}
     raw = httpx.post(echo_server.base_url + "/chat/completions", json=body).json()
-    assert set(raw) == {"id", "object", "created", "model", "choices", "usage", "system_fingerprint"}
+    assert set(raw) == {
+        "id",
+        "object",
+        "created",
+        "model",
+        "choices",
+        "usage",
+        "system_fingerprint",
+    }
     assert raw["object"] == "chat.completion" and raw["model"] == "echo"
     assert raw["id"].startswith("chatcmpl-") and isinstance(raw["created"], int)
-    assert raw["choices"] == [{"index": 0, "message": {"role": "assistant", "content": "echo: 你好 world", "refusal": None},
-                               "logprobs": None, "finish_reason": "stop"}]
+    assert raw["choices"] == [
+        {
+            "index": 0,
+            "message": {"role": "assistant", "content": "echo: 你好 world", "refusal": None},
+            "logprobs": None,
+            "finish_reason": "stop",
+        }
+    ]
     assert raw["usage"] == {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
 
     again = httpx.post(echo_server.base_url + "/chat/completions", json=body).json()
-    other = httpx.post(echo_server.base_url + "/chat/completions", json={**body, "temperature": 0}).json()
+    other = httpx.post(
+        echo_server.base_url + "/chat/completions", json={**body, "temperature": 0}
+    ).json()
     assert again["id"] == raw["id"] != other["id"]  # the id is a hash of the request body
 
     reply = client.chat.completions.create(model="echo", messages=USER)
@@ -130,39 +194,66 @@ def test_non_streaming_reply_has_the_openai_shape(echo_server, client):
 
 
 def test_tool_calls_reply(client):
-    reply = client.chat.completions.create(model="echo:tools", messages=USER, tools=[WEATHER, CLOCK])
+    reply = client.chat.completions.create(
+        model="echo:tools", messages=USER, tools=[WEATHER, CLOCK]
+    )
     choice = reply.choices[0]
     assert choice.finish_reason == "tool_calls" and choice.message.content is None
-    assert [(c.id, c.function.name, json.loads(c.function.arguments)) for c in choice.message.tool_calls] == [
-        ("call_0", "get_weather", {"city": "北京", "n": 0}), ("call_1", "get_time", {"city": "北京", "n": 1})]
+    assert [
+        (c.id, c.function.name, json.loads(c.function.arguments)) for c in choice.message.tool_calls
+    ] == [
+        ("call_0", "get_weather", {"city": "北京", "n": 0}),
+        ("call_1", "get_time", {"city": "北京", "n": 1}),
+    ]
 
 
 def test_request_fields_reach_the_backend(client, echo):
-    client.chat.completions.create(model="echo:a,b", messages=USER, stop="END", max_tokens=7, temperature=0.5,
-                                   parallel_tool_calls=False, tools=[WEATHER], tool_choice="auto",
-                                   extra_body={"seed": 42, "custom": {"x": 1}}, extra_headers={"X-Course-Fault": "c"})
+    client.chat.completions.create(
+        model="echo:a,b",
+        messages=USER,
+        stop="END",
+        max_tokens=7,
+        temperature=0.5,
+        parallel_tool_calls=False,
+        tools=[WEATHER],
+        tool_choice="auto",
+        extra_body={"seed": 42, "custom": {"x": 1}},
+        extra_headers={"X-Course-Fault": "c"},
+    )
     request = echo.requests[-1]
-    assert (request.base_model, request.options) == ("echo", frozenset({"a", "b", "c"}))  # not the simulator: not validated
+    assert (request.base_model, request.options) == (
+        "echo",
+        frozenset({"a", "b", "c"}),
+    )  # not the simulator: not validated
     assert (request.stop, request.max_tokens, request.temperature) == (["END"], 7, 0.5)
-    assert request.parallel_tool_calls is False and request.tool_choice == "auto" and request.stream is False
+    assert (
+        request.parallel_tool_calls is False
+        and request.tool_choice == "auto"
+        and request.stream is False
+    )
     assert request.extra == {"seed": 42, "custom": {"x": 1}}
 
 
-# --- streaming ------------------------------------------------------------------------------------------
+# --- streaming ------------------------------------------------------------------------------------
+
 
 def _streamed_message(client: openai.OpenAI, **kwargs: Any):
     with client.chat.completions.stream(**kwargs) as stream:
         return stream.get_final_completion().choices[0]
 
 
-@pytest.mark.parametrize("model, tools", [("echo", None), ("echo:tools", [WEATHER, CLOCK]), ("echo:react", None)])
+@pytest.mark.parametrize(
+    "model, tools", [("echo", None), ("echo:tools", [WEATHER, CLOCK]), ("echo:react", None)]
+)
 def test_stream_assembles_to_the_non_streaming_message(client, model, tools):
     extra = {"tools": tools} if tools else {}
     plain = client.chat.completions.create(model=model, messages=USER, **extra).choices[0]
     streamed = _streamed_message(client, model=model, messages=USER, **extra)
     assert streamed.finish_reason == plain.finish_reason
     assert streamed.message.content == plain.message.content
-    as_dicts = lambda calls: [(c.id, c.type, c.function.name, c.function.arguments) for c in calls or []]  # noqa: E731
+    as_dicts = lambda calls: [
+        (c.id, c.type, c.function.name, c.function.arguments) for c in calls or []
+    ]  # noqa: E731
     assert as_dicts(streamed.message.tool_calls) == as_dicts(plain.message.tool_calls)
 
 
@@ -178,25 +269,55 @@ def _raw_chunks(base_url: str, body: dict[str, Any]) -> list[dict[str, Any]]:
 
 def test_stream_chunks_follow_the_openai_format(echo_server):
     chunks = _raw_chunks(echo_server.base_url, {"model": "echo", "messages": USER, "stream": True})
-    assert all(c["object"] == "chat.completion.chunk" and c["id"] == chunks[0]["id"] for c in chunks)
+    assert all(
+        c["object"] == "chat.completion.chunk" and c["id"] == chunks[0]["id"] for c in chunks
+    )
     assert chunks[0]["choices"][0]["delta"] == {"role": "assistant", "content": "", "refusal": None}
     pieces = [c["choices"][0]["delta"]["content"] for c in chunks[1:-1]]
     assert len(pieces) > 3 and "".join(pieces) == "echo: 你好 world"
-    assert chunks[-1]["choices"][0] == {"index": 0, "delta": {}, "logprobs": None, "finish_reason": "stop"}
+    assert chunks[-1]["choices"][0] == {
+        "index": 0,
+        "delta": {},
+        "logprobs": None,
+        "finish_reason": "stop",
+    }
     assert "usage" not in chunks[-1]
 
 
 def test_streamed_tool_calls_and_usage_chunk(echo_server):
-    body = {"model": "echo:tools", "messages": USER, "tools": [WEATHER, CLOCK], "stream": True,
-            "stream_options": {"include_usage": True}}
+    body = {
+        "model": "echo:tools",
+        "messages": USER,
+        "tools": [WEATHER, CLOCK],
+        "stream": True,
+        "stream_options": {"include_usage": True},
+    }
     chunks = _raw_chunks(echo_server.base_url, body)
     assert chunks[0]["choices"][0]["delta"]["content"] is None  # a tool-call-only reply has no text
-    deltas = [c["choices"][0]["delta"]["tool_calls"][0] for c in chunks if c["choices"] and "tool_calls" in c["choices"][0]["delta"]]
+    deltas = [
+        c["choices"][0]["delta"]["tool_calls"][0]
+        for c in chunks
+        if c["choices"] and "tool_calls" in c["choices"][0]["delta"]
+    ]
     heads = [d for d in deltas if "id" in d]
-    assert heads == [{"index": 0, "id": "call_0", "type": "function", "function": {"name": "get_weather", "arguments": ""}},
-                     {"index": 1, "id": "call_1", "type": "function", "function": {"name": "get_time", "arguments": ""}}]
+    assert heads == [
+        {
+            "index": 0,
+            "id": "call_0",
+            "type": "function",
+            "function": {"name": "get_weather", "arguments": ""},
+        },
+        {
+            "index": 1,
+            "id": "call_1",
+            "type": "function",
+            "function": {"name": "get_time", "arguments": ""},
+        },
+    ]
     fragments = [d for d in deltas if "id" not in d]
-    assert all(set(d) == {"index", "function"} and set(d["function"]) == {"arguments"} for d in fragments)
+    assert all(
+        set(d) == {"index", "function"} and set(d["function"]) == {"arguments"} for d in fragments
+    )
     for index in (0, 1):
         arguments = "".join(d["function"]["arguments"] for d in fragments if d["index"] == index)
         assert json.loads(arguments) == {"city": "北京", "n": index}
@@ -206,7 +327,9 @@ def test_streamed_tool_calls_and_usage_chunk(echo_server):
 
 
 def test_sdk_stream_with_usage(client):
-    stream = client.chat.completions.create(model="echo", messages=USER, stream=True, stream_options={"include_usage": True})
+    stream = client.chat.completions.create(
+        model="echo", messages=USER, stream=True, stream_options={"include_usage": True}
+    )
     chunks = list(stream)
     text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
     assert text == "echo: 你好 world"
@@ -223,11 +346,14 @@ def test_stream_pieces_join_back_exactly(text):
 
 # --- stop sequences -------------------------------------------------------------------------------
 
+
 def test_stop_sequences_cut_the_content(client):
     reply = client.chat.completions.create(model="echo:react", messages=USER, stop="Observation:")
     assert reply.choices[0].message.content == "Thought: need weather\nAction: get_weather\n"
     assert reply.choices[0].finish_reason == "stop"
-    reply = client.chat.completions.create(model="echo:react", messages=USER, stop=["Final", "Action:"])
+    reply = client.chat.completions.create(
+        model="echo:react", messages=USER, stop=["Final", "Action:"]
+    )
     assert reply.choices[0].message.content == "Thought: need weather\n"  # the earliest match wins
     streamed = _streamed_message(client, model="echo:react", messages=USER, stop=["Observation:"])
     assert streamed.message.content == "Thought: need weather\nAction: get_weather\n"
@@ -237,28 +363,47 @@ def test_stop_sequences_cut_the_content(client):
 
 # --- the reply's token limit ----------------------------------------------------------------------
 
+
 def test_max_tokens_cuts_the_reply_and_says_length(client):
     full = client.chat.completions.create(model="echo:react", messages=USER)
     cut = client.chat.completions.create(model="echo:react", messages=USER, max_tokens=4)
     assert cut.choices[0].finish_reason == "length" and full.choices[0].finish_reason == "stop"
     text = cut.choices[0].message.content
-    assert text and full.choices[0].message.content.startswith(text) and len(text) < len(full.choices[0].message.content)
+    assert (
+        text
+        and full.choices[0].message.content.startswith(text)
+        and len(text) < len(full.choices[0].message.content)
+    )
     assert cut.usage.completion_tokens == 4
-    newer = client.chat.completions.create(model="echo:react", messages=USER, max_completion_tokens=4)
+    newer = client.chat.completions.create(
+        model="echo:react", messages=USER, max_completion_tokens=4
+    )
     assert newer.choices[0].message.content == text and newer.choices[0].finish_reason == "length"
-    chunks = list(client.chat.completions.create(model="echo:react", messages=USER, max_tokens=4, stream=True))
+    chunks = list(
+        client.chat.completions.create(model="echo:react", messages=USER, max_tokens=4, stream=True)
+    )
     streamed = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
-    assert streamed == text and [c.choices[0].finish_reason for c in chunks if c.choices][-1] == "length"
-    with pytest.raises(openai.LengthFinishReasonError):  # the SDK's stream helper refuses to hand over a cut-off reply
+    assert (
+        streamed == text
+        and [c.choices[0].finish_reason for c in chunks if c.choices][-1] == "length"
+    )
+    with pytest.raises(
+        openai.LengthFinishReasonError
+    ):  # the SDK's stream helper refuses to hand over a cut-off reply
         _streamed_message(client, model="echo:react", messages=USER, max_tokens=4)
     roomy = client.chat.completions.create(model="echo:react", messages=USER, max_tokens=4000)
-    assert roomy.choices[0].message.content == full.choices[0].message.content and roomy.choices[0].finish_reason == "stop"
+    assert (
+        roomy.choices[0].message.content == full.choices[0].message.content
+        and roomy.choices[0].finish_reason == "stop"
+    )
 
 
 def test_a_tool_call_cut_by_max_tokens_has_unfinished_arguments(client):
     whole = client.chat.completions.create(model="echo:tools", messages=USER, tools=[WEATHER])
     arguments = whole.choices[0].message.tool_calls[0].function.arguments
-    cut = client.chat.completions.create(model="echo:tools", messages=USER, tools=[WEATHER], max_tokens=5)
+    cut = client.chat.completions.create(
+        model="echo:tools", messages=USER, tools=[WEATHER], max_tokens=5
+    )
     assert cut.choices[0].finish_reason == "length"
     partial = cut.choices[0].message.tool_calls[0].function.arguments
     assert arguments.startswith(partial) and partial != arguments
@@ -266,57 +411,170 @@ def test_a_tool_call_cut_by_max_tokens_has_unfinished_arguments(client):
         json.loads(partial)
 
 
-@pytest.mark.parametrize("body, fragment", [
-    ({"max_tokens": 5, "max_completion_tokens": 6}, "只传一个"),
-    ({"max_completion_tokens": 0}, "至少是 1"),
-    ({"max_tokens": -3}, "至少是 1"),
-])
+@pytest.mark.parametrize(
+    "body, fragment",
+    [
+        ({"max_tokens": 5, "max_completion_tokens": 6}, "只传一个"),
+        ({"max_completion_tokens": 0}, "至少是 1"),
+        ({"max_tokens": -3}, "至少是 1"),
+    ],
+)
 def test_contradictory_or_empty_reply_limits_are_a_400(echo_server, body, fragment):
-    answer = httpx.post(f"{echo_server.base_url}/chat/completions", json={"model": "echo", "messages": USER, **body}, timeout=10)
+    answer = httpx.post(
+        f"{echo_server.base_url}/chat/completions",
+        json={"model": "echo", "messages": USER, **body},
+        timeout=10,
+    )
     assert answer.status_code == 400 and fragment in answer.json()["error"]["message"]
 
 
 # --- 400 validation -------------------------------------------------------------------------------
 
 CALL = {"id": "call_a", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}
-CALL_B = {"id": "call_b", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}
+CALL_B = {
+    "id": "call_b",
+    "type": "function",
+    "function": {"name": "get_weather", "arguments": "{}"},
+}
 ASSISTANT_CALLS = {"role": "assistant", "content": None, "tool_calls": [CALL, CALL_B]}
 
 BAD_REQUESTS = {
     "empty messages": ({"messages": []}, "messages", "empty array"),
     "message not an object": ({"messages": ["hello"]}, "messages[0]", "expected an object"),
-    "unknown role": ({"messages": [{"role": "human", "content": "hi"}]}, "messages[0].role", "Invalid value: 'human'"),
-    "missing role": ({"messages": [{"content": "hi"}]}, "messages[0].role", "Missing required parameter"),
-    "missing content": ({"messages": [{"role": "user"}]}, "messages[0].content", "Missing required parameter"),
-    "tool without call": ({"messages": USER + [{"role": "tool", "tool_call_id": "call_a", "content": "1"}]},
-                          "messages.[1].role", "must be a response to a preceeding message with 'tool_calls'"),
-    "tool answers unknown id": ({"messages": USER + [ASSISTANT_CALLS, {"role": "tool", "tool_call_id": "call_a", "content": "1"},
-                                                     {"role": "tool", "tool_call_id": "call_x", "content": "1"}]},
-                                "messages.[3].role", "must be a response to a preceeding message"),
-    "call left unanswered": ({"messages": USER + [ASSISTANT_CALLS, {"role": "tool", "tool_call_id": "call_a", "content": "1"},
-                                                  {"role": "user", "content": "and?"}]},
-                             "messages.[1].role", "did not have response messages: call_b"),
-    "trailing calls unanswered": ({"messages": USER + [ASSISTANT_CALLS]}, "messages.[1].role",
-                                  "did not have response messages: call_a, call_b"),
-    "arguments echoed as a dict": ({"messages": USER + [{"role": "assistant", "tool_calls": [
-        {**CALL, "function": {"name": "get_weather", "arguments": {"city": "x"}}}]}, {"role": "tool", "tool_call_id": "call_a", "content": "1"}]},
-        "messages[1].tool_calls[0].function.arguments", "expected a string"),
-    "empty tool_calls echoed": ({"messages": USER + [{"role": "assistant", "content": "ok", "tool_calls": []}]},
-                                "messages[1].tool_calls", "empty array"),
-    "echoed call without type": ({"messages": USER + [{"role": "assistant", "tool_calls": [{"id": "call_a", "function": CALL["function"]}]},
-                                                      {"role": "tool", "tool_call_id": "call_a", "content": "1"}]},
-                                 "messages[1].tool_calls[0].type", "Missing required parameter"),
-    "tool type": ({"messages": USER, "tools": [{"type": "retrieval", "function": {"name": "x"}}]}, "tools[0].type", "'function'"),
-    "tool name with space": ({"messages": USER, "tools": [{"type": "function", "function": {"name": "get weather"}}]},
-                             "tools[0].function.name", "does not match pattern"),
-    "tool name too long": ({"messages": USER, "tools": [{"type": "function", "function": {"name": "x" * 65}}]},
-                           "tools[0].function.name", "does not match pattern"),
-    "tool without name": ({"messages": USER, "tools": [{"type": "function", "function": {}}]}, "tools[0].function.name", "Missing"),
-    "bad tool_choice": ({"messages": USER, "tools": [WEATHER], "tool_choice": "always"}, "tool_choice", "'none', 'auto', and 'required'"),
-    "tool_choice names a missing tool": ({"messages": USER, "tools": [WEATHER],
-                                          "tool_choice": {"type": "function", "function": {"name": "get_time"}}},
-                                         "tool_choice", "get_time"),
-    "tool_choice without tools": ({"messages": USER, "tool_choice": "required"}, "tool_choice", "only allowed when 'tools'"),
+    "unknown role": (
+        {"messages": [{"role": "human", "content": "hi"}]},
+        "messages[0].role",
+        "Invalid value: 'human'",
+    ),
+    "missing role": (
+        {"messages": [{"content": "hi"}]},
+        "messages[0].role",
+        "Missing required parameter",
+    ),
+    "missing content": (
+        {"messages": [{"role": "user"}]},
+        "messages[0].content",
+        "Missing required parameter",
+    ),
+    "tool without call": (
+        {"messages": USER + [{"role": "tool", "tool_call_id": "call_a", "content": "1"}]},
+        "messages.[1].role",
+        "must be a response to a preceeding message with 'tool_calls'",
+    ),
+    "tool answers unknown id": (
+        {
+            "messages": (
+                USER
+                + [
+                    ASSISTANT_CALLS,
+                    {"role": "tool", "tool_call_id": "call_a", "content": "1"},
+                    {"role": "tool", "tool_call_id": "call_x", "content": "1"},
+                ]
+            )
+        },
+        "messages.[3].role",
+        "must be a response to a preceeding message",
+    ),
+    "call left unanswered": (
+        {
+            "messages": (
+                USER
+                + [
+                    ASSISTANT_CALLS,
+                    {"role": "tool", "tool_call_id": "call_a", "content": "1"},
+                    {"role": "user", "content": "and?"},
+                ]
+            )
+        },
+        "messages.[1].role",
+        "did not have response messages: call_b",
+    ),
+    "trailing calls unanswered": (
+        {"messages": USER + [ASSISTANT_CALLS]},
+        "messages.[1].role",
+        "did not have response messages: call_a, call_b",
+    ),
+    "arguments echoed as a dict": (
+        {
+            "messages": (
+                USER
+                + [
+                    {
+                        "role": "assistant",
+                        "tool_calls": [
+                            {
+                                **CALL,
+                                "function": {"name": "get_weather", "arguments": {"city": "x"}},
+                            }
+                        ],
+                    },
+                    {"role": "tool", "tool_call_id": "call_a", "content": "1"},
+                ]
+            )
+        },
+        "messages[1].tool_calls[0].function.arguments",
+        "expected a string",
+    ),
+    "empty tool_calls echoed": (
+        {"messages": USER + [{"role": "assistant", "content": "ok", "tool_calls": []}]},
+        "messages[1].tool_calls",
+        "empty array",
+    ),
+    "echoed call without type": (
+        {
+            "messages": (
+                USER
+                + [
+                    {
+                        "role": "assistant",
+                        "tool_calls": [{"id": "call_a", "function": CALL["function"]}],
+                    },
+                    {"role": "tool", "tool_call_id": "call_a", "content": "1"},
+                ]
+            )
+        },
+        "messages[1].tool_calls[0].type",
+        "Missing required parameter",
+    ),
+    "tool type": (
+        {"messages": USER, "tools": [{"type": "retrieval", "function": {"name": "x"}}]},
+        "tools[0].type",
+        "'function'",
+    ),
+    "tool name with space": (
+        {"messages": USER, "tools": [{"type": "function", "function": {"name": "get weather"}}]},
+        "tools[0].function.name",
+        "does not match pattern",
+    ),
+    "tool name too long": (
+        {"messages": USER, "tools": [{"type": "function", "function": {"name": "x" * 65}}]},
+        "tools[0].function.name",
+        "does not match pattern",
+    ),
+    "tool without name": (
+        {"messages": USER, "tools": [{"type": "function", "function": {}}]},
+        "tools[0].function.name",
+        "Missing",
+    ),
+    "bad tool_choice": (
+        {"messages": USER, "tools": [WEATHER], "tool_choice": "always"},
+        "tool_choice",
+        "'none', 'auto', and 'required'",
+    ),
+    "tool_choice names a missing tool": (
+        {
+            "messages": USER,
+            "tools": [WEATHER],
+            "tool_choice": {"type": "function", "function": {"name": "get_time"}},
+        },
+        "tool_choice",
+        "get_time",
+    ),
+    "tool_choice without tools": (
+        {"messages": USER, "tool_choice": "required"},
+        "tool_choice",
+        "only allowed when 'tools'",
+    ),
     "n > 1": ({"messages": USER, "n": 2}, "n", "n 只能是 1"),
     "stop not strings": ({"messages": USER, "stop": [1, 2]}, "stop", "array of strings"),
 }
@@ -329,7 +587,10 @@ def test_bad_requests_get_the_api_400(client, name):
         client.chat.completions.create(model="echo", **fields)
     error = info.value.body
     assert info.value.status_code == 400
-    assert set(error) == {"message", "type", "param", "code"} and error["type"] == "invalid_request_error"
+    assert (
+        set(error) == {"message", "type", "param", "code"}
+        and error["type"] == "invalid_request_error"
+    )
     assert error["param"] == param
     assert message in error["message"]
 
@@ -338,7 +599,7 @@ def test_missing_model_and_messages_and_invalid_json(echo_server):
     url = echo_server.base_url + "/chat/completions"
     cases = [
         (b'{"model": "echo", "messages": [', "could not parse the JSON body"),
-        (b'[1, 2]', "must be a JSON object"),
+        (b"[1, 2]", "must be a JSON object"),
         (json.dumps({"messages": USER}).encode(), "you must provide a model parameter"),
         (json.dumps({"model": "echo"}).encode(), "Missing required parameter: 'messages'"),
     ]
@@ -350,28 +611,55 @@ def test_missing_model_and_messages_and_invalid_json(echo_server):
 
 
 def test_valid_tool_rounds_pass_including_duplicate_ids(client, echo):
-    ok = USER + [ASSISTANT_CALLS, {"role": "tool", "tool_call_id": "call_b", "content": "2"},
-                 {"role": "tool", "tool_call_id": "call_a", "content": "1"}]
-    assert client.chat.completions.create(model="echo", messages=ok).choices[0].message.content == "echo: 1"
-    # Some servers give every call the same id; each distinct id needs one answer, and a later turn may reuse it.
-    same = {"id": "call_0", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}
-    dup = USER + [{"role": "assistant", "content": "", "tool_calls": [same, same]},
-                  {"role": "tool", "tool_call_id": "call_0", "content": "1"},
-                  {"role": "tool", "tool_call_id": "call_0", "content": "2"},
-                  {"role": "assistant", "content": None, "tool_calls": [same]},
-                  {"role": "tool", "tool_call_id": "call_0", "content": "3"}]
-    assert client.chat.completions.create(model="echo", messages=dup).choices[0].message.content == "echo: 3"
-    developer = [{"role": "developer", "content": "be brief"}, {"role": "system", "content": "s"}] + USER
-    assert client.chat.completions.create(model="echo", messages=developer).choices[0].message.content == "echo: 你好 world"
+    ok = USER + [
+        ASSISTANT_CALLS,
+        {"role": "tool", "tool_call_id": "call_b", "content": "2"},
+        {"role": "tool", "tool_call_id": "call_a", "content": "1"},
+    ]
+    assert (
+        client.chat.completions.create(model="echo", messages=ok).choices[0].message.content
+        == "echo: 1"
+    )
+    # Some servers give every call the same id; each distinct id needs one answer, and a later turn
+    # may reuse it.
+    same = {
+        "id": "call_0",
+        "type": "function",
+        "function": {"name": "get_weather", "arguments": "{}"},
+    }
+    dup = USER + [
+        {"role": "assistant", "content": "", "tool_calls": [same, same]},
+        {"role": "tool", "tool_call_id": "call_0", "content": "1"},
+        {"role": "tool", "tool_call_id": "call_0", "content": "2"},
+        {"role": "assistant", "content": None, "tool_calls": [same]},
+        {"role": "tool", "tool_call_id": "call_0", "content": "3"},
+    ]
+    assert (
+        client.chat.completions.create(model="echo", messages=dup).choices[0].message.content
+        == "echo: 3"
+    )
+    developer = [
+        {"role": "developer", "content": "be brief"},
+        {"role": "system", "content": "s"},
+    ] + USER
+    assert (
+        client.chat.completions.create(model="echo", messages=developer).choices[0].message.content
+        == "echo: 你好 world"
+    )
 
 
 # --- backend errors -------------------------------------------------------------------------------
 
+
 def test_backend_errors_keep_status_and_body(client):
     with pytest.raises(openai.NotFoundError) as info:
         client.chat.completions.create(model="gpt-4o", messages=USER)
-    assert info.value.body == {"message": "The model `gpt-4o` does not exist", "type": "invalid_request_error",
-                               "param": "model", "code": "model_not_found"}
+    assert info.value.body == {
+        "message": "The model `gpt-4o` does not exist",
+        "type": "invalid_request_error",
+        "param": "model",
+        "code": "model_not_found",
+    }
 
 
 def test_unexpected_exception_is_a_500_and_the_server_lives_on(client, caplog):
@@ -380,7 +668,10 @@ def test_unexpected_exception_is_a_500_and_the_server_lives_on(client, caplog):
     assert info.value.body["type"] == "server_error"
     assert "RuntimeError: the backend broke" in info.value.body["message"]
     assert any("backend failed" in record.message and record.exc_info for record in caplog.records)
-    assert client.chat.completions.create(model="echo", messages=USER).choices[0].message.content == "echo: 你好 world"
+    assert (
+        client.chat.completions.create(model="echo", messages=USER).choices[0].message.content
+        == "echo: 你好 world"
+    )
 
 
 def test_a_slow_request_does_not_block_a_fast_one(client, echo):
@@ -388,7 +679,11 @@ def test_a_slow_request_does_not_block_a_fast_one(client, echo):
     result: dict[str, Any] = {}
 
     def slow() -> None:
-        result["slow"] = client.chat.completions.create(model="echo:block", messages=USER).choices[0].message.content
+        result["slow"] = (
+            client.chat.completions.create(model="echo:block", messages=USER)
+            .choices[0]
+            .message.content
+        )
 
     thread = threading.Thread(target=slow)
     thread.start()
@@ -405,7 +700,8 @@ def test_a_slow_request_does_not_block_a_fast_one(client, echo):
     assert result["slow"] == "finally"
 
 
-# --- starting and stopping ---------------------------------------------------------------------------
+# --- starting and stopping ------------------------------------------------------------------------
+
 
 def test_serve_reports_a_busy_port_and_stop_is_idempotent(echo_server, echo):
     with pytest.raises(OSError, match="换一个端口"):
@@ -428,10 +724,16 @@ def _free_port() -> int:
 
 def test_cli_serve_answers_the_sdk():
     port = _free_port()
-    process = subprocess.Popen([sys.executable, "-m", "handwritten_agent", "serve", "--port", str(port)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "handwritten_agent", "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
-        client = openai.OpenAI(base_url=f"http://127.0.0.1:{port}/v1", api_key="any", max_retries=0, timeout=5)
+        client = openai.OpenAI(
+            base_url=f"http://127.0.0.1:{port}/v1", api_key="any", max_retries=0, timeout=5
+        )
         deadline = time.monotonic() + 120
         while True:
             try:
@@ -439,27 +741,37 @@ def test_cli_serve_answers_the_sdk():
                 break
             except openai.APIConnectionError:
                 assert process.poll() is None, process.stderr.read()
-                assert time.monotonic() < deadline, "the server did not start within 120 s (a generous bound: a loaded machine starts Python slowly)"
+                assert time.monotonic() < deadline, (
+                    "the server did not start within 120 s (a generous bound: a loaded machine"
+                    " starts Python slowly)"
+                )
                 time.sleep(0.1)
         assert "course-sim" in [m.id for m in models.data]
-        reply = client.chat.completions.create(model="course-sim", messages=[{"role": "user", "content": "你好"}])
+        reply = client.chat.completions.create(
+            model="course-sim", messages=[{"role": "user", "content": "你好"}]
+        )
         assert reply.choices[0].message.content
     finally:
         process.terminate()
         out, err = process.communicate(timeout=10)
     assert process.returncode == 0, err
     assert f"http://127.0.0.1:{port}/v1" in out and out.count("不是 LLM") == 1
-    assert f"export LLM_BASE_URL=http://127.0.0.1:{port}/v1 LLM_API_KEY=any LLM_MODEL=course-sim" in out
+    assert (
+        f"export LLM_BASE_URL=http://127.0.0.1:{port}/v1 LLM_API_KEY=any LLM_MODEL=course-sim"
+        in out
+    )
 
 
-# --- streaming while the backend generates ------------------------------------------------------------
+# --- streaming while the backend generates --------------------------------------------------------
+
 
 class TickingBackend:
-    """A ``StreamingBackend`` stand-in: one word per tick, one lock, a record of how far each generation got.
+    """A ``StreamingBackend`` stand-in: one word per tick, one lock, a record of how far each
+    generation got.
 
-    Model-name options: a number → that many words (default 5); ``slow`` → 0.2 s per word (else 0.02 s);
-    ``tools`` → a tool call after the words; ``fail`` → an exception after two words; ``refuse`` →
-    a 400 before anything is generated.
+    Model-name options: a number → that many words (default 5); ``slow`` → 0.2 s per word (else 0.02
+    s); ``tools`` → a tool call after the words; ``fail`` → an exception after two words; ``refuse``
+    → a 400 before anything is generated.
     """
 
     name = "ticking test backend"
@@ -477,11 +789,18 @@ class TickingBackend:
 
     def stream(self, request: ChatRequest):
         if "refuse" in request.options:
-            raise BackendError(400, "too long for this model", param="messages", code="context_length_exceeded")
+            raise BackendError(
+                400, "too long for this model", param="messages", code="context_length_exceeded"
+            )
         words = int(next((option for option in request.options if option.isdigit()), "5"))
         delay = 0.2 if "slow" in request.options else 0.02
         with self.lock:  # serialized like the local model; released when the generator is closed
-            run = {"words": 0, "ended": False, "closed_early": False, "thread": threading.get_ident()}
+            run = {
+                "words": 0,
+                "ended": False,
+                "closed_early": False,
+                "thread": threading.get_ident(),
+            }
             self.runs.append(run)
             yield ReplyDelta()  # accepted
             try:
@@ -493,15 +812,25 @@ class TickingBackend:
                         raise RuntimeError("the generator broke")
                 calls = []
                 if "tools" in request.options:
-                    calls = [{"id": "call_t0", "type": "function",
-                              "function": {"name": "get_weather", "arguments": '{"city": "上海"}'}}]
+                    calls = [
+                        {
+                            "id": "call_t0",
+                            "type": "function",
+                            "function": {"name": "get_weather", "arguments": '{"city": "上海"}'},
+                        }
+                    ]
                     yield ReplyDelta(tool_call=calls[0])
                 run["ended"] = True
             finally:
                 run["closed_early"] = not run["ended"]
             content = " ".join(f"w{index}" for index in range(words)) or None
-            yield Completion(content=content, tool_calls=calls, finish_reason="tool_calls" if calls else "stop",
-                             prompt_tokens=7, completion_tokens=words)
+            yield Completion(
+                content=content,
+                tool_calls=calls,
+                finish_reason="tool_calls" if calls else "stop",
+                prompt_tokens=7,
+                completion_tokens=words,
+            )
 
 
 @pytest.fixture(scope="module")
@@ -523,13 +852,21 @@ def ticker_client(ticker_server) -> openai.OpenAI:
 def test_a_generating_backend_streams_each_piece_as_it_is_made(ticker_client):
     started = time.perf_counter()
     arrivals: list[tuple[float, str]] = []
-    for chunk in ticker_client.chat.completions.create(model="ticker:slow", messages=USER, stream=True):
+    for chunk in ticker_client.chat.completions.create(
+        model="ticker:slow", messages=USER, stream=True
+    ):
         if chunk.choices and chunk.choices[0].delta.content:
             arrivals.append((time.perf_counter() - started, chunk.choices[0].delta.content))
-    assert [text for _, text in arrivals] == ["w0", " w1", " w2", " w3", " w4"]  # one chunk per piece, not re-split
+    assert [text for _, text in arrivals] == [
+        "w0",
+        " w1",
+        " w2",
+        " w3",
+        " w4",
+    ]  # one chunk per piece, not re-split
     first, last = arrivals[0][0], arrivals[-1][0]
-    # 0.2 s passes between words in the backend: sent as generated, the words arrive spread over >= 0.8 s;
-    # sent after the whole reply, they would arrive together.
+    # 0.2 s passes between words in the backend: sent as generated, the words arrive spread over >=
+    # 0.8 s; sent after the whole reply, they would arrive together.
     assert last - first > 0.5, arrivals
 
 
@@ -537,21 +874,45 @@ def test_a_generating_backend_streams_each_piece_as_it_is_made(ticker_client):
 def test_a_generated_stream_assembles_to_the_non_streaming_message(ticker_client, model):
     plain = ticker_client.chat.completions.create(model=model, messages=USER).choices[0]
     streamed = _streamed_message(ticker_client, model=model, messages=USER)
-    assert (streamed.finish_reason, streamed.message.content) == (plain.finish_reason, plain.message.content)
-    as_dicts = lambda calls: [(c.id, c.type, c.function.name, c.function.arguments) for c in calls or []]  # noqa: E731
+    assert (streamed.finish_reason, streamed.message.content) == (
+        plain.finish_reason,
+        plain.message.content,
+    )
+    as_dicts = lambda calls: [
+        (c.id, c.type, c.function.name, c.function.arguments) for c in calls or []
+    ]  # noqa: E731
     assert as_dicts(streamed.message.tool_calls) == as_dicts(plain.message.tool_calls)
 
 
 def test_a_generated_stream_has_the_openai_chunks_and_usage(ticker_server):
-    body = {"model": "ticker:2,tools", "messages": USER, "stream": True, "stream_options": {"include_usage": True}}
+    body = {
+        "model": "ticker:2,tools",
+        "messages": USER,
+        "stream": True,
+        "stream_options": {"include_usage": True},
+    }
     chunks = _raw_chunks(ticker_server.base_url, body)
     assert chunks[0]["choices"][0]["delta"] == {"role": "assistant", "content": "", "refusal": None}
     assert [c["choices"][0]["delta"].get("content") for c in chunks[1:3]] == ["w0", " w1"]
-    heads = [c["choices"][0]["delta"]["tool_calls"][0] for c in chunks
-             if c["choices"] and "id" in (c["choices"][0]["delta"].get("tool_calls") or [{}])[0]]
-    assert heads == [{"index": 0, "id": "call_t0", "type": "function", "function": {"name": "get_weather", "arguments": ""}}]
+    heads = [
+        c["choices"][0]["delta"]["tool_calls"][0]
+        for c in chunks
+        if c["choices"] and "id" in (c["choices"][0]["delta"].get("tool_calls") or [{}])[0]
+    ]
+    assert heads == [
+        {
+            "index": 0,
+            "id": "call_t0",
+            "type": "function",
+            "function": {"name": "get_weather", "arguments": ""},
+        }
+    ]
     assert chunks[-2]["choices"][0]["finish_reason"] == "tool_calls" and chunks[-2]["usage"] is None
-    assert chunks[-1]["choices"] == [] and chunks[-1]["usage"] == {"prompt_tokens": 7, "completion_tokens": 2, "total_tokens": 9}
+    assert chunks[-1]["choices"] == [] and chunks[-1]["usage"] == {
+        "prompt_tokens": 7,
+        "completion_tokens": 2,
+        "total_tokens": 9,
+    }
 
 
 def test_a_refused_streaming_request_keeps_its_status(ticker_client, ticker):
@@ -566,17 +927,34 @@ def test_a_refused_streaming_request_keeps_its_status(ticker_client, ticker):
 def test_an_error_after_the_stream_started_is_an_error_event(ticker_client, ticker, caplog):
     received = []
     with pytest.raises(openai.APIError, match="RuntimeError: the generator broke"):
-        for chunk in ticker_client.chat.completions.create(model="ticker:fail", messages=USER, stream=True):
-            received += [chunk.choices[0].delta.content] if chunk.choices and chunk.choices[0].delta.content else []
+        for chunk in ticker_client.chat.completions.create(
+            model="ticker:fail", messages=USER, stream=True
+        ):
+            received += (
+                [chunk.choices[0].delta.content]
+                if chunk.choices and chunk.choices[0].delta.content
+                else []
+            )
     assert received == ["w0", " w1"]
     assert not ticker.lock.locked()
-    assert ticker_client.chat.completions.create(model="ticker:1", messages=USER).choices[0].message.content == "w0"
+    assert (
+        ticker_client.chat.completions.create(model="ticker:1", messages=USER)
+        .choices[0]
+        .message.content
+        == "w0"
+    )
 
 
 def test_a_client_that_leaves_mid_stream_stops_the_generation(ticker_server, ticker, ticker_client):
     runs = len(ticker.runs)
-    body = {"model": "ticker:500", "messages": USER, "stream": True}  # 500 words at 0.02 s: 10 s if nobody stops it
-    with httpx.stream("POST", ticker_server.base_url + "/chat/completions", json=body, timeout=10) as response:
+    body = {
+        "model": "ticker:500",
+        "messages": USER,
+        "stream": True,
+    }  # 500 words at 0.02 s: 10 s if nobody stops it
+    with httpx.stream(
+        "POST", ticker_server.base_url + "/chat/completions", json=body, timeout=10
+    ) as response:
         lines = response.iter_lines()
         contents = 0
         for line in lines:
@@ -591,7 +969,9 @@ def test_a_client_that_leaves_mid_stream_stops_the_generation(ticker_server, tic
     assert waited < 1.5, f"the next request waited {waited:.2f} s for the abandoned one"
     abandoned = ticker.runs[runs]
     assert abandoned["closed_early"] and not abandoned["ended"]
-    assert 3 <= abandoned["words"] < 60  # stopped within a few ticks of the disconnect, far from 500
+    assert (
+        3 <= abandoned["words"] < 60
+    )  # stopped within a few ticks of the disconnect, far from 500
     assert not ticker.lock.locked()
 
 
@@ -599,8 +979,13 @@ def test_concurrent_streams_to_a_generating_backend_are_served_one_at_a_time(tic
     from concurrent.futures import ThreadPoolExecutor
 
     def ask(_: int) -> str:
-        return "".join(chunk.choices[0].delta.content or "" for chunk in
-                       ticker_client.chat.completions.create(model="ticker:3", messages=USER, stream=True) if chunk.choices)
+        return "".join(
+            chunk.choices[0].delta.content or ""
+            for chunk in ticker_client.chat.completions.create(
+                model="ticker:3", messages=USER, stream=True
+            )
+            if chunk.choices
+        )
 
     runs = len(ticker.runs)
     with ThreadPoolExecutor(max_workers=3) as pool:
@@ -609,14 +994,17 @@ def test_concurrent_streams_to_a_generating_backend_are_served_one_at_a_time(tic
     assert len(ticker.runs) == runs + 3 and all(run["ended"] for run in ticker.runs[runs:])
 
 
-# --- through the course simulator ---------------------------------------------------------------------
+# --- through the course simulator -----------------------------------------------------------------
+
 
 def test_simulator_models_and_unknown_option(sdk):
     assert "course-sim" in [m.id for m in sdk.models.list().data]
     with pytest.raises(openai.NotFoundError, match="可用的选项"):
         sdk.chat.completions.create(model="course-sim:no_such_fault", messages=USER)
     with pytest.raises(openai.NotFoundError, match="no_such_fault"):
-        sdk.chat.completions.create(model="course-sim", messages=USER, extra_headers={"X-Course-Fault": "no_such_fault"})
+        sdk.chat.completions.create(
+            model="course-sim", messages=USER, extra_headers={"X-Course-Fault": "no_such_fault"}
+        )
     with pytest.raises(openai.NotFoundError):
         sdk.models.retrieve("course-sim:no_such_fault")
     assert sdk.models.retrieve("course-sim:slow").id == "course-sim:slow"
@@ -626,22 +1014,31 @@ def test_simulator_stream_equals_non_stream(sdk):
     messages = [{"role": "user", "content": "北京今天天气怎么样？"}]
     for tools in (None, [WEATHER, CLOCK]):
         extra = {"tools": tools} if tools else {}
-        plain = sdk.chat.completions.create(model="course-sim", messages=messages, **extra).choices[0]
+        plain = sdk.chat.completions.create(model="course-sim", messages=messages, **extra).choices[
+            0
+        ]
         streamed = _streamed_message(sdk, model="course-sim", messages=messages, **extra)
         assert streamed.message.content == plain.message.content
         assert streamed.finish_reason == plain.finish_reason
-        as_dicts = lambda calls: [(c.id, c.function.name, c.function.arguments) for c in calls or []]  # noqa: E731
+        as_dicts = lambda calls: [
+            (c.id, c.function.name, c.function.arguments) for c in calls or []
+        ]  # noqa: E731
         assert as_dicts(streamed.message.tool_calls) == as_dicts(plain.message.tool_calls)
     assert plain.message.tool_calls and plain.message.tool_calls[0].function.name == "get_weather"
 
 
 def test_simulator_rate_limit_is_recovered_by_the_sdk_retry(offline_server, sdk):
     with pytest.raises(openai.RateLimitError) as info:
-        sdk.chat.completions.create(model="course-sim:rate_limit", messages=[{"role": "user", "content": "限流测试 A"}])
-    assert info.value.response.headers.get("retry-after") or info.value.response.headers.get("retry-after-ms")
+        sdk.chat.completions.create(
+            model="course-sim:rate_limit", messages=[{"role": "user", "content": "限流测试 A"}]
+        )
+    assert info.value.response.headers.get("retry-after") or info.value.response.headers.get(
+        "retry-after-ms"
+    )
     retrying = openai.OpenAI(base_url=offline_server.base_url, api_key="test", max_retries=2)
     reply = retrying.chat.completions.with_raw_response.create(
-        model="course-sim:rate_limit", messages=[{"role": "user", "content": "限流测试 B"}])
+        model="course-sim:rate_limit", messages=[{"role": "user", "content": "限流测试 B"}]
+    )
     assert reply.retries_taken >= 1
     assert reply.parse().choices[0].message.content
 
@@ -660,28 +1057,53 @@ def test_simulator_slow_reply_times_out_the_client():
         with pytest.raises(openai.APITimeoutError):
             client.chat.completions.create(model="course-sim:slow", messages=USER)
         patient = openai.OpenAI(base_url=server.base_url, api_key="test", max_retries=0, timeout=5)
-        assert patient.chat.completions.create(model="course-sim", messages=USER).choices[0].message.content
+        assert (
+            patient.chat.completions.create(model="course-sim", messages=USER)
+            .choices[0]
+            .message.content
+        )
 
 
 def test_simulator_tool_round_trip_accepts_echoed_messages_and_duplicate_ids(sdk):
-    weather = {"type": "function", "function": {"name": "get_weather", "description": "查询城市天气",
-                                                 "parameters": {"type": "object", "required": ["city"], "properties": {
-                                                     "city": {"type": "string", "description": "城市名，例如 北京"}}}}}
+    weather = {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "description": "查询城市天气",
+            "parameters": {
+                "type": "object",
+                "required": ["city"],
+                "properties": {"city": {"type": "string", "description": "城市名，例如 北京"}},
+            },
+        },
+    }
     for model in ("course-sim", "course-sim:bad_tool_call_id"):
-        messages: list[dict[str, Any]] = [{"role": "user", "content": "北京天气怎么样？然后告诉我现在几点"}]
-        first = sdk.chat.completions.create(model=model, messages=messages, tools=[weather, CLOCK]).choices[0].message
+        messages: list[dict[str, Any]] = [
+            {"role": "user", "content": "北京天气怎么样？然后告诉我现在几点"}
+        ]
+        first = (
+            sdk.chat.completions.create(model=model, messages=messages, tools=[weather, CLOCK])
+            .choices[0]
+            .message
+        )
         assert [c.function.name for c in first.tool_calls] == ["get_weather", "get_time"]
         if model.endswith("bad_tool_call_id"):
             assert {c.id for c in first.tool_calls} == {"call_0"}
         messages.append(first.model_dump())  # the SDK object echoed whole, None fields included
-        messages += [{"role": "tool", "tool_call_id": c.id, "content": f"{c.function.name} ok"} for c in first.tool_calls]
-        final = sdk.chat.completions.create(model=model, messages=messages, tools=[weather, CLOCK]).choices[0]
+        messages += [
+            {"role": "tool", "tool_call_id": c.id, "content": f"{c.function.name} ok"}
+            for c in first.tool_calls
+        ]
+        final = sdk.chat.completions.create(
+            model=model, messages=messages, tools=[weather, CLOCK]
+        ).choices[0]
         assert final.finish_reason == "stop" and "get_weather ok" in final.message.content
 
 
 def test_accepted_connections_have_nagle_off():
-    """The cause of a ~40 ms stall per request, checked directly: asyncio turns on TCP_NODELAY for an
-    accepted connection only when the listening socket says it is TCP (``proto == IPPROTO_TCP``)."""
+    """The cause of a ~40 ms stall per request, checked directly: asyncio turns on TCP_NODELAY for
+    an accepted connection only when the listening socket says it is TCP (``proto == IPPROTO_TCP``).
+    """
     import asyncio
     import socket as socketlib
 
@@ -714,9 +1136,20 @@ def test_accepted_connections_have_nagle_off():
 
 def test_a_body_nested_deeper_than_the_bound_is_a_400_not_a_500():
     with serve() as server:
-        body = '{"model": "course-sim", "messages": [{"role": "user", "content": "hi"}], "x": ' + "[" * 100000 + "]" * 100000 + "}"
-        response = httpx.post(f"{server.base_url}/chat/completions", content=body, headers={"content-type": "application/json"})
-    assert response.status_code == 400 and response.json()["error"]["type"] == "invalid_request_error"
+        body = (
+            '{"model": "course-sim", "messages": [{"role": "user", "content": "hi"}], "x": '
+            + "[" * 100000
+            + "]" * 100000
+            + "}"
+        )
+        response = httpx.post(
+            f"{server.base_url}/chat/completions",
+            content=body,
+            headers={"content-type": "application/json"},
+        )
+    assert (
+        response.status_code == 400 and response.json()["error"]["type"] == "invalid_request_error"
+    )
 
 
 def test_serve_process_reports_a_command_that_never_listens():

@@ -1,10 +1,11 @@
 """User names that cannot pass for another, and events stored without a secret.
 
-- A user name (and a role) is NFKC-normalised, refused with a Chinese reason when it holds an invisible
-  character (zero-width, bidi marks, fillers), and must differ from every current user's after normalising.
-- The events a run stores (``model_call``, ``tool_call``, ``tool_result`` …) are masked before they are
-  written, with the trace's rules: a secret or a mobile number in the user's message, repeated by the model
-  in its arguments, never reaches the events table.
+- A user name (and a role) is NFKC-normalised, refused with a Chinese reason when it holds an
+  invisible character (zero-width, bidi marks, fillers), and must differ from every current user's
+  after normalising.
+- The events a run stores (``model_call``, ``tool_call``, ``tool_result`` …) are masked before they
+  are written, with the trace's rules: a secret or a mobile number in the user's message, repeated
+  by the model in its arguments, never reaches the events table.
 """
 
 from __future__ import annotations
@@ -21,21 +22,27 @@ KEY = "sk-proj-" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
 MOBILE = "13812345678"
 
 
-@pytest.mark.parametrize("look_alike", [
-    "张\u200b明",          # zero-width space
-    "\u202e张明",          # right-to-left override
-    "张明\u200f",          # right-to-left mark
-    "\ufeff张明",          # byte order mark
-    "张\u2060明",          # word joiner
-    "张\u00ad明",          # soft hyphen
-    "张\u3164明",          # Hangul filler (drawn as nothing, category Lo)
-    "张明\n",              # a control character inside the name
-])
+@pytest.mark.parametrize(
+    "look_alike",
+    [
+        "张\u200b明",  # zero-width space
+        "\u202e张明",  # right-to-left override
+        "张明\u200f",  # right-to-left mark
+        "\ufeff张明",  # byte order mark
+        "张\u2060明",  # word joiner
+        "张\u00ad明",  # soft hyphen
+        "张\u3164明",  # Hangul filler (drawn as nothing, category Lo)
+        "张明\n",  # a control character inside the name
+    ],
+)
 def test_a_name_with_an_invisible_character_is_refused_in_chinese(tmp_path, look_alike):
     store = Store(tmp_path / "s.db")
     store.add_user("张明", "行政助理")
-    with pytest.raises(ValueError, match="看不见的字符") if look_alike.strip() == look_alike \
-            else pytest.raises(ValueError):
+    with (
+        pytest.raises(ValueError, match="看不见的字符")
+        if look_alike.strip() == look_alike
+        else pytest.raises(ValueError)
+    ):
         store.add_user(look_alike, "行政主管")
     assert [user.name for user in store.users()] == ["张明"]
 
@@ -55,7 +62,9 @@ def test_names_are_stored_normalised_and_found_by_their_normal_form(tmp_path):
     assert user.name == "bob wang" == clean_name("  bob   wang ")
     removed, _, _ = store.remove_user("ＢＯＢ ＷＡＮＧ")
     assert removed.id == user.id
-    again, _ = store.add_user("bob wang", "行政助理")  # a removed user's name may be given to someone new
+    again, _ = store.add_user(
+        "bob wang", "行政助理"
+    )  # a removed user's name may be given to someone new
     assert again.id != user.id
 
 

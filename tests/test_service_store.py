@@ -1,4 +1,6 @@
-"""The service store's time comes from its clock: leases expire and rows are stamped by it, not by the wall clock."""
+"""The service store's time comes from its clock: leases expire and rows are stamped by it, not by
+the wall clock.
+"""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""The service against the third attack: the event loop never waits on the database, an approver sees masked
-texts, security headers on every answer, a short 422 for a body full of unknown fields.
+"""The service against the third attack: the event loop never waits on the database, an approver
+sees masked texts, security headers on every answer, a short 422 for a body full of unknown fields.
 
-The world is ``service_world``'s (a fake gate and a reactive fake model); the HTTP, SQLite and threads are real.
+The world is ``service_world``'s (a fake gate and a reactive fake model); the HTTP, SQLite and
+threads are real.
 """
 
 from __future__ import annotations

@@ -813,10 +813,16 @@ def test_an_engine_that_adds_a_target_is_stopped_before_the_call(monkeypatch):
     """A planted engine bug (one more id than the user named) is caught inside the simulator."""
     from handwritten_agent.course.offline.simulator.arguments import filler
 
-    ids_field = {"type": "array", "items": {"type": "string"},
-                 "description": "客户编号列表，例如 C001"}
-    spec = fn("send_sms", "给客户发短信",
-              {"customer_ids": ids_field, "content": field("string", "短信内容")})
+    ids_field = {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": "客户编号列表，例如 C001",
+    }
+    spec = fn(
+        "send_sms",
+        "给客户发短信",
+        {"customer_ids": ids_field, "content": field("string", "短信内容")},
+    )
     original = filler._Filler.array
 
     def one_more(self, param):

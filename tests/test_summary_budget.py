@@ -1,10 +1,12 @@
-"""Summaries that obey their budget: ten facts planted among chatter survive compression to a third of the size.
+"""Summaries that obey their budget: ten facts planted among chatter survive compression to a third
+of the size.
 
-Conversations are generated from seeds: 20 rounds, ten of which state one fact each (a budget, an allergy, a
-contact person, a decision, a task, a code …, with random values), the others chatter ("哈哈，今天真忙") or a small
-tool call, and chatter clauses around the facts too. ``compress`` runs with the offline simulator as the
-summarizer and the budget at a third of the conversation's tokens. Every fact's value must still be in the
-compressed messages, the result must fit, and no chatter may be kept (so none is filed under a wrong group).
+Conversations are generated from seeds: 20 rounds, ten of which state one fact each (a budget, an
+allergy, a contact person, a decision, a task, a code …, with random values), the others chatter ("
+哈哈，今天真忙") or a small tool call, and chatter clauses around the facts too. ``compress`` runs
+with the offline simulator as the summarizer and the budget at a third of the conversation's tokens.
+Every fact's value must still be in the compressed messages, the result must fit, and no chatter may
+be kept (so none is filed under a wrong group).
 """
 
 from __future__ import annotations
@@ -18,17 +20,31 @@ from handwritten_agent.course.offline.backend import ChatRequest
 from handwritten_agent.course.offline.simulator import CourseSimulator
 from handwritten_agent.memory import compress, count_tokens
 from handwritten_agent.memory.summary import is_summary_message, summary_text
-from handwritten_agent.scripted import FunctionClient
 from handwritten_agent.messages import ChatResult
+from handwritten_agent.scripted import FunctionClient
 
 SEEDS = range(40)
 SIMULATOR = CourseSimulator()
-SUMMARIZER = FunctionClient(lambda messages, tools: ChatResult(
-    content=SIMULATOR.complete(ChatRequest(model="course-sim", messages=list(messages))).content or ""), max_calls=10**6)
+SUMMARIZER = FunctionClient(
+    lambda messages, tools: ChatResult(
+        content=SIMULATOR.complete(ChatRequest(model="course-sim", messages=list(messages))).content
+        or ""
+    ),
+    max_calls=10**6,
+)
 
-CALCULATOR = {"type": "function", "function": {"name": "calculator", "description": "计算数学表达式",
-                                               "parameters": {"type": "object", "properties": {"expression": {"type": "string"}},
-                                                              "required": ["expression"]}}}
+CALCULATOR = {
+    "type": "function",
+    "function": {
+        "name": "calculator",
+        "description": "计算数学表达式",
+        "parameters": {
+            "type": "object",
+            "properties": {"expression": {"type": "string"}},
+            "required": ["expression"],
+        },
+    },
+}
 
 FOODS = ["花生", "海鲜", "芒果", "牛奶", "香菜", "羊肉"]
 PEOPLE = ["王芳", "李娜", "张伟", "刘洋", "陈静", "赵磊"]
@@ -56,11 +72,28 @@ def planted_facts(rng: random.Random) -> list[tuple[str, str]]:
     return [make() for make in rng.sample(templates, 10)]
 
 
-CHATTER = ["哈哈，今天真是忙得团团转", "嗯嗯好的", "你说得对，我也是这么想的", "谢谢你啊，帮了大忙", "今天心情真不错呢",
-           "我先去倒杯水，马上回来", "好吧，那就这样吧", "辛苦了辛苦了", "哦哦，原来如此", "真不错，挺好的", "这样啊，我想想",
-           "收到收到"]
-REPLIES = ["好的，明白了，后面安排的时候我会一并考虑进去。", "收到，我会注意的，有需要随时告诉我。", "没问题，这个交给我就好。",
-           "嗯，好的，还有什么需要我帮忙的吗？", "了解，我已经清楚你的意思了。", "不客气，能帮上忙我也很高兴。"]
+CHATTER = [
+    "哈哈，今天真是忙得团团转",
+    "嗯嗯好的",
+    "你说得对，我也是这么想的",
+    "谢谢你啊，帮了大忙",
+    "今天心情真不错呢",
+    "我先去倒杯水，马上回来",
+    "好吧，那就这样吧",
+    "辛苦了辛苦了",
+    "哦哦，原来如此",
+    "真不错，挺好的",
+    "这样啊，我想想",
+    "收到收到",
+]
+REPLIES = [
+    "好的，明白了，后面安排的时候我会一并考虑进去。",
+    "收到，我会注意的，有需要随时告诉我。",
+    "没问题，这个交给我就好。",
+    "嗯，好的，还有什么需要我帮忙的吗？",
+    "了解，我已经清楚你的意思了。",
+    "不客气，能帮上忙我也很高兴。",
+]
 LEADS = ["", "", "对了，", "哈哈，对了，", "嗯，", "顺便说一下，"]
 
 
@@ -77,22 +110,39 @@ def conversation(seed: int) -> tuple[list[dict], list[str], list[str]]:
         if kind == "fact":
             sentence, _ = pending.pop()
             tail = rng.choice(CHATTER) + "。" if rng.random() < 0.4 else ""
-            messages += [{"role": "user", "content": f"{rng.choice(LEADS)}{sentence}。{tail}"},
-                         {"role": "assistant", "content": "".join(rng.sample(REPLIES, rng.randint(1, 2)))}]
+            messages += [
+                {"role": "user", "content": f"{rng.choice(LEADS)}{sentence}。{tail}"},
+                {"role": "assistant", "content": "".join(rng.sample(REPLIES, rng.randint(1, 2)))},
+            ]
         elif kind == "chatter":
             lines = rng.sample(CHATTER, rng.randint(1, 3))
             said.extend(lines)
-            messages += [{"role": "user", "content": "。".join(lines) + "。"},
-                         {"role": "assistant", "content": "".join(rng.sample(REPLIES, rng.randint(1, 2)))}]
+            messages += [
+                {"role": "user", "content": "。".join(lines) + "。"},
+                {"role": "assistant", "content": "".join(rng.sample(REPLIES, rng.randint(1, 2)))},
+            ]
         else:
             a, b = rng.randint(2, 30), rng.randint(2, 30)
             call_id = f"call_{seed}_{index}"
-            messages += [{"role": "user", "content": f"{a} 乘以 {b} 等于多少？"},
-                         {"role": "assistant", "content": None, "tool_calls": [
-                             {"id": call_id, "type": "function", "function": {"name": "calculator",
-                                                                             "arguments": json.dumps({"expression": f"{a} * {b}"})}}]},
-                         {"role": "tool", "tool_call_id": call_id, "content": str(a * b)},
-                         {"role": "assistant", "content": f"{a} 乘以 {b} 等于 {a * b}。"}]
+            messages += [
+                {"role": "user", "content": f"{a} 乘以 {b} 等于多少？"},
+                {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {
+                            "id": call_id,
+                            "type": "function",
+                            "function": {
+                                "name": "calculator",
+                                "arguments": json.dumps({"expression": f"{a} * {b}"}),
+                            },
+                        }
+                    ],
+                },
+                {"role": "tool", "tool_call_id": call_id, "content": str(a * b)},
+                {"role": "assistant", "content": f"{a} 乘以 {b} 等于 {a * b}。"},
+            ]
     return messages, [value for _, value in facts], said
 
 
@@ -102,7 +152,9 @@ def test_ten_planted_facts_survive_compression(seed, fraction):
     messages, values, chatter = conversation(seed)
     original = count_tokens(messages)
     budget = int(original / fraction)
-    compressed = compress(messages, SUMMARIZER, budget=budget, keep_last_rounds=2, low_water=1.0)  # all the room the budget leaves
+    compressed = compress(
+        messages, SUMMARIZER, budget=budget, keep_last_rounds=2, low_water=1.0
+    )  # all the room the budget leaves
     assert count_tokens(compressed) <= budget
     kept = json.dumps(compressed, ensure_ascii=False)
     lost = [value for value in values if value not in kept]
@@ -115,4 +167,6 @@ def test_ten_planted_facts_survive_compression(seed, fraction):
 
 def test_the_generated_conversations_are_long_enough_to_need_it():
     sizes = [count_tokens(conversation(seed)[0]) for seed in SEEDS]
-    assert min(sizes) > 450 and all(len([m for m in conversation(seed)[0] if m["role"] == "user"]) == 20 for seed in SEEDS[:5])
+    assert min(sizes) > 450 and all(
+        len([m for m in conversation(seed)[0] if m["role"] == "user"]) == 20 for seed in SEEDS[:5]
+    )

@@ -10,7 +10,12 @@ from __future__ import annotations
 import pytest
 
 from handwritten_agent.memory import count_tokens
-from handwritten_agent.memory.calibration import corpus_errors, error_summary, fit_text_weights, load_corpus
+from handwritten_agent.memory.calibration import (
+    corpus_errors,
+    error_summary,
+    fit_text_weights,
+    load_corpus,
+)
 from handwritten_agent.tokens import count_message_tokens, estimate_tokens, text_features
 
 
@@ -18,9 +23,18 @@ def test_the_corpus_has_every_kind_of_text_and_real_counts():
     corpus = load_corpus()
     kinds = {item["kind"] for item in corpus["texts"]}
     assert {"zh", "en", "mixed", "json", "numbers", "code"} <= kinds
-    assert len(corpus["requests"]) >= 20 and any(r.get("tools") for r in corpus["requests"]) and any(not r.get("tools") for r in corpus["requests"])
-    assert any(m.get("tool_calls") for r in corpus["requests"] for m in r["messages"]), "requests with tool calls in their history"
-    assert all(isinstance(item["real_tokens"], int) and item["real_tokens"] > 0 for item in corpus["texts"] + corpus["requests"])
+    assert (
+        len(corpus["requests"]) >= 20
+        and any(r.get("tools") for r in corpus["requests"])
+        and any(not r.get("tools") for r in corpus["requests"])
+    )
+    assert any(m.get("tool_calls") for r in corpus["requests"] for m in r["messages"]), (
+        "requests with tool calls in their history"
+    )
+    assert all(
+        isinstance(item["real_tokens"], int) and item["real_tokens"] > 0
+        for item in corpus["texts"] + corpus["requests"]
+    )
     assert "Qwen" in corpus["tokenizer"]
 
 
@@ -35,12 +49,14 @@ def test_the_estimate_is_within_the_documented_error_on_the_corpus():
     without = error_summary([r for r in rows if r.kind == "request"])
     assert without["max_abs"] <= 0.08, without  # measured 7.1 %
     long_texts = [r for r in rows if r.kind.startswith("long") or r.real >= 40]
-    assert max(abs(r.error) for r in long_texts) <= 0.15, "texts of 40+ tokens are within 15 % (measured 14.9 %, a tool schema)"
+    assert max(abs(r.error) for r in long_texts) <= 0.15, (
+        "texts of 40+ tokens are within 15 % (measured 14.9 %, a tool schema)"
+    )
 
 
 def test_the_old_estimate_would_fail_the_pin():
-    """The pin can fail: one token per Chinese character and four characters per token otherwise (the estimate
-    before calibration) is far off on the same corpus."""
+    """The pin can fail: one token per Chinese character and four characters per token otherwise
+    (the estimate before calibration) is far off on the same corpus."""
     import math
 
     corpus = load_corpus()
@@ -49,7 +65,10 @@ def test_the_old_estimate_would_fail_the_pin():
         cjk = sum(1 for ch in text if "\u3400" <= ch <= "\u9fff")
         return cjk + math.ceil((len(text) - cjk) / 4)
 
-    errors = [abs(naive(item["text"]) - item["real_tokens"]) / item["real_tokens"] for item in corpus["texts"]]
+    errors = [
+        abs(naive(item["text"]) - item["real_tokens"]) / item["real_tokens"]
+        for item in corpus["texts"]
+    ]
     assert sum(errors) / len(errors) > 0.15
 
 
@@ -59,14 +78,32 @@ def test_count_tokens_is_the_one_estimate_and_counts_framing_and_tools():
     assert count_tokens(one) == count_tokens([]) + 5 + estimate_tokens("你好")
     tools = load_corpus()["requests"][0]["tools"]
     assert count_tokens(one, tools) > count_tokens(one) + 100
-    call = {"role": "assistant", "content": None, "tool_calls": [
-        {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "北京"}'}}]}
+    call = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "c1",
+                "type": "function",
+                "function": {"name": "get_weather", "arguments": '{"city": "北京"}'},
+            }
+        ],
+    }
     assert count_tokens([call]) > count_tokens([{"role": "assistant", "content": None}]) + 5
-    assert count_tokens([{"role": "tool", "tool_call_id": "c1", "content": "晴"}]) > count_tokens([{"role": "user", "content": "晴"}])
+    assert count_tokens([{"role": "tool", "tool_call_id": "c1", "content": "晴"}]) > count_tokens(
+        [{"role": "user", "content": "晴"}]
+    )
 
 
-@pytest.mark.parametrize("text, low, high", [("北京明天天气怎么样？", 4, 7), ("13812345678", 11, 12),
-                                             ("The quick brown fox jumps over the lazy dog.", 9, 11), ("", 0, 0)])
+@pytest.mark.parametrize(
+    "text, low, high",
+    [
+        ("北京明天天气怎么样？", 4, 7),
+        ("13812345678", 11, 12),
+        ("The quick brown fox jumps over the lazy dog.", 9, 11),
+        ("", 0, 0),
+    ],
+)
 def test_estimates_for_single_texts(text, low, high):
     assert low <= estimate_tokens(text) <= high
 
@@ -74,7 +111,12 @@ def test_estimates_for_single_texts(text, low, high):
 def test_features_count_each_character_once():
     text = "我的预算 是 5000 元，the budget's ok!\n¥1,299"
     features = text_features(text)
-    assert features["cjk"] == 6 and features["digits"] == 8 and features["words"] == 4 and features["newlines"] == 1
+    assert (
+        features["cjk"] == 6
+        and features["digits"] == 8
+        and features["words"] == 4
+        and features["newlines"] == 1
+    )
 
 
 def test_fitted_weights_are_close_to_the_constants_in_tokens():

@@ -10,12 +10,26 @@ from typing import Annotated, Literal, Optional
 import pytest
 from jsonschema import Draft202012Validator
 
-from handwritten_agent.tools import (Tool, ToolDefinitionError, ToolError, ToolRegistry, ToolResult, parse_docstring, tool)
+from handwritten_agent.tools import (
+    Tool,
+    ToolDefinitionError,
+    ToolError,
+    ToolRegistry,
+    ToolResult,
+    parse_docstring,
+    tool,
+)
 
 
 @tool
-def search_orders(customer_id: str, days: int = 30, status: Literal["paid", "shipped"] = "paid", include_refunds: bool = False,
-                  tags: list[str] | None = None, min_amount: Optional[float] = None) -> dict:
+def search_orders(
+    customer_id: str,
+    days: int = 30,
+    status: Literal["paid", "shipped"] = "paid",
+    include_refunds: bool = False,
+    tags: list[str] | None = None,
+    min_amount: Optional[float] = None,
+) -> dict:
     """按客户 ID 查询最近的订单，
     返回订单号、金额和状态。
 
@@ -50,7 +64,11 @@ def test_description_is_the_first_paragraph_with_wrapped_chinese_lines_joined():
 def test_types_map_to_json_schema():
     props = params()["properties"]
     assert props["customer_id"]["type"] == "string"
-    assert props["days"] == {"type": "integer", "description": "查询最近多少天，例如：30", "default": 30}
+    assert props["days"] == {
+        "type": "integer",
+        "description": "查询最近多少天，例如：30",
+        "default": 30,
+    }
     assert props["status"]["type"] == "string" and props["status"]["enum"] == ["paid", "shipped"]
     assert props["include_refunds"]["type"] == "boolean"
     assert props["tags"]["type"] == "array" and props["tags"]["items"] == {"type": "string"}
@@ -78,7 +96,14 @@ def test_schema_has_the_chat_completions_shape_and_the_tool_stays_callable():
 
 
 def test_options_and_metadata_are_kept():
-    @tool(name="send_sms", level="L3", side_effects=True, timeout=3, needs_confirmation=True, owner="ops")
+    @tool(
+        name="send_sms",
+        level="L3",
+        side_effects=True,
+        timeout=3,
+        needs_confirmation=True,
+        owner="ops",
+    )
     def send(phone: str) -> str:
         """发送短信。
 
@@ -88,7 +113,13 @@ def test_options_and_metadata_are_kept():
         return "sent"
 
     assert isinstance(send, Tool)
-    assert (send.name, send.level, send.side_effects, send.timeout, send.needs_confirmation) == ("send_sms", "L3", True, 3, True)
+    assert (send.name, send.level, send.side_effects, send.timeout, send.needs_confirmation) == (
+        "send_sms",
+        "L3",
+        True,
+        3,
+        True,
+    )
     assert send.metadata == {"owner": "ops"}
 
 
@@ -104,11 +135,17 @@ def test_annotated_description_and_no_parameter_tool():
         return "12:00"
 
     assert ping.parameters["properties"]["host"]["description"] == "主机名，例如：example.com"
-    assert now.parameters == {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
+    assert now.parameters == {
+        "type": "object",
+        "properties": {},
+        "required": [],
+        "additionalProperties": False,
+    }
 
 
 def test_missing_type_hint_fails_at_decoration_with_the_line_to_add():
     with pytest.raises(ToolDefinitionError) as info:
+
         @tool
         def lookup(city) -> str:
             """查天气。
@@ -117,12 +154,14 @@ def test_missing_type_hint_fails_at_decoration_with_the_line_to_add():
                 city: 城市名，例如：北京
             """
             return city
+
     message = str(info.value)
     assert "参数 'city' 没有类型注解" in message and "def lookup(city: str" in message
 
 
 def test_missing_parameter_description_fails_and_shows_the_args_line():
     with pytest.raises(ToolDefinitionError) as info:
+
         @tool
         def lookup(city: str, date: str) -> str:
             """查天气。
@@ -131,6 +170,7 @@ def test_missing_parameter_description_fails_and_shows_the_args_line():
                 city: 城市名，例如：北京
             """
             return city
+
     message = str(info.value)
     assert "参数 'date' 没有描述" in message and "Args:" in message and "date:" in message
 
@@ -155,6 +195,7 @@ def test_missing_docstring_and_docstring_typos_and_bad_options_fail():
     with pytest.raises(ToolDefinitionError, match="L0、L1、L2、L3"):
         tool(level="L9")(typo)
     with pytest.raises(ToolDefinitionError, match="= None"):
+
         def maybe(x: Optional[int]) -> int:
             """x.
 
@@ -162,8 +203,10 @@ def test_missing_docstring_and_docstring_typos_and_bad_options_fail():
                 x: 一个数，例如：3
             """
             return 0
+
         tool(maybe)
     with pytest.raises(ToolDefinitionError, match="没有对应的 JSON Schema"):
+
         def odd(x: complex) -> int:
             """x.
 
@@ -171,6 +214,7 @@ def test_missing_docstring_and_docstring_typos_and_bad_options_fail():
                 x: 一个复数
             """
             return 0
+
         tool(odd)
 
 
@@ -194,7 +238,9 @@ def test_tool_result_envelope_hides_the_exception_and_keeps_chinese_readable():
     assert json.loads(failure.to_content()) == failure.to_dict()
     assert "城市不存在" in failure.to_content()  # ensure_ascii=False
     assert isinstance(failure.exception, ValueError)
-    assert ToolResult.ok({"t": 1}).to_content() == '{"success": true, "data": {"t": 1}, "error": null}'
+    assert (
+        ToolResult.ok({"t": 1}).to_content() == '{"success": true, "data": {"t": 1}, "error": null}'
+    )
 
 
 # --------------------------------------------------------------------------- registry and dispatch
@@ -268,7 +314,10 @@ def test_dispatch_accepts_json_text_and_dicts(registry: ToolRegistry):
 def test_string_for_integer_is_an_error_naming_field_type_and_value(registry: ToolRegistry):
     result = registry.dispatch("divide", '{"a": "17", "b": 2}')
     assert not result.success
-    assert "参数 a 应该是整数（integer）" in result.error and '收到的是字符串（string）"17"' in result.error
+    assert (
+        "参数 a 应该是整数（integer）" in result.error
+        and '收到的是字符串（string）"17"' in result.error
+    )
 
 
 def test_float_for_integer_and_bool_for_integer_are_errors(registry: ToolRegistry):
@@ -290,8 +339,13 @@ def test_nested_item_errors_name_the_path(registry: ToolRegistry):
 
 def test_bad_json_and_non_object_arguments(registry: ToolRegistry):
     bad = registry.dispatch("divide", '{"a": 1, "b": ')
-    assert not bad.success and "不是合法的 JSON" in bad.error and isinstance(bad.exception, ValueError)
-    assert "参数是一个 JSON 字符串，而不是 JSON 对象" in registry.dispatch("divide", '"{\\"a\\": 1}"').error
+    assert (
+        not bad.success and "不是合法的 JSON" in bad.error and isinstance(bad.exception, ValueError)
+    )
+    assert (
+        "参数是一个 JSON 字符串，而不是 JSON 对象"
+        in registry.dispatch("divide", '"{\\"a\\": 1}"').error
+    )
     assert "参数必须是一个 JSON 对象，收到的是数组" in registry.dispatch("divide", "[1, 2]").error
 
 
@@ -315,7 +369,10 @@ def test_unknown_tool_lists_valid_names(registry: ToolRegistry):
 
 def test_exceptions_become_error_results_and_keep_the_exception(registry: ToolRegistry):
     result = registry.dispatch("divide", {"a": 1, "b": 0})
-    assert result.success is False and result.error == f"工具 divide 执行时出错（ZeroDivisionError：{result.exception}）。"
+    assert (
+        result.success is False
+        and result.error == f"工具 divide 执行时出错（ZeroDivisionError：{result.exception}）。"
+    )
     assert isinstance(result.exception, ZeroDivisionError)
     assert "exception" not in result.to_dict()
 
@@ -340,7 +397,11 @@ def test_timeout_returns_an_error_quickly(registry: ToolRegistry):
     release.set()
     assert not stuck_result.success and "在 0.2 秒内没有完成" in stuck_result.error
     result = registry.dispatch("slow", {"seconds": 2})
-    assert not result.success and "在 0.2 秒内没有完成" in result.error and isinstance(result.exception, TimeoutError)
+    assert (
+        not result.success
+        and "在 0.2 秒内没有完成" in result.error
+        and isinstance(result.exception, TimeoutError)
+    )
     assert registry.dispatch("slow", {"seconds": 0}).data == "done"
 
 
@@ -355,7 +416,11 @@ def test_tool_returning_a_tool_result_is_passed_through():
         return ToolResult.fail("太小了") if value < 5 else ToolResult.ok(value)
 
     registry = ToolRegistry([check])
-    assert registry.dispatch("check", {"value": 1}).to_dict() == {"success": False, "data": None, "error": "太小了"}
+    assert registry.dispatch("check", {"value": 1}).to_dict() == {
+        "success": False,
+        "data": None,
+        "error": "太小了",
+    }
     assert registry.dispatch("check", {"value": 9}).data == 9
 
 
@@ -376,11 +441,26 @@ def test_tools_run_in_a_worker_thread_only_when_they_have_a_timeout():
 
     ToolRegistry([inline, worker]).dispatch("inline")
     ToolRegistry([worker]).dispatch("worker")
-    assert seen["inline"] is threading.current_thread() and seen["worker"] is not threading.current_thread()
+    assert (
+        seen["inline"] is threading.current_thread()
+        and seen["worker"] is not threading.current_thread()
+    )
 
 
 def test_dispatch_never_raises_for_model_input(registry: ToolRegistry):
-    weird_inputs = ["", "null", "0", "{", "}", '{"a":', "[]", '{"a": NaN, "b": 1}', "\x00", '{"a": 1e999, "b": 1}', '{"a": {}, "b": []}']
+    weird_inputs = [
+        "",
+        "null",
+        "0",
+        "{",
+        "}",
+        '{"a":',
+        "[]",
+        '{"a": NaN, "b": 1}',
+        "\x00",
+        '{"a": 1e999, "b": 1}',
+        '{"a": {}, "b": []}',
+    ]
     for name in ["divide", "search_orders", "nope", ""]:
         for text in weird_inputs:
             result = registry.dispatch(name, text)

@@ -3,10 +3,12 @@
 You do not need to read this package to follow the seven days; the modules a learner reads are the
 ones beside it in ``handwritten_agent/``. Here live:
 
-- ``offline``     the OpenAI-compatible server and its backends: the course simulator (a deterministic
-                  rule engine, not an LLM) and the local llama.cpp model
-- ``background``  ``BackgroundServer``: an ASGI app served by uvicorn in a background thread (the offline server, the service)
-- ``exercises``   the exercise builder (solutions → exercises) and the checkers behind every check cell
+- ``offline``     the OpenAI-compatible server and its backends: the course simulator (a
+                  deterministic rule engine, not an LLM) and the local llama.cpp model
+- ``background``  ``BackgroundServer``: an ASGI app served by uvicorn in a background thread (the
+                  offline server, the service)
+- ``exercises``   the exercise builder (solutions → exercises) and the checkers behind every check
+                  cell
 - ``evaluation``  scoring the office assistant on requests with known outcomes (pass^k)
 - ``checklist``   the release checklist as a command
 - ``bench``       the benchmarks behind the README's figures

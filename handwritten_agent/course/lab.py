@@ -1,9 +1,11 @@
-"""JupyterLab for the course: Simplified Chinese, and no "Jupyter news" pop-up, in the course's own environment only.
+"""JupyterLab for the course: Simplified Chinese, and no "Jupyter news" pop-up, in the course's own
+environment only.
 
-``python -m handwritten_agent.course.lab`` (run by ``make install``) writes JupyterLab's ``overrides.json``
-into this environment (``<venv>/share/jupyter/lab/settings/``): the defaults every user of *this*
-environment starts from. The learner's own settings (``~/.jupyter``) are not touched, other environments
-are not affected, and anything the learner changes in JupyterLab's settings still wins.
+``python -m handwritten_agent.course.lab`` (run by ``make install``) writes JupyterLab's
+``overrides.json`` into this environment (``<venv>/share/jupyter/lab/settings/``): the defaults
+every user of *this* environment starts from. The learner's own settings (``~/.jupyter``) are not
+touched, other environments are not affected, and anything the learner changes in JupyterLab's
+settings still wins.
 
 - ``@jupyterlab/translation-extension:plugin`` → ``locale: zh_CN`` (the official language pack
   ``jupyterlab-language-pack-zh-CN`` is a dependency);
@@ -30,7 +32,9 @@ def overrides_path(prefix: str | Path = sys.prefix) -> Path:
 
 
 def install_overrides(prefix: str | Path = sys.prefix) -> Path:
-    """Merge the course's defaults into the environment's ``overrides.json`` (other keys in it are kept)."""
+    """Merge the course's defaults into the environment's ``overrides.json`` (other keys in it are
+    kept).
+    """
     path = overrides_path(prefix)
     current = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
     for plugin, settings in OVERRIDES.items():

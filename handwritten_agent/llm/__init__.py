@@ -17,8 +17,8 @@ in-process server for the ``offline`` or ``local`` backend when needed, prints t
 returns a client.
 
 One file per part, in the order Day 1 teaches them: ``errors``, ``stream`` (a response and a stream
-put back together), ``retry``, ``client`` (``ChatClient``), ``connect``; ``streaming`` makes an agent's
-model calls as streams (Day 6 shows text as it arrives).
+put back together), ``retry``, ``client`` (``ChatClient``), ``connect``; ``streaming`` makes an
+agent's model calls as streams (Day 6 shows text as it arrives).
 
 Left out: async, multiple choices (``n > 1``), the Responses API, and retrying a stream that already
 produced output (a half-delivered answer cannot be un-shown).
@@ -26,11 +26,48 @@ produced output (a half-delivered answer cannot be un-shown).
 
 from .client import ChatClient
 from .connect import OFFLINE_API_KEY, connect, shared_server, stop_shared_servers
-from .errors import AuthenticationFailed, BadRequest, ConnectionFailed, LLMError, ModelNotFound, RateLimited, RequestTimeout, ServerError
-from .retry import DEFAULT_BACKOFF, DEFAULT_MAX_WAIT, RetryNotice, is_retryable, retry_after_seconds, retry_delay
+from .errors import (
+    AuthenticationFailed,
+    BadRequest,
+    ConnectionFailed,
+    LLMError,
+    ModelNotFound,
+    RateLimited,
+    RequestTimeout,
+    ServerError,
+)
+from .retry import (
+    DEFAULT_BACKOFF,
+    DEFAULT_MAX_WAIT,
+    RetryNotice,
+    is_retryable,
+    retry_after_seconds,
+    retry_delay,
+)
 from .stream import StreamEvent, result_from_completion
 from .streaming import StreamingClient
 
-__all__ = ["AuthenticationFailed", "BadRequest", "ChatClient", "ConnectionFailed", "DEFAULT_BACKOFF", "DEFAULT_MAX_WAIT", "LLMError",
-           "ModelNotFound", "OFFLINE_API_KEY", "RateLimited", "RequestTimeout", "RetryNotice", "ServerError", "StreamEvent", "StreamingClient", "connect",
-           "is_retryable", "result_from_completion", "retry_after_seconds", "retry_delay", "shared_server", "stop_shared_servers"]
+__all__ = [
+    "AuthenticationFailed",
+    "BadRequest",
+    "ChatClient",
+    "ConnectionFailed",
+    "DEFAULT_BACKOFF",
+    "DEFAULT_MAX_WAIT",
+    "LLMError",
+    "ModelNotFound",
+    "OFFLINE_API_KEY",
+    "RateLimited",
+    "RequestTimeout",
+    "RetryNotice",
+    "ServerError",
+    "StreamEvent",
+    "StreamingClient",
+    "connect",
+    "is_retryable",
+    "result_from_completion",
+    "retry_after_seconds",
+    "retry_delay",
+    "shared_server",
+    "stop_shared_servers",
+]

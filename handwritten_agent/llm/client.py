@@ -1,4 +1,5 @@
-"""``ChatClient``: one model call over the official ``openai`` SDK — a normalized result, retries, errors with the fix.
+"""``ChatClient``: one model call over the official ``openai`` SDK — a normalized result, retries,
+errors with the fix.
 
 Left out: choosing the backend and starting the course's own server (``connect``).
 """
@@ -8,29 +9,58 @@ from __future__ import annotations
 import socket
 import ssl
 import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 import openai
 
 from ..config import Settings, _display_url
 from ..messages import ChatResult
 from ..reporting import report
-from .errors import AuthenticationFailed, BadRequest, ConnectionFailed, LLMError, ModelNotFound, RateLimited, RequestTimeout, ServerError
-from .retry import DEFAULT_BACKOFF, DEFAULT_MAX_WAIT, RetryNotice, is_retryable, retry_after_seconds, retry_delay
+from .errors import (
+    AuthenticationFailed,
+    BadRequest,
+    ConnectionFailed,
+    LLMError,
+    ModelNotFound,
+    RateLimited,
+    RequestTimeout,
+    ServerError,
+)
+from .retry import (
+    DEFAULT_BACKOFF,
+    DEFAULT_MAX_WAIT,
+    RetryNotice,
+    is_retryable,
+    retry_after_seconds,
+    retry_delay,
+)
 from .stream import StreamEvent, _StreamAssembler, result_from_completion
 
 # ---------------------------------------------------------------------------------------------
 # The client
 # ---------------------------------------------------------------------------------------------
 
+
 class ChatClient:
     """A Chat Completions client for one server and default model. Satisfies ``types.ChatModel``."""
 
-    def __init__(self, base_url: str, api_key: str | None, model: str, *, timeout: float = 60,
-                 max_retries: int = 3, label: str | None = None, backoff: float = DEFAULT_BACKOFF,
-                 max_wait: float = DEFAULT_MAX_WAIT, on_retry: Callable[[RetryNotice], None] | None = None,
-                 sleep: Callable[[float], None] = time.sleep, default_headers: Mapping[str, str] | None = None):
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None,
+        model: str,
+        *,
+        timeout: float = 60,
+        max_retries: int = 3,
+        label: str | None = None,
+        backoff: float = DEFAULT_BACKOFF,
+        max_wait: float = DEFAULT_MAX_WAIT,
+        on_retry: Callable[[RetryNotice], None] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        default_headers: Mapping[str, str] | None = None,
+    ):
         if max_retries < 0:
             raise ValueError(f"max_retries 必须是 0 或更大的整数，收到的是 {max_retries}。")
         self.base_url = base_url.rstrip("/")
@@ -43,28 +73,56 @@ class ChatClient:
         self.on_retry = on_retry
         self._sleep = sleep
         self._api_key = api_key
-        self.stream_usage = True  # ask streams for usage; False once a server rejected stream_options
-        # The SDK insists on a key; servers that need none (Ollama, the course's own) accept any text.
-        self._sdk = openai.OpenAI(base_url=self.base_url, api_key=api_key or "no-key", timeout=self.timeout,
-                                  max_retries=0, default_headers=dict(default_headers or {}))
+        self.stream_usage = (
+            True  # ask streams for usage; False once a server rejected stream_options
+        )
+        # The SDK insists on a key; servers that need none (Ollama, the course's own) accept any
+        # text.
+        self._sdk = openai.OpenAI(
+            base_url=self.base_url,
+            api_key=api_key or "no-key",
+            timeout=self.timeout,
+            max_retries=0,
+            default_headers=dict(default_headers or {}),
+        )
 
     @classmethod
-    def from_settings(cls, settings: Settings, **kwargs: Any) -> "ChatClient":
-        """A client for remote settings (or offline/local ones whose server already runs, with ``base_url`` set)."""
+    def from_settings(cls, settings: Settings, **kwargs: Any) -> ChatClient:
+        """A client for remote settings (or offline/local ones whose server already runs, with
+        ``base_url`` set).
+        """
         if not settings.base_url or not settings.model:
-            raise ValueError(f"{settings.backend} 后端的服务器还没有启动。请用 handwritten_agent.llm.connect()："
-                             "它会启动服务器并返回一个客户端。")
+            raise ValueError(
+                f"{settings.backend} 后端的服务器还没有启动。请用 handwritten_agent.llm.connect()："
+                "它会启动服务器并返回一个客户端。"
+            )
         label = settings.preset.title if settings.preset else None
-        return cls(settings.base_url, settings.api_key, settings.model, timeout=settings.timeout,
-                   max_retries=settings.max_retries, label=label, **kwargs)
+        return cls(
+            settings.base_url,
+            settings.api_key,
+            settings.model,
+            timeout=settings.timeout,
+            max_retries=settings.max_retries,
+            label=label,
+            **kwargs,
+        )
 
     def __repr__(self) -> str:
-        return f"ChatClient({self.label!r}, base_url={_display_url(self.base_url)!r}, model={self.model!r})"
+        return (
+            f"ChatClient({self.label!r}, base_url={_display_url(self.base_url)!r},"
+            f" model={self.model!r})"
+        )
 
     # -- the two calls -----------------------------------------------------------------------
 
-    def complete(self, messages: Sequence[Any], tools: Sequence[dict[str, Any]] | None = None, *,
-                 model: str | None = None, **options: Any) -> ChatResult:
+    def complete(
+        self,
+        messages: Sequence[Any],
+        tools: Sequence[dict[str, Any]] | None = None,
+        *,
+        model: str | None = None,
+        **options: Any,
+    ) -> ChatResult:
         """One non-streaming call. ``options`` go to the API as is (temperature, tool_choice, …)."""
         model = model or self.model
         params = self._params(messages, tools, model, options)
@@ -74,17 +132,27 @@ class ChatClient:
         except LLMError:
             raise
         except (AttributeError, TypeError) as exc:
-            raise LLMError(f"{self.label}的回复不是 Chat Completions 格式（读取时出现 {type(exc).__name__}）。"
-                           "请检查 LLM_BASE_URL 是否指向 OpenAI 兼容接口的根地址（…/v1）。") from exc
+            raise LLMError(
+                f"{self.label}的回复不是 Chat Completions 格式（读取时出现 {type(exc).__name__}）。"
+                "请检查 LLM_BASE_URL 是否指向 OpenAI 兼容接口的根地址（…/v1）。"
+            ) from exc
 
-    def stream(self, messages: Sequence[Any], tools: Sequence[dict[str, Any]] | None = None, *,
-               model: str | None = None, **options: Any) -> Iterator[StreamEvent]:
-        """A streaming call: events as the reply arrives, then one ``done`` event with the whole ``ChatResult``.
+    def stream(
+        self,
+        messages: Sequence[Any],
+        tools: Sequence[dict[str, Any]] | None = None,
+        *,
+        model: str | None = None,
+        **options: Any,
+    ) -> Iterator[StreamEvent]:
+        """A streaming call: events as the reply arrives, then one ``done`` event with the whole
+        ``ChatResult``.
 
-        Usage is requested with ``stream_options={"include_usage": True}`` (without it the API streams no
-        usage at all, and the reply's ``usage`` is None — unknown, not 0). A server that rejects the option
-        with a 400 naming it is asked again without it, and this client stops asking (``stream_usage``
-        becomes False). Pass ``stream_options=None`` to never ask. The request is sent when iteration starts.
+        Usage is requested with ``stream_options={"include_usage": True}`` (without it the API
+        streams no usage at all, and the reply's ``usage`` is None — unknown, not 0). A server that
+        rejects the option with a 400 naming it is asked again without it, and this client stops
+        asking (``stream_usage`` becomes False). Pass ``stream_options=None`` to never ask. The
+        request is sent when iteration starts.
         """
         model = model or self.model
         params = self._params(messages, tools, model, options)
@@ -95,13 +163,19 @@ class ChatClient:
         elif params.get("stream_options", 0) is None:
             del params["stream_options"]
         try:
-            sdk_stream = self._with_retries(lambda: self._sdk.chat.completions.create(**params), model)
+            sdk_stream = self._with_retries(
+                lambda: self._sdk.chat.completions.create(**params), model
+            )
         except BadRequest as exc:
             if not (asked_usage and "stream_options" in (exc.server_message or "")):
                 raise
-            self.stream_usage = False  # this server does not know the option: ask without it, now and later
+            self.stream_usage = (
+                False  # this server does not know the option: ask without it, now and later
+            )
             del params["stream_options"]
-            sdk_stream = self._with_retries(lambda: self._sdk.chat.completions.create(**params), model)
+            sdk_stream = self._with_retries(
+                lambda: self._sdk.chat.completions.create(**params), model
+            )
         assembler = _StreamAssembler()
         try:
             for chunk in sdk_stream:
@@ -121,8 +195,13 @@ class ChatClient:
 
     # -- internals ---------------------------------------------------------------------------
 
-    def _params(self, messages: Sequence[Any], tools: Sequence[dict[str, Any]] | None, model: str,
-                options: dict[str, Any]) -> dict[str, Any]:
+    def _params(
+        self,
+        messages: Sequence[Any],
+        tools: Sequence[dict[str, Any]] | None,
+        model: str,
+        options: dict[str, Any],
+    ) -> dict[str, Any]:
         params: dict[str, Any] = {"model": model, "messages": [_wire_message(m) for m in messages]}
         if tools:
             params["tools"] = list(tools)
@@ -138,10 +217,19 @@ class ChatClient:
                 if not is_retryable(exc.status_code) or attempt == attempts:
                     raise self._translate(exc, model, attempts=attempt) from exc
                 asked = retry_after_seconds(exc.response.headers)
-                wait = retry_delay(attempt - 1, exc.response.headers, backoff=self.backoff, max_wait=self.max_wait)
-                notice = RetryNotice(attempt=attempt, status=exc.status_code, wait=wait, server_asked=asked,
-                                     message=_server_message(exc))
-                report("retry", **asdict(notice))  # an event of the run this call is part of, if any
+                wait = retry_delay(
+                    attempt - 1, exc.response.headers, backoff=self.backoff, max_wait=self.max_wait
+                )
+                notice = RetryNotice(
+                    attempt=attempt,
+                    status=exc.status_code,
+                    wait=wait,
+                    server_asked=asked,
+                    message=_server_message(exc),
+                )
+                report(
+                    "retry", **asdict(notice)
+                )  # an event of the run this call is part of, if any
                 if self.on_retry is not None:
                     self.on_retry(notice)
                 self._sleep(wait)
@@ -155,16 +243,22 @@ class ChatClient:
         where = f"{self.label}（{url}）"
         if isinstance(exc, openai.APITimeoutError):
             return RequestTimeout(
-                f"{where}在 {self.timeout:g} 秒内没有回复（模型 {model!r}）。模型较慢时请在 .env 里调大 LLM_TIMEOUT"
-                "（例如 LLM_TIMEOUT=120），或者检查服务器是不是过载了。")
+                f"{where}在 {self.timeout:g} 秒内没有回复（模型 {model!r}）。模型较慢时请在 .env"
+                " 里调大 LLM_TIMEOUT"
+                "（例如 LLM_TIMEOUT=120），或者检查服务器是不是过载了。"
+            )
         if isinstance(exc, openai.APIConnectionError):
             return ConnectionFailed(
-                f"连不上{where}：{_connection_reason(exc)}。请检查 .env 里的 LLM_BASE_URL（协议、主机、端口和 /v1 路径），"
+                f"连不上{where}：{_connection_reason(exc)}。请检查 .env 里的 LLM_BASE_URL（协议、"
+                "主机、端口和 /v1 路径），"
                 "并确认服务已经启动：例如 Ollama 要先运行 `ollama serve`，课程自己的服务器是 "
-                "`python -m handwritten_agent serve`。")
+                "`python -m handwritten_agent serve`。"
+            )
         if not isinstance(exc, openai.APIStatusError):
-            return LLMError(f"调用{where}失败（{type(exc).__name__}：{self._mask(str(exc))}）。"
-                            "请检查 .env 里的 LLM_BASE_URL 和 LLM_MODEL。")
+            return LLMError(
+                f"调用{where}失败（{type(exc).__name__}：{self._mask(str(exc))}）。"
+                "请检查 .env 里的 LLM_BASE_URL 和 LLM_MODEL。"
+            )
 
         status = exc.status_code
         said = self._mask(_server_message(exc))
@@ -174,40 +268,69 @@ class ChatClient:
         if status in (401, 403):
             verdict = "拒绝了这个 API 密钥" if status == 401 else "不允许用这个 API 密钥访问"
             return AuthenticationFailed(
-                f"{where}{verdict}（HTTP {status}：{quoted}）。请检查 .env 里的 LLM_API_KEY：密钥要完整，不带引号和空格，"
-                "而且属于这个服务商（DeepSeek 的密钥在 OpenAI 用不了）；密钥没错的话，再确认你的账户有权使用这个模型。",
-                **common)
+                f"{where}{verdict}（HTTP {status}：{quoted}）。请检查 .env 里的"
+                " LLM_API_KEY：密钥要完整，不带引号和空格，"
+                "而且属于这个服务商（DeepSeek 的密钥在 OpenAI 用不了）；密钥没错的话，"
+                "再确认你的账户有权使用这个模型。",
+                **common,
+            )
         if status == 404:
             return self._not_found(where, model, quoted, common)
         if status == 429:
             return RateLimited(
-                f"{where}一直在限流：{tries}，仍然是 HTTP 429（{quoted}）。请等一会儿再试、减少请求，"
-                "或者在 .env 里调大 LLM_MAX_RETRIES；一直这样的话，检查账户的额度或余额。", **common)
+                f"{where}一直在限流：{tries}，仍然是 HTTP 429（{quoted}）。请等一会儿再试、减少请"
+                f"求，"
+                "或者在 .env 里调大 LLM_MAX_RETRIES；一直这样的话，检查账户的额度或余额。",
+                **common,
+            )
         if status >= 500:
             return ServerError(
-                f"{where}返回 HTTP {status}，{tries}都失败了（{quoted}）。问题出在服务端：请稍后再试"
-                "（自动重试几次由 .env 里的 LLM_MAX_RETRIES 决定）；如果服务是你自己运行的，请查看它的日志。", **common)
+                f"{where}返回 HTTP {status}，{tries}都失败了（{quoted}）。问题出在服务端：请稍后再"
+                f"试"
+                "（自动重试几次由 .env 里的 LLM_MAX_RETRIES 决定）；如果服务是你自己运行的，请查看"
+                "它的日志。",
+                **common,
+            )
         hint = ""
         if "does not support tools" in said:
-            hint = (f"模型 {model!r} 在这个服务上不能调用工具：请在 .env 里把 LLM_MODEL 改成支持工具的模型"
-                    "（Ollama 上例如 qwen2.5:7b 或 llama3.1，先 `ollama pull`）。")
+            hint = (
+                f"模型 {model!r} 在这个服务上不能调用工具：请在 .env 里把 LLM_MODEL 改成支持工具的"
+                f"模型"
+                "（Ollama 上例如 qwen2.5:7b 或 llama3.1，先 `ollama pull`）。"
+            )
         elif status == 400:
             hint = "这是请求本身的问题（消息、工具或参数），不是连接问题。"
         return BadRequest(f"{where}拒绝了这个请求（HTTP {status}）：{quoted}。{hint}", **common)
 
-    def _not_found(self, where: str, model: str, quoted: str, common: dict[str, Any]) -> ModelNotFound:
+    def _not_found(
+        self, where: str, model: str, quoted: str, common: dict[str, Any]
+    ) -> ModelNotFound:
         try:
-            available = [item.id for item in self._sdk.with_options(timeout=min(self.timeout, 5.0)).models.list()]
+            available = [
+                item.id
+                for item in self._sdk.with_options(timeout=min(self.timeout, 5.0)).models.list()
+            ]
         except Exception:  # noqa: BLE001 - listing is a courtesy; the 404 is what we report
             available = None
         if available is None:
             return ModelNotFound(
-                f"{where}返回 404 Not Found（{quoted}），而且也列不出模型列表。请检查 .env 里的 LLM_BASE_URL："
-                "它应该是 API 根地址，通常以 /v1 结尾；然后再检查 LLM_MODEL。", **common)
-        listed = "、".join(available[:30]) + (" …" if len(available) > 30 else "") if available else "（没有）"
+                f"{where}返回 404 Not Found（{quoted}），而且也列不出模型列表。请检查 .env 里的"
+                " LLM_BASE_URL："
+                "它应该是 API 根地址，通常以 /v1 结尾；然后再检查 LLM_MODEL。",
+                **common,
+            )
+        listed = (
+            "、".join(available[:30]) + (" …" if len(available) > 30 else "")
+            if available
+            else "（没有）"
+        )
         return ModelNotFound(
-            f"{where}没有名为 {model!r} 的模型（HTTP 404：{quoted}）。请检查 .env 里的 LLM_MODEL（或 model= 参数）。"
-            f"这个服务器提供的模型：{listed}。", available=available, **common)
+            f"{where}没有名为 {model!r} 的模型（HTTP 404：{quoted}）。请检查 .env 里的"
+            " LLM_MODEL（或 model= 参数）。"
+            f"这个服务器提供的模型：{listed}。",
+            available=available,
+            **common,
+        )
 
     def _mask(self, text: str) -> str:
         """Servers sometimes echo the key in an error message; never pass it on."""
@@ -230,7 +353,9 @@ def _server_message(exc: openai.APIStatusError) -> str:
 
 
 def _connection_reason(exc: BaseException) -> str:
-    """Why a connection failed, in Chinese, from the exception chain (never the interpreter's own wording)."""
+    """Why a connection failed, in Chinese, from the exception chain (never the interpreter's own
+    wording).
+    """
     seen: list[BaseException] = []
     link: BaseException | None = exc
     while link is not None and link not in seen and len(seen) < 10:
@@ -244,13 +369,15 @@ def _connection_reason(exc: BaseException) -> str:
         if isinstance(link, ssl.SSLError):
             return "TLS/SSL 握手失败（http 和 https 写反了，或者证书有问题）"
     text = " ".join(str(link) for link in seen).lower()
-    for needle, reason in (("refused", "连接被拒绝（这个地址和端口上没有程序在监听）"),
-                           ("name or service not known", "找不到这个主机名（域名写错了，或者没有网络）"),
-                           ("nodename nor servname", "找不到这个主机名（域名写错了，或者没有网络）"),
-                           ("getaddrinfo", "找不到这个主机名（域名写错了，或者没有网络）"),
-                           ("ssl", "TLS/SSL 握手失败（http 和 https 写反了，或者证书有问题）"),
-                           ("reset", "连接被对方重置"),
-                           ("unreachable", "网络不可达")):
+    for needle, reason in (
+        ("refused", "连接被拒绝（这个地址和端口上没有程序在监听）"),
+        ("name or service not known", "找不到这个主机名（域名写错了，或者没有网络）"),
+        ("nodename nor servname", "找不到这个主机名（域名写错了，或者没有网络）"),
+        ("getaddrinfo", "找不到这个主机名（域名写错了，或者没有网络）"),
+        ("ssl", "TLS/SSL 握手失败（http 和 https 写反了，或者证书有问题）"),
+        ("reset", "连接被对方重置"),
+        ("unreachable", "网络不可达"),
+    ):
         if needle in text:
             return reason
     return f"网络连接失败（{type(seen[-1]).__name__}）"

@@ -1,4 +1,5 @@
-"""What can go wrong with a model call, as a small hierarchy under ``LLMError``; each message says how to fix it.
+"""What can go wrong with a model call, as a small hierarchy under ``LLMError``; each message says
+how to fix it.
 
 Left out: turning the SDK's exceptions into these (``client``).
 """
@@ -7,16 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-
-
 # ---------------------------------------------------------------------------------------------
 # Errors
 # ---------------------------------------------------------------------------------------------
 
+
 class LLMError(Exception):
     """A model call failed. The message says what went wrong and how to fix it."""
 
-    def __init__(self, message: str, *, status: int | None = None, server_message: str | None = None):
+    def __init__(
+        self, message: str, *, status: int | None = None, server_message: str | None = None
+    ):
         super().__init__(message)
         self.status = status
         self.server_message = server_message

@@ -5,9 +5,9 @@ Left out: the HTTP call itself (``client``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator, Literal
-
+from typing import Any, Literal
 
 from ..messages import ChatResult, ToolCall, Usage
 from .errors import LLMError
@@ -16,13 +16,15 @@ from .errors import LLMError
 # Results and stream events
 # ---------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class StreamEvent:
     """One piece of a streamed reply.
 
     ``kind`` is ``content`` (``text`` is new answer text), ``reasoning`` (``text`` is new
-    reasoning_content), ``tool_call`` (a piece of tool call ``index``: ``id`` and ``name`` on its first
-    piece, ``text`` the next piece of its argument JSON) or ``done`` (``result`` is the whole reply).
+    reasoning_content), ``tool_call`` (a piece of tool call ``index``: ``id`` and ``name`` on its
+    first piece, ``text`` the next piece of its argument JSON) or ``done`` (``result`` is the whole
+    reply).
     """
 
     kind: Literal["content", "reasoning", "tool_call", "done"]
@@ -34,23 +36,41 @@ class StreamEvent:
 
 
 def result_from_completion(response: Any) -> ChatResult:
-    """Reduce an SDK ``ChatCompletion`` to a ``ChatResult`` (tool-call arguments kept as raw text)."""
+    """Reduce an SDK ``ChatCompletion`` to a ``ChatResult`` (tool-call arguments kept as raw
+    text).
+    """
     if not response.choices:
-        raise LLMError(f"服务器的回复里没有任何 choice（模型 {response.model!r}），不符合 Chat Completions 格式。"
-                       "请检查 LLM_BASE_URL 是否指向 OpenAI 兼容接口的根地址（…/v1）。")
+        raise LLMError(
+            f"服务器的回复里没有任何 choice（模型 {response.model!r}），不符合 Chat Completions 格"
+            f"式。"
+            "请检查 LLM_BASE_URL 是否指向 OpenAI 兼容接口的根地址（…/v1）。"
+        )
     choice = response.choices[0]
     message = choice.message
-    calls = [ToolCall(id=call.id or "", name=call.function.name or "", arguments=call.function.arguments or "")
-             for call in (message.tool_calls or []) if getattr(call, "function", None) is not None]
-    return ChatResult(content=message.content, tool_calls=calls, finish_reason=choice.finish_reason,
-                      usage=_usage(response.usage), model=response.model or "", raw=response,
-                      reasoning_content=_reasoning(message))
+    calls = [
+        ToolCall(
+            id=call.id or "", name=call.function.name or "", arguments=call.function.arguments or ""
+        )
+        for call in message.tool_calls or []
+        if getattr(call, "function", None) is not None
+    ]
+    return ChatResult(
+        content=message.content,
+        tool_calls=calls,
+        finish_reason=choice.finish_reason,
+        usage=_usage(response.usage),
+        model=response.model or "",
+        raw=response,
+        reasoning_content=_reasoning(message),
+    )
 
 
 def _usage(usage: Any) -> Usage | None:
     if usage is None:
         return None
-    return Usage(prompt_tokens=usage.prompt_tokens or 0, completion_tokens=usage.completion_tokens or 0)
+    return Usage(
+        prompt_tokens=usage.prompt_tokens or 0, completion_tokens=usage.completion_tokens or 0
+    )
 
 
 def _reasoning(message_or_delta: Any) -> str | None:
@@ -95,24 +115,40 @@ class _StreamAssembler:
                         self.content.append(delta.content)
                         yield StreamEvent("content", text=delta.content)
                 for piece in delta.tool_calls or []:
-                    call = self.calls.setdefault(piece.index, {"id": "", "name": "", "arguments": []})
+                    call = self.calls.setdefault(
+                        piece.index, {"id": "", "name": "", "arguments": []}
+                    )
                     new_id = piece.id if piece.id and not call["id"] else None
                     function = piece.function
-                    new_name = function.name if function is not None and function.name and not call["name"] else None
+                    new_name = (
+                        function.name
+                        if function is not None and function.name and not call["name"]
+                        else None
+                    )
                     arguments = (function.arguments or "") if function is not None else ""
                     call["id"] = call["id"] or (piece.id or "")
                     call["name"] = call["name"] or (new_name or "")
                     call["arguments"].append(arguments)
-                    yield StreamEvent("tool_call", text=arguments, index=piece.index, id=new_id, name=new_name)
+                    yield StreamEvent(
+                        "tool_call", text=arguments, index=piece.index, id=new_id, name=new_name
+                    )
             if choice.finish_reason:
                 self.finish_reason = choice.finish_reason
 
     def result(self) -> ChatResult:
-        calls = [ToolCall(id=c["id"], name=c["name"], arguments="".join(c["arguments"]))
-                 for _, c in sorted(self.calls.items())]
+        calls = [
+            ToolCall(id=c["id"], name=c["name"], arguments="".join(c["arguments"]))
+            for _, c in sorted(self.calls.items())
+        ]
         content = "".join(self.content) if (self.content or self.saw_content) else None
         if content == "" and calls:
             content = None  # as in the non-streaming message of a tool-call-only reply
-        return ChatResult(content=content, tool_calls=calls, finish_reason=self.finish_reason, usage=self.usage,
-                          model=self.model, raw=self.chunks,
-                          reasoning_content="".join(self.reasoning) if self.reasoning else None)
+        return ChatResult(
+            content=content,
+            tool_calls=calls,
+            finish_reason=self.finish_reason,
+            usage=self.usage,
+            model=self.model,
+            raw=self.chunks,
+            reasoning_content="".join(self.reasoning) if self.reasoning else None,
+        )

@@ -1,4 +1,6 @@
-"""``python -m handwritten_agent.mcp_tools``: the same as ``python -m handwritten_agent mcp-serve``."""
+"""``python -m handwritten_agent.mcp_tools``: the same as ``python -m handwritten_agent
+mcp-serve``.
+"""
 
 import sys
 

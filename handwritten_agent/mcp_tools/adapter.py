@@ -1,22 +1,23 @@
 """A server's ``tools/list`` as registry ``Tool`` objects whose calls go through ``tools/call``.
 
 ``tools_from_listing(listing, call)`` is the whole idea: each entry's ``name``, ``description`` and
-``inputSchema`` become a ``Tool`` (the schema kept whole: ``required`` and all), and the tool's function
-sends ``tools/call`` and turns the answer into a ``ToolResult``: ``isError`` → an error result; the
-``content`` list (not a string) → its text blocks joined, read back as JSON when it is JSON;
-``structuredContent`` when the server gives it. A server that fails, answers nonsense or does not answer
-in time becomes an error result in Chinese, never an exception out of the loop.
+``inputSchema`` become a ``Tool`` (the schema kept whole: ``required`` and all), and the tool's
+function sends ``tools/call`` and turns the answer into a ``ToolResult``: ``isError`` → an error
+result; the ``content`` list (not a string) → its text blocks joined, read back as JSON when it is
+JSON; ``structuredContent`` when the server gives it. A server that fails, answers nonsense or does
+not answer in time becomes an error result in Chinese, never an exception out of the loop.
 
 Foreign tools are never trusted: every one is ``untrusted`` (Day 5's gate marks its results as
 external text), and its level is ``default_level`` (L2: confirm) unless the server's annotations say
-``readOnlyHint`` (then ``read_only_level``; pass ``trust_annotations=False`` not to believe them either).
-Names are checked: a name the model API refuses is rewritten, a collision raises ``ValueError`` (use
-``prefix``). Only for a server you run yourself, ``trusted_server=True`` believes the course metadata it
-sends in ``_meta`` (``server.META``: level, side effects, untrusted) — the same tools, the same gate. Each tool remembers the hash of what it was listed with (``metadata["mcp_hash"]``), for
-``pins.PinnedTools``.
+``readOnlyHint`` (then ``read_only_level``; pass ``trust_annotations=False`` not to believe them
+either). Names are checked: a name the model API refuses is rewritten, a collision raises
+``ValueError`` (use ``prefix``). Only for a server you run yourself, ``trusted_server=True``
+believes the course metadata it sends in ``_meta`` (``server.META``: level, side effects, untrusted)
+— the same tools, the same gate. Each tool remembers the hash of what it was listed with
+(``metadata["mcp_hash"]``), for ``pins.PinnedTools``.
 
-Left out: resources, prompts, output-schema validation and list-changed notifications (``MCPToolbox``
-re-lists on ``refresh()``).
+Left out: resources, prompts, output-schema validation and list-changed notifications
+(``MCPToolbox`` re-lists on ``refresh()``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from ..tools import Tool, ToolError, ToolRegistry, ToolResult, level_name
 from .server import META
@@ -37,13 +39,17 @@ _VALID_NAME = re.compile(r"[^A-Za-z0-9_-]")
 def definition_hash(entry: dict[str, Any]) -> str:
     """A hash of what the model reads about a tool: its name, description and input schema."""
     shown = {key: entry.get(key) for key in ("name", "description", "inputSchema")}
-    return hashlib.sha256(json.dumps(shown, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
+    return hashlib.sha256(
+        json.dumps(shown, sort_keys=True, ensure_ascii=False).encode()
+    ).hexdigest()[:16]
 
 
 def result_to_tool_result(name: str, result: Any) -> ToolResult:
     """A ``tools/call`` result (a dict) as the course's ``{success, data, error}`` envelope."""
     if not isinstance(result, dict):
-        return ToolResult.fail(f"工具 {name} 的 MCP 服务器返回了无法识别的结果（{type(result).__name__}）。")
+        return ToolResult.fail(
+            f"工具 {name} 的 MCP 服务器返回了无法识别的结果（{type(result).__name__}）。"
+        )
     content = result.get("content")
     blocks = content if isinstance(content, list) else []
     texts: list[str] = []
@@ -64,14 +70,27 @@ def result_to_tool_result(name: str, result: Any) -> ToolResult:
 
 
 def safe_name(name: str, prefix: str = "") -> str:
-    """A name the chat-completions API accepts (letters, digits, ``_``, ``-``; at most 64 characters)."""
+    """A name the chat-completions API accepts (letters, digits, ``_``, ``-``; at most 64
+    characters).
+    """
     return _VALID_NAME.sub("_", f"{prefix}{name}")[:64] or "tool"
 
 
-def tools_from_listing(listing: Iterable[dict[str, Any]], call: CallFn, *, server: str = "mcp", prefix: str = "",
-                       default_level: str = "L2", read_only_level: str = "L1", trust_annotations: bool = True,
-                       timeout: float = 20.0, trusted_server: bool = False) -> list[Tool]:
-    """One ``Tool`` per ``tools/list`` entry; calling it sends ``tools/call`` through ``call(name, arguments)``."""
+def tools_from_listing(
+    listing: Iterable[dict[str, Any]],
+    call: CallFn,
+    *,
+    server: str = "mcp",
+    prefix: str = "",
+    default_level: str = "L2",
+    read_only_level: str = "L1",
+    trust_annotations: bool = True,
+    timeout: float = 20.0,
+    trusted_server: bool = False,
+) -> list[Tool]:
+    """One ``Tool`` per ``tools/list`` entry; calling it sends ``tools/call`` through ``call(name,
+    arguments)``.
+    """
     tools: list[Tool] = []
     seen: dict[str, str] = {}
     for entry in listing:
@@ -80,24 +99,48 @@ def tools_from_listing(listing: Iterable[dict[str, Any]], call: CallFn, *, serve
             continue
         local = safe_name(remote, prefix)
         if local in seen:
-            raise ValueError(f"MCP 服务器 {server} 的工具 {remote!r} 和 {seen[local]!r} 重名（都叫 {local!r}）。"
-                             "请给这个服务器的工具加一个 prefix。")
+            raise ValueError(
+                f"MCP 服务器 {server} 的工具 {remote!r} 和 {seen[local]!r} 重名（都叫 {local!r}）。"
+                "请给这个服务器的工具加一个 prefix。"
+            )
         seen[local] = remote
         schema = entry.get("inputSchema")
-        parameters = dict(schema) if isinstance(schema, dict) else {"type": "object", "properties": {}}
+        parameters = (
+            dict(schema) if isinstance(schema, dict) else {"type": "object", "properties": {}}
+        )
         parameters.setdefault("type", "object")
         parameters.setdefault("properties", {})
         annotations = entry.get("annotations") or {}
         read_only = bool(trust_annotations and annotations.get("readOnlyHint") is True)
-        level, side_effects, untrusted = (read_only_level if read_only else default_level), not read_only, True
+        level, side_effects, untrusted = (
+            (read_only_level if read_only else default_level),
+            not read_only,
+            True,
+        )
         own = (entry.get("_meta") or {}).get(META) if trusted_server else None
         if isinstance(own, dict):  # our own server, started by us: its course metadata is believed
-            level, side_effects = own.get("level", level), bool(own.get("side_effects", side_effects))
+            level, side_effects = (
+                own.get("level", level),
+                bool(own.get("side_effects", side_effects)),
+            )
             untrusted = bool(own.get("untrusted", False))
-        tools.append(Tool(name=local, description=str(entry.get("description") or ""), parameters=parameters,
-                          fn=_caller(call, remote, timeout), level=level_name(level),
-                          side_effects=side_effects, timeout=timeout + 5, untrusted=untrusted,
-                          metadata={"mcp_server": server, "mcp_name": remote, "mcp_hash": definition_hash(entry)}))
+        tools.append(
+            Tool(
+                name=local,
+                description=str(entry.get("description") or ""),
+                parameters=parameters,
+                fn=_caller(call, remote, timeout),
+                level=level_name(level),
+                side_effects=side_effects,
+                timeout=timeout + 5,
+                untrusted=untrusted,
+                metadata={
+                    "mcp_server": server,
+                    "mcp_name": remote,
+                    "mcp_hash": definition_hash(entry),
+                },
+            )
+        )
     return tools
 
 
@@ -108,7 +151,9 @@ def _caller(call: CallFn, remote: str, timeout: float) -> Callable[..., ToolResu
         except WireError as exc:
             raise ToolError(f"调用 MCP 工具 {remote} 失败：{exc}") from exc
         except Exception as exc:
-            raise ToolError(f"调用 MCP 工具 {remote} 失败（{type(exc).__name__}：{exc}）。") from exc
+            raise ToolError(
+                f"调用 MCP 工具 {remote} 失败（{type(exc).__name__}：{exc}）。"
+            ) from exc
         return result_to_tool_result(remote, result)
 
     return invoke
@@ -117,14 +162,23 @@ def _caller(call: CallFn, remote: str, timeout: float) -> Callable[..., ToolResu
 class MCPToolbox:
     """The tools of one MCP server, over a connection with ``list_tools()`` and ``call_tool()``.
 
-    ``connection`` is a ``WireClient`` (initialized) or an ``SDKConnection``. ``refresh()`` lists again and
-    updates the tools in place, as a client does when a server says its list changed; ``listing()``
-    asks the server for its current definitions without changing anything.
+    ``connection`` is a ``WireClient`` (initialized) or an ``SDKConnection``. ``refresh()`` lists
+    again and updates the tools in place, as a client does when a server says its list changed;
+    ``listing()`` asks the server for its current definitions without changing anything.
     """
 
-    def __init__(self, connection: Any, *, server: str = "mcp", timeout: float = 20.0, **options: Any):
-        self.connection, self.server, self.timeout, self.options = connection, server, timeout, options
-        self.tools = tools_from_listing(self.listing(), self._call, server=server, timeout=timeout, **options)
+    def __init__(
+        self, connection: Any, *, server: str = "mcp", timeout: float = 20.0, **options: Any
+    ):
+        self.connection, self.server, self.timeout, self.options = (
+            connection,
+            server,
+            timeout,
+            options,
+        )
+        self.tools = tools_from_listing(
+            self.listing(), self._call, server=server, timeout=timeout, **options
+        )
 
     def _call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         return self.connection.call_tool(name, arguments, timeout=self.timeout)
@@ -133,12 +187,18 @@ class MCPToolbox:
         return list(self.connection.list_tools())
 
     def current_hashes(self) -> dict[str, str]:
-        """The server's current definition hash of each tool, by remote name (a fresh ``tools/list``)."""
+        """The server's current definition hash of each tool, by remote name (a fresh
+        ``tools/list``).
+        """
         return {str(entry.get("name")): definition_hash(entry) for entry in self.listing()}
 
     def refresh(self) -> list[Tool]:
-        fresh = {item.name: item for item in tools_from_listing(self.listing(), self._call, server=self.server,
-                                                                timeout=self.timeout, **self.options)}
+        fresh = {
+            item.name: item
+            for item in tools_from_listing(
+                self.listing(), self._call, server=self.server, timeout=self.timeout, **self.options
+            )
+        }
         for item in self.tools:
             new = fresh.get(item.name)
             if new is not None:
@@ -150,4 +210,10 @@ class MCPToolbox:
         return ToolRegistry([*self.tools, *extra])
 
 
-__all__ = ["MCPToolbox", "definition_hash", "result_to_tool_result", "safe_name", "tools_from_listing"]
+__all__ = [
+    "MCPToolbox",
+    "definition_hash",
+    "result_to_tool_result",
+    "safe_name",
+    "tools_from_listing",
+]

@@ -2,9 +2,9 @@
 
 ``SDKConnection`` runs one asyncio event loop in a daemon thread; a single task opens the transport
 (streamable HTTP at ``url``, or stdio for ``command``) and the session, and keeps them open until
-``close()``. ``list_tools()`` and ``call_tool()`` submit coroutines to that loop and wait with a timeout,
-returning plain dicts shaped like the wire (``{"tools": [...]}`` entries, ``{"content": [...], "isError": …}``),
-the same as ``WireClient`` — so the adapter works with either.
+``close()``. ``list_tools()`` and ``call_tool()`` submit coroutines to that loop and wait with a
+timeout, returning plain dicts shaped like the wire (``{"tools": [...]}`` entries, ``{"content":
+[...], "isError": …}``), the same as ``WireClient`` — so the adapter works with either.
 
 Left out: reconnecting after the server goes away (the next call fails with a readable error).
 """
@@ -20,22 +20,32 @@ from .wire import WireError
 
 
 class SDKConnection:
-    """A blocking MCP client on the SDK: ``SDKConnection(url=...)`` or ``SDKConnection(command=[...])``."""
+    """A blocking MCP client on the SDK: ``SDKConnection(url=...)`` or
+    ``SDKConnection(command=[...])``.
+    """
 
-    def __init__(self, *, url: str | None = None, command: list[str] | None = None, timeout: float = 20.0):
+    def __init__(
+        self, *, url: str | None = None, command: list[str] | None = None, timeout: float = 20.0
+    ):
         if (url is None) == (command is None):
             raise ValueError("SDKConnection 需要 url 或 command 二者之一。")
         self.url, self.command, self.timeout = url, command, timeout
         self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="mcp-sdk-loop", daemon=True)
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, name="mcp-sdk-loop", daemon=True
+        )
         self._thread.start()
         self._session: Any = None
         self._closed: asyncio.Event | None = None
         self._main: Any = None
-        ready: Any = asyncio.run_coroutine_threadsafe(self._ready_event(), self._loop).result(timeout)
+        ready: Any = asyncio.run_coroutine_threadsafe(self._ready_event(), self._loop).result(
+            timeout
+        )
         self._main = asyncio.run_coroutine_threadsafe(self._run(ready), self._loop)
         try:
-            asyncio.run_coroutine_threadsafe(asyncio.wait_for(ready.wait(), timeout), self._loop).result(timeout + 5)
+            asyncio.run_coroutine_threadsafe(
+                asyncio.wait_for(ready.wait(), timeout), self._loop
+            ).result(timeout + 5)
         except Exception as exc:
             self.close()
             raise WireError(f"无法连接 MCP 服务器（{type(exc).__name__}：{exc}）。") from exc
@@ -57,7 +67,9 @@ class SDKConnection:
                     try:
                         from mcp.client.streamable_http import streamable_http_client
                     except ImportError:  # mcp < 1.24 named it streamablehttp_client
-                        from mcp.client.streamable_http import streamablehttp_client as streamable_http_client
+                        from mcp.client.streamable_http import (
+                            streamablehttp_client as streamable_http_client,
+                        )
 
                     streams = await stack.enter_async_context(streamable_http_client(self.url))
                 else:
@@ -65,7 +77,9 @@ class SDKConnection:
                     from mcp.client.stdio import stdio_client
 
                     assert self.command is not None
-                    params = StdioServerParameters(command=self.command[0], args=list(self.command[1:]))
+                    params = StdioServerParameters(
+                        command=self.command[0], args=list(self.command[1:])
+                    )
                     streams = await stack.enter_async_context(stdio_client(params))
                 session = await stack.enter_async_context(ClientSession(streams[0], streams[1]))
                 await session.initialize()
@@ -91,9 +105,13 @@ class SDKConnection:
 
     def list_tools(self) -> list[dict[str, Any]]:
         result = self._call(self._session.list_tools(), None, "tools/list")
-        return [item.model_dump(mode="json", exclude_none=True, by_alias=True) for item in result.tools]
+        return [
+            item.model_dump(mode="json", exclude_none=True, by_alias=True) for item in result.tools
+        ]
 
-    def call_tool(self, name: str, arguments: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
+    def call_tool(
+        self, name: str, arguments: dict[str, Any], timeout: float | None = None
+    ) -> dict[str, Any]:
         result = self._call(self._session.call_tool(name, arguments), timeout, "tools/call")
         return result.model_dump(mode="json", exclude_none=True, by_alias=True)
 

@@ -1,10 +1,11 @@
 """MCP by hand: a JSON-RPC 2.0 client over a child process's stdin/stdout, one JSON object per line.
 
 A session is ``initialize`` → the ``notifications/initialized`` notification → ``tools/list`` →
-``tools/call``. ``WireClient`` writes each request as one line and reads lines until the response with
-the same ``id`` arrives (a server may send notifications or log lines in between). Reads are bounded:
-a line longer than ``max_line`` bytes, a child that exits, or no answer within ``timeout`` seconds
-raises ``WireError`` with a Chinese message. ``transcript`` keeps every message sent and received.
+``tools/call``. ``WireClient`` writes each request as one line and reads lines until the response
+with the same ``id`` arrives (a server may send notifications or log lines in between). Reads are
+bounded: a line longer than ``max_line`` bytes, a child that exits, or no answer within ``timeout``
+seconds raises ``WireError`` with a Chinese message. ``transcript`` keeps every message sent and
+received.
 
 Left out: batches, server-to-client requests (sampling, roots), cancellation and progress.
 """
@@ -21,21 +22,36 @@ PROTOCOL_VERSION = "2025-06-18"
 
 
 class WireError(RuntimeError):
-    """The server did not answer as the protocol says (the message is Chinese, for the model or the user)."""
+    """The server did not answer as the protocol says (the message is Chinese, for the model or the
+    user).
+    """
 
 
 class WireClient:
-    """A hand-written MCP client for a server started as ``command`` (a list, as for ``subprocess``)."""
+    """A hand-written MCP client for a server started as ``command`` (a list, as for
+    ``subprocess``).
+    """
 
-    def __init__(self, command: list[str], *, timeout: float = 20.0, max_line: int = 1_000_000,
-                 env: dict[str, str] | None = None):
+    def __init__(
+        self,
+        command: list[str],
+        *,
+        timeout: float = 20.0,
+        max_line: int = 1_000_000,
+        env: dict[str, str] | None = None,
+    ):
         self.timeout, self.max_line = timeout, max_line
         self.transcript: list[tuple[str, dict[str, Any]]] = []
         self._next_id = 0
         self._lock = threading.Lock()
         self._lines: queue.Queue[bytes | None] = queue.Queue()
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL, env=env)
+        self.process = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
         threading.Thread(target=self._read, name="mcp-wire-reader", daemon=True).start()
 
     def _read(self) -> None:
@@ -59,10 +75,16 @@ class WireClient:
         except (BrokenPipeError, OSError) as exc:
             raise WireError(f"MCP 服务器已经退出，无法发送消息（{exc}）。") from exc
         except ValueError as exc:  # "write to closed file": this side closed the connection
-            raise WireError("和 MCP 服务器的连接已经关闭（close() 之后不能再发消息）；需要时重新连接。") from exc
+            raise WireError(
+                "和 MCP 服务器的连接已经关闭（close() 之后不能再发消息）；需要时重新连接。"
+            ) from exc
 
-    def request(self, method: str, params: dict[str, Any] | None = None, timeout: float | None = None) -> Any:
-        """Send a request and return the ``result`` of its response; an ``error`` response raises ``WireError``."""
+    def request(
+        self, method: str, params: dict[str, Any] | None = None, timeout: float | None = None
+    ) -> Any:
+        """Send a request and return the ``result`` of its response; an ``error`` response raises
+        ``WireError``.
+        """
         with self._lock:
             self._next_id += 1
             request_id = self._next_id
@@ -71,7 +93,9 @@ class WireClient:
                 message["params"] = params
             self.send(message)
             wait = self.timeout if timeout is None else timeout
-            for _ in range(10_000):  # bounded: notifications and stray lines between request and response
+            for _ in range(
+                10_000
+            ):  # bounded: notifications and stray lines between request and response
                 try:
                     line = self._lines.get(timeout=wait)
                 except queue.Empty:
@@ -80,7 +104,9 @@ class WireClient:
                     self._lines.put(None)
                     raise WireError(f"MCP 服务器在回答 {method} 之前退出了。")
                 if len(line) > self.max_line:
-                    raise WireError(f"MCP 服务器的一行消息超过了 {self.max_line} 字节，已拒绝读取。")
+                    raise WireError(
+                        f"MCP 服务器的一行消息超过了 {self.max_line} 字节，已拒绝读取。"
+                    )
                 try:
                     reply = json.loads(line)
                 except ValueError:
@@ -92,7 +118,9 @@ class WireClient:
                     continue  # a notification, or an answer to something else
                 if "error" in reply:
                     error = reply["error"] if isinstance(reply["error"], dict) else {}
-                    raise WireError(f"MCP 服务器返回错误 {error.get('code')}：{error.get('message')}")
+                    raise WireError(
+                        f"MCP 服务器返回错误 {error.get('code')}：{error.get('message')}"
+                    )
                 return reply.get("result")
             raise WireError(f"MCP 服务器发来太多无关消息，没有等到 {method} 的回答。")
 
@@ -103,9 +131,18 @@ class WireClient:
         self.send(message)
 
     def initialize(self, name: str = "handwritten-agent", timeout: float = 120.0) -> dict[str, Any]:
-        """The handshake; ``timeout`` is generous because it includes the child's start (imports)."""
-        result = self.request("initialize", {"protocolVersion": PROTOCOL_VERSION, "capabilities": {},
-                                             "clientInfo": {"name": name, "version": "0.1"}}, timeout)
+        """The handshake; ``timeout`` is generous because it includes the child's start
+        (imports).
+        """
+        result = self.request(
+            "initialize",
+            {
+                "protocolVersion": PROTOCOL_VERSION,
+                "capabilities": {},
+                "clientInfo": {"name": name, "version": "0.1"},
+            },
+            timeout,
+        )
         self.notify("notifications/initialized")
         return result
 
@@ -120,11 +157,15 @@ class WireClient:
                 break
         return tools
 
-    def call_tool(self, name: str, arguments: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
+    def call_tool(
+        self, name: str, arguments: dict[str, Any], timeout: float | None = None
+    ) -> dict[str, Any]:
         return self.request("tools/call", {"name": name, "arguments": arguments}, timeout) or {}
 
     def close(self) -> None:
-        """Close stdin (the server's signal to stop), then wait a bounded time and kill if needed."""
+        """Close stdin (the server's signal to stop), then wait a bounded time and kill if
+        needed.
+        """
         try:
             if self.process.stdin:
                 self.process.stdin.close()

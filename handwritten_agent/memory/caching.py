@@ -1,31 +1,35 @@
-"""Prompt caching: how much of each request a provider could serve from its cache, and what the calls cost.
+"""Prompt caching: how much of each request a provider could serve from its cache, and what the
+calls cost.
 
 A provider that has just read a request keeps its computed prefix for a few minutes; a later request
-that **starts with exactly the same tokens** (same tools, same first messages) is charged less for that
-part: OpenAI reports it as ``usage.prompt_tokens_details.cached_tokens`` (automatic for prompts of
-1024 tokens or more, matched in steps of 128), DeepSeek as ``usage.prompt_cache_hit_tokens``. So a
-conversation that only ever appends is cheap to resend, while a memory policy that changes the start
-of the request — a window that drops the oldest round, a summary written again — is charged in full
-for everything after the change.
+that **starts with exactly the same tokens** (same tools, same first messages) is charged less for
+that part: OpenAI reports it as ``usage.prompt_tokens_details.cached_tokens`` (automatic for prompts
+of 1024 tokens or more, matched in steps of 128), DeepSeek as ``usage.prompt_cache_hit_tokens``. So
+a conversation that only ever appends is cheap to resend, while a memory policy that changes the
+start of the request — a window that drops the oldest round, a summary written again — is charged in
+full for everything after the change.
 
-``CallLog(client)`` is a ``ChatModel`` that passes every call on and records it: the messages and tools
-sent, the usage the backend reported, the cached tokens it reported (``None`` when it reports none — the
-offline simulator never does), and an **estimate**: the longest prefix of whole messages (with the same
-tools) that the request shares with any earlier request in the log (``shared_prefix_tokens``). Give the
-same ``CallLog`` to the agent and to the summarizer, and the summarizer's own calls are counted too.
+``CallLog(client)`` is a ``ChatModel`` that passes every call on and records it: the messages and
+tools sent, the usage the backend reported, the cached tokens it reported (``None`` when it reports
+none — the offline simulator never does), and an **estimate**: the longest prefix of whole messages
+(with the same tools) that the request shares with any earlier request in the log
+(``shared_prefix_tokens``). Give the same ``CallLog`` to the agent and to the summarizer, and the
+summarizer's own calls are counted too.
 
-``CallLog.cost(price)`` turns a log into money with a ``pricing.Price``: uncached input, cached input and
-output tokens at their own prices.
+``CallLog.cost(price)`` turns a log into money with a ``pricing.Price``: uncached input, cached
+input and output tokens at their own prices.
 
 Left out: a provider's cache expiry (the log assumes every earlier request is still cached), caching
-inside one message (a prefix counts in whole messages), and cache writes that cost extra (Anthropic's).
+inside one message (a prefix counts in whole messages), and cache writes that cost extra
+(Anthropic's).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from ..messages import ChatModel, ChatResult
 from ..pricing import Price
@@ -34,21 +38,32 @@ from .rounds import Message
 
 
 def _key(message: Message) -> str:
-    return json.dumps({k: message.get(k) for k in ("role", "content", "tool_calls", "tool_call_id", "name")},
-                      ensure_ascii=False, sort_keys=True, default=str)
+    return json.dumps(
+        {k: message.get(k) for k in ("role", "content", "tool_calls", "tool_call_id", "name")},
+        ensure_ascii=False,
+        sort_keys=True,
+        default=str,
+    )
 
 
 def _tools_key(tools: Sequence[dict[str, Any]] | None) -> str:
     return json.dumps(list(tools or []), ensure_ascii=False, sort_keys=True, default=str)
 
 
-def shared_prefix_tokens(messages: list[Message], tools: Sequence[dict[str, Any]] | None,
-                         earlier: Sequence[tuple[list[Message], Sequence[dict[str, Any]] | None]], *,
-                         minimum: int = 0, step: int = 1) -> int:
-    """Tokens of the longest prefix of whole messages that ``messages`` shares with one of the ``earlier`` requests.
+def shared_prefix_tokens(
+    messages: list[Message],
+    tools: Sequence[dict[str, Any]] | None,
+    earlier: Sequence[tuple[list[Message], Sequence[dict[str, Any]] | None]],
+    *,
+    minimum: int = 0,
+    step: int = 1,
+) -> int:
+    """Tokens of the longest prefix of whole messages that ``messages`` shares with one of the
+    ``earlier`` requests.
 
-    Only an earlier request with the same tools counts (tools are read before the messages). ``minimum``
-    and ``step`` apply a provider's rule: OpenAI caches nothing below 1024 tokens and counts in steps of 128.
+    Only an earlier request with the same tools counts (tools are read before the messages).
+    ``minimum`` and ``step`` apply a provider's rule: OpenAI caches nothing below 1024 tokens and
+    counts in steps of 128.
     """
     keys = [_key(m) for m in messages]
     tools_key = _tools_key(tools)
@@ -70,7 +85,9 @@ def shared_prefix_tokens(messages: list[Message], tools: Sequence[dict[str, Any]
 
 
 def reported_cached_tokens(result: ChatResult) -> int | None:
-    """The cached input tokens a backend reported for ``result`` (OpenAI's or DeepSeek's field), or ``None``."""
+    """The cached input tokens a backend reported for ``result`` (OpenAI's or DeepSeek's field), or
+    ``None``.
+    """
     return cached_tokens(result.raw)
 
 
@@ -82,7 +99,9 @@ class LoggedCall:
     tools: list[dict[str, Any]] | None
     input_tokens: int | None  # as reported (None when the backend reported no usage)
     output_tokens: int | None
-    cached_estimate: int  # the shared prefix, in tokens (our count), as if every earlier request were cached
+    cached_estimate: (
+        int  # the shared prefix, in tokens (our count), as if every earlier request were cached
+    )
     cached_reported: int | None = None  # what the backend said (None: it says nothing)
 
     @property
@@ -101,27 +120,59 @@ class CallLog:
     def model(self) -> str:
         return getattr(self.client, "model", "")
 
-    def complete(self, messages: Sequence[Message], tools: Sequence[dict[str, Any]] | None = None, **options: Any) -> ChatResult:
+    def complete(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[dict[str, Any]] | None = None,
+        **options: Any,
+    ) -> ChatResult:
         sent = [dict(m) for m in messages]
-        estimate = shared_prefix_tokens(sent, tools, [(c.messages, c.tools) for c in self.calls], minimum=self.minimum, step=self.step)
+        estimate = shared_prefix_tokens(
+            sent,
+            tools,
+            [(c.messages, c.tools) for c in self.calls],
+            minimum=self.minimum,
+            step=self.step,
+        )
         result = self.client.complete(messages, tools=tools, **options)
         usage = result.usage
-        self.calls.append(LoggedCall(sent, list(tools) if tools else None, usage.prompt_tokens if usage else None,
-                                     usage.completion_tokens if usage else None, estimate, reported_cached_tokens(result)))
+        self.calls.append(
+            LoggedCall(
+                sent,
+                list(tools) if tools else None,
+                usage.prompt_tokens if usage else None,
+                usage.completion_tokens if usage else None,
+                estimate,
+                reported_cached_tokens(result),
+            )
+        )
         return result
 
     def totals(self, *, with_tools: bool | None = None) -> dict[str, int]:
-        """Sums over the calls (``with_tools=True``: the agent's calls; ``False``: calls without tools, e.g. the summarizer's)."""
+        """Sums over the calls (``with_tools=True``: the agent's calls; ``False``: calls without
+        tools, e.g. the summarizer's).
+        """
         calls = [c for c in self.calls if with_tools is None or c.has_tools == with_tools]
-        return {"calls": len(calls), "input": sum(c.input_tokens or 0 for c in calls),
-                "output": sum(c.output_tokens or 0 for c in calls), "cached_estimate": sum(c.cached_estimate for c in calls)}
+        return {
+            "calls": len(calls),
+            "input": sum(c.input_tokens or 0 for c in calls),
+            "output": sum(c.output_tokens or 0 for c in calls),
+            "cached_estimate": sum(c.cached_estimate for c in calls),
+        }
 
     def cost(self, price: Price, *, cached: bool = True, with_tools: bool | None = None) -> float:
-        """What the logged calls cost at ``price``, the estimated cached prefixes at its cached-input price
-        (``cached=False``: every input token at the full price); ``with_tools`` picks calls as ``totals`` does."""
+        """What the logged calls cost at ``price``, the estimated cached prefixes at its
+        cached-input price (``cached=False``: every input token at the full price); ``with_tools``
+        picks calls as ``totals`` does.
+        """
         calls = [c for c in self.calls if with_tools is None or c.has_tools == with_tools]
-        return sum(price.cost(c.input_tokens or 0, c.output_tokens or 0, c.cached_estimate if cached else 0) or 0.0
-                   for c in calls)
+        return sum(
+            price.cost(
+                c.input_tokens or 0, c.output_tokens or 0, c.cached_estimate if cached else 0
+            )
+            or 0.0
+            for c in calls
+        )
 
 
 __all__ = ["CallLog", "LoggedCall", "reported_cached_tokens", "shared_prefix_tokens"]

@@ -1,8 +1,9 @@
-"""How far off is the token estimate? A fixed corpus, the real counts of a real tokenizer, and the error.
+"""How far off is the token estimate? A fixed corpus, the real counts of a real tokenizer, and the
+error.
 
-``handwritten_agent.tokens`` estimates tokens without a tokenizer. This module measures that estimate
-against the local course model's tokenizer (Qwen2.5, loaded vocabulary-only through llama.cpp) on
-a fixed corpus kept as data in ``memory/data/token_corpus.json``:
+``handwritten_agent.tokens`` estimates tokens without a tokenizer. This module measures that
+estimate against the local course model's tokenizer (Qwen2.5, loaded vocabulary-only through
+llama.cpp) on a fixed corpus kept as data in ``memory/data/token_corpus.json``:
 
 - ``texts``: Chinese, English, mixed, JSON, numbers, code — the real count is the text's tokens;
 - ``requests``: whole Chat Completions requests (messages, some with tools) taken from the course's
@@ -59,28 +60,48 @@ def load_corpus(path: Path = CORPUS_PATH) -> dict[str, Any]:
 def corpus_errors(corpus: dict[str, Any] | None = None) -> list[CorpusError]:
     """The estimate next to the measured count for every entry of the corpus."""
     corpus = corpus or load_corpus()
-    rows = [CorpusError(item["id"], item["kind"], item["real_tokens"], tokens.estimate_tokens(item["text"]))
-            for item in corpus["texts"]]
-    rows += [CorpusError(item["id"], "request" + ("+tools" if item.get("tools") else ""), item["real_tokens"],
-                         tokens.count_message_tokens(item["messages"], item.get("tools")))
-             for item in corpus["requests"]]
+    rows = [
+        CorpusError(
+            item["id"], item["kind"], item["real_tokens"], tokens.estimate_tokens(item["text"])
+        )
+        for item in corpus["texts"]
+    ]
+    rows += [
+        CorpusError(
+            item["id"],
+            "request" + ("+tools" if item.get("tools") else ""),
+            item["real_tokens"],
+            tokens.count_message_tokens(item["messages"], item.get("tools")),
+        )
+        for item in corpus["requests"]
+    ]
     return rows
 
 
 def error_summary(rows: list[CorpusError]) -> dict[str, float]:
-    """Mean absolute relative error, the worst one, and the bias (mean signed error), as fractions."""
+    """Mean absolute relative error, the worst one, and the bias (mean signed error), as
+    fractions.
+    """
     errors = [row.error for row in rows]
-    return {"count": len(rows), "mean_abs": statistics.fmean(abs(e) for e in errors),
-            "max_abs": max(abs(e) for e in errors), "bias": statistics.fmean(errors),
-            "total_real": sum(r.real for r in rows), "total_estimate": sum(r.estimate for r in rows)}
+    return {
+        "count": len(rows),
+        "mean_abs": statistics.fmean(abs(e) for e in errors),
+        "max_abs": max(abs(e) for e in errors),
+        "bias": statistics.fmean(errors),
+        "total_real": sum(r.real for r in rows),
+        "total_estimate": sum(r.estimate for r in rows),
+    }
 
 
 # ---------------------------------------------------------------------------------------------
 # Measuring (needs llama-cpp-python and the model file)
 # ---------------------------------------------------------------------------------------------
 
+
 class QwenCounter:
-    """Real counts from the GGUF's own tokenizer and chat template (vocabulary only: no weights are loaded)."""
+    """Real counts from the GGUF's own tokenizer and chat template (vocabulary only: no weights are
+    loaded).
+    """
 
     def __init__(self, model_path: str | None = None):
         from llama_cpp import Llama
@@ -91,10 +112,14 @@ class QwenCounter:
 
         path = Path(model_path) if model_path else model_fetch.model_path()
         if not path.exists():
-            raise FileNotFoundError(f"没有找到模型文件 {path}：先运行 `python -m handwritten_agent model fetch`。")
+            raise FileNotFoundError(
+                f"没有找到模型文件 {path}：先运行 `python -m handwritten_agent model fetch`。"
+            )
         self._llm = Llama(model_path=str(path), vocab_only=True, verbose=False)
         template = self._llm.metadata["tokenizer.chat_template"]
-        eos = self._llm.detokenize([self._llm.token_eos()], special=True).decode("utf-8", errors="replace")
+        eos = self._llm.detokenize([self._llm.token_eos()], special=True).decode(
+            "utf-8", errors="replace"
+        )
         self._formatter = Jinja2ChatFormatter(template=template, eos_token=eos, bos_token="")
         self._template_messages = _template_messages
 
@@ -102,8 +127,11 @@ class QwenCounter:
         return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
     def request(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> int:
-        prompt = self._formatter(messages=self._template_messages(messages), tools=tools or None,
-                                 tool_choice="auto" if tools else None).prompt
+        prompt = self._formatter(
+            messages=self._template_messages(messages),
+            tools=tools or None,
+            tool_choice="auto" if tools else None,
+        ).prompt
         return len(self._llm.tokenize(prompt.encode("utf-8"), add_bos=False, special=True))
 
 
@@ -117,10 +145,12 @@ def measure(corpus: dict[str, Any], counter: QwenCounter) -> dict[str, Any]:
 
 
 def record_requests() -> list[dict[str, Any]]:
-    """Requests the course really sends: each model call of some Day 3/4 conversations on the simulator.
+    """Requests the course really sends: each model call of some Day 3/4 conversations on the
+    simulator.
 
-    A model call sees the history up to the assistant message it produced, so every assistant message
-    of a finished conversation marks one request: the messages before it, with the tools offered.
+    A model call sees the history up to the assistant message it produced, so every assistant
+    message of a finished conversation marks one request: the messages before it, with the tools
+    offered.
     """
     from datetime import datetime
 
@@ -136,28 +166,51 @@ def record_requests() -> list[dict[str, Any]]:
     tools = registry.schemas()
     requests: list[dict[str, Any]] = []
 
-    def cut(history: list[dict[str, Any]], offered: list[dict[str, Any]] | None, every: int = 1) -> None:
+    def cut(
+        history: list[dict[str, Any]], offered: list[dict[str, Any]] | None, every: int = 1
+    ) -> None:
         points = [i for i, m in enumerate(history) if m["role"] == "assistant"]
         requests.extend({"messages": history[:i], "tools": offered} for i in points[::every])
 
-    for question in ["现在几点了？17 乘以 9 等于多少？", "北京明天天气怎么样？", "100 美元能换多少人民币？", "你好，你是谁？",
-                     "计算 1 除以 0", "What's the weather in Shanghai tomorrow?"]:
+    for question in [
+        "现在几点了？17 乘以 9 等于多少？",
+        "北京明天天气怎么样？",
+        "100 美元能换多少人民币？",
+        "你好，你是谁？",
+        "计算 1 除以 0",
+        "What's the weather in Shanghai tomorrow?",
+    ]:
         cut(Agent(client, registry).run(question).messages, tools)
-    conversation = Conversation(client, registry, long_term=LongTermMemory(":memory:"), user_id="calibration",
-                                memory=Summarizer(client, 700))
-    for text in ["北京明天天气怎么样？", "那上海呢？", "我的预算上限是 5000 元，酒店每晚不超过 600 元。", "17 乘以 9 等于多少？",
-                 "刚才那个结果乘以 2", "请记住：我对花生过敏", "我们定在 3 月 20 日出发，记得提醒我提交报销单。",
-                 "我对什么过敏？", "100 美元能换多少人民币？", "我的预算上限是多少？"]:
+    conversation = Conversation(
+        client,
+        registry,
+        long_term=LongTermMemory(":memory:"),
+        user_id="calibration",
+        memory=Summarizer(client, 700),
+    )
+    for text in [
+        "北京明天天气怎么样？",
+        "那上海呢？",
+        "我的预算上限是 5000 元，酒店每晚不超过 600 元。",
+        "17 乘以 9 等于多少？",
+        "刚才那个结果乘以 2",
+        "请记住：我对花生过敏",
+        "我们定在 3 月 20 日出发，记得提醒我提交报销单。",
+        "我对什么过敏？",
+        "100 美元能换多少人民币？",
+        "我的预算上限是多少？",
+    ]:
         conversation.ask(text)
     history = conversation.transcript
     cut(history, conversation.registry.schemas(), every=2)
-    cut(history[:len(history) // 2], None, every=3)
+    cut(history[: len(history) // 2], None, every=3)
     return [{"id": f"request_{i:02d}", **item} for i, item in enumerate(requests)]
 
 
 # ---------------------------------------------------------------------------------------------
 # Fitting weights (advice for tokens.py; the constants there are set by hand from it)
 # ---------------------------------------------------------------------------------------------
+
 
 def _solve(rows: list[list[float]], targets: list[float]) -> list[float]:
     """Least squares by the normal equations (a handful of features: no numpy needed)."""
@@ -178,7 +231,9 @@ def _solve(rows: list[list[float]], targets: list[float]) -> list[float]:
 
 
 def fit_text_weights(corpus: dict[str, Any]) -> dict[str, float]:
-    """Per-feature weights that best predict the texts' real counts (relative error, so short texts count too)."""
+    """Per-feature weights that best predict the texts' real counts (relative error, so short texts
+    count too).
+    """
     names = list(tokens.text_features("").keys())
     rows, targets = [], []
     for item in corpus["texts"]:
@@ -190,10 +245,14 @@ def fit_text_weights(corpus: dict[str, Any]) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m handwritten_agent.memory.calibration",
-                                     description="用本地模型的分词器量一量 token 估算的误差。")
+    parser = argparse.ArgumentParser(
+        prog="python -m handwritten_agent.memory.calibration",
+        description="用本地模型的分词器量一量 token 估算的误差。",
+    )
     parser.add_argument("--model", default=None, help="GGUF 文件（默认：课程模型）")
-    parser.add_argument("--rebuild-requests", action="store_true", help="先从离线模拟器重新录下那些请求")
+    parser.add_argument(
+        "--rebuild-requests", action="store_true", help="先从离线模拟器重新录下那些请求"
+    )
     parser.add_argument("--fit", action="store_true", help="打印各文本特征的最小二乘权重")
     parser.add_argument("--dry-run", action="store_true", help="只测量和报告，不写语料文件")
     args = parser.parse_args(argv)
@@ -207,13 +266,21 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     measure(corpus, counter)
     if not args.dry_run:
-        CORPUS_PATH.write_text(json.dumps(corpus, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        CORPUS_PATH.write_text(
+            json.dumps(corpus, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+        )
     rows = corpus_errors(corpus)
     for kind in sorted({r.kind for r in rows}):
         part = error_summary([r for r in rows if r.kind == kind])
-        print(f"{kind:14} n={part['count']:3}  mean |error| {part['mean_abs']:6.1%}  max {part['max_abs']:6.1%}  bias {part['bias']:+6.1%}")
+        print(
+            f"{kind:14} n={part['count']:3}  mean |error| {part['mean_abs']:6.1%}  max"
+            f" {part['max_abs']:6.1%}  bias {part['bias']:+6.1%}"
+        )
     total = error_summary(rows)
-    print(f"{'all':14} n={total['count']:3}  mean |error| {total['mean_abs']:6.1%}  max {total['max_abs']:6.1%}  bias {total['bias']:+6.1%}")
+    print(
+        f"{'all':14} n={total['count']:3}  mean |error| {total['mean_abs']:6.1%}  max"
+        f" {total['max_abs']:6.1%}  bias {total['bias']:+6.1%}"
+    )
     if args.fit:
         print("text weights:", {k: round(v, 3) for k, v in fit_text_weights(corpus).items()})
     return 0

@@ -36,16 +36,36 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
+
 from ..storage import connect
 
 KINDS = ("fact", "preference", "constraint", "task")
 _CJK = "\u3400-\u9fff\uf900-\ufaff"
 _TERM = re.compile(rf"[{_CJK}]+|[a-z]+|\d+(?:\.\d+)?")
 # Words that say "this is a question" rather than what it is about.
-_QUESTION_WORDS = re.compile(r"是什么|是多少|有多少|多少|什么|哪个|哪些|哪里|哪儿|哪|怎么样|怎么|如何|是否|有没有|吗|呢|吧|请问|"
-                             r"告诉我|查一下|查查|帮我|看看|记得|还记得|之前|以前|刚才|说过|提过|我的|我们的|你知道")
+_QUESTION_WORDS = re.compile(
+    r"是什么|是多少|有多少|多少|什么|哪个|哪些|哪里|哪儿|哪|怎么样|怎么|如何|是否|有没有|吗|呢|吧|"
+    r"请问|"
+    r"告诉我|查一下|查查|帮我|看看|记得|还记得|之前|以前|刚才|说过|提过|我的|我们的|你知道"
+)
 _PRONOUNS = re.compile(r"用户|我们|我|你|您|他|她|的")
-_STOP_ASCII = {"the", "and", "what", "is", "are", "my", "me", "do", "you", "remember", "about", "did", "tell", "how", "was"}
+_STOP_ASCII = {
+    "the",
+    "and",
+    "what",
+    "is",
+    "are",
+    "my",
+    "me",
+    "do",
+    "you",
+    "remember",
+    "about",
+    "did",
+    "tell",
+    "how",
+    "was",
+}
 
 
 class MemoryRejected(ValueError):
@@ -63,16 +83,26 @@ class Memory:
     score: float = field(default=0.0, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "text": self.text, "kind": self.kind, "created_at": self.created_at, "source": self.source}
+        return {
+            "id": self.id,
+            "text": self.text,
+            "kind": self.kind,
+            "created_at": self.created_at,
+            "source": self.source,
+        }
 
 
 def normalize(text: str) -> str:
-    """Full-width to half-width, lower case, whitespace collapsed (for matching and de-duplication)."""
+    """Full-width to half-width, lower case, whitespace collapsed (for matching and
+    de-duplication).
+    """
     return " ".join(unicodedata.normalize("NFKC", text).lower().split())
 
 
 def query_terms(query: str) -> list[str]:
-    """What a query is about: its Chinese runs split into two-character words, its English words and numbers."""
+    """What a query is about: its Chinese runs split into two-character words, its English words and
+    numbers.
+    """
     text = _QUESTION_WORDS.sub(" ", normalize(query))
     terms: list[str] = []
     singles: list[str] = []  # one-character words: used only when the query has nothing longer
@@ -81,7 +111,7 @@ def query_terms(query: str) -> list[str]:
             for piece in _PRONOUNS.sub(" ", run).split():
                 if len(piece) == 1:
                     singles.append(piece)
-                terms.extend(piece[i:i + 2] for i in range(len(piece) - 1))
+                terms.extend(piece[i : i + 2] for i in range(len(piece) - 1))
         elif run.isalpha():
             if run not in _STOP_ASCII and len(run) > 1:
                 terms.append(run)
@@ -97,14 +127,16 @@ def _trigrams(query: str) -> list[str]:
         if len(run) < 3:
             continue
         if re.fullmatch(rf"[{_CJK}]+", run):
-            grams.extend(run[i:i + 3] for i in range(len(run) - 2))
+            grams.extend(run[i : i + 3] for i in range(len(run) - 2))
         else:
             grams.append(run)
     return list(dict.fromkeys(grams))
 
 
 def supported_by(text: str, source: str) -> bool:
-    """Is ``text`` a restatement of ``source``? Every number of it appears there, and most of its words."""
+    """Is ``text`` a restatement of ``source``? Every number of it appears there, and most of its
+    words.
+    """
     text_n, source_n = normalize(text), normalize(source)
     numbers = re.findall(r"\d+(?:\.\d+)?", text_n)
     if any(number not in source_n for number in numbers):
@@ -121,7 +153,9 @@ def _like_pattern(term: str) -> str:
 
 
 class LongTermMemory:
-    """Memories per user in one SQLite file (see the module docstring). Safe to share between threads."""
+    """Memories per user in one SQLite file (see the module docstring). Safe to share between
+    threads.
+    """
 
     def __init__(self, path: str | Path = "memory.sqlite3"):
         self.path = str(path)
@@ -146,7 +180,9 @@ class LongTermMemory:
             self.full_text = self._create_index()
 
     def _create_index(self) -> bool:
-        """The FTS5 trigram index (SQLite 3.34+); without it every search is a LIKE scan of the user's rows."""
+        """The FTS5 trigram index (SQLite 3.34+); without it every search is a LIKE scan of the
+        user's rows.
+        """
         try:
             self._db.executescript("""
                 CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(
@@ -166,7 +202,7 @@ class LongTermMemory:
         with self._lock:
             self._db.close()
 
-    def __enter__(self) -> "LongTermMemory":
+    def __enter__(self) -> LongTermMemory:
         return self
 
     def __exit__(self, *exc_info: Any) -> None:
@@ -174,8 +210,12 @@ class LongTermMemory:
 
     # -- writing ---------------------------------------------------------------------------------
 
-    def remember(self, user_id: str, text: str, *, kind: str = "fact", source: dict[str, Any]) -> Memory:
-        """Store ``text`` for ``user_id``; ``source`` is the user message it comes from (see the module docstring)."""
+    def remember(
+        self, user_id: str, text: str, *, kind: str = "fact", source: dict[str, Any]
+    ) -> Memory:
+        """Store ``text`` for ``user_id``; ``source`` is the user message it comes from (see the
+        module docstring).
+        """
         user_id, text = str(user_id), " ".join(str(text).split())
         if not user_id:
             raise ValueError("user_id 不能为空：每条记忆都属于一个用户。")
@@ -184,30 +224,54 @@ class LongTermMemory:
         if kind not in KINDS:
             raise ValueError(f"kind 只能是 {', '.join(KINDS)} 之一，收到的是 {kind!r}。")
         if re.search(r"[?？]\s*$|吗\s*$", text):
-            raise MemoryRejected(f"“{text}”是一个问题，不是要记住的事实：长期记忆只保存用户陈述的事实、偏好、约束和待办。")
-        if not isinstance(source, dict) or source.get("role") != "user" or not isinstance(source.get("content"), str):
-            raise MemoryRejected("记忆只能来自用户说的话：source 必须是那条用户消息（role 为 user，带 content），"
-                                 f"收到的是 {str(source)[:80]}。工具结果、网页内容都不能写进长期记忆。")
+            raise MemoryRejected(
+                f"“{text}”是一个问题，不是要记住的事实：长期记忆只保存用户陈述的事实、偏好、约束和"
+                f"待办。"
+            )
+        if (
+            not isinstance(source, dict)
+            or source.get("role") != "user"
+            or not isinstance(source.get("content"), str)
+        ):
+            raise MemoryRejected(
+                "记忆只能来自用户说的话：source 必须是那条用户消息（role 为 user，带 content），"
+                f"收到的是 {str(source)[:80]}。工具结果、网页内容都不能写进长期记忆。"
+            )
         if not supported_by(text, source["content"]):
-            raise MemoryRejected(f"“{text}”不是用户在这条消息里说的内容：{source['content'][:80]}。"
-                                 "只能记住用户亲口说过的事实（数字要和原话一致）。")
+            raise MemoryRejected(
+                f"“{text}”不是用户在这条消息里说的内容：{source['content'][:80]}。"
+                "只能记住用户亲口说过的事实（数字要和原话一致）。"
+            )
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
         normalized = normalize(text)
         with self._lock, self._db:
-            self._db.execute("INSERT OR IGNORE INTO memories (user_id, text, kind, source, normalized, created_at) "
-                             "VALUES (?, ?, ?, ?, ?, ?)",
-                             (user_id, text, kind, json.dumps(source, ensure_ascii=False), normalized, now))
-            row = self._db.execute("SELECT * FROM memories WHERE user_id = ? AND normalized = ?", (user_id, normalized)).fetchone()
+            self._db.execute(
+                "INSERT OR IGNORE INTO memories (user_id, text, kind, source, normalized,"
+                " created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (user_id, text, kind, json.dumps(source, ensure_ascii=False), normalized, now),
+            )
+            row = self._db.execute(
+                "SELECT * FROM memories WHERE user_id = ? AND normalized = ?", (user_id, normalized)
+            ).fetchone()
         return self._memory(row)
 
-    def forget(self, user_id: str, *, memory_id: int | None = None, matching: str | None = None) -> int:
-        """Delete one of the user's memories (``memory_id``), those containing ``matching``, or all of them. Returns how many."""
+    def forget(
+        self, user_id: str, *, memory_id: int | None = None, matching: str | None = None
+    ) -> int:
+        """Delete one of the user's memories (``memory_id``), those containing ``matching``, or all
+        of them. Returns how many.
+        """
         with self._lock, self._db:
             if memory_id is not None:
-                cursor = self._db.execute("DELETE FROM memories WHERE user_id = ? AND id = ?", (str(user_id), int(memory_id)))
+                cursor = self._db.execute(
+                    "DELETE FROM memories WHERE user_id = ? AND id = ?",
+                    (str(user_id), int(memory_id)),
+                )
             elif matching is not None:
-                cursor = self._db.execute("DELETE FROM memories WHERE user_id = ? AND normalized LIKE ? ESCAPE '\\'",
-                                          (str(user_id), _like_pattern(normalize(matching))))
+                cursor = self._db.execute(
+                    "DELETE FROM memories WHERE user_id = ? AND normalized LIKE ? ESCAPE '\\'",
+                    (str(user_id), _like_pattern(normalize(matching))),
+                )
             else:
                 cursor = self._db.execute("DELETE FROM memories WHERE user_id = ?", (str(user_id),))
             return cursor.rowcount
@@ -217,17 +281,23 @@ class LongTermMemory:
     def memories(self, user_id: str) -> list[Memory]:
         """All of the user's memories, oldest first."""
         with self._lock:
-            rows = self._db.execute("SELECT * FROM memories WHERE user_id = ? ORDER BY id", (str(user_id),)).fetchall()
+            rows = self._db.execute(
+                "SELECT * FROM memories WHERE user_id = ? ORDER BY id", (str(user_id),)
+            ).fetchall()
         return [self._memory(row) for row in rows]
 
     def count(self, user_id: str | None = None) -> int:
         with self._lock:
             if user_id is None:
                 return self._db.execute("SELECT COUNT(*) FROM memories").fetchone()[0]
-            return self._db.execute("SELECT COUNT(*) FROM memories WHERE user_id = ?", (str(user_id),)).fetchone()[0]
+            return self._db.execute(
+                "SELECT COUNT(*) FROM memories WHERE user_id = ?", (str(user_id),)
+            ).fetchone()[0]
 
     def recall(self, user_id: str, query: str, k: int = 5) -> list[Memory]:
-        """The user's memories that share words with ``query``, best first, at most ``k``, without near-duplicates."""
+        """The user's memories that share words with ``query``, best first, at most ``k``, without
+        near-duplicates.
+        """
         if k <= 0:
             return []
         user_id, terms = str(user_id), query_terms(str(query))
@@ -239,15 +309,20 @@ class LongTermMemory:
             if self.full_text and grams:
                 match = " OR ".join('"' + g.replace('"', '""') + '"' for g in grams)
                 for row in self._db.execute(
-                        "SELECT m.* FROM memories_fts JOIN memories AS m ON m.id = memories_fts.rowid "
-                        "WHERE memories_fts MATCH ? AND m.user_id = ? ORDER BY bm25(memories_fts) LIMIT ?",
-                        (match, user_id, max(50, k * 10))):
+                    "SELECT m.* FROM memories_fts JOIN memories AS m ON m.id = memories_fts.rowid"
+                    " WHERE memories_fts MATCH ? AND m.user_id = ? ORDER BY bm25(memories_fts)"
+                    " LIMIT ?",
+                    (match, user_id, max(50, k * 10)),
+                ):
                     candidates[row["id"]] = row
             short = [t for t in terms if len(t) < 3] if self.full_text and grams else terms
             if short:  # words a trigram index cannot look up: scan this user's rows
                 where = " OR ".join("normalized LIKE ? ESCAPE '\\'" for _ in short[:32])
-                for row in self._db.execute(f"SELECT * FROM memories WHERE user_id = ? AND ({where}) ORDER BY id DESC LIMIT 500",
-                                            (user_id, *[_like_pattern(t) for t in short[:32]])):
+                for row in self._db.execute(
+                    f"SELECT * FROM memories WHERE user_id = ? AND ({where}) ORDER BY id DESC"
+                    " LIMIT 500",
+                    (user_id, *[_like_pattern(t) for t in short[:32]]),
+                ):
                     candidates.setdefault(row["id"], row)
         scored = []
         for row in candidates.values():
@@ -270,10 +345,29 @@ class LongTermMemory:
 
     @staticmethod
     def _memory(row: sqlite3.Row, score: float = 0.0) -> Memory:
-        return Memory(row["id"], row["user_id"], row["text"], row["kind"], json.loads(row["source"]), row["created_at"], score)
+        return Memory(
+            row["id"],
+            row["user_id"],
+            row["text"],
+            row["kind"],
+            json.loads(row["source"]),
+            row["created_at"],
+            score,
+        )
 
     def __repr__(self) -> str:
-        return f"LongTermMemory({self.path!r}, full_text={'FTS5 trigram' if self.full_text else 'LIKE only'})"
+        return (
+            f"LongTermMemory({self.path!r},"
+            f" full_text={'FTS5 trigram' if self.full_text else 'LIKE only'})"
+        )
 
 
-__all__ = ["KINDS", "LongTermMemory", "Memory", "MemoryRejected", "normalize", "query_terms", "supported_by"]
+__all__ = [
+    "KINDS",
+    "LongTermMemory",
+    "Memory",
+    "MemoryRejected",
+    "normalize",
+    "query_terms",
+    "supported_by",
+]

@@ -7,21 +7,27 @@ the lines with matplotlib, the budget as a dashed line. ``plot_call_logs`` draws
 ``caching.CallLog``s, where the summarizer's own calls are recorded too: they appear as crosses.
 
 Chinese labels need a font with Chinese glyphs; ``plotting.chinese_font()`` looks for a common one
-(Noto Sans CJK, WenQuanYi, PingFang, Microsoft YaHei, SimHei …) and the labels fall back to English when there
-is none, instead of drawing empty boxes.
+(Noto Sans CJK, WenQuanYi, PingFang, Microsoft YaHei, SimHei …) and the labels fall back to English
+when there is none, instead of drawing empty boxes.
 
 Left out: interactive plots, and saving the figure (``fig.savefig(path)`` does that).
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..plotting import chinese_font
 from ..tokens import count_message_tokens
 
-def tokens_per_call(make_conversation: Callable[[], Any], texts: list[str], tools: list[dict[str, Any]] | None) -> list[int]:
-    """Tokens of every model call while ``texts`` are asked, one after the other, in a fresh conversation."""
+
+def tokens_per_call(
+    make_conversation: Callable[[], Any], texts: list[str], tools: list[dict[str, Any]] | None
+) -> list[int]:
+    """Tokens of every model call while ``texts`` are asked, one after the other, in a fresh
+    conversation.
+    """
     counts: list[int] = []
     conversation = make_conversation()
     previous = conversation.on_event
@@ -38,11 +44,13 @@ def tokens_per_call(make_conversation: Callable[[], Any], texts: list[str], tool
     return counts
 
 
-def plot_tokens_per_call(series: dict[Any, list[int]], *, budget: int | None = None, title: str | None = None) -> Any:
+def plot_tokens_per_call(
+    series: dict[Any, list[int]], *, budget: int | None = None, title: str | None = None
+) -> Any:
     """A matplotlib figure with one line per policy.
 
-    ``series`` maps a label — a string, or a ``(中文, English)`` pair used by whichever the fonts allow —
-    to the tokens of each model call.
+    ``series`` maps a label — a string, or a ``(中文, English)`` pair used by whichever the fonts
+    allow — to the tokens of each model call.
     """
     import matplotlib.pyplot as plt
 
@@ -55,21 +63,40 @@ def plot_tokens_per_call(series: dict[Any, list[int]], *, budget: int | None = N
     for label, counts in series.items():
         if isinstance(label, tuple):
             label = label[0] if zh else label[1]
-        ax.plot(range(1, len(counts) + 1), counts, marker="o", markersize=3, linewidth=1.6, label=label)
+        ax.plot(
+            range(1, len(counts) + 1), counts, marker="o", markersize=3, linewidth=1.6, label=label
+        )
     if budget is not None:
-        ax.axhline(budget, linestyle="--", color="grey", linewidth=1, label=("预算" if zh else "budget") + f" {budget}")
+        ax.axhline(
+            budget,
+            linestyle="--",
+            color="grey",
+            linewidth=1,
+            label=("预算" if zh else "budget") + f" {budget}",
+        )
     ax.set_xlabel("第几次请求模型" if zh else "model call")
     ax.set_ylabel("每次请求的 token 数（估算）" if zh else "tokens per request (estimate)")
-    ax.set_title(title or ("每次请求发送的 token：不管理 / 滑动窗口 / 摘要压缩" if zh else "tokens sent per model call"))
+    ax.set_title(
+        title
+        or (
+            "每次请求发送的 token：不管理 / 滑动窗口 / 摘要压缩"
+            if zh
+            else "tokens sent per model call"
+        )
+    )
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
     return fig
 
 
-def plot_call_logs(logs: dict[Any, Any], *, budget: int | None = None, title: str | None = None) -> Any:
-    """A matplotlib figure from ``CallLog``s: per policy, the input tokens of every call in order — the agent's calls
-    as a line, the calls without tools (the summarizer's) as crosses. Labels as in ``plot_tokens_per_call``."""
+def plot_call_logs(
+    logs: dict[Any, Any], *, budget: int | None = None, title: str | None = None
+) -> Any:
+    """A matplotlib figure from ``CallLog``s: per policy, the input tokens of every call in order —
+    the agent's calls as a line, the calls without tools (the summarizer's) as crosses. Labels as in
+    ``plot_tokens_per_call``.
+    """
     import matplotlib.pyplot as plt
 
     font = chinese_font()
@@ -82,19 +109,52 @@ def plot_call_logs(logs: dict[Any, Any], *, budget: int | None = None, title: st
     for label, log in logs.items():
         if isinstance(label, tuple):
             label = label[0] if zh else label[1]
-        agent = [(i, call.input_tokens or 0) for i, call in enumerate(log.calls, 1) if call.has_tools]
-        summaries = [(i, call.input_tokens or 0) for i, call in enumerate(log.calls, 1) if not call.has_tools]
-        (line,) = ax.plot([i for i, _ in agent], [t for _, t in agent], marker="o", markersize=2.5, linewidth=1.4, label=label)
+        agent = [
+            (i, call.input_tokens or 0) for i, call in enumerate(log.calls, 1) if call.has_tools
+        ]
+        summaries = [
+            (i, call.input_tokens or 0) for i, call in enumerate(log.calls, 1) if not call.has_tools
+        ]
+        (line,) = ax.plot(
+            [i for i, _ in agent],
+            [t for _, t in agent],
+            marker="o",
+            markersize=2.5,
+            linewidth=1.4,
+            label=label,
+        )
         if summaries:
             crosses = True
-            ax.scatter([i for i, _ in summaries], [t for _, t in summaries], marker="x", s=36, color=line.get_color(), zorder=3)
+            ax.scatter(
+                [i for i, _ in summaries],
+                [t for _, t in summaries],
+                marker="x",
+                s=36,
+                color=line.get_color(),
+                zorder=3,
+            )
     if crosses:
-        ax.scatter([], [], marker="x", color="grey", label="× 写摘要的请求" if zh else "× summary request")
+        ax.scatter(
+            [], [], marker="x", color="grey", label="× 写摘要的请求" if zh else "× summary request"
+        )
     if budget is not None:
-        ax.axhline(budget, linestyle="--", color="grey", linewidth=1, label=("预算" if zh else "budget") + f" {budget}")
+        ax.axhline(
+            budget,
+            linestyle="--",
+            color="grey",
+            linewidth=1,
+            label=("预算" if zh else "budget") + f" {budget}",
+        )
     ax.set_xlabel("第几次请求模型（包括写摘要）" if zh else "model call (summaries included)")
     ax.set_ylabel("这次请求的输入 token 数" if zh else "input tokens of the call")
-    ax.set_title(title or ("每次请求的输入 token：各种记忆策略" if zh else "input tokens per call, per memory policy"))
+    ax.set_title(
+        title
+        or (
+            "每次请求的输入 token：各种记忆策略"
+            if zh
+            else "input tokens per call, per memory policy"
+        )
+    )
     ax.grid(alpha=0.3)
     ax.legend(fontsize=9)
     fig.tight_layout()

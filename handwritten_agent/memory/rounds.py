@@ -34,7 +34,8 @@ def split_head(messages: list[Message]) -> tuple[list[Message], list[Message]]:
 
 
 def split_rounds(messages: list[Message]) -> list[list[Message]]:
-    """The rounds of a conversation (the head of system messages is not a round; see the module docstring).
+    """The rounds of a conversation (the head of system messages is not a round; see the module
+    docstring).
 
     Every round but possibly the first starts with a user message; an assistant message with
     ``tool_calls`` and the tool messages answering it are always in the same round, because only a
@@ -55,19 +56,31 @@ def join(head: list[Message], rounds: list[list[Message]]) -> list[Message]:
 
 
 def pairing_problems(messages: list[Message]) -> list[str]:
-    """What the API would reject about tool pairing, in Chinese; an empty list when every call is answered.
+    """What the API would reject about tool pairing, in Chinese; an empty list when every call is
+    answered.
 
-    Checks (``messages.pairing_problems``): every tool message answers a call of the assistant message right
-    before the run of tool messages it belongs to; every call of that assistant message gets a tool message
-    before any other message follows (also at the end of the list).
+    Checks (``messages.pairing_problems``): every tool message answers a call of the assistant
+    message right before the run of tool messages it belongs to; every call of that assistant
+    message gets a tool message before any other message follows (also at the end of the list).
     """
     words = []
     for problem in find_pairing_problems(messages):
         if problem.kind == "orphan":
-            words.append(f"第 {problem.index} 条 tool 消息（tool_call_id={problem.ids[0]!r}）没有回答它前面那条 assistant 消息里的任何调用")
+            words.append(
+                f"第 {problem.index} 条 tool"
+                f" 消息（tool_call_id={problem.ids[0]!r}）没有回答它前面那条 assistant"
+                " 消息里的任何调用"
+            )
         else:
-            where = f"第 {problem.before} 条消息之前" if problem.before is not None else "消息列表结束时"
-            words.append(f"第 {problem.index} 条 assistant 消息的工具调用 {', '.join(problem.ids)} 在{where}没有得到 tool 消息的回答")
+            where = (
+                f"第 {problem.before} 条消息之前"
+                if problem.before is not None
+                else "消息列表结束时"
+            )
+            words.append(
+                f"第 {problem.index} 条 assistant 消息的工具调用 {', '.join(problem.ids)}"
+                f" 在{where}没有得到 tool 消息的回答"
+            )
     return words
 
 

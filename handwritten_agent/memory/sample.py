@@ -1,4 +1,5 @@
-"""A scripted 20-round conversation with ten planted facts, for measuring what a memory policy keeps.
+"""A scripted 20-round conversation with ten planted facts, for measuring what a memory policy
+keeps.
 
 Half of the rounds use tools (weather, exchange rate, calculator, clock), the other half plant one
 fact each — numbers, names, preferences, constraints, a decision, an open task — the kind of thing a
@@ -71,7 +72,9 @@ class Recall:
 
 
 def ask_planted(conversation: Any) -> list[Recall]:
-    """Ask every planted question in ``conversation`` (a ``Conversation``); which answers still have the fact."""
+    """Ask every planted question in ``conversation`` (a ``Conversation``); which answers still have
+    the fact.
+    """
     return [Recall(planted, conversation.ask(planted.question).answer or "") for planted in PLANTED]
 
 

@@ -1,7 +1,8 @@
 """Step 1: find the JSON blocks in a reply — one linear scan counting brackets outside strings.
 
-Unlike ``repair`` it changes nothing: it only says where each top-level ``{...}`` / ``[...]`` starts and ends
-(and marks a block that is never closed). Left out: deciding what a block means (``calls``).
+Unlike ``repair`` it changes nothing: it only says where each top-level ``{...}`` / ``[...]`` starts
+and ends (and marks a block that is never closed). Left out: deciding what a block means
+(``calls``).
 """
 
 from __future__ import annotations
@@ -9,14 +10,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-
-
 # --------------------------------------------------------------------------------------------
 # Strings: where they start and end (shared by steps 1 and 2)
 # --------------------------------------------------------------------------------------------
 
-_CLOSE_PATTERNS = {closers: re.compile("[" + re.escape(closers) + r"\\]") for closers in ('"', "'", "’'", "”\"")}
-_FANCY_QUOTES = {"'": "'", "‘": "’'", "’": "’'", "“": "”\"", "”": "”\""}  # opener -> accepted closers
+_CLOSE_PATTERNS = {
+    closers: re.compile("[" + re.escape(closers) + r"\\]") for closers in ('"', "'", "’'", '”"')
+}
+_FANCY_QUOTES = {"'": "'", "‘": "’'", "’": "’'", "“": '”"', "”": '”"'}  # opener -> accepted closers
 _BEFORE_VALUE = set("{[,:｛［，：")
 _AFTER_VALUE = set("}],:｝］，：")
 
@@ -31,7 +32,8 @@ def _string_close(text: str, start: int, closers: str, lenient: bool) -> int:
     """Index of the quote closing the string that opens at ``start``, or -1 if it never closes.
 
     A standard string closes at the first unescaped ``"``. A ``lenient`` one (quoted with ' ‘ ’ “ ”)
-    closes only at a closer followed by } ] , : or the end, so "it's" does not end at its apostrophe.
+    closes only at a closer followed by } ] , : or the end, so "it's" does not end at its
+    apostrophe.
     """
     pattern = _CLOSE_PATTERNS[closers]
     index = start + 1
@@ -57,6 +59,7 @@ def _string_end(text: str, start: int) -> int:
 # --------------------------------------------------------------------------------------------
 # Step 1: find the JSON blocks
 # --------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class JsonBlock:
@@ -109,11 +112,16 @@ def find_json_blocks(text: str) -> list[JsonBlock]:
             skip_until = close + 1
         elif char in _FANCY_QUOTES:
             closers = _FANCY_QUOTES[char]
-            if _previous_non_space(text, pos) not in _BEFORE_VALUE or unclosable.get(closers, len(text)) <= pos:
+            if (
+                _previous_non_space(text, pos) not in _BEFORE_VALUE
+                or unclosable.get(closers, len(text)) <= pos
+            ):
                 continue  # an apostrophe, or a string we already know never closes
             close = _string_close(text, pos, closers, lenient=True)
             if close < 0:
-                unclosable[closers] = pos  # any later string of this kind fails too: keeps the scan linear
+                unclosable[closers] = (
+                    pos  # any later string of this kind fails too: keeps the scan linear
+                )
             else:
                 skip_until = close + 1
         elif char in _OPENERS:
@@ -122,8 +130,11 @@ def find_json_blocks(text: str) -> list[JsonBlock]:
             start, _ = stack.pop()
             closed.append((start, pos + 1, stack[-1][0] if stack else None))
     never_closed = {position for position, _ in stack}
-    blocks = [JsonBlock(start, end, True, text[start:end]) for start, end, parent in closed
-              if parent is None or parent in never_closed]
+    blocks = [
+        JsonBlock(start, end, True, text[start:end])
+        for start, end, parent in closed
+        if parent is None or parent in never_closed
+    ]
     if stack:
         start = stack[0][0]
         blocks.append(JsonBlock(start, len(text), False, text[start:]))
@@ -144,8 +155,8 @@ def _strip_reasoning(text: str) -> str:
     stripped = text.lstrip()
     if stripped.startswith("<think>"):
         end = stripped.find("</think>")
-        return "" if end < 0 else stripped[end + len("</think>"):]
+        return "" if end < 0 else stripped[end + len("</think>") :]
     if text.startswith("</think>"):
-        return text[len("</think>"):]
+        return text[len("</think>") :]
     end = text.find("\n</think>")
-    return text if end < 0 else text[end + len("\n</think>"):]
+    return text if end < 0 else text[end + len("\n</think>") :]

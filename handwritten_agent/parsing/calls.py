@@ -1,4 +1,5 @@
-"""Step 3: read the tool call out of the first block that is one — and the entry points ``parse_tool_call(s)``.
+"""Step 3: read the tool call out of the first block that is one — and the entry points
+``parse_tool_call(s)``.
 
 Left out: checking the arguments against the schema and that the tool exists (``tools`` does both).
 """
@@ -13,12 +14,20 @@ from ..messages import ToolCall
 from .blocks import _WRAPPERS, JsonBlock, _strip_reasoning, find_json_blocks
 from .react import _react_route, parse_react
 from .repair import _loads, _loads_lenient, _reason, repair_json
-from .results import _FINAL_ANSWER_NAMES, ARGUMENT_KEYS, MAX_BLOCKS, NAME_KEYS, ParseError, _error, _Failure
-
+from .results import (
+    _FINAL_ANSWER_NAMES,
+    ARGUMENT_KEYS,
+    MAX_BLOCKS,
+    NAME_KEYS,
+    ParseError,
+    _error,
+    _Failure,
+)
 
 # --------------------------------------------------------------------------------------------
 # Step 3: read the call
 # --------------------------------------------------------------------------------------------
+
 
 def _syntax_failure(block_text: str) -> _Failure:
     repaired = repair_json(block_text)
@@ -26,18 +35,23 @@ def _syntax_failure(block_text: str) -> _Failure:
         _loads(repaired)
     except json.JSONDecodeError as exc:
         reason = describe_json_error(exc.msg)
-        near = repaired[max(0, exc.pos - 12): exc.pos + 12].replace("\n", " ")
-        return _Failure(f"JSON 格式错误（{reason}，位置在“{near}”附近）",
-                        f"修补后仍不是合法的 JSON：{reason}，在修补后的块里第 {exc.pos + 1} 个字符")
+        near = repaired[max(0, exc.pos - 12) : exc.pos + 12].replace("\n", " ")
+        return _Failure(
+            f"JSON 格式错误（{reason}，位置在“{near}”附近）",
+            f"修补后仍不是合法的 JSON：{reason}，在修补后的块里第 {exc.pos + 1} 个字符",
+        )
     except ValueError as exc:
         reason = _reason(exc)
         return _Failure(f"JSON 格式错误（{reason}）", f"修补后仍不是合法的 JSON：{reason}")
-    return _Failure("JSON 格式错误", "不是合法的 JSON")  # not reached: callers only ask after a failure
+    return _Failure(
+        "JSON 格式错误", "不是合法的 JSON"
+    )  # not reached: callers only ask after a failure
 
 
-_TRUNCATED = _Failure("JSON 不完整，括号没有闭合（输出可能被截断了）",
-                      "JSON 块一直没有闭合：输出被截断，或者少了右括号")
-
+_TRUNCATED = _Failure(
+    "JSON 不完整，括号没有闭合（输出可能被截断了）",
+    "JSON 块一直没有闭合：输出被截断，或者少了右括号",
+)
 
 
 def _coerce_arguments(value: Any) -> dict[str, Any] | _Failure:
@@ -51,14 +65,20 @@ def _coerce_arguments(value: Any) -> dict[str, Any] | _Failure:
         try:
             decoded = _loads_lenient(value.strip())
         except ValueError:
-            return _Failure("arguments 是一个字符串，但里面不是合法的 JSON",
-                            "arguments 是字符串，解码后不是 JSON")
+            return _Failure(
+                "arguments 是一个字符串，但里面不是合法的 JSON",
+                "arguments 是字符串，解码后不是 JSON",
+            )
         if isinstance(decoded, dict):
             return decoded
-        return _Failure(f"arguments 解码后是{json_type_zh(decoded)}，应该是 JSON 对象",
-                        f"arguments 是字符串，里面装的是{json_type_zh(decoded)}，不是对象")
-    return _Failure(f"arguments 应该是 JSON 对象，而不是{json_type_zh(value)}",
-                    f"arguments 是{json_type_zh(value)}，不是对象")
+        return _Failure(
+            f"arguments 解码后是{json_type_zh(decoded)}，应该是 JSON 对象",
+            f"arguments 是字符串，里面装的是{json_type_zh(decoded)}，不是对象",
+        )
+    return _Failure(
+        f"arguments 应该是 JSON 对象，而不是{json_type_zh(value)}",
+        f"arguments 是{json_type_zh(value)}，不是对象",
+    )
 
 
 class _NotACall(NamedTuple):
@@ -82,9 +102,14 @@ def _interpret(value: Any, depth: int = 0) -> list[ToolCall] | _Failure | _NotAC
         return _NotACall()
     if isinstance(value.get("tool_calls"), list):  # a whole OpenAI assistant message
         return _interpret(value["tool_calls"], depth + 1)
-    if isinstance(value.get("function"), dict):  # OpenAI shape: {"type": "function", "function": {...}}
+    if isinstance(
+        value.get("function"), dict
+    ):  # OpenAI shape: {"type": "function", "function": {...}}
         return _interpret(value["function"], depth + 1)
-    name = next((value[key] for key in NAME_KEYS if isinstance(value.get(key), str) and value[key].strip()), None)
+    name = next(
+        (value[key] for key in NAME_KEYS if isinstance(value.get(key), str) and value[key].strip()),
+        None,
+    )
     argument_key = next((key for key in ARGUMENT_KEYS if key in value), None)
     if name is None:
         if argument_key is not None:
@@ -99,8 +124,11 @@ def _interpret(value: Any, depth: int = 0) -> list[ToolCall] | _Failure | _NotAC
     if isinstance(arguments, _Failure):
         return arguments
     if arguments.get("type") == "object" and isinstance(arguments.get("properties"), dict):
-        return _Failure("你输出的是工具的定义（参数的 JSON Schema），而不是一次调用；arguments 里应该填参数的具体取值",
-                        f"模型照抄了工具 {name!r} 的参数 schema，而不是调用它")
+        return _Failure(
+            "你输出的是工具的定义（参数的 JSON Schema），而不是一次调用；arguments 里应该填参数的具"
+            "体取值",
+            f"模型照抄了工具 {name!r} 的参数 schema，而不是调用它",
+        )
     return [ToolCall.from_arguments(name, arguments)]
 
 
@@ -113,7 +141,7 @@ def _is_only_json(text: str, blocks: list[JsonBlock]) -> bool:
     position = 0
     for block in blocks:
         if block.start >= position:
-            rest.append(text[position:block.start])
+            rest.append(text[position : block.start])
             position = block.end
     rest.append(text[position:])
     leftover = "".join(rest)
@@ -124,19 +152,31 @@ def _is_only_json(text: str, blocks: list[JsonBlock]) -> bool:
 
 def _looks_like_attempt(block_text: str, only_json: bool) -> bool:
     """Does a block that failed to parse look like a tool call the model tried to write?"""
-    if not any(quote in block_text for quote in "\"'“”‘’") or not any(colon in block_text for colon in ":："):
+    if not any(quote in block_text for quote in "\"'“”‘’") or not any(
+        colon in block_text for colon in ":："
+    ):
         return False
     return only_json or any(word in block_text.lower() for word in _CALL_WORDS)
 
 
 def _located(failure: _Failure, start: int, length: int) -> _Failure:
-    """The failure with where its block starts in the reply (1-based, as a person counts), for the log."""
-    return failure._replace(detail=f"{failure.detail}；出错的 JSON 块从回复的第 {start + 1} 个字符开始（回复共 {length} 个字符）")
+    """The failure with where its block starts in the reply (1-based, as a person counts), for the
+    log.
+    """
+    return failure._replace(
+        detail=(
+            f"{failure.detail}；出错的 JSON 块从回复的第 {start + 1} 个字符开始（回复共 {length}"
+            " 个字符）"
+        )
+    )
 
 
-def _calls_in_json(text: str, *, first_only: bool, offset: int = 0) -> list[ToolCall] | _Failure | None:
-    """The calls in the JSON blocks of ``text``; a failure's detail says where its block starts, counting
-    ``offset`` characters before ``text`` (a reasoning section that was cut off the reply)."""
+def _calls_in_json(
+    text: str, *, first_only: bool, offset: int = 0
+) -> list[ToolCall] | _Failure | None:
+    """The calls in the JSON blocks of ``text``; a failure's detail says where its block starts,
+    counting ``offset`` characters before ``text`` (a reasoning section that was cut off the reply).
+    """
     blocks = find_json_blocks(text)[:MAX_BLOCKS]
     only_json = _is_only_json(text, blocks)
     calls: list[ToolCall] = []
@@ -163,8 +203,14 @@ def _calls_in_json(text: str, *, first_only: bool, offset: int = 0) -> list[Tool
         elif isinstance(result, _Failure):
             failures.append((block.start, result))
         elif not result.final_answer and only_json and isinstance(value, dict):
-            failures.append((block.start, _Failure("JSON 对象里缺少工具名（name 字段）",
-                                                   "回复是一个没有工具名的 JSON 对象")))
+            failures.append(
+                (
+                    block.start,
+                    _Failure(
+                        "JSON 对象里缺少工具名（name 字段）", "回复是一个没有工具名的 JSON 对象"
+                    ),
+                )
+            )
     # A block that never closes is an error, unless a complete call was found inside it
     # (then it was a stray bracket in the prose before the call).
     for block in unclosed:
@@ -179,6 +225,7 @@ def _calls_in_json(text: str, *, first_only: bool, offset: int = 0) -> list[Tool
 # --------------------------------------------------------------------------------------------
 # The entry points
 # --------------------------------------------------------------------------------------------
+
 
 def parse_tool_call(text: str) -> ToolCall | ParseError | None:
     """The first tool call in a model's reply; ``None`` if the reply does not try to call a tool.

@@ -1,4 +1,5 @@
-"""The text ReAct format: ``Thought:`` / ``Action:`` / ``Action Input:`` lines, or ``Final Answer:``.
+"""The text ReAct format: ``Thought:`` / ``Action:`` / ``Action Input:`` lines, or ``Final
+Answer:``.
 
 Left out: multi-step transcripts (one reply is one step; the agent adds the ``Observation:``).
 """
@@ -13,24 +14,30 @@ from .blocks import _WRAPPERS, _strip_reasoning, find_json_blocks
 from .repair import _first_json_value
 from .results import ParseError, ReActStep, _error, _Failure
 
-
 # --------------------------------------------------------------------------------------------
 # The text ReAct format
 # --------------------------------------------------------------------------------------------
 
 _REACT_LABELS = {
-    "thought": "thought", "思考": "thought",
-    "action": "action", "行动": "action",
-    "actioninput": "action_input", "行动输入": "action_input",
-    "observation": "observation", "观察": "observation",
-    "finalanswer": "final_answer", "最终答案": "final_answer",
+    "thought": "thought",
+    "思考": "thought",
+    "action": "action",
+    "行动": "action",
+    "actioninput": "action_input",
+    "行动输入": "action_input",
+    "observation": "observation",
+    "观察": "observation",
+    "finalanswer": "final_answer",
+    "最终答案": "final_answer",
 }
 
 
 def _react_label(line: str) -> tuple[str, str] | None:
     """``("action", "calculate")`` for a line like ``Action: calculate``; None for other lines."""
     stripped = line.lstrip(" \t*#>-`")
-    colons = [index for index in (stripped.find(":", 0, 24), stripped.find("：", 0, 24)) if index >= 0]
+    colons = [
+        index for index in (stripped.find(":", 0, 24), stripped.find("：", 0, 24)) if index >= 0
+    ]
     if not colons:
         return None
     colon = min(colons)
@@ -38,7 +45,7 @@ def _react_label(line: str) -> tuple[str, str] | None:
     label = _REACT_LABELS.get(key)
     if label is None:
         return None
-    return label, stripped[colon + 1:].lstrip("* \t")
+    return label, stripped[colon + 1 :].lstrip("* \t")
 
 
 def _clean_action_name(text: str) -> str:
@@ -54,11 +61,11 @@ def parse_react(text: str) -> ReActStep | ParseError:
     """Read one ReAct turn: Thought, then either Action + Action Input or Final Answer.
 
     Labels are matched at the start of a line, case-insensitively, with an ASCII or full-width
-    colon, also in bold (``**Action:**``) or in Chinese (思考 / 行动 / 行动输入 / 最终答案). Anything
-    from an "Observation:" line on is dropped: the model must not write the tool's result itself.
-    Whichever of Action and Final Answer comes first wins. A missing Action Input means ``{}``
-    (schema validation will complain if the tool needs arguments); an Action Input that is not a
-    JSON object is a ``ParseError``. "Action: None" (written by some models before a Final
+    colon, also in bold (``**Action:**``) or in Chinese (思考 / 行动 / 行动输入 / 最终答案).
+    Anything from an "Observation:" line on is dropped: the model must not write the tool's result
+    itself. Whichever of Action and Final Answer comes first wins. A missing Action Input means
+    ``{}`` (schema validation will complain if the tool needs arguments); an Action Input that is
+    not a JSON object is a ``ParseError``. "Action: None" (written by some models before a Final
     Answer) is not an action.
     """
     preamble: list[str] = []
@@ -94,9 +101,15 @@ def parse_react(text: str) -> ReActStep | ParseError:
         if name.lower() in _NO_ACTION:
             continue
         if not name:
-            return _error(_Failure("Action 后面没有写工具名", "ReAct 的 Action 行没有工具名"), text, react=True)
+            return _error(
+                _Failure("Action 后面没有写工具名", "ReAct 的 Action 行没有工具名"),
+                text,
+                react=True,
+            )
         following = sections[index + 1] if index + 1 < len(sections) else None
-        input_text = inline_input or (joined(following[1]) if following and following[0] == "action_input" else "")
+        input_text = inline_input or (
+            joined(following[1]) if following and following[0] == "action_input" else ""
+        )
         arguments = _react_input(input_text)
         if isinstance(arguments, _Failure):
             return _error(arguments, text, react=True)
@@ -129,8 +142,10 @@ def _react_input(text: str) -> dict[str, Any] | _Failure:
             reason = "Action Input 不是合法的 JSON"
         return _Failure(reason, f"ReAct 的 Action Input 不是 JSON 对象：{exc}")
     if not isinstance(value, dict):
-        return _Failure(f"Action Input 应该是 JSON 对象，而你写的是{json_type_zh(value)}",
-                        f"ReAct 的 Action Input 是{json_type_zh(value)}，不是对象")
+        return _Failure(
+            f"Action Input 应该是 JSON 对象，而你写的是{json_type_zh(value)}",
+            f"ReAct 的 Action Input 是{json_type_zh(value)}，不是对象",
+        )
     return value
 
 

@@ -1,23 +1,33 @@
-"""Step 2: small, string-aware repairs of almost-JSON, each its own function, applied in a fixed order.
+"""Step 2: small, string-aware repairs of almost-JSON, each its own function, applied in a fixed
+order.
 
-Text inside string values is never touched, so "北京，晴" keeps its full-width comma. Left out: guessing at
-truncated output (a block that is never closed stays an error) and evaluating anything as code.
+Text inside string values is never touched, so "北京，晴" keeps its full-width comma. Left out:
+guessing at truncated output (a block that is never closed stays an error) and evaluating anything
+as code.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..jsontext import describe_json_error, loads_bounded
 from ..text import shorten
-from .blocks import _BEFORE_VALUE, _FANCY_QUOTES, JsonBlock, _string_close, _string_end, find_json_blocks
+from .blocks import (
+    _BEFORE_VALUE,
+    _FANCY_QUOTES,
+    JsonBlock,
+    _string_close,
+    _string_end,
+    find_json_blocks,
+)
 from .results import MAX_BLOCKS, MAX_DEPTH
-
 
 # --------------------------------------------------------------------------------------------
 # Step 2: repair
 # --------------------------------------------------------------------------------------------
+
 
 def _outside_strings(text: str, change: Callable[[str], str]) -> str:
     """Apply ``change`` to the parts of ``text`` that are not inside double-quoted strings."""
@@ -39,7 +49,8 @@ _LEX_START = re.compile("[\"'‘’“”/#]")
 
 
 def _lex(text: str) -> list[tuple[str, str, bool]]:
-    """Split JSON-like text into ``(kind, raw text, closed)`` segments: "code", "string" or "comment".
+    """Split JSON-like text into ``(kind, raw text, closed)`` segments: "code", "string" or
+    "comment".
 
     Strings may be quoted with " ' ‘’ or “”. A quote other than " opens a string only where a
     key or value can start (after { [ , : or at the beginning): elsewhere it is an apostrophe.
@@ -84,7 +95,9 @@ def _lex(text: str) -> list[tuple[str, str, bool]]:
 
 
 def strip_comments(text: str) -> str:
-    """Remove // line comments, /* block comments */ and # line comments that sit outside strings."""
+    """Remove // line comments, /* block comments */ and # line comments that sit outside
+    strings.
+    """
     if "//" not in text and "/*" not in text and "#" not in text:
         return text
     return "".join(raw for kind, raw, _ in _lex(text) if kind != "comment")
@@ -119,14 +132,20 @@ def normalize_quotes(text: str) -> str:
     """
     if not any(quote in text for quote in _FANCY_QUOTES) and "\\'" not in text:
         return text
-    return "".join(_requote(raw, closed) if kind == "string" else raw for kind, raw, closed in _lex(text))
+    return "".join(
+        _requote(raw, closed) if kind == "string" else raw for kind, raw, closed in _lex(text)
+    )
 
 
-_FULLWIDTH = str.maketrans({"，": ",", "：": ":", "｛": "{", "｝": "}", "［": "[", "］": "]", "\u3000": " "})
+_FULLWIDTH = str.maketrans(
+    {"，": ",", "：": ":", "｛": "{", "｝": "}", "［": "[", "］": "]", "\u3000": " "}
+)
 
 
 def normalize_fullwidth_punctuation(text: str) -> str:
-    """Replace full-width ， ： ｛ ｝ ［ ］ and the ideographic space with their ASCII forms, outside strings."""
+    """Replace full-width ， ： ｛ ｝ ［ ］ and the ideographic space with their ASCII forms,
+    outside strings.
+    """
     return _outside_strings(text, lambda part: part.translate(_FULLWIDTH))
 
 
@@ -134,7 +153,9 @@ _BARE_KEY = re.compile(r"([{,]\s*)([^\W\d][\w-]*)(\s*:)")
 
 
 def quote_bare_keys(text: str) -> str:
-    """Put double quotes around unquoted keys, as in JavaScript: ``{city: "北京"}`` -> ``{"city": "北京"}``."""
+    """Put double quotes around unquoted keys, as in JavaScript: ``{city: "北京"}`` -> ``{"city": "
+    北京"}``.
+    """
     return _outside_strings(text, lambda part: _BARE_KEY.sub(r'\1"\2"\3', part))
 
 
@@ -144,21 +165,27 @@ _JSON_LITERALS = {"True": "true", "False": "false", "None": "null"}
 
 def replace_python_literals(text: str) -> str:
     """Replace Python's True / False / None with JSON's true / false / null, outside strings."""
-    return _outside_strings(text, lambda part: _PYTHON_LITERALS.sub(lambda m: _JSON_LITERALS[m.group(1)], part))
+    return _outside_strings(
+        text, lambda part: _PYTHON_LITERALS.sub(lambda m: _JSON_LITERALS[m.group(1)], part)
+    )
 
 
 _TRAILING_COMMA = re.compile(r",(\s*[}\]])")
 
 
 def remove_trailing_commas(text: str) -> str:
-    """Drop a comma that comes right before a closing } or ] (allowed in Python and JS, not in JSON)."""
+    """Drop a comma that comes right before a closing } or ] (allowed in Python and JS, not in
+    JSON).
+    """
     return _outside_strings(text, lambda part: _TRAILING_COMMA.sub(r"\1", part))
 
 
 def collapse_doubled_braces(text: str) -> str:
-    """Turn ``{{"name": …}}`` into ``{"name": …}``, as small models write after copying a template's escaped braces.
+    """Turn ``{{"name": …}}`` into ``{"name": …}``, as small models write after copying a template's
+    escaped braces.
 
-    Only a fragment that starts with ``{{`` is touched: valid JSON never does (a key must be a string).
+    Only a fragment that starts with ``{{`` is touched: valid JSON never does (a key must be a
+    string).
     """
     if not text.lstrip().startswith("{{"):
         return text
@@ -174,8 +201,8 @@ REPAIRS: tuple[Callable[[str], str], ...] = (
     replace_python_literals,
     remove_trailing_commas,
 )
-"""The repairs, in the order ``repair_json`` applies them: comments and quotes first, so that every later
-repair only meets standard double-quoted strings."""
+"""The repairs, in the order ``repair_json`` applies them: comments and quotes first, so that every
+later repair only meets standard double-quoted strings."""
 
 
 def repair_json(text: str) -> str:
@@ -203,7 +230,9 @@ def _reject_constant(name: str) -> Any:
 
 
 def _reason(exc: ValueError) -> str:
-    """The Chinese reason of a decoding error: ours are Chinese already, ``json``'s are translated."""
+    """The Chinese reason of a decoding error: ours are Chinese already, ``json``'s are
+    translated.
+    """
     text = str(exc)
     return text if not text.isascii() else describe_json_error(text)
 
@@ -213,7 +242,9 @@ def _loads(text: str) -> Any:
 
 
 def _loads_lenient(text: str) -> Any:
-    """``json.loads``, and if that fails, ``json.loads`` of the repaired text (its error is raised)."""
+    """``json.loads``, and if that fails, ``json.loads`` of the repaired text (its error is
+    raised).
+    """
     try:
         return _loads(text)
     except ValueError:
@@ -232,18 +263,23 @@ def _first_json_value(text: str, blocks: list[JsonBlock]) -> Any:
     first_error = ""
     for block in blocks[:MAX_BLOCKS]:
         if not block.closed:
-            first_error = first_error or (f"从第 {block.start} 个字符开始的 JSON 一直没有闭合（输出被截断了？）："
-                                          f"{shorten(block.text.strip(), 80, one_line=False)!r}")
+            first_error = first_error or (
+                f"从第 {block.start} 个字符开始的 JSON 一直没有闭合（输出被截断了？）："
+                f"{shorten(block.text.strip(), 80, one_line=False)!r}"
+            )
             continue
         try:
             return _loads_lenient(block.text)
         except ValueError as exc:
-            first_error = first_error or (f"第 {block.start} 个字符处的 JSON 修补后仍然无法解析"
-                                          f"（{_reason(exc)}）")
+            first_error = first_error or (
+                f"第 {block.start} 个字符处的 JSON 修补后仍然无法解析（{_reason(exc)}）"
+            )
     if not blocks:
         try:
             return _loads_lenient(text.strip())  # a bare scalar such as 42 or "text"
         except ValueError:
             pass
-        raise ValueError(f"文字里没有找到 JSON 对象或数组：{shorten(text.strip(), 80, one_line=False)!r}")
+        raise ValueError(
+            f"文字里没有找到 JSON 对象或数组：{shorten(text.strip(), 80, one_line=False)!r}"
+        )
     raise ValueError(first_error)

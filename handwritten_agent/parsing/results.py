@@ -1,4 +1,5 @@
-"""What parsing produces: a ``ParseError`` written for the model, a ``ReActStep``, and the keys a call may use.
+"""What parsing produces: a ``ParseError`` written for the model, a ``ReActStep``, and the keys a
+call may use.
 
 Left out: the parsing itself (``blocks``, ``repair``, ``calls``, ``react``).
 """
@@ -11,7 +12,6 @@ from typing import Any, NamedTuple
 from ..jsontext import MAX_JSON_DEPTH
 from ..messages import ToolCall
 
-
 NAME_KEYS = ("name", "tool_name", "tool", "function", "action")
 """Keys a model may use for the tool's name, in the order they are tried."""
 
@@ -22,7 +22,9 @@ MAX_BLOCKS = 64
 """At most this many JSON blocks of one reply are examined (a bound, so huge inputs stay fast)."""
 
 MAX_DEPTH = MAX_JSON_DEPTH
-"""Deeper JSON is refused, the same on every Python version (no tool call nests anywhere near this)."""
+"""Deeper JSON is refused, the same on every Python version (no tool call nests anywhere near
+this).
+"""
 
 _FINAL_ANSWER_NAMES = {"final answer", "final_answer", "finalanswer"}
 
@@ -30,6 +32,7 @@ _FINAL_ANSWER_NAMES = {"final answer", "final_answer", "finalanswer"}
 # --------------------------------------------------------------------------------------------
 # Results
 # --------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class ParseError:
@@ -72,4 +75,8 @@ def _error(failure: _Failure, raw: str, *, react: bool = False) -> ParseError:
         ask = '请在 Action Input 后面只写一个合法的 JSON 对象，例如 {"参数名": "参数值"}'
     else:
         ask = '请只输出一个合法的 JSON 对象，例如 {"name": "工具名", "arguments": {…}}'
-    return ParseError(message=f"你上次返回的工具参数无法解析：{failure.reason}，{ask}", detail=failure.detail, raw=raw)
+    return ParseError(
+        message=f"你上次返回的工具参数无法解析：{failure.reason}，{ask}",
+        detail=failure.detail,
+        raw=raw,
+    )

@@ -1,4 +1,5 @@
-"""Who is acting, and what a person decided about a paused call: ``User``, ``Decision``, ``approve()``, ``reject()``.
+"""Who is acting, and what a person decided about a paused call: ``User``, ``Decision``,
+``approve()``, ``reject()``.
 
 A decision is data, not a callback: ``{request.id: approve()}`` goes to ``Agent.resume``, and
 ``to_dict``/``from_dict`` let a web service (Day 7) receive it as JSON. A decision may name who made
@@ -22,7 +23,9 @@ APPROVE, REJECT = "approve", "reject"
 
 @dataclass(frozen=True)
 class User:
-    """Who a session acts for. The role picks the policy's rules; the id keys rate limits and the audit log."""
+    """Who a session acts for. The role picks the policy's rules; the id keys rate limits and the
+    audit log.
+    """
 
     id: str
     role: str
@@ -56,25 +59,41 @@ class Decision:
         return self.verdict == APPROVE
 
     def to_dict(self) -> dict[str, Any]:
-        return {"verdict": self.verdict, "reason": self.reason, "by": self.by.to_dict() if self.by else None,
-                "arguments_sha256": self.arguments_sha256, "at": self.at}
+        return {
+            "verdict": self.verdict,
+            "reason": self.reason,
+            "by": self.by.to_dict() if self.by else None,
+            "arguments_sha256": self.arguments_sha256,
+            "at": self.at,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Decision:
         verdict = data.get("verdict")
         if verdict not in (APPROVE, REJECT):
-            raise ValueError(f"决定只能是 \"approve\" 或 \"reject\"，收到的是 {verdict!r}。")
+            raise ValueError(f'决定只能是 "approve" 或 "reject"，收到的是 {verdict!r}。')
         by = data.get("by")
-        return cls(verdict, str(data.get("reason") or ""), User.from_dict(by) if by else None, data.get("arguments_sha256"),
-                   float(data.get("at") or time.time()))
+        return cls(
+            verdict,
+            str(data.get("reason") or ""),
+            User.from_dict(by) if by else None,
+            data.get("arguments_sha256"),
+            float(data.get("at") or time.time()),
+        )
 
 
-def approve(by: User | None = None, *, note: str = "", arguments_sha256: str | None = None) -> Decision:
-    """批准：the paused call may run (once). ``by`` is who approves; an L3 call needs someone with the approver role."""
+def approve(
+    by: User | None = None, *, note: str = "", arguments_sha256: str | None = None
+) -> Decision:
+    """批准：the paused call may run (once). ``by`` is who approves; an L3 call needs someone with
+    the approver role.
+    """
     return Decision(APPROVE, note, by, arguments_sha256)
 
 
-def reject(reason: str = "", by: User | None = None, *, arguments_sha256: str | None = None) -> Decision:
+def reject(
+    reason: str = "", by: User | None = None, *, arguments_sha256: str | None = None
+) -> Decision:
     """拒绝：the call is not run; the model is told "用户拒绝了此操作：<reason>"."""
     return Decision(REJECT, reason.strip() or "未说明原因", by, arguments_sha256)
 

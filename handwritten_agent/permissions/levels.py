@@ -1,4 +1,5 @@
-"""The four permission levels (reference article 003's L0–L3) and the traffic-light tiers (article 001) as one model.
+"""The four permission levels (reference article 003's L0–L3) and the traffic-light tiers (article
+001) as one model.
 
 =====  ==============  =====================================  ================================  =================
 level  名称            特征                                    典型工具                           审批
@@ -9,23 +10,24 @@ L2     低风险操作      有副作用，但可控、可撤销                
 L3     高风险操作      不可逆、对外发送，或一次影响很多人          发通知邮件、群发短信、删除数据        审批人批准
 =====  ==============  =====================================  ================================  =================
 
-Article 001 sorts tools into yellow (read-only: the model may call them), red (side effects: a person
-confirms or approves) and black (money, accounts, privacy: never called by the model, only through a
-dedicated gateway). Here yellow is L1, red is L2 and L3, black is L0. The two articles disagree on money:
-article 003 lists 扣款 as L3 (approved by a person), article 001 puts funds in the black tier. The course
-follows 001: moving money is L0 (no model tool at all); privacy in bulk (exporting every customer) is L0,
-while reading one record is L1 because its personal data is masked before the model sees it.
+Article 001 sorts tools into yellow (read-only: the model may call them), red (side effects: a
+person confirms or approves) and black (money, accounts, privacy: never called by the model, only
+through a dedicated gateway). Here yellow is L1, red is L2 and L3, black is L0. The two articles
+disagree on money: article 003 lists 扣款 as L3 (approved by a person), article 001 puts funds in
+the black tier. The course follows 001: moving money is L0 (no model tool at all); privacy in bulk
+(exporting every customer) is L0, while reading one record is L1 because its personal data is masked
+before the model sees it.
 
 A level belongs to a tool, and a role may change it (``Policy``): the same email tool is L3 for an
 assistant and L1 for an administrator.
 
-``Level`` is a ``str`` enum, so ``Level.L2 == "L2"``: a tool's ``level`` (text, kept by Day 3's ``tools``)
-compares equal to it.
+``Level`` is a ``str`` enum, so ``Level.L2 == "L2"``: a tool's ``level`` (text, kept by Day 3's
+``tools``) compares equal to it.
 
-Left out: levels between these four, and levels that relax with a user's history (article 003's "动态权限升级"
-lowers the confirmation for someone who confirmed the same thing often — exactly what an injected request
-would ride on). The rules that raise a level with the situation are ``Policy`` rules instead: bulk limits,
-counted across calls, and untrusted text in the run (``PolicyGate``).
+Left out: levels between these four, and levels that relax with a user's history (article 003's "动
+态权限升级" lowers the confirmation for someone who confirmed the same thing often — exactly what an
+injected request would ride on). The rules that raise a level with the situation are ``Policy``
+rules instead: bulk limits, counted across calls, and untrusted text in the run (``PolicyGate``).
 """
 
 from __future__ import annotations
@@ -64,14 +66,19 @@ class Level(str, Enum):
 
     @classmethod
     def of(cls, value: Any) -> Level:
-        """``Level.L2``, ``"L2"``, ``"l2"`` or ``2`` → ``Level.L2``; anything else raises ``ValueError`` in Chinese."""
+        """``Level.L2``, ``"L2"``, ``"l2"`` or ``2`` → ``Level.L2``; anything else raises
+        ``ValueError`` in Chinese.
+        """
         if isinstance(value, Level):
             return value
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
             return cls(f"L{value}")
         if isinstance(value, str) and value.strip().upper() in cls.__members__:
             return cls(value.strip().upper())
-        raise ValueError(f"权限级别 {value!r} 无效：请用 Level.L0、Level.L1、Level.L2、Level.L3（或 \"L0\"…\"L3\"）。")
+        raise ValueError(
+            f"权限级别 {value!r} 无效：请用 Level.L0、Level.L1、Level.L2、Level.L3（或 "
+            f'"L0"…"L3"）。'
+        )
 
     @property
     def info(self) -> LevelInfo:
@@ -95,17 +102,49 @@ class LevelInfo:
 
 
 LEVELS: dict[Level, LevelInfo] = {
-    Level.L0: LevelInfo("无权限", "模型看不到，也调用不了", "内部管理接口、导出全部客户、扣款转账", "禁止接入", "黑色", "#374151"),
-    Level.L1: LevelInfo("只读", "只查询，没有副作用", "查会议室、查客户、读邮件", "直接执行", "黄色", "#ca8a04"),
-    Level.L2: LevelInfo("低风险操作", "有副作用，但可控、可撤销", "订会议室、提交采购申请", "用户确认一次", "红色", "#ea580c"),
-    Level.L3: LevelInfo("高风险操作", "不可逆、对外发送，或一次影响很多人", "发通知邮件、群发短信、删除数据", "审批人批准", "红色", "#dc2626"),
+    Level.L0: LevelInfo(
+        "无权限",
+        "模型看不到，也调用不了",
+        "内部管理接口、导出全部客户、扣款转账",
+        "禁止接入",
+        "黑色",
+        "#374151",
+    ),
+    Level.L1: LevelInfo(
+        "只读", "只查询，没有副作用", "查会议室、查客户、读邮件", "直接执行", "黄色", "#ca8a04"
+    ),
+    Level.L2: LevelInfo(
+        "低风险操作",
+        "有副作用，但可控、可撤销",
+        "订会议室、提交采购申请",
+        "用户确认一次",
+        "红色",
+        "#ea580c",
+    ),
+    Level.L3: LevelInfo(
+        "高风险操作",
+        "不可逆、对外发送，或一次影响很多人",
+        "发通知邮件、群发短信、删除数据",
+        "审批人批准",
+        "红色",
+        "#dc2626",
+    ),
 }
 
 
 def level_table() -> list[dict[str, str]]:
     """The seeds' table as rows (级别, 名称, 特征, 典型工具, 审批要求, 分级颜色)."""
-    return [{"级别": level.value, "名称": info.name, "特征": info.trait, "典型工具": info.examples, "审批要求": info.approval,
-             "分级颜色": info.tier} for level, info in LEVELS.items()]
+    return [
+        {
+            "级别": level.value,
+            "名称": info.name,
+            "特征": info.trait,
+            "典型工具": info.examples,
+            "审批要求": info.approval,
+            "分级颜色": info.tier,
+        }
+        for level, info in LEVELS.items()
+    ]
 
 
 __all__ = ["LEVELS", "Level", "LevelInfo", "level_table"]

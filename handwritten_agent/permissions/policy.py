@@ -1,4 +1,5 @@
-"""Who may do what: a ``Policy`` per role — whitelist, level overrides, rate and bulk limits, masking — and its verdicts.
+"""Who may do what: a ``Policy`` per role — whitelist, level overrides, rate and bulk limits,
+masking — and its verdicts.
 
 A policy is data the gate reads; it never runs a tool. For one call by one user, ``Policy.decide``
 returns a ``Verdict`` — ``deny``, ``ask`` or ``allow`` — checking the rules in that order and
@@ -8,10 +9,10 @@ failing closed:
    the whitelist, or L0); the arguments are not a JSON object or break the schema; the user has used
    up the tool's rate limit (e.g. 10 calls an hour, counted in the audit log);
 2. **ask** — the level for this role is L2 (the user confirms) or L3 (someone with the approver role
-   approves). A bulk limit raises a call to L3 when it touches more than N recipients/rows — alone, or
-   added to what the same run, or the same user within ``bulk_window`` seconds, already touched with
-   that tool (so 24 calls of 5 do not get around a limit of 5); a tool's ``needs_confirmation`` (True,
-   or a predicate on the arguments) raises it to at least L2;
+   approves). A bulk limit raises a call to L3 when it touches more than N recipients/rows — alone,
+   or added to what the same run, or the same user within ``bulk_window`` seconds, already touched
+   with that tool (so 24 calls of 5 do not get around a limit of 5); a tool's ``needs_confirmation``
+   (True, or a predicate on the arguments) raises it to at least L2;
 3. **allow** — L1: it runs.
 
 Anything unexpected while deciding (a target counter that raises, …) is a ``deny``: a call is never
@@ -28,16 +29,17 @@ predicates on the tool), time-of-day rules, and policies loaded from files.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Collection, Iterable, Literal, Mapping
+from typing import Any, Literal
 
 from ..masking import DEFAULT_RULES, MaskingRules, find_personal_data
+from ..messages import ToolCall, parse_arguments
+from ..text import text_table
 from ..tools import Tool, ToolRegistry, validation_errors
-from ..messages import parse_arguments, ToolCall
 from .audit import AuditLog
 from .decisions import User
-from ..text import text_table
 from .levels import Level
 
 Effect = Literal["allow", "ask", "deny"]
@@ -45,7 +47,9 @@ Effect = Literal["allow", "ask", "deny"]
 
 @dataclass
 class RoleRules:
-    """One role's rules: which tools it sees (``tools``: a whitelist; None = every tool but L0) and per-tool levels."""
+    """One role's rules: which tools it sees (``tools``: a whitelist; None = every tool but L0) and
+    per-tool levels.
+    """
 
     tools: Collection[str] | None = None
     levels: Mapping[str, Level | str | int] = field(default_factory=dict)
@@ -57,7 +61,9 @@ class RoleRules:
         self.levels = {str(name): Level.of(level) for name, level in dict(self.levels).items()}
 
     def level_for(self, tool: Tool) -> Level | None:
-        """This role's level for ``tool``, or None when the role cannot see it (not whitelisted, or L0)."""
+        """This role's level for ``tool``, or None when the role cannot see it (not whitelisted, or
+        L0).
+        """
         if self.tools is not None and tool.name not in self.tools:
             return None
         level = self.levels.get(tool.name, tool.level)
@@ -79,7 +85,9 @@ class RateLimit:
 
 @dataclass(frozen=True)
 class Verdict:
-    """What the policy says about one call. ``code`` is the audit decision (``asked`` for ``ask``)."""
+    """What the policy says about one call. ``code`` is the audit decision (``asked`` for
+    ``ask``).
+    """
 
     effect: Effect
     code: str
@@ -91,8 +99,10 @@ class Verdict:
 
 
 def count_targets(tool: Tool, arguments: dict[str, Any]) -> int:
-    """How many recipients/rows a call touches: the tool's own ``targets`` counter if it has one, else the
-    longest list argument, or the number of email addresses / phone numbers in one text argument (at least 1)."""
+    """How many recipients/rows a call touches: the tool's own ``targets`` counter if it has one,
+    else the longest list argument, or the number of email addresses / phone numbers in one text
+    argument (at least 1).
+    """
     counter = tool.metadata.get("targets")
     if callable(counter):
         return int(counter(arguments))
@@ -106,7 +116,9 @@ def count_targets(tool: Tool, arguments: dict[str, Any]) -> int:
 
 
 def _window_text(seconds: float) -> str:
-    return {3600.0: " 1 小时内", 86400.0: " 1 天内", 60.0: " 1 分钟内"}.get(float(seconds), f" {seconds:g} 秒内")
+    return {3600.0: " 1 小时内", 86400.0: " 1 天内", 60.0: " 1 分钟内"}.get(
+        float(seconds), f" {seconds:g} 秒内"
+    )
 
 
 def _rate_limit(value: RateLimit | int | tuple[int, float]) -> RateLimit:
@@ -122,20 +134,34 @@ class Policy:
 
     ``roles`` maps a role name to ``RoleRules`` (or a dict ``{"tools": [...], "levels": {...}}``).
     ``rate_limits`` maps a tool name (or ``"*"`` for every tool) to a ``RateLimit``, ``(max_calls,
-    per_seconds)`` or an int (per hour). ``bulk_limits`` maps a tool name to the most targets a call may
-    touch before it needs an approver, counted per call, per run and per user in any ``bulk_window``
-    seconds (default an hour). ``approver_role`` is the role that approves L3 calls. ``audit``
-    is an ``AuditLog`` or a path to its SQLite file (default: in memory — give a file when a paused run
-    is resumed in another process). ``clock`` gives the time for rate limits (injectable for tests).
+    per_seconds)`` or an int (per hour). ``bulk_limits`` maps a tool name to the most targets a call
+    may touch before it needs an approver, counted per call, per run and per user in any
+    ``bulk_window`` seconds (default an hour). ``approver_role`` is the role that approves L3 calls.
+    ``audit`` is an ``AuditLog`` or a path to its SQLite file (default: in memory — give a file when
+    a paused run is resumed in another process). ``clock`` gives the time for rate limits
+    (injectable for tests).
     """
 
-    def __init__(self, roles: Mapping[str, RoleRules | Mapping[str, Any]], *, rate_limits: Mapping[str, Any] | None = None,
-                 bulk_limits: Mapping[str, int] | None = None, masking: MaskingRules | None = None, approver_role: str = "审批人",
-                 audit: AuditLog | str | Path | None = None, clock: Callable[[], float] = time.time, bulk_window: float = 3600.0):
+    def __init__(
+        self,
+        roles: Mapping[str, RoleRules | Mapping[str, Any]],
+        *,
+        rate_limits: Mapping[str, Any] | None = None,
+        bulk_limits: Mapping[str, int] | None = None,
+        masking: MaskingRules | None = None,
+        approver_role: str = "审批人",
+        audit: AuditLog | str | Path | None = None,
+        clock: Callable[[], float] = time.time,
+        bulk_window: float = 3600.0,
+    ):
         self.roles: dict[str, RoleRules] = {}
         for name, rules in roles.items():
-            self.roles[str(name)] = rules if isinstance(rules, RoleRules) else RoleRules(**dict(rules))
-        self.rate_limits = {str(tool): _rate_limit(limit) for tool, limit in (rate_limits or {}).items()}
+            self.roles[str(name)] = (
+                rules if isinstance(rules, RoleRules) else RoleRules(**dict(rules))
+            )
+        self.rate_limits = {
+            str(tool): _rate_limit(limit) for tool, limit in (rate_limits or {}).items()
+        }
         self.bulk_limits = {str(tool): int(limit) for tool, limit in (bulk_limits or {}).items()}
         self.bulk_window = float(bulk_window)
         self.masking = masking or DEFAULT_RULES
@@ -155,7 +181,9 @@ class Policy:
         return rules.level_for(tool) if rules is not None else None
 
     def visible(self, user: User | None, registry: Iterable[Tool]) -> list[Tool]:
-        """The tools this user's role may see, in registry order: the only ones sent to the model."""
+        """The tools this user's role may see, in registry order: the only ones sent to the
+        model.
+        """
         return [tool for tool in registry if self.level_for(user, tool) is not None]
 
     def rate_limit_for(self, tool_name: str) -> RateLimit | None:
@@ -163,43 +191,93 @@ class Policy:
 
     # ------------------------------------------------------------------ deciding
 
-    def decide(self, user: User | None, call: ToolCall, tool: Tool | None, *, visible_names: Collection[str] = (),
-               run_id: str | None = None) -> Verdict:
-        """deny → ask → allow for one call of run ``run_id``, failing closed (see the module docstring)."""
+    def decide(
+        self,
+        user: User | None,
+        call: ToolCall,
+        tool: Tool | None,
+        *,
+        visible_names: Collection[str] = (),
+        run_id: str | None = None,
+    ) -> Verdict:
+        """deny → ask → allow for one call of run ``run_id``, failing closed (see the module
+        docstring).
+        """
         try:
             return self._decide(user, call, tool, visible_names, run_id)
         except Exception as exc:  # noqa: BLE001 - a check that cannot be made must not let the call through
-            return Verdict("deny", "error", None, f"权限检查出错（{type(exc).__name__}: {exc}），为安全起见没有执行这个调用。")
+            return Verdict(
+                "deny",
+                "error",
+                None,
+                f"权限检查出错（{type(exc).__name__}: {exc}），为安全起见没有执行这个调用。",
+            )
 
-    def _decide(self, user: User | None, call: ToolCall, tool: Tool | None, visible_names: Collection[str], run_id: str | None) -> Verdict:
+    def _decide(
+        self,
+        user: User | None,
+        call: ToolCall,
+        tool: Tool | None,
+        visible_names: Collection[str],
+        run_id: str | None,
+    ) -> Verdict:
         rules = self.rules_for(user)
         if rules is None:
             who = f"角色 {getattr(user, 'role', None)!r}" if user is not None else "未指定用户"
-            return Verdict("deny", "denied", None, f"{who} 在权限策略里没有规则，任何工具都不能调用。请在 Policy(roles=...) 里为这个角色写规则。")
+            return Verdict(
+                "deny",
+                "denied",
+                None,
+                f"{who} 在权限策略里没有规则，任何工具都不能调用。请在 Policy(roles=...)"
+                " 里为这个角色写规则。",
+            )
         available = "、".join(visible_names) or "（没有）"
         if tool is None:
-            return Verdict("deny", "denied", None, f"没有名为 {call.name!r} 的工具。可用的工具：{available}。")
+            return Verdict(
+                "deny", "denied", None, f"没有名为 {call.name!r} 的工具。可用的工具：{available}。"
+            )
         level = rules.level_for(tool)
         if level is None:
-            return Verdict("deny", "denied", Level.L0, f"当前角色（{user.role}）不能使用工具 {tool.name}，这次调用没有执行。"  # type: ignore[union-attr]
-                                                        f"可用的工具：{available}。")
+            return Verdict(
+                "deny",
+                "denied",
+                Level.L0,
+                f"当前角色（{user.role}）不能使用工具 {tool.name}，这次调用没有执"
+                f"行。"  # type: ignore[union-attr]
+                f"可用的工具：{available}。",
+            )
         try:
             arguments = parse_arguments(call.arguments)
         except ValueError as exc:
             return Verdict("deny", "invalid_arguments", level, f"工具 {tool.name} 的{exc}")
         problems = validation_errors(tool.parameters, arguments)
         if problems:
-            return Verdict("deny", "invalid_arguments", level, f"工具 {tool.name} 的参数不符合要求：{'；'.join(problems)}。请修正参数后再调用一次。")
+            return Verdict(
+                "deny",
+                "invalid_arguments",
+                level,
+                f"工具 {tool.name} 的参数不符合要求：{'；'.join(problems)}。请修正参数后再调用一"
+                f"次。",
+            )
         limit = self.rate_limit_for(tool.name)
         if limit is not None:
             used = self.audit.count_granted(user.id, tool.name, self.clock() - limit.per_seconds)  # type: ignore[union-attr]
             if used >= limit.max_calls:
-                return Verdict("deny", "rate_limited", level, f"调用太频繁：工具 {tool.name} 对同一用户{limit.describe()}，"
-                                                              f"这段时间里已经用了 {used} 次。这次没有执行，请稍后再试。")
+                return Verdict(
+                    "deny",
+                    "rate_limited",
+                    level,
+                    f"调用太频繁：工具 {tool.name} 对同一用户{limit.describe()}，"
+                    f"这段时间里已经用了 {used} 次。这次没有执行，请稍后再试。",
+                )
 
         reasons: list[str] = []
         effective = level
-        wants = tool.needs_confirmation(arguments) if callable(tool.needs_confirmation) else tool.needs_confirmation
+        wants = (
+            tool.needs_confirmation(arguments)
+            if callable(tool.needs_confirmation)
+            else tool.needs_confirmation
+        )
         if wants and effective < Level.L2:
             effective = Level.L2
             reasons.append("这个工具要求确认")
@@ -214,24 +292,47 @@ class Policy:
                 earlier = self._targets_so_far(user, tool.name, run_id)  # type: ignore[arg-type]
                 if earlier + targets > bulk:
                     effective = Level.L3
-                    reasons.append(f"这次调用涉及 {targets} 个对象，加上之前已经执行的 {earlier} 个（本次运行或你最近"
-                                   f"{_window_text(self.bulk_window)}），共 {earlier + targets} 个，超过批量上限 {bulk}，升级为 L3")
+                    reasons.append(
+                        f"这次调用涉及 {targets} 个对象，加上之前已经执行的 {earlier}"
+                        f" 个（本次运行或你最近{_window_text(self.bulk_window)}），共"
+                        f" {earlier + targets} 个，超过批量上限 {bulk}，升级为 L3"
+                    )
         if effective == Level.L3:
-            return Verdict("ask", "asked", effective, "；".join(reasons) or "L3 高风险操作，需要审批", self.approver_role, targets)
+            return Verdict(
+                "ask",
+                "asked",
+                effective,
+                "；".join(reasons) or "L3 高风险操作，需要审批",
+                self.approver_role,
+                targets,
+            )
         if effective == Level.L2:
-            return Verdict("ask", "asked", effective, "；".join(reasons) or "L2 操作，需要用户确认", None, targets)
+            return Verdict(
+                "ask",
+                "asked",
+                effective,
+                "；".join(reasons) or "L2 操作，需要用户确认",
+                None,
+                targets,
+            )
         return Verdict("allow", "allowed", effective, "L1：直接执行", None, targets)
 
     def _targets_so_far(self, user: User, tool_name: str, run_id: str | None) -> int:
-        """Targets already touched with this tool: the larger of this run's total and this user's total in the window."""
-        in_window = self.audit.sum_targets(tool_name, user_id=user.id, since=self.clock() - self.bulk_window)
+        """Targets already touched with this tool: the larger of this run's total and this user's
+        total in the window.
+        """
+        in_window = self.audit.sum_targets(
+            tool_name, user_id=user.id, since=self.clock() - self.bulk_window
+        )
         in_run = self.audit.sum_targets(tool_name, run_id=run_id) if run_id else 0
         return max(in_window, in_run)
 
     # ------------------------------------------------------------------ showing
 
     def table(self, registry: ToolRegistry, roles: Collection[str] | None = None) -> str:
-        """Tool × role: each role's level for each tool ("—" where the role cannot see it), plus limits."""
+        """Tool × role: each role's level for each tool ("—" where the role cannot see it), plus
+        limits.
+        """
         names = list(roles or self.roles)
         rows = []
         for tool in registry:
@@ -241,13 +342,19 @@ class Policy:
             if self.rate_limit_for(tool.name):
                 limits.append(self.rate_limit_for(tool.name).describe())  # type: ignore[union-attr]
             if tool.name in self.bulk_limits:
-                limits.append(f"超过 {self.bulk_limits[tool.name]} 个对象升为 L3（{_window_text(self.bulk_window).strip()}累计）")
+                limits.append(
+                    f"超过 {self.bulk_limits[tool.name]} 个对象升为"
+                    f" L3（{_window_text(self.bulk_window).strip()}累计）"
+                )
             row.append("；".join(limits))
             rows.append([str(cell) for cell in row])
         return text_table(["工具", "默认级别", *names, "限制"], rows)
 
     def __repr__(self) -> str:
-        return f"Policy(roles={list(self.roles)}, approver_role={self.approver_role!r}, audit={self.audit!r})"
+        return (
+            f"Policy(roles={list(self.roles)}, approver_role={self.approver_role!r},"
+            f" audit={self.audit!r})"
+        )
 
 
 __all__ = ["Effect", "Policy", "RateLimit", "RoleRules", "Verdict", "count_targets"]

@@ -10,8 +10,8 @@ own modules).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import Callable
 
 from ..tools import ToolRegistry
 from .calculator import calculator

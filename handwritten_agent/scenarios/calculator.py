@@ -20,7 +20,8 @@ from __future__ import annotations
 import ast
 import math
 import unicodedata
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..tools import ToolError, tool
 
@@ -44,13 +45,28 @@ _BINARY: dict[type, Callable[[Any, Any], Any]] = {
     ast.Mod: lambda a, b: a % b,
 }
 
-_FUNCTIONS: dict[str, tuple[Callable[..., Any], int, int]] = {  # name -> (function, min args, max args)
-    "sqrt": (math.sqrt, 1, 1), "abs": (abs, 1, 1), "round": (round, 1, 2),
-    "sin": (math.sin, 1, 1), "cos": (math.cos, 1, 1), "tan": (math.tan, 1, 1),
-    "asin": (math.asin, 1, 1), "acos": (math.acos, 1, 1), "atan": (math.atan, 1, 1),
-    "log": (math.log, 1, 2), "log10": (math.log10, 1, 1), "log2": (math.log2, 1, 1), "exp": (math.exp, 1, 1),
-    "floor": (math.floor, 1, 1), "ceil": (math.ceil, 1, 1), "degrees": (math.degrees, 1, 1), "radians": (math.radians, 1, 1),
-    "min": (min, 1, 10), "max": (max, 1, 10),
+_FUNCTIONS: dict[
+    str, tuple[Callable[..., Any], int, int]
+] = {  # name -> (function, min args, max args)
+    "sqrt": (math.sqrt, 1, 1),
+    "abs": (abs, 1, 1),
+    "round": (round, 1, 2),
+    "sin": (math.sin, 1, 1),
+    "cos": (math.cos, 1, 1),
+    "tan": (math.tan, 1, 1),
+    "asin": (math.asin, 1, 1),
+    "acos": (math.acos, 1, 1),
+    "atan": (math.atan, 1, 1),
+    "log": (math.log, 1, 2),
+    "log10": (math.log10, 1, 1),
+    "log2": (math.log2, 1, 1),
+    "exp": (math.exp, 1, 1),
+    "floor": (math.floor, 1, 1),
+    "ceil": (math.ceil, 1, 1),
+    "degrees": (math.degrees, 1, 1),
+    "radians": (math.radians, 1, 1),
+    "min": (min, 1, 10),
+    "max": (max, 1, 10),
 }
 _CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau}
 _REPLACEMENTS = {"×": "*", "÷": "/", "^": "**", "−": "-", "·": "*", "–": "-", "—": "-"}
@@ -65,29 +81,49 @@ def normalize(expression: str) -> str:
 
 
 def evaluate(expression: str) -> int | float:
-    """The value of ``expression``; raises ``ToolError`` with a Chinese message the model can relay."""
-    if len(expression) > MAX_LENGTH:  # checked before any other work, so huge inputs are rejected at once
-        raise ToolError(f"表达式太长（{len(expression)} 个字符），最多 {MAX_LENGTH} 个字符。请拆成几步计算。")
+    """The value of ``expression``; raises ``ToolError`` with a Chinese message the model can
+    relay.
+    """
+    if (
+        len(expression) > MAX_LENGTH
+    ):  # checked before any other work, so huge inputs are rejected at once
+        raise ToolError(
+            f"表达式太长（{len(expression)} 个字符），最多 {MAX_LENGTH} 个字符。请拆成几步计算。"
+        )
     text = normalize(expression)
     if not text:
         raise ToolError("表达式为空。请给出要计算的算式，例如：17 * 9")
     if len(text) > MAX_LENGTH:
-        raise ToolError(f"表达式太长（{len(text)} 个字符），最多 {MAX_LENGTH} 个字符。请拆成几步计算。")
+        raise ToolError(
+            f"表达式太长（{len(text)} 个字符），最多 {MAX_LENGTH} 个字符。请拆成几步计算。"
+        )
     try:
         tree = ast.parse(text, mode="eval")  # parsing only: nothing is compiled or executed
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-        raise ToolError(f"无法解析表达式 {text!r}：不是合法的算式。只支持数字、+ - * / // % **、括号和常用数学函数。") from exc
+        raise ToolError(
+            f"无法解析表达式 {text!r}：不是合法的算式。只支持数字、+ - * / // % **、括号和常用数学"
+            f"函数。"
+        ) from exc
     nodes = sum(1 for _ in ast.walk(tree))
     if nodes > MAX_NODES:
-        raise ToolError(f"表达式太复杂（{nodes} 个语法节点，最多 {MAX_NODES} 个）。请拆成几步计算。")
+        raise ToolError(
+            f"表达式太复杂（{nodes} 个语法节点，最多 {MAX_NODES} 个）。请拆成几步计算。"
+        )
     try:
         value = _eval(tree.body)
     except ZeroDivisionError as exc:
-        raise ToolError(f"除数不能为零：{text} 中出现了除以 0（或 0 的负数次幂），无法计算。") from exc
+        raise ToolError(
+            f"除数不能为零：{text} 中出现了除以 0（或 0 的负数次幂），无法计算。"
+        ) from exc
     except OverflowError as exc:
-        raise ToolError(f"结果太大，超出了计算器的范围（任何一步的绝对值都不能超过 10 的 {round(math.log10(MAX_MAGNITUDE))} 次方）。") from exc
+        raise ToolError(
+            "结果太大，超出了计算器的范围（任何一步的绝对值都不能超过 10 的"
+            f" {round(math.log10(MAX_MAGNITUDE))} 次方）。"
+        ) from exc
     except (ValueError, TypeError) as exc:  # math domain errors such as sqrt(-1) or log(0)
-        raise ToolError(f"数学上无定义：{text}。例如负数不能开平方、不能开分数次方，0 和负数没有对数。") from exc
+        raise ToolError(
+            f"数学上无定义：{text}。例如负数不能开平方、不能开分数次方，0 和负数没有对数。"
+        ) from exc
     if isinstance(value, float):
         value = float(f"{value:.{SIGNIFICANT_DIGITS}g}")
     return value
@@ -95,7 +131,10 @@ def evaluate(expression: str) -> int | float:
 
 def _eval(node: ast.AST) -> int | float:
     if isinstance(node, ast.Constant):
-        if type(node.value) not in (int, float):  # bool, str, bytes, complex, None … are not numbers here
+        if type(node.value) not in (
+            int,
+            float,
+        ):  # bool, str, bytes, complex, None … are not numbers here
             raise ToolError(f"不支持的常量 {node.value!r}：只能使用数字。")
         return _checked(node.value)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)):
@@ -107,7 +146,12 @@ def _eval(node: ast.AST) -> int | float:
         return _checked(_power(_eval(node.left), _eval(node.right)))
     if isinstance(node, ast.Name) and node.id in _CONSTANTS:
         return _CONSTANTS[node.id]
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS and not node.keywords:
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in _FUNCTIONS
+        and not node.keywords
+    ):
         return _checked(_call(node.func.id, [_eval(arg) for arg in node.args]))
     raise ToolError(_refusal(node))
 
@@ -122,7 +166,7 @@ def _power(base: int | float, exponent: int | float) -> int | float:
         raise OverflowError("乘方的结果太大")
     if base < 0 and not float(exponent).is_integer():
         raise ValueError("负数的分数次幂不是实数")
-    return base ** exponent
+    return base**exponent
 
 
 def _call(name: str, args: list[int | float]) -> int | float:
@@ -131,7 +175,10 @@ def _call(name: str, args: list[int | float]) -> int | float:
         count = str(least) if least == most else f"{least} 到 {most}"
         raise ToolError(f"函数 {name} 需要 {count} 个参数，收到了 {len(args)} 个。")
     if name == "round" and len(args) == 2 and (not isinstance(args[1], int) or abs(args[1]) > 15):
-        raise ToolError("round 的第二个参数是保留的小数位数，必须是 -15 到 15 之间的整数，例如：round(3.14159, 2)")
+        raise ToolError(
+            "round 的第二个参数是保留的小数位数，必须是 -15 到 15 之间的整数，"
+            "例如：round(3.14159, 2)"
+        )
     return function(*args)
 
 

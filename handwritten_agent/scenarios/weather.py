@@ -16,20 +16,39 @@ from ..tools import ToolError, tool
 SAMPLE_NOTE = "示例数据，不是实时天气预报"
 
 SAMPLE_WEATHER: dict[str, dict[str, dict[str, Any]]] = {
-    "北京": {"today": {"weather": "晴", "temp_low": 2, "temp_high": 14, "wind": "北风 3 级"},
-             "tomorrow": {"weather": "多云", "temp_low": 4, "temp_high": 15, "wind": "南风 2 级"}},
-    "上海": {"today": {"weather": "小雨", "temp_low": 9, "temp_high": 16, "wind": "东风 3 级"},
-             "tomorrow": {"weather": "阴", "temp_low": 10, "temp_high": 17, "wind": "东北风 2 级"}},
-    "广州": {"today": {"weather": "多云", "temp_low": 18, "temp_high": 26, "wind": "南风 2 级"},
-             "tomorrow": {"weather": "雷阵雨", "temp_low": 19, "temp_high": 25, "wind": "东南风 3 级"}},
-    "深圳": {"today": {"weather": "晴", "temp_low": 19, "temp_high": 27, "wind": "东风 2 级"},
-             "tomorrow": {"weather": "多云", "temp_low": 20, "temp_high": 27, "wind": "东风 3 级"}},
-    "杭州": {"today": {"weather": "阴", "temp_low": 8, "temp_high": 15, "wind": "北风 2 级"},
-             "tomorrow": {"weather": "小雨", "temp_low": 9, "temp_high": 13, "wind": "北风 3 级"}},
-    "成都": {"today": {"weather": "多云", "temp_low": 10, "temp_high": 17, "wind": "微风"},
-             "tomorrow": {"weather": "阴", "temp_low": 11, "temp_high": 16, "wind": "微风"}},
+    "北京": {
+        "today": {"weather": "晴", "temp_low": 2, "temp_high": 14, "wind": "北风 3 级"},
+        "tomorrow": {"weather": "多云", "temp_low": 4, "temp_high": 15, "wind": "南风 2 级"},
+    },
+    "上海": {
+        "today": {"weather": "小雨", "temp_low": 9, "temp_high": 16, "wind": "东风 3 级"},
+        "tomorrow": {"weather": "阴", "temp_low": 10, "temp_high": 17, "wind": "东北风 2 级"},
+    },
+    "广州": {
+        "today": {"weather": "多云", "temp_low": 18, "temp_high": 26, "wind": "南风 2 级"},
+        "tomorrow": {"weather": "雷阵雨", "temp_low": 19, "temp_high": 25, "wind": "东南风 3 级"},
+    },
+    "深圳": {
+        "today": {"weather": "晴", "temp_low": 19, "temp_high": 27, "wind": "东风 2 级"},
+        "tomorrow": {"weather": "多云", "temp_low": 20, "temp_high": 27, "wind": "东风 3 级"},
+    },
+    "杭州": {
+        "today": {"weather": "阴", "temp_low": 8, "temp_high": 15, "wind": "北风 2 级"},
+        "tomorrow": {"weather": "小雨", "temp_low": 9, "temp_high": 13, "wind": "北风 3 级"},
+    },
+    "成都": {
+        "today": {"weather": "多云", "temp_low": 10, "temp_high": 17, "wind": "微风"},
+        "tomorrow": {"weather": "阴", "temp_low": 11, "temp_high": 16, "wind": "微风"},
+    },
 }
-_ALIASES = {"beijing": "北京", "shanghai": "上海", "guangzhou": "广州", "shenzhen": "深圳", "hangzhou": "杭州", "chengdu": "成都"}
+_ALIASES = {
+    "beijing": "北京",
+    "shanghai": "上海",
+    "guangzhou": "广州",
+    "shenzhen": "深圳",
+    "hangzhou": "杭州",
+    "chengdu": "成都",
+}
 _DATE_WORDS = {"today": "今天", "tomorrow": "明天"}
 
 
@@ -52,4 +71,10 @@ def get_weather(city: str, date: Literal["today", "tomorrow"] = "today") -> dict
     name = _known_city(city)
     if name is None:
         raise ToolError(f"没有“{city}”的天气数据。可查询的城市：{'、'.join(SAMPLE_WEATHER)}。")
-    return {"city": name, "date": _DATE_WORDS[date], **SAMPLE_WEATHER[name][date], "unit": "摄氏度", "note": SAMPLE_NOTE}
+    return {
+        "city": name,
+        "date": _DATE_WORDS[date],
+        **SAMPLE_WEATHER[name][date],
+        "unit": "摄氏度",
+        "note": SAMPLE_NOTE,
+    }

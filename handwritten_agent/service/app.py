@@ -1,49 +1,57 @@
-"""The HTTP API: runs, their events over SSE, confirmations, idempotency keys — FastAPI on top of ``Store`` and ``RunManager``.
+"""The HTTP API: runs, their events over SSE, confirmations, idempotency keys — FastAPI on top of
+``Store`` and ``RunManager``.
 
-    GET  /                                         the web page (``static/index.html``): ask, watch, decide
+    GET  /                                         the web page (``static/index.html``): ask, watch,
+                                                   decide
     GET  /v1/me                                    who the token belongs to
     POST /v1/runs                                  {session_id, message} + Idempotency-Key → a run
     GET  /v1/runs/{id}                             the run
-    GET  /v1/runs/{id}/events                      Server-Sent Events; Last-Event-ID resumes after that event
+    GET  /v1/runs/{id}/events                      Server-Sent Events; Last-Event-ID resumes after
+                                                   that event
     POST /v1/runs/{id}/cancel                      stop it
-    POST /v1/runs/{id}/confirmations/{request_id}  {decision: approve|reject, reason} → the run resumes when all are decided
-    GET  /v1/confirmations                         the requests this user may approve (an approver's queue)
+    POST /v1/runs/{id}/confirmations/{request_id}  {decision: approve|reject, reason} → the run
+                                                   resumes when all are decided
+    GET  /v1/confirmations                         the requests this user may approve (an approver's
+                                                   queue)
 
-Written the way FastAPI users write it: request and response bodies are pydantic models (``schemas``, limits
-as field constraints), the bearer token is a security dependency (``CurrentUser``), and errors keep one shape
-(``errors``), so ``/docs`` shows every endpoint with its schemas and lets a person authorize with a token and
-try each one. ``python -m handwritten_agent users add`` creates a user and prints the token. A user never sees
-another user's runs: those ids answer 404, exactly like ids that do not exist.
+Written the way FastAPI users write it: request and response bodies are pydantic models
+(``schemas``, limits as field constraints), the bearer token is a security dependency
+(``CurrentUser``), and errors keep one shape (``errors``), so ``/docs`` shows every endpoint with
+its schemas and lets a person authorize with a token and try each one. ``python -m handwritten_agent
+users add`` creates a user and prints the token. A user never sees another user's runs: those ids
+answer 404, exactly like ids that do not exist.
 
 Idempotency (the IETF ``Idempotency-Key`` draft, as Stripe does it): the same key with the same body
-returns the same run and executes nothing again — also when the requests arrive together; the same key
-with another body is 422; while the first request's run is still going, the same run comes back in its
-current state (with ``Idempotent-Replayed: true``) rather than 409. Keys expire after
+returns the same run and executes nothing again — also when the requests arrive together; the same
+key with another body is 422; while the first request's run is still going, the same run comes back
+in its current state (with ``Idempotent-Replayed: true``) rather than 409. Keys expire after
 ``ServiceSettings.idempotency_ttl`` seconds.
 
-Decisions: the owner confirms an L2 request; an L3 request is approved by someone with the role it names,
-and may be rejected by its owner too (withdrawn). Sending the same decision again is answered with the first
-(``replayed``); a different decision, or a decision by someone else, on a decided request is 409 "已经由…决定".
+Decisions: the owner confirms an L2 request; an L3 request is approved by someone with the role it
+names, and may be rejected by its owner too (withdrawn). Sending the same decision again is answered
+with the first (``replayed``); a different decision, or a decision by someone else, on a decided
+request is 409 "已经由…决定".
 
-Errors are JSON in one shape, ``{"error": {"type", "message", "details"}}``: 400 malformed JSON or an
-unusable ``Last-Event-ID``, 401 no or bad token, 403 not yours to decide, 404 unknown run, 409 a decision
-the run is not waiting for or already decided, 413 body too large, 422 a field missing or wrong (with
-which), never a stack trace.
+Errors are JSON in one shape, ``{"error": {"type", "message", "details"}}``: 400 malformed JSON or
+an unusable ``Last-Event-ID``, 401 no or bad token, 403 not yours to decide, 404 unknown run, 409 a
+decision the run is not waiting for or already decided, 413 body too large, 422 a field missing or
+wrong (with which), never a stack trace.
 
-The SSE stream starts with ``retry:``, sends the run's events as they are stored (``id`` = the event's
-number; a write in this process wakes the stream at once, one by another process is seen within
-``sse_poll_seconds``), a keep-alive comment when idle, and, once the run has finished or waits for a decision, an
-``end`` event (``{"status", "stop_reason"}``, no id) and closes: a client that sees ``end`` stops, one
-whose stream was cut reconnects with ``Last-Event-ID`` and gets exactly the events after that id. The
-browser's ``EventSource`` cannot send an ``Authorization`` header, so the web page reads the stream with
-``fetch``.
+The SSE stream starts with ``retry:``, sends the run's events as they are stored (``id`` = the
+event's number; a write in this process wakes the stream at once, one by another process is seen
+within ``sse_poll_seconds``), a keep-alive comment when idle, and, once the run has finished or
+waits for a decision, an ``end`` event (``{"status", "stop_reason"}``, no id) and closes: a client
+that sees ``end`` stops, one whose stream was cut reconnects with ``Last-Event-ID`` and gets exactly
+the events after that id. The browser's ``EventSource`` cannot send an ``Authorization`` header, so
+the web page reads the stream with ``fetch``.
 
-Every endpoint that touches the store is a plain ``def``: FastAPI runs it in its thread pool, so a request
-waiting on SQLite's write lock (held by another process under ``uvicorn --workers N``) never stops the event
-loop; the SSE stream (``sse``) reads the store in a worker thread too. Every answer carries security headers
-(``security``: a CSP with ``frame-ancestors 'none'``, ``nosniff``, no referrer), and ``/docs`` serves Swagger
-UI's files from the installed ``fastapi-offline`` package, so it works with no network. An approver sees a
-run's texts masked (``masking.mask_text``), as the confirmation card shows them.
+Every endpoint that touches the store is a plain ``def``: FastAPI runs it in its thread pool, so a
+request waiting on SQLite's write lock (held by another process under ``uvicorn --workers N``) never
+stops the event loop; the SSE stream (``sse``) reads the store in a worker thread too. Every answer
+carries security headers (``security``: a CSP with ``frame-ancestors 'none'``, ``nosniff``, no
+referrer), and ``/docs`` serves Swagger UI's files from the installed ``fastapi-offline`` package,
+so it works with no network. An approver sees a run's texts masked (``masking.mask_text``), as the
+confirmation card shows them.
 
 Left out: pagination of runs, webhooks, and rate limiting per token (put a gateway in front).
 """
@@ -52,103 +60,189 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
-from typing import Annotated, Any, AsyncIterator
+from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Request, Response
-from fastapi_offline import FastAPIOffline
 from fastapi.responses import HTMLResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi_offline import FastAPIOffline
 
 from ..confirmation import may_decide, who_decides
 from ..masking import mask_text
 from .errors import APIError, CatchAll, GuardedBody, error_response, install_error_handlers
 from .runner import RunManager
+from .schemas import (
+    MAX_IDEMPOTENCY_KEY_CHARS,
+    DecisionCreate,
+    DecisionResult,
+    ErrorResponse,
+    Me,
+    Queue,
+    RunCreate,
+    RunOut,
+)
 from .security import SecurityHeaders
-from .schemas import (MAX_IDEMPOTENCY_KEY_CHARS, DecisionCreate, DecisionResult, ErrorResponse, Me, Queue, RunCreate, RunOut)
 from .settings import ServiceSettings
 from .sse import Wakeups, stream_events
 from .store import TERMINAL, IdempotencyConflict, Store, User, body_fingerprint
 
-bearer = HTTPBearer(auto_error=False, bearerFormat="hat_…",
-                    description="用户的令牌：`python -m handwritten_agent users add 名字 --role 角色` 创建用户时打印一次。")
+bearer = HTTPBearer(
+    auto_error=False,
+    bearerFormat="hat_…",
+    description=(
+        "用户的令牌：`python -m handwritten_agent users add 名字 --role 角色` 创建用户时打印一次。"
+    ),
+)
 
 LAST_EVENT_ID = re.compile(r"[0-9]{1,18}")
 """A usable ``Last-Event-ID``: ASCII digits that fit a 64-bit integer (event ids are 1, 2, 3 …)."""
 
 DECISION_ZH = {"approve": "批准", "reject": "拒绝"}
 
-NOT_AUTHENTICATED = ("缺少令牌：请在请求头里加上 Authorization: Bearer <令牌>"
-                     "（用 python -m handwritten_agent users add 创建用户时会打印令牌）。")
+NOT_AUTHENTICATED = (
+    "缺少令牌：请在请求头里加上 Authorization: Bearer <令牌>"
+    "（用 python -m handwritten_agent users add 创建用户时会打印令牌）。"
+)
 
 
 def _user_for(store: Store, token: str | None) -> User:
     if not token or not token.strip():
-        raise APIError(401, "unauthorized", NOT_AUTHENTICATED, headers={"WWW-Authenticate": "Bearer"})
+        raise APIError(
+            401, "unauthorized", NOT_AUTHENTICATED, headers={"WWW-Authenticate": "Bearer"}
+        )
     user = store.user_for_token(token.strip())
     if user is None:
-        raise APIError(401, "unauthorized", "令牌无效（或这个用户已被删除）。", headers={"WWW-Authenticate": "Bearer"})
+        raise APIError(
+            401,
+            "unauthorized",
+            "令牌无效（或这个用户已被删除）。",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
     return user
 
 
-def authenticated_user(request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> User:
+def authenticated_user(
+    request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+) -> User:
     """The security dependency: the user behind the request's bearer token, or a 401."""
-    return _user_for(request.app.state.store, credentials.credentials if credentials is not None else None)
+    return _user_for(
+        request.app.state.store, credentials.credentials if credentials is not None else None
+    )
 
 
 CurrentUser = Annotated[User, Depends(authenticated_user)]
-"""Put ``user: CurrentUser`` in an endpoint's parameters: FastAPI checks the token (and ``/docs`` offers to authorize)."""
+"""Put ``user: CurrentUser`` in an endpoint's parameters: FastAPI checks the token (and ``/docs``
+offers to authorize).
+"""
 
 
 def current_user(request: Request) -> User:
-    """The same check for code that has only the request (e.g. an endpoint added to the app from outside)."""
+    """The same check for code that has only the request (e.g. an endpoint added to the app from
+    outside).
+    """
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
     return _user_for(request.app.state.store, token if scheme.lower() == "bearer" else None)
 
 
 def public_run(run: dict[str, Any], viewer: User | None = None) -> dict[str, Any]:
-    """What the API shows of a run (no internal state, no owner id). A ``viewer`` who is not the run's owner (an
-    approver) sees its texts with secrets and personal data masked, as the confirmation card shows them."""
-    shown = {"id": run["id"], "object": "run", "session_id": run["session_id"], "message": run["message"], "status": run["status"],
-            "stop_reason": run["stop_reason"], "answer": run["answer"], "error": run["error"], "pending": run["pending"],
-            "created_at": run["created_at"], "updated_at": run["updated_at"]}
+    """What the API shows of a run (no internal state, no owner id). A ``viewer`` who is not the
+    run's owner (an approver) sees its texts with secrets and personal data masked, as the
+    confirmation card shows them.
+    """
+    shown = {
+        "id": run["id"],
+        "object": "run",
+        "session_id": run["session_id"],
+        "message": run["message"],
+        "status": run["status"],
+        "stop_reason": run["stop_reason"],
+        "answer": run["answer"],
+        "error": run["error"],
+        "pending": run["pending"],
+        "created_at": run["created_at"],
+        "updated_at": run["updated_at"],
+    }
     if viewer is not None and viewer.id != run["user_id"]:
-        shown.update({key: mask_text(shown[key]) for key in ("message", "answer", "error") if isinstance(shown[key], str)})
+        shown.update(
+            {
+                key: mask_text(shown[key])
+                for key in ("message", "answer", "error")
+                if isinstance(shown[key], str)
+            }
+        )
     return shown
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorResponse, "description": description} for status, description in (
-        (400, "请求体不是合法的 JSON"), (401, "没有令牌或令牌无效"), (404, "没有这个运行（或它属于别的用户）"),
-        (413, "请求体太大"), (422, "字段缺失或不符合要求"))}
+    status: {"model": ErrorResponse, "description": description}
+    for status, description in (
+        (400, "请求体不是合法的 JSON"),
+        (401, "没有令牌或令牌无效"),
+        (404, "没有这个运行（或它属于别的用户）"),
+        (413, "请求体太大"),
+        (422, "字段缺失或不符合要求"),
+    )
+}
 
 
 def _errors(*statuses: int, **more: str) -> dict[int | str, dict[str, Any]]:
     chosen = {status: ERRORS[status] for status in statuses}
-    chosen.update({int(status[1:]): {"model": ErrorResponse, "description": text} for status, text in more.items()})
+    chosen.update(
+        {
+            int(status[1:]): {"model": ErrorResponse, "description": text}
+            for status, text in more.items()
+        }
+    )
     return chosen
 
 
-def create_app(settings: ServiceSettings | None = None, *, store: Store | None = None, manager: RunManager | None = None) -> FastAPI:
-    """The service for ``settings`` (database path, model, limits). ``store``/``manager`` may be given by tests."""
+def create_app(
+    settings: ServiceSettings | None = None,
+    *,
+    store: Store | None = None,
+    manager: RunManager | None = None,
+) -> FastAPI:
+    """The service for ``settings`` (database path, model, limits). ``store``/``manager`` may be
+    given by tests.
+    """
     settings = settings or ServiceSettings()
     store = store or Store(settings.db_path)
     if manager is None:
         from .agents import default_agent_factory, make_decision
 
-        manager = RunManager(store, default_agent_factory(settings), make_decision, workers=settings.workers,
-                             lease_seconds=settings.lease_seconds, heartbeat_seconds=settings.heartbeat_seconds)
+        manager = RunManager(
+            store,
+            default_agent_factory(settings),
+            make_decision,
+            workers=settings.workers,
+            lease_seconds=settings.lease_seconds,
+            heartbeat_seconds=settings.heartbeat_seconds,
+        )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
-        manager.shutdown(wait=False)  # runs already started finish in their threads; nothing new starts
+        manager.shutdown(
+            wait=False
+        )  # runs already started finish in their threads; nothing new starts
 
-    # /docs serves Swagger UI's files from the installed package (fastapi-offline), not a CDN: it works offline
-    app = FastAPIOffline(title="手写 Agent · 办公助手服务", version="1", docs_url="/docs", redoc_url=None, lifespan=lifespan,
-                  description="Day 7 的办公助手服务。点右上角 **Authorize**，填入 `users add` 打印的令牌（只填令牌本身），"
-                              "就可以在这里试每一个接口。网页版在 [/](/)。")
+    # /docs serves Swagger UI's files from the installed package (fastapi-offline), not a CDN: it
+    # works offline
+    app = FastAPIOffline(
+        title="手写 Agent · 办公助手服务",
+        version="1",
+        docs_url="/docs",
+        redoc_url=None,
+        lifespan=lifespan,
+        description=(
+            "Day 7 的办公助手服务。点右上角 **Authorize**，填入 `users add` 打印的令牌（只填令牌本"
+            "身），"
+            "就可以在这里试每一个接口。网页版在 [/](/)。"
+        ),
+    )
     app.state.store, app.state.manager, app.state.settings = store, manager, settings
     wakeups = Wakeups()
     store.watch(wakeups)
@@ -166,27 +260,60 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
 
     @app.get("/", include_in_schema=False)
     def page() -> HTMLResponse:
-        return HTMLResponse(resources.files(__package__).joinpath("static/index.html").read_text(encoding="utf-8"))
+        return HTMLResponse(
+            resources.files(__package__).joinpath("static/index.html").read_text(encoding="utf-8")
+        )
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> Response:
         icon = resources.files(__package__).joinpath("static/favicon.svg").read_bytes()
-        return Response(icon, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+        return Response(
+            icon, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"}
+        )
 
     @app.get("/v1/me", response_model=Me, responses=_errors(401), summary="令牌属于谁")
     def me(user: CurrentUser) -> dict[str, Any]:
         return {"id": user.id, "name": user.name, "role": user.role}
 
-    @app.post("/v1/runs", response_model=RunOut, status_code=201, responses={200: {"model": RunOut, "description": "同一个幂等键、同样的请求体：返回原来的运行"},
-              **_errors(400, 401, 413, 422)}, summary="发一条消息，开始一个运行")
-    def create_run(body: RunCreate, user: CurrentUser, response: Response,
-                         idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key", min_length=1, max_length=MAX_IDEMPOTENCY_KEY_CHARS,
-                                                                       description="重试同一个请求时带上同一个键：不会重复执行")] = None) -> dict[str, Any]:
+    @app.post(
+        "/v1/runs",
+        response_model=RunOut,
+        status_code=201,
+        responses={
+            200: {"model": RunOut, "description": "同一个幂等键、同样的请求体：返回原来的运行"},
+            **_errors(400, 401, 413, 422),
+        },
+        summary="发一条消息，开始一个运行",
+    )
+    def create_run(
+        body: RunCreate,
+        user: CurrentUser,
+        response: Response,
+        idempotency_key: Annotated[
+            str | None,
+            Header(
+                alias="Idempotency-Key",
+                min_length=1,
+                max_length=MAX_IDEMPOTENCY_KEY_CHARS,
+                description="重试同一个请求时带上同一个键：不会重复执行",
+            ),
+        ] = None,
+    ) -> dict[str, Any]:
         try:
-            run, created = store.create_run(user, body.session_id, body.message, idempotency_key=idempotency_key,
-                                            body_hash=body_fingerprint(body.model_dump()), ttl=settings.idempotency_ttl)
+            run, created = store.create_run(
+                user,
+                body.session_id,
+                body.message,
+                idempotency_key=idempotency_key,
+                body_hash=body_fingerprint(body.model_dump()),
+                ttl=settings.idempotency_ttl,
+            )
         except IdempotencyConflict:
-            raise APIError(422, "idempotency_key_reused", "这个 Idempotency-Key 已经用于另一个不同内容的请求：每个新请求请用新的键。") from None
+            raise APIError(
+                422,
+                "idempotency_key_reused",
+                "这个 Idempotency-Key 已经用于另一个不同内容的请求：每个新请求请用新的键。",
+            ) from None
         if created:
             app.state.manager.submit(run["id"])
         else:
@@ -194,90 +321,190 @@ def create_app(settings: ServiceSettings | None = None, *, store: Store | None =
             response.headers["Idempotent-Replayed"] = "true"
         return public_run(run)
 
-    @app.get("/v1/runs/{run_id}", response_model=RunOut, responses=_errors(401, 404), summary="一个运行的当前状态")
+    @app.get(
+        "/v1/runs/{run_id}",
+        response_model=RunOut,
+        responses=_errors(401, 404),
+        summary="一个运行的当前状态",
+    )
     def get_run(run_id: str, user: CurrentUser) -> dict[str, Any]:
         return public_run(own_run(run_id, user))
 
-    @app.post("/v1/runs/{run_id}/cancel", response_model=RunOut, responses=_errors(401, 404), summary="取消一个运行")
+    @app.post(
+        "/v1/runs/{run_id}/cancel",
+        response_model=RunOut,
+        responses=_errors(401, 404),
+        summary="取消一个运行",
+    )
     def cancel_run(run_id: str, user: CurrentUser) -> dict[str, Any]:
         run = own_run(run_id, user)
         if run["status"] in TERMINAL:
             return public_run(run)
         return public_run(app.state.manager.cancel(run))
 
-    @app.post("/v1/runs/{run_id}/confirmations/{request_id}", response_model=DecisionResult,
-              responses=_errors(400, 401, 404, 413, 422, e403="这个请求要由别的角色审批", e409="运行没有在等这个决定，或它已经由别人决定"),
-              summary="批准或拒绝一个等待确认的调用")
-    def decide(run_id: str, request_id: str, body: DecisionCreate, user: CurrentUser) -> dict[str, Any]:
+    @app.post(
+        "/v1/runs/{run_id}/confirmations/{request_id}",
+        response_model=DecisionResult,
+        responses=_errors(
+            400,
+            401,
+            404,
+            413,
+            422,
+            e403="这个请求要由别的角色审批",
+            e409="运行没有在等这个决定，或它已经由别人决定",
+        ),
+        summary="批准或拒绝一个等待确认的调用",
+    )
+    def decide(
+        run_id: str, request_id: str, body: DecisionCreate, user: CurrentUser
+    ) -> dict[str, Any]:
         run = store.get_run(run_id)
         asked = store.requests_of(run_id).get(request_id) if run is not None else None
-        if run is None or not (run["user_id"] == user.id or (asked is not None and _may_see(user, asked))):
+        if run is None or not (
+            run["user_id"] == user.id or (asked is not None and _may_see(user, asked))
+        ):
             raise APIError(404, "not_found", f"没有这个运行：{run_id}。")
         earlier = store.decisions(run_id).get(request_id)
         if earlier is not None:
             return _decided_before(run, earlier, body, user)
         waiting = {p["id"]: p for p in run["pending"]}.get(request_id)
         if run["status"] != "requires_action" or waiting is None:
-            raise APIError(409, "not_waiting", f"运行 {run_id} 没有在等待确认请求 {request_id}（当前状态：{run['status']}）。")
+            raise APIError(
+                409,
+                "not_waiting",
+                f"运行 {run_id} 没有在等待确认请求 {request_id}（当前状态：{run['status']}）。",
+            )
         if not _may_decide(user, run, waiting, body.decision):
-            raise APIError(403, "forbidden", f"你（{user.name}，角色“{user.role}”）不能{DECISION_ZH.get(body.decision, '决定')}"
-                                             f"这个请求：{who_decides(waiting.get('approver_role'))}"
-                                             "（发起人可以拒绝，但不能批准自己的 L3 请求）。")
-        decision, new = store.record_decision(run_id, request_id, body.decision, body.reason, user.id)
+            raise APIError(
+                403,
+                "forbidden",
+                f"你（{user.name}，角色“{user.role}”）不能{DECISION_ZH.get(body.decision, '决定')}"
+                f"这个请求：{who_decides(waiting.get('approver_role'))}"
+                "（发起人可以拒绝，但不能批准自己的 L3 请求）。",
+            )
+        decision, new = store.record_decision(
+            run_id, request_id, body.decision, body.reason, user.id
+        )
         if not new:  # someone decided in the same instant
             return _decided_before(run, decision, body, user)
         app.state.manager.decide(run, request_id)
-        return {"run": public_run(store.get_run(run_id) or run, user), "decision": _public_decision(decision), "replayed": False}
+        return {
+            "run": public_run(store.get_run(run_id) or run, user),
+            "decision": _public_decision(decision),
+            "replayed": False,
+        }
 
-    def _decided_before(run: dict[str, Any], earlier: dict[str, Any], body: DecisionCreate, user: User) -> dict[str, Any]:
-        if earlier["decided_by"] == user.id and earlier["decision"] == body.decision:  # the same decision again: a retry
-            return {"run": public_run(store.get_run(run["id"]) or run, user), "decision": _public_decision(earlier), "replayed": True}
+    def _decided_before(
+        run: dict[str, Any], earlier: dict[str, Any], body: DecisionCreate, user: User
+    ) -> dict[str, Any]:
+        if (
+            earlier["decided_by"] == user.id and earlier["decision"] == body.decision
+        ):  # the same decision again: a retry
+            return {
+                "run": public_run(store.get_run(run["id"]) or run, user),
+                "decision": _public_decision(earlier),
+                "replayed": True,
+            }
         decider = store.user(earlier["decided_by"])
-        who = f"{decider.name}（{decider.id}）" if decider is not None else earlier["decided_by"]  # names may look alike; ids do not
-        raise APIError(409, "already_decided", f"这个确认请求已经由 {who} 决定（{DECISION_ZH.get(earlier['decision'], earlier['decision'])}），"
-                                               "不能再改。", {"decision": _public_decision(earlier)})
+        who = (
+            f"{decider.name}（{decider.id}）" if decider is not None else earlier["decided_by"]
+        )  # names may look alike; ids do not
+        raise APIError(
+            409,
+            "already_decided",
+            f"这个确认请求已经由 {who}"
+            f" 决定（{DECISION_ZH.get(earlier['decision'], earlier['decision'])}），"
+            "不能再改。",
+            {"decision": _public_decision(earlier)},
+        )
 
     def _public_decision(decision: dict[str, Any]) -> dict[str, Any]:
         decider = store.user(decision["decided_by"])
-        return {"request_id": decision["request_id"], "decision": decision["decision"], "reason": decision["reason"],
-                "decided_by": decider.name if decider is not None else None, "decided_by_id": decision["decided_by"],
-                "decided_at": decision["decided_at"]}
+        return {
+            "request_id": decision["request_id"],
+            "decision": decision["decision"],
+            "reason": decision["reason"],
+            "decided_by": decider.name if decider is not None else None,
+            "decided_by_id": decision["decided_by"],
+            "decided_at": decision["decided_at"],
+        }
 
-    @app.get("/v1/confirmations", response_model=Queue, responses=_errors(401), summary="等我决定的确认请求")
+    @app.get(
+        "/v1/confirmations",
+        response_model=Queue,
+        responses=_errors(401),
+        summary="等我决定的确认请求",
+    )
     def confirmations(user: CurrentUser) -> dict[str, Any]:
-        """The confirmation requests this user may approve: L3 approvals for their role, and their own runs' L2 confirmations."""
+        """The confirmation requests this user may approve: L3 approvals for their role, and their
+        own runs' L2 confirmations.
+        """
         waiting = []
         for run in store.runs_with_status("requires_action"):
             decided = store.decisions(run["id"])
             for pending in run["pending"]:
                 if pending["id"] not in decided and _may_decide(user, run, pending, "approve"):
                     owner = store.user(run["user_id"])
-                    waiting.append({"run_id": run["id"], "request": pending, "message": mask_text(run["message"]),
-                                    "requested_by": owner.name if owner else None, "waiting_since": run["updated_at"]})
+                    waiting.append(
+                        {
+                            "run_id": run["id"],
+                            "request": pending,
+                            "message": mask_text(run["message"]),
+                            "requested_by": owner.name if owner else None,
+                            "waiting_since": run["updated_at"],
+                        }
+                    )
         return {"object": "list", "data": waiting}
 
-    @app.get("/v1/runs/{run_id}/events", response_class=StreamingResponse, summary="运行的事件流（Server-Sent Events）",
-             responses={200: {"content": {"text/event-stream": {}}, "description": "事件流：每个事件有 id、event、data；最后一个是 end"},
-                        **_errors(401, 404), 400: {"model": ErrorResponse, "description": "Last-Event-ID 不可用"}})
-    def events(run_id: str, user: CurrentUser, request: Request,
-                     last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", description="断线重连时带上收到的最后一个事件的 id")] = None
-                     ) -> StreamingResponse:
+    @app.get(
+        "/v1/runs/{run_id}/events",
+        response_class=StreamingResponse,
+        summary="运行的事件流（Server-Sent Events）",
+        responses={
+            200: {
+                "content": {"text/event-stream": {}},
+                "description": "事件流：每个事件有 id、event、data；最后一个是 end",
+            },
+            **_errors(401, 404),
+            400: {"model": ErrorResponse, "description": "Last-Event-ID 不可用"},
+        },
+    )
+    def events(
+        run_id: str,
+        user: CurrentUser,
+        request: Request,
+        last_event_id: Annotated[
+            str | None,
+            Header(alias="Last-Event-ID", description="断线重连时带上收到的最后一个事件的 id"),
+        ] = None,
+    ) -> StreamingResponse:
         own_run(run_id, user)
         after = 0
         if last_event_id is not None and last_event_id.strip():
             if not LAST_EVENT_ID.fullmatch(last_event_id.strip()):
-                raise APIError(400, "invalid_last_event_id", "Last-Event-ID 应该是收到的最后一个事件的 id（不超过 18 位的数字），"
-                                                            f"收到的是 {json.dumps(last_event_id[:40], ensure_ascii=True)}。不带它重新连接，会从头收到全部事件。")
+                raise APIError(
+                    400,
+                    "invalid_last_event_id",
+                    "Last-Event-ID 应该是收到的最后一个事件的 id（不超过 18 位的数字），"
+                    f"收到的是 {json.dumps(last_event_id[:40], ensure_ascii=True)}。"
+                    "不带它重新连接，会从头收到全部事件。",
+                )
             after = int(last_event_id.strip())
-        return StreamingResponse(stream_events(store, settings, wakeups, request, run_id, after), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return StreamingResponse(
+            stream_events(store, settings, wakeups, request, run_id, after),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
 
     return app
 
 
 def from_environment() -> FastAPI:
-    """The app for ``uvicorn --factory handwritten_agent.service.app:from_environment --workers N``: every worker
-    process builds its own, on the database ``HANDWRITTEN_AGENT_DB`` names (default ``var/service.sqlite3``)."""
+    """The app for ``uvicorn --factory handwritten_agent.service.app:from_environment --workers N``:
+    every worker process builds its own, on the database ``HANDWRITTEN_AGENT_DB`` names (default
+    ``var/service.sqlite3``).
+    """
     import os
 
     path = os.environ.get("HANDWRITTEN_AGENT_DB", "").strip()
@@ -285,15 +512,32 @@ def from_environment() -> FastAPI:
 
 
 def _may_see(user: User, request: dict[str, Any]) -> bool:
-    """An approver sees the requests that name their role (decided or not); the owner sees all of their own."""
+    """An approver sees the requests that name their role (decided or not); the owner sees all of
+    their own.
+    """
     return bool(request.get("approver_role")) and user.role == request["approver_role"]
 
 
 def _may_decide(user: User, run: dict[str, Any], request: dict[str, Any], decision: str) -> bool:
-    """The one rule (``confirmation.may_decide``): the owner confirms an L2 request; the role an L3 request
-    names approves it, never its requester; the requester may reject (withdraw) their own."""
-    return may_decide(user, approve=decision == "approve", level=request.get("level"),
-                      approver_role=request.get("approver_role"), requester_id=run["user_id"])
+    """The one rule (``confirmation.may_decide``): the owner confirms an L2 request; the role an L3
+    request names approves it, never its requester; the requester may reject (withdraw) their own.
+    """
+    return may_decide(
+        user,
+        approve=decision == "approve",
+        level=request.get("level"),
+        approver_role=request.get("approver_role"),
+        requester_id=run["user_id"],
+    )
 
 
-__all__ = ["APIError", "CurrentUser", "authenticated_user", "create_app", "current_user", "error_response", "from_environment", "public_run"]
+__all__ = [
+    "APIError",
+    "CurrentUser",
+    "authenticated_user",
+    "create_app",
+    "current_user",
+    "error_response",
+    "from_environment",
+    "public_run",
+]

@@ -1,10 +1,12 @@
-"""Security headers on every answer: the page that holds the approve buttons cannot be framed, sniffed or leaked.
+"""Security headers on every answer: the page that holds the approve buttons cannot be framed,
+sniffed or leaked.
 
-Every response gets ``X-Frame-Options: DENY``, ``X-Content-Type-Options: nosniff`` and ``Referrer-Policy:
-no-referrer``. An HTML response also gets a ``Content-Security-Policy`` with ``frame-ancestors 'none'`` that
-allows only this origin, plus each inline ``<script>``/``<style>`` block of that very page by its SHA-256 hash
-(computed from the body, so a change to the page cannot silently break it, and an injected script has no hash).
-Pages may name extra sources (``/docs`` loads Swagger UI's files from wherever FastAPI says).
+Every response gets ``X-Frame-Options: DENY``, ``X-Content-Type-Options: nosniff`` and
+``Referrer-Policy: no-referrer``. An HTML response also gets a ``Content-Security-Policy`` with
+``frame-ancestors 'none'`` that allows only this origin, plus each inline ``<script>``/``<style>``
+block of that very page by its SHA-256 hash (computed from the body, so a change to the page cannot
+silently break it, and an injected script has no hash). Pages may name extra sources (``/docs``
+loads Swagger UI's files from wherever FastAPI says).
 
 Left out: HSTS (set it where TLS ends, at the gateway) and ``report-uri``.
 """
@@ -14,7 +16,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from starlette.datastructures import MutableHeaders
 
@@ -30,7 +33,9 @@ EXTERNAL = re.compile(
 )
 
 MAX_HTML_BYTES = 1_000_000
-"""An HTML body larger than this is sent with the strict policy and no hashes (none of ours comes close)."""
+"""An HTML body larger than this is sent with the strict policy and no hashes (none of ours comes
+close).
+"""
 
 
 def _hash(text: str) -> str:
@@ -40,7 +45,9 @@ def _hash(text: str) -> str:
 
 
 def content_security_policy(html: str) -> str:
-    """The policy for one HTML page: this origin, the page's inline blocks by hash, the hosts it loads files from."""
+    """The policy for one HTML page: this origin, the page's inline blocks by hash, the hosts it
+    loads files from.
+    """
     hashes: dict[str, list[str]] = {"script": [], "style": []}
     for kind, body in INLINE.findall(html):
         hashes[kind.lower()].append(_hash(body))
@@ -50,7 +57,8 @@ def content_security_policy(html: str) -> str:
     return (
         "default-src 'self'; "
         f"script-src {script}; style-src {style}; img-src 'self' data: {' '.join(hosts)}".rstrip()
-        + "; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+        + "; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self';"
+        " frame-ancestors 'none'"
     )
 
 

@@ -1,12 +1,13 @@
 """The event stream of a run (Server-Sent Events), and the wake-ups that let it answer at once.
 
-``stream_events`` yields ``retry:``, then the run's stored events (``id`` = the event's number), a keep-alive
-comment when idle, and ``end`` once the run has finished or waits for a decision. Every store read runs in a
-worker thread (``run_in_threadpool``): the event loop never waits on SQLite, so another process holding the
-write lock cannot freeze the server. A write in this process wakes the stream at once (``Wakeups``); one by
-another process is seen within ``sse_poll_seconds``.
+``stream_events`` yields ``retry:``, then the run's stored events (``id`` = the event's number), a
+keep-alive comment when idle, and ``end`` once the run has finished or waits for a decision. Every
+store read runs in a worker thread (``run_in_threadpool``): the event loop never waits on SQLite, so
+another process holding the write lock cannot freeze the server. A write in this process wakes the
+stream at once (``Wakeups``); one by another process is seen within ``sse_poll_seconds``.
 
-Left out: fan-out through a message broker (several hosts would need one; one host polls the shared file).
+Left out: fan-out through a message broker (several hosts would need one; one host polls the shared
+file).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import asyncio
 import json
 import threading
 import time
-from typing import Any, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import Any
 
 from fastapi import Request
 from fastapi.concurrency import run_in_threadpool
@@ -25,7 +27,9 @@ from .store import TERMINAL, Store
 
 
 class Wakeups:
-    """Wakes the event streams waiting on a run when this process wrote to it (``Store.watch`` calls it from any thread)."""
+    """Wakes the event streams waiting on a run when this process wrote to it (``Store.watch`` calls
+    it from any thread).
+    """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -74,7 +78,9 @@ async def stream_events(
 
 
 def _state(store: Store, run_id: str, seen: int) -> tuple[dict[str, Any] | None, bool]:
-    """The run and whether events after ``seen`` exist (read in a worker thread, never on the loop)."""
+    """The run and whether events after ``seen`` exist (read in a worker thread, never on the
+    loop).
+    """
     run = store.get_run(run_id)
     return run, bool(run is not None and store.events_after(run_id, seen, limit=1))
 
@@ -114,7 +120,8 @@ async def _events(
         if time.monotonic() - quiet_since >= settings.sse_keepalive_seconds:
             quiet_since = time.monotonic()
             yield ": keep-alive\n\n"
-        try:  # woken by a write in this process; another process's writes are found by the next look
+        # woken by a write in this process; another process's writes are found by the next look
+        try:
             await asyncio.wait_for(
                 changed.wait(), min(settings.sse_poll_seconds, settings.sse_keepalive_seconds)
             )

@@ -1,22 +1,25 @@
-"""Everything the service keeps, in one SQLite file: users, runs, their events, idempotency keys, decisions, sessions.
+"""Everything the service keeps, in one SQLite file: users, runs, their events, idempotency keys,
+decisions, sessions.
 
-One connection per thread, kept open, WAL mode so readers never wait for the writer, and ``BEGIN IMMEDIATE`` around every read-then-write so two requests cannot both claim the same
-idempotency key or decide the same confirmation. A write is committed before the call returns: a
-process that dies right after (even ``kill -9``) loses nothing it reported as done. Commits are not
-flushed to the disk one by one (``synchronous=NORMAL``, WAL's usual setting): with one ``fsync`` per
-event, a run's ten events cost 200 ms on an ordinary disk, and every run waits on every other's; a power
-cut may lose the last commits, never half of one. (The permission audit log keeps ``synchronous=FULL``:
-a decision is on the disk before its tool runs.)
+One connection per thread, kept open, WAL mode so readers never wait for the writer, and ``BEGIN
+IMMEDIATE`` around every read-then-write so two requests cannot both claim the same idempotency key
+or decide the same confirmation. A write is committed before the call returns: a process that dies
+right after (even ``kill -9``) loses nothing it reported as done. Commits are not flushed to the
+disk one by one (``synchronous=NORMAL``, WAL's usual setting): with one ``fsync`` per event, a run's
+ten events cost 200 ms on an ordinary disk, and every run waits on every other's; a power cut may
+lose the last commits, never half of one. (The permission audit log keeps ``synchronous=FULL``: a
+decision is on the disk before its tool runs.)
 
 Several uvicorn workers on one host can share the file (WAL allows one writer and many readers).
 Past one host the same methods go to PostgreSQL; nothing outside this module speaks SQL.
 
-A session's history only grows by whole exchanges: a run that completes *appends* its own messages (the
-user's message to the final answer) to what the session holds at that moment, so two runs of one session
-that overlap, or a paused run that completes after the user kept talking, both stay in it.
+A session's history only grows by whole exchanges: a run that completes *appends* its own messages
+(the user's message to the final answer) to what the session holds at that moment, so two runs of
+one session that overlap, or a paused run that completes after the user kept talking, both stay in
+it.
 
-A removed user (``remove_user``) keeps their row — runs, decisions and the audit log name them — but their
-token stops working at once, and what they had waiting is cancelled.
+A removed user (``remove_user``) keeps their row — runs, decisions and the audit log name them — but
+their token stops working at once, and what they had waiting is cancelled.
 
 Left out: migrations beyond adding the columns newer versions use, and pruning old runs and events.
 """
@@ -31,10 +34,11 @@ import threading
 import time
 import unicodedata
 import uuid
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ..permissions.decisions import User
 from ..storage import connect
@@ -102,7 +106,10 @@ CREATE TABLE IF NOT EXISTS sessions (
 );
 """
 
-ADDED_COLUMNS = {"runs": (("worker", "TEXT"), ("heartbeat", "REAL"), ("history_len", "INTEGER")), "users": (("removed_at", "REAL"),)}
+ADDED_COLUMNS = {
+    "runs": (("worker", "TEXT"), ("heartbeat", "REAL"), ("history_len", "INTEGER")),
+    "users": (("removed_at", "REAL"),),
+}
 """Columns newer than the first service files: added to a file that lacks them."""
 
 TERMINAL = ("completed", "failed", "cancelled")
@@ -110,43 +117,71 @@ STATUSES = ("queued", "running", "requires_action", *TERMINAL)
 
 
 def hash_token(token: str) -> str:
-    """Tokens are 256 random bits, so one sha256 is enough: what is stored cannot be used to log in."""
+    """Tokens are 256 random bits, so one sha256 is enough: what is stored cannot be used to log
+    in.
+    """
     return hashlib.sha256(token.encode()).hexdigest()
 
 
 def body_fingerprint(body: Any) -> str:
     """The hash an idempotency key is bound to: the request body as canonical JSON."""
-    return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()).hexdigest()
+    return hashlib.sha256(
+        json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
+    ).hexdigest()
 
 
-INVISIBLE_RANGES = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
-                    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
-                    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
-                    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
-"""Unicode's default-ignorable code points: drawn as nothing (zero-width and bidi marks, fillers, selectors)."""
+INVISIBLE_RANGES = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+"""Unicode's default-ignorable code points: drawn as nothing (zero-width and bidi marks, fillers,
+selectors).
+"""
 
 
 def _invisible(char: str) -> bool:
     code = ord(char)
-    return (unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
-            or any(low <= code <= high for low, high in INVISIBLE_RANGES))
+    return unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") or any(
+        low <= code <= high for low, high in INVISIBLE_RANGES
+    )
 
 
 def clean_name(text: str, what: str = "用户名") -> str:
-    """A user or role name as stored: NFKC-normalised (full-width letters become ordinary ones), runs of spaces
-    made one, trimmed. Raises ``ValueError`` (in Chinese) when it is empty or holds an invisible character."""
+    """A user or role name as stored: NFKC-normalised (full-width letters become ordinary ones),
+    runs of spaces made one, trimmed. Raises ``ValueError`` (in Chinese) when it is empty or holds
+    an invisible character.
+    """
     normal = " ".join(part for part in unicodedata.normalize("NFKC", str(text)).split(" ") if part)
     hidden = sorted({f"U+{ord(c):04X}" for c in normal if _invisible(c)})
     if hidden:
-        raise ValueError(f"{what}里有看不见的字符（{'、'.join(hidden)}，例如零宽字符或文字方向标记）："
-                         f"请只用看得见的字符。")
+        raise ValueError(
+            f"{what}里有看不见的字符（{'、'.join(hidden)}，例如零宽字符或文字方向标记）：请只用看得"
+            f"见的字符。"
+        )
     if not normal:
         raise ValueError("用户名和角色都不能为空。")
     return normal
 
 
 def name_key(name: str) -> str:
-    """What two names are compared by: normalised, case ignored (``Alice`` and ``ａｌｉｃｅ`` are one name)."""
+    """What two names are compared by: normalised, case ignored (``Alice`` and ``ａｌｉｃｅ`` are
+    one name).
+    """
     try:
         return clean_name(name).casefold()
     except ValueError:
@@ -158,15 +193,23 @@ class IdempotencyConflict(Exception):
 
 
 class Store:
-    """The service's SQLite file. Safe to share between threads (each thread uses its own connection)."""
+    """The service's SQLite file. Safe to share between threads (each thread uses its own
+    connection).
+    """
 
     def __init__(self, path: str | Path, *, clock: Callable[[], float] = time.time):
-        """``clock`` gives the time stamps (seconds since the epoch) of everything stored: leases, events, decisions."""
+        """``clock`` gives the time stamps (seconds since the epoch) of everything stored: leases,
+        events, decisions.
+        """
         self.path, self.clock = str(path), clock
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._write_lock = threading.Lock()  # one writer per process; other processes wait on SQLite's lock
-        self._local = threading.local()  # this thread's connection, and the runs its current write touched
+        self._write_lock = (
+            threading.Lock()
+        )  # one writer per process; other processes wait on SQLite's lock
+        self._local = (
+            threading.local()
+        )  # this thread's connection, and the runs its current write touched
         self._watchers: list[Callable[[str], None]] = []
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
@@ -177,21 +220,30 @@ class Store:
                     if name not in columns:
                         db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
             # a name belongs to one current user (a removed user's name may be given to someone new)
-            db.execute("CREATE UNIQUE INDEX IF NOT EXISTS users_current_name ON users(name) WHERE removed_at IS NULL")
+            db.execute(
+                "CREATE UNIQUE INDEX IF NOT EXISTS users_current_name ON users(name) WHERE"
+                " removed_at IS NULL"
+            )
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        """This thread's connection, opened on first use and kept: closing the last connection to a WAL database
-        checkpoints it and syncs the file (about 17 ms here), which one connection per operation paid every time."""
+        """This thread's connection, opened on first use and kept: closing the last connection to a
+        WAL database checkpoints it and syncs the file (about 17 ms here), which one connection per
+        operation paid every time.
+        """
         db = getattr(self._local, "db", None)
         if db is None:
-            db = connect(self.path, autocommit=True, durable=False)  # a commit survives the process dying; a power cut may lose the last ones
+            db = connect(
+                self.path, autocommit=True, durable=False
+            )  # a commit survives the process dying; a power cut may lose the last ones
             self._local.db = db
         yield db
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction, committed when the block ends (rolled back if it raises); then the watchers hear of the runs it touched."""
+        """A write transaction, committed when the block ends (rolled back if it raises); then the
+        watchers hear of the runs it touched.
+        """
         self._local.touched = set()
         with self._write_lock, self._connect() as db:
             db.execute("BEGIN IMMEDIATE")
@@ -209,18 +261,23 @@ class Store:
         self._local.touched.add(run_id)
 
     def watch(self, watcher: Callable[[str], None]) -> None:
-        """Call ``watcher(run_id)`` after every committed write that changed that run or added an event to it — in this
-        process (another process's writes are seen by reading the file again). The event streams wait on it."""
+        """Call ``watcher(run_id)`` after every committed write that changed that run or added an
+        event to it — in this process (another process's writes are seen by reading the file again).
+        The event streams wait on it.
+        """
         self._watchers.append(watcher)
 
     # ----------------------------------------------------------------------- users
 
     def add_user(self, name: str, role: str) -> tuple[User, str]:
-        """Create a user; returns it with its bearer token, which is shown this once and stored only hashed.
+        """Create a user; returns it with its bearer token, which is shown this once and stored only
+        hashed.
 
-        The name and the role are normalised first (``clean_name``: NFKC, invisible characters refused), and a
-        name must differ from every current user's after normalising and ignoring case, so a look-alike
-        (full-width letters, a zero-width space, a right-to-left mark) cannot sit beside the original."""
+        The name and the role are normalised first (``clean_name``: NFKC, invisible characters
+        refused), and a name must differ from every current user's after normalising and ignoring
+        case, so a look-alike (full-width letters, a zero-width space, a right-to-left mark) cannot
+        sit beside the original.
+        """
         name, role = clean_name(name, "用户名"), clean_name(role, "角色")
         token = "hat_" + secrets.token_urlsafe(32)
         user = User(f"u_{uuid.uuid4().hex[:12]}", role=role, name=name)
@@ -228,9 +285,15 @@ class Store:
             with self._write() as db:
                 for (other,) in db.execute("SELECT name FROM users WHERE removed_at IS NULL"):
                     if name_key(other) == name_key(name):
-                        raise ValueError(f"已经有名为 {other!r} 的用户了，{name!r} 规范化后与它相同：换一个名字。")
-                db.execute("INSERT INTO users (id, name, role, token_hash, created_at) VALUES (?, ?, ?, ?, ?)",
-                           (user.id, user.name, user.role, hash_token(token), self.clock()))
+                        raise ValueError(
+                            f"已经有名为 {other!r} 的用户了，{name!r} 规范化后与它相同：换一个名"
+                            f"字。"
+                        )
+                db.execute(
+                    "INSERT INTO users (id, name, role, token_hash, created_at) VALUES (?, ?, ?,"
+                    " ?, ?)",
+                    (user.id, user.name, user.role, hash_token(token), self.clock()),
+                )
         except sqlite3.IntegrityError as exc:
             raise ValueError(f"已经有名为 {name!r} 的用户了：换一个名字。") from exc
         return user, token
@@ -238,11 +301,16 @@ class Store:
     def user_for_token(self, token: str) -> User | None:
         """The current user with this token (never a removed one), or None."""
         with self._connect() as db:
-            row = db.execute("SELECT id, name, role FROM users WHERE token_hash = ? AND removed_at IS NULL", (hash_token(token),)).fetchone()
+            row = db.execute(
+                "SELECT id, name, role FROM users WHERE token_hash = ? AND removed_at IS NULL",
+                (hash_token(token),),
+            ).fetchone()
         return User(row["id"], role=row["role"], name=row["name"]) if row else None
 
     def user(self, user_id: str) -> User | None:
-        """The user with this id — also a removed one: their runs and decisions still say whose they were."""
+        """The user with this id — also a removed one: their runs and decisions still say whose they
+        were.
+        """
         with self._connect() as db:
             row = db.execute("SELECT id, name, role FROM users WHERE id = ?", (user_id,)).fetchone()
         return User(row["id"], role=row["role"], name=row["name"]) if row else None
@@ -250,60 +318,119 @@ class Store:
     def users(self) -> list[User]:
         """The current users (removed ones are left out)."""
         with self._connect() as db:
-            return [User(r["id"], role=r["role"], name=r["name"])
-                    for r in db.execute("SELECT id, name, role FROM users WHERE removed_at IS NULL ORDER BY created_at")]
+            return [
+                User(r["id"], role=r["role"], name=r["name"])
+                for r in db.execute(
+                    "SELECT id, name, role FROM users WHERE removed_at IS NULL ORDER BY created_at"
+                )
+            ]
 
-    def remove_user(self, name: str, *, reason: str = "用户已被删除，运行已取消。") -> tuple[User, list[str], list[str]]:
-        """Remove the current user called ``name``: the token stops working, their queued and paused runs are cancelled,
-        their running runs are asked to stop (at their next event); runs, decisions and the audit stay.
+    def remove_user(
+        self, name: str, *, reason: str = "用户已被删除，运行已取消。"
+    ) -> tuple[User, list[str], list[str]]:
+        """Remove the current user called ``name``: the token stops working, their queued and paused
+        runs are cancelled, their running runs are asked to stop (at their next event); runs,
+        decisions and the audit stay.
 
-        Returns ``(user, cancelled run ids, run ids asked to stop)``; raises ``ValueError`` if there is no such user.
+        Returns ``(user, cancelled run ids, run ids asked to stop)``; raises ``ValueError`` if there
+        is no such user.
         """
         now = self.clock()
         with self._write() as db:
-            rows = db.execute("SELECT id, name, role FROM users WHERE removed_at IS NULL").fetchall()
-            row = next((r for r in rows if r["name"] == name.strip()), None) or \
-                next((r for r in rows if name_key(r["name"]) == name_key(name)), None)
+            rows = db.execute(
+                "SELECT id, name, role FROM users WHERE removed_at IS NULL"
+            ).fetchall()
+            row = next((r for r in rows if r["name"] == name.strip()), None) or next(
+                (r for r in rows if name_key(r["name"]) == name_key(name)), None
+            )
             if row is None:
-                raise ValueError(f"没有名为 {name!r} 的用户（python -m handwritten_agent users list 列出现有的用户）。")
+                raise ValueError(
+                    f"没有名为 {name!r} 的用户（python -m handwritten_agent users list 列出现有的用"
+                    f"户）。"
+                )
             user = User(row["id"], role=row["role"], name=row["name"])
-            db.execute("UPDATE users SET removed_at = ?, token_hash = ? WHERE id = ?", (now, f"removed:{user.id}", user.id))  # no sha256 looks like this
-            waiting = [r[0] for r in db.execute("SELECT id FROM runs WHERE user_id = ? AND status IN ('queued', 'requires_action')", (user.id,))]
+            db.execute(
+                "UPDATE users SET removed_at = ?, token_hash = ? WHERE id = ?",
+                (now, f"removed:{user.id}", user.id),
+            )  # no sha256 looks like this
+            waiting = [
+                r[0]
+                for r in db.execute(
+                    "SELECT id FROM runs WHERE user_id = ? AND status IN ('queued',"
+                    " 'requires_action')",
+                    (user.id,),
+                )
+            ]
             for run_id in waiting:
-                db.execute("UPDATE runs SET status = 'cancelled', stop_reason = 'cancelled', error = ?, pending = '[]', cancel_requested = 1, "
-                           "updated_at = ? WHERE id = ?", (reason, now, run_id))
+                db.execute(
+                    "UPDATE runs SET status = 'cancelled', stop_reason = 'cancelled', error = ?,"
+                    " pending = '[]', cancel_requested = 1, updated_at = ? WHERE id = ?",
+                    (reason, now, run_id),
+                )
                 self._add_event(db, run_id, "stop", {"stop_reason": "cancelled", "error": reason})
-            running = [r[0] for r in db.execute("SELECT id FROM runs WHERE user_id = ? AND status = 'running'", (user.id,))]
-            db.execute("UPDATE runs SET cancel_requested = 1, updated_at = ? WHERE user_id = ? AND status = 'running'", (now, user.id))
+            running = [
+                r[0]
+                for r in db.execute(
+                    "SELECT id FROM runs WHERE user_id = ? AND status = 'running'", (user.id,)
+                )
+            ]
+            db.execute(
+                "UPDATE runs SET cancel_requested = 1, updated_at = ? WHERE user_id = ? AND status"
+                " = 'running'",
+                (now, user.id),
+            )
         return user, waiting, running
 
     # ----------------------------------------------------------------------- runs
 
-    def create_run(self, user: User, session_id: str, message: str, *, idempotency_key: str | None = None,
-                   body_hash: str = "", ttl: float = 86400.0) -> tuple[dict[str, Any], bool]:
-        """A new queued run — or, for an idempotency key seen before with the same body, that run again.
+    def create_run(
+        self,
+        user: User,
+        session_id: str,
+        message: str,
+        *,
+        idempotency_key: str | None = None,
+        body_hash: str = "",
+        ttl: float = 86400.0,
+    ) -> tuple[dict[str, Any], bool]:
+        """A new queued run — or, for an idempotency key seen before with the same body, that run
+        again.
 
-        Returns ``(run, created)``. The check and the insert are one transaction, so twenty identical
-        requests arriving together create one run. Raises ``IdempotencyConflict`` for a reused key with
-        a different body. An expired key is forgotten and counts as new.
+        Returns ``(run, created)``. The check and the insert are one transaction, so twenty
+        identical requests arriving together create one run. Raises ``IdempotencyConflict`` for a
+        reused key with a different body. An expired key is forgotten and counts as new.
         """
         now = self.clock()
         with self._write() as db:
             if idempotency_key is not None:
-                row = db.execute("SELECT body_hash, run_id, expires_at FROM idempotency_keys WHERE user_id = ? AND key = ?",
-                                 (user.id, idempotency_key)).fetchone()
+                row = db.execute(
+                    "SELECT body_hash, run_id, expires_at FROM idempotency_keys WHERE user_id = ?"
+                    " AND key = ?",
+                    (user.id, idempotency_key),
+                ).fetchone()
                 if row is not None and row["expires_at"] > now:
                     if row["body_hash"] != body_hash:
                         raise IdempotencyConflict(idempotency_key)
-                    existing = db.execute("SELECT * FROM runs WHERE id = ?", (row["run_id"],)).fetchone()
+                    existing = db.execute(
+                        "SELECT * FROM runs WHERE id = ?", (row["run_id"],)
+                    ).fetchone()
                     if existing is not None:
                         return _run_row(existing), False
-                db.execute("DELETE FROM idempotency_keys WHERE user_id = ? AND key = ?", (user.id, idempotency_key))
+                db.execute(
+                    "DELETE FROM idempotency_keys WHERE user_id = ? AND key = ?",
+                    (user.id, idempotency_key),
+                )
             run_id = f"run_{uuid.uuid4().hex[:16]}"
-            db.execute("INSERT INTO runs (id, user_id, session_id, message, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)",
-                       (run_id, user.id, session_id, message, now, now))
+            db.execute(
+                "INSERT INTO runs (id, user_id, session_id, message, status, created_at,"
+                " updated_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)",
+                (run_id, user.id, session_id, message, now, now),
+            )
             if idempotency_key is not None:
-                db.execute("INSERT INTO idempotency_keys VALUES (?, ?, ?, ?, ?, ?)", (user.id, idempotency_key, body_hash, run_id, now, now + ttl))
+                db.execute(
+                    "INSERT INTO idempotency_keys VALUES (?, ?, ?, ?, ?, ?)",
+                    (user.id, idempotency_key, body_hash, run_id, now, now + ttl),
+                )
             row = db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
         return _run_row(row), True
 
@@ -324,18 +451,29 @@ class Store:
         names = ", ".join(f"{name} = ?" for name in fields)
         with self._write() as db:
             self._touch(run_id)
-            db.execute(f"UPDATE runs SET {names} WHERE id = ?", (*fields.values(), run_id))  # names are ours, values bound
+            db.execute(
+                f"UPDATE runs SET {names} WHERE id = ?", (*fields.values(), run_id)
+            )  # names are ours, values bound
             row = db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
         return _run_row(row)
 
-    def finish(self, run_id: str, worker: str, *, history: tuple[User, str, list[dict[str, Any]]] | None = None,
-               stop_event: dict[str, Any] | None = None, **fields: Any) -> bool:
-        """Record how a run ended — only if ``worker`` still holds it (a run whose lease expired was failed meanwhile).
+    def finish(
+        self,
+        run_id: str,
+        worker: str,
+        *,
+        history: tuple[User, str, list[dict[str, Any]]] | None = None,
+        stop_event: dict[str, Any] | None = None,
+        **fields: Any,
+    ) -> bool:
+        """Record how a run ended — only if ``worker`` still holds it (a run whose lease expired was
+        failed meanwhile).
 
-        ``history`` (user, session id, this run's own messages) is appended to the session's memory in the
-        same transaction, so a client that sees the run completed and sends the next message finds it remembered.
-        ``stop_event`` is stored as the run's ``stop`` event in that transaction too (when the loop did not
-        write one), so a reader never sees the run ended without it.
+        ``history`` (user, session id, this run's own messages) is appended to the session's memory
+        in the same transaction, so a client that sees the run completed and sends the next message
+        finds it remembered. ``stop_event`` is stored as the run's ``stop`` event in that
+        transaction too (when the loop did not write one), so a reader never sees the run ended
+        without it.
         """
         if "pending" in fields:
             fields["pending"] = json.dumps(fields["pending"], ensure_ascii=False)
@@ -343,82 +481,146 @@ class Store:
         names = ", ".join(f"{name} = ?" for name in fields)
         with self._write() as db:
             self._touch(run_id)
-            changed = db.execute(f"UPDATE runs SET {names} WHERE id = ? AND status = 'running' AND worker = ?", (*fields.values(), run_id, worker))
+            changed = db.execute(
+                f"UPDATE runs SET {names} WHERE id = ? AND status = 'running' AND worker = ?",
+                (*fields.values(), run_id, worker),
+            )
             if changed.rowcount == 1 and stop_event is not None:
                 self._add_event(db, run_id, "stop", stop_event)
             if changed.rowcount == 1 and history is not None:
                 user, session_id, messages = history
-                self._save_history(db, user, session_id, self._history(db, user, session_id) + list(messages))
+                self._save_history(
+                    db, user, session_id, self._history(db, user, session_id) + list(messages)
+                )
         return changed.rowcount == 1
 
-    def claim(self, run_id: str, *, from_status: tuple[str, ...], to_status: str, worker: str | None = None) -> bool:
-        """Move a run from one of ``from_status`` to ``to_status`` unless someone else did first (True when we did).
+    def claim(
+        self,
+        run_id: str,
+        *,
+        from_status: tuple[str, ...],
+        to_status: str,
+        worker: str | None = None,
+    ) -> bool:
+        """Move a run from one of ``from_status`` to ``to_status`` unless someone else did first
+        (True when we did).
 
-        Claiming a run for ``running`` takes its lease: ``worker`` is recorded with a fresh heartbeat.
+        Claiming a run for ``running`` takes its lease: ``worker`` is recorded with a fresh
+        heartbeat.
         """
         now = self.clock()
         lease = (worker, now) if to_status == "running" else (None, None)
         with self._write() as db:
             self._touch(run_id)
-            changed = db.execute(f"UPDATE runs SET status = ?, updated_at = ?, worker = ?, heartbeat = ? WHERE id = ? AND status IN "
-                                 f"({', '.join('?' * len(from_status))})", (to_status, now, *lease, run_id, *from_status)).rowcount
+            changed = db.execute(
+                "UPDATE runs SET status = ?, updated_at = ?, worker = ?, heartbeat = ? WHERE id ="
+                f" ? AND status IN ({', '.join('?' * len(from_status))})",
+                (to_status, now, *lease, run_id, *from_status),
+            ).rowcount
         return changed == 1
 
     def lease(self, run_id: str, worker: str) -> bool:
-        """``worker`` takes a queued run into its pool: it holds the run's lease until it claims it (or dies)."""
+        """``worker`` takes a queued run into its pool: it holds the run's lease until it claims it
+        (or dies).
+        """
         with self._write() as db:
-            return db.execute("UPDATE runs SET worker = ?, heartbeat = ? WHERE id = ? AND status = 'queued'",
-                              (worker, self.clock(), run_id)).rowcount == 1
+            return (
+                db.execute(
+                    "UPDATE runs SET worker = ?, heartbeat = ? WHERE id = ? AND status = 'queued'",
+                    (worker, self.clock(), run_id),
+                ).rowcount
+                == 1
+            )
 
     def heartbeat(self, run_ids: list[str], worker: str) -> None:
-        """The worker is still executing (or holding in its queue) these runs: renew their leases."""
+        """The worker is still executing (or holding in its queue) these runs: renew their
+        leases.
+        """
         if not run_ids:
             return
         with self._write() as db:
-            db.execute(f"UPDATE runs SET heartbeat = ? WHERE worker = ? AND status IN ('queued', 'running') AND id IN "
-                       f"({', '.join('?' * len(run_ids))})", (self.clock(), worker, *run_ids))
+            db.execute(
+                "UPDATE runs SET heartbeat = ? WHERE worker = ? AND status IN ('queued',"
+                f" 'running') AND id IN ({', '.join('?' * len(run_ids))})",
+                (self.clock(), worker, *run_ids),
+            )
 
     def adopt_queued(self, lease: float, worker: str) -> list[str]:
-        """Take over the queued runs whose lease has not been renewed for ``lease`` seconds (their process died
-        before running them, or nobody ever took them): ``worker`` now holds them. Returns their ids, oldest first."""
+        """Take over the queued runs whose lease has not been renewed for ``lease`` seconds (their
+        process died before running them, or nobody ever took them): ``worker`` now holds them.
+        Returns their ids, oldest first.
+        """
         now = self.clock()
         cutoff = now - lease
         with self._write() as db:
-            orphans = [row[0] for row in db.execute("SELECT id FROM runs WHERE status = 'queued' AND COALESCE(heartbeat, updated_at) < ? "
-                                                    "ORDER BY created_at", (cutoff,))]
+            orphans = [
+                row[0]
+                for row in db.execute(
+                    "SELECT id FROM runs WHERE status = 'queued' AND COALESCE(heartbeat,"
+                    " updated_at) < ? ORDER BY created_at",
+                    (cutoff,),
+                )
+            ]
             for run_id in orphans:
-                db.execute("UPDATE runs SET worker = ?, heartbeat = ? WHERE id = ?", (worker, now, run_id))
+                db.execute(
+                    "UPDATE runs SET worker = ?, heartbeat = ? WHERE id = ?", (worker, now, run_id)
+                )
         return orphans
 
     def fail_stale(self, lease: float, error: str) -> list[str]:
-        """Mark failed every running run whose worker has not renewed its lease for ``lease`` seconds (it died); returns their ids."""
+        """Mark failed every running run whose worker has not renewed its lease for ``lease``
+        seconds (it died); returns their ids.
+        """
         cutoff = self.clock() - lease
         with self._write() as db:
-            stale = [row[0] for row in db.execute("SELECT id FROM runs WHERE status = 'running' AND COALESCE(heartbeat, updated_at) < ?", (cutoff,))]
+            stale = [
+                row[0]
+                for row in db.execute(
+                    "SELECT id FROM runs WHERE status = 'running' AND COALESCE(heartbeat,"
+                    " updated_at) < ?",
+                    (cutoff,),
+                )
+            ]
             for run_id in stale:
-                db.execute("UPDATE runs SET status = 'failed', stop_reason = 'error', error = ?, updated_at = ? WHERE id = ?", (error, self.clock(), run_id))
+                db.execute(
+                    "UPDATE runs SET status = 'failed', stop_reason = 'error', error = ?,"
+                    " updated_at = ? WHERE id = ?",
+                    (error, self.clock(), run_id),
+                )
                 self._add_event(db, run_id, "stop", {"stop_reason": "error", "error": error})
         return stale
 
     def runs_with_status(self, *statuses: str) -> list[dict[str, Any]]:
         with self._connect() as db:
-            rows = db.execute(f"SELECT * FROM runs WHERE status IN ({', '.join('?' * len(statuses))}) ORDER BY created_at", statuses).fetchall()
+            rows = db.execute(
+                f"SELECT * FROM runs WHERE status IN ({', '.join('?' * len(statuses))}) ORDER BY"
+                " created_at",
+                statuses,
+            ).fetchall()
         return [_run_row(row) for row in rows]
 
     def cancel_waiting(self, run_id: str, error: str) -> bool:
-        """Cancel a queued or paused run at once, with its ``stop`` event, in one transaction (False if it is not waiting)."""
+        """Cancel a queued or paused run at once, with its ``stop`` event, in one transaction (False
+        if it is not waiting).
+        """
         with self._write() as db:
             self._touch(run_id)
-            changed = db.execute("UPDATE runs SET status = 'cancelled', stop_reason = 'cancelled', error = ?, pending = '[]', worker = NULL, "
-                                 "heartbeat = NULL, cancel_requested = 1, updated_at = ? WHERE id = ? AND status IN ('queued', 'requires_action')",
-                                 (error, self.clock(), run_id)).rowcount
+            changed = db.execute(
+                "UPDATE runs SET status = 'cancelled', stop_reason = 'cancelled', error = ?,"
+                " pending = '[]', worker = NULL, heartbeat = NULL, cancel_requested = 1, updated_at"
+                " = ? WHERE id = ? AND status IN ('queued', 'requires_action')",
+                (error, self.clock(), run_id),
+            ).rowcount
             if changed:
                 self._add_event(db, run_id, "stop", {"stop_reason": "cancelled", "error": error})
         return changed == 1
 
     def request_cancel(self, run_id: str) -> None:
         with self._write() as db:
-            db.execute("UPDATE runs SET cancel_requested = 1, updated_at = ? WHERE id = ?", (self.clock(), run_id))
+            db.execute(
+                "UPDATE runs SET cancel_requested = 1, updated_at = ? WHERE id = ?",
+                (self.clock(), run_id),
+            )
 
     def cancel_requested(self, run_id: str) -> bool:
         with self._connect() as db:
@@ -432,43 +634,86 @@ class Store:
         with self._write() as db:
             return self._add_event(db, run_id, kind, data)
 
-    def _add_event(self, db: sqlite3.Connection, run_id: str, kind: str, data: dict[str, Any]) -> int:
+    def _add_event(
+        self, db: sqlite3.Connection, run_id: str, kind: str, data: dict[str, Any]
+    ) -> int:
         self._touch(run_id)
-        seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?", (run_id,)).fetchone()[0]
-        db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?)", (run_id, seq, kind, json.dumps(data, ensure_ascii=False, default=str), self.clock()))
+        seq = db.execute(
+            "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?", (run_id,)
+        ).fetchone()[0]
+        db.execute(
+            "INSERT INTO events VALUES (?, ?, ?, ?, ?)",
+            (run_id, seq, kind, json.dumps(data, ensure_ascii=False, default=str), self.clock()),
+        )
         return seq
 
     def requests_of(self, run_id: str) -> dict[str, dict[str, Any]]:
-        """Every confirmation request the run ever made (from its ``needs_confirmation`` events), by id — decided or not."""
+        """Every confirmation request the run ever made (from its ``needs_confirmation`` events), by
+        id — decided or not.
+        """
         with self._connect() as db:
-            rows = db.execute("SELECT data FROM events WHERE run_id = ? AND kind = 'needs_confirmation' ORDER BY seq", (run_id,)).fetchall()
+            rows = db.execute(
+                "SELECT data FROM events WHERE run_id = ? AND kind = 'needs_confirmation' ORDER"
+                " BY seq",
+                (run_id,),
+            ).fetchall()
         requests = [json.loads(row["data"]).get("request") or {} for row in rows]
         return {request["id"]: request for request in requests if "id" in request}
 
-    def events_after(self, run_id: str, after: int = 0, limit: int = 500, *, raw: bool = False) -> list[dict[str, Any]]:
-        """The run's events after number ``after``; ``raw=True`` leaves ``data`` as the stored JSON text (for the SSE stream)."""
+    def events_after(
+        self, run_id: str, after: int = 0, limit: int = 500, *, raw: bool = False
+    ) -> list[dict[str, Any]]:
+        """The run's events after number ``after``; ``raw=True`` leaves ``data`` as the stored JSON
+        text (for the SSE stream).
+        """
         with self._connect() as db:
-            rows = db.execute("SELECT seq, kind, data, ts FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-                              (run_id, after, limit)).fetchall()
-        return [{"id": r["seq"], "event": r["kind"], "data": r["data"] if raw else json.loads(r["data"]), "ts": r["ts"]} for r in rows]
+            rows = db.execute(
+                "SELECT seq, kind, data, ts FROM events WHERE run_id = ? AND seq > ? ORDER BY seq"
+                " LIMIT ?",
+                (run_id, after, limit),
+            ).fetchall()
+        return [
+            {
+                "id": r["seq"],
+                "event": r["kind"],
+                "data": r["data"] if raw else json.loads(r["data"]),
+                "ts": r["ts"],
+            }
+            for r in rows
+        ]
 
     # ----------------------------------------------------------------------- decisions
 
-    def record_decision(self, run_id: str, request_id: str, decision: str, reason: str, decided_by: str) -> tuple[dict[str, Any], bool]:
-        """Store a decision once. Returns ``(decision, new)``; deciding again returns the first decision unchanged."""
+    def record_decision(
+        self, run_id: str, request_id: str, decision: str, reason: str, decided_by: str
+    ) -> tuple[dict[str, Any], bool]:
+        """Store a decision once. Returns ``(decision, new)``; deciding again returns the first
+        decision unchanged.
+        """
         with self._write() as db:
-            row = db.execute("SELECT * FROM decisions WHERE run_id = ? AND request_id = ?", (run_id, request_id)).fetchone()
+            row = db.execute(
+                "SELECT * FROM decisions WHERE run_id = ? AND request_id = ?", (run_id, request_id)
+            ).fetchone()
             if row is not None:
                 return dict(row), False
-            db.execute("INSERT INTO decisions VALUES (?, ?, ?, ?, ?, ?)", (run_id, request_id, decision, reason, decided_by, self.clock()))
-            row = db.execute("SELECT * FROM decisions WHERE run_id = ? AND request_id = ?", (run_id, request_id)).fetchone()
+            db.execute(
+                "INSERT INTO decisions VALUES (?, ?, ?, ?, ?, ?)",
+                (run_id, request_id, decision, reason, decided_by, self.clock()),
+            )
+            row = db.execute(
+                "SELECT * FROM decisions WHERE run_id = ? AND request_id = ?", (run_id, request_id)
+            ).fetchone()
         return dict(row), True
 
     def decisions(self, run_id: str) -> dict[str, dict[str, Any]]:
         with self._connect() as db:
-            return {r["request_id"]: dict(r) for r in db.execute("SELECT * FROM decisions WHERE run_id = ?", (run_id,))}
+            return {
+                r["request_id"]: dict(r)
+                for r in db.execute("SELECT * FROM decisions WHERE run_id = ?", (run_id,))
+            }
 
-    # ----------------------------------------------------------------------- sessions (memory across runs)
+    # ----------------------------------------------------------------------- sessions (memory
+    # across runs)
 
     def history(self, user: User, session_id: str) -> list[dict[str, Any]]:
         with self._connect() as db:
@@ -476,16 +721,29 @@ class Store:
 
     @staticmethod
     def _history(db: sqlite3.Connection, user: User, session_id: str) -> list[dict[str, Any]]:
-        row = db.execute("SELECT history FROM sessions WHERE user_id = ? AND session_id = ?", (user.id, session_id)).fetchone()
+        row = db.execute(
+            "SELECT history FROM sessions WHERE user_id = ? AND session_id = ?",
+            (user.id, session_id),
+        ).fetchone()
         return json.loads(row["history"]) if row else []
 
     def save_history(self, user: User, session_id: str, history: list[dict[str, Any]]) -> None:
         with self._write() as db:
             self._save_history(db, user, session_id, history)
 
-    def _save_history(self, db: sqlite3.Connection, user: User, session_id: str, history: list[dict[str, Any]]) -> None:
-        db.execute("INSERT INTO sessions VALUES (?, ?, ?, ?) ON CONFLICT(user_id, session_id) DO UPDATE SET history = excluded.history, "
-                   "updated_at = excluded.updated_at", (user.id, session_id, json.dumps(history, ensure_ascii=False, default=str), self.clock()))
+    def _save_history(
+        self, db: sqlite3.Connection, user: User, session_id: str, history: list[dict[str, Any]]
+    ) -> None:
+        db.execute(
+            "INSERT INTO sessions VALUES (?, ?, ?, ?) ON CONFLICT(user_id, session_id) DO UPDATE"
+            " SET history = excluded.history, updated_at = excluded.updated_at",
+            (
+                user.id,
+                session_id,
+                json.dumps(history, ensure_ascii=False, default=str),
+                self.clock(),
+            ),
+        )
 
 
 def _run_row(row: sqlite3.Row) -> dict[str, Any]:
@@ -495,4 +753,12 @@ def _run_row(row: sqlite3.Row) -> dict[str, Any]:
     return run
 
 
-__all__ = ["IdempotencyConflict", "STATUSES", "Store", "TERMINAL", "User", "body_fingerprint", "hash_token"]
+__all__ = [
+    "IdempotencyConflict",
+    "STATUSES",
+    "Store",
+    "TERMINAL",
+    "User",
+    "body_fingerprint",
+    "hash_token",
+]

@@ -7,14 +7,18 @@ One idea per module:
 - ``writer``    append-only JSONL, one unbuffered write per line (a crash loses at most one line)
 - ``trace``     reading a trace back (a cut-off last line is skipped with a warning), runs, lines
 - ``redact``    secrets and personal data removed before anything is written
-- ``cost``      a price table (cached input too), cost per run and per day, a ``Budget`` that stops a run, a daily bill alert
-- ``diagnose``  ``diagnose(trace) -> [Finding]`` for each row of the seeds' error table, the tool-time share, and the five-step check
+- ``cost``      a price table (cached input too), cost per run and per day, a ``Budget`` that stops
+                a run, a daily bill alert
+- ``diagnose``  ``diagnose(trace) -> [Finding]`` for each row of the seeds' error table, the
+                tool-time share, and the five-step check
 - ``replay``    ``replay(trace)`` re-runs the loop on recorded replies and reports where it diverges
-- ``table``, ``timeline``, ``html``  looking at a run: a table of steps, a picture, a self-contained page
+- ``table``, ``timeline``, ``html``  looking at a run: a table of steps, a picture, a self-contained
+                                     page
 - ``otel``      the same trace as OpenTelemetry spans (optional ``[otel]`` extra)
 
-Beside it, outside the package because they are not about traces: ``tool_cache.ToolCache`` (TTL caching of
-read-only tools, truncation of long results; both noted in the trace) and ``llm.StreamingClient``.
+Beside it, outside the package because they are not about traces: ``tool_cache.ToolCache`` (TTL
+caching of read-only tools, truncation of long results; both noted in the trace) and
+``llm.StreamingClient``.
 
 Left out: a log platform, sampling, and dashboards — the trace is a file any of them can read.
 """
@@ -30,6 +34,26 @@ from .table import format_steps, steps_table
 from .trace import Trace, TraceRun, TraceWarning, read_trace
 from .tracer import Tracer
 
-__all__ = ["Budget", "CostTotal", "Divergence", "Finding", "Price", "PriceTable", "Redactor", "ReplayResult", "SEED_TO_OTEL",
-           "Trace", "TraceRun", "TraceWarning", "Tracer", "cost_report", "diagnose",
-           "environment_secrets", "five_steps", "format_steps", "read_trace", "replay", "steps_table"]
+__all__ = [
+    "Budget",
+    "CostTotal",
+    "Divergence",
+    "Finding",
+    "Price",
+    "PriceTable",
+    "Redactor",
+    "ReplayResult",
+    "SEED_TO_OTEL",
+    "Trace",
+    "TraceRun",
+    "TraceWarning",
+    "Tracer",
+    "cost_report",
+    "diagnose",
+    "environment_secrets",
+    "five_steps",
+    "format_steps",
+    "read_trace",
+    "replay",
+    "steps_table",
+]

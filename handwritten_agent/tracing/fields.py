@@ -25,7 +25,8 @@ field                      on lines                                    name from
 ``input_tokens``           ``model_call``, ``run_end``                 seeds 001 → ``gen_ai.usage.input_tokens``; null = not reported
 ``output_tokens``          ``model_call``, ``run_end``                 seeds 001 → ``gen_ai.usage.output_tokens``; null = not reported
 ``gen_ai.usage.cache_read.input_tokens``  ``model_call``               OTel: the part of ``input_tokens`` served from the
-                                                                       provider's prompt cache; null = the provider did not say
+                                                                       provider's prompt cache; null
+                                                                       = the provider did not say
 ``finish_reason``          ``model_call``                              seeds 001 → ``gen_ai.response.finish_reasons`` (a list)
 ``duration_ms``            ``model_call``, ``run_end``                 plain (span duration on export)
 ``message_count``          ``model_call``                              plain: messages sent
@@ -39,18 +40,21 @@ field                      on lines                                    name from
 ``gen_ai.tool.call.arguments``  ``tool_call``                          OTel (redacted; an object, or the raw text)
 ``tool_duration_ms``       ``tool_result``                             seeds 001
 ``status``                 ``tool_result``, ``run_end``                seeds 001: ``success`` / ``error`` / ``refused`` /
-                                                                       ``repeated`` / ``cached``; run: ``success`` / ``stopped``
+                                                                       ``repeated`` / ``cached``;
+                                                                       run: ``success`` /
+                                                                       ``stopped``
 ``output_summary``         ``tool_result``                             seeds 003: a short, redacted summary
 ``gen_ai.tool.call.result``  ``tool_result`` (``record_messages``)     OTel (opt-in content)
 ``content``                ``tool_result`` (``record_messages``)       plain: the exact ``role: tool`` message text
 ``error.type``             any line that failed                        OTel (exception class, ``invalid_arguments``,
-                                                                       an HTTP status, or the stop reason)
+                                                                       an HTTP status, or the stop
+                                                                       reason)
 ``error``                  any line that failed                        plain: the message
 ``stop_reason``            ``run_end``                                 plain: ``final``, ``max_steps``, ``timeout``, ``budget`` …
 =========================  ==========================================  ===============================================
 
-Left out: the OTel *events* (``gen_ai.client.inference.operation.details``) and metrics; the trace has
-lines, ``otel`` makes spans.
+Left out: the OTel *events* (``gen_ai.client.inference.operation.details``) and metrics; the trace
+has lines, ``otel`` makes spans.
 """
 
 from __future__ import annotations
@@ -65,10 +69,20 @@ SEED_TO_OTEL: dict[str, str] = {
 }
 """The seeds' field names and the OpenTelemetry attribute each becomes on export."""
 
-OPERATION = {"run_start": "invoke_agent", "run_end": "invoke_agent", "final": "invoke_agent", "memory": "invoke_agent",
-             "model_call": "chat", "retry": "chat",
-             "tool_call": "execute_tool", "tool_result": "execute_tool", "needs_confirmation": "execute_tool"}
-"""``gen_ai.operation.name`` of each line; a gate's own kinds (``permission`` …) are ``execute_tool``."""
+OPERATION = {
+    "run_start": "invoke_agent",
+    "run_end": "invoke_agent",
+    "final": "invoke_agent",
+    "memory": "invoke_agent",
+    "model_call": "chat",
+    "retry": "chat",
+    "tool_call": "execute_tool",
+    "tool_result": "execute_tool",
+    "needs_confirmation": "execute_tool",
+}
+"""``gen_ai.operation.name`` of each line; a gate's own kinds (``permission`` …) are
+``execute_tool``.
+"""
 
 
 __all__ = ["OPERATION", "SEED_TO_OTEL"]

@@ -1,19 +1,20 @@
-"""Redaction before anything is written: secrets, then personal data, in every string of a trace line.
+"""Redaction before anything is written: secrets, then personal data, in every string of a trace
+line.
 
 Two kinds of things must never reach a trace file:
 
-- **secrets** — API keys and tokens in the formats ``masking`` knows (``sk-…``, ``AKIA…``, ``ghp_…``,
-  ``LTAI…``, JWTs, ``Bearer …``, ``password=…``, private keys …; one definition, shared with the
-  permission gate's cards and audit), the values of ``.env`` / environment variables whose names say
-  they are secret (``…KEY``, ``…TOKEN``, ``…SECRET``, ``…PASSWORD``), values of fields named like
-  ``api_key`` or ``authorization``, and any string you list;
-- **personal data** — phone (mobile and landline), ID, email and bank-card numbers, masked by the same
-  ``masking`` module the permission gate uses for confirmation cards and tool results.
+- **secrets** — API keys and tokens in the formats ``masking`` knows (``sk-…``, ``AKIA…``,
+  ``ghp_…``, ``LTAI…``, JWTs, ``Bearer …``, ``password=…``, private keys …; one definition, shared
+  with the permission gate's cards and audit), the values of ``.env`` / environment variables whose
+  names say they are secret (``…KEY``, ``…TOKEN``, ``…SECRET``, ``…PASSWORD``), values of fields
+  named like ``api_key`` or ``authorization``, and any string you list;
+- **personal data** — phone (mobile and landline), ID, email and bank-card numbers, masked by the
+  same ``masking`` module the permission gate uses for confirmation cards and tool results.
 
-``Redactor`` walks a line (dicts, lists, strings — ``masking.walk_json``, the walk the permission gate uses)
-and returns a redacted copy; the tracer calls it on
-every line before it is encoded, so full messages, tool arguments and results are covered alike.
-Secrets are replaced whole (``masking.HIDDEN``, ``***``), personal data keeps its masked shape (``138****5678``).
+``Redactor`` walks a line (dicts, lists, strings — ``masking.walk_json``, the walk the permission
+gate uses) and returns a redacted copy; the tracer calls it on every line before it is encoded, so
+full messages, tool arguments and results are covered alike. Secrets are replaced whole
+(``masking.HIDDEN``, ``***``), personal data keeps its masked shape (``138****5678``).
 
 Left out: names and addresses (no pattern finds them reliably), secrets in dict *keys*, and secrets
 shorter than 8 characters from the environment (too likely to match ordinary words).
@@ -22,7 +23,8 @@ shorter than 8 characters from the environment (too likely to match ordinary wor
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from ..masking import HIDDEN, SECRET_NAME, hide_secret_fields, walk_json
 
@@ -30,14 +32,21 @@ SECRET = HIDDEN
 """The one marker of a value hidden whole (``masking.HIDDEN``)."""
 
 
-
-def environment_secrets(environ: Mapping[str, str] | None = None, *, dotenv: bool = True, min_length: int = 8) -> list[str]:
+def environment_secrets(
+    environ: Mapping[str, str] | None = None, *, dotenv: bool = True, min_length: int = 8
+) -> list[str]:
     """Values of variables whose names say they are secret, from ``.env`` and the environment."""
     from ..config import read_env
 
     values, _ = read_env(None, environ, dotenv=dotenv)
-    found = {value for name, value in values.items() if SECRET_NAME.search(name) and len(value) >= min_length}
-    return sorted(found, key=len, reverse=True)  # longest first, so a value containing another is replaced whole
+    found = {
+        value
+        for name, value in values.items()
+        if SECRET_NAME.search(name) and len(value) >= min_length
+    }
+    return sorted(
+        found, key=len, reverse=True
+    )  # longest first, so a value containing another is replaced whole
 
 
 def _default_personal_data() -> Callable[[str], str]:
@@ -53,15 +62,27 @@ def _secrets_by_format(text: str) -> str:
 
 
 class Redactor:
-    """Redacts secrets and personal data in any JSON-like value; returns a copy, never changes its input."""
+    """Redacts secrets and personal data in any JSON-like value; returns a copy, never changes its
+    input.
+    """
 
-    def __init__(self, secrets: Iterable[str] = (), *, environment: bool = True, personal_data: bool | Callable[[str], str] = True,
-                 extra_patterns: Iterable[tuple[str, str]] = ()):
-        """``secrets``: strings to hide wherever they appear; ``environment``: also hide the secret-looking variables
-        of ``.env`` and the environment; ``personal_data``: mask phone/ID/email/card numbers (or your own ``str -> str``);
-        ``extra_patterns``: ``(regex, replacement)`` pairs of your own, applied after the secrets ``masking`` finds."""
+    def __init__(
+        self,
+        secrets: Iterable[str] = (),
+        *,
+        environment: bool = True,
+        personal_data: bool | Callable[[str], str] = True,
+        extra_patterns: Iterable[tuple[str, str]] = (),
+    ):
+        """``secrets``: strings to hide wherever they appear; ``environment``: also hide the
+        secret-looking variables of ``.env`` and the environment; ``personal_data``: mask
+        phone/ID/email/card numbers (or your own ``str -> str``); ``extra_patterns``: ``(regex,
+        replacement)`` pairs of your own, applied after the secrets ``masking`` finds.
+        """
         listed = [s for s in secrets if isinstance(s, str) and s]
-        self.secrets = sorted(set(listed + (environment_secrets() if environment else [])), key=len, reverse=True)
+        self.secrets = sorted(
+            set(listed + (environment_secrets() if environment else [])), key=len, reverse=True
+        )
         self.by_format: Callable[[str], str] | None = _secrets_by_format
         self.patterns = [(re.compile(p), r) for p, r in extra_patterns]
         if personal_data is True:
@@ -80,7 +101,9 @@ class Redactor:
         return self.personal_data(text) if self.personal_data is not None else text
 
     def field(self, name: str, item: Any) -> Any:
-        """The ``walk_json`` field rule of a trace line: a field named like a secret is hidden whole."""
+        """The ``walk_json`` field rule of a trace line: a field named like a secret is hidden
+        whole.
+        """
         return hide_secret_fields(name, item)
 
     def __call__(self, value: Any) -> Any:

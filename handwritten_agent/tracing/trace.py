@@ -1,12 +1,13 @@
-"""Reading a trace back: lines from a JSONL file, grouped into runs, with the questions a reader asks of a run.
+"""Reading a trace back: lines from a JSONL file, grouped into runs, with the questions a reader
+asks of a run.
 
-A trace is what ``Tracer`` wrote: one JSON object per line, each with ``event``, ``request_id`` (the run)
-and ``step``. ``read_trace`` accepts a path, an open file, or lines already in memory. A last line cut
-short by a crash is skipped with a ``TraceWarning``; a damaged line in the middle is skipped the same
-way (the rest of the file is still worth reading).
+A trace is what ``Tracer`` wrote: one JSON object per line, each with ``event``, ``request_id`` (the
+run) and ``step``. ``read_trace`` accepts a path, an open file, or lines already in memory. A last
+line cut short by a crash is skipped with a ``TraceWarning``; a damaged line in the middle is
+skipped the same way (the rest of the file is still worth reading).
 
-Left out: indexes for large files (a trace is read whole), and merging traces of several processes by
-time (their lines are simply read in file order).
+Left out: indexes for large files (a trace is read whole), and merging traces of several processes
+by time (their lines are simply read in file order).
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from __future__ import annotations
 import json
 import os
 import warnings
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 
 class TraceWarning(UserWarning):
@@ -31,8 +33,12 @@ def parse_ts(value: Any) -> float:
     return datetime.fromisoformat(str(value)).timestamp()
 
 
-def iter_lines(source: str | os.PathLike[str] | Iterable[str] | Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    """The records of a trace, in file order; unreadable lines are skipped with a ``TraceWarning``."""
+def iter_lines(
+    source: str | os.PathLike[str] | Iterable[str] | Iterable[dict[str, Any]],
+) -> Iterator[dict[str, Any]]:
+    """The records of a trace, in file order; unreadable lines are skipped with a
+    ``TraceWarning``.
+    """
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
         with path.open(encoding="utf-8", errors="replace") as handle:
@@ -48,7 +54,11 @@ def _records(lines: Iterable[Any], where: str) -> Iterator[dict[str, Any]]:
             yield raw
             continue
         if pending is not None:  # the bad line was not the last one: damaged in the middle
-            warnings.warn(f"{where} 第 {pending[0]} 行不是完整的 JSON，已跳过：{pending[1][:80]!r}", TraceWarning, stacklevel=3)
+            warnings.warn(
+                f"{where} 第 {pending[0]} 行不是完整的 JSON，已跳过：{pending[1][:80]!r}",
+                TraceWarning,
+                stacklevel=3,
+            )
             pending = None
         text = raw.strip()
         if not text:
@@ -61,13 +71,19 @@ def _records(lines: Iterable[Any], where: str) -> Iterator[dict[str, Any]]:
         if isinstance(record, dict):
             yield record
     if pending is not None:
-        warnings.warn(f"{where} 最后一行（第 {pending[0]} 行）不完整，已跳过：写入时进程可能被中断了。前面的 {pending[0] - 1} 行完好。",
-                      TraceWarning, stacklevel=3)
+        warnings.warn(
+            f"{where} 最后一行（第 {pending[0]} 行）不完整，已跳过：写入时进程可能被中断了。前面的"
+            f" {pending[0] - 1} 行完好。",
+            TraceWarning,
+            stacklevel=3,
+        )
 
 
 @dataclass
 class TraceRun:
-    """The lines of one run (one ``request_id``), in the order they were written — a resumed run included."""
+    """The lines of one run (one ``request_id``), in the order they were written — a resumed run
+    included.
+    """
 
     request_id: str
     lines: list[dict[str, Any]] = field(default_factory=list)
@@ -81,7 +97,9 @@ class TraceRun:
 
     @property
     def end(self) -> dict[str, Any] | None:
-        """The last ``run_end`` line (a paused run that was resumed has two: the pause and the real end)."""
+        """The last ``run_end`` line (a paused run that was resumed has two: the pause and the real
+        end).
+        """
         ends = self.of("run_end")
         return ends[-1] if ends else None
 
@@ -128,13 +146,19 @@ class Trace:
     def run(self, request_id: str | None = None) -> TraceRun:
         """The run with this ``request_id``, or the only/last run when none is named."""
         if not self.runs:
-            raise ValueError("这个 trace 里没有任何运行（没有带 request_id 的行）。请确认 Tracer 已经作为 Agent(on_event=...) 传入。")
+            raise ValueError(
+                "这个 trace 里没有任何运行（没有带 request_id 的行）。请确认 Tracer 已经作为"
+                " Agent(on_event=...) 传入。"
+            )
         if request_id is None:
             return self.runs[-1]
         for run in self.runs:
             if run.request_id == request_id:
                 return run
-        raise ValueError(f"trace 里没有 request_id={request_id!r} 的运行；有的是：{', '.join(r.request_id for r in self.runs)}。")
+        raise ValueError(
+            f"trace 里没有 request_id={request_id!r}"
+            f" 的运行；有的是：{', '.join(r.request_id for r in self.runs)}。"
+        )
 
     def __iter__(self) -> Iterator[TraceRun]:
         return iter(self.runs)
@@ -153,7 +177,9 @@ def group_runs(lines: Iterable[dict[str, Any]]) -> list[TraceRun]:
     return list(runs.values())
 
 
-def read_trace(source: str | os.PathLike[str] | Iterable[str] | Iterable[dict[str, Any]] | Trace) -> Trace:
+def read_trace(
+    source: str | os.PathLike[str] | Iterable[str] | Iterable[dict[str, Any]] | Trace,
+) -> Trace:
     """A trace from a path, an open file, lines of text, or records already in memory."""
     if isinstance(source, Trace):
         return source
@@ -170,4 +196,13 @@ def as_run(source: Any, request_id: str | None = None) -> TraceRun:
     return read_trace(source).run(request_id)
 
 
-__all__ = ["Trace", "TraceRun", "TraceWarning", "as_run", "group_runs", "iter_lines", "parse_ts", "read_trace"]
+__all__ = [
+    "Trace",
+    "TraceRun",
+    "TraceWarning",
+    "as_run",
+    "group_runs",
+    "iter_lines",
+    "parse_ts",
+    "read_trace",
+]

@@ -5,26 +5,28 @@
 
 The loop is not changed: every ``AgentEvent`` the Agent already emits becomes a line (``run_start``,
 ``memory``, ``model_call``, ``tool_call``, ``tool_result``, a gate's ``permission``…,
-``needs_confirmation``, ``final``, ``run_end``), including the events code below the loop reports into the
-run (``reporting``): ``retry`` when the client retries a 429/5xx, ``fallback`` when a fallback client
-switches models — nothing to wire by hand. Field names follow ``fields`` (the seeds' where they name one,
-the OpenTelemetry GenAI conventions for the rest).
+``needs_confirmation``, ``final``, ``run_end``), including the events code below the loop reports
+into the run (``reporting``): ``retry`` when the client retries a 429/5xx, ``fallback`` when a
+fallback client switches models — nothing to wire by hand. Field names follow ``fields`` (the seeds'
+where they name one, the OpenTelemetry GenAI conventions for the rest).
 
 What it adds on the way:
 
 - **redaction** of every line before it is encoded (``redact.Redactor``: secrets and personal data);
-- **tokens as reported**: ``input_tokens``/``output_tokens`` are the backend's usage, ``null`` when it
-  reported none — never 0 — and ``run_end`` sums them, counting the calls it could not; the input tokens
-  the provider served from its prompt cache, when it says (``gen_ai.usage.cache_read.input_tokens``);
+- **tokens as reported**: ``input_tokens``/``output_tokens`` are the backend's usage, ``null`` when
+  it reported none — never 0 — and ``run_end`` sums them, counting the calls it could not; the input
+  tokens the provider served from its prompt cache, when it says
+  (``gen_ai.usage.cache_read.input_tokens``);
 - **cost** of each model call from a ``PriceTable`` (a ``Budget`` hook beside the tracer stops a run
   that spends too much: ``cost``);
 - **full messages** only with ``record_messages=True`` (off by default, as the conventions advise:
   they hold whatever users and tools said); replay needs them;
-- **notes** a ``ToolCache`` reports (``tool_cache`` events: a cache hit, a truncated result), attached to
-  the ``tool_result`` line of the call they happened in.
+- **notes** a ``ToolCache`` reports (``tool_cache`` events: a cache hit, a truncated result),
+  attached to the ``tool_result`` line of the call they happened in.
 
-Every line is written with one unbuffered ``os.write`` (``writer``), so a killed process loses at most the
-line being written; surviving a power cut as well takes ``fsync=True`` (one ``os.fsync`` per line, slower). Without a path the lines are only kept in memory (``tracer.lines``), for tests.
+Every line is written with one unbuffered ``os.write`` (``writer``), so a killed process loses at
+most the line being written; surviving a power cut as well takes ``fsync=True`` (one ``os.fsync``
+per line, slower). Without a path the lines are only kept in memory (``tracer.lines``), for tests.
 
 Left out: sampling, async writing, and spans (``otel`` turns a finished trace into spans).
 """
@@ -41,34 +43,70 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..messages import ToolCall, parse_arguments
 from ..run import AgentEvent, RunResult
-from ..messages import parse_arguments, ToolCall
 from ..text import shorten
 from .cost import CACHED_TOKENS, PriceTable, cached_tokens
 from .fields import OPERATION
 from .redact import Redactor
 from .writer import JsonlWriter
 
-STRUCTURAL = frozenset({"ts", "event", "request_id", "trace_id", "seq", "step", "gen_ai.tool.call.id", "gen_ai.response.id",
-                        "gen_ai.operation.name", "duration_ms", "tool_duration_ms", "input_tokens", "output_tokens", CACHED_TOKENS})
-"""Fields the redactor never rewrites: ids, times and counts (the rest — users, text, arguments — are redacted)."""
+STRUCTURAL = frozenset(
+    {
+        "ts",
+        "event",
+        "request_id",
+        "trace_id",
+        "seq",
+        "step",
+        "gen_ai.tool.call.id",
+        "gen_ai.response.id",
+        "gen_ai.operation.name",
+        "duration_ms",
+        "tool_duration_ms",
+        "input_tokens",
+        "output_tokens",
+        CACHED_TOKENS,
+    }
+)
+"""Fields the redactor never rewrites: ids, times and counts (the rest — users, text, arguments —
+are redacted).
+"""
 
-RESERVED = frozenset({"ts", "event", "request_id", "trace_id", "user_id", "session_id", "step", "seq", "gen_ai.operation.name"})
+RESERVED = frozenset(
+    {
+        "ts",
+        "event",
+        "request_id",
+        "trace_id",
+        "user_id",
+        "session_id",
+        "step",
+        "seq",
+        "gen_ai.operation.name",
+    }
+)
 """Fields every line has; a hook's data with one of these names is written as ``data.<name>``."""
 
 
 def iso_ts(epoch: float) -> str:
-    """Epoch seconds as local ISO 8601 with microseconds and the UTC offset, e.g. ``2026-03-12T14:30:00.123456+08:00``."""
+    """Epoch seconds as local ISO 8601 with microseconds and the UTC offset, e.g.
+    ``2026-03-12T14:30:00.123456+08:00``.
+    """
     return datetime.fromtimestamp(epoch).astimezone().isoformat(timespec="microseconds")
 
 
 def trace_id_for(request_id: str) -> str:
-    """The OpenTelemetry trace id (32 hex digits) of a run: derived from its id, so a resumed run keeps it."""
+    """The OpenTelemetry trace id (32 hex digits) of a run: derived from its id, so a resumed run
+    keeps it.
+    """
     return hashlib.sha256(request_id.encode()).hexdigest()[:32]
 
 
 def provider_name(client: Any) -> str | None:
-    """``gen_ai.provider.name`` for a client: a known provider by its host, else the client's own label."""
+    """``gen_ai.provider.name`` for a client: a known provider by its host, else the client's own
+    label.
+    """
     from ..config import PRESETS
 
     base_url = getattr(client, "base_url", None)
@@ -92,20 +130,40 @@ class _RunTotals:
 
 
 class Tracer:
-    """Writes the events of every run it is given to one JSONL file (and/or keeps them in ``lines``)."""
+    """Writes the events of every run it is given to one JSONL file (and/or keeps them in
+    ``lines``).
+    """
 
-    def __init__(self, path: str | os.PathLike[str] | None = None, *, client: Any = None, model: str | None = None,
-                 provider: str | None = None, user_id: Any = None, session_id: str | None = None, record_messages: bool = False,
-                 redactor: Redactor | None = None, prices: PriceTable | None = None, summary_chars: int = 200, fsync: bool = False,
-                 keep_lines: bool | None = None, close_at_stop: bool = False):
-        """``client`` fills ``gen_ai.request.model`` and ``gen_ai.provider.name`` (or give ``model``/``provider``);
-        ``prices`` defaults to ``PriceTable.default()``; ``keep_lines`` (default: only when there is no ``path``)
-        keeps every written line in ``self.lines`` too; ``close_at_stop`` closes the file after the first run's
-        ``stop`` (a tracer per run, as the service has)."""
+    def __init__(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        client: Any = None,
+        model: str | None = None,
+        provider: str | None = None,
+        user_id: Any = None,
+        session_id: str | None = None,
+        record_messages: bool = False,
+        redactor: Redactor | None = None,
+        prices: PriceTable | None = None,
+        summary_chars: int = 200,
+        fsync: bool = False,
+        keep_lines: bool | None = None,
+        close_at_stop: bool = False,
+    ):
+        """``client`` fills ``gen_ai.request.model`` and ``gen_ai.provider.name`` (or give
+        ``model``/``provider``); ``prices`` defaults to ``PriceTable.default()``; ``keep_lines``
+        (default: only when there is no ``path``) keeps every written line in ``self.lines`` too;
+        ``close_at_stop`` closes the file after the first run's ``stop`` (a tracer per run, as the
+        service has)."""
         self.writer = JsonlWriter(path, fsync=fsync) if path is not None else None
         self.path = self.writer.path if self.writer else None
         self.client, self.model, self.user_id, self.session_id = client, model, user_id, session_id
-        self.provider = provider if provider is not None else (provider_name(client) if client is not None else None)
+        self.provider = (
+            provider
+            if provider is not None
+            else (provider_name(client) if client is not None else None)
+        )
         self.record_messages, self.summary_chars = record_messages, summary_chars
         self.redactor = redactor if redactor is not None else Redactor()
         self.prices = prices if prices is not None else PriceTable.default()
@@ -120,7 +178,9 @@ class Tracer:
     # ----------------------------------------------------------------------- the hook
 
     def on_event(self, event: AgentEvent) -> None:
-        """Write the event's line (a ``tool_cache`` report is kept for the ``tool_result`` line that follows it)."""
+        """Write the event's line (a ``tool_cache`` report is kept for the ``tool_result`` line that
+        follows it).
+        """
         if event.kind == "tool_cache":
             with self._lock:
                 self._notes.update(event.data)
@@ -138,13 +198,23 @@ class Tracer:
                 totals.user = line["user_id"]
             line.pop("user_id", None)
             line.pop("request_id", None)
-            head = {"ts": iso_ts(ts if ts is not None else time.time()), "event": line.pop("event"), "request_id": request_id,
-                    "trace_id": trace_id_for(request_id), "user_id": self.user_id if self.user_id is not None else totals.user,
-                    "session_id": self.session_id, "step": line.pop("step", totals.step), "seq": totals.seq}
+            head = {
+                "ts": iso_ts(ts if ts is not None else time.time()),
+                "event": line.pop("event"),
+                "request_id": request_id,
+                "trace_id": trace_id_for(request_id),
+                "user_id": self.user_id if self.user_id is not None else totals.user,
+                "session_id": self.session_id,
+                "step": line.pop("step", totals.step),
+                "seq": totals.seq,
+            }
             head["gen_ai.operation.name"] = OPERATION.get(head["event"], "execute_tool")
             totals.seq += 1
             record = {**head, **line}
-            record = {key: value if key in STRUCTURAL else self.redactor(value) for key, value in record.items()}
+            record = {
+                key: value if key in STRUCTURAL else self.redactor(value)
+                for key, value in record.items()
+            }
             if self.writer is not None:
                 self.writer.write(record)
             if self.keep_lines:
@@ -184,15 +254,24 @@ class Tracer:
             return {**base, "answer": event.answer}
         if kind == "retry":  # a client's retry, reported into the run (``reporting``)
             data = event.data
-            return {**base, "http.response.status_code": data.get("status"), "error.type": str(data.get("status")),
-                    "error": shorten(str(data.get("message") or ""), self.summary_chars), "attempt": data.get("attempt"),
-                    "wait_s": data.get("wait"), "server_asked_s": data.get("server_asked")}
+            return {
+                **base,
+                "http.response.status_code": data.get("status"),
+                "error.type": str(data.get("status")),
+                "error": shorten(str(data.get("message") or ""), self.summary_chars),
+                "attempt": data.get("attempt"),
+                "wait_s": data.get("wait"),
+                "server_asked_s": data.get("server_asked"),
+            }
         if kind == "stop" and event.run is not None:
             if self._current == run_id:
                 self._current = None
             return {**base, "event": "run_end", **self._run_end(event.run, totals)}
-        # a gate's own kinds (permission …): its data, renamed where it would overwrite a field every line has
-        fields = {(f"data.{key}" if key in RESERVED else key): value for key, value in event.data.items()}
+        # a gate's own kinds (permission …): its data, renamed where it would overwrite a field
+        # every line has
+        fields = {
+            (f"data.{key}" if key in RESERVED else key): value for key, value in event.data.items()
+        }
         if event.call is not None:
             fields = {**_call_fields(event.call), **fields}
         return {**fields, **base}
@@ -203,19 +282,25 @@ class Tracer:
         usage = reply.usage
         requested = self.model or getattr(self.client, "model", None)
         line: dict[str, Any] = {
-            "model": reply.model or requested, "gen_ai.request.model": requested, "gen_ai.provider.name": self.provider,
+            "model": reply.model or requested,
+            "gen_ai.request.model": requested,
+            "gen_ai.provider.name": self.provider,
             "input_tokens": usage.prompt_tokens if usage is not None else None,
             "output_tokens": usage.completion_tokens if usage is not None else None,
             CACHED_TOKENS: cached_tokens(reply.raw) if usage is not None else None,
-            "finish_reason": reply.finish_reason, "duration_ms": event.duration_ms,
-            "message_count": len(event.messages or []), "tools_offered": list(event.data.get("tools", [])),
+            "finish_reason": reply.finish_reason,
+            "duration_ms": event.duration_ms,
+            "message_count": len(event.messages or []),
+            "tools_offered": list(event.data.get("tools", [])),
             "tool_calls": [call.name for call in reply.tool_calls],
         }
         response_id = getattr(reply.raw, "id", None)
         if isinstance(response_id, str):
             line["gen_ai.response.id"] = response_id
         amount, currency = self.prices.cost_of(line)
-        amount = round(amount, 12) if amount is not None else None  # no float noise (0.000204512, not 0.00020451200000000004)
+        amount = (
+            round(amount, 12) if amount is not None else None
+        )  # no float noise (0.000204512, not 0.00020451200000000004)
         line["cost"], line["cost_currency"] = amount, currency
         if usage is None:
             totals.usage_unknown += 1
@@ -245,12 +330,21 @@ class Tracer:
             status = "refused"
         else:
             status = "success" if result.success else "error"
-        line: dict[str, Any] = {**_call_fields(record.call), "tool_duration_ms": record.duration_ms, "status": status,
-                                "success": result.success, "executed": record.executed}
+        line: dict[str, Any] = {
+            **_call_fields(record.call),
+            "tool_duration_ms": record.duration_ms,
+            "status": status,
+            "success": result.success,
+            "executed": record.executed,
+        }
         if not result.success:
-            line["error.type"] = type(result.exception).__name__ if result.exception is not None else "tool_error"
+            line["error.type"] = (
+                type(result.exception).__name__ if result.exception is not None else "tool_error"
+            )
             line["error"] = result.error
-        line["output_summary"] = shorten(result.data if result.success else result.error, self.summary_chars)
+        line["output_summary"] = shorten(
+            result.data if result.success else result.error, self.summary_chars
+        )
         line.update(notes)
         if self.record_messages:
             line["gen_ai.tool.call.result"] = _plain(result.to_dict())
@@ -259,13 +353,27 @@ class Tracer:
 
     def _run_end(self, run: RunResult, totals: _RunTotals) -> dict[str, Any]:
         reason = run.stop_reason
-        status = "success" if reason == "final" else ("paused" if reason == "needs_confirmation" else "stopped")
-        line: dict[str, Any] = {"stop_reason": reason, "status": status, "duration_ms": run.duration_ms, "steps": len(run.steps),
-                                "tool_call_count": len(run.tool_calls), "input_tokens": totals.input_tokens,
-                                "output_tokens": totals.output_tokens, "usage_unknown": totals.usage_unknown}
+        status = (
+            "success"
+            if reason == "final"
+            else ("paused" if reason == "needs_confirmation" else "stopped")
+        )
+        line: dict[str, Any] = {
+            "stop_reason": reason,
+            "status": status,
+            "duration_ms": run.duration_ms,
+            "steps": len(run.steps),
+            "tool_call_count": len(run.tool_calls),
+            "input_tokens": totals.input_tokens,
+            "output_tokens": totals.output_tokens,
+            "usage_unknown": totals.usage_unknown,
+        }
         if len(totals.cost) <= 1:
             currency, amount = next(iter(totals.cost.items()), (None, None))
-            line["cost"], line["cost_currency"] = (round(amount, 12) if amount is not None else None), currency
+            line["cost"], line["cost_currency"] = (
+                (round(amount, 12) if amount is not None else None),
+                currency,
+            )
         else:
             line["cost"], line["cost_currency"] = dict(totals.cost), None
         if status == "stopped":
@@ -289,11 +397,17 @@ def _arguments(call: ToolCall) -> dict[str, Any]:
     try:
         return {"gen_ai.tool.call.arguments": parse_arguments(call.arguments)}
     except ValueError as exc:
-        return {"gen_ai.tool.call.arguments": call.arguments, "error.type": "invalid_arguments", "error": str(exc)}
+        return {
+            "gen_ai.tool.call.arguments": call.arguments,
+            "error.type": "invalid_arguments",
+            "error": str(exc),
+        }
 
 
 def _plain(value: Any) -> Any:
-    """A JSON-only copy (what will be written), so later changes to the run do not change a line already built."""
+    """A JSON-only copy (what will be written), so later changes to the run do not change a line
+    already built.
+    """
     return json.loads(json.dumps(value, ensure_ascii=False, default=str))
 
 

@@ -18,7 +18,9 @@ from typing import Any
 
 
 def dumps_line(record: dict[str, Any]) -> str:
-    """One record as one line of JSON: UTF-8 text kept readable, anything JSON lacks written with ``str``."""
+    """One record as one line of JSON: UTF-8 text kept readable, anything JSON lacks written with
+    ``str``.
+    """
     return json.dumps(record, ensure_ascii=False, default=str, separators=(",", ":"))
 
 
@@ -36,7 +38,9 @@ class JsonlWriter:
         data = (dumps_line(record) + "\n").encode("utf-8")
         with self._lock:
             if self._fd is None:
-                raise ValueError(f"trace 文件 {self.path} 已经关闭，不能再写入。请新建一个 Tracer。")
+                raise ValueError(
+                    f"trace 文件 {self.path} 已经关闭，不能再写入。请新建一个 Tracer。"
+                )
             view = memoryview(data)
             while view:  # os.write may write less than asked (rare for files); finish the line
                 written = os.write(self._fd, view)

@@ -1,1 +1,3 @@
-"""The course's pictures, one module per day; each defines ``PICTURES = {file name: function returning SVG text}``."""
+"""The course's pictures, one module per day; each defines ``PICTURES = {file name: function
+returning SVG text}``.
+"""

@@ -1,14 +1,15 @@
 """The benchmark registry: named functions that each return figures, every figure beside its floor.
 
-A benchmark is a function ``fn(ctx) -> list[Figure]`` registered with ``@benchmark("name", ...)`` in a
-module of this package; ``discover()`` imports every such module, so adding a benchmark is adding one
-function (in a new module, or an existing one). A benchmark that cannot run here (an extra not installed,
-no model file, no notebooks folder) raises ``Unavailable`` with a line that says what is missing.
+A benchmark is a function ``fn(ctx) -> list[Figure]`` registered with ``@benchmark("name", ...)`` in
+a module of this package; ``discover()`` imports every such module, so adding a benchmark is adding
+one function (in a new module, or an existing one). A benchmark that cannot run here (an extra not
+installed, no model file, no notebooks folder) raises ``Unavailable`` with a line that says what is
+missing.
 
 A *floor* is the same measurement on the simplest thing that does the same job — a bare FastAPI app
 replaying the same bytes, llama-cpp-python called directly, an empty notebook — so a figure reads as
-"ours costs this much more than the least it could cost here", not as an absolute number that depends on
-the machine.
+"ours costs this much more than the least it could cost here", not as an absolute number that
+depends on the machine.
 
 Left out: statistics beyond median and p95, warm-up heuristics (each benchmark warms up itself), and
 comparing against earlier runs (the JSON file is there for that).
@@ -19,9 +20,10 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import statistics
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from tqdm.auto import tqdm
 
@@ -42,11 +44,12 @@ class Stats:
     p95: float
 
     @classmethod
-    def of(cls, samples: Iterable[float]) -> "Stats":
+    def of(cls, samples: Iterable[float]) -> Stats:
         values = sorted(samples)
         if not values:
             raise ValueError("Stats.of needs at least one sample")
-        # nearest-rank percentile: the smallest sample with at least 95% of the samples at or below it
+        # nearest-rank percentile: the smallest sample with at least 95% of the samples at or below
+        # it
         rank = max(1, -(-95 * len(values) // 100))
         return cls(n=len(values), median=statistics.median(values), p95=values[rank - 1])
 
@@ -56,11 +59,11 @@ class Figure:
     """One measured quantity of ours next to the same quantity measured on its floor, in one run."""
 
     benchmark: str
-    measure: str            # what was measured, e.g. "chat completion with 2 tools, SDK, non-streaming"
-    unit: str               # "ms", "s", "tokens/s"
+    measure: str  # what was measured, e.g. "chat completion with 2 tools, SDK, non-streaming"
+    unit: str  # "ms", "s", "tokens/s"
     ours: Stats
-    floor: Stats | None     # None only when there is no meaningful floor
-    floor_is: str           # what the floor is, e.g. "bare FastAPI+uvicorn app replaying the same bytes"
+    floor: Stats | None  # None only when there is no meaningful floor
+    floor_is: str  # what the floor is, e.g. "bare FastAPI+uvicorn app replaying the same bytes"
     higher_is_better: bool = False
     note: str = ""
 
@@ -72,19 +75,23 @@ class Figure:
 class Context:
     """What every benchmark is given: repetitions, the course folder, and a progress-bar factory."""
 
-    n: int = 100                      # repetitions of a fast measurement (one HTTP round trip)
-    runs: int = 1                     # repetitions of a slow one (a whole notebook)
-    prompts: int = 5                  # fresh prompts per side for a model that generates text
-    root: Path | None = None          # the course folder (with notebooks/ and solutions/), if found
+    n: int = 100  # repetitions of a fast measurement (one HTTP round trip)
+    runs: int = 1  # repetitions of a slow one (a whole notebook)
+    prompts: int = 5  # fresh prompts per side for a model that generates text
+    root: Path | None = None  # the course folder (with notebooks/ and solutions/), if found
     show_progress: bool | None = None  # None: only when stderr is a terminal
     extra: dict[str, Any] = field(default_factory=dict)
 
     def progress(self, total: int, desc: str) -> tqdm:
-        return tqdm(total=total, desc=desc, unit="step", leave=False, disable=_disabled(self.show_progress))
+        return tqdm(
+            total=total, desc=desc, unit="step", leave=False, disable=_disabled(self.show_progress)
+        )
 
 
 def _disabled(show: bool | None) -> bool | None:
-    return None if show is None else not show  # tqdm: disable=None hides the bar when not on a terminal
+    return (
+        None if show is None else not show
+    )  # tqdm: disable=None hides the bar when not on a terminal
 
 
 @dataclass(frozen=True)
@@ -92,18 +99,23 @@ class Benchmark:
     name: str
     title: str
     run: Callable[[Context], list[Figure]]
-    order: int = 50   # lower runs first; slow ones (whole notebooks) go last
+    order: int = 50  # lower runs first; slow ones (whole notebooks) go last
 
 
 BENCHMARKS: dict[str, Benchmark] = {}
 
 
-def benchmark(name: str, *, title: str, order: int = 50) -> Callable[[Callable[[Context], list[Figure]]], Callable[[Context], list[Figure]]]:
+def benchmark(
+    name: str, *, title: str, order: int = 50
+) -> Callable[[Callable[[Context], list[Figure]]], Callable[[Context], list[Figure]]]:
     """Register ``fn(ctx) -> list[Figure]`` under ``name`` (unique)."""
 
     def register(fn: Callable[[Context], list[Figure]]) -> Callable[[Context], list[Figure]]:
         if name in BENCHMARKS and BENCHMARKS[name].run is not fn:
-            raise ValueError(f"two benchmarks are named {name!r}: {BENCHMARKS[name].run.__module__} and {fn.__module__}")
+            raise ValueError(
+                f"two benchmarks are named {name!r}: {BENCHMARKS[name].run.__module__} and"
+                f" {fn.__module__}"
+            )
         BENCHMARKS[name] = Benchmark(name=name, title=title, run=fn, order=order)
         return fn
 
@@ -113,8 +125,9 @@ def benchmark(name: str, *, title: str, order: int = 50) -> Callable[[Callable[[
 def discover() -> list[Benchmark]:
     """Import every benchmark module of this package; the registered benchmarks in running order.
 
-    A module whose subject is not in the package yet (it imports a ``handwritten_agent`` module that does
-    not exist) registers nothing and is left out; any other import error is a bug and propagates.
+    A module whose subject is not in the package yet (it imports a ``handwritten_agent`` module that
+    does not exist) registers nothing and is left out; any other import error is a bug and
+    propagates.
     """
     package = importlib.import_module(__package__)
     for info in pkgutil.iter_modules(package.__path__):

@@ -1,19 +1,21 @@
-"""The Day 7 service next to its floor: 50 concurrent runs through HTTP and SSE vs the same 50 runs in-process.
+"""The Day 7 service next to its floor: 50 concurrent runs through HTTP and SSE vs the same 50 runs
+in-process.
 
-Ours: ``python -m handwritten_agent service --workers 4`` started as its own process, the way a learner runs
-it (on the offline simulator, which it serves in a thread of that process). 50 clients at once each send
-``POST /v1/runs`` and read the run's event stream until its ``end`` event; a run's time is from the POST to
-that event. Floor: the same office agent (``OfficeAssistant``: tools, policy, memory window, trace file) on
-the same simulator, the same 50 requests submitted at once to a pool of the same 4 threads in this process;
-a run's time is from the submit to ``agent.run`` returning. Both times include the wait for a free worker
-(50 runs, 4 at a time), so what differs is the service's own cost: HTTP, the SQLite writes (the run, every
-event, the session), and the SSE stream (polling the store every ``sse_poll_seconds``).
+Ours: ``python -m handwritten_agent service --workers 4`` started as its own process, the way a
+learner runs it (on the offline simulator, which it serves in a thread of that process). 50 clients
+at once each send ``POST /v1/runs`` and read the run's event stream until its ``end`` event; a run's
+time is from the POST to that event. Floor: the same office agent (``OfficeAssistant``: tools,
+policy, memory window, trace file) on the same simulator, the same 50 requests submitted at once to
+a pool of the same 4 threads in this process; a run's time is from the submit to ``agent.run``
+returning. Both times include the wait for a free worker (50 runs, 4 at a time), so what differs is
+the service's own cost: HTTP, the SQLite writes (the run, every event, the session), and the SSE
+stream (polling the store every ``sse_poll_seconds``).
 
-The requests are read-only office questions (free rooms at a given hour, reading one email), so no run waits
-for a person. Two rounds, floor and ours alternating, after one warm-up run on each side.
+The requests are read-only office questions (free rooms at a given hour, reading one email), so no
+run waits for a person. Two rounds, floor and ours alternating, after one warm-up run on each side.
 
-Left out: runs that pause for a confirmation (their time is a person's), several service processes, and a
-real model (its seconds per call would hide everything measured here).
+Left out: runs that pause for a confirmation (their time is a person's), several service processes,
+and a real model (its seconds per call would hide everything measured here).
 """
 
 from __future__ import annotations
@@ -32,7 +34,9 @@ from typing import Any
 from .registry import Context, Figure, Stats, Unavailable, benchmark
 
 RUNS, WORKERS, ROUNDS = 50, 4, 2
-FLOOR_IS = "the same office agent runs in-process, submitted at once to a pool of the same 4 threads"
+FLOOR_IS = (
+    "the same office agent runs in-process, submitted at once to a pool of the same 4 threads"
+)
 
 
 def _messages(count: int) -> list[str]:
@@ -44,8 +48,11 @@ def _settings(folder: Path, workers: int) -> Any:
     from ...config import load_settings
     from ...service import ServiceSettings
 
-    return ServiceSettings(db_path=str(folder / "service.sqlite3"), llm=load_settings({"LLM_PROVIDER": "offline"}, dotenv=False),
-                           workers=workers)
+    return ServiceSettings(
+        db_path=str(folder / "service.sqlite3"),
+        llm=load_settings({"LLM_PROVIDER": "offline"}, dotenv=False),
+        workers=workers,
+    )
 
 
 def _floor_round(folder: Path, messages: list[str], workers: int) -> list[float]:
@@ -56,7 +63,9 @@ def _floor_round(folder: Path, messages: list[str], workers: int) -> list[float]
     user = User("u_bench", "张明", "行政助理")
 
     def one(index: int, start: float) -> float:
-        agent = factory(user, f"s{index}", lambda event: None, f"run_floor_{time.monotonic_ns()}_{index}")
+        agent = factory(
+            user, f"s{index}", lambda event: None, f"run_floor_{time.monotonic_ns()}_{index}"
+        )
         result = agent.run(messages[index], [], run_id=f"run_floor_{index}_{time.monotonic_ns()}")
         if result.stop_reason != "final":
             raise RuntimeError(f"floor run {index} ended {result.stop_reason}: {result.error}")
@@ -86,7 +95,9 @@ def _run_over_http(client: Any, url: str, message: str, index: int, start: float
 
 
 class _ServiceProcess:
-    """``python -m handwritten_agent service`` on a free port, in a folder of its own, with one user."""
+    """``python -m handwritten_agent service`` on a free port, in a folder of its own, with one
+    user.
+    """
 
     def __init__(self, folder: Path, workers: int):
         import httpx
@@ -97,23 +108,61 @@ class _ServiceProcess:
         db = folder / "service.sqlite3"
         _, token = Store(db).add_user("张明", "行政助理")
         env = {**os.environ, "LLM_PROVIDER": "offline"}
-        for name in ("LLM_BASE_URL", "LLM_API_KEY", "LLM_MODEL", "LLM_FALLBACK_MODEL", "LLM_FALLBACK_BASE_URL", "LLM_FALLBACK_PROVIDER"):
+        for name in (
+            "LLM_BASE_URL",
+            "LLM_API_KEY",
+            "LLM_MODEL",
+            "LLM_FALLBACK_MODEL",
+            "LLM_FALLBACK_BASE_URL",
+            "LLM_FALLBACK_PROVIDER",
+        ):
             env.pop(name, None)
-        self.process = subprocess.Popen([sys.executable, "-m", "handwritten_agent", "service", "--port", "0", "--db", str(db),
-                                         "--workers", str(workers)], cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "handwritten_agent",
+                "service",
+                "--port",
+                "0",
+                "--db",
+                str(db),
+                "--workers",
+                str(workers),
+            ],
+            cwd=folder,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         line = self.process.stdout.readline() if self.process.stdout else ""
         found = re.search(r"http://[\d.]+:\d+", line)
         if not found:
             self.stop()
-            raise Unavailable(f"服务没有启动：{line.strip() or (self.process.stderr.read()[-500:] if self.process.stderr else '')}")
+            raise Unavailable(
+                f"服务没有启动："
+                f"{line.strip() or (self.process.stderr.read()[-500:] if self.process.stderr else '')}"
+                f""
+                f""
+            )
         self.url = found.group(0)
-        self.client = httpx.Client(base_url=self.url, headers={"Authorization": f"Bearer {token}"}, timeout=120,
-                                   limits=httpx.Limits(max_connections=RUNS + 10, max_keepalive_connections=RUNS + 10))
+        self.client = httpx.Client(
+            base_url=self.url,
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=120,
+            limits=httpx.Limits(max_connections=RUNS + 10, max_keepalive_connections=RUNS + 10),
+        )
 
     def round(self, messages: list[str]) -> list[float]:
         with ThreadPoolExecutor(len(messages)) as pool:
             start = time.perf_counter()
-            return list(pool.map(lambda i: _run_over_http(self.client, self.url, messages[i], i, start), range(len(messages))))
+            return list(
+                pool.map(
+                    lambda i: _run_over_http(self.client, self.url, messages[i], i, start),
+                    range(len(messages)),
+                )
+            )
 
     def stop(self) -> None:
         if getattr(self, "client", None) is not None:
@@ -126,7 +175,14 @@ class _ServiceProcess:
             self.process.communicate()
 
 
-@benchmark("service", title="The service: concurrent runs through HTTP + SSE vs the same runs in-process (same worker count)", order=30)
+@benchmark(
+    "service",
+    title=(
+        "The service: concurrent runs through HTTP + SSE vs the same runs in-process (same worker"
+        " count)"
+    ),
+    order=30,
+)
 def service_vs_in_process(ctx: Context) -> list[Figure]:
     runs = min(RUNS, max(2, ctx.n))
     messages = _messages(runs)
@@ -151,8 +207,28 @@ def service_vs_in_process(ctx: Context) -> list[Figure]:
         finally:
             service.stop()
     ours_stats, floor_stats = Stats.of(ours), Stats.of(floor)
-    ratio = f"ratio p50 {ours_stats.median / floor_stats.median:.2f}x, p95 {ours_stats.p95 / floor_stats.p95:.2f}x"
-    return [Figure("service", f"one of {runs} concurrent runs, POST to the SSE end event ({WORKERS} workers, offline simulator)", "ms",
-                   ours_stats, floor_stats, FLOOR_IS, note=f"{ROUNDS} rounds; {ratio}"),
-            Figure("service", f"all {runs} runs, first POST to the last end event", "ms", Stats.of(walls["ours"]), Stats.of(walls["floor"]),
-                   FLOOR_IS, note=f"{ROUNDS} rounds")]
+    ratio = (
+        f"ratio p50 {ours_stats.median / floor_stats.median:.2f}x, p95"
+        f" {ours_stats.p95 / floor_stats.p95:.2f}x"
+    )
+    return [
+        Figure(
+            "service",
+            f"one of {runs} concurrent runs, POST to the SSE end event ({WORKERS} workers, offline"
+            " simulator)",
+            "ms",
+            ours_stats,
+            floor_stats,
+            FLOOR_IS,
+            note=f"{ROUNDS} rounds; {ratio}",
+        ),
+        Figure(
+            "service",
+            f"all {runs} runs, first POST to the last end event",
+            "ms",
+            Stats.of(walls["ours"]),
+            Stats.of(walls["floor"]),
+            FLOOR_IS,
+            note=f"{ROUNDS} rounds",
+        ),
+    ]

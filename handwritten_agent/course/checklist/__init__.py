@@ -1,4 +1,5 @@
-"""The release checklist (seed 001 §8.4), checked against the course's office assistant and the package's code.
+"""The release checklist (seed 001 §8.4), checked against the course's office assistant and the
+package's code.
 
     python -m handwritten_agent checklist            # ✅/❌ per item, with where to fix; exit code 1 if any ❌
     python -m handwritten_agent checklist --json checklist.json
@@ -16,9 +17,10 @@ Each item of the seed's table is turned into something that can fail:
 成本控制     a long session is trimmed to the token budget; tokens counted per model call in the trace
 ==========  =====================================================================================
 
-The runs use the service's own agent factory (``service.agents.OfficeAssistant``) on scratch folders,
-so the checklist checks what the service runs. ``run_checklist(package_dir=…, make_assistant=…)``
-checks another package or another assistant — the tests use that to break each item on purpose.
+The runs use the service's own agent factory (``service.agents.OfficeAssistant``) on scratch
+folders, so the checklist checks what the service runs. ``run_checklist(package_dir=…,
+make_assistant=…)`` checks another package or another assistant — the tests use that to break each
+item on purpose.
 
 Left out: the items that need a person (is the tool description clear? is the daily alert wired to a
 pager?), and real providers (the checks need models that misbehave on purpose).
@@ -31,9 +33,10 @@ import json
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .code import find_eval, find_secrets, gitignores_env, python_files, text_files
 
@@ -67,23 +70,61 @@ class Spec:
 
 
 SPECS = [
-    Spec("eval", "工具安全", "是否有 eval 式危险函数，是否校验输入",
-         "删掉这些 eval/exec：算式用 ast 解析（scenarios/calculator.py 的做法），数据用 json.loads；工具参数交给 ToolRegistry.dispatch 校验。"),
-    Spec("gated", "敏感操作", "删除、支付、发送类操作是否有人审",
-         "在 service/agents.py 的 office_agent 里把 permissions.PolicyGate(policy, user) 放进 Agent(hooks=[...])：L2/L3 工具才会暂停等确认。"),
-    Spec("max_steps", "最大步数", "是否设置 max_steps，防止死循环",
-         "给 Agent 一个有限的 max_steps（ServiceSettings.max_steps），并保留重复调用护栏。"),
-    Spec("echo", "消息结构", "assistant、tool 消息是否按规范回传",
-         "agent.py：把模型返回的 assistant 消息原样 append（reply.to_message()，保留 tool_calls 和 id），每个 tool_call_id 都回填一条 tool 消息。"),
-    Spec("logs", "日志", "是否记录 request_id、工具名、耗时、异常",
-         "service/agents.py：每次运行把 tracing.Tracer(traces/<run id>.jsonl, user_id=…, session_id=…) 放进 Agent(hooks=[...])。"),
-    Spec("config", "配置外置", "API Key、模型名是否放到 .env，不硬编码",
-         "把密钥放进 .env（LLM_API_KEY），代码里用 config.load_settings() 读取；.gitignore 里要有 .env。"),
-    Spec("failures", "异常兜底", "模型超时、工具异常时用户是否能看到明确提示",
-         "llm.py 把超时变成说明怎么修的 RequestTimeout，循环把它记进 stop_reason='error'；工具异常由 ToolRegistry.dispatch 变成 {success: false, error}。"),
-    Spec("budget", "成本控制", "是否有 token 消耗监控和每日告警",
-         "service/agents.py：Agent(memory=memory.Window(settings.token_budget))，trace 记录每次调用的 input_tokens/output_tokens；"
-         "每日上限用 tracing.Budget(per_day=…)。"),
+    Spec(
+        "eval",
+        "工具安全",
+        "是否有 eval 式危险函数，是否校验输入",
+        "删掉这些 eval/exec：算式用 ast 解析（scenarios/calculator.py 的做法），数据用"
+        " json.loads；工具参数交给 ToolRegistry.dispatch 校验。",
+    ),
+    Spec(
+        "gated",
+        "敏感操作",
+        "删除、支付、发送类操作是否有人审",
+        "在 service/agents.py 的 office_agent 里把 permissions.PolicyGate(policy, user) 放进"
+        " Agent(hooks=[...])：L2/L3 工具才会暂停等确认。",
+    ),
+    Spec(
+        "max_steps",
+        "最大步数",
+        "是否设置 max_steps，防止死循环",
+        "给 Agent 一个有限的 max_steps（ServiceSettings.max_steps），并保留重复调用护栏。",
+    ),
+    Spec(
+        "echo",
+        "消息结构",
+        "assistant、tool 消息是否按规范回传",
+        "agent.py：把模型返回的 assistant 消息原样 append（reply.to_message()，保留 tool_calls 和"
+        " id），每个 tool_call_id 都回填一条 tool 消息。",
+    ),
+    Spec(
+        "logs",
+        "日志",
+        "是否记录 request_id、工具名、耗时、异常",
+        "service/agents.py：每次运行把 tracing.Tracer(traces/<run id>.jsonl, user_id=…,"
+        " session_id=…) 放进 Agent(hooks=[...])。",
+    ),
+    Spec(
+        "config",
+        "配置外置",
+        "API Key、模型名是否放到 .env，不硬编码",
+        "把密钥放进 .env（LLM_API_KEY），代码里用 config.load_settings() 读取；.gitignore 里要有"
+        " .env。",
+    ),
+    Spec(
+        "failures",
+        "异常兜底",
+        "模型超时、工具异常时用户是否能看到明确提示",
+        "llm.py 把超时变成说明怎么修的 RequestTimeout，循环把它记进 stop_reason='error'；工具异常由"
+        " ToolRegistry.dispatch 变成 {success: false, error}。",
+    ),
+    Spec(
+        "budget",
+        "成本控制",
+        "是否有 token 消耗监控和每日告警",
+        "service/agents.py：Agent(memory=memory.Window(settings.token_budget))，trace"
+        " 记录每次调用的 input_tokens/output_tokens；每日上限用 tracing.Budget(per_day=…)。",
+    ),
 ]
 
 
@@ -99,7 +140,9 @@ def check_eval(package_dir: Path) -> tuple[bool, str]:
     files = python_files(package_dir)
     findings = find_eval(files)
     if findings:
-        return False, "发现 " + "；".join(str(f) for f in findings[:5]) + ("……" if len(findings) > 5 else "")
+        return False, "发现 " + "；".join(str(f) for f in findings[:5]) + (
+            "……" if len(findings) > 5 else ""
+        )
     ran: list[int] = []
 
     @tool
@@ -114,8 +157,17 @@ def check_eval(package_dir: Path) -> tuple[bool, str]:
 
     bad = ToolRegistry([count_items]).dispatch("count_items", '{"n": "三; import os"}')
     if bad.success or ran:
-        return False, f"扫描了 {len(files)} 个文件，没有 eval/exec；但类型不对的参数没有被拒绝就执行了工具。"
-    return True, f"扫描了 {len(files)} 个 Python 文件：没有 eval/exec 调用；类型不对的参数在执行前被拒绝（“{(bad.error or '').split('，')[0]}”）"
+        return (
+            False,
+            f"扫描了 {len(files)} 个文件，没有 eval/exec；但类型不对的参数没有被拒绝就执行了工具。",
+        )
+    return (
+        True,
+        (
+            f"扫描了 {len(files)} 个 Python 文件：没有 eval/exec"
+            f" 调用；类型不对的参数在执行前被拒绝（“{(bad.error or '').split('，')[0]}”）"
+        ),
+    )
 
 
 def check_config(package_dir: Path, root: Path | None) -> tuple[bool, str]:
@@ -133,14 +185,27 @@ def check_config(package_dir: Path, root: Path | None) -> tuple[bool, str]:
     if key in repr(settings) or key in settings.banner():
         return False, "配置对象的 repr() 或横幅里出现了 API Key。"
     where = "，.gitignore 忽略 .env" if ignored else ""
-    return True, (f"扫描了 {len(files)} 个代码和笔记本文件：没有写死的密钥{where}；模型和密钥从 .env 的 LLM_* 读取"
-                  f"（{settings.model} @ {settings.base_url}），repr 和横幅里不出现密钥")
+    return (
+        True,
+        (
+            f"扫描了 {len(files)} 个代码和笔记本文件：没有写死的密钥{where}；模型和密钥从 .env 的"
+            " LLM_* 读取"
+            f"（{settings.model} @ {settings.base_url}），repr 和横幅里不出现密钥"
+        ),
+    )
 
 
-def run_checklist(*, package_dir: Path | None = None, root: Path | None | str = "auto",
-                  make_assistant: Callable[[Path, Any], Any] | None = None, only: list[str] | None = None,
-                  progress: Callable[[Spec], None] | None = None) -> list[Item]:
-    """Check every item (or ``only`` these keys); a check that raises fails its item with the exception."""
+def run_checklist(
+    *,
+    package_dir: Path | None = None,
+    root: Path | None | str = "auto",
+    make_assistant: Callable[[Path, Any], Any] | None = None,
+    only: list[str] | None = None,
+    progress: Callable[[Spec], None] | None = None,
+) -> list[Item]:
+    """Check every item (or ``only`` these keys); a check that raises fails its item with the
+    exception.
+    """
     from . import runs
 
     package_dir = Path(package_dir or PACKAGE_DIR)
@@ -150,9 +215,13 @@ def run_checklist(*, package_dir: Path | None = None, root: Path | None | str = 
     with tempfile.TemporaryDirectory(prefix="checklist_") as scratch:
         lab = runs.Lab(make, Path(scratch))
         checks: dict[str, Callable[[], tuple[bool, str]]] = {
-            "eval": lambda: check_eval(package_dir), "gated": lambda: runs.check_gated(lab),
-            "max_steps": lambda: runs.check_max_steps(lab), "echo": lambda: runs.check_echo(lab), "logs": lambda: runs.check_logs(lab),
-            "config": lambda: check_config(package_dir, repo), "failures": lambda: runs.check_failures(lab),
+            "eval": lambda: check_eval(package_dir),
+            "gated": lambda: runs.check_gated(lab),
+            "max_steps": lambda: runs.check_max_steps(lab),
+            "echo": lambda: runs.check_echo(lab),
+            "logs": lambda: runs.check_logs(lab),
+            "config": lambda: check_config(package_dir, repo),
+            "failures": lambda: runs.check_failures(lab),
             "budget": lambda: runs.check_token_budget(lab),
         }
         for spec in SPECS:
@@ -165,7 +234,17 @@ def run_checklist(*, package_dir: Path | None = None, root: Path | None | str = 
                 passed, detail = checks[spec.key]()
             except Exception as exc:  # noqa: BLE001 - a check that crashes is a failed item, with the reason
                 passed, detail = False, f"检查本身出错：{type(exc).__name__}: {str(exc)[:200]}"
-            items.append(Item(spec.key, spec.title, spec.question, passed, detail, spec.fix, round(time.perf_counter() - started, 2)))
+            items.append(
+                Item(
+                    spec.key,
+                    spec.title,
+                    spec.question,
+                    passed,
+                    detail,
+                    spec.fix,
+                    round(time.perf_counter() - started, 2),
+                )
+            )
     return items
 
 
@@ -177,16 +256,38 @@ def format_items(items: list[Item]) -> str:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", default=None, metavar="PATH", help="同时把各项结果写成 JSON")
-    parser.add_argument("--only", action="append", default=[], choices=[spec.key for spec in SPECS], help="只检查这一项（可以重复给出）")
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        choices=[spec.key for spec in SPECS],
+        help="只检查这一项（可以重复给出）",
+    )
 
 
 def main(args: argparse.Namespace) -> int:
-    items = run_checklist(only=args.only or None, progress=lambda spec: print(f"检查：{spec.title}……", file=sys.stderr, flush=True))
+    items = run_checklist(
+        only=args.only or None,
+        progress=lambda spec: print(f"检查：{spec.title}……", file=sys.stderr, flush=True),
+    )
     print(format_items(items))
     if args.json:
-        Path(args.json).write_text(json.dumps([asdict(item) for item in items], ensure_ascii=False, indent=2), encoding="utf-8")
+        Path(args.json).write_text(
+            json.dumps([asdict(item) for item in items], ensure_ascii=False, indent=2),
+            encoding="utf-8",
+        )
         print(f"已写入：{args.json}")
     return 0 if all(item.passed for item in items) else 1
 
 
-__all__ = ["Item", "PACKAGE_DIR", "SPECS", "Spec", "add_arguments", "find_root", "format_items", "main", "run_checklist"]
+__all__ = [
+    "Item",
+    "PACKAGE_DIR",
+    "SPECS",
+    "Spec",
+    "add_arguments",
+    "find_root",
+    "format_items",
+    "main",
+    "run_checklist",
+]

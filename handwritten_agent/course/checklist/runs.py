@@ -1,11 +1,12 @@
-"""The checklist's runs: the course's office assistant, built exactly as the service builds it, put through each item.
+"""The checklist's runs: the course's office assistant, built exactly as the service builds it, put
+through each item.
 
 Every check makes a fresh office in a scratch folder, builds the assistant with
-``make_assistant(folder, client)`` (by default the service's ``OfficeAssistant``), and drives one run
-with a model chosen for the item — a scripted model that calls each L2/L3 tool, the simulator's
-``repeat_forever`` and ``slow`` faults, the strict offline server for parallel calls — then reads what
-happened: the run's result, the office database, the run's trace file. A check returns ``(passed,
-detail)``; the detail says what was seen, in Chinese.
+``make_assistant(folder, client)`` (by default the service's ``OfficeAssistant``), and drives one
+run with a model chosen for the item — a scripted model that calls each L2/L3 tool, the simulator's
+``repeat_forever`` and ``slow`` faults, the strict offline server for parallel calls — then reads
+what happened: the run's result, the office database, the run's trace file. A check returns
+``(passed, detail)``; the detail says what was seen, in Chinese.
 
 Left out: real providers (the checks need models that misbehave on purpose; the offline simulator
 and scripted models do that reproducibly), and load (the Day 7 notebook has a small load run).
@@ -16,11 +17,12 @@ from __future__ import annotations
 import json
 import re
 import tempfile
+from collections.abc import Callable, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Protocol
 
 from ...agent import Agent, AgentEvent, RunResult
 from ...messages import ChatModel, ChatResult
@@ -35,7 +37,9 @@ class Assistant(Protocol):
 
     office: Any
 
-    def __call__(self, user: Any, session_id: str, on_event: Callable[[AgentEvent], None], run_id: str) -> Agent: ...
+    def __call__(
+        self, user: Any, session_id: str, on_event: Callable[[AgentEvent], None], run_id: str
+    ) -> Agent: ...
 
     def trace_path(self, run_id: str) -> Path: ...
 
@@ -44,12 +48,17 @@ MakeAssistant = Callable[[Path, ChatModel], Assistant]
 
 
 def course_assistant(folder: Path, client: ChatModel) -> Assistant:
-    """The service's own factory on ``folder`` with ``client`` as its model and the clock fixed at ``NOW``."""
+    """The service's own factory on ``folder`` with ``client`` as its model and the clock fixed at
+    ``NOW``.
+    """
     from ...service.agents import OfficeAssistant
     from ...service.models import Models
     from ...service.settings import ServiceSettings
 
-    return OfficeAssistant(ServiceSettings(db_path=str(folder / "service.sqlite3"), clock=lambda: NOW), models=Models(client))
+    return OfficeAssistant(
+        ServiceSettings(db_path=str(folder / "service.sqlite3"), clock=lambda: NOW),
+        models=Models(client),
+    )
 
 
 def service_user(role: str, user_id: str = "u_check", name: str = "检查员") -> Any:
@@ -72,8 +81,16 @@ class Lab:
         """A fresh assistant (with a fresh office) in its own folder."""
         return self.make_assistant(self.folder(name), client)
 
-    def run(self, assistant: Assistant, name: str, request: str, *, role: str = "行政助理", history: Sequence[dict[str, Any]] = (),
-            on_event: Callable[[AgentEvent], None] | None = None) -> tuple[RunResult, str]:
+    def run(
+        self,
+        assistant: Assistant,
+        name: str,
+        request: str,
+        *,
+        role: str = "行政助理",
+        history: Sequence[dict[str, Any]] = (),
+        on_event: Callable[[AgentEvent], None] | None = None,
+    ) -> tuple[RunResult, str]:
         """One run of ``request`` by a user with ``role``; returns the result and the run id."""
         run_id = f"run_check_{name}"
         agent = assistant(service_user(role), SESSION, on_event or (lambda event: None), run_id)
@@ -81,7 +98,9 @@ class Lab:
 
 
 def offline(model: str = "course-sim", **options: Any) -> ChatModel:
-    """A client of the shared offline server (the strict one: a request that breaks the protocol gets a 400)."""
+    """A client of the shared offline server (the strict one: a request that breaks the protocol
+    gets a 400).
+    """
     from ...llm import ChatClient, connect
 
     if not options:
@@ -95,8 +114,15 @@ def offline(model: str = "course-sim", **options: Any) -> ChatModel:
 
 def table_counts(database: Path) -> dict[str, int]:
     with closing(connect(database, read_only=True)) as db:
-        tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
-        return {table: db.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0] for table in tables}
+        tables = [
+            row[0]
+            for row in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            )
+        ]
+        return {
+            table: db.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0] for table in tables
+        }
 
 
 _EXAMPLE = re.compile(r"(?:例如|比如|e\.g\.)[：:]?\s*(.+)$")
@@ -104,7 +130,9 @@ _FILLER = {"integer": 1, "number": 1.0, "boolean": False, "array": [], "object":
 
 
 def _example(description: str, kind: str) -> tuple[bool, Any]:
-    """The example a parameter's description gives ("例如：room_301"), as a value of the schema's type."""
+    """The example a parameter's description gives ("例如：room_301"), as a value of the schema's
+    type.
+    """
     match = _EXAMPLE.search(description)
     if not match:
         return False, None
@@ -118,8 +146,8 @@ def _example(description: str, kind: str) -> tuple[bool, Any]:
 
 
 def example_arguments(schema: dict[str, Any]) -> dict[str, Any]:
-    """Arguments for a tool from the examples in its parameter descriptions, typed by the schema; a required
-    parameter without a usable example gets a plain value of its type."""
+    """Arguments for a tool from the examples in its parameter descriptions, typed by the schema; a
+    required parameter without a usable example gets a plain value of its type."""
     parameters = schema.get("function", schema).get("parameters", {})
     required = set(parameters.get("required") or [])
     arguments: dict[str, Any] = {}
@@ -136,7 +164,9 @@ def example_arguments(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def caller() -> Any:
-    """A model that calls the tool the request names ("请调用 book_meeting_room") with its examples, then answers in words."""
+    """A model that calls the tool the request names ("请调用 book_meeting_room") with its examples,
+    then answers in words.
+    """
     from ...scripted import FunctionClient, call, calls
 
     def fn(messages: list[dict[str, Any]], tools: Any) -> ChatResult | str:
@@ -154,16 +184,19 @@ def caller() -> Any:
 def trace_lines(path: Path) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [
+        json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
 
 
 # --------------------------------------------------------------------------- the items that run something
 
 
 def check_gated(lab: Lab) -> tuple[bool, str]:
-    """Every L2/L3 tool of every role (the course policy's levels), called by a scripted model: paused or refused, never run."""
-    from ...permissions import Level
-    from ...permissions import User
+    """Every L2/L3 tool of every role (the course policy's levels), called by a scripted model:
+    paused or refused, never run.
+    """
+    from ...permissions import Level, User
     from ...scenarios.office import ROLE_TABLE, office_policy
 
     policy = office_policy(audit=None)
@@ -185,43 +218,95 @@ def check_gated(lab: Lab) -> tuple[bool, str]:
             hidden += not result.tool_calls and not result.pending
             if executed or before != after:
                 changed = {t: (before.get(t), n) for t, n in after.items() if before.get(t) != n}
-                ran.append(f"{role} 的 {tool.name}（{level}）没等确认就执行了{('，数据库变化 ' + str(changed)) if changed else ''}")
+                ran.append(
+                    f"{role} 的"
+                    f" {tool.name}（{level}）没等确认就执行了"
+                    f"{('，数据库变化 ' + str(changed)) if changed else ''}"
+                )
     if not checked:
         return False, "没有找到 L2/L3 工具可检查：课程策略里应该有需要确认的工具。"
     if ran:
         return False, "；".join(ran)
     others = checked - paused
     rest = f"，{others} 个没有执行（{hidden} 个工具对这个角色不可见）" if others else ""
-    return True, f"{checked} 个（角色, L2/L3 工具）组合逐一调用：{paused} 个暂停等待确认{rest}，0 个没等确认就执行，数据库没有变化"
+    return (
+        True,
+        (
+            f"{checked} 个（角色, L2/L3 工具）组合逐一调用：{paused} 个暂停等待确认{rest}，0"
+            " 个没等确认就执行，数据库没有变化"
+        ),
+    )
 
 
 def check_max_steps(lab: Lab) -> tuple[bool, str]:
-    """``course-sim:repeat_forever`` asks for the same call on every turn: the run must end at ``max_steps``."""
-    result, _ = lab.run(lab.assistant("max_steps", offline("course-sim:repeat_forever")), "max_steps", "明天下午 3 点到 4 点有哪些会议室是空的？")
+    """``course-sim:repeat_forever`` asks for the same call on every turn: the run must end at
+    ``max_steps``.
+    """
+    result, _ = lab.run(
+        lab.assistant("max_steps", offline("course-sim:repeat_forever")),
+        "max_steps",
+        "明天下午 3 点到 4 点有哪些会议室是空的？",
+    )
     steps = len(result.steps)
     if result.stop_reason != "max_steps":
-        return False, f"模型一直调用同一个工具时，运行以“{_STOPS.get(result.stop_reason, result.stop_reason)}”结束（{steps} 步），没有在步数上限处停下。"
+        return (
+            False,
+            (
+                "模型一直调用同一个工具时，"
+                f"运行以“{_STOPS.get(result.stop_reason, result.stop_reason)}”结束（{steps} 步），"
+                "没有在步数上限处停下。"
+            ),
+        )
     executed = sum(r.executed for r in result.tool_calls)
-    return True, f"模型每一步都要同一个调用：第 {steps} 步停在 max_steps（工具只真正执行了 {executed} 次，其余由重复调用护栏回答）"
+    return (
+        True,
+        (
+            f"模型每一步都要同一个调用：第 {steps} 步停在 max_steps（工具只真正执行了 {executed} "
+            f"次，"
+            "其余由重复调用护栏回答）"
+        ),
+    )
 
 
 def check_echo(lab: Lab) -> tuple[bool, str]:
-    """Parallel calls against the strict offline server: every later request must be accepted (no 400)."""
+    """Parallel calls against the strict offline server: every later request must be accepted (no
+    400).
+    """
     result, _ = lab.run(lab.assistant("echo", offline()), "echo", "帮我读一下邮件 M001 和邮件 M002")
     widest = max((len(step.reply.tool_calls) for step in result.steps), default=0)
     if result.stop_reason != "final":
-        return False, f"并行调用之后的请求没有被接受：stop_reason={result.stop_reason!r}，{result.error}"
+        return (
+            False,
+            f"并行调用之后的请求没有被接受：stop_reason={result.stop_reason!r}，{result.error}",
+        )
     if widest < 2:
-        return False, f"这次运行没有出现并行调用（每步最多 {widest} 个），无法检查回传：换一个有两个意图的请求。"
+        return (
+            False,
+            f"这次运行没有出现并行调用（每步最多 {widest} 个），无法检查回传：换一个有两个意图的请"
+            f"求。",
+        )
     tool_ids = [m.get("tool_call_id") for m in result.messages if m.get("role") == "tool"]
-    asked = [c["id"] for m in result.messages if m.get("role") == "assistant" for c in m.get("tool_calls") or []]
+    asked = [
+        c["id"]
+        for m in result.messages
+        if m.get("role") == "assistant"
+        for c in m.get("tool_calls") or []
+    ]
     if tool_ids != asked:
         return False, f"tool 消息和调用对不上：调用 {asked}，tool_call_id {tool_ids}"
-    return True, f"一步里 {widest} 个并行调用，assistant 消息原样回传、每个 tool_call_id 都有回填，严格的离线服务端接受了后续请求"
+    return (
+        True,
+        (
+            f"一步里 {widest} 个并行调用，assistant 消息原样回传、每个 tool_call_id 都有回填，"
+            "严格的离线服务端接受了后续请求"
+        ),
+    )
 
 
 def check_logs(lab: Lab) -> tuple[bool, str]:
-    """A run with one good and one failing tool call: its trace must carry request_id, tool, duration and error."""
+    """A run with one good and one failing tool call: its trace must carry request_id, tool,
+    duration and error.
+    """
     assistant = lab.assistant("logs", offline())
     result, run_id = lab.run(assistant, "logs", "帮我读一下邮件 M001 和邮件 M404")
     lines = trace_lines(assistant.trace_path(run_id))
@@ -231,7 +316,10 @@ def check_logs(lab: Lab) -> tuple[bool, str]:
     if any(line.get("request_id") != run_id for line in lines):
         problems.append("有的行没有 request_id（或不是这次运行的 id）")
     results = [line for line in lines if line.get("event") == "tool_result"]
-    if not results or any(not line.get("tool") or not isinstance(line.get("tool_duration_ms"), (int, float)) for line in results):
+    if not results or any(
+        not line.get("tool") or not isinstance(line.get("tool_duration_ms"), (int, float))
+        for line in results
+    ):
         problems.append("工具结果行缺少 tool 或 tool_duration_ms")
     failed = [line for line in results if line.get("success") is False]
     if not failed or any(not line.get("error") for line in failed):
@@ -243,52 +331,129 @@ def check_logs(lab: Lab) -> tuple[bool, str]:
         problems.append("没有记录退出原因（stop_reason）")
     if problems:
         return False, "；".join(problems)
-    return True, (f"trace 共 {len(lines)} 行，每行都有 request_id={run_id}；{len(results)} 个工具结果带 tool 和 tool_duration_ms，"
-                  f"失败的 {len(failed)} 个带 error；模型调用带 model、duration_ms，结尾有 stop_reason")
+    return (
+        True,
+        (
+            f"trace 共 {len(lines)} 行，每行都有 request_id={run_id}；{len(results)} 个工具结果带 "
+            f"tool"
+            f" 和 tool_duration_ms，失败的 {len(failed)} 个带 error；模型调用带 model、"
+            f"duration_ms，"
+            "结尾有 stop_reason"
+        ),
+    )
 
 
 def check_failures(lab: Lab) -> tuple[bool, str]:
-    """A model that does not answer in time, and a tool whose database is gone: each run ends with words a user can act on."""
-    slow, _ = lab.run(lab.assistant("timeout", offline("course-sim:slow", timeout=0.5, max_retries=0)), "timeout",
-                      "明天下午 3 点到 4 点有哪些会议室是空的？")
-    timeout_ok = slow.stop_reason == "error" and bool(slow.error) and "LLM_TIMEOUT" in (slow.error or "")
+    """A model that does not answer in time, and a tool whose database is gone: each run ends with
+    words a user can act on.
+    """
+    slow, _ = lab.run(
+        lab.assistant("timeout", offline("course-sim:slow", timeout=0.5, max_retries=0)),
+        "timeout",
+        "明天下午 3 点到 4 点有哪些会议室是空的？",
+    )
+    timeout_ok = (
+        slow.stop_reason == "error" and bool(slow.error) and "LLM_TIMEOUT" in (slow.error or "")
+    )
     assistant = lab.assistant("broken_tool", offline())
     assistant.office.db_path.unlink()  # the database disappears: every office tool now raises
     broken, _ = lab.run(assistant, "broken_tool", "帮我读一下邮件 M001")
     failed = [r for r in broken.tool_calls if not r.result.success]
     answer = broken.answer or ""
-    tool_ok = broken.stop_reason == "final" and bool(failed) and bool(re.search(r"失败|出错|错误|无法|没有成功|不可用|error", answer, re.I))
-    said = re.split(r"[：。；]", answer)[0]  # the answer's first clause: what a user reads first (the rest quotes the tool's error)
-    detail = (f"模型超时：运行以“{_STOPS.get(slow.stop_reason, slow.stop_reason)}”结束，错误信息“{re.split(r'（模型 |。', slow.error or '')[0]}”；"
-              f"工具异常：{len(failed)} 个调用失败，运行以“{_STOPS.get(broken.stop_reason, broken.stop_reason)}”结束，回答“{said}……”")
+    tool_ok = (
+        broken.stop_reason == "final"
+        and bool(failed)
+        and bool(re.search(r"失败|出错|错误|无法|没有成功|不可用|error", answer, re.I))
+    )
+    said = re.split(r"[：。；]", answer)[
+        0
+    ]  # the answer's first clause: what a user reads first (the rest quotes the tool's error)
+    detail = (
+        f"模型超时：运行以“{_STOPS.get(slow.stop_reason, slow.stop_reason)}”结束，"
+        f"错误信息“{re.split(r'（模型 |。', slow.error or '')[0]}”；工具异常：{len(failed)}"
+        f" 个调用失败，运行以“{_STOPS.get(broken.stop_reason, broken.stop_reason)}”结束，"
+        f"回答“{said}……”"
+    )
     return timeout_ok and tool_ok, detail
 
 
-_STOPS = {"final": "给出回答", "error": "出错", "max_steps": "步数用完", "timeout": "超时", "needs_confirmation": "等待确认"}
+_STOPS = {
+    "final": "给出回答",
+    "error": "出错",
+    "max_steps": "步数用完",
+    "timeout": "超时",
+    "needs_confirmation": "等待确认",
+}
 
 
 def check_token_budget(lab: Lab) -> tuple[bool, str]:
-    """A long session: what is sent must be trimmed to the token budget, and the trace must count tokens per model call."""
+    """A long session: what is sent must be trimmed to the token budget, and the trace must count
+    tokens per model call.
+    """
     filler = "请帮我记一下：下周的周会改到周三上午十点，地点仍然在 A301，会议纪要由张明负责整理并发给全组。"
     history: list[dict[str, Any]] = []
     for n in range(80):
-        history += [{"role": "user", "content": f"第 {n} 个问题。{filler}"}, {"role": "assistant", "content": f"好的，记下了第 {n} 条。{filler}"}]
+        history += [
+            {"role": "user", "content": f"第 {n} 个问题。{filler}"},
+            {"role": "assistant", "content": f"好的，记下了第 {n} 条。{filler}"},
+        ]
     seen: list[AgentEvent] = []
     assistant = lab.assistant("budget", offline())
     budget = getattr(getattr(assistant, "settings", None), "token_budget", None)
-    result, run_id = lab.run(assistant, "budget", "明天下午 3 点到 4 点有哪些会议室是空的？", history=history, on_event=seen.append)
+    result, run_id = lab.run(
+        assistant,
+        "budget",
+        "明天下午 3 点到 4 点有哪些会议室是空的？",
+        history=history,
+        on_event=seen.append,
+    )
     trimmed = [e.data for e in seen if e.kind == "memory"]
-    lines = [line for line in trace_lines(assistant.trace_path(run_id)) if line.get("event") == "model_call"]
+    lines = [
+        line
+        for line in trace_lines(assistant.trace_path(run_id))
+        if line.get("event") == "model_call"
+    ]
     counted = bool(lines) and all(isinstance(line.get("input_tokens"), int) for line in lines)
     if budget is None or not trimmed:
-        return False, f"{len(history)} 条历史消息原样发给了模型：没有按 token 预算裁剪（stop_reason={result.stop_reason!r}）。"
+        return (
+            False,
+            (
+                f"{len(history)} 条历史消息原样发给了模型：没有按 token"
+                f" 预算裁剪（stop_reason={result.stop_reason!r}）。"
+            ),
+        )
     over = [t for t in trimmed if t["tokens_after"] > budget]
     if over or not counted:
-        return False, (f"裁剪后仍超出预算 {budget}：{over}" if over else "trace 的模型调用行没有记录 input_tokens。")
+        return False, (
+            f"裁剪后仍超出预算 {budget}：{over}"
+            if over
+            else "trace 的模型调用行没有记录 input_tokens。"
+        )
     first = trimmed[0]
-    return True, (f"token 预算 {budget}：{first['messages_before']} 条消息（约 {first['tokens_before']} token）裁剪为 "
-                  f"{first['messages_after']} 条（约 {first['tokens_after']} token）；trace 每次模型调用都记录 input_tokens/output_tokens")
+    return (
+        True,
+        (
+            f"token 预算 {budget}：{first['messages_before']} 条消息（约 {first['tokens_before']}"
+            f" token）裁剪为 {first['messages_after']} 条（约 {first['tokens_after']} token）；"
+            f"trace"
+            " 每次模型调用都记录 input_tokens/output_tokens"
+        ),
+    )
 
 
-__all__ = ["Assistant", "Lab", "NOW", "check_echo", "check_failures", "check_gated", "check_logs", "check_max_steps",
-           "check_token_budget", "course_assistant", "example_arguments", "offline", "service_user", "table_counts"]
+__all__ = [
+    "Assistant",
+    "Lab",
+    "NOW",
+    "check_echo",
+    "check_failures",
+    "check_gated",
+    "check_logs",
+    "check_max_steps",
+    "check_token_budget",
+    "course_assistant",
+    "example_arguments",
+    "offline",
+    "service_user",
+    "table_counts",
+]

@@ -2,15 +2,19 @@
 
 - ``serve [--port N] [--host H] [--backend offline|local] [--model PATH]`` runs the OpenAI-compatible
   server in the foreground until Ctrl+C.
-- ``model fetch [--model PATH]`` assembles (or checks) the local model file; ``model path`` prints it;
-  ``model check`` runs a several-token prompt in a child process and says whether the llama.cpp build works;
-  ``model cmake-args [--level portable]`` prints the build options for this CPU; ``model rebuild`` recompiles with them.
-- ``bench [--only NAME] [--n N] [--json PATH]`` measures each figure next to its floor (see ``bench``).
-- ``users add NAME --role ROLE [--db PATH]`` adds a service user and prints their token once (last line).
+- ``model fetch [--model PATH]`` assembles (or checks) the local model file; ``model path`` prints
+  it; ``model check`` runs a several-token prompt in a child process and says whether the llama.cpp
+  build works; ``model cmake-args [--level portable]`` prints the build options for this CPU;
+  ``model rebuild`` recompiles with them.
+- ``bench [--only NAME] [--n N] [--json PATH]`` measures each figure next to its floor (see
+  ``bench``).
+- ``users add NAME --role ROLE [--db PATH]`` adds a service user and prints their token once (last
+  line).
 - ``service [--port N] [--db PATH]`` runs the Day 7 office-assistant service until Ctrl+C.
 - ``eval [--model NAME] [--repeat K] [--json PATH] [--cases office|extra|all]`` scores the office assistant on ten
   cases, or twelve extra ones (``evaluation``).
-- ``checklist [--json PATH]`` checks the release checklist against the course agent and code (``checklist``).
+- ``checklist [--json PATH]`` checks the release checklist against the course agent and code
+  (``checklist``).
 - ``trace show|html|diagnose FILE`` looks at a JSONL trace (see ``tracing.cli``).
 - ``mcp-serve [--http --port N] [--tools office|day3|all]`` serves the course's tools over MCP (``cli.mcp``).
 """
@@ -26,7 +30,9 @@ from .parser import ChineseParser
 def _serve(args: argparse.Namespace) -> int:
     from ..offline import serve_forever
 
-    return serve_forever(host=args.host, port=args.port, backend=args.backend, model_path=args.model)
+    return serve_forever(
+        host=args.host, port=args.port, backend=args.backend, model_path=args.model
+    )
 
 
 def _model(args: argparse.Namespace) -> int:
@@ -78,33 +84,78 @@ def _trace(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> ChineseParser:
-    parser = ChineseParser(prog="python -m handwritten_agent", description="手写 Agent 课程的命令行工具。每个命令后面加 -h 看它的用法。")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="命令", help="要执行的命令，是下面之一")
+    parser = ChineseParser(
+        prog="python -m handwritten_agent",
+        description="手写 Agent 课程的命令行工具。每个命令后面加 -h 看它的用法。",
+    )
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="命令", help="要执行的命令，是下面之一"
+    )
 
-    serve = sub.add_parser("serve", help="启动 OpenAI 兼容服务器（离线模拟器或本地模型）",
-                           description="在前台启动 OpenAI 兼容的服务器，Ctrl+C 停止。")
-    serve.add_argument("--host", default="127.0.0.1", help="监听的地址（默认 127.0.0.1：只有本机能访问）")
-    serve.add_argument("--port", type=int, default=8765, help="监听的端口（默认 8765；0 表示自动选一个空闲端口）")
-    serve.add_argument("--backend", choices=["offline", "local"], default="offline",
-                       help="offline：离线课程模拟器（规则引擎，默认）；local：在 CPU 上运行的本地模型（先 make local）")
-    serve.add_argument("--model", default=None, help="--backend local 使用的 GGUF 文件（默认：model fetch 拼好的课程模型）")
+    serve = sub.add_parser(
+        "serve",
+        help="启动 OpenAI 兼容服务器（离线模拟器或本地模型）",
+        description="在前台启动 OpenAI 兼容的服务器，Ctrl+C 停止。",
+    )
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="监听的地址（默认 127.0.0.1：只有本机能访问）"
+    )
+    serve.add_argument(
+        "--port", type=int, default=8765, help="监听的端口（默认 8765；0 表示自动选一个空闲端口）"
+    )
+    serve.add_argument(
+        "--backend",
+        choices=["offline", "local"],
+        default="offline",
+        help=(
+            "offline：离线课程模拟器（规则引擎，默认）；local：在 CPU 上运行的本地模型（先 make"
+            " local）"
+        ),
+    )
+    serve.add_argument(
+        "--model",
+        default=None,
+        help="--backend local 使用的 GGUF 文件（默认：model fetch 拼好的课程模型）",
+    )
     serve.set_defaults(func=_serve)
 
-    model = sub.add_parser("model", help="本地模型：拼装、检查、编译选项",
-                           description="本地模型：fetch 拼装并校验，path 打印路径，check 检查编译出的 llama.cpp 能否运行，"
-                                       "cmake-args 打印本机的编译选项，rebuild 用这些选项重新编译。")
-    model.add_argument("action", choices=["fetch", "path", "check", "cmake-args", "rebuild"],
-                       help="fetch：拼装并校验模型文件；path：打印模型文件的路径；check：在子进程里试运行模型；"
-                            "cmake-args：打印本机的编译选项；rebuild：用这些选项重新编译 llama-cpp-python")
+    model = sub.add_parser(
+        "model",
+        help="本地模型：拼装、检查、编译选项",
+        description=(
+            "本地模型：fetch 拼装并校验，path 打印路径，check 检查编译出的 llama.cpp 能否运行，"
+            "cmake-args 打印本机的编译选项，rebuild 用这些选项重新编译。"
+        ),
+    )
+    model.add_argument(
+        "action",
+        choices=["fetch", "path", "check", "cmake-args", "rebuild"],
+        help=(
+            "fetch：拼装并校验模型文件；path：打印模型文件的路径；check：在子进程里试运行模型；"
+            "cmake-args：打印本机的编译选项；rebuild：用这些选项重新编译 llama-cpp-python"
+        ),
+    )
     model.add_argument("--model", default=None, help="用这个 GGUF 文件代替课程模型")
-    model.add_argument("--level", choices=["cpu", "portable"], default="cpu",
-                       help="cmake-args / rebuild：cpu = 本机 CPU 的全部指令集但不用 AMX（默认）；portable = 再关掉 AVX-512")
+    model.add_argument(
+        "--level",
+        choices=["cpu", "portable"],
+        default="cpu",
+        help=(
+            "cmake-args / rebuild：cpu = 本机 CPU 的全部指令集但不用 AMX（默认）；portable = 再关掉"
+            " AVX-512"
+        ),
+    )
     model.set_defaults(func=_model)
 
-    from ..bench import add_arguments as bench_arguments  # light: the benchmarks themselves load when run
+    from ..bench import (
+        add_arguments as bench_arguments,
+    )  # light: the benchmarks themselves load when run
 
-    bench = sub.add_parser("bench", help="性能基准：每个数字和它的地板并排（表格 + JSON）",
-                           description="性能基准：每个数字和它的地板并排，打印表格并写成 JSON。")
+    bench = sub.add_parser(
+        "bench",
+        help="性能基准：每个数字和它的地板并排（表格 + JSON）",
+        description="性能基准：每个数字和它的地板并排，打印表格并写成 JSON。",
+    )
     bench_arguments(bench)
     bench.set_defaults(func=_bench)
 
@@ -114,22 +165,35 @@ def build_parser() -> ChineseParser:
 
     from ..evaluation.cli import add_arguments as eval_arguments
 
-    evaluation = sub.add_parser("eval", help="用 10 个办公请求（--cases extra：另外 12 个）给办公助手打分（表格 + JSON）",
-                                description="用 10 个办公请求（--cases extra：另外 12 个）给办公助手打分，打印表格并写成 JSON。")
+    evaluation = sub.add_parser(
+        "eval",
+        help="用 10 个办公请求（--cases extra：另外 12 个）给办公助手打分（表格 + JSON）",
+        description=(
+            "用 10 个办公请求（--cases extra：另外 12 个）给办公助手打分，打印表格并写成 JSON。"
+        ),
+    )
     eval_arguments(evaluation)
     evaluation.set_defaults(func=_eval)
 
     from ..checklist import add_arguments as checklist_arguments
 
-    checklist = sub.add_parser("checklist", help="发布前检查清单：对课程的 Agent 和代码逐项检查",
-                               description="发布前检查清单：对课程的 Agent 和代码逐项检查，全部通过时退出码为 0。")
+    checklist = sub.add_parser(
+        "checklist",
+        help="发布前检查清单：对课程的 Agent 和代码逐项检查",
+        description="发布前检查清单：对课程的 Agent 和代码逐项检查，全部通过时退出码为 0。",
+    )
     checklist_arguments(checklist)
     checklist.set_defaults(func=_checklist)
 
     from .trace import add_arguments as trace_arguments
 
-    trace = sub.add_parser("trace", help="查看 JSONL trace：步骤表、HTML 页面、诊断结果",
-                           description="查看 handwritten_agent.tracing.Tracer 写的 JSONL trace：步骤表、HTML 页面、诊断结果。")
+    trace = sub.add_parser(
+        "trace",
+        help="查看 JSONL trace：步骤表、HTML 页面、诊断结果",
+        description=(
+            "查看 handwritten_agent.tracing.Tracer 写的 JSONL trace：步骤表、HTML 页面、诊断结果。"
+        ),
+    )
     trace_arguments(trace)
     trace.set_defaults(func=_trace)
 
@@ -144,7 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except (ModuleNotFoundError, OSError, RuntimeError, ValueError) as exc:
-        # a missing [local] extra, a bad --model path, a busy port, a duplicate user: the message says what to do
+        # a missing [local] extra, a bad --model path, a busy port, a duplicate user: the message
+        # says what to do
         print(f"出错了：{exc}", file=sys.stderr)
         return 1
 

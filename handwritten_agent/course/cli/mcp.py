@@ -1,8 +1,9 @@
 """``python -m handwritten_agent mcp-serve [--http --port N] [--tools office|day3|all]``: the course's tools over MCP.
 
 Over stdio (the default) the server reads JSON-RPC on stdin and writes on stdout until stdin closes;
-with ``--http`` it serves streamable HTTP at ``http://HOST:PORT/mcp/`` until Ctrl+C. The office tools act as
-``--user`` on a fresh database in ``--folder`` (default: a new temporary folder), with the course's fixed clock.
+with ``--http`` it serves streamable HTTP at ``http://HOST:PORT/mcp/`` until Ctrl+C. The office
+tools act as ``--user`` on a fresh database in ``--folder`` (default: a new temporary folder), with
+the course's fixed clock.
 
 Left out: choosing the clock, and serving the Day 5 policy (the client's gate applies it).
 """
@@ -17,20 +18,31 @@ from .parser import ChineseParser
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--http", action="store_true", help="用 streamable HTTP 服务（默认：stdio）")
+    parser.add_argument(
+        "--http", action="store_true", help="用 streamable HTTP 服务（默认：stdio）"
+    )
     parser.add_argument("--host", default="127.0.0.1", help="--http 监听的地址（默认 127.0.0.1）")
     parser.add_argument("--port", type=int, default=8766, help="--http 监听的端口（默认 8766）")
-    parser.add_argument("--tools", choices=["office", "day3", "all"], default="all",
-                        help="office：办公助手的工具；day3：第 3 天的四个工具；all：全部（默认）")
+    parser.add_argument(
+        "--tools",
+        choices=["office", "day3", "all"],
+        default="all",
+        help="office：办公助手的工具；day3：第 3 天的四个工具；all：全部（默认）",
+    )
     parser.add_argument("--user", default="E001", help="办公工具以哪位员工的身份执行（默认 E001）")
-    parser.add_argument("--folder", default=None, help="办公数据库放在哪个文件夹（默认：新建一个临时文件夹）")
+    parser.add_argument(
+        "--folder", default=None, help="办公数据库放在哪个文件夹（默认：新建一个临时文件夹）"
+    )
     parser.set_defaults(func=run)
 
 
 def register(sub: Any) -> None:
     """Add ``mcp-serve`` to the course's sub-commands."""
-    serve = sub.add_parser("mcp-serve", help="把课程的工具作为 MCP 服务器提供（stdio 或 streamable HTTP）",
-                           description="把课程的工具（办公工具、第 3 天的工具）作为 MCP 服务器提供，schema 不变。")
+    serve = sub.add_parser(
+        "mcp-serve",
+        help="把课程的工具作为 MCP 服务器提供（stdio 或 streamable HTTP）",
+        description="把课程的工具（办公工具、第 3 天的工具）作为 MCP 服务器提供，schema 不变。",
+    )
     add_arguments(serve)
 
 
@@ -41,7 +53,11 @@ def run(args: argparse.Namespace) -> int:
 
     server = build_server(course_registry(args.tools, user=args.user, folder=args.folder))
     if args.http:
-        print(f"MCP 服务器：http://{args.host}:{args.port}/mcp/（Ctrl+C 停止）", file=sys.stderr, flush=True)
+        print(
+            f"MCP 服务器：http://{args.host}:{args.port}/mcp/（Ctrl+C 停止）",
+            file=sys.stderr,
+            flush=True,
+        )
         serve_http(server, args.host, args.port)
     else:
         anyio.run(serve_stdio, server)
@@ -49,7 +65,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = ChineseParser(prog="python -m handwritten_agent mcp-serve", description="把课程的工具作为 MCP 服务器提供。")
+    parser = ChineseParser(
+        prog="python -m handwritten_agent mcp-serve",
+        description="把课程的工具作为 MCP 服务器提供。",
+    )
     add_arguments(parser)
     return run(parser.parse_args(argv))
 

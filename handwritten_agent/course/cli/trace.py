@@ -21,10 +21,16 @@ from ...tracing.trace import read_trace
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", choices=["show", "html", "diagnose"], help="show：步骤表 + 诊断；html：生成页面；diagnose：只看诊断（有错误时退出码为 1）")
+    parser.add_argument(
+        "action",
+        choices=["show", "html", "diagnose"],
+        help="show：步骤表 + 诊断；html：生成页面；diagnose：只看诊断（有错误时退出码为 1）",
+    )
     parser.add_argument("file", help="handwritten_agent.tracing.Tracer 写的 JSONL trace 文件")
     parser.add_argument("--run", default=None, metavar="REQUEST_ID", help="只看这一次运行")
-    parser.add_argument("-o", "--output", default=None, help="html：页面写到哪里（默认：FILE.html）")
+    parser.add_argument(
+        "-o", "--output", default=None, help="html：页面写到哪里（默认：FILE.html）"
+    )
 
 
 def main(args: argparse.Namespace) -> int:

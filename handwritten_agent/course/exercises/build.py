@@ -14,11 +14,11 @@ and becomes, at the indentation of the BEGIN line::
         # YOUR CODE HERE
         raise NotImplementedError()
 
-A markdown cell may hide an answer between ``<!-- BEGIN SOLUTION -->`` and ``<!-- END SOLUTION -->``;
-it becomes ``（在这里写下你的答案）``. Outputs and execution counts are cleared, "参考答案" in the
-title becomes "练习", and the file is written byte-for-byte deterministically (sorted keys, one-space
-indent, cell ids derived from the cell's position, only stable metadata kept), so a test can tell
-when ``exercises/`` is out of date.
+A markdown cell may hide an answer between ``<!-- BEGIN SOLUTION -->`` and ``<!-- END SOLUTION
+-->``; it becomes ``（在这里写下你的答案）``. Outputs and execution counts are cleared, "参考答案"
+in the title becomes "练习", and the file is written byte-for-byte deterministically (sorted keys,
+one-space indent, cell ids derived from the cell's position, only stable metadata kept), so a test
+can tell when ``exercises/`` is out of date.
 
 Left out: grading, points, and hidden tests (nbgrader's other features) — the check cells that
 follow each exercise call ``handwritten_agent.course.exercises.check`` instead.
@@ -64,7 +64,8 @@ class Pair:
 
 
 def strip_code_solutions(source: str, where: str = "cell") -> str:
-    """Replace every ``### BEGIN SOLUTION`` … ``### END SOLUTION`` region of a code cell by the placeholder.
+    """Replace every ``### BEGIN SOLUTION`` … ``### END SOLUTION`` region of a code cell by the
+    placeholder.
 
     ``where`` names the cell in error messages (e.g. ``"solutions/day2_solutions.ipynb, cell 5"``).
     """
@@ -79,21 +80,30 @@ def strip_code_solutions(source: str, where: str = "cell") -> str:
         indent, marker = match.group("indent"), match.group("marker")
         if marker == BEGIN_CODE:
             if open_line is not None:
-                raise MarkerError(f"{where}, line {number}: nested `{BEGIN_CODE}` (the one on line {open_line} "
-                                  f"is not closed yet); close it with `{END_CODE}` first")
+                raise MarkerError(
+                    f"{where}, line {number}: nested `{BEGIN_CODE}` (the one on line {open_line} "
+                    f"is not closed yet); close it with `{END_CODE}` first"
+                )
             open_line = number
             out.extend(f"{indent}{text}\n" for text in CODE_PLACEHOLDER)
         else:
             if open_line is None:
-                raise MarkerError(f"{where}, line {number}: `{END_CODE}` without a `{BEGIN_CODE}` before it")
+                raise MarkerError(
+                    f"{where}, line {number}: `{END_CODE}` without a `{BEGIN_CODE}` before it"
+                )
             open_line = None
     if open_line is not None:
-        raise MarkerError(f"{where}, line {open_line}: `{BEGIN_CODE}` is never closed; add `{END_CODE}` after the solution")
+        raise MarkerError(
+            f"{where}, line {open_line}: `{BEGIN_CODE}` is never closed; add `{END_CODE}` after the"
+            " solution"
+        )
     return "".join(out).rstrip("\n")
 
 
 def strip_markdown_solutions(source: str, where: str = "cell") -> str:
-    """Replace every ``<!-- BEGIN SOLUTION -->`` … ``<!-- END SOLUTION -->`` region of a markdown cell."""
+    """Replace every ``<!-- BEGIN SOLUTION -->`` … ``<!-- END SOLUTION -->`` region of a markdown
+    cell.
+    """
     out: list[str] = []
     position = 0
     open_at: int | None = None
@@ -101,17 +111,25 @@ def strip_markdown_solutions(source: str, where: str = "cell") -> str:
         line = source.count("\n", 0, match.start()) + 1
         if match.group(1) == "BEGIN":
             if open_at is not None:
-                raise MarkerError(f"{where}, line {line}: nested `{BEGIN_MARKDOWN}` (the one on line {open_at} is not closed yet)")
-            out.append(source[position:match.start()])
+                raise MarkerError(
+                    f"{where}, line {line}: nested `{BEGIN_MARKDOWN}` (the one on line {open_at} is"
+                    " not closed yet)"
+                )
+            out.append(source[position : match.start()])
             out.append(MARKDOWN_PLACEHOLDER)
             open_at = line
         else:
             if open_at is None:
-                raise MarkerError(f"{where}, line {line}: `{END_MARKDOWN}` without a `{BEGIN_MARKDOWN}` before it")
+                raise MarkerError(
+                    f"{where}, line {line}: `{END_MARKDOWN}` without a `{BEGIN_MARKDOWN}` before it"
+                )
             open_at = None
         position = match.end()
     if open_at is not None:
-        raise MarkerError(f"{where}, line {open_at}: `{BEGIN_MARKDOWN}` is never closed; add `{END_MARKDOWN}` after the answer")
+        raise MarkerError(
+            f"{where}, line {open_at}: `{BEGIN_MARKDOWN}` is never closed; add `{END_MARKDOWN}`"
+            " after the answer"
+        )
     out.append(source[position:])
     return "".join(out)
 
@@ -130,7 +148,9 @@ def _retitle(source: str) -> str:
 def make_exercise(notebook: dict[str, Any], name: str = "notebook") -> dict[str, Any]:
     """The exercises notebook for one solutions notebook (both as nbformat-4 JSON dicts)."""
     if notebook.get("nbformat") != 4:
-        raise ValueError(f"{name}: expected an nbformat 4 notebook, got nbformat {notebook.get('nbformat')!r}")
+        raise ValueError(
+            f"{name}: expected an nbformat 4 notebook, got nbformat {notebook.get('nbformat')!r}"
+        )
     cells = []
     for index, cell in enumerate(notebook.get("cells", [])):
         kind = cell.get("cell_type")
@@ -143,11 +163,17 @@ def make_exercise(notebook: dict[str, Any], name: str = "notebook") -> dict[str,
             if index == 0:
                 source = _retitle(source)
         elif _MARKDOWN_MARKER.search(source) or _CODE_MARKER.search(source):
-            raise MarkerError(f"{where}: solution markers are only allowed in code and markdown cells")
+            raise MarkerError(
+                f"{where}: solution markers are only allowed in code and markdown cells"
+            )
         new: dict[str, Any] = {
             "cell_type": kind,
             "id": f"cell-{index + 1:02d}",
-            "metadata": {key: cell["metadata"][key] for key in KEPT_CELL_METADATA if key in cell.get("metadata", {})},
+            "metadata": {
+                key: cell["metadata"][key]
+                for key in KEPT_CELL_METADATA
+                if key in cell.get("metadata", {})
+            },
             "source": source.splitlines(keepends=True),
         }
         if kind == "code":
@@ -158,7 +184,10 @@ def make_exercise(notebook: dict[str, Any], name: str = "notebook") -> dict[str,
 
 def dumps(notebook: dict[str, Any]) -> str:
     """Notebook JSON the way nbformat writes it: sorted keys, one-space indent, trailing newline."""
-    return json.dumps(notebook, sort_keys=True, indent=1, ensure_ascii=False, separators=(",", ": ")) + "\n"
+    return (
+        json.dumps(notebook, sort_keys=True, indent=1, ensure_ascii=False, separators=(",", ": "))
+        + "\n"
+    )
 
 
 def render(solution_path: Path) -> str:
@@ -168,26 +197,37 @@ def render(solution_path: Path) -> str:
 
 
 def pairs(root: Path | str = ".") -> list[Pair]:
-    """Every ``solutions/dayN_solutions.ipynb`` under ``root`` with its ``exercises/dayN_exercises.ipynb``."""
+    """Every ``solutions/dayN_solutions.ipynb`` under ``root`` with its
+    ``exercises/dayN_exercises.ipynb``.
+    """
     root = Path(root)
     found = sorted((root / "solutions").glob("*_solutions.ipynb"))
-    return [Pair(path, root / "exercises" / path.name.replace("_solutions.ipynb", "_exercises.ipynb")) for path in found]
+    return [
+        Pair(path, root / "exercises" / path.name.replace("_solutions.ipynb", "_exercises.ipynb"))
+        for path in found
+    ]
 
 
 class LearnerWork(RuntimeError):
-    """An exercises notebook holds a learner's work; ``build`` will not overwrite it without ``force``."""
+    """An exercises notebook holds a learner's work; ``build`` will not overwrite it without
+    ``force``.
+    """
 
     def __init__(self, paths: list[Path], written: list[Path] | None = None):
         self.paths = paths
         self.written = written or []
         names = ", ".join(str(path) for path in paths)
-        super().__init__(f"{names} 里有你自己的内容（保存的输出或填好的答案），所以没有覆盖它。"
-                         "用 `make check-exercises` 检查你的答案；想从一份新的练习重新开始，先把这个文件移到别处"
-                         "（或者加 --force，它会丢掉你写的内容），再生成一次。")
+        super().__init__(
+            f"{names} 里有你自己的内容（保存的输出或填好的答案），所以没有覆盖它。"
+            "用 `make check-exercises` 检查你的答案；想从一份新的练习重新开始，先把这个文件移到别处"
+            "（或者加 --force，它会丢掉你写的内容），再生成一次。"
+        )
 
 
 def has_learner_work(path: Path) -> bool:
-    """True when an exercises notebook was run or filled in: the generator never writes outputs, and never fewer placeholders."""
+    """True when an exercises notebook was run or filled in: the generator never writes outputs, and
+    never fewer placeholders.
+    """
     try:
         notebook = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -195,15 +235,25 @@ def has_learner_work(path: Path) -> bool:
     code = [cell for cell in notebook.get("cells", []) if cell.get("cell_type") == "code"]
     if any(cell.get("outputs") or cell.get("execution_count") is not None for cell in code):
         return True
-    return sum(_source_text(cell).count(CODE_PLACEHOLDER[1]) for cell in code) < _placeholders_expected(path)
+    return sum(
+        _source_text(cell).count(CODE_PLACEHOLDER[1]) for cell in code
+    ) < _placeholders_expected(path)
 
 
 def _placeholders_expected(exercise: Path) -> int:
-    solution = exercise.parent.parent / "solutions" / exercise.name.replace("_exercises.ipynb", "_solutions.ipynb")
+    solution = (
+        exercise.parent.parent
+        / "solutions"
+        / exercise.name.replace("_exercises.ipynb", "_solutions.ipynb")
+    )
     if not solution.exists():
         return 0
     notebook = json.loads(render(solution))
-    return sum(_source_text(cell).count(CODE_PLACEHOLDER[1]) for cell in notebook["cells"] if cell["cell_type"] == "code")
+    return sum(
+        _source_text(cell).count(CODE_PLACEHOLDER[1])
+        for cell in notebook["cells"]
+        if cell["cell_type"] == "code"
+    )
 
 
 def build(root: Path | str = ".", *, force: bool = False) -> list[Path]:
@@ -231,7 +281,9 @@ def stale(root: Path | str = ".") -> list[Path]:
     """The exercises notebooks that are missing or differ from what ``build`` would write."""
     out = []
     for pair in pairs(root):
-        if not pair.exercise.exists() or pair.exercise.read_text(encoding="utf-8") != render(pair.solution):
+        if not pair.exercise.exists() or pair.exercise.read_text(encoding="utf-8") != render(
+            pair.solution
+        ):
             out.append(pair.exercise)
     return out
 
@@ -240,4 +292,6 @@ def orphans(root: Path | str = ".") -> list[Path]:
     """Exercises notebooks whose solutions notebook no longer exists."""
     root = Path(root)
     expected = {pair.exercise for pair in pairs(root)}
-    return sorted(path for path in (root / "exercises").glob("*_exercises.ipynb") if path not in expected)
+    return sorted(
+        path for path in (root / "exercises").glob("*_exercises.ipynb") if path not in expected
+    )

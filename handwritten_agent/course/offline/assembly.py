@@ -1,4 +1,5 @@
-"""A model's generated text turned into what the API returns — content and tool calls — while it streams.
+"""A model's generated text turned into what the API returns — content and tool calls — while it
+streams.
 
 A chat model writes one stream of text. Qwen-style chat templates ask for tool calls between
 ``<tool_call>`` tags; small models also write a call as bare or fenced JSON, and sometimes copy the
@@ -6,9 +7,9 @@ template's own markup into a reply (``<tools>\\n\\n</tools>``, ``<|im_start|>ass
 ``ReplyAssembler`` reads the text piece by piece — a token at a time, or all at once — and returns:
 
 - **content as soon as it is certain to be content.** Text is held back only from a character that
-  may open a call or markup (``<``, ``{``, ``[``, a code fence) until that structure closes or can no
-  longer be one; leading and trailing whitespace is trimmed, so the streamed pieces join to exactly
-  the final content;
+  may open a call or markup (``<``, ``{``, ``[``, a code fence) until that structure closes or can
+  no longer be one; leading and trailing whitespace is trimmed, so the streamed pieces join to
+  exactly the final content;
 - **each tool call as soon as it is complete**: when ``</tool_call>`` (or the closing bracket or
   fence) arrives and the Day 2 parser (``handwritten_agent.parsing``) reads a call from it;
 - **nothing for template markup**: special tokens (``<|...|>``, with the role name after
@@ -22,24 +23,27 @@ word (the model's real output, as OpenAI-compatible servers return it), while th
 are still calls. Streaming and non-streaming replies go through the same assembler, so they are
 equal by construction.
 
-Left out: calls written in the text ReAct format (``Action:``/``Action Input:``; the template asks for
-tags, and prompt-JSON replies are parsed by the agent, not the server), and other models' call
+Left out: calls written in the text ReAct format (``Action:``/``Action Input:``; the template asks
+for tags, and prompt-JSON replies are parsed by the agent, not the server), and other models' call
 markers such as ``[TOOL_CALLS]`` (their JSON is still found when it stands alone).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from ...parsing import ParseError, find_json_blocks, parse_tool_calls
 
 CALL_TAGS = ("tool_call", "tools")
-"""Tags whose inside is read for calls. Qwen asks for ``<tool_call>``, but a small model often writes its
-calls one per line inside ``<tools>``, copying how the prompt lists the tools."""
+"""Tags whose inside is read for calls. Qwen asks for ``<tool_call>``, but a small model often
+writes its calls one per line inside ``<tools>``, copying how the prompt lists the tools."""
 DROPPED_SPANS = ("tool_response",)
-"""Tags whose whole span is dropped: there the template puts tool results, which a model must not invent."""
+"""Tags whose whole span is dropped: there the template puts tool results, which a model must not
+invent.
+"""
 DEFAULT_TAGS = frozenset({*CALL_TAGS, *DROPPED_SPANS})
 ROLES = ("system", "developer", "user", "assistant", "tool", "ipython")
 
@@ -52,7 +56,8 @@ _FENCE = "```"
 
 
 def template_tags(template: str | None) -> frozenset[str]:
-    """The XML-style tag names a chat template uses (``tools``, ``tool_call``, …), plus the default ones.
+    """The XML-style tag names a chat template uses (``tools``, ``tool_call``, …), plus the default
+    ones.
 
     These are the tags a model may copy from its prompt into a reply. ``<function-name>``-style
     placeholders in the template's instructions count too: a model copies those as well.
@@ -70,16 +75,24 @@ class Assembled:
 
 
 class ReplyAssembler:
-    """Feed generated text with ``feed``; call ``finish`` once at the end. Both return what became certain.
+    """Feed generated text with ``feed``; call ``finish`` once at the end. Both return what became
+    certain.
 
-    ``parse_calls`` is False when no tools were offered: then only markup is removed. ``hidden_prefix``
-    is text the server forced the reply to start with (a prefill such as ``<tool_call>\\n{"name": "``):
-    it is read before the generated text, so the call parses, but never shown as content. ``max_calls``
-    keeps only the first calls (``parallel_tool_calls=False``).
+    ``parse_calls`` is False when no tools were offered: then only markup is removed.
+    ``hidden_prefix`` is text the server forced the reply to start with (a prefill such as
+    ``<tool_call>\\n{"name": "``): it is read before the generated text, so the call parses, but
+    never shown as content. ``max_calls`` keeps only the first calls
+    (``parallel_tool_calls=False``).
     """
 
-    def __init__(self, *, parse_calls: bool = True, tags: Iterable[str] = DEFAULT_TAGS, hidden_prefix: str = "",
-                 max_calls: int | None = None):
+    def __init__(
+        self,
+        *,
+        parse_calls: bool = True,
+        tags: Iterable[str] = DEFAULT_TAGS,
+        hidden_prefix: str = "",
+        max_calls: int | None = None,
+    ):
         self.parse_calls = parse_calls
         self.tags = frozenset(tags)
         self.max_calls = max_calls
@@ -98,12 +111,17 @@ class ReplyAssembler:
 
     def feed(self, text: str) -> Assembled:
         if self.finished:
-            raise RuntimeError("这个 ReplyAssembler 已经调用过 finish()，不能再 feed：每条新回复请新建一个 ReplyAssembler。")
+            raise RuntimeError(
+                "这个 ReplyAssembler 已经调用过 finish()，不能再 feed：每条新回复请新建一个"
+                " ReplyAssembler。"
+            )
         self._pending += text
         return self._drain(final=False)
 
     def finish(self) -> Assembled:
-        """Decide everything still held back (an unclosed call is parsed as it is) and trim the end."""
+        """Decide everything still held back (an unclosed call is parsed as it is) and trim the
+        end.
+        """
         if self.finished:
             return Assembled()
         out = self._drain(final=True)
@@ -135,7 +153,7 @@ class ReplyAssembler:
         if text[0] in _JSON_OPENERS:
             blocks = [block for block in find_json_blocks(text) if block.start == 0]
             if blocks and blocks[0].closed:
-                self._give_span(blocks[0].end, text[:blocks[0].end], out)
+                self._give_span(blocks[0].end, text[: blocks[0].end], out)
                 return True
             if not final:
                 return False
@@ -154,8 +172,10 @@ class ReplyAssembler:
         if close < 0 and not final:
             return False
         end = len(text) if close < 0 else close + len(_FENCE)
-        inner = text[len(_FENCE):close if close >= 0 else len(text)]
-        inner = inner.split("\n", 1)[1] if "\n" in inner else inner  # drop the language name ("json")
+        inner = text[len(_FENCE) : close if close >= 0 else len(text)]
+        inner = (
+            inner.split("\n", 1)[1] if "\n" in inner else inner
+        )  # drop the language name ("json")
         self._give_span(end, inner, out)
         return True
 
@@ -167,7 +187,11 @@ class ReplyAssembler:
             role = _ROLE_LINE.match(rest)
             if role and (role.group().endswith("\n") or final):
                 end += role.end()
-            elif not final and any(name.startswith(rest) or rest.startswith(name) for name in ROLES) and "\n" not in rest:
+            elif (
+                not final
+                and any(name.startswith(rest) or rest.startswith(name) for name in ROLES)
+                and "\n" not in rest
+            ):
                 return False  # "<|im_start|>assi…": the role name may still be coming
             self._drop(end)
             return True
@@ -176,7 +200,9 @@ class ReplyAssembler:
             name = tag.group(2)
             spans = name in DROPPED_SPANS or (name in CALL_TAGS and self.parse_calls)
             if tag.group(1) == "/" or not spans:
-                self._drop(tag.end())  # a stray tag (a closing one, or a placeholder copied from the prompt)
+                self._drop(
+                    tag.end()
+                )  # a stray tag (a closing one, or a placeholder copied from the prompt)
                 return True
             close_tag = f"</{name}>"
             close = text.find(close_tag, tag.end())
@@ -187,7 +213,9 @@ class ReplyAssembler:
             elif close >= 0:
                 self._drop(close + len(close_tag))
             else:
-                self._drop(tag.end())  # an opening tag that is never closed: drop the tag, keep what follows
+                self._drop(
+                    tag.end()
+                )  # an opening tag that is never closed: drop the tag, keep what follows
             return True
         if not final and (_could_become_tag(text, self.tags) or _SPECIAL_PREFIX.fullmatch(text)):
             return False
@@ -197,7 +225,9 @@ class ReplyAssembler:
     # -- giving out ---------------------------------------------------------------------------
 
     def _give_span(self, end: int, candidate: str, out: Assembled) -> None:
-        """The first ``end`` characters are a possible call: calls if the parser finds some, else text."""
+        """The first ``end`` characters are a possible call: calls if the parser finds some, else
+        text.
+        """
         found = parse_tool_calls(candidate)
         if isinstance(found, list) and found:
             self._take_calls(found, out)
@@ -205,15 +235,18 @@ class ReplyAssembler:
         else:
             self._give_text(end, out)
 
-    def _give_call_span(self, name: str, open_end: int, close: int, close_length: int, out: Assembled) -> None:
-        """``<tool_call>…</tool_call>`` or ``<tools>…</tools>`` (``close`` < 0: never closed) at the start of ``_pending``.
+    def _give_call_span(
+        self, name: str, open_end: int, close: int, close_length: int, out: Assembled
+    ) -> None:
+        """``<tool_call>…</tool_call>`` or ``<tools>…</tools>`` (``close`` < 0: never closed) at the
+        start of ``_pending``.
 
-        Calls inside → the calls. Otherwise a closed ``<tools>`` span is dropped whole: in the template
-        it only ever holds the tool list, so whatever the model puts there (a schema copied from the
-        prompt, made-up ``<function name=…><result>…`` XML) is imitation, not an answer. In a
-        ``<tool_call>`` span, broken JSON stays as text, so the model's real attempt is seen; nothing
-        but whitespace is dropped; words lose the tags and are read on as ordinary text (as they are
-        after an opening ``<tools>`` that never closes).
+        Calls inside → the calls. Otherwise a closed ``<tools>`` span is dropped whole: in the
+        template it only ever holds the tool list, so whatever the model puts there (a schema copied
+        from the prompt, made-up ``<function name=…><result>…`` XML) is imitation, not an answer. In
+        a ``<tool_call>`` span, broken JSON stays as text, so the model's real attempt is seen;
+        nothing but whitespace is dropped; words lose the tags and are read on as ordinary text (as
+        they are after an opening ``<tools>`` that never closes).
         """
         end = len(self._pending) if close < 0 else close + close_length
         found = parse_tool_calls(self._pending[:end])
@@ -222,8 +255,12 @@ class ReplyAssembler:
             self._drop(end)
         elif isinstance(found, ParseError) and name == "tool_call":
             self._give_text(end, out)
-        elif (name != "tool_call" and close >= 0) or not self._pending[open_end:close if close >= 0 else end].strip():
-            self._drop(end)  # tags around nothing, or a closed <tools> span without a call: all markup
+        elif (name != "tool_call" and close >= 0) or not self._pending[
+            open_end : close if close >= 0 else end
+        ].strip():
+            self._drop(
+                end
+            )  # tags around nothing, or a closed <tools> span without a call: all markup
         else:
             inner_end = len(self._pending) if close < 0 else close
             self._pending = self._pending[:inner_end] + self._pending[end:]  # the closing tag goes
@@ -232,7 +269,10 @@ class ReplyAssembler:
     def _take_calls(self, found: list[Any], out: Assembled) -> None:
         for call in found:
             if self.max_calls is None or len(self.calls) < self.max_calls:
-                entry = (call.name, call.arguments)  # the arguments as JSON text, as the wire format carries them
+                entry = (
+                    call.name,
+                    call.arguments,
+                )  # the arguments as JSON text, as the wire format carries them
                 self.calls.append(entry)
                 out.calls.append(entry)
 
@@ -241,10 +281,12 @@ class ReplyAssembler:
         self._position += count
 
     def _give_text(self, count: int, out: Assembled) -> None:
-        """Move ``count`` characters of ``_pending`` to the content (minus the hidden prefix and trimmed ends)."""
+        """Move ``count`` characters of ``_pending`` to the content (minus the hidden prefix and
+        trimmed ends).
+        """
         piece = self._pending[:count]
         if self._position < self._hidden:
-            piece = piece[self._hidden - self._position:]
+            piece = piece[self._hidden - self._position :]
         self._drop(count)
         if not self._started:
             piece = piece.lstrip()
@@ -256,7 +298,7 @@ class ReplyAssembler:
             self._spaces += piece
             return
         text = self._spaces + stripped
-        self._spaces = piece[len(stripped):]
+        self._spaces = piece[len(stripped) :]
         self.content += text
         out.content += text
 
@@ -267,7 +309,9 @@ def _could_become_tag(text: str, tags: frozenset[str]) -> bool:
 
 
 def assemble(text: str, **options: Any) -> tuple[str, list[tuple[str, str]]]:
-    """The content and calls of a finished text: what a reply assembled piece by piece would give."""
+    """The content and calls of a finished text: what a reply assembled piece by piece would
+    give.
+    """
     assembler = ReplyAssembler(**options)
     assembler.feed(text)
     assembler.finish()
@@ -275,7 +319,9 @@ def assemble(text: str, **options: Any) -> tuple[str, list[tuple[str, str]]]:
 
 
 def stream_pieces(pieces: Iterable[str], **options: Any) -> Iterator[Assembled]:
-    """Feed ``pieces`` one by one and yield what each one made certain (for tests and demonstrations)."""
+    """Feed ``pieces`` one by one and yield what each one made certain (for tests and
+    demonstrations).
+    """
     assembler = ReplyAssembler(**options)
     for piece in pieces:
         yield assembler.feed(piece)

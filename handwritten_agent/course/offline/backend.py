@@ -14,8 +14,9 @@ raising ``BackendError``; the server turns it into the JSON error body the real 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Protocol
+from typing import Any, Protocol
 
 
 @dataclass
@@ -41,7 +42,9 @@ class Completion:
     """One assistant reply, before the server wraps it in a response or a stream."""
 
     content: str | None
-    tool_calls: list[dict[str, Any]] = field(default_factory=list)  # wire format: id, type, function{name, arguments}
+    tool_calls: list[dict[str, Any]] = field(
+        default_factory=list
+    )  # wire format: id, type, function{name, arguments}
     finish_reason: str = "stop"
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -50,8 +53,16 @@ class Completion:
 class BackendError(Exception):
     """An error the API reports to the caller as an HTTP status with an OpenAI-style error body."""
 
-    def __init__(self, status: int, message: str, *, type: str = "invalid_request_error", param: str | None = None,
-                 code: str | None = None, headers: dict[str, str] | None = None):
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        *,
+        type: str = "invalid_request_error",
+        param: str | None = None,
+        code: str | None = None,
+        headers: dict[str, str] | None = None,
+    ):
         super().__init__(message)
         self.status = status
         self.message = message
@@ -61,7 +72,14 @@ class BackendError(Exception):
         self.headers = headers or {}
 
     def body(self) -> dict[str, Any]:
-        return {"error": {"message": self.message, "type": self.type, "param": self.param, "code": self.code}}
+        return {
+            "error": {
+                "message": self.message,
+                "type": self.type,
+                "param": self.param,
+                "code": self.code,
+            }
+        }
 
 
 class Backend(Protocol):
@@ -76,8 +94,8 @@ class Backend(Protocol):
 class ReplyDelta:
     """A piece of a reply while a streaming backend generates it.
 
-    ``content`` is new text for the client (``""`` is allowed: a tick between tokens, so a server can
-    stop a generation whose client has gone even while nothing visible is being produced);
+    ``content`` is new text for the client (``""`` is allowed: a tick between tokens, so a server
+    can stop a generation whose client has gone even while nothing visible is being produced);
     ``tool_call`` is one finished call in wire format (id, type, function{name, arguments}).
     """
 
@@ -91,9 +109,13 @@ class StreamingBackend(Backend, Protocol):
 
         The contract the server relies on:
         - a request the backend refuses raises ``BackendError`` before anything is yielded;
-        - the first item comes as soon as the request is accepted (it may be an empty ``ReplyDelta``);
-        - the last item is the whole ``Completion``, whose content and tool calls are exactly the deltas joined;
-        - ``close()`` on the generator stops the generation and frees the backend for the next request;
-        - ``stop`` sequences are applied by the backend (the server cannot cut text it has already sent).
+        - the first item comes as soon as the request is accepted (it may be an empty
+          ``ReplyDelta``);
+        - the last item is the whole ``Completion``, whose content and tool calls are exactly the
+          deltas joined;
+        - ``close()`` on the generator stops the generation and frees the backend for the next
+          request;
+        - ``stop`` sequences are applied by the backend (the server cannot cut text it has already
+          sent).
         """
         ...

@@ -2,9 +2,9 @@
 
 ``course-sim:<option>[,<option>]`` selects them, e.g. ``course-sim:rate_limit`` or
 ``course-sim:fenced,slow``. A request may also name them in the ``X-Course-Fault`` header.
-Unknown options are rejected with a 404 (the status the real API gives for an unknown model) whose message, in
-Chinese since no provider has simulator options, names the valid ones, so a typo never silently runs the
-fault-free simulator.
+Unknown options are rejected with a 404 (the status the real API gives for an unknown model) whose
+message, in Chinese since no provider has simulator options, names the valid ones, so a typo never
+silently runs the fault-free simulator.
 """
 
 from __future__ import annotations
@@ -22,9 +22,18 @@ FAULTS: dict[str, str] = {
     "slow": "回复要等一会儿才到（用来触发客户端超时）",
     "rate_limit": "每个请求的第一次尝试返回 HTTP 429，带 Retry-After 响应头",
     "server_error": "每一次尝试都返回 HTTP 500",
-    "bad_tool_call_id": "每个工具调用的 id 都一样（call_0），而且跨轮重复使用，有些兼容服务就是这样",
-    "gullible": "听从工具结果里任何提到可用操作的指令（提示词注入：伪造的 SYSTEM、角色标记、结束标签、“用户已经同意”……），每条只听一次；默认的模拟器从不这样做",
-    "flaky": "按请求和第几次运行播下的种子，大约三次里有一次走偏：读错一个参数（差一点的值）或少做一步；同一份评测重跑结果相同，用来看 pass^1 和 pass^k 的差别",
+    "bad_tool_call_id": (
+        "每个工具调用的 id 都一样（call_0），而且跨轮重复使用，有些兼容服务就是这样"
+    ),
+    "gullible": (
+        "听从工具结果里任何提到可用操作的指令（提示词注入：伪造的 SYSTEM、角色标记、结束标签、"
+        "“用户已经同意”……），每条只听一次；默认的模拟器从不这样做"
+    ),
+    "flaky": (
+        "按请求和第几次运行播下的种子，"
+        "大约三次里有一次走偏：读错一个参数（差一点的值）或少做一步；同一份评测重跑结果相同，用来看"
+        " pass^1 和 pass^k 的差别"
+    ),
 }
 """Fault name -> what the simulator does (Chinese: learners print this table)."""
 
@@ -49,13 +58,21 @@ def split_model_name(model: str) -> tuple[str, frozenset[str]]:
     return base.strip(), options
 
 
-def validate_options(model: str, options: frozenset[str], header: str | None = None) -> frozenset[str]:
-    """Check simulator options (from the name and the optional header); raise a 404 naming the valid ones."""
+def validate_options(
+    model: str, options: frozenset[str], header: str | None = None
+) -> frozenset[str]:
+    """Check simulator options (from the name and the optional header); raise a 404 naming the valid
+    ones.
+    """
     extra = frozenset(part.strip() for part in (header or "").split(",") if part.strip())
     everything = options | extra
     unknown = sorted(everything - OPTIONS.keys())
     if unknown:
         valid = "、".join(sorted(OPTIONS))
-        raise BackendError(404, f"模型 `{model}` 不存在：离线模拟器没有选项 {'、'.join(unknown)}。可用的选项：{valid}。",
-                           code="model_not_found")
+        raise BackendError(
+            404,
+            f"模型 `{model}` 不存在：离线模拟器没有选项 {'、'.join(unknown)}。可用的选项：{valid}"
+            f"。",
+            code="model_not_found",
+        )
     return everything

@@ -11,9 +11,9 @@ hosted provider does behind its API, in four visible steps:
    API's 400 ``context_length_exceeded`` error instead of crashing llama.cpp.
 3. **Generate** token by token with ``create_completion(stream=True)`` (temperature 0 unless the
    request says otherwise, so the same request gives the same reply).
-4. **Assemble** the text as it comes (``assembly.ReplyAssembler``, built on the course's Day 2 parser):
-   tool calls become ``tool_calls`` with deterministic ids, chat-template markup the model copied
-   into its reply is dropped, the rest is ``content``.
+4. **Assemble** the text as it comes (``assembly.ReplyAssembler``, built on the course's Day 2
+   parser): tool calls become ``tool_calls`` with deterministic ids, chat-template markup the model
+   copied into its reply is dropped, the rest is ``content``.
 
 ``stream()`` yields each piece as soon as it is certain, so the server streams a reply while it is
 generated; ``complete()`` is the same generation read to its end, so a streamed and a non-streamed
@@ -22,9 +22,10 @@ reply are equal. Closing the stream stops llama.cpp after the current token.
 ``tool_choice="none"`` offers no tools; ``"required"`` starts the reply with ``<tool_call>`` and
 ``{"name": "`` (a named function: with its name and ``"arguments": ``) when the template uses that
 format, so the model has to continue with a call. ``parallel_tool_calls=False`` stops generating
-after the first call. Every call into llama.cpp is made on one long-lived thread of the backend's own
-(``model_thread.ModelThread``), whichever server thread asked: that serializes requests (llama.cpp is
-not thread-safe) and keeps llama.cpp's OpenMP worker team single, which the generation speed depends on.
+after the first call. Every call into llama.cpp is made on one long-lived thread of the backend's
+own (``model_thread.ModelThread``), whichever server thread asked: that serializes requests
+(llama.cpp is not thread-safe) and keeps llama.cpp's OpenMP worker team single, which the generation
+speed depends on.
 
 The model is loaded on the first request (a few seconds), not when the backend is created. The
 loaded model keeps the tokens it has already read: an agent loop's next request, which repeats the
@@ -43,27 +44,38 @@ import os
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, TypeVar
+from typing import Any, TypeVar
 
+from ...messages import message_text
 from . import model_fetch
 from .assembly import DEFAULT_TAGS, Assembled, ReplyAssembler, template_tags
 from .backend import BackendError, ChatRequest, Completion, ReplyDelta
 from .model_thread import ModelThread
-from ...messages import message_text
 
 COURSE_MODEL_ID = "qwen2.5-coder-1.5b"
 DEFAULT_N_CTX = 4096  # the context window the backend gives llama.cpp unless told otherwise
-THREADS_ENV = "HANDWRITTEN_AGENT_THREADS"  # how many threads llama.cpp uses, instead of default_threads()'s choice
-DEFAULT_MAX_TOKENS = 1024  # a bound on every reply when the request sets none: a small model can ramble
-INSTALL_HINT = ('本地模型需要 llama-cpp-python，但它还没有安装。在课程目录里运行 `make local`'
-                '（按本机 CPU 编译 llama.cpp，需要几分钟；再拼装模型并检查它能运行）。不用 make 时：'
-                '`CMAKE_ARGS="$(python -m handwritten_agent model cmake-args)" pip install -e ".[dev,local]"`，'
-                '再运行 `python -m handwritten_agent model fetch` 和 `python -m handwritten_agent model check`。')
+THREADS_ENV = (  # how many threads llama.cpp uses, instead of default_threads()'s choice
+    "HANDWRITTEN_AGENT_THREADS"
+)
+DEFAULT_MAX_TOKENS = (
+    1024  # a bound on every reply when the request sets none: a small model can ramble
+)
+INSTALL_HINT = (
+    "本地模型需要 llama-cpp-python，但它还没有安装。在课程目录里运行 `make local`"
+    "（按本机 CPU 编译 llama.cpp，需要几分钟；再拼装模型并检查它能运行）。不用 make 时："
+    '`CMAKE_ARGS="$(python -m handwritten_agent model cmake-args)" pip install -e ".[dev,local]"`，'
+    "再运行 `python -m handwritten_agent model fetch` 和 `python -m handwritten_agent model "
+    "check`。"
+)
 TOOL_CALL_OPEN = "<tool_call>"
 TOOL_CALL_CLOSE = "</tool_call>"
-END_OF_TURN = ["<|im_end|>", "<|endoftext|>"]  # Qwen's end markers; llama.cpp also stops at any end-of-generation token
+END_OF_TURN = [
+    "<|im_end|>",
+    "<|endoftext|>",
+]  # Qwen's end markers; llama.cpp also stops at any end-of-generation token
 T = TypeVar("T")
 
 
@@ -100,29 +112,40 @@ def _template_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def context_length_error(limit: int, prompt_tokens: int, max_tokens: int | None) -> BackendError:
-    """The 400 error the OpenAI API returns when a request does not fit the model's context window."""
+    """The 400 error the OpenAI API returns when a request does not fit the model's context
+    window.
+    """
     if max_tokens is not None:
-        message = (f"This model's maximum context length is {limit} tokens. However, you requested "
-                   f"{prompt_tokens + max_tokens} tokens ({prompt_tokens} in the messages, {max_tokens} in the "
-                   "completion). Please reduce the length of the messages or completion.")
+        message = (
+            f"This model's maximum context length is {limit} tokens. However, you requested"
+            f" {prompt_tokens + max_tokens} tokens ({prompt_tokens} in the messages, {max_tokens}"
+            " in the completion). Please reduce the length of the messages or completion."
+        )
     else:
-        message = (f"This model's maximum context length is {limit} tokens. However, your messages resulted in "
-                   f"{prompt_tokens} tokens. Please reduce the length of the messages.")
+        message = (
+            f"This model's maximum context length is {limit} tokens. However, your messages"
+            f" resulted in {prompt_tokens} tokens. Please reduce the length of the messages."
+        )
     return BackendError(400, message, param="messages", code="context_length_exceeded")
 
 
 def default_threads() -> int:
-    """Threads for llama.cpp: ``HANDWRITTEN_AGENT_THREADS`` if set, else every CPU this process may use, up to 4; half beyond that.
+    """Threads for llama.cpp: ``HANDWRITTEN_AGENT_THREADS`` if set, else every CPU this process may
+    use, up to 4; half beyond that.
 
     Generation is limited by memory bandwidth, and llama.cpp runs best with one thread per physical
-    core; machines with more than 4 CPUs usually count each core twice (hyper-threading). On a machine
-    whose cores are busy with other work, fewer threads can be much faster: llama.cpp's threads wait for
-    each other many times per token, and a thread the system has paused holds up the rest.
+    core; machines with more than 4 CPUs usually count each core twice (hyper-threading). On a
+    machine whose cores are busy with other work, fewer threads can be much faster: llama.cpp's
+    threads wait for each other many times per token, and a thread the system has paused holds up
+    the rest.
     """
     chosen = os.environ.get(THREADS_ENV, "").strip()
     if chosen:
         if not chosen.isdigit() or int(chosen) < 1:
-            raise ValueError(f"环境变量 {THREADS_ENV} 应该是一个正整数（llama.cpp 用几个线程），现在是 {chosen!r}。")
+            raise ValueError(
+                f"环境变量 {THREADS_ENV} 应该是一个正整数（llama.cpp 用几个线程），现在是 "
+                f"{chosen!r}。"
+            )
         return int(chosen)
     try:
         available = len(os.sched_getaffinity(0))
@@ -132,7 +155,9 @@ def default_threads() -> int:
 
 
 def tool_call_id(prompt: str, index: int, name: str, arguments: str) -> str:
-    """A deterministic id: the same prompt and call always get the same id; different turns get different ones."""
+    """A deterministic id: the same prompt and call always get the same id; different turns get
+    different ones.
+    """
     digest = hashlib.sha256(f"{prompt}\x00{index}\x00{name}\x00{arguments}".encode()).hexdigest()
     return "call_" + digest[:24]
 
@@ -140,10 +165,16 @@ def tool_call_id(prompt: str, index: int, name: str, arguments: str) -> str:
 class LocalBackend:
     """The server backend that runs a GGUF model on the CPU with llama.cpp."""
 
-    def __init__(self, model_path: str | None = None, *, n_ctx: int = DEFAULT_N_CTX, n_threads: int | None = None):
+    def __init__(
+        self,
+        model_path: str | None = None,
+        *,
+        n_ctx: int = DEFAULT_N_CTX,
+        n_threads: int | None = None,
+    ):
         _require_llama_cpp()
-        # Make sure the file is there now (assembling the course model if needed), so a missing model
-        # is reported when the server starts, not on the first request.
+        # Make sure the file is there now (assembling the course model if needed), so a missing
+        # model is reported when the server starts, not on the first request.
         self.model_file: Path = model_fetch.fetch(model_path, progress=True)
         self.custom = bool(model_path)
         label = self.model_file.name if self.custom else model_fetch.COURSE_MODEL.label
@@ -151,12 +182,16 @@ class LocalBackend:
         self.model_id = self.model_file.stem.lower() if self.custom else COURSE_MODEL_ID
         self.n_ctx = n_ctx
         self.n_threads = n_threads or default_threads()
-        self._thread = ModelThread(name="llama.cpp")  # every llama.cpp call is made there, one at a time
+        self._thread = ModelThread(
+            name="llama.cpp"
+        )  # every llama.cpp call is made there, one at a time
         self._llm: Any = None
         self._formatter: Any = None
         self._uses_tool_call_tags = False
         self._tags = template_tags(None)
-        self.generations: deque[Generation] = deque(maxlen=32)  # the latest generations, newest last
+        self.generations: deque[Generation] = deque(
+            maxlen=32
+        )  # the latest generations, newest last
 
     # -- the Backend protocol -----------------------------------------------------------------
 
@@ -175,7 +210,8 @@ class LocalBackend:
         return self._thread.call(whole)
 
     def stream(self, request: ChatRequest) -> Iterator[ReplyDelta | Completion]:
-        """The reply as it is generated (the ``StreamingBackend`` protocol); closing the iterator stops it.
+        """The reply as it is generated (the ``StreamingBackend`` protocol); closing the iterator
+        stops it.
 
         Requests run one at a time, each from its first item to its last; a refused request raises
         ``BackendError`` before anything is yielded.
@@ -192,15 +228,20 @@ class LocalBackend:
     # -- loading ------------------------------------------------------------------------------
 
     def load(self) -> None:
-        """Load the model now instead of on the first request (e.g. to time it, or to warm up a server)."""
+        """Load the model now instead of on the first request (e.g. to time it, or to warm up a
+        server).
+        """
         self._thread.call(self._load)
 
     def with_model(self, fn: Callable[[Any], T]) -> T:
-        """``fn(llm)`` with the loaded ``llama_cpp.Llama``, on the model's thread, after the requests before it.
+        """``fn(llm)`` with the loaded ``llama_cpp.Llama``, on the model's thread, after the
+        requests before it.
 
-        For measuring or inspecting the model itself: calling the ``Llama`` from another thread would
-        race the server's requests and start a second OpenMP team, which slows every generation.
+        For measuring or inspecting the model itself: calling the ``Llama`` from another thread
+        would race the server's requests and start a second OpenMP team, which slows every
+        generation.
         """
+
         def run() -> T:
             self._load()
             return fn(self._llm)
@@ -214,6 +255,7 @@ class LocalBackend:
 
     def close(self) -> None:
         """Free the model's memory and end its thread; the next request starts both again."""
+
         def free() -> None:
             if self._llm is not None and hasattr(self._llm, "close"):
                 self._llm.close()
@@ -229,22 +271,41 @@ class LocalBackend:
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
         try:
-            llm = Llama(model_path=str(self.model_file), n_ctx=self.n_ctx, n_threads=self.n_threads,
-                        n_threads_batch=self.n_threads, verbose=False)
+            llm = Llama(
+                model_path=str(self.model_file),
+                n_ctx=self.n_ctx,
+                n_threads=self.n_threads,
+                n_threads_batch=self.n_threads,
+                verbose=False,
+            )
         except (ValueError, RuntimeError) as exc:
-            raise BackendError(500, f"llama.cpp 读不了模型文件 {self.model_file}（{exc}）。如果它是课程模型，运行 "
-                                    "`python -m handwritten_agent model fetch` 检查它；别处下载的 GGUF 可能需要更新的 "
-                                    "llama-cpp-python。", type="server_error") from exc
+            raise BackendError(
+                500,
+                f"llama.cpp 读不了模型文件 {self.model_file}（{exc}）。如果它是课程模型，运行 "
+                "`python -m handwritten_agent model fetch` 检查它；别处下载的 GGUF 可能需要更新的 "
+                "llama-cpp-python。",
+                type="server_error",
+            ) from exc
         template = llm.metadata.get("tokenizer.chat_template")
         if not template:
-            raise BackendError(500, f"模型文件 {self.model_file} 里没有聊天模板（GGUF 的 tokenizer.chat_template），"
-                                    "没法把聊天消息变成提示词。请用 instruct/chat 版本的 GGUF。", type="server_error")
+            raise BackendError(
+                500,
+                f"模型文件 {self.model_file} 里没有聊天模板（GGUF 的 tokenizer.chat_template），"
+                "没法把聊天消息变成提示词。请用 instruct/chat 版本的 GGUF。",
+                type="server_error",
+            )
         eos, bos = llm.token_eos(), llm.token_bos()
 
         def token_text(token: int) -> str:
-            return llm.detokenize([token], special=True).decode("utf-8", errors="replace") if token != -1 else ""
+            return (
+                llm.detokenize([token], special=True).decode("utf-8", errors="replace")
+                if token != -1
+                else ""
+            )
 
-        self._formatter = Jinja2ChatFormatter(template=template, eos_token=token_text(eos), bos_token=token_text(bos))
+        self._formatter = Jinja2ChatFormatter(
+            template=template, eos_token=token_text(eos), bos_token=token_text(bos)
+        )
         self._uses_tool_call_tags = TOOL_CALL_OPEN in template
         self._tags = template_tags(template)
         self._llm = llm
@@ -252,7 +313,8 @@ class LocalBackend:
     # -- one request --------------------------------------------------------------------------
 
     def render_prompt(self, request: ChatRequest) -> tuple[str, str, bool]:
-        """The prompt string for a request, the text the reply is forced to start with, and whether tools are offered.
+        """The prompt string for a request, the text the reply is forced to start with, and whether
+        tools are offered.
 
         Needs the loaded model (its template): call ``load()`` first when using it on its own.
         """
@@ -266,31 +328,60 @@ class LocalBackend:
                 prefill = f'{TOOL_CALL_OPEN}\n{{"name": "{wanted}", "arguments": '
         elif tools and choice == "required" and self._uses_tool_call_tags:
             prefill = f'{TOOL_CALL_OPEN}\n{{"name": "'  # the model must go on with a tool's name
-        formatted = self._formatter(messages=_template_messages(request.messages), tools=tools,
-                                    tool_choice=None if tools is None else choice)
+        formatted = self._formatter(
+            messages=_template_messages(request.messages),
+            tools=tools,
+            tool_choice=None if tools is None else choice,
+        )
         return formatted.prompt + prefill, prefill, tools is not None
 
     def _prepare(self, request: ChatRequest) -> Prepared:
-        """Everything decided before generating: prompt, tokens, limits, stop sequences, sampling."""
+        """Everything decided before generating: prompt, tokens, limits, stop sequences,
+        sampling.
+        """
         try:
             prompt, prefill, tools_offered = self.render_prompt(request)
         except Exception as exc:  # the template rejected the conversation (e.g. roles out of order)
-            raise BackendError(400, f"模型的聊天模板无法渲染这些消息：{exc}", param="messages") from exc
+            raise BackendError(
+                400, f"模型的聊天模板无法渲染这些消息：{exc}", param="messages"
+            ) from exc
         tokens = self._llm.tokenize(prompt.encode("utf-8"), add_bos=False, special=True)
         limit = self._llm.n_ctx()
-        if len(tokens) >= limit or (request.max_tokens is not None and len(tokens) + request.max_tokens > limit):
+        if len(tokens) >= limit or (
+            request.max_tokens is not None and len(tokens) + request.max_tokens > limit
+        ):
             raise context_length_error(limit, len(tokens), request.max_tokens)
-        max_tokens = request.max_tokens if request.max_tokens is not None else min(DEFAULT_MAX_TOKENS, limit - len(tokens))
+        max_tokens = (
+            request.max_tokens
+            if request.max_tokens is not None
+            else min(DEFAULT_MAX_TOKENS, limit - len(tokens))
+        )
         stop = list(END_OF_TURN) + list(request.stop or [])
-        single_call = tools_offered and not request.parallel_tool_calls and self._uses_tool_call_tags
+        single_call = (
+            tools_offered and not request.parallel_tool_calls and self._uses_tool_call_tags
+        )
         if single_call:
-            stop.append(TOOL_CALL_CLOSE)  # one call is all that may be returned: stop generating after it
-        options: dict[str, Any] = {"temperature": request.temperature if request.temperature is not None else 0.0}
+            stop.append(
+                TOOL_CALL_CLOSE
+            )  # one call is all that may be returned: stop generating after it
+        options: dict[str, Any] = {
+            "temperature": request.temperature if request.temperature is not None else 0.0
+        }
         if request.extra.get("top_p") is not None:
             options["top_p"] = float(request.extra["top_p"])
         if request.extra.get("seed") is not None:
             options["seed"] = int(request.extra["seed"])
-        return Prepared(prompt, tokens, prefill, tools_offered, single_call, self._tags, max_tokens, stop, options)
+        return Prepared(
+            prompt,
+            tokens,
+            prefill,
+            tools_offered,
+            single_call,
+            self._tags,
+            max_tokens,
+            stop,
+            options,
+        )
 
     def _generate(self, job: Prepared) -> Iterator[ReplyDelta | Completion]:
         """Run llama.cpp token by token and turn its text into the reply (``reply_stream``)."""
@@ -302,8 +393,8 @@ class LocalBackend:
         last_length = -1
 
         def count(input_ids: Any, _logits: Any) -> bool:
-            # llama-cpp-python calls this once per sampled token, then once more after its loop with the
-            # same input as the last call: only a new input length is a new token
+            # llama-cpp-python calls this once per sampled token, then once more after its loop with
+            # the same input as the last call: only a new input length is a new token
             nonlocal last_length
             if len(input_ids) != last_length:
                 last_length = len(input_ids)
@@ -311,8 +402,14 @@ class LocalBackend:
             return False
 
         started = time.perf_counter()
-        chunks = self._llm.create_completion(job.tokens, max_tokens=job.max_tokens, stop=job.stop, stream=True,
-                                             stopping_criteria=StoppingCriteriaList([count]), **job.options)
+        chunks = self._llm.create_completion(
+            job.tokens,
+            max_tokens=job.max_tokens,
+            stop=job.stop,
+            stream=True,
+            stopping_criteria=StoppingCriteriaList([count]),
+            **job.options,
+        )
 
         def pieces() -> Iterator[tuple[str, str | None]]:
             for chunk in chunks:
@@ -332,7 +429,9 @@ class LocalBackend:
 
 @dataclass
 class Prepared:
-    """A request made ready for llama.cpp: what ``reply_stream`` needs to know about it besides the text."""
+    """A request made ready for llama.cpp: what ``reply_stream`` needs to know about it besides the
+    text.
+    """
 
     prompt: str
     tokens: list[int]
@@ -351,29 +450,40 @@ class Generation:
 
     prompt_tokens: int
     completion_tokens: int = 0  # tokens sampled, the one that ended the turn included
-    finish: str = "stopped"  # the finish_reason once it ran to its end; "stopped" when closed early (client gone)
+    # the finish_reason once it ran to its end; "stopped" when closed early (client gone)
+    finish: str = "stopped"
     seconds: float = 0.0
     text: str = ""  # what the model wrote, before calls and markup were taken out of it
     thread: int = field(default_factory=threading.get_ident)  # the thread that ran llama.cpp for it
 
 
-def reply_stream(pieces: Iterable[tuple[str, str | None]], job: Prepared,
-                 completion_tokens: Callable[[], int]) -> Iterator[ReplyDelta | Completion]:
-    """Generated text, piece by piece as ``(text, finish_reason)``, turned into the reply's deltas and its Completion.
+def reply_stream(
+    pieces: Iterable[tuple[str, str | None]], job: Prepared, completion_tokens: Callable[[], int]
+) -> Iterator[ReplyDelta | Completion]:
+    """Generated text, piece by piece as ``(text, finish_reason)``, turned into the reply's deltas
+    and its Completion.
 
     Every piece yields something (an empty ``ReplyDelta`` when it made nothing certain yet), so the
-    consumer can stop the generation between any two tokens by closing this generator. Tool calls get
-    ids from the prompt and their position (``tool_call_id``); the last item is the whole Completion.
+    consumer can stop the generation between any two tokens by closing this generator. Tool calls
+    get ids from the prompt and their position (``tool_call_id``); the last item is the whole
+    Completion.
     """
-    assembler = ReplyAssembler(parse_calls=job.tools_offered, tags=job.tags, hidden_prefix=job.prefill,
-                               max_calls=1 if job.single_call else None)
+    assembler = ReplyAssembler(
+        parse_calls=job.tools_offered,
+        tags=job.tags,
+        hidden_prefix=job.prefill,
+        max_calls=1 if job.single_call else None,
+    )
     calls: list[dict[str, Any]] = []
 
     def deltas(assembled: Assembled) -> list[ReplyDelta]:
         out = [ReplyDelta(content=assembled.content)] if assembled.content else []
         for name, arguments in assembled.calls:
-            call = {"id": tool_call_id(job.prompt, len(calls), name, arguments), "type": "function",
-                    "function": {"name": name, "arguments": arguments}}
+            call = {
+                "id": tool_call_id(job.prompt, len(calls), name, arguments),
+                "type": "function",
+                "function": {"name": name, "arguments": arguments},
+            }
             calls.append(call)
             out.append(ReplyDelta(tool_call=call))
         return out
@@ -384,5 +494,10 @@ def reply_stream(pieces: Iterable[tuple[str, str | None]], job: Prepared,
         yield from deltas(assembler.feed(text)) or [ReplyDelta()]
     yield from deltas(assembler.finish())
     reason = "tool_calls" if calls else ("length" if finish == "length" else "stop")
-    yield Completion(content=assembler.content or None, tool_calls=calls, finish_reason=reason,
-                     prompt_tokens=len(job.tokens), completion_tokens=completion_tokens())
+    yield Completion(
+        content=assembler.content or None,
+        tool_calls=calls,
+        finish_reason=reason,
+        prompt_tokens=len(job.tokens),
+        completion_tokens=completion_tokens(),
+    )

@@ -1,4 +1,5 @@
-"""The office assistant's tools on the SQLite database: seed 003's four, plus bulk SMS, the inbox and customer records.
+"""The office assistant's tools on the SQLite database: seed 003's four, plus bulk SMS, the inbox
+and customer records.
 
 ==============================  =====  ==========================================================
 tool                            level  what it does
@@ -13,17 +14,18 @@ tool                            level  what it does
 ``export_customer_list``        L0     an internal interface: never shown to the model
 ==============================  =====  ==========================================================
 
-Tools are built per session: ``office_tools(db_path, user_id, now)`` binds the acting user (who books,
-sends, requests) — it is never a tool argument, so the model cannot act as someone else. Every tool
-validates its input and returns the course's ``{success, data, error}`` envelope (errors raised as
-``ToolError`` with a Chinese message the model can act on). The levels here are the tools' defaults;
-a ``Policy`` may change them per role.
+Tools are built per session: ``office_tools(db_path, user_id, now)`` binds the acting user (who
+books, sends, requests) — it is never a tool argument, so the model cannot act as someone else.
+Every tool validates its input and returns the course's ``{success, data, error}`` envelope (errors
+raised as ``ToolError`` with a Chinese message the model can act on). The levels here are the tools'
+defaults; a ``Policy`` may change them per role.
 
 ``send_sms_to_customers`` keeps the seeds' accident reproducible on purpose: a bulk tool whose
 recipients default to "everyone". Its ``targets`` option counts the recipients a call would reach,
 which the policy's bulk limit reads.
 
-Left out: real email and SMS delivery (the outbox tables are the sandbox), cancelling bookings, time zones.
+Left out: real email and SMS delivery (the outbox tables are the sandbox), cancelling bookings, time
+zones.
 """
 
 from __future__ import annotations
@@ -32,14 +34,15 @@ import hashlib
 import json
 import re
 import sqlite3
+from collections.abc import Callable
 from contextlib import closing
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ...permissions.levels import Level
-from ...tools import Tool, ToolError, tool
 from ...storage import connect
+from ...tools import Tool, ToolError, tool
 
 TIME_FORMAT = "%Y-%m-%d %H:%M"
 EMAIL = re.compile(r"^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$")
@@ -54,18 +57,26 @@ def _time(value: str, name: str) -> datetime:
     try:
         return datetime.strptime(value.strip(), TIME_FORMAT)
     except ValueError:
-        raise ToolError(f"参数 {name} 的时间格式不对：{value!r}。请用 YYYY-MM-DD HH:MM，例如 2026-03-13 15:00。") from None
+        raise ToolError(
+            f"参数 {name} 的时间格式不对：{value!r}。请用 YYYY-MM-DD HH:MM，例如 2026-03-13 15:00。"
+        ) from None
 
 
 def _slot(start_time: str, end_time: str) -> tuple[str, str]:
     start, end = _time(start_time, "start_time"), _time(end_time, "end_time")
     if end <= start:
-        raise ToolError(f"结束时间 {end_time} 不晚于开始时间 {start_time}：请给出一个有效的时间段。")
+        raise ToolError(
+            f"结束时间 {end_time} 不晚于开始时间 {start_time}：请给出一个有效的时间段。"
+        )
     return start.strftime(TIME_FORMAT), end.strftime(TIME_FORMAT)
 
 
-def office_tools(db_path: str | Path, user_id: str, now: Callable[[], datetime] = datetime.now) -> list[Tool]:
-    """The office tools for one session: ``user_id`` is who acts, ``now`` the clock for timestamps."""
+def office_tools(
+    db_path: str | Path, user_id: str, now: Callable[[], datetime] = datetime.now
+) -> list[Tool]:
+    """The office tools for one session: ``user_id`` is who acts, ``now`` the clock for
+    timestamps.
+    """
     path = Path(db_path)
 
     def stamp() -> str:
@@ -75,11 +86,17 @@ def office_tools(db_path: str | Path, user_id: str, now: Callable[[], datetime] 
         with closing(_connect(path)) as db:
             if not customer_ids:
                 return db.execute("SELECT id, phone FROM customers ORDER BY id").fetchall()
-            rows = db.execute(f"SELECT id, phone FROM customers WHERE id IN ({', '.join('?' for _ in customer_ids)}) ORDER BY id",
-                              list(customer_ids)).fetchall()
+            rows = db.execute(
+                "SELECT id, phone FROM customers WHERE id IN"
+                f" ({', '.join('?' for _ in customer_ids)}) ORDER BY id",
+                list(customer_ids),
+            ).fetchall()
         unknown = sorted(set(customer_ids) - {row["id"] for row in rows})
         if unknown:
-            raise ToolError(f"没有这些客户：{'、'.join(unknown)}。客户编号形如 C001，请先用 query_customer_info 确认。")
+            raise ToolError(
+                f"没有这些客户：{'、'.join(unknown)}。客户编号形如 C001，请先用"
+                " query_customer_info 确认。"
+            )
         return rows
 
     def count_recipients(arguments: dict[str, Any]) -> int:
@@ -95,7 +112,9 @@ def office_tools(db_path: str | Path, user_id: str, now: Callable[[], datetime] 
         return f"将向{who} {count} 位客户各发送一条短信：“{arguments.get('content', '')}”"
 
     @tool(level=Level.L1)
-    def query_room_availability(start_time: str, end_time: str, min_capacity: int = 1) -> dict[str, Any]:
+    def query_room_availability(
+        start_time: str, end_time: str, min_capacity: int = 1
+    ) -> dict[str, Any]:
         """查询指定时间段内空闲的会议室（只查询），返回每间的编号 id、名称、位置和容纳人数。
 
         Args:
@@ -105,13 +124,22 @@ def office_tools(db_path: str | Path, user_id: str, now: Callable[[], datetime] 
         """
         start, end = _slot(start_time, end_time)
         with closing(_connect(path)) as db:
-            rooms = db.execute("SELECT id, name, location, capacity FROM rooms WHERE capacity >= ? AND id NOT IN "
-                               "(SELECT room_id FROM bookings WHERE start_time < ? AND end_time > ?) ORDER BY capacity, id",
-                               (min_capacity, end, start)).fetchall()
+            rooms = db.execute(
+                "SELECT id, name, location, capacity FROM rooms WHERE capacity >= ? AND id NOT IN"
+                " (SELECT room_id FROM bookings WHERE start_time < ? AND end_time > ?) ORDER BY"
+                " capacity, id",
+                (min_capacity, end, start),
+            ).fetchall()
         return {"start_time": start, "end_time": end, "free_rooms": [dict(room) for room in rooms]}
 
-    @tool(level=Level.L2, side_effects=True, summary="将预订会议室 {room_id}：{start_time} 到 {end_time}，{attendee_count} 人")
-    def book_meeting_room(room_id: str, start_time: str, end_time: str, attendee_count: int) -> dict[str, Any]:
+    @tool(
+        level=Level.L2,
+        side_effects=True,
+        summary="将预订会议室 {room_id}：{start_time} 到 {end_time}，{attendee_count} 人",
+    )
+    def book_meeting_room(
+        room_id: str, start_time: str, end_time: str, attendee_count: int
+    ) -> dict[str, Any]:
         """预订会议室，需要会议室编号、时间段和参会人数；成功后返回预订编号，返回成功才算订下。同一个人重复预订同一时段只会生成一条预订。
 
         Args:
@@ -126,23 +154,52 @@ def office_tools(db_path: str | Path, user_id: str, now: Callable[[], datetime] 
         with closing(_connect(path)) as db, db:
             room = db.execute("SELECT * FROM rooms WHERE id = ?", (room_id,)).fetchone()
             if room is None:
-                known = "、".join(row["id"] for row in db.execute("SELECT id FROM rooms ORDER BY id"))
+                known = "、".join(
+                    row["id"] for row in db.execute("SELECT id FROM rooms ORDER BY id")
+                )
                 raise ToolError(f"没有编号为 {room_id!r} 的会议室。可用的编号：{known}。")
             if attendee_count > room["capacity"]:
-                raise ToolError(f"{room_id} 最多容纳 {room['capacity']} 人，放不下 {attendee_count} 人：请换一间更大的会议室。")
-            same = db.execute("SELECT * FROM bookings WHERE room_id = ? AND start_time = ? AND end_time = ? AND booked_by = ?",
-                              (room_id, start, end, user_id)).fetchone()
+                raise ToolError(
+                    f"{room_id} 最多容纳 {room['capacity']} 人，放不下 {attendee_count}"
+                    " 人：请换一间更大的会议室。"
+                )
+            same = db.execute(
+                "SELECT * FROM bookings WHERE room_id = ? AND start_time = ? AND end_time = ? AND"
+                " booked_by = ?",
+                (room_id, start, end, user_id),
+            ).fetchone()
             if same is not None:  # idempotent: asked again, booked once
-                return {"booking_id": same["id"], "room_id": room_id, "start_time": start, "end_time": end,
-                        "attendees": same["attendees"], "note": "这个时段你已经订过这间会议室，没有重复预订"}
-            clash = db.execute("SELECT id FROM bookings WHERE room_id = ? AND start_time < ? AND end_time > ?", (room_id, end, start)).fetchone()
+                return {
+                    "booking_id": same["id"],
+                    "room_id": room_id,
+                    "start_time": start,
+                    "end_time": end,
+                    "attendees": same["attendees"],
+                    "note": "这个时段你已经订过这间会议室，没有重复预订",
+                }
+            clash = db.execute(
+                "SELECT id FROM bookings WHERE room_id = ? AND start_time < ? AND end_time > ?",
+                (room_id, end, start),
+            ).fetchone()
             if clash is not None:
-                raise ToolError(f"{room_id} 在 {start} 到 {end} 已被占用（预订 {clash['id']}）：请先用 query_room_availability 查空闲的会议室。")
+                raise ToolError(
+                    f"{room_id} 在 {start} 到 {end} 已被占用（预订 {clash['id']}）：请先用"
+                    " query_room_availability 查空闲的会议室。"
+                )
             number = db.execute("SELECT COUNT(*) FROM bookings").fetchone()[0] + 1
             booking_id = f"BK{number:04d}"
-            db.execute("INSERT INTO bookings VALUES (?, ?, ?, ?, ?, ?, ?)", (booking_id, room_id, start, end, attendee_count, user_id, stamp()))
-        return {"booking_id": booking_id, "room_id": room_id, "location": room["location"], "start_time": start, "end_time": end,
-                "attendees": attendee_count}
+            db.execute(
+                "INSERT INTO bookings VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (booking_id, room_id, start, end, attendee_count, user_id, stamp()),
+            )
+        return {
+            "booking_id": booking_id,
+            "room_id": room_id,
+            "location": room["location"],
+            "start_time": start,
+            "end_time": end,
+            "attendees": attendee_count,
+        }
 
     @tool(level=Level.L3, side_effects=True, summary="将向 {to_address} 发送邮件《{subject}》")
     def send_notification_email(to_address: str, subject: str, content: str) -> dict[str, Any]:
@@ -158,12 +215,26 @@ def office_tools(db_path: str | Path, user_id: str, now: Callable[[], datetime] 
         if not subject.strip() or not content.strip():
             raise ToolError("邮件主题和正文都不能为空。")
         with closing(_connect(path)) as db, db:
-            cursor = db.execute("INSERT INTO email_outbox (to_address, subject, content, sent_by, sent_at) VALUES (?, ?, ?, ?, ?)",
-                                (to_address.strip(), subject.strip(), content.strip(), user_id, stamp()))
-        return {"message_id": f"MSG{cursor.lastrowid:04d}", "to_address": to_address.strip(), "subject": subject.strip(), "status": "sent"}
+            cursor = db.execute(
+                "INSERT INTO email_outbox (to_address, subject, content, sent_by, sent_at) VALUES"
+                " (?, ?, ?, ?, ?)",
+                (to_address.strip(), subject.strip(), content.strip(), user_id, stamp()),
+            )
+        return {
+            "message_id": f"MSG{cursor.lastrowid:04d}",
+            "to_address": to_address.strip(),
+            "subject": subject.strip(),
+            "status": "sent",
+        }
 
-    @tool(level=Level.L2, side_effects=True, summary="将提交采购申请：{item} × {quantity}，单价 {unit_price} 元")
-    def submit_purchase_request(item: str, quantity: int, unit_price: float, reason: str) -> dict[str, Any]:
+    @tool(
+        level=Level.L2,
+        side_effects=True,
+        summary="将提交采购申请：{item} × {quantity}，单价 {unit_price} 元",
+    )
+    def submit_purchase_request(
+        item: str, quantity: int, unit_price: float, reason: str
+    ) -> dict[str, Any]:
         """提交采购申请并生成工单，返回工单编号。同一个人重复提交完全相同的申请只会生成一张工单。
 
         Args:
@@ -173,24 +244,56 @@ def office_tools(db_path: str | Path, user_id: str, now: Callable[[], datetime] 
             reason: 采购原因，例如：新同事入职
         """
         if quantity < 1 or unit_price <= 0:
-            raise ToolError(f"数量至少是 1、单价要大于 0，收到的是 数量 {quantity}、单价 {unit_price}。")
+            raise ToolError(
+                f"数量至少是 1、单价要大于 0，收到的是 数量 {quantity}、单价 {unit_price}。"
+            )
         if not item.strip():
             raise ToolError("采购物品不能为空。")
-        fingerprint = hashlib.sha256(json.dumps([user_id, item.strip(), quantity, float(unit_price), reason.strip()],
-                                                ensure_ascii=False).encode()).hexdigest()
+        fingerprint = hashlib.sha256(
+            json.dumps(
+                [user_id, item.strip(), quantity, float(unit_price), reason.strip()],
+                ensure_ascii=False,
+            ).encode()
+        ).hexdigest()
         with closing(_connect(path)) as db, db:
-            same = db.execute("SELECT id FROM purchase_requests WHERE fingerprint = ?", (fingerprint,)).fetchone()
+            same = db.execute(
+                "SELECT id FROM purchase_requests WHERE fingerprint = ?", (fingerprint,)
+            ).fetchone()
             if same is not None:
-                return {"ticket_id": same["id"], "status": "submitted", "note": "同样的申请已经提交过，没有重复提交"}
+                return {
+                    "ticket_id": same["id"],
+                    "status": "submitted",
+                    "note": "同样的申请已经提交过，没有重复提交",
+                }
             number = db.execute("SELECT COUNT(*) FROM purchase_requests").fetchone()[0] + 1
             ticket = f"PR{now().strftime('%Y%m%d')}{number:03d}"
             total = round(quantity * float(unit_price), 2)
-            db.execute("INSERT INTO purchase_requests VALUES (?, ?, ?, ?, ?, ?, ?, 'submitted', ?, ?)",
-                       (ticket, item.strip(), quantity, float(unit_price), total, reason.strip(), user_id, stamp(), fingerprint))
-        return {"ticket_id": ticket, "item": item.strip(), "quantity": quantity, "total": total, "status": "submitted"}
+            db.execute(
+                "INSERT INTO purchase_requests VALUES (?, ?, ?, ?, ?, ?, ?, 'submitted', ?, ?)",
+                (
+                    ticket,
+                    item.strip(),
+                    quantity,
+                    float(unit_price),
+                    total,
+                    reason.strip(),
+                    user_id,
+                    stamp(),
+                    fingerprint,
+                ),
+            )
+        return {
+            "ticket_id": ticket,
+            "item": item.strip(),
+            "quantity": quantity,
+            "total": total,
+            "status": "submitted",
+        }
 
     @tool(level=Level.L2, side_effects=True, targets=count_recipients, summary=sms_summary)
-    def send_sms_to_customers(content: str, customer_ids: list[str] | None = None) -> dict[str, Any]:
+    def send_sms_to_customers(
+        content: str, customer_ids: list[str] | None = None
+    ) -> dict[str, Any]:
         """给客户发送短信通知。只发给某几位客户时，必须把他们的编号填进 customer_ids；customer_ids 为空时发给全部客户。
 
         Args:
@@ -199,13 +302,21 @@ def office_tools(db_path: str | Path, user_id: str, now: Callable[[], datetime] 
         """
         text = content.strip()
         if not text or len(text) > MAX_SMS_LENGTH:
-            raise ToolError(f"短信内容不能为空，也不能超过 {MAX_SMS_LENGTH} 个字（现在 {len(text)} 个）。")
+            raise ToolError(
+                f"短信内容不能为空，也不能超过 {MAX_SMS_LENGTH} 个字（现在 {len(text)} 个）。"
+            )
         rows = recipients(customer_ids)
         sent_at = stamp()
         with closing(_connect(path)) as db, db:
-            db.executemany("INSERT INTO sms_outbox (customer_id, phone, content, sent_by, sent_at) VALUES (?, ?, ?, ?, ?)",
-                           [(row["id"], row["phone"], text, user_id, sent_at) for row in rows])
-        return {"sent": len(rows), "customer_ids": [row["id"] for row in rows][:10] + (["…"] if len(rows) > 10 else [])}
+            db.executemany(
+                "INSERT INTO sms_outbox (customer_id, phone, content, sent_by, sent_at) VALUES (?,"
+                " ?, ?, ?, ?)",
+                [(row["id"], row["phone"], text, user_id, sent_at) for row in rows],
+            )
+        return {
+            "sent": len(rows),
+            "customer_ids": [row["id"] for row in rows][:10] + (["…"] if len(rows) > 10 else []),
+        }
 
     @tool(level=Level.L1, untrusted=True)  # anyone outside can write an email
     def read_email(email_id: str) -> dict[str, Any]:
@@ -215,11 +326,19 @@ def office_tools(db_path: str | Path, user_id: str, now: Callable[[], datetime] 
             email_id: 邮件编号，例如：M001
         """
         with closing(_connect(path)) as db:
-            row = db.execute("SELECT * FROM inbox WHERE id = ?", (email_id.strip().upper(),)).fetchone()
+            row = db.execute(
+                "SELECT * FROM inbox WHERE id = ?", (email_id.strip().upper(),)
+            ).fetchone()
             if row is None:
                 known = "、".join(r["id"] for r in db.execute("SELECT id FROM inbox ORDER BY id"))
                 raise ToolError(f"收件箱里没有编号为 {email_id!r} 的邮件。现有的邮件：{known}。")
-        return {"email_id": row["id"], "from": row["sender"], "subject": row["subject"], "body": row["body"], "received_at": row["received_at"]}
+        return {
+            "email_id": row["id"],
+            "from": row["sender"],
+            "subject": row["subject"],
+            "body": row["body"],
+            "received_at": row["received_at"],
+        }
 
     @tool(level=Level.L1, untrusted=True)  # customers write their own names and notes
     def query_customer_info(customer_id: str) -> dict[str, Any]:
@@ -229,7 +348,9 @@ def office_tools(db_path: str | Path, user_id: str, now: Callable[[], datetime] 
             customer_id: 客户编号，例如：C001
         """
         with closing(_connect(path)) as db:
-            row = db.execute("SELECT * FROM customers WHERE id = ?", (customer_id.strip().upper(),)).fetchone()
+            row = db.execute(
+                "SELECT * FROM customers WHERE id = ?", (customer_id.strip().upper(),)
+            ).fetchone()
         if row is None:
             raise ToolError(f"没有编号为 {customer_id!r} 的客户。客户编号形如 C001。")
         return dict(row)
@@ -243,10 +364,24 @@ def office_tools(db_path: str | Path, user_id: str, now: Callable[[], datetime] 
         """
         with closing(_connect(path)) as db:
             rows = [dict(row) for row in db.execute("SELECT * FROM customers ORDER BY id")]
-        return {"customers": rows if include_personal_data else [{"id": r["id"], "name": r["name"]} for r in rows]}
+        return {
+            "customers": (
+                rows
+                if include_personal_data
+                else [{"id": r["id"], "name": r["name"]} for r in rows]
+            )
+        }
 
-    return [query_room_availability, book_meeting_room, send_notification_email, submit_purchase_request, send_sms_to_customers,
-            read_email, query_customer_info, export_customer_list]
+    return [
+        query_room_availability,
+        book_meeting_room,
+        send_notification_email,
+        submit_purchase_request,
+        send_sms_to_customers,
+        read_email,
+        query_customer_info,
+        export_customer_list,
+    ]
 
 
 __all__ = ["MAX_SMS_LENGTH", "TIME_FORMAT", "office_tools"]

@@ -1,23 +1,26 @@
-"""Checker for exercise 4.3: a summarizing ``compress_history(messages, client, budget)`` written by hand.
+"""Checker for exercise 4.3: a summarizing ``compress_history(messages, client, budget)`` written by
+hand.
 
 The check judges what the learner's compression keeps, on conversations nobody has seen:
 
-1. fixed cases: under the budget nothing changes and no model is asked; over it, one summary in a system
-   message right after the system messages, the last two rounds kept whole, every older message — tool
-   results too — in what the model is asked to summarize, a length limit that brings the request down to
-   the low-water mark (the summary fills at most 60% of the room the budget leaves once the system
-   messages and the last two rounds are counted), the earlier summary handed over at the next compression (one
-   summary, never two), a history with nothing older than its last two rounds returned as it is, the input
-   unchanged, and no use of the package's ``compress``/``Summarizer``;
-2. three conversations generated from seeds — facts with values drawn at random (budgets, allergies, names,
-   codes, decisions, tasks …), chatter and tool rounds, in a random order — run on the offline simulator
-   with the learner's function as the memory policy; afterwards every planted fact is asked about and must
-   be answered. Words in a prompt cannot pass this: each fact must reach the model, survive every later
-   compression and fit.
+1. fixed cases: under the budget nothing changes and no model is asked; over it, one summary in a
+   system message right after the system messages, the last two rounds kept whole, every older
+   message — tool results too — in what the model is asked to summarize, a length limit that brings
+   the request down to the low-water mark (the summary fills at most 60% of the room the budget
+   leaves once the system messages and the last two rounds are counted), the earlier summary handed
+   over at the next compression (one summary, never two), a history with nothing older than its last
+   two rounds returned as it is, the input unchanged, and no use of the package's
+   ``compress``/``Summarizer``;
+2. three conversations generated from seeds — facts with values drawn at random (budgets, allergies,
+   names, codes, decisions, tasks …), chatter and tool rounds, in a random order — run on the
+   offline simulator with the learner's function as the memory policy; afterwards every planted fact
+   is asked about and must be answered. Words in a prompt cannot pass this: each fact must reach the
+   model, survive every later compression and fit.
 
-The summarizer the check uses is the simulator made **wordy**: its summary is padded to the length the
-request allows (with no limit stated, as long as the transcript), as a model that is not told a limit
-writes at length. So a compression that aims just under the budget, or states no limit, shows up.
+The summarizer the check uses is the simulator made **wordy**: its summary is padded to the length
+the request allows (with no limit stated, as long as the transcript), as a model that is not told a
+limit writes at length. So a compression that aims just under the budget, or states no limit, shows
+up.
 
 Left out: grading the summary's wording, and budgets other than tokens counted by ``count_tokens``
 (tools are not counted: the policy sees messages only).
@@ -29,15 +32,19 @@ import copy
 import json
 import random
 import types
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
 from .framework import _brief, _callable, _Check, _short, offline_client, typed
 
 __all__ = ["day4_compress"]
 
-LOW_WATER = 0.6  # the summary may fill this share of the room the budget leaves once the kept parts are counted
-TOLERANCE = 0.05  # the result may exceed the low-water mark by 5% of the budget (counting the heading or not, padding steps)
+# the summary may fill this share of the room the budget leaves once the kept parts are counted
+LOW_WATER = 0.6
+# the result may exceed the low-water mark by 5% of the budget (counting the heading or not, padding
+# steps)
+TOLERANCE = 0.05
 SYSTEM_PROMPT = "你是一个可以调用工具的助手，回答简洁。"
 FILLER = "- 其余细节从略。"
 
@@ -46,8 +53,11 @@ FILLER = "- 其余细节从略。"
 # A wordy summarizer: the simulator's summary, padded to the room it was given
 # ---------------------------------------------------------------------------------------------
 
+
 def stated_limit(instruction: str) -> int | None:
-    """The summary's length limit the instruction states, in tokens (a limit in characters is converted), or ``None``."""
+    """The summary's length limit the instruction states, in tokens (a limit in characters is
+    converted), or ``None``.
+    """
     from ...offline.simulator.summary import _limit, _token_limit
 
     text = " ".join(instruction.split()).lower()
@@ -62,7 +72,8 @@ class TooManySummaries(RuntimeError):
 
 
 class Wordy:
-    """A ``ChatModel``: tool requests go to ``client``; a summary request gets ``client``'s summary padded to its limit.
+    """A ``ChatModel``: tool requests go to ``client``; a summary request gets ``client``'s summary
+    padded to its limit.
 
     Records every summary request (``requests``: the messages) and reply (``summaries``), in order.
     """
@@ -83,8 +94,12 @@ class Wordy:
         self.requests.append(sent)
         if len(self.requests) > self.limit:
             raise TooManySummaries(f"写摘要的请求超过了 {self.limit} 次")
-        instruction = "\n".join(str(m.get("content") or "") for m in sent if m.get("role") == "system")
-        transcript = "\n".join(str(m.get("content") or "") for m in sent if m.get("role") != "system")
+        instruction = "\n".join(
+            str(m.get("content") or "") for m in sent if m.get("role") == "system"
+        )
+        transcript = "\n".join(
+            str(m.get("content") or "") for m in sent if m.get("role") != "system"
+        )
         limit = stated_limit(instruction)
         reply = self.client.complete(messages, **options)
         text = (reply.content or "").strip()
@@ -108,23 +123,44 @@ TASKS = ["续签合同", "预约体检", "交季度总结", "更新通讯录", "
 APPS = ["飞书", "钉钉", "腾讯会议", "企业微信"]
 DISLIKES = ["红眼航班", "转机", "早上开会", "坐大巴"]
 WEATHER_CITIES = ["北京", "上海", "广州", "深圳", "杭州", "成都"]
-CHATTER = ["哈哈，今天真是忙得团团转。", "嗯嗯好的。", "谢谢你啊，帮了大忙。", "今天心情真不错呢。", "好吧，那就这样吧。", "辛苦了辛苦了。"]
+CHATTER = [
+    "哈哈，今天真是忙得团团转。",
+    "嗯嗯好的。",
+    "谢谢你啊，帮了大忙。",
+    "今天心情真不错呢。",
+    "好吧，那就这样吧。",
+    "辛苦了辛苦了。",
+]
 
-Planted = tuple[str, str, tuple[str, ...]]  # what the user says, what they ask later, the words the answer must contain
+Planted = tuple[
+    str, str, tuple[str, ...]
+]  # what the user says, what they ask later, the words the answer must contain
 
 
 def _facts(rng: random.Random) -> list[Callable[[], Planted]]:
     n = rng.randint
     return [
-        lambda: (f"我的预算上限是 {(v := n(21, 98) * 100)} 元。", "我的预算上限是多少？", (str(v),)),
+        lambda: (
+            f"我的预算上限是 {(v := n(21, 98) * 100)} 元。",
+            "我的预算上限是多少？",
+            (str(v),),
+        ),
         lambda: (f"我对{(v := rng.choice(FOODS))}过敏。", "我对什么过敏？", (v,)),
         lambda: (f"我喜欢{(v := rng.choice(SEATS))}的座位。", "我喜欢什么样的座位？", (v,)),
         lambda: (f"客户联系人是{(v := rng.choice(PEOPLE))}。", "客户联系人是谁？", (v,)),
-        lambda: (f"周会定在周{rng.choice('一二三四五')}下午 {(v := n(2, 5))} 点。", "周会定在什么时候？", (f"{v} 点",)),
+        lambda: (
+            f"周会定在周{rng.choice('一二三四五')}下午 {(v := n(2, 5))} 点。",
+            "周会定在什么时候？",
+            (f"{v} 点",),
+        ),
         lambda: (f"记得提醒我{(v := rng.choice(TASKS))}。", "你要提醒我做什么？", (v,)),
         lambda: (f"我的工号是 E{(v := n(1000, 9999))}。", "我的工号是多少？", (f"E{v}",)),
         lambda: (f"我住在{(v := rng.choice(HOMES))}。", "我住在哪个城市？", (v,)),
-        lambda: (f"我每天最多工作 {(v := n(6, 9))} 小时。", "我每天最多工作几个小时？", (f"{v} 小时",)),
+        lambda: (
+            f"我每天最多工作 {(v := n(6, 9))} 小时。",
+            "我每天最多工作几个小时？",
+            (f"{v} 小时",),
+        ),
         lambda: (f"我们决定用{(v := rng.choice(APPS))}开周会。", "我们决定用什么开周会？", (v,)),
         lambda: (f"我讨厌{(v := rng.choice(DISLIKES))}。", "我讨厌什么？", (v,)),
         lambda: (f"项目代号是 PX-{(v := n(10, 99))}。", "项目代号是什么？", (f"PX-{v}",)),
@@ -142,14 +178,27 @@ def _tool_request(rng: random.Random) -> str:
     return "现在几点了？"
 
 
-def generated_conversation(seed: int, *, facts: int = 8, tools: int = 6, chatter: int = 4) -> tuple[list[str], list[Planted]]:
-    """The user's messages in order, and the planted facts (the last two rounds are tool rounds: no fact is in them)."""
+def generated_conversation(
+    seed: int, *, facts: int = 8, tools: int = 6, chatter: int = 4
+) -> tuple[list[str], list[Planted]]:
+    """The user's messages in order, and the planted facts (the last two rounds are tool rounds: no
+    fact is in them).
+    """
     rng = random.Random(seed)
     planted = [make() for make in rng.sample(_facts(rng), facts)]
     kinds = ["fact"] * facts + ["tool"] * tools + ["chat"] * chatter
     rng.shuffle(kinds)
     pending = list(planted)
-    texts = [pending.pop(0)[0] if kind == "fact" else _tool_request(rng) if kind == "tool" else rng.choice(CHATTER) for kind in kinds]
+    texts = [
+        (
+            pending.pop(0)[0]
+            if kind == "fact"
+            else _tool_request(rng)
+            if kind == "tool"
+            else rng.choice(CHATTER)
+        )
+        for kind in kinds
+    ]
     return texts + [_tool_request(rng), _tool_request(rng)], planted
 
 
@@ -157,10 +206,15 @@ def generated_conversation(seed: int, *, facts: int = 8, tools: int = 6, chatter
 # Reading a learner's result
 # ---------------------------------------------------------------------------------------------
 
+
 def _is_summary(message: Any) -> bool:
     from ....memory import SUMMARY_HEADING
 
-    return isinstance(message, dict) and isinstance(message.get("content"), str) and message["content"].startswith(SUMMARY_HEADING)
+    return (
+        isinstance(message, dict)
+        and isinstance(message.get("content"), str)
+        and message["content"].startswith(SUMMARY_HEADING)
+    )
 
 
 def _head(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -195,17 +249,20 @@ def _structure(messages: list[dict[str, Any]], got: Any, budget: int) -> str | N
     if not isinstance(got, list) or not all(isinstance(m, dict) for m in got):
         return f"要返回消息字典的列表，收到的是 {_short(got, 80)}"
     head = _head(messages)
-    if got[:len(head)] != head:
+    if got[: len(head)] != head:
         return "开头的 system 消息（之前的摘要除外）要原样放在最前面"
     summaries = [i for i, m in enumerate(got) if _is_summary(m)]
     if any(m.get("role") != "system" for m in got if _is_summary(m)):
-        return "摘要放进了 assistant/user 消息：模型会把它当成自己说过的话（或用户的新要求）。用 summary_message(text) 放进 system 消息"
+        return (
+            "摘要放进了 assistant/user 消息：模型会把它当成自己说过的话（或用户的新要求）。用"
+            " summary_message(text) 放进 system 消息"
+        )
     if len(summaries) > 1:
         return f"结果里有 {len(summaries)} 条摘要：之前的摘要要交给模型、合进新摘要，而不是留着它再加一条"
     if summaries != [len(head)]:
         return "压缩后要有一条摘要（summary_message(...)），紧跟在开头的 system 消息后面"
     recent = [m for r in split_rounds(messages)[-2:] for m in r]
-    if got[len(head) + 1:] != recent:
+    if got[len(head) + 1 :] != recent:
         problems = pairing_problems(got)
         if problems:
             return f"工具调用和结果没有配对（{problems[0]}）：按“轮”保留，最近两轮整轮原样保留"
@@ -219,8 +276,11 @@ def _structure(messages: list[dict[str, Any]], got: Any, budget: int) -> str | N
 # What the task forbids: the package's own compress
 # ---------------------------------------------------------------------------------------------
 
+
 def _package_uses(fn: Any) -> list[str]:
-    """Where the learner's code (and its helpers in the same notebook) reaches the package's ``compress``/``Summarizer``."""
+    """Where the learner's code (and its helpers in the same notebook) reaches the package's
+    ``compress``/``Summarizer``.
+    """
     from ....memory import summary as package
 
     forbidden = {id(package.compress): "compress", id(package.Summarizer): "Summarizer"}
@@ -242,7 +302,9 @@ def _package_uses(fn: Any) -> list[str]:
                 value = namespace.get(name)
                 if id(value) in forbidden:
                     found.append(f"{where} 用了课程包的 {forbidden[id(value)]}")
-                elif isinstance(value, types.ModuleType) and value.__name__.startswith("handwritten_agent.memory"):
+                elif isinstance(value, types.ModuleType) and value.__name__.startswith(
+                    "handwritten_agent.memory"
+                ):
                     for attribute in ("compress", "Summarizer"):
                         if attribute in code.co_names:
                             found.append(f"{where} 用了 {value.__name__}.{attribute}")
@@ -262,59 +324,152 @@ def _package_uses(fn: Any) -> list[str]:
 # The fixed cases
 # ---------------------------------------------------------------------------------------------
 
+
 def _call(call_id: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)}}
+    return {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)},
+    }
 
 
 def _fixed_history() -> list[dict[str, Any]]:
-    """Nine rounds: facts, a tool round whose result holds values only the tool said, chatter; then two tool rounds."""
+    """Nine rounds: facts, a tool round whose result holds values only the tool said, chatter; then
+    two tool rounds.
+    """
     system = {"role": "system", "content": SYSTEM_PROMPT}
-    track = [{"time": f"3 月 {day} 日 {hour}:00", "place": place} for day, hour, place in
-             [(9, 8, "深圳"), (9, 21, "深圳转运中心"), (10, 6, "广州转运中心"), (10, 23, "长沙转运中心"), (11, 9, "武汉转运中心"),
-              (11, 22, "合肥转运中心"), (12, 7, "杭州转运中心")]]
-    history = [system,
-               {"role": "user", "content": "我的预算上限是 4300 元。"}, {"role": "assistant", "content": "好的，知道了。"},
-               {"role": "user", "content": "帮我查一下快递到哪了？"},
-               {"role": "assistant", "content": None, "tool_calls": [_call("call_e1", "track_parcel", {"number": "SF20260312"})]},
-               {"role": "tool", "tool_call_id": "call_e1", "content": json.dumps(
-                   {"success": True, "data": {"status": "已到达杭州转运中心", "courier": "顺丰", "code": "HZ-7731", "track": track},
-                    "error": None}, ensure_ascii=False)},
-               {"role": "assistant", "content": "快递已到达杭州转运中心，编码 HZ-7731。"},
-               {"role": "user", "content": "我对芝麻过敏。"}, {"role": "assistant", "content": "好的，知道了。"},
-               {"role": "user", "content": "哈哈，今天真是忙得团团转。"}, {"role": "assistant", "content": "辛苦了！有需要随时找我。"},
-               {"role": "user", "content": "客户联系人是郑琳。"}, {"role": "assistant", "content": "好的，知道了。"},
-               {"role": "user", "content": "我们决定用飞书开周会。"}, {"role": "assistant", "content": "好的，知道了。"},
-               {"role": "user", "content": "记得提醒我续签合同。"}, {"role": "assistant", "content": "好的，到时候提醒你续签合同。"},
-               {"role": "user", "content": "我喜欢靠过道的座位。"}, {"role": "assistant", "content": "好的，知道了。"}]
+    track = [
+        {"time": f"3 月 {day} 日 {hour}:00", "place": place}
+        for day, hour, place in [
+            (9, 8, "深圳"),
+            (9, 21, "深圳转运中心"),
+            (10, 6, "广州转运中心"),
+            (10, 23, "长沙转运中心"),
+            (11, 9, "武汉转运中心"),
+            (11, 22, "合肥转运中心"),
+            (12, 7, "杭州转运中心"),
+        ]
+    ]
+    history = [
+        system,
+        {"role": "user", "content": "我的预算上限是 4300 元。"},
+        {"role": "assistant", "content": "好的，知道了。"},
+        {"role": "user", "content": "帮我查一下快递到哪了？"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [_call("call_e1", "track_parcel", {"number": "SF20260312"})],
+        },
+        {
+            "role": "tool",
+            "tool_call_id": "call_e1",
+            "content": json.dumps(
+                {
+                    "success": True,
+                    "data": {
+                        "status": "已到达杭州转运中心",
+                        "courier": "顺丰",
+                        "code": "HZ-7731",
+                        "track": track,
+                    },
+                    "error": None,
+                },
+                ensure_ascii=False,
+            ),
+        },
+        {"role": "assistant", "content": "快递已到达杭州转运中心，编码 HZ-7731。"},
+        {"role": "user", "content": "我对芝麻过敏。"},
+        {"role": "assistant", "content": "好的，知道了。"},
+        {"role": "user", "content": "哈哈，今天真是忙得团团转。"},
+        {"role": "assistant", "content": "辛苦了！有需要随时找我。"},
+        {"role": "user", "content": "客户联系人是郑琳。"},
+        {"role": "assistant", "content": "好的，知道了。"},
+        {"role": "user", "content": "我们决定用飞书开周会。"},
+        {"role": "assistant", "content": "好的，知道了。"},
+        {"role": "user", "content": "记得提醒我续签合同。"},
+        {"role": "assistant", "content": "好的，到时候提醒你续签合同。"},
+        {"role": "user", "content": "我喜欢靠过道的座位。"},
+        {"role": "assistant", "content": "好的，知道了。"},
+    ]
     for n, (a, b) in enumerate([(37, 6), (58, 3)], 1):
-        history += [{"role": "user", "content": f"{a} 乘以 {b} 等于多少？"},
-                    {"role": "assistant", "content": None, "tool_calls": [_call(f"call_c{n}", "calculator", {"expression": f"{a} * {b}"})]},
-                    {"role": "tool", "tool_call_id": f"call_c{n}", "content": json.dumps({"success": True, "data": a * b, "error": None})},
-                    {"role": "assistant", "content": f"{a} 乘以 {b} 等于 {a * b}。"}]
+        history += [
+            {"role": "user", "content": f"{a} 乘以 {b} 等于多少？"},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [_call(f"call_c{n}", "calculator", {"expression": f"{a} * {b}"})],
+            },
+            {
+                "role": "tool",
+                "tool_call_id": f"call_c{n}",
+                "content": json.dumps({"success": True, "data": a * b, "error": None}),
+            },
+            {"role": "assistant", "content": f"{a} 乘以 {b} 等于 {a * b}。"},
+        ]
     return history
 
 
-OLDER_VALUES = (("第 1 轮用户说的预算", "4300"), ("工具结果里的快递状态", "已到达杭州转运中心"), ("工具结果里的编码", "HZ-7731"),
-                ("第 3 轮用户说的过敏", "芝麻"), ("第 5 轮用户说的联系人", "郑琳"))
+OLDER_VALUES = (
+    ("第 1 轮用户说的预算", "4300"),
+    ("工具结果里的快递状态", "已到达杭州转运中心"),
+    ("工具结果里的编码", "HZ-7731"),
+    ("第 3 轮用户说的过敏", "芝麻"),
+    ("第 5 轮用户说的联系人", "郑琳"),
+)
 
 
-def _run(check: _Check, case: str, compress: Callable[..., Any], messages: list[dict[str, Any]], client: Any, budget: int) -> Any:
-    """The learner's compression of ``messages``; its exceptions and a changed input become failures."""
+def _run(
+    check: _Check,
+    case: str,
+    compress: Callable[..., Any],
+    messages: list[dict[str, Any]],
+    client: Any,
+    budget: int,
+) -> Any:
+    """The learner's compression of ``messages``; its exceptions and a changed input become
+    failures.
+    """
     from ....memory import count_tokens
 
     before = copy.deepcopy(messages)
-    got = check.call(case, compress, messages, client, budget, given=f"budget={budget}，{_roles(before)}，{count_tokens(before)} tokens",
-                     hint=lambda exc: ("ContextTooLong 不是这道题要的：这道题只压缩，不截断；最近两轮之外没有更早的轮时原样返回。"
-                                       if "TooLong" in type(exc).__name__ else
-                                       "每次压缩只请求模型一次；压到预算的 60% 之后，接下来几轮都不需要再压缩。"
-                                       if isinstance(exc, TooManySummaries) else
-                                       "先在上面的单元格里用同样的输入单独调用你的函数，看看是哪一行出的错。"))
+    got = check.call(
+        case,
+        compress,
+        messages,
+        client,
+        budget,
+        given=f"budget={budget}，{_roles(before)}，{count_tokens(before)} tokens",
+        hint=lambda exc: (
+            "ContextTooLong 不是这道题要的：这道题只压缩，不截断；最近两轮之外没有更早的轮时原样返"
+            "回。"
+            if "TooLong" in type(exc).__name__
+            else (
+                "每次压缩只请求模型一次；压到预算的 60% 之后，接下来几轮都不需要再压缩。"
+                if isinstance(exc, TooManySummaries)
+                else "先在上面的单元格里用同样的输入单独调用你的函数，看看是哪一行出的错。"
+            )
+        ),
+    )
     if messages != before:
-        raise check.fail(case, expected="输入的消息列表保持不变", got=f"被改成了：{_roles(messages)}",
-                         hint="不要修改传进来的列表和字典（pop、del、insert、改 content 都算）：新建一个列表返回。")
+        raise check.fail(
+            case,
+            expected="输入的消息列表保持不变",
+            got=f"被改成了：{_roles(messages)}",
+            hint=(
+                "不要修改传进来的列表和字典（pop、del、insert、改 content 都算）：新建一个列表返"
+                "回。"
+            ),
+        )
     if not isinstance(got, list) or not all(isinstance(m, dict) for m in got):
-        raise check.fail(case, expected="消息字典的列表（list[dict]）", got=typed(got),
-                         hint="返回压缩后的消息列表：放得下时原样返回 messages，压缩时返回 head + [summary_message(摘要)] + 最近两轮。")
+        raise check.fail(
+            case,
+            expected="消息字典的列表（list[dict]）",
+            got=typed(got),
+            hint=(
+                "返回压缩后的消息列表：放得下时原样返回 messages，压缩时返回 head +"
+                " [summary_message(摘要)] + 最近两轮。"
+            ),
+        )
     return got
 
 
@@ -325,12 +480,22 @@ def _shown_limit(wordy: Wordy) -> str:
 
 def _limit_hint(stated: int | None, room: int, budget: int) -> str:
     if stated is None:
-        return ("写摘要的请求里没有说长度上限，模型就会写得很长：用 budget_line(上限) 把上限写进提示词，"
-                "上限 = (预算 − 固定部分) × 60%，固定部分是摘要以外原样保留的：system 消息、摘要的标题、最近两轮。")
+        return (
+            "写摘要的请求里没有说长度上限，模型就会写得很长：用 budget_line(上限) 把上限写进提示"
+            "词，"
+            "上限 = (预算 − 固定部分) × 60%，固定部分是摘要以外原样保留的：system 消息、摘要的标"
+            "题、最近两轮。"
+        )
     if stated > room + TOLERANCE * budget:
-        return (f"你告诉模型摘要最多 {stated} 个 token：这是刚好放下，不是低水位。上限 = (预算 − 固定部分) × 60%，这里约是 {room}；"
-                "剩下的 40% 留给接下来的几轮，它们不用再压缩，请求的开头也保持不变。")
-    return "固定部分（system 消息、摘要的标题和说明、最近两轮）也要算进去：fixed = count_tokens(head + [summary_message(\"\")] + 最近两轮)。"
+        return (
+            f"你告诉模型摘要最多 {stated} 个 token：这是刚好放下，不是低水位。上限 = (预算 −"
+            f" 固定部分) × 60%，这里约是 {room}；"
+            "剩下的 40% 留给接下来的几轮，它们不用再压缩，请求的开头也保持不变。"
+        )
+    return (
+        "固定部分（system 消息、摘要的标题和说明、最近两轮）也要算进去：fixed = count_tokens(head +"
+        ' [summary_message("")] + 最近两轮)。'
+    )
 
 
 def _fixed_cases(check: _Check, compress: Callable[..., Any]) -> None:
@@ -345,14 +510,22 @@ def _fixed_cases(check: _Check, compress: Callable[..., Any]) -> None:
         def reply(messages: list[dict[str, Any]], tools: Any) -> ChatResult:
             asked.append(messages)
             return ChatResult(content=text)
+
         return FunctionClient(reply, max_calls=50)
 
     case = "不用课程包的 compress / Summarizer"
     uses = _package_uses(compress)
     if uses:
-        raise check.fail(case, expected="自己写的压缩", got="；".join(uses),
-                         hint="这道题要自己写：可以用 split_rounds、render_transcript、summary_message、budget_line 这些零件，"
-                              "但不能直接调用课程包的 compress 或 Summarizer。")
+        raise check.fail(
+            case,
+            expected="自己写的压缩",
+            got="；".join(uses),
+            hint=(
+                "这道题要自己写：可以用 split_rounds、render_transcript、summary_message、"
+                "budget_line 这些零件，"
+                "但不能直接调用课程包的 compress 或 Summarizer。"
+            ),
+        )
     check.ok(case)
 
     case = "预算足够：原样返回，不请求模型"
@@ -360,9 +533,16 @@ def _fixed_cases(check: _Check, compress: Callable[..., Any]) -> None:
         asked.clear()
         got = _run(check, case, compress, history, marker("- 不该出现"), budget)
         if got != history or asked:
-            raise check.fail(case, given=f"budget={budget}，对话 {count_tokens(history)} tokens", expected="原样返回，一次也不请求模型",
-                             got=f"{_roles(got)}，请求了模型 {len(asked)} 次",
-                             hint="先用 count_tokens(messages) 判断：不超过预算（等于也算放得下）就直接返回，不要写摘要。")
+            raise check.fail(
+                case,
+                given=f"budget={budget}，对话 {count_tokens(history)} tokens",
+                expected="原样返回，一次也不请求模型",
+                got=f"{_roles(got)}，请求了模型 {len(asked)} 次",
+                hint=(
+                    "先用 count_tokens(messages) 判断：不超过预算（等于也算放得下）就直接返回，不要"
+                    "写摘要。"
+                ),
+            )
     check.ok(case, "等于预算、低于预算都原样返回")
 
     case = "超出预算：一条摘要紧跟 system 消息，最近两轮原样保留"
@@ -371,10 +551,15 @@ def _fixed_cases(check: _Check, compress: Callable[..., Any]) -> None:
     got = _run(check, case, compress, history, marker("- 用户的预算上限是 4300 元"), budget)
     problem = _structure(history, got, budget)
     if problem or len(asked) != 1:
-        raise check.fail(case, given=f"budget={budget}，{_roles(history)}",
-                         expected=f"{_roles(_head(history) + [summary_message('…')] + history[-8:])}，请求模型 1 次",
-                         got=f"{_roles(got)}，请求了模型 {len(asked)} 次",
-                         hint=problem or "超出预算时请求模型一次，写一段摘要。")
+        raise check.fail(
+            case,
+            given=f"budget={budget}，{_roles(history)}",
+            expected=(
+                f"{_roles(_head(history) + [summary_message('…')] + history[-8:])}，请求模型 1 次"
+            ),
+            got=f"{_roles(got)}，请求了模型 {len(asked)} 次",
+            hint=problem or "超出预算时请求模型一次，写一段摘要。",
+        )
     check.ok(case, _roles(got))
 
     case = "较早的轮都交给了模型：用户的话和工具结果"
@@ -382,11 +567,18 @@ def _fixed_cases(check: _Check, compress: Callable[..., Any]) -> None:
     missing = [(what, value) for what, value in OLDER_VALUES if value not in sent]
     if missing:
         in_tool = any(what.startswith("工具结果") for what, _ in missing)
-        raise check.fail(case, expected="写摘要的请求里有较早每一轮的用户消息和工具结果",
-                         got="缺了：" + "、".join(f"{what}（{value}）" for what, value in missing),
-                         hint=("工具结果也要交给模型（render_transcript(较早的轮) 会把每个调用和它的结果放在一起）："
-                               "快递的状态只在工具结果里。" if in_tool else
-                               "最近两轮之前的每一轮都要交给模型：render_transcript(rounds[:-2])。"))
+        raise check.fail(
+            case,
+            expected="写摘要的请求里有较早每一轮的用户消息和工具结果",
+            got="缺了：" + "、".join(f"{what}（{value}）" for what, value in missing),
+            hint=(
+                "工具结果也要交给模型（render_transcript(较早的轮) 会把每个调用和它的结果放在一"
+                "起）："
+                "快递的状态只在工具结果里。"
+                if in_tool
+                else "最近两轮之前的每一轮都要交给模型：render_transcript(rounds[:-2])。"
+            ),
+        )
     check.ok(case, "快递状态（只在工具结果里）、预算、过敏、联系人")
 
     case = "告诉模型长度上限：压到低水位，剩余空间的 60%"
@@ -399,27 +591,54 @@ def _fixed_cases(check: _Check, compress: Callable[..., Any]) -> None:
         if problem is None and count_tokens(got) > fixed + room + TOLERANCE * budget:
             problem = _limit_hint(wordy.stated[0] if wordy.stated else None, room, budget)
         if problem:
-            raise check.fail(case, given=f"budget={budget}，固定部分 {fixed} tokens；这里的模型会用满你允许的长度",
-                             expected=f"压缩后约 {fixed + room} tokens 以内（固定部分 {fixed} + 剩余空间 {budget - fixed} 的 60%）",
-                             got=(f"{count_tokens(got)} tokens（告诉模型的上限：{_shown_limit(wordy)}）"
-                                  if isinstance(got, list) and all(isinstance(m, dict) for m in got) else _short(got, 80)),
-                             hint=problem)
+            raise check.fail(
+                case,
+                given=f"budget={budget}，固定部分 {fixed} tokens；这里的模型会用满你允许的长度",
+                expected=(
+                    f"压缩后约 {fixed + room} tokens 以内（固定部分 {fixed} + 剩余空间"
+                    f" {budget - fixed} 的 60%）"
+                ),
+                got=(
+                    f"{count_tokens(got)} tokens（告诉模型的上限：{_shown_limit(wordy)}）"
+                    if isinstance(got, list) and all(isinstance(m, dict) for m in got)
+                    else _short(got, 80)
+                ),
+                hint=problem,
+            )
     check.ok(case, "两个预算下都压到了低水位")
 
     case = "第二次压缩：之前的摘要交给模型，结果里只有一条摘要"
-    first = _run(check, case, compress, history, marker("- 暗号 QX-58，用户的预算上限是 4300 元"), count_tokens(history) - 1)
-    more = first + [{"role": "user", "content": "我每天最多工作 7 小时。"}, {"role": "assistant", "content": "好的，知道了。"},
-                    {"role": "user", "content": "我讨厌转机。"}, {"role": "assistant", "content": "好的，知道了。"}]
+    first = _run(
+        check,
+        case,
+        compress,
+        history,
+        marker("- 暗号 QX-58，用户的预算上限是 4300 元"),
+        count_tokens(history) - 1,
+    )
+    more = first + [
+        {"role": "user", "content": "我每天最多工作 7 小时。"},
+        {"role": "assistant", "content": "好的，知道了。"},
+        {"role": "user", "content": "我讨厌转机。"},
+        {"role": "assistant", "content": "好的，知道了。"},
+    ]
     asked.clear()
     second = _run(check, case, compress, more, marker("- 第二次的摘要"), count_tokens(more) - 1)
     problem = _structure(more, second, count_tokens(more) - 1)
     handed = asked and "QX-58" in json.dumps(asked[0], ensure_ascii=False)
     if problem or not handed:
-        raise check.fail(case, given=_roles(more), expected="之前摘要里的内容（暗号 QX-58）出现在第二次写摘要的请求里；结果只有一条摘要",
-                         got=f"{_roles(second)}；第二次的请求里{'有' if handed else '没有'}之前的摘要",
-                         hint=problem or ("之前的摘要不在 rounds 里（它是开头的一条 system 消息）：先把它取出来，"
-                                          "render_transcript(较早的轮, previous_summary=之前的摘要文字) 会把它一起交给模型，"
-                                          "否则第一次压缩记下的事在第二次压缩时就丢了。"))
+        raise check.fail(
+            case,
+            given=_roles(more),
+            expected="之前摘要里的内容（暗号 QX-58）出现在第二次写摘要的请求里；结果只有一条摘要",
+            got=f"{_roles(second)}；第二次的请求里{'有' if handed else '没有'}之前的摘要",
+            hint=problem
+            or (
+                "之前的摘要不在 rounds 里（它是开头的一条 system 消息）：先把它取出来，"
+                "render_transcript(较早的轮, previous_summary=之前的摘要文字) 会把它一起交给模型，"
+                "否则第一次压缩记下的事在第二次压缩时就丢了。"
+            ),
+        )
     check.ok(case, _roles(second))
 
     case = "最近两轮之外没有更早的轮：原样返回"
@@ -427,8 +646,13 @@ def _fixed_cases(check: _Check, compress: Callable[..., Any]) -> None:
     asked.clear()
     got = _run(check, case, compress, short, marker("- 不该出现"), count_tokens(short) - 5)
     if got != short or asked:
-        raise check.fail(case, given=_roles(short), expected="原样返回，不请求模型（没有可以总结的轮）", got=f"{_roles(got)}，请求了模型 {len(asked)} 次",
-                         hint="只有最近两轮时没有更早的轮可以总结：原样返回（放不下的问题交给滑动窗口）。")
+        raise check.fail(
+            case,
+            given=_roles(short),
+            expected="原样返回，不请求模型（没有可以总结的轮）",
+            got=f"{_roles(got)}，请求了模型 {len(asked)} 次",
+            hint="只有最近两轮时没有更早的轮可以总结：原样返回（放不下的问题交给滑动窗口）。",
+        )
     check.ok(case, "两轮都保留")
 
 
@@ -436,31 +660,61 @@ def _fixed_cases(check: _Check, compress: Callable[..., Any]) -> None:
 # The generated conversations
 # ---------------------------------------------------------------------------------------------
 
+
 def _lost_hint(statement: str, values: tuple[str, ...], wordy: Wordy) -> str:
-    """Why ``statement`` was lost: never sent, never summarized (the prompt), or dropped at a later compression (not rolled)."""
+    """Why ``statement`` was lost: never sent, never summarized (the prompt), or dropped at a later
+    compression (not rolled).
+    """
     from ...offline.simulator.summary import GROUPS, _group_of
 
     core = statement.rstrip("。")
-    sent = [i for i, request in enumerate(wordy.requests) if core in json.dumps(request, ensure_ascii=False)]
+    sent = [
+        i
+        for i, request in enumerate(wordy.requests)
+        if core in json.dumps(request, ensure_ascii=False)
+    ]
     if not sent:
-        return f"“{statement}”从来没有出现在写摘要的请求里：它在较早的轮里，被压缩掉之前要交给模型。"
-    kept = [i for i, summary in enumerate(wordy.summaries) if all(value in summary for value in values)]
+        return (
+            f"“{statement}”从来没有出现在写摘要的请求里：它在较早的轮里，被压缩掉之前要交给模型。"
+        )
+    kept = [
+        i for i, summary in enumerate(wordy.summaries) if all(value in summary for value in values)
+    ]
     if not kept:
-        prompt = next((str(m.get("content") or "") for m in wordy.requests[sent[0]] if m.get("role") == "system"), "")
+        prompt = next(
+            (
+                str(m.get("content") or "")
+                for m in wordy.requests[sent[0]]
+                if m.get("role") == "system"
+            ),
+            "",
+        )
         group = _group_of(statement, set(GROUPS))
         if group and not GROUPS[group][1].search(prompt):
-            return (f"“{statement}”交给了模型，但摘要没有留下它：它属于「{GROUPS[group][0]}」，你的摘要提示词没有要求保留这类信息"
-                    "（可以直接用 SUMMARY_PROMPT）。")
+            return (
+                f"“{statement}”交给了模型，但摘要没有留下它：它属于「{GROUPS[group][0]}」，"
+                "你的摘要提示词没有要求保留这类信息"
+                "（可以直接用 SUMMARY_PROMPT）。"
+            )
         return f"“{statement}”交给了模型，但摘要没有留下它：检查告诉模型的长度上限是不是太小了。"
     later = [i for i in range(kept[-1] + 1, len(wordy.requests))]
-    if later and not all(value in json.dumps(wordy.requests[later[0]], ensure_ascii=False) for value in values):
-        return (f"“{statement}”进了第 {kept[-1] + 1} 次的摘要，下一次压缩时却没有交给模型：之前的摘要要作为 previous_summary "
-                "一起交给模型（滚动摘要），否则每压缩一次就丢一批。")
+    if later and not all(
+        value in json.dumps(wordy.requests[later[0]], ensure_ascii=False) for value in values
+    ):
+        return (
+            f"“{statement}”进了第 {kept[-1] + 1} 次的摘要，"
+            "下一次压缩时却没有交给模型：之前的摘要要作为 previous_summary "
+            "一起交给模型（滚动摘要），否则每压缩一次就丢一批。"
+        )
     return f"“{statement}”在后来的压缩里丢了：检查告诉模型的长度上限，以及之前的摘要有没有一起交给模型。"
 
 
-def _generated_case(check: _Check, compress: Callable[..., Any], seed: int, budget: int) -> tuple[int, int, int]:
-    """One generated conversation with the learner's compression as the memory policy; (facts kept, facts, compressions)."""
+def _generated_case(
+    check: _Check, compress: Callable[..., Any], seed: int, budget: int
+) -> tuple[int, int, int]:
+    """One generated conversation with the learner's compression as the memory policy; (facts kept,
+    facts, compressions).
+    """
     from ....memory import Conversation, count_tokens, split_rounds
     from ....scenarios import basic_registry
 
@@ -474,14 +728,26 @@ def _generated_case(check: _Check, compress: Callable[..., Any], seed: int, budg
         got = _run(check, case, compress, messages, wordy, budget)
         if count_tokens(messages) <= budget:
             if got != messages:
-                raise check.fail(case, expected="不超过预算时原样返回", got=_roles(got), hint="先判断放不放得下，放得下就原样返回。")
+                raise check.fail(
+                    case,
+                    expected="不超过预算时原样返回",
+                    got=_roles(got),
+                    hint="先判断放不放得下，放得下就原样返回。",
+                )
             return got
         if len(split_rounds(messages)) <= 2 and got == messages:
-            return got  # nothing older than the last two rounds: returned as it is, as the task says
+            return (
+                got  # nothing older than the last two rounds: returned as it is, as the task says
+            )
         problem = _structure(messages, got, budget)
         if problem:
-            raise check.fail(case, given=f"第 {len(wordy.requests)} 次压缩，budget={budget}，{_roles(messages)}",
-                             expected="system 消息、一条摘要、最近两轮", got=_roles(got), hint=problem)
+            raise check.fail(
+                case,
+                given=f"第 {len(wordy.requests)} 次压缩，budget={budget}，{_roles(messages)}",
+                expected="system 消息、一条摘要、最近两轮",
+                got=_roles(got),
+                hint=problem,
+            )
         return got
 
     talk = Conversation(wordy, registry, memory=policy, system_prompt=SYSTEM_PROMPT)
@@ -496,20 +762,28 @@ def _generated_case(check: _Check, compress: Callable[..., Any], seed: int, budg
             lost.append((statement, question, answer))
     if lost:
         statement, question, answer = lost[0]
-        raise check.fail(case, given="、".join(s for s, _, _ in planted),
-                         expected=f"压缩之后 {len(planted)} 件事都答得出来",
-                         got=f"答出 {len(planted) - len(lost)} 件；问“{question}”，回答：{_brief(answer, 80)}",
-                         hint=_lost_hint(statement, next(w for s_, _, w in planted if s_ == statement), wordy))
+        raise check.fail(
+            case,
+            given="、".join(s for s, _, _ in planted),
+            expected=f"压缩之后 {len(planted)} 件事都答得出来",
+            got=f"答出 {len(planted) - len(lost)} 件；问“{question}”，回答：{_brief(answer, 80)}",
+            hint=_lost_hint(statement, next(w for s_, _, w in planted if s_ == statement), wordy),
+        )
     return len(planted), len(planted), len(wordy.requests)
 
 
 def day4_compress(compress_history: Callable[..., list[dict[str, Any]]]) -> None:
-    """Exercise 4.3: ``compress_history(messages, client, budget)``, judged on fixed cases and on generated conversations."""
+    """Exercise 4.3: ``compress_history(messages, client, budget)``, judged on fixed cases and on
+    generated conversations.
+    """
     __tracebackhide__ = True
     check = _Check("day4_compress")
     _callable(check.exercise, compress_history)
     _fixed_cases(check, compress_history)
     for seed, budget in ((4301, 1000), (4302, 900), (4303, 1100)):
         kept, total, compressions = _generated_case(check, compress_history, seed, budget)
-        check.ok(f"没见过的对话 #{seed}（预算 {budget}）", f"压缩 {compressions} 次，{kept}/{total} 件事都答得出来")
+        check.ok(
+            f"没见过的对话 #{seed}（预算 {budget}）",
+            f"压缩 {compressions} 次，{kept}/{total} 件事都答得出来",
+        )
     check.done()

@@ -1,4 +1,6 @@
-"""Checkers for the Day 5 exercises (权限): a hand-written gate on clearance levels, masking, a rate limiter, deciding a paused run."""
+"""Checkers for the Day 5 exercises (权限): a hand-written gate on clearance levels, masking, a rate
+limiter, deciding a paused run.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +8,22 @@ import copy
 import json
 import random
 import re
+from collections.abc import Callable
 from datetime import date, datetime, timedelta
-from typing import Any, Callable
+from typing import Any
 
-from .framework import ExerciseFailed, _brief, _callable, _Check, _short, attribute, exercise, offline_client, typed  # noqa: F401
-from .framework import full_width
+from .framework import (
+    ExerciseFailed,
+    _brief,
+    _callable,
+    _Check,
+    _short,
+    attribute,
+    exercise,
+    full_width,
+    offline_client,
+    typed,
+)  # noqa: F401
 
 __all__ = ["day5_check_clearance", "day5_mask_personal", "day5_rate_limiter", "day5_decide_all"]
 
@@ -27,16 +40,27 @@ _EFFECTS_ZH = {"deny": "拒绝", "ask": "询问", "allow": "放行"}
 
 OFFICE_CLEARANCE_POLICY: dict[str, Any] = {
     "clearance": {"实习生": "L1", "普通员工": "L2", "行政主管": "L3"},
-    "levels": {"query_room_availability": "L1", "read_email": "L1", "query_customer_info": "L1", "book_meeting_room": "L2",
-               "submit_purchase_request": "L2", "send_sms_to_customers": "L2", "send_notification_email": "L3",
-               "export_customer_list": "L0"},
+    "levels": {
+        "query_room_availability": "L1",
+        "read_email": "L1",
+        "query_customer_info": "L1",
+        "book_meeting_room": "L2",
+        "submit_purchase_request": "L2",
+        "send_sms_to_customers": "L2",
+        "send_notification_email": "L3",
+        "export_customer_list": "L0",
+    },
     "bulk_limits": {"send_sms_to_customers": 5},
 }
-"""The exercise's policy for the office tools: article 003's clearance model (普通员工 L2, 行政主管 L3) plus an intern."""
+"""The exercise's policy for the office tools: article 003's clearance model (普通员工 L2, 行政主管
+L3) plus an intern.
+"""
 
 
 def _reference_clearance(call: Any, user: Any, policy: Any) -> tuple[str, str | None, str]:
-    """What the exercise asks for, as (effect, level, the rule that decided): the checker's own answer to compare with."""
+    """What the exercise asks for, as (effect, level, the rule that decided): the checker's own
+    answer to compare with.
+    """
     try:
         clearance = policy["clearance"].get(user.role)
         if clearance not in _RANK:
@@ -66,52 +90,92 @@ def _reference_clearance(call: Any, user: Any, policy: Any) -> tuple[str, str | 
         return "deny", None, "error"
 
 
-def _clearance_hint(rule: str, call: Any, user: Any, policy: Any, got: tuple[str, Any], unseen: bool) -> str:
-    """The mistake a wrong verdict points to, from the rule that should have decided and what came back."""
+def _clearance_hint(
+    rule: str, call: Any, user: Any, policy: Any, got: tuple[str, Any], unseen: bool
+) -> str:
+    """The mistake a wrong verdict points to, from the rule that should have decided and what came
+    back.
+    """
     effect, level = got
-    tool_level = (policy.get("levels") or {}).get(getattr(call, "name", None)) if isinstance(policy, dict) else None
-    clearance = (policy.get("clearance") or {}).get(getattr(user, "role", None)) if isinstance(policy, dict) and user is not None else None
+    tool_level = (
+        (policy.get("levels") or {}).get(getattr(call, "name", None))
+        if isinstance(policy, dict)
+        else None
+    )
+    clearance = (
+        (policy.get("clearance") or {}).get(getattr(user, "role", None))
+        if isinstance(policy, dict) and user is not None
+        else None
+    )
     if unseen and effect == "deny" and rule in ("l1", "l2", "l3", "bulk", "bulk_edge"):
         return "只读传进来的 policy：角色、工具和上限都可能是没见过的，不要写死办公场景的名字。"
     if rule == "above":
-        return (f"{call.name} 是 {tool_level}，{user.role} 的许可级别只有 {clearance}：超出许可的一律拒绝，而且要在看级别要不要确认之前拒绝"
-                "（先 deny，再 ask，最后 allow）。")
+        return (
+            f"{call.name} 是 {tool_level}，{user.role} 的许可级别只有"
+            f" {clearance}：超出许可的一律拒绝，而且要在看级别要不要确认之前拒绝"
+            "（先 deny，再 ask，最后 allow）。"
+        )
     if rule == "l0":
         return "L0 是“模型永远不能用”，不是“最低的级别”：不管许可级别多高都拒绝，不要按数字大小和许可级别比较。"
     if rule == "unknown_level":
-        return (f"{call.name} 的级别写成了 {tool_level!r}，不是 L0–L3 中的任何一个。失败即关闭：说不清的级别一律拒绝，"
-                "不要让它落到最后的 else 里放行。")
+        return (
+            f"{call.name} 的级别写成了 {tool_level!r}，不是 L0–L3 中的任何一个。"
+            "失败即关闭：说不清的级别一律拒绝，"
+            "不要让它落到最后的 else 里放行。"
+        )
     if rule == "arguments":
-        return ("参数先用 json.loads 解析，结果不是 dict（比如 [1, 2]、null）也要拒绝；解析失败的异常要在函数里接住并返回拒绝，"
-                "而且这一步在“要不要确认”之前。")
+        return (
+            "参数先用 json.loads 解析，结果不是 dict（比如 [1, 2]、"
+            "null）也要拒绝；解析失败的异常要在函数里接住并返回拒绝，"
+            "而且这一步在“要不要确认”之前。"
+        )
     if rule == "error":
-        return "检查时出的任何异常都算拒绝：用 try/except Exception 包住整个检查，在 except 里返回 (\"deny\", None, 原因)。"
+        return (
+            "检查时出的任何异常都算拒绝：用 try/except Exception 包住整个检查，在 except 里返回"
+            ' ("deny", None, 原因)。'
+        )
     if rule == "no_clearance":
-        return "没有用户、或者角色不在 clearance 里，都要拒绝：用 policy[\"clearance\"].get(...)，拿不到就返回拒绝，不要让 KeyError 跑出去。"
+        return (
+            '没有用户、或者角色不在 clearance 里，都要拒绝：用 policy["clearance"].get(...)，'
+            "拿不到就返回拒绝，不要让 KeyError 跑出去。"
+        )
     if rule == "unknown_tool":
         return f"levels 里没有 {call.name!r}：不认识的工具一律拒绝。"
     if rule == "bulk":
-        return ("目标数是最长的那个列表参数的长度；超过 bulk_limits 里这个工具的上限，就升为 (\"ask\", \"L3\")——"
-                "哪怕它本来是 L1 或 L2。这一步要在返回 L1 的“放行”之前。")
+        return (
+            '目标数是最长的那个列表参数的长度；超过 bulk_limits 里这个工具的上限，就升为 ("ask",'
+            ' "L3")——'
+            "哪怕它本来是 L1 或 L2。这一步要在返回 L1 的“放行”之前。"
+        )
     if rule == "bulk_edge":
         return "正好等于上限不算超过：只有 目标数 > 上限 才升级（用 >，不是 >=）。"
     if rule == "l3" and effect == "allow":
-        return "许可级别够，只说明可以用这个工具；L3 照样要审批人批准、L2 照样要发起人确认——许可级别不能代替确认。"
+        return (
+            "许可级别够，只说明可以用这个工具；L3 照样要审批人批准、L2"
+            " 照样要发起人确认——许可级别不能代替确认。"
+        )
     if effect == "deny":
-        return f"这是一个正常的调用（{call.name} 是 {tool_level}，许可级别 {clearance}），不该拒绝：看看是哪一步误判了。"
-    return f"{tool_level} 的工具：L1 放行，L2 和 L3 询问（level 写成 \"L2\" / \"L3\"）。"
+        return (
+            f"这是一个正常的调用（{call.name} 是 {tool_level}，许可级别 {clearance}），"
+            "不该拒绝：看看是哪一步误判了。"
+        )
+    return f'{tool_level} 的工具：L1 放行，L2 和 L3 询问（level 写成 "L2" / "L3"）。'
 
 
 def _call(name: str, arguments: Any, call_id: str = "c1") -> Any:
     from ....messages import ToolCall
 
-    text = arguments if isinstance(arguments, str) or arguments is None else json.dumps(arguments, ensure_ascii=False)
+    text = (
+        arguments
+        if isinstance(arguments, str) or arguments is None
+        else json.dumps(arguments, ensure_ascii=False)
+    )
     return ToolCall(call_id, name, text)  # type: ignore[arg-type]
 
 
 class _HandGate:
-    """A learner's ``check_clearance`` as a hook in front of the office tools: deny → the reason, ask → not run (a
-    confirmation would be asked), allow → run."""
+    """A learner's ``check_clearance`` as a hook in front of the office tools: deny → the reason,
+    ask → not run (a confirmation would be asked), allow → run."""
 
     def __init__(self, check_fn: Callable[..., Any], policy: dict[str, Any], user: Any):
         self.check_fn, self.policy, self.user = check_fn, policy, user
@@ -131,94 +195,285 @@ class _HandGate:
 
 @exercise
 def day5_check_clearance(check: _Check, check_clearance: Callable[..., Any]) -> None:
-    """Exercise 5.1: ``check_clearance(call, user, policy) -> (effect, level, reason)`` on article 003's clearance model."""
+    """Exercise 5.1: ``check_clearance(call, user, policy) -> (effect, level, reason)`` on article
+    003's clearance model.
+    """
     __tracebackhide__ = True
     from ....agent import Agent
     from ....permissions import User
     from ....scenarios.office import OfficeScenario
 
     _callable(check.exercise, check_clearance)
-    check.forbid("不用 eval / exec", check_clearance, why="关卡只读数据，不执行任何文字：参数用 json.loads 解析。")
+    check.forbid(
+        "不用 eval / exec",
+        check_clearance,
+        why="关卡只读数据，不执行任何文字：参数用 json.loads 解析。",
+    )
     office_policy = copy.deepcopy(OFFICE_CLEARANCE_POLICY)
     before = copy.deepcopy(office_policy)
-    intern, staff, boss = User("E009", "实习生", "小刘"), User("E003", "普通员工", "王强"), User("E002", "行政主管", "李丽")
+    intern, staff, boss = (
+        User("E009", "实习生", "小刘"),
+        User("E003", "普通员工", "王强"),
+        User("E002", "行政主管", "李丽"),
+    )
 
-    def verdict(case: str, kind: str, call: Any, user: Any, policy: dict[str, Any]) -> tuple[str, Any, str]:
-        shown = f"check_clearance({call.name} {call.arguments if call.arguments is not None else 'None'}, " \
-                f"{'None' if user is None else user.role}, policy)"
-        got = check.call(case, check_clearance, call, user, policy, given=shown, expected="返回 (effect, level, reason)",
-                         hint=_exception_hint)
+    def verdict(
+        case: str, kind: str, call: Any, user: Any, policy: dict[str, Any]
+    ) -> tuple[str, Any, str]:
+        shown = (
+            f"check_clearance({call.name}"
+            f" {call.arguments if call.arguments is not None else 'None'},"
+            f" {'None' if user is None else user.role}, policy)"
+        )
+        got = check.call(
+            case,
+            check_clearance,
+            call,
+            user,
+            policy,
+            given=shown,
+            expected="返回 (effect, level, reason)",
+            hint=_exception_hint,
+        )
         if not isinstance(got, (tuple, list)) or len(got) != 3:
-            raise check.fail(case, given=shown, expected="一个三元组 (effect, level, reason)，例如 (\"ask\", \"L2\", \"需要发起人确认\")",
-                             got=typed(got), hint="return effect, level, reason——三个值，不是两个，也不要 print。")
+            raise check.fail(
+                case,
+                given=shown,
+                expected='一个三元组 (effect, level, reason)，例如 ("ask", "L2", "需要发起人确认")',
+                got=typed(got),
+                hint="return effect, level, reason——三个值，不是两个，也不要 print。",
+            )
         effect, level, reason = got
         if effect not in _EFFECTS:
-            raise check.fail(case, given=shown, expected="effect 是 \"deny\"、\"ask\" 或 \"allow\"", got=typed(effect),
-                             hint="effect 用这三个词之一（代码里的标识；打印给人看时再换成中文）。")
+            raise check.fail(
+                case,
+                given=shown,
+                expected='effect 是 "deny"、"ask" 或 "allow"',
+                got=typed(effect),
+                hint="effect 用这三个词之一（代码里的标识；打印给人看时再换成中文）。",
+            )
         if not isinstance(reason, str) or not reason.strip():
-            raise check.fail(case, given=shown, expected="reason 是一句不为空的说明", got=typed(reason),
-                             hint="每个结果都要说明原因：拒绝的原因会作为工具结果告诉模型，确认的原因会显示在卡片上。")
+            raise check.fail(
+                case,
+                given=shown,
+                expected="reason 是一句不为空的说明",
+                got=typed(reason),
+                hint=(
+                    "每个结果都要说明原因：拒绝的原因会作为工具结果告诉模型，确认的原因会显示在卡片"
+                    "上。"
+                ),
+            )
         wanted = _reference_clearance(call, user, policy)
         same = effect == wanted[0] and (effect == "deny" or level == wanted[1])
         if not same:
-            got_shown = f"{effect}（{_EFFECTS_ZH[effect]}）" + ("" if effect == "deny" else f"，level={level!r}")
-            expected_shown = f"{wanted[0]}（{_EFFECTS_ZH[wanted[0]]}）" + ("" if wanted[0] == "deny" else f"，level={wanted[1]!r}")
-            raise check.fail(case, given=shown, expected=expected_shown, got=got_shown,
-                             hint=_clearance_hint(wanted[2], call, user, policy, (effect, level), kind == "unseen"))
+            got_shown = f"{effect}（{_EFFECTS_ZH[effect]}）" + (
+                "" if effect == "deny" else f"，level={level!r}"
+            )
+            expected_shown = f"{wanted[0]}（{_EFFECTS_ZH[wanted[0]]}）" + (
+                "" if wanted[0] == "deny" else f"，level={wanted[1]!r}"
+            )
+            raise check.fail(
+                case,
+                given=shown,
+                expected=expected_shown,
+                got=got_shown,
+                hint=_clearance_hint(
+                    wanted[2], call, user, policy, (effect, level), kind == "unseen"
+                ),
+            )
         return effect, level, reason
 
-    def cases(case: str, kind: str, items: list[tuple[Any, Any]], policy: dict[str, Any] | None = None) -> None:
+    def cases(
+        case: str, kind: str, items: list[tuple[Any, Any]], policy: dict[str, Any] | None = None
+    ) -> None:
         last = None
         for call, user in items:
             last = verdict(case, kind, call, user, policy if policy is not None else office_policy)
         check.ok(case, _brief(last[2] if last else "", 40))
 
     room = {"start_time": "2026-03-13 15:00", "end_time": "2026-03-13 16:00"}
-    cases("L1 工具直接放行", "l1", [(_call("query_room_availability", room), staff), (_call("read_email", {"email_id": "M001"}), intern)])
-    cases("L2 工具要发起人确认", "l2", [(_call("book_meeting_room", {**room, "room_id": "room_301", "attendee_count": 6}), staff),
-                                   (_call("submit_purchase_request", {"item": "显示器", "quantity": 2, "unit_price": 1500, "reason": "入职"}), boss)])
-    cases("L3 工具要审批人批准（许可级别够也要问）", "l3",
-          [(_call("send_notification_email", {"to_address": "a@example.com", "subject": "周会", "content": "周五开会"}), boss)])
-    cases("超出许可级别：拒绝", "above", [(_call("send_notification_email", {"to_address": "a@example.com", "subject": "x", "content": "y"}), staff),
-                                   (_call("book_meeting_room", {**room, "room_id": "room_301", "attendee_count": 2}), intern)])
-    cases("L0 工具：许可级别再高也拒绝", "l0", [(_call("export_customer_list", {}), boss),
-                                      (_call("export_customer_list", {"include_personal_data": False}), staff)])
-    cases("不存在的工具：拒绝", "unknown_tool", [(_call("delete_everything", {}), boss), (_call("", {}), staff)])
-    cases("参数不是 JSON 对象：拒绝", "arguments", [(_call("read_email", "not json"), staff), (_call("read_email", "[1, 2]"), staff),
-                                          (_call("book_meeting_room", "null"), boss), (_call("read_email", ""), intern)])
-    cases("没有许可级别的角色：拒绝", "no_clearance", [(_call("read_email", {"email_id": "M001"}), User("V001", "访客", "访客")),
-                                            (_call("read_email", {"email_id": "M001"}), None)])
+    cases(
+        "L1 工具直接放行",
+        "l1",
+        [
+            (_call("query_room_availability", room), staff),
+            (_call("read_email", {"email_id": "M001"}), intern),
+        ],
+    )
+    cases(
+        "L2 工具要发起人确认",
+        "l2",
+        [
+            (
+                _call("book_meeting_room", {**room, "room_id": "room_301", "attendee_count": 6}),
+                staff,
+            ),
+            (
+                _call(
+                    "submit_purchase_request",
+                    {"item": "显示器", "quantity": 2, "unit_price": 1500, "reason": "入职"},
+                ),
+                boss,
+            ),
+        ],
+    )
+    cases(
+        "L3 工具要审批人批准（许可级别够也要问）",
+        "l3",
+        [
+            (
+                _call(
+                    "send_notification_email",
+                    {"to_address": "a@example.com", "subject": "周会", "content": "周五开会"},
+                ),
+                boss,
+            )
+        ],
+    )
+    cases(
+        "超出许可级别：拒绝",
+        "above",
+        [
+            (
+                _call(
+                    "send_notification_email",
+                    {"to_address": "a@example.com", "subject": "x", "content": "y"},
+                ),
+                staff,
+            ),
+            (
+                _call("book_meeting_room", {**room, "room_id": "room_301", "attendee_count": 2}),
+                intern,
+            ),
+        ],
+    )
+    cases(
+        "L0 工具：许可级别再高也拒绝",
+        "l0",
+        [
+            (_call("export_customer_list", {}), boss),
+            (_call("export_customer_list", {"include_personal_data": False}), staff),
+        ],
+    )
+    cases(
+        "不存在的工具：拒绝",
+        "unknown_tool",
+        [(_call("delete_everything", {}), boss), (_call("", {}), staff)],
+    )
+    cases(
+        "参数不是 JSON 对象：拒绝",
+        "arguments",
+        [
+            (_call("read_email", "not json"), staff),
+            (_call("read_email", "[1, 2]"), staff),
+            (_call("book_meeting_room", "null"), boss),
+            (_call("read_email", ""), intern),
+        ],
+    )
+    cases(
+        "没有许可级别的角色：拒绝",
+        "no_clearance",
+        [
+            (_call("read_email", {"email_id": "M001"}), User("V001", "访客", "访客")),
+            (_call("read_email", {"email_id": "M001"}), None),
+        ],
+    )
     ids = [f"C{n:03d}" for n in range(1, 7)]
-    cases("批量上限：超过就升为 L3", "bulk", [(_call("send_sms_to_customers", {"content": "停电", "customer_ids": ids}), staff),
-                                      (_call("send_sms_to_customers", {"content": "停电", "customer_ids": ids * 20}), boss)])
-    cases("正好等于批量上限：不升级", "bulk_edge", [(_call("send_sms_to_customers", {"content": "停电", "customer_ids": ids[:5]}), staff),
-                                         (_call("send_sms_to_customers", {"content": "停电", "customer_ids": ["C001"]}), boss)])
-    cases("先拒绝，再询问：超出许可、L0 或参数不对的调用，批量再大也是拒绝", "above",
-          [(_call("send_notification_email", {"to_address": ["a@example.com"] * 9, "subject": "x", "content": "y"}), staff),
-           (_call("send_sms_to_customers", {"content": "x", "customer_ids": ids}), intern)])
-    cases("先拒绝，再询问：参数不对的 L3 调用是拒绝", "arguments", [(_call("send_notification_email", "[\"a@example.com\"]"), boss)])
+    cases(
+        "批量上限：超过就升为 L3",
+        "bulk",
+        [
+            (_call("send_sms_to_customers", {"content": "停电", "customer_ids": ids}), staff),
+            (_call("send_sms_to_customers", {"content": "停电", "customer_ids": ids * 20}), boss),
+        ],
+    )
+    cases(
+        "正好等于批量上限：不升级",
+        "bulk_edge",
+        [
+            (_call("send_sms_to_customers", {"content": "停电", "customer_ids": ids[:5]}), staff),
+            (_call("send_sms_to_customers", {"content": "停电", "customer_ids": ["C001"]}), boss),
+        ],
+    )
+    cases(
+        "先拒绝，再询问：超出许可、L0 或参数不对的调用，批量再大也是拒绝",
+        "above",
+        [
+            (
+                _call(
+                    "send_notification_email",
+                    {"to_address": ["a@example.com"] * 9, "subject": "x", "content": "y"},
+                ),
+                staff,
+            ),
+            (_call("send_sms_to_customers", {"content": "x", "customer_ids": ids}), intern),
+        ],
+    )
+    cases(
+        "先拒绝，再询问：参数不对的 L3 调用是拒绝",
+        "arguments",
+        [(_call("send_notification_email", '["a@example.com"]'), boss)],
+    )
 
     odd = copy.deepcopy(office_policy)
     odd["levels"].update({"archive_files": "L", "purge_cache": "", "rotate_keys": "l1"})
-    cases("不认识的级别：拒绝（失败即关闭）", "unknown_level",
-          [(_call("archive_files", {}), boss), (_call("purge_cache", {}), boss), (_call("rotate_keys", {}), boss)], odd)
+    cases(
+        "不认识的级别：拒绝（失败即关闭）",
+        "unknown_level",
+        [
+            (_call("archive_files", {}), boss),
+            (_call("purge_cache", {}), boss),
+            (_call("rotate_keys", {}), boss),
+        ],
+        odd,
+    )
     broken = copy.deepcopy(office_policy)
     broken["bulk_limits"]["send_sms_to_customers"] = "五"
-    cases("检查出错：拒绝，不抛异常", "error", [(_call("read_email", None), staff),
-                                      (_call("send_sms_to_customers", {"content": "x", "customer_ids": ["C001"]}), staff)], broken)
+    cases(
+        "检查出错：拒绝，不抛异常",
+        "error",
+        [
+            (_call("read_email", None), staff),
+            (_call("send_sms_to_customers", {"content": "x", "customer_ids": ["C001"]}), staff),
+        ],
+        broken,
+    )
 
-    unseen = {"clearance": {"仓库管理员": "L2", "店长": "L3", "临时工": "L1"},
-              "levels": {"query_stock": "L1", "ship_order": "L2", "refund_order": "L3", "drop_database": "L0"},
-              "bulk_limits": {"query_stock": 10, "ship_order": 3}}
+    unseen = {
+        "clearance": {"仓库管理员": "L2", "店长": "L3", "临时工": "L1"},
+        "levels": {
+            "query_stock": "L1",
+            "ship_order": "L2",
+            "refund_order": "L3",
+            "drop_database": "L0",
+        },
+        "bulk_limits": {"query_stock": 10, "ship_order": 3},
+    }
     skus = [f"SKU{n}" for n in range(11)]
-    cases("没见过的角色、工具和上限", "unseen",
-          [(_call("query_stock", {"sku_list": skus[:10]}), User("W1", "临时工")), (_call("query_stock", {"sku_list": skus}), User("W1", "临时工")),
-           (_call("ship_order", {"order_ids": ["O1", "O2", "O3"]}), User("W2", "仓库管理员")),
-           (_call("ship_order", {"order_ids": ["O1", "O2", "O3", "O4"]}), User("W2", "仓库管理员")),
-           (_call("refund_order", {"order_id": "O9"}), User("W2", "仓库管理员")), (_call("refund_order", {"order_id": "O9"}), User("S1", "店长")),
-           (_call("drop_database", {}), User("S1", "店长"))], unseen)
-    check.unchanged("不改动传进来的 policy", before, office_policy, "policy ",
-                    "关卡只读策略：不要往 policy 里写东西（setdefault、append、pop 都算），它被所有调用共用。")
+    cases(
+        "没见过的角色、工具和上限",
+        "unseen",
+        [
+            (_call("query_stock", {"sku_list": skus[:10]}), User("W1", "临时工")),
+            (_call("query_stock", {"sku_list": skus}), User("W1", "临时工")),
+            (_call("ship_order", {"order_ids": ["O1", "O2", "O3"]}), User("W2", "仓库管理员")),
+            (
+                _call("ship_order", {"order_ids": ["O1", "O2", "O3", "O4"]}),
+                User("W2", "仓库管理员"),
+            ),
+            (_call("refund_order", {"order_id": "O9"}), User("W2", "仓库管理员")),
+            (_call("refund_order", {"order_id": "O9"}), User("S1", "店长")),
+            (_call("drop_database", {}), User("S1", "店长")),
+        ],
+        unseen,
+    )
+    check.unchanged(
+        "不改动传进来的 policy",
+        before,
+        office_policy,
+        "policy ",
+        "关卡只读策略：不要往 policy 里写东西（setdefault、append、pop 都算），它被所有调用共用。",
+    )
     check.ok("不改动传进来的 policy")
 
     # the same function in front of the real office tools, on the offline simulator
@@ -235,32 +490,56 @@ def day5_check_clearance(check: _Check, check_clearance: Callable[..., Any]) -> 
     result, gate = run(case, intern, "给所有客户发短信：会议改到周五")
     if ("send_sms_to_customers", "deny") not in gate.seen:
         if not any(name == "send_sms_to_customers" for name, _ in gate.seen):
-            raise AssertionError(f"checker setup: the simulator did not try to send the SMS ({gate.seen})")
-        raise check.fail(case, expected="send_sms_to_customers 被拒绝", got=f"你的关卡给出的结果：{gate.seen}",
-                         hint="send_sms_to_customers 是 L2，实习生的许可级别是 L1：超出许可，拒绝。")
+            raise AssertionError(
+                f"checker setup: the simulator did not try to send the SMS ({gate.seen})"
+            )
+        raise check.fail(
+            case,
+            expected="send_sms_to_customers 被拒绝",
+            got=f"你的关卡给出的结果：{gate.seen}",
+            hint="send_sms_to_customers 是 L2，实习生的许可级别是 L1：超出许可，拒绝。",
+        )
     if office.count("sms_outbox"):
-        raise check.fail(case, expected="短信发件箱 0 条", got=f"{office.count('sms_outbox')} 条", hint="被拒绝的调用不能执行。")
+        raise check.fail(
+            case,
+            expected="短信发件箱 0 条",
+            got=f"{office.count('sms_outbox')} 条",
+            hint="被拒绝的调用不能执行。",
+        )
     check.ok(case)
     case = "行政主管订会议室：等确认，没有订"
     result, gate = run(case, boss, "帮我预订 2026-03-13 15:00 到 16:00 的会议室 room_301，6 个人")
-    booked = office.query("SELECT id FROM bookings WHERE room_id = 'room_301' AND start_time = '2026-03-13 15:00'")
+    booked = office.query(
+        "SELECT id FROM bookings WHERE room_id = 'room_301' AND start_time = '2026-03-13 15:00'"
+    )
     if ("book_meeting_room", "ask") not in gate.seen or booked:
-        raise check.fail(case, expected="book_meeting_room 询问（ask），数据库里没有新预订", got=f"{gate.seen}，预订 {booked}",
-                         hint="book_meeting_room 是 L2：要发起人确认，不能直接执行。")
+        raise check.fail(
+            case,
+            expected="book_meeting_room 询问（ask），数据库里没有新预订",
+            got=f"{gate.seen}，预订 {booked}",
+            hint="book_meeting_room 是 L2：要发起人确认，不能直接执行。",
+        )
     check.ok(case)
     case = "普通员工查空闲会议室：直接执行"
     result, gate = run(case, staff, "查一下 2026-03-13 15:00 到 16:00 有哪些会议室空闲")
     ran = [(r.call.name, r.executed) for r in result.tool_calls]
     if ("query_room_availability", True) not in ran:
-        raise check.fail(case, expected="query_room_availability 被执行", got=f"{ran}（你的关卡：{gate.seen}）",
-                         hint="query_room_availability 是 L1，普通员工的许可级别是 L2：放行。")
+        raise check.fail(
+            case,
+            expected="query_room_availability 被执行",
+            got=f"{ran}（你的关卡：{gate.seen}）",
+            hint="query_room_availability 是 L1，普通员工的许可级别是 L2：放行。",
+        )
     check.ok(case)
     check.done()
 
 
 def _exception_hint(exc: Exception) -> str:
-    return (f"你的函数抛出了 {type(exc).__name__}。关卡要“失败即关闭”：检查时的任何异常都在函数里接住，返回 (\"deny\", None, 原因)，"
-            "不要让异常跑出去——一个抛异常的关卡，调用方可能当成“没有拒绝”。")
+    return (
+        f"你的函数抛出了 {type(exc).__name__}。关卡要“失败即关闭”：检查时的任何异常都在函数里接住，"
+        '返回 ("deny", None, 原因)，'
+        "不要让异常跑出去——一个抛异常的关卡，调用方可能当成“没有拒绝”。"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -293,10 +572,15 @@ def _masked(value: str) -> str:
 _DIGIT_RUN = re.compile(r"\d[\dXx]*")
 
 
-def _mask_hint(text: str, expected: str, got: str, position: int, fallback: str, probe: Callable[[str], Any]) -> str:
-    """What went wrong at ``position``: which number of the input it is, what it is, and what happened to it.
+def _mask_hint(
+    text: str, expected: str, got: str, position: int, fallback: str, probe: Callable[[str], Any]
+) -> str:
+    """What went wrong at ``position``: which number of the input it is, what it is, and what
+    happened to it.
 
-    ``probe(text)`` runs the learner's function on another text, to tell apart mistakes that look the same here."""
+    ``probe(text)`` runs the learner's function on another text, to tell apart mistakes that look
+    the same here.
+    """
     if len(got) != len(expected):
         return "脱敏不改变长度（每个被遮住的数字换成一个 *）：你的结果长度变了。" + fallback
     run = next((m for m in _DIGIT_RUN.finditer(text) if m.start() <= position < m.end()), None)
@@ -304,32 +588,67 @@ def _mask_hint(text: str, expected: str, got: str, position: int, fallback: str,
         return "号码以外的文字要原样保留。" + fallback
     value = run.group()
     kind = "手机号" if len(value) == 11 else "身份证号"
-    mine, wanted = got[run.start(): run.end()], expected[run.start(): run.end()]
+    mine, wanted = got[run.start() : run.end()], expected[run.start() : run.end()]
     if wanted != value and "*" not in mine:
         if probe(f" {value} ") != f" {_masked(value)} ":
             return f"{value} 是{kind}，却没有遮住。" + fallback
         if probe(f"号码{value}号") != f"号码{_masked(value)}号":
-            return (f"{value} 是{kind}，单独写时你能遮住，紧挨着汉字时却不行。\\b 在数字和汉字（或字母）之间不算边界——"
-                    "它们都是“单词字符”。用 (?<!\\d) 和 (?!\\d) 只排除前后的数字。")
-        return (f"{value} 是{kind}，却没有遮住：前面的号码遮住了，这一个没有。用 re.sub 替换全部匹配（不要 count=1），也不要只 search 一次；"
-                "如果你的模式把号码前后的字符也吃进了匹配（(?:^|\\D)…(?:\\D|$)），两个号码只隔一个字时第二个就匹配不上——"
-                "用 (?<!\\d) 和 (?!\\d)，它们不占字符。")
+            return (
+                f"{value} 是{kind}，单独写时你能遮住，紧挨着汉字时却不行。\\b"
+                " 在数字和汉字（或字母）之间不算边界——"
+                "它们都是“单词字符”。用 (?<!\\d) 和 (?!\\d) 只排除前后的数字。"
+            )
+        return (
+            f"{value} 是{kind}，却没有遮住：前面的号码遮住了，这一个没有。用 re.sub"
+            " 替换全部匹配（不要 count=1），也不要只 search 一次；"
+            "如果你的模式把号码前后的字符也吃进了匹配（(?:^|\\D)…(?:\\D|$)），"
+            "两个号码只隔一个字时第二个就匹配不上——"
+            "用 (?<!\\d) 和 (?!\\d)，它们不占字符。"
+        )
     if wanted == value and "*" in mine:
         if len(value) > 11:
-            return (f"{value} 有 {len(value)} 位，不是手机号也不是身份证号，却被遮住了一部分：号码后面（或前面）还紧挨着数字。"
-                    "用 (?<!\\d) 和 (?!\\d)（身份证号用 (?![\\dXx])）确认号码在这里开始、在这里结束。")
+            return (
+                f"{value} 有 {len(value)} 位，不是手机号也不是身份证号，"
+                "却被遮住了一部分：号码后面（或前面）还紧挨着数字。"
+                "用 (?<!\\d) 和 (?!\\d)（身份证号用 (?![\\dXx])）确认号码在这里开始、在这里结束。"
+            )
         return f"{value} 不是手机号（第 2 位要是 3–9），也不是身份证号，要原样保留。" + fallback
     if len(value) >= 17 and "****" in mine and "*" * 11 not in mine:
-        return (f"身份证号 {value} 中间的 11 位数字被当成了手机号：先处理身份证号，再处理手机号；"
-                "或者让手机号的模式前后都不能紧挨着数字，它就不会从身份证号里截出 11 位。")
-    return "遮住的位置不对：手机号保留前 3 位和后 4 位（中间 4 个 *），身份证号保留前 3 位和后 4 位（中间 11 个 *）。"
+        return (
+            f"身份证号 {value} 中间的 11 位数字被当成了手机号：先处理身份证号，再处理手机号；"
+            "或者让手机号的模式前后都不能紧挨着数字，它就不会从身份证号里截出 11 位。"
+        )
+    return (
+        "遮住的位置不对：手机号保留前 3 位和后 4 位（中间 4 个 *），身份证号保留前 3 位和后 4"
+        " 位（中间 11 个 *）。"
+    )
 
 
-_WORDS = ["客户", "电话", "联系", "身份证", "号码", "是", "请拨打", "备注", "，", "。", "：", "（", "）", " ", "\n", "张明", "的"]
+_WORDS = [
+    "客户",
+    "电话",
+    "联系",
+    "身份证",
+    "号码",
+    "是",
+    "请拨打",
+    "备注",
+    "，",
+    "。",
+    "：",
+    "（",
+    "）",
+    " ",
+    "\n",
+    "张明",
+    "的",
+]
 
 
 def day5_mask_personal(mask_personal: Callable[[str], str]) -> None:
-    """Exercise 5.2: ``mask_personal(text) -> str`` masks mobile numbers (138****5678) and 18-character ID numbers (110***********123X)."""
+    """Exercise 5.2: ``mask_personal(text) -> str`` masks mobile numbers (138****5678) and
+    18-character ID numbers (110***********123X).
+    """
     __tracebackhide__ = True
     check = _Check("day5_mask_personal")
     _callable(check.exercise, mask_personal)
@@ -341,30 +660,86 @@ def day5_mask_personal(mask_personal: Callable[[str], str]) -> None:
             return None
 
     def run(case: str, text: str, expected: str, hint: str, *, report: bool = True) -> None:
-        got = check.call(case, mask_personal, text, hint="先在上面单独调用 mask_personal(...) 看看是哪一行出错。")
+        got = check.call(
+            case, mask_personal, text, hint="先在上面单独调用 mask_personal(...) 看看是哪一行出错。"
+        )
         if not isinstance(got, str):
-            raise check.fail(case, given=text, expected="一个字符串（脱敏后的文本）", got=f"{type(got).__name__}: {_short(got)}",
-                             hint="return 脱敏后的文本，不要 print 它。")
+            raise check.fail(
+                case,
+                given=text,
+                expected="一个字符串（脱敏后的文本）",
+                got=f"{type(got).__name__}: {_short(got)}",
+                hint="return 脱敏后的文本，不要 print 它。",
+            )
         if got != expected:
-            position = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
-            raise check.fail(case, given=text, expected=expected, got=got,
-                             hint=f"从第 {position + 1} 个字符开始不一样（期望 {expected[position:position + 20]!r}，实际 {got[position:position + 20]!r}）。"
-                                  + _mask_hint(text, expected, got, position, hint, probe))
+            position = next(
+                (i for i, (a, b) in enumerate(zip(got, expected)) if a != b),
+                min(len(got), len(expected)),
+            )
+            raise check.fail(
+                case,
+                given=text,
+                expected=expected,
+                got=got,
+                hint=(
+                    f"从第 {position + 1} 个字符开始不一样（期望"
+                    f" {expected[position : position + 20]!r}，实际"
+                    f" {got[position : position + 20]!r}）。"
+                )
+                + _mask_hint(text, expected, got, position, hint, probe),
+            )
         if report:
             check.ok(case, _brief(got, 40))
 
-    run("手机号", "客户电话 13812345678，请回电", "客户电话 138****5678，请回电", "手机号保留前 3 位和后 4 位，中间 4 位换成 ****。")
-    run("身份证号，末位是数字", "身份证 110105199003071234。", "身份证 110***********1234。", "身份证号保留前 3 位和后 4 位，中间 11 位换成 *。")
-    run("身份证号，末位是 X", "号码：11010519491231002X", "号码：110***********002X", "身份证号最后一位可能是 X（或小写 x），也要认出来。")
-    run("号码紧挨着汉字", "电话13812345678请回电，身份证110105199003071234号", "电话138****5678请回电，身份证110***********1234号",
-        "号码前后可能直接就是汉字，没有空格或标点。")
-    run("开头和结尾、挨在一起的两个号码", "13912345678和15000001111", "139****5678和150****1111", "每一个号码都要遮住，不只是第一个。")
-    run("不是个人信息的数字保持不变", "订单 OD20240615 金额 12000 元，日期 2026-03-12，工号 10012345678，流水 613812345678901",
+    run(
+        "手机号",
+        "客户电话 13812345678，请回电",
+        "客户电话 138****5678，请回电",
+        "手机号保留前 3 位和后 4 位，中间 4 位换成 ****。",
+    )
+    run(
+        "身份证号，末位是数字",
+        "身份证 110105199003071234。",
+        "身份证 110***********1234。",
+        "身份证号保留前 3 位和后 4 位，中间 11 位换成 *。",
+    )
+    run(
+        "身份证号，末位是 X",
+        "号码：11010519491231002X",
+        "号码：110***********002X",
+        "身份证号最后一位可能是 X（或小写 x），也要认出来。",
+    )
+    run(
+        "号码紧挨着汉字",
+        "电话13812345678请回电，身份证110105199003071234号",
+        "电话138****5678请回电，身份证110***********1234号",
+        "号码前后可能直接就是汉字，没有空格或标点。",
+    )
+    run(
+        "开头和结尾、挨在一起的两个号码",
+        "13912345678和15000001111",
+        "139****5678和150****1111",
+        "每一个号码都要遮住，不只是第一个。",
+    )
+    run(
+        "不是个人信息的数字保持不变",
         "订单 OD20240615 金额 12000 元，日期 2026-03-12，工号 10012345678，流水 613812345678901",
-        "只遮住“完整”的号码：前后紧挨着数字的不算（用 (?<!\\d) 和 (?!\\d)）；手机号第二位是 3–9，10/11/12 开头的 11 位数不是手机号。")
-    run("比 11 位更长、以 13 开头的数字不是手机号", "流水号 13812345678901，凭证 1391234567812", "流水号 13812345678901，凭证 1391234567812",
-        "手机号正好 11 位：后面还紧挨着数字，就不是手机号。")
-    run("比 18 位更长的数字不是身份证号", "编号 1101051990030712345", "编号 1101051990030712345", "身份证号正好 18 位，前后都不能紧挨着数字。")
+        "订单 OD20240615 金额 12000 元，日期 2026-03-12，工号 10012345678，流水 613812345678901",
+        "只遮住“完整”的号码：前后紧挨着数字的不算（用 (?<!\\d) 和 (?!\\d)）；手机号第二位是 3–9，"
+        "10/11/12 开头的 11 位数不是手机号。",
+    )
+    run(
+        "比 11 位更长、以 13 开头的数字不是手机号",
+        "流水号 13812345678901，凭证 1391234567812",
+        "流水号 13812345678901，凭证 1391234567812",
+        "手机号正好 11 位：后面还紧挨着数字，就不是手机号。",
+    )
+    run(
+        "比 18 位更长的数字不是身份证号",
+        "编号 1101051990030712345",
+        "编号 1101051990030712345",
+        "身份证号正好 18 位，前后都不能紧挨着数字。",
+    )
 
     rng = random.Random(20260312)
     for index in range(300):
@@ -372,12 +747,19 @@ def day5_mask_personal(mask_personal: Callable[[str], str]) -> None:
         for _ in range(rng.randint(1, 3)):
             words = "".join(rng.choice(_WORDS) for _ in range(rng.randint(1, 3)))
             kind = rng.random()
-            value = _phone(rng) if kind < 0.5 else _id_number(rng, rng.choice([None, None, "X", "x"]))
+            value = (
+                _phone(rng) if kind < 0.5 else _id_number(rng, rng.choice([None, None, "X", "x"]))
+            )
             pieces += [words, value]
             expected_pieces += [words, _masked(value)]
         tail = "".join(rng.choice(_WORDS) for _ in range(rng.randint(0, 2)))
-        run(f"随机生成的号码 #{index + 1}", "".join(pieces) + tail, "".join(expected_pieces) + tail,
-            "随机生成的文本里出错了：看看是哪种号码、出现在什么位置。", report=False)
+        run(
+            f"随机生成的号码 #{index + 1}",
+            "".join(pieces) + tail,
+            "".join(expected_pieces) + tail,
+            "随机生成的文本里出错了：看看是哪种号码、出现在什么位置。",
+            report=False,
+        )
     check.ok("300 段随机生成的文本", "手机号和身份证号全部遮住，其余不变")
     check.done()
 
@@ -385,6 +767,7 @@ def day5_mask_personal(mask_personal: Callable[[str], str]) -> None:
 # ---------------------------------------------------------------------------------------------
 # 5.3 a rate limiter
 # ---------------------------------------------------------------------------------------------
+
 
 class _Clock:
     def __init__(self, start: float) -> None:
@@ -395,8 +778,10 @@ class _Clock:
 
 
 def _limiter_hint(limiter_class: Callable[..., Any], hint: str) -> str:
-    """The hint for a wrong ``allow``: first rule out the mistakes that make every case look wrong, by trying the
-    learner's class again — state shared by all instances, the real clock, records that never expire."""
+    """The hint for a wrong ``allow``: first rule out the mistakes that make every case look wrong,
+    by trying the learner's class again — state shared by all instances, the real clock, records
+    that never expire.
+    """
     from .framework import forbidden_uses
 
     def fresh_allows(advance: float) -> bool | None:
@@ -405,41 +790,82 @@ def _limiter_hint(limiter_class: Callable[..., Any], hint: str) -> str:
             limiter = limiter_class(1, 10, clock)
             first = limiter.allow("probe-user", f"probe-tool-{advance}")
             clock.now += advance
-            return first is True and (advance == 0 or limiter.allow("probe-user", f"probe-tool-{advance}") is True)
+            return first is True and (
+                advance == 0 or limiter.allow("probe-user", f"probe-tool-{advance}") is True
+            )
         except Exception:  # noqa: BLE001 - only a hint depends on it
             return None
 
-    if fresh_allows(0) is False or fresh_allows(0) is False:  # the second new limiter sees the first one's call only if they share state
-        return ("一个新建的限流器、一个从没见过的用户，第一次调用就被拒绝了：计数被所有实例共用了。"
-                "计数要放在 self 上（在 __init__ 里创建 self.calls = {}），不能写成类属性。")
+    if (
+        fresh_allows(0) is False or fresh_allows(0) is False
+    ):  # the second new limiter sees the first one's call only if they share state
+        return (
+            "一个新建的限流器、一个从没见过的用户，第一次调用就被拒绝了：计数被所有实例共用了。"
+            "计数要放在 self 上（在 __init__ 里创建 self.calls = {}），不能写成类属性。"
+        )
     if fresh_allows(1000) is False:
         if forbidden_uses(limiter_class, (), modules=("time", "datetime")):
-            return "时钟往前走了 1000 秒，上一次调用还没过期：你的时间没有从 self.clock() 取（用了 time 模块）。检查会传一个假时钟进来。"
-        return "时钟往前走了 1000 秒，上一次调用还在计数：超出窗口的记录要丢掉（只数时间 > now - per_seconds 的调用）。"
+            return (
+                "时钟往前走了 1000 秒，上一次调用还没过期：你的时间没有从 self.clock() 取（用了"
+                " time 模块）。检查会传一个假时钟进来。"
+            )
+        return (
+            "时钟往前走了 1000 秒，上一次调用还在计数：超出窗口的记录要丢掉（只数时间 > now -"
+            " per_seconds 的调用）。"
+        )
     return hint
 
+
 def day5_rate_limiter(rate_limiter_class: Callable[..., Any]) -> None:
-    """Exercise 5.3: ``RateLimiter(max_calls, per_seconds, clock)``, ``allow(user_id, tool) -> bool``, a sliding window."""
+    """Exercise 5.3: ``RateLimiter(max_calls, per_seconds, clock)``, ``allow(user_id, tool) ->
+    bool``, a sliding window.
+    """
     __tracebackhide__ = True
     check = _Check("day5_rate_limiter")
     _callable(check.exercise, rate_limiter_class, "类")
 
     def make(case: str, max_calls: int, per_seconds: float, clock: _Clock) -> Any:
-        limiter = check.call(case, rate_limiter_class, max_calls, per_seconds, clock, hint="RateLimiter(max_calls, per_seconds, clock)")
+        limiter = check.call(
+            case,
+            rate_limiter_class,
+            max_calls,
+            per_seconds,
+            clock,
+            hint="RateLimiter(max_calls, per_seconds, clock)",
+        )
         if not callable(attribute(limiter, "allow")):
-            raise check.fail(case, expected="一个有 allow(user_id, tool) 方法的对象", got=type(limiter).__name__, hint="在类里定义 def allow(self, user_id, tool)。")
+            raise check.fail(
+                case,
+                expected="一个有 allow(user_id, tool) 方法的对象",
+                got=type(limiter).__name__,
+                hint="在类里定义 def allow(self, user_id, tool)。",
+            )
         return limiter
 
-    def allow(case: str, limiter: Any, user: str, tool: str, expected: bool, hint: str, history: list[str]) -> None:
+    def allow(
+        case: str, limiter: Any, user: str, tool: str, expected: bool, hint: str, history: list[str]
+    ) -> None:
         got = check.call(case, limiter.allow, user, tool)
         if not isinstance(got, bool):
-            raise check.fail(case, expected="True 或 False", got=f"{type(got).__name__}: {_short(got)}", hint="allow 返回一个布尔值。")
+            raise check.fail(
+                case,
+                expected="True 或 False",
+                got=f"{type(got).__name__}: {_short(got)}",
+                hint="allow 返回一个布尔值。",
+            )
         history.append(f"allow({user!r}, {tool!r}) → {got}")
         if got != expected:
-            raise check.fail(case, given="；".join(history), expected=f"这一次 allow({user!r}, {tool!r}) 返回 {expected}",
-                             got=f"返回了 {got}", hint=_limiter_hint(rate_limiter_class, hint))
+            raise check.fail(
+                case,
+                given="；".join(history),
+                expected=f"这一次 allow({user!r}, {tool!r}) 返回 {expected}",
+                got=f"返回了 {got}",
+                hint=_limiter_hint(rate_limiter_class, hint),
+            )
 
-    clock = _Clock(1_000_000.0)  # far from time.time(): a limiter that reads the real clock gives itself away
+    clock = _Clock(
+        1_000_000.0
+    )  # far from time.time(): a limiter that reads the real clock gives itself away
     case = "同一用户同一工具：上限 3 次"
     limiter, history = make(case, 3, 3600, clock), []
     for n in range(3):
@@ -453,24 +879,59 @@ def day5_rate_limiter(rate_limiter_class: Callable[..., Any]) -> None:
     limiter, history = make(case, 1, 60, edge), []
     allow(case, limiter, "u1", "book_room", True, "", history)
     edge.now += 59
-    allow(case, limiter, "u1", "book_room", False,
-          "上一次调用在 59 秒前，还在 60 秒的窗口里。窗口是“最近 per_seconds 秒”，不要按整点切成一格一格的。", history)
+    allow(
+        case,
+        limiter,
+        "u1",
+        "book_room",
+        False,
+        "上一次调用在 59 秒前，还在 60 秒的窗口里。窗口是“最近 per_seconds 秒”，"
+        "不要按整点切成一格一格的。",
+        history,
+    )
     edge = _Clock(2_500_000.0)
-    limiter, history = make(case, 1, 60, edge), []  # a new limiter, so no refused call is in the way
+    limiter, history = (
+        make(case, 1, 60, edge),
+        [],
+    )  # a new limiter, so no refused call is in the way
     allow(case, limiter, "u1", "book_room", True, "", history)
     edge.now += 60
-    allow(case, limiter, "u1", "book_room", True,
-          "上一次调用正好在 60 秒前，已经不在窗口里：只数时间 > now - per_seconds 的调用（用 >，不是 >=）。"
-          "时间要从 self.clock() 取，过期的记录要丢掉。", history)
+    allow(
+        case,
+        limiter,
+        "u1",
+        "book_room",
+        True,
+        "上一次调用正好在 60 秒前，已经不在窗口里：只数时间 > now - per_seconds 的调用（用 >，不是"
+        " >=）。"
+        "时间要从 self.clock() 取，过期的记录要丢掉。",
+        history,
+    )
     check.ok(case)
 
     case = "滑动窗口不是固定窗口：0、9、10、10.5 秒，每 10 秒最多 2 次"
     slide = _Clock(6_000_000.0)  # a multiple of 10: a window cut at round numbers starts here too
     limiter, history = make(case, 2, 10, slide), []
-    for offset, expected, hint in ((0, True, ""), (9, True, ""),
-                                   (10, True, "第 10 秒时，第 0 秒那次已经过期（只数时间 > now - 10 的），最近 10 秒里只有第 9 秒那一次。"),
-                                   (10.5, False, "第 10.5 秒时，最近 10 秒里（第 0.5 秒之后）已经有第 9 秒和第 10 秒两次：不能放行。"
-                                                 "按整 10 秒分格、或者从某一次调用起重新计数，都是固定窗口——窗口要跟着现在的时间滑动：每次都数 (now - per_seconds, now] 里的调用。")):
+    for offset, expected, hint in (
+        (0, True, ""),
+        (9, True, ""),
+        (
+            10,
+            True,
+            "第 10 秒时，第 0 秒那次已经过期（只数时间 > now - 10 的），最近 10 秒里只有第 9 秒那一"
+            "次。",
+        ),
+        (
+            10.5,
+            False,
+            (
+                "第 10.5 秒时，最近 10 秒里（第 0.5 秒之后）已经有第 9 秒和第 10 秒两次：不能放行。"
+                "按整 10 秒分格、或者从某一次调用起重新计数，"
+                "都是固定窗口——窗口要跟着现在的时间滑动：每次都数 (now - per_seconds, now]"
+                " 里的调用。"
+            ),
+        ),
+    ):
         slide.now = 6_000_000.0 + offset
         allow(case, limiter, "u1", "send_sms", expected, hint, history)
     check.ok(case)
@@ -484,7 +945,15 @@ def day5_rate_limiter(rate_limiter_class: Callable[..., Any]) -> None:
     for _ in range(3):
         allow(case, limiter, "u1", "send_email", False, "已经用完 2 次，还在窗口内。", history)
     start.now += 50  # the two allowed calls are exactly 100 s old now; the refused ones only 50 s
-    allow(case, limiter, "u1", "send_email", True, "放行的两次已经过期；被拒绝的三次不能算进去（只记录返回 True 的调用）。", history)
+    allow(
+        case,
+        limiter,
+        "u1",
+        "send_email",
+        True,
+        "放行的两次已经过期；被拒绝的三次不能算进去（只记录返回 True 的调用）。",
+        history,
+    )
     allow(case, limiter, "u1", "send_email", True, "还剩一个名额：被拒绝的调用不计数。", history)
     check.ok(case)
 
@@ -492,20 +961,57 @@ def day5_rate_limiter(rate_limiter_class: Callable[..., Any]) -> None:
     limiter, history = make(case, 1, 60, _Clock(4_000_000.0)), []
     allow(case, limiter, "u1", "book_room", True, "", history)
     allow(case, limiter, "u1", "book_room", False, "上限是 1。", history)
-    allow(case, limiter, "u2", "book_room", True, "另一个用户有自己的计数：按 (user_id, tool) 分开记。", history)
-    allow(case, limiter, "u1", "send_sms", True, "另一个工具有自己的计数：按 (user_id, tool) 分开记。", history)
+    allow(
+        case,
+        limiter,
+        "u2",
+        "book_room",
+        True,
+        "另一个用户有自己的计数：按 (user_id, tool) 分开记。",
+        history,
+    )
+    allow(
+        case,
+        limiter,
+        "u1",
+        "send_sms",
+        True,
+        "另一个工具有自己的计数：按 (user_id, tool) 分开记。",
+        history,
+    )
     check.ok(case)
     case = "两个限流器互不影响（没有共享状态）"
-    first, second, history = make(case, 1, 60, _Clock(5_000_000.0)), make(case, 1, 60, _Clock(5_000_000.0)), []
+    first, second, history = (
+        make(case, 1, 60, _Clock(5_000_000.0)),
+        make(case, 1, 60, _Clock(5_000_000.0)),
+        [],
+    )
     allow(case, first, "u9", "t", True, "", history)
-    allow(case, second, "u9", "t", True, "第二个限流器是新的，它的计数应该从 0 开始：计数要放在 self 上（在 __init__ 里创建），不能放在类属性里。", history)
+    allow(
+        case,
+        second,
+        "u9",
+        "t",
+        True,
+        "第二个限流器是新的，它的计数应该从 0 开始：计数要放在 self 上（在 __init__ 里创建），"
+        "不能放在类属性里。",
+        history,
+    )
     check.ok(case)
     case = "只用传进来的时钟"
     frozen = _Clock(9_000_000.0)
     limiter, history = make(case, 2, 1, frozen), []
     allow(case, limiter, "u", "t", True, "", history)
     allow(case, limiter, "u", "t", True, "", history)
-    allow(case, limiter, "u", "t", False, "时钟没有走：窗口 1 秒也还没过去。要用 self.clock() 取时间，不要用 time.time()。", history)
+    allow(
+        case,
+        limiter,
+        "u",
+        "t",
+        False,
+        "时钟没有走：窗口 1 秒也还没过去。要用 self.clock() 取时间，不要用 time.time()。",
+        history,
+    )
     check.ok(case)
     _fresh_limiters(check, rate_limiter_class)
     check.done()
@@ -516,9 +1022,18 @@ def _fresh_limiters(check: _Check, rate_limiter_class: Callable[..., Any]) -> No
     (silent when right): each (user_id, tool) exactly as given is its own count, and a new limiter
     starts empty."""
     wide = full_width("alice")
-    calls = [("张三", "查询天气"), ("张三", "查询天气"), ("张三丰", "查询天气"), ("张三", "查询天气预报"),
-             ("张三查", "询天气"), ("Alice", "send_sms"), ("alice", "send_sms"), (wide, "send_sms"),
-             ("alice", "SEND_SMS"), ("alice", "send_sms")]
+    calls = [
+        ("张三", "查询天气"),
+        ("张三", "查询天气"),
+        ("张三丰", "查询天气"),
+        ("张三", "查询天气预报"),
+        ("张三查", "询天气"),
+        ("Alice", "send_sms"),
+        ("alice", "send_sms"),
+        (wide, "send_sms"),
+        ("alice", "SEND_SMS"),
+        ("alice", "send_sms"),
+    ]
     wanted = [True, False, True, True, True, True, True, True, True, False]
     other = [("李四", "订会议室"), ("李四", "订会议室"), ("王五", "订会议室")]
     shown = "allow " + "、".join(f"({user!r}, {tool!r})" for user, tool in calls)
@@ -527,26 +1042,40 @@ def _fresh_limiters(check: _Check, rate_limiter_class: Callable[..., Any]) -> No
         def allowed() -> list[Any]:
             limiter = rate_limiter_class(1, 60, _Clock(8_000_000.0))
             return [limiter.allow(user, tool) for user, tool in sequence]
+
         return allowed
 
-    check.independent("新的限流器：中文、大小写和全角不同的用户和工具", [
-        ("一个新的限流器，每 60 秒 1 次，依次 10 个调用", run(calls), wanted, shown),
-        ("再一个新的限流器，同样的调用", run(calls), wanted, shown),
-        ("又一个新的限流器，另外 3 个调用", run(other), [True, False, True]),
-    ], hint="按 (user_id, tool) 这个元组原样分开计数：不要 lower()、不要转换全角，也不要把两个字符串拼在一起当键"
-            "（\"张三\" + \"查询天气\" 和 \"张三查\" + \"询天气\" 拼出来一样）；每个新的限流器从空的记录开始。")
+    check.independent(
+        "新的限流器：中文、大小写和全角不同的用户和工具",
+        [
+            ("一个新的限流器，每 60 秒 1 次，依次 10 个调用", run(calls), wanted, shown),
+            ("再一个新的限流器，同样的调用", run(calls), wanted, shown),
+            ("又一个新的限流器，另外 3 个调用", run(other), [True, False, True]),
+        ],
+        hint=(
+            "按 (user_id, tool) 这个元组原样分开计数：不要 lower()、不要转换全角，"
+            "也不要把两个字符串拼在一起当键"
+            '（"张三" + "查询天气" 和 "张三查" + "询天气" 拼出来一样）；每个新的限流器从空的记录开'
+            "始。"
+        ),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # 5.4 deciding every pending call and driving the run to its end
 # ---------------------------------------------------------------------------------------------
 
+
 class _Stuck(RuntimeError):
-    """Raised by the checker's gate when the learner's loop keeps resuming a run that can never go on."""
+    """Raised by the checker's gate when the learner's loop keeps resuming a run that can never go
+    on.
+    """
 
 
 def day5_decide_all(drive: Callable[..., Any]) -> None:
-    """Exercise 5.4: ``drive(agent, result, approve_tools, approver) -> RunResult``: decide every pending call, resume, repeat (bounded)."""
+    """Exercise 5.4: ``drive(agent, result, approve_tools, approver) -> RunResult``: decide every
+    pending call, resume, repeat (bounded).
+    """
     __tracebackhide__ = True
     from ....agent import Agent
     from ....permissions import Level, Policy, PolicyGate, RoleRules, User
@@ -593,11 +1122,22 @@ def day5_decide_all(drive: Callable[..., Any]) -> None:
     def agent_for(*replies: Any, gate: Any = None) -> Agent:
         policy = Policy({"助理": RoleRules()}, approver_role="主管")
         if gate is not None:
-            return Agent(ScriptedClient(replies), ToolRegistry([book, send_sms, buy]), hooks=[gate(policy, user)])
-        return Agent(ScriptedClient(replies), ToolRegistry([book, send_sms, buy]), hooks=[PolicyGate(policy, user)])
+            return Agent(
+                ScriptedClient(replies),
+                ToolRegistry([book, send_sms, buy]),
+                hooks=[gate(policy, user)],
+            )
+        return Agent(
+            ScriptedClient(replies),
+            ToolRegistry([book, send_sms, buy]),
+            hooks=[PolicyGate(policy, user)],
+        )
 
-    def run_drive(case: str, agent: Agent, approve_tools: set[str], hint: str = "", decider: Any = None) -> Any:
-        # L2 is confirmed by the requester, L3 approved by the approver role (never by the requester)
+    def run_drive(
+        case: str, agent: Agent, approve_tools: set[str], hint: str = "", decider: Any = None
+    ) -> Any:
+        # L2 is confirmed by the requester, L3 approved by the approver role (never by the
+        # requester)
         decider = decider or user
         paused = agent.run("办几件事")
         if paused.stop_reason != "needs_confirmation":  # the checker's own script: must pause first
@@ -608,46 +1148,105 @@ def day5_decide_all(drive: Callable[..., Any]) -> None:
             text = str(exc)
             if "只能继续一个等待确认的运行" in text:
                 reason = re.search(r"stop_reason 是 '?([a-z_]+)", text)
-                return (f"你在一个已经不再等待确认的运行上调用了 resume（它的 stop_reason 已经是 {reason.group(1) if reason else '别的'}）："
-                        "每一轮先看 result.stop_reason == \"needs_confirmation\"，不是就停下，把结果返回。")
+                return (
+                    "你在一个已经不再等待确认的运行上调用了 resume（它的 stop_reason 已经是"
+                    f" {reason.group(1) if reason else '别的'}）：每一轮先看 result.stop_reason =="
+                    ' "needs_confirmation"，不是就停下，把结果返回。'
+                )
             if "每个待确认的调用都要有一个决定" in text:
-                return "每个 pending 的请求都要有决定：遍历 result.pending（不止第一个），request.id 作键，在 approve_tools 里的批准，其余的拒绝。"
-            return hint or f"你的函数抛出了 {type(exc).__name__}：在上面的单元格里单独调用 drive，看是哪一行出的错。"
+                return (
+                    "每个 pending 的请求都要有决定：遍历 result.pending（不止第一个），request.id"
+                    " 作键，在 approve_tools 里的批准，其余的拒绝。"
+                )
+            return hint or (
+                f"你的函数抛出了 {type(exc).__name__}：在上面的单元格里单独调用 drive，看是哪一"
+                f"行出的错。"
+            )
 
         try:
             got = check.call(case, drive, agent, paused, given, decider, hint=explain)
         except ExerciseFailed as failure:
             if isinstance(failure.__cause__, _Stuck):
-                raise check.fail(case, expected="有限次数之后停下，返回仍在等待的结果", got="一直在 resume，停不下来",
-                                 hint="循环要有上限：for _ in range(max_rounds)，用完了就返回当前的结果。") from None
+                raise check.fail(
+                    case,
+                    expected="有限次数之后停下，返回仍在等待的结果",
+                    got="一直在 resume，停不下来",
+                    hint="循环要有上限：for _ in range(max_rounds)，用完了就返回当前的结果。",
+                ) from None
             raise
         if given != approve_tools:
-            raise check.fail(case, expected=f"approve_tools 保持 {sorted(approve_tools)}", got=sorted(given),
-                             hint="不要修改传进来的 approve_tools（它属于调用方）。")
+            raise check.fail(
+                case,
+                expected=f"approve_tools 保持 {sorted(approve_tools)}",
+                got=sorted(given),
+                hint="不要修改传进来的 approve_tools（它属于调用方）。",
+            )
         if not isinstance(got, RunResult):
-            raise check.fail(case, expected="最后一次 resume 返回的 RunResult", got=typed(got),
-                             hint="return 最后的 result（agent.resume 的返回值）。")
+            raise check.fail(
+                case,
+                expected="最后一次 resume 返回的 RunResult",
+                got=typed(got),
+                hint="return 最后的 result（agent.resume 的返回值）。",
+            )
         return got
 
     case = "一步里两个调用：一个批准、一个拒绝"
     done.clear()
-    agent = agent_for(calls(call("book", {"room": "room_301"}, id="a"), call("buy", {"item": "显示器"}, id="b")), reply("订好了，采购没提交。"))
-    result = run_drive(case, agent, {"book"}, hint="每个 pending 的请求都要有决定：在 approve_tools 里的批准，其余的拒绝。")
+    agent = agent_for(
+        calls(call("book", {"room": "room_301"}, id="a"), call("buy", {"item": "显示器"}, id="b")),
+        reply("订好了，采购没提交。"),
+    )
+    result = run_drive(
+        case,
+        agent,
+        {"book"},
+        hint="每个 pending 的请求都要有决定：在 approve_tools 里的批准，其余的拒绝。",
+    )
     if result.stop_reason != "final" or done != ["book room_301"]:
-        raise check.fail(case, expected="final，只执行了 book room_301", got=f"{result.stop_reason}，执行了 {done}",
-                         hint="遍历 result.pending（不止第一个）：request.tool 在 approve_tools 里就 approve，否则 reject(原因)。")
-    rejection = next((str(json.loads(m["content"]).get("error")) for m in result.messages if m.get("tool_call_id") == "b"), "")
+        raise check.fail(
+            case,
+            expected="final，只执行了 book room_301",
+            got=f"{result.stop_reason}，执行了 {done}",
+            hint=(
+                "遍历 result.pending（不止第一个）：request.tool 在 approve_tools 里就 approve，"
+                "否则 reject(原因)。"
+            ),
+        )
+    rejection = next(
+        (
+            str(json.loads(m["content"]).get("error"))
+            for m in result.messages
+            if m.get("tool_call_id") == "b"
+        ),
+        "",
+    )
     if "buy" not in rejection:
-        raise check.fail(case, expected="拒绝原因里写出被拒绝的工具名 buy", got=rejection, hint="例如 reject(f\"{request.tool} 不在允许的范围内\")。")
+        raise check.fail(
+            case,
+            expected="拒绝原因里写出被拒绝的工具名 buy",
+            got=rejection,
+            hint='例如 reject(f"{request.tool} 不在允许的范围内")。',
+        )
     check.ok(case, _brief(rejection, 50))
 
     case = "暂停两次：继续后又暂停，要再决定一轮"
     done.clear()
-    agent = agent_for(calls(call("book", {"room": "room_501"}, id="c")), calls(call("buy", {"item": "椅子"}, id="d")), reply("都办好了。"))
+    agent = agent_for(
+        calls(call("book", {"room": "room_501"}, id="c")),
+        calls(call("buy", {"item": "椅子"}, id="d")),
+        reply("都办好了。"),
+    )
     result = run_drive(case, agent, {"book", "buy"})
     if result.stop_reason != "final" or done != ["book room_501", "buy 椅子"]:
-        raise check.fail(case, expected="final，先后执行 book room_501、buy 椅子", got=f"{result.stop_reason}，执行了 {done}",
-                         hint="resume 之后的结果可能又是 needs_confirmation：用一个有上限的循环，直到 stop_reason 不再是它。")
+        raise check.fail(
+            case,
+            expected="final，先后执行 book room_501、buy 椅子",
+            got=f"{result.stop_reason}，执行了 {done}",
+            hint=(
+                "resume 之后的结果可能又是 needs_confirmation：用一个有上限的循环，直到 stop_reason"
+                " 不再是它。"
+            ),
+        )
     check.ok(case)
 
     case = "L3 调用由审批人批准"
@@ -655,16 +1254,30 @@ def day5_decide_all(drive: Callable[..., Any]) -> None:
     agent = agent_for(calls(call("send_sms", {"content": "会议改期"}, id="e")), reply("已发送。"))
     result = run_drive(case, agent, {"send_sms"}, decider=boss)
     if result.stop_reason != "final" or done != ["sms 会议改期"]:
-        raise check.fail(case, expected="final，短信发出", got=f"{result.stop_reason}，执行了 {done}",
-                         hint="L3 要由审批人决定：approve(by=approver)。不写 by 就是发起人自己，L3 不算数。")
+        raise check.fail(
+            case,
+            expected="final，短信发出",
+            got=f"{result.stop_reason}，执行了 {done}",
+            hint="L3 要由审批人决定：approve(by=approver)。不写 by 就是发起人自己，L3 不算数。",
+        )
     check.ok(case)
 
     case = "都不在允许范围：全部拒绝，什么也不执行"
     done.clear()
-    agent = agent_for(calls(call("send_sms", {"content": "促销"}, id="f"), call("buy", {"item": "咖啡机"}, id="g")), reply("都没办。"))
+    agent = agent_for(
+        calls(
+            call("send_sms", {"content": "促销"}, id="f"), call("buy", {"item": "咖啡机"}, id="g")
+        ),
+        reply("都没办。"),
+    )
     result = run_drive(case, agent, set())
     if result.stop_reason != "final" or done:
-        raise check.fail(case, expected="final，没有执行任何工具", got=f"{result.stop_reason}，执行了 {done}", hint="不在 approve_tools 里的一律拒绝。")
+        raise check.fail(
+            case,
+            expected="final，没有执行任何工具",
+            got=f"{result.stop_reason}，执行了 {done}",
+            hint="不在 approve_tools 里的一律拒绝。",
+        )
     check.ok(case)
 
     class StuckGate(PolicyGate):
@@ -678,6 +1291,7 @@ def day5_decide_all(drive: Callable[..., Any]) -> None:
                 if StuckGate.resumed > 50:
                     raise _Stuck("the run was resumed more than 50 times")
                 from ....run import NeedsConfirmation
+
                 raise NeedsConfirmation(context.request)
             return super().check_call(call, context)
 
@@ -686,8 +1300,11 @@ def day5_decide_all(drive: Callable[..., Any]) -> None:
     agent = agent_for(calls(call("book", {"room": "room_302"}, id="h")), gate=StuckGate)
     result = run_drive(case, agent, {"book"})
     if result.stop_reason != "needs_confirmation" or not 1 <= StuckGate.resumed <= 20:
-        raise check.fail(case, expected="最多 resume 20 次，返回仍是 needs_confirmation 的结果",
-                         got=f"{result.stop_reason}，resume 了 {StuckGate.resumed} 次",
-                         hint="循环上限写小一点（例如 5 轮）；用完了就把当前结果返回，让调用方去处理。")
+        raise check.fail(
+            case,
+            expected="最多 resume 20 次，返回仍是 needs_confirmation 的结果",
+            got=f"{result.stop_reason}，resume 了 {StuckGate.resumed} 次",
+            hint="循环上限写小一点（例如 5 轮）；用完了就把当前结果返回，让调用方去处理。",
+        )
     check.ok(case, f"resume {StuckGate.resumed} 次后停下")
     check.done()

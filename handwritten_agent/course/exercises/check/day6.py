@@ -1,12 +1,13 @@
-"""Checkers for the Day 6 exercises (日志、可观测性与评测): a redaction rule, a hand-written tracer, a cost report,
-an evaluation case.
+"""Checkers for the Day 6 exercises (日志、可观测性与评测): a redaction rule, a hand-written tracer,
+a cost report, an evaluation case.
 
 The redaction and cost checkers run the learner's function on trace lines built here (the shapes
 ``Tracer`` writes), several cases per dimension the task names, each with an edge; the input is
-deep-copied before and compared after, so a function that changes the lines it was given fails with a
-hint. The tracer is judged by what it writes while scripted agents run with it as their hook — after
-every event, not only at the end. The evaluation case is run against scripted agents that do the right
-thing and against ones that do something subtly wrong: a good case passes the first and fails every other.
+deep-copied before and compared after, so a function that changes the lines it was given fails with
+a hint. The tracer is judged by what it writes while scripted agents run with it as their hook —
+after every event, not only at the end. The evaluation case is run against scripted agents that do
+the right thing and against ones that do something subtly wrong: a good case passes the first and
+fails every other.
 """
 
 from __future__ import annotations
@@ -17,20 +18,39 @@ import math
 import re
 import sqlite3
 import tempfile
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from .framework import (_brief, _callable, _Check, _short, attribute, exercise, full_width, typed,
-                        value_difference)
+from .framework import (
+    _brief,
+    _callable,
+    _Check,
+    _short,
+    attribute,
+    exercise,
+    full_width,
+    typed,
+    value_difference,
+)
 
 # --------------------------------------------------------------------------- helpers
 
 
 def _same_input(check: _Check, case: str, before: Any, after: Any) -> None:
-    if json.dumps(before, sort_keys=True, ensure_ascii=False, default=str) != json.dumps(after, sort_keys=True, ensure_ascii=False, default=str):
-        raise check.fail(case, expected="传入的数据保持原样", got=f"调用之后变成了：{_short(after, 200)}",
-                         hint="不要在原来的 dict/list 上修改：先建一个新的（例如逐层构造新 dict，或 copy.deepcopy 之后再改）。")
+    if json.dumps(before, sort_keys=True, ensure_ascii=False, default=str) != json.dumps(
+        after, sort_keys=True, ensure_ascii=False, default=str
+    ):
+        raise check.fail(
+            case,
+            expected="传入的数据保持原样",
+            got=f"调用之后变成了：{_short(after, 200)}",
+            hint=(
+                "不要在原来的 dict/list 上修改：先建一个新的（例如逐层构造新 dict，或 copy.deepcopy"
+                " 之后再改）。"
+            ),
+        )
 
 
 def _run(check: _Check, case: str, fn: Callable[..., Any], *args: Any, hint: str = "") -> Any:
@@ -54,7 +74,9 @@ def _strings(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ..
     if isinstance(value, dict):
         return [item for key, inner in value.items() for item in _strings(inner, (*path, key))]
     if isinstance(value, list):
-        return [item for index, inner in enumerate(value) for item in _strings(inner, (*path, index))]
+        return [
+            item for index, inner in enumerate(value) for item in _strings(inner, (*path, index))
+        ]
     return []
 
 
@@ -67,8 +89,16 @@ def _at(value: Any, path: tuple[Any, ...]) -> Any:
     return value
 
 
-def _redact_hint(line: dict[str, Any], expected: dict[str, Any], got: Any, hint: str, redact_line: Callable[..., Any]) -> str:
-    """The hint for the first string the learner got wrong: which key stayed, and why (tried again on that key alone)."""
+def _redact_hint(
+    line: dict[str, Any],
+    expected: dict[str, Any],
+    got: Any,
+    hint: str,
+    redact_line: Callable[..., Any],
+) -> str:
+    """The hint for the first string the learner got wrong: which key stayed, and why (tried again
+    on that key alone).
+    """
     for path, text in _strings(line):
         want, have = _at(expected, path), _at(got, path)
         if want == have or not isinstance(have, str) or want == "***":
@@ -82,85 +112,213 @@ def _redact_hint(line: dict[str, Any], expected: dict[str, Any], got: Any, hint:
         except Exception:  # noqa: BLE001 - only a hint depends on it
             alone = None
         if alone == {"note": "sk-***"}:
-            return f"{key} 单独出现时你能替换，和别的密钥在同一段文字里时却留下了：用 re.sub 替换所有匹配（不要 count=1，也不要只 search 一次）。"
+            return (
+                f"{key} 单独出现时你能替换，和别的密钥在同一段文字里时却留下了：用 re.sub"
+                " 替换所有匹配（不要 count=1，也不要只 search 一次）。"
+            )
         body = key[3:]
         if re.search(r"[-_]", body):
-            return f"{key} 没有被替换：它里面有 - 或 _。密钥的字符是字母、数字、- 和 _，字符类要写全：[A-Za-z0-9_-]{{16,}}。"
+            return (
+                f"{key} 没有被替换：它里面有 - 或 _。密钥的字符是字母、数字、- 和 _，"
+                "字符类要写全：[A-Za-z0-9_-]{16,}。"
+            )
         if len(body) == 16:
-            return f"{key} 没有被替换：sk- 后面正好 16 个字符，“至少 16 个”包括 16 个本身：{{16,}}，不是 {{17,}}。"
+            return (
+                f"{key} 没有被替换：sk- 后面正好 16 个字符，“至少 16 个”包括 16 个本身：{{16,}}，"
+                "不是 {17,}。"
+            )
         return f"{key} 没有被替换。" + hint
     return hint
 
 
 def _chinese_lines(check: _Check, redact_line: Callable[..., Any]) -> None:
     """Chinese field names and Chinese text around keys, one line after another (silent when right):
-    "字母、数字" in the rule are ASCII ones, so ``\\w`` (which matches Chinese) and a JSON round trip
-    that escapes Chinese to ``\\uXXXX`` both go wrong; so does state kept from the line before."""
+    "字母、数字" in the rule are ASCII ones, so ``\\w`` (which matches Chinese) and a JSON round
+    trip that escapes Chinese to ``\\uXXXX`` both go wrong; so does state kept from the line before.
+    """
     key = "sk-" + "Ab9_" * 5
     runs = [
-        ("中文字段名以 Password 结尾", {"数据库Password": "p-1", "用户": "张三"},
-         {"数据库Password": "***", "用户": "张三"}),
+        (
+            "中文字段名以 Password 结尾",
+            {"数据库Password": "p-1", "用户": "张三"},
+            {"数据库Password": "***", "用户": "张三"},
+        ),
         ("密钥后面紧跟中文", {"note": f"{key}是新的密钥"}, {"note": "sk-***是新的密钥"}),
         ("密钥前面紧挨着中文", {"note": f"密钥{key}，别外传"}, {"note": "密钥sk-***，别外传"}),
-        ("sk- 后面是中文，不是密钥", {"note": "sk-" + "中文字符" * 5}, {"note": "sk-" + "中文字符" * 5}),
+        (
+            "sk- 后面是中文，不是密钥",
+            {"note": "sk-" + "中文字符" * 5},
+            {"note": "sk-" + "中文字符" * 5},
+        ),
         ("全角的 ｓｋ－ 不是密钥", {"note": full_width(key)}, {"note": full_width(key)}),
-        ("另一行：没有密钥", {"用户": "李四", "note": "会议室 302"}, {"用户": "李四", "note": "会议室 302"}),
+        (
+            "另一行：没有密钥",
+            {"用户": "李四", "note": "会议室 302"},
+            {"用户": "李四", "note": "会议室 302"},
+        ),
     ]
-    check.independent("中文的字段名和文本", [
-        (label, (lambda line=line: redact_line(copy.deepcopy(line))), expected)
-        for label, line, expected in runs],
-        hint="规则里的“字母、数字”是 ASCII 的 A-Z、a-z、0-9：\\w 也匹配汉字，要写成 [A-Za-z0-9_-]；"
-             "不要把整行 json.dumps 成文本再替换（默认会把中文转成 \\uXXXX，密钥前面就“紧挨着”数字了）。")
+    check.independent(
+        "中文的字段名和文本",
+        [
+            (label, (lambda line=line: redact_line(copy.deepcopy(line))), expected)
+            for label, line, expected in runs
+        ],
+        hint=(
+            "规则里的“字母、数字”是 ASCII 的 A-Z、a-z、0-9：\\w 也匹配汉字，要写成 [A-Za-z0-9_-]；"
+            "不要把整行 json.dumps 成文本再替换（默认会把中文转成 \\uXXXX，密钥前面就“紧挨着”数字"
+            "了）。"
+        ),
+    )
 
 
 def day6_redact_line(redact_line: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
-    """Exercise 6.1: ``redact_line(line) -> dict`` — secret-named string fields and ``sk-`` keys in text become ``***``."""
+    """Exercise 6.1: ``redact_line(line) -> dict`` — secret-named string fields and ``sk-`` keys in
+    text become ``***``.
+    """
     __tracebackhide__ = True
     check = _Check("day6_redact_line")
     _callable(check.exercise, redact_line)
     key = "sk-AbCdEf0123456789xyz"
     other = "sk-proj_Zz9Yy8Xx7Ww6Vv5Uu4"
     cases: list[tuple[str, dict[str, Any], dict[str, Any], str]] = [
-        ("字段名是 api_key", {"event": "model_call", "api_key": "abc12345", "model": "m1"},
-         {"event": "model_call", "api_key": "***", "model": "m1"}, "字段名（转成小写后）以 key、token、secret、password 结尾、值是字符串时，整个值换成 \"***\"。"),
-        ("字段名大小写不同、以 TOKEN/Secret/Password 结尾", {"LLM_API_KEY": "k-1", "Refresh_Token": "t-2", "clientSecret": "s-3", "DB_PASSWORD": "p-4", "user": "u1"},
-         {"LLM_API_KEY": "***", "Refresh_Token": "***", "clientSecret": "***", "DB_PASSWORD": "***", "user": "u1"},
-         "比较之前先把字段名转成小写（name.lower().endswith(...)）。"),
-        ("数字和以 tokens 结尾的字段不动", {"input_tokens": 120, "output_tokens": None, "max_token": 50, "tokens": "3", "token": 7},
-         {"input_tokens": 120, "output_tokens": None, "max_token": 50, "tokens": "3", "token": 7},
-         "只替换**字符串**值；input_tokens、tokens 以 tokens 结尾（不是 token），不能动；数字和 None 原样保留。"),
-        ("嵌套在 dict 和 list 里的字段", {"request": {"headers": [{"name": "x", "auth_token": "abc"}], "secret": {"inner": "visible"}}},
-         {"request": {"headers": [{"name": "x", "auth_token": "***"}], "secret": {"inner": "visible"}}},
-         "要递归处理：值是 dict 就处理这个 dict，值是 list 就处理其中每一项；secret 的值是 dict 时不整体替换，而是继续往里看。"),
-        ("文本里的 sk- 密钥", {"gen_ai.input.messages": [{"role": "user", "content": f"我的 key 是 {key}，帮我查余额"}]},
-         {"gen_ai.input.messages": [{"role": "user", "content": "我的 key 是 sk-***，帮我查余额"}]},
-         "在所有字符串里找 sk- 开头、后面至少 16 个字母/数字/-/_ 的片段，换成 sk-***（用 re.sub）。"),
-        ("一段文本里有两个密钥", {"note": f"旧的 {key} 新的 {other}。"}, {"note": "旧的 sk-*** 新的 sk-***。"},
-         "用 re.sub 替换所有匹配，而不只是第一个。"),
-        ("太短的 sk- 和单词中间的 sk- 不是密钥", {"note": "sk-short 不是密钥，task-abcdefghijklmnopqrstu 也不是"},
-         {"note": "sk-short 不是密钥，task-abcdefghijklmnopqrstu 也不是"},
-         "密钥至少 16 个字符；而且 sk- 前面不能紧挨着字母或数字（task- 里的 sk- 不算），可以用 (?<![A-Za-z0-9])sk-。"),
-        ("sk- 后面正好 16 个字符是密钥，15 个不是", {"note": f"新的 {_SIXTEEN}，旧的 {_FIFTEEN}"}, {"note": f"新的 sk-***，旧的 {_FIFTEEN}"},
-         "“至少 16 个”包括正好 16 个：{16,}。"),
-        ("列表里直接是字符串", {"tool_calls": [f"key={key}", "普通文本"]}, {"tool_calls": ["key=sk-***", "普通文本"]},
-         "list 里的每一项都要处理，字符串项也一样。"),
+        (
+            "字段名是 api_key",
+            {"event": "model_call", "api_key": "abc12345", "model": "m1"},
+            {"event": "model_call", "api_key": "***", "model": "m1"},
+            "字段名（转成小写后）以 key、token、secret、password 结尾、值是字符串时，整个值换成 "
+            '"***"。',
+        ),
+        (
+            "字段名大小写不同、以 TOKEN/Secret/Password 结尾",
+            {
+                "LLM_API_KEY": "k-1",
+                "Refresh_Token": "t-2",
+                "clientSecret": "s-3",
+                "DB_PASSWORD": "p-4",
+                "user": "u1",
+            },
+            {
+                "LLM_API_KEY": "***",
+                "Refresh_Token": "***",
+                "clientSecret": "***",
+                "DB_PASSWORD": "***",
+                "user": "u1",
+            },
+            "比较之前先把字段名转成小写（name.lower().endswith(...)）。",
+        ),
+        (
+            "数字和以 tokens 结尾的字段不动",
+            {
+                "input_tokens": 120,
+                "output_tokens": None,
+                "max_token": 50,
+                "tokens": "3",
+                "token": 7,
+            },
+            {
+                "input_tokens": 120,
+                "output_tokens": None,
+                "max_token": 50,
+                "tokens": "3",
+                "token": 7,
+            },
+            (
+                "只替换**字符串**值；input_tokens、tokens 以 tokens 结尾（不是 token），"
+                "不能动；数字和 None 原样保留。"
+            ),
+        ),
+        (
+            "嵌套在 dict 和 list 里的字段",
+            {
+                "request": {
+                    "headers": [{"name": "x", "auth_token": "abc"}],
+                    "secret": {"inner": "visible"},
+                }
+            },
+            {
+                "request": {
+                    "headers": [{"name": "x", "auth_token": "***"}],
+                    "secret": {"inner": "visible"},
+                }
+            },
+            (
+                "要递归处理：值是 dict 就处理这个 dict，值是 list 就处理其中每一项；secret 的值是"
+                " dict 时不整体替换，而是继续往里看。"
+            ),
+        ),
+        (
+            "文本里的 sk- 密钥",
+            {
+                "gen_ai.input.messages": [
+                    {"role": "user", "content": f"我的 key 是 {key}，帮我查余额"}
+                ]
+            },
+            {
+                "gen_ai.input.messages": [
+                    {"role": "user", "content": "我的 key 是 sk-***，帮我查余额"}
+                ]
+            },
+            "在所有字符串里找 sk- 开头、后面至少 16 个字母/数字/-/_ 的片段，换成 sk-***（用 "
+            "re.sub）。",
+        ),
+        (
+            "一段文本里有两个密钥",
+            {"note": f"旧的 {key} 新的 {other}。"},
+            {"note": "旧的 sk-*** 新的 sk-***。"},
+            "用 re.sub 替换所有匹配，而不只是第一个。",
+        ),
+        (
+            "太短的 sk- 和单词中间的 sk- 不是密钥",
+            {"note": "sk-short 不是密钥，task-abcdefghijklmnopqrstu 也不是"},
+            {"note": "sk-short 不是密钥，task-abcdefghijklmnopqrstu 也不是"},
+            (
+                "密钥至少 16 个字符；而且 sk- 前面不能紧挨着字母或数字（task- 里的 sk- 不算），"
+                "可以用 (?<![A-Za-z0-9])sk-。"
+            ),
+        ),
+        (
+            "sk- 后面正好 16 个字符是密钥，15 个不是",
+            {"note": f"新的 {_SIXTEEN}，旧的 {_FIFTEEN}"},
+            {"note": f"新的 sk-***，旧的 {_FIFTEEN}"},
+            "“至少 16 个”包括正好 16 个：{16,}。",
+        ),
+        (
+            "列表里直接是字符串",
+            {"tool_calls": [f"key={key}", "普通文本"]},
+            {"tool_calls": ["key=sk-***", "普通文本"]},
+            "list 里的每一项都要处理，字符串项也一样。",
+        ),
         ("空的一行", {}, {}, "空 dict 返回空 dict。"),
     ]
     for case, line, expected, hint in cases:
         got = _run(check, case, redact_line, line, hint=hint)
         if not isinstance(got, dict):
-            raise check.fail(case, given=line, expected="一个新的 dict", got=f"{type(got).__name__}: {_short(got, 120)}",
-                             hint="函数要 return 脱敏之后的那一行（一个新的 dict）。")
+            raise check.fail(
+                case,
+                given=line,
+                expected="一个新的 dict",
+                got=f"{type(got).__name__}: {_short(got, 120)}",
+                hint="函数要 return 脱敏之后的那一行（一个新的 dict）。",
+            )
         if got != expected:
             where = value_difference(expected, got) or "类型不同（例如 tuple 和 list）"
-            raise check.fail(case, given=line, expected=expected, got=f"不同之处：{where}\n  你返回的：{_short(got, 200)}",
-                             hint=_redact_hint(line, expected, got, hint, redact_line))
+            raise check.fail(
+                case,
+                given=line,
+                expected=expected,
+                got=f"不同之处：{where}\n  你返回的：{_short(got, 200)}",
+                hint=_redact_hint(line, expected, got, hint, redact_line),
+            )
         check.ok(case)
     _chinese_lines(check, redact_line)
     again = _run(check, "同一行处理两次，结果一样", redact_line, cases[4][1])
     if again != cases[4][2] or redact_line(again) != again:
-        raise check.fail("同一行处理两次，结果一样", expected=cases[4][2], got=again,
-                         hint="不要在函数外面保存状态；脱敏过的结果再脱敏一次应该不变（sk-*** 不再匹配）。")
+        raise check.fail(
+            "同一行处理两次，结果一样",
+            expected=cases[4][2],
+            got=again,
+            hint="不要在函数外面保存状态；脱敏过的结果再脱敏一次应该不变（sk-*** 不再匹配）。",
+        )
     check.ok("同一行处理两次，结果一样")
     check.done()
 
@@ -169,22 +327,37 @@ def day6_redact_line(redact_line: Callable[[dict[str, Any]], dict[str, Any]]) ->
 
 _TRACER_NOW = datetime(2026, 3, 12, 14, 30)
 _COMMON = ("event", "request_id", "session_id", "user_id", "step")
-_FIELDS = {"model_call": ("model", "input_tokens", "output_tokens", "finish_reason"),
-           "tool_result": ("tool_name", "input_args", "output_summary", "tool_duration_ms", "status"),
-           "run_end": ("stop_reason", "input_tokens", "output_tokens", "usage_unknown")}
+_FIELDS = {
+    "model_call": ("model", "input_tokens", "output_tokens", "finish_reason"),
+    "tool_result": ("tool_name", "input_args", "output_summary", "tool_duration_ms", "status"),
+    "run_end": ("stop_reason", "input_tokens", "output_tokens", "usage_unknown"),
+}
 _WRITTEN = ("model_call", "tool_result", "stop")
 _FIELD_HINT = {
-    "event": "event 写事件的种类：model_call、tool_result；stop 事件写成 \"run_end\"。其他事件（run_start、tool_call、final……）不写行。",
-    "request_id": "request_id 就是 event.run_id：同一次运行（包括暂停后继续的那一段）的每一行都一样。",
+    "event": (
+        'event 写事件的种类：model_call、tool_result；stop 事件写成 "run_end"。'
+        "其他事件（run_start、tool_call、final……）不写行。"
+    ),
+    "request_id": (
+        "request_id 就是 event.run_id：同一次运行（包括暂停后继续的那一段）的每一行都一样。"
+    ),
     "session_id": "session_id 和 user_id 是创建 StepTracer 时给的，每一行原样写上。",
     "user_id": "session_id 和 user_id 是创建 StepTracer 时给的，每一行原样写上。",
     "step": "step 就是 event.step（第几步），每一行都要有。",
     "model": "model 写 event.reply.model（回答的那个模型）。",
     "finish_reason": "finish_reason 写 event.reply.finish_reason。",
     "tool_name": "tool_name 写 event.record.call.name。",
-    "output_summary": "output_summary 取 event.record.content（模型读到的那条 tool 消息的文字）的前 100 个字符：content[:100]。",
-    "tool_duration_ms": "tool_duration_ms 写 event.record.duration_ms（可以保留一位小数，不要换算成秒）。",
-    "status": "status：event.record.result.success 为 True 写 \"success\"，否则写 \"error\"（失败的调用也要写一行）。",
+    "output_summary": (
+        "output_summary 取 event.record.content（模型读到的那条 tool 消息的文字）的前 100"
+        " 个字符：content[:100]。"
+    ),
+    "tool_duration_ms": (
+        "tool_duration_ms 写 event.record.duration_ms（可以保留一位小数，不要换算成秒）。"
+    ),
+    "status": (
+        'status：event.record.result.success 为 True 写 "success"，否则写'
+        ' "error"（失败的调用也要写一行）。'
+    ),
     "stop_reason": "run_end 的 stop_reason 写 event.run.stop_reason。",
 }
 
@@ -198,12 +371,16 @@ def _arguments_or_text(text: Any) -> Any:
 
 
 class _ExpectedLines:
-    """The lines the task asks for, computed from the same events (this checker's reading of the task)."""
+    """The lines the task asks for, computed from the same events (this checker's reading of the
+    task).
+    """
 
     def __init__(self, session_id: str, user_id: str):
         self.session_id, self.user_id = session_id, user_id
         self.lines: list[dict[str, Any]] = []
-        self.whole_run: dict[str, list[Any]] = {}  # totals that are never reset: what a tracer without the reset writes
+        self.whole_run: dict[
+            str, list[Any]
+        ] = {}  # totals that are never reset: what a tracer without the reset writes
         self._totals: dict[str, list[Any]] = {}
 
     def on_event(self, event: Any) -> None:
@@ -212,32 +389,65 @@ class _ExpectedLines:
             self._totals[event.run_id] = [None, None, 0]
             self.whole_run.setdefault(event.run_id, [None, None, 0])
             return
-        head = {"event": kind, "request_id": event.run_id, "session_id": self.session_id, "user_id": self.user_id, "step": event.step,
-                "_ts": event.ts}
+        head = {
+            "event": kind,
+            "request_id": event.run_id,
+            "session_id": self.session_id,
+            "user_id": self.user_id,
+            "step": event.step,
+            "_ts": event.ts,
+        }
         if kind == "model_call":
             usage = event.reply.usage
-            for totals in (self._totals.setdefault(event.run_id, [None, None, 0]), self.whole_run.setdefault(event.run_id, [None, None, 0])):
+            for totals in (
+                self._totals.setdefault(event.run_id, [None, None, 0]),
+                self.whole_run.setdefault(event.run_id, [None, None, 0]),
+            ):
                 if usage is None:
                     totals[2] += 1
                 else:
                     totals[0] = (totals[0] or 0) + usage.prompt_tokens
                     totals[1] = (totals[1] or 0) + usage.completion_tokens
-            self.lines.append({**head, "model": event.reply.model, "input_tokens": usage.prompt_tokens if usage else None,
-                               "output_tokens": usage.completion_tokens if usage else None, "finish_reason": event.reply.finish_reason})
+            self.lines.append(
+                {
+                    **head,
+                    "model": event.reply.model,
+                    "input_tokens": usage.prompt_tokens if usage else None,
+                    "output_tokens": usage.completion_tokens if usage else None,
+                    "finish_reason": event.reply.finish_reason,
+                }
+            )
         elif kind == "tool_result":
             record = event.record
-            self.lines.append({**head, "tool_name": record.call.name, "input_args": _arguments_or_text(record.call.arguments),
-                               "output_summary": record.content[:100], "tool_duration_ms": record.duration_ms,
-                               "status": "success" if record.result.success else "error"})
+            self.lines.append(
+                {
+                    **head,
+                    "tool_name": record.call.name,
+                    "input_args": _arguments_or_text(record.call.arguments),
+                    "output_summary": record.content[:100],
+                    "tool_duration_ms": record.duration_ms,
+                    "status": "success" if record.result.success else "error",
+                }
+            )
         elif kind == "stop":
             totals = self._totals.get(event.run_id, [None, None, 0])
-            self.lines.append({**head, "event": "run_end", "stop_reason": event.run.stop_reason, "input_tokens": totals[0],
-                               "output_tokens": totals[1], "usage_unknown": totals[2],
-                               "_whole": list(self.whole_run.get(event.run_id, totals))})
+            self.lines.append(
+                {
+                    **head,
+                    "event": "run_end",
+                    "stop_reason": event.run.stop_reason,
+                    "input_tokens": totals[0],
+                    "output_tokens": totals[1],
+                    "usage_unknown": totals[2],
+                    "_whole": list(self.whole_run.get(event.run_id, totals)),
+                }
+            )
 
 
 class _Probe:
-    """After the learner's tracer has seen an event, how many lines are in the file (the task: written at once)."""
+    """After the learner's tracer has seen an event, how many lines are in the file (the task:
+    written at once).
+    """
 
     def __init__(self, path: Path, expected: _ExpectedLines, before: int):
         self.path, self.expected, self.before = path, expected, before
@@ -247,7 +457,13 @@ class _Probe:
         if event.kind not in _WRITTEN or self.late is not None:
             return
         try:
-            count = len([line for line in self.path.read_text(encoding="utf-8").splitlines() if line.strip()])
+            count = len(
+                [
+                    line
+                    for line in self.path.read_text(encoding="utf-8").splitlines()
+                    if line.strip()
+                ]
+            )
         except (OSError, UnicodeDecodeError):
             count = 0
         wanted = self.before + len(self.expected.lines)
@@ -256,7 +472,9 @@ class _Probe:
 
 
 class _AskFirst:
-    """A gate for one tool: the first time it is called the run pauses for a person; after an approval it runs."""
+    """A gate for one tool: the first time it is called the run pauses for a person; after an
+    approval it runs.
+    """
 
     def __init__(self, tool_name: str):
         self.tool_name = tool_name
@@ -267,16 +485,34 @@ class _AskFirst:
 
         if call.name == self.tool_name and context.decision is None:
             fingerprint = arguments_sha256(call)
-            raise NeedsConfirmation(ConfirmationRequest(request_id(context.run_id, call.id, fingerprint), context.run_id, call.id, call.name,
-                                                        {}, fingerprint, summary=f"将调用 {call.name}"))
+            raise NeedsConfirmation(
+                ConfirmationRequest(
+                    request_id(context.run_id, call.id, fingerprint),
+                    context.run_id,
+                    call.id,
+                    call.name,
+                    {},
+                    fingerprint,
+                    summary=f"将调用 {call.name}",
+                )
+            )
         return None
 
 
-def _model_reply(content: str | None = None, tool_calls: list[Any] | None = None, usage: tuple[int, int] | None = (0, 0)) -> Any:
+def _model_reply(
+    content: str | None = None,
+    tool_calls: list[Any] | None = None,
+    usage: tuple[int, int] | None = (0, 0),
+) -> Any:
     from ....messages import ChatResult, Usage
 
-    return ChatResult(content=content, tool_calls=list(tool_calls or []), finish_reason="tool_calls" if tool_calls else "stop",
-                      usage=None if usage is None else Usage(*usage), model="m-check")
+    return ChatResult(
+        content=content,
+        tool_calls=list(tool_calls or []),
+        finish_reason="tool_calls" if tool_calls else "stop",
+        usage=None if usage is None else Usage(*usage),
+        model="m-check",
+    )
 
 
 def _ts_problem(value: Any, at: float) -> str | None:
@@ -286,14 +522,27 @@ def _ts_problem(value: Any, at: float) -> str | None:
         moment = datetime.fromisoformat(value)
     except ValueError:
         return f"ts {value!r} 不是 ISO 8601 格式"
-    seconds = moment.timestamp()  # naive values are local time, as datetime.fromtimestamp writes them
-    return None if abs(seconds - at) <= 2 else f"ts {value!r} 和事件发生的时间差了 {abs(seconds - at):.0f} 秒"
+    seconds = (
+        moment.timestamp()
+    )  # naive values are local time, as datetime.fromtimestamp writes them
+    return (
+        None
+        if abs(seconds - at) <= 2
+        else f"ts {value!r} 和事件发生的时间差了 {abs(seconds - at):.0f} 秒"
+    )
 
 
 def _read_lines(check: _Check, case: str, path: Path) -> list[Any]:
     if not path.exists():
-        raise check.fail(case, expected=f"文件 {path.name} 里每个 model_call、tool_result、stop 事件一行", got="文件不存在",
-                         hint="on_event 里用 open(self.path, \"a\", encoding=\"utf-8\") 追加写入；path 可能是 str，也可能是 Path。")
+        raise check.fail(
+            case,
+            expected=f"文件 {path.name} 里每个 model_call、tool_result、stop 事件一行",
+            got="文件不存在",
+            hint=(
+                'on_event 里用 open(self.path, "a", encoding="utf-8") 追加写入；path 可能是 str，'
+                "也可能是 Path。"
+            ),
+        )
     text = path.read_text(encoding="utf-8")
     lines = []
     for number, raw in enumerate(text.splitlines(), 1):
@@ -302,68 +551,150 @@ def _read_lines(check: _Check, case: str, path: Path) -> list[Any]:
         try:
             lines.append(json.loads(raw))
         except ValueError:
-            raise check.fail(case, expected="每一行是一个完整的 JSON 对象", got=f"第 {number} 行不是 JSON：{_short(raw, 120)}",
-                             hint="每个事件写 json.dumps(line, ensure_ascii=False) + \"\\n\"：一行一个对象，不要写 Python 的 repr，也不要漏掉换行。") from None
+            raise check.fail(
+                case,
+                expected="每一行是一个完整的 JSON 对象",
+                got=f"第 {number} 行不是 JSON：{_short(raw, 120)}",
+                hint=(
+                    '每个事件写 json.dumps(line, ensure_ascii=False) + "\\n"：一行一个对象，不要写'
+                    " Python 的 repr，也不要漏掉换行。"
+                ),
+            ) from None
         if not isinstance(lines[-1], dict):
-            raise check.fail(case, expected="每一行是一个 JSON 对象（dict）", got=f"第 {number} 行是 {type(lines[-1]).__name__}",
-                             hint="每行写一个 dict。")
+            raise check.fail(
+                case,
+                expected="每一行是一个 JSON 对象（dict）",
+                got=f"第 {number} 行是 {type(lines[-1]).__name__}",
+                hint="每行写一个 dict。",
+            )
     return lines
 
 
-def _compare_line(check: _Check, case: str, index: int, got: dict[str, Any], want: dict[str, Any]) -> None:
+def _compare_line(
+    check: _Check, case: str, index: int, got: dict[str, Any], want: dict[str, Any]
+) -> None:
     kind = want["event"]
     where = f"第 {index + 1} 行（{kind}）"
     problem = _ts_problem(got.get("ts"), want["_ts"]) if "ts" in got else "没有 ts 字段"
     if problem:
-        raise check.fail(case, expected=f"{where}的 ts 是事件发生时间的 ISO 8601 文字", got=problem,
-                         hint="ts 用 datetime.fromtimestamp(event.ts).isoformat()：事件对象里的 event.ts 是发生时的时间戳（秒）。")
+        raise check.fail(
+            case,
+            expected=f"{where}的 ts 是事件发生时间的 ISO 8601 文字",
+            got=problem,
+            hint=(
+                "ts 用 datetime.fromtimestamp(event.ts).isoformat()：事件对象里的 event.ts"
+                " 是发生时的时间戳（秒）。"
+            ),
+        )
     for key in (*_COMMON, *_FIELDS[kind]):
         if key not in got:
-            raise check.fail(case, expected=f"{where}有字段 {key}", got=f"这一行的字段：{', '.join(map(str, got))}",
-                             hint=_FIELD_HINT.get(key) or f"{kind} 行要有 {', '.join(_FIELDS[kind])}。")
+            raise check.fail(
+                case,
+                expected=f"{where}有字段 {key}",
+                got=f"这一行的字段：{', '.join(map(str, got))}",
+                hint=_FIELD_HINT.get(key) or f"{kind} 行要有 {', '.join(_FIELDS[kind])}。",
+            )
         value, wanted = got[key], want[key]
         if key == "tool_duration_ms":
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or abs(value - wanted) > 0.51:
-                raise check.fail(case, expected=f"{where}的 tool_duration_ms ≈ {wanted:.1f}", got=typed(value), hint=_FIELD_HINT[key])
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or abs(value - wanted) > 0.51
+            ):
+                raise check.fail(
+                    case,
+                    expected=f"{where}的 tool_duration_ms ≈ {wanted:.1f}",
+                    got=typed(value),
+                    hint=_FIELD_HINT[key],
+                )
             continue
-        same = value == wanted and type(value) is type(wanted) or (isinstance(value, (int, float)) and not isinstance(value, bool)
-                                                                     and isinstance(wanted, (int, float)) and value == wanted)
+        same = (
+            value == wanted
+            and type(value) is type(wanted)
+            or (
+                isinstance(value, (int, float))
+                and not isinstance(value, bool)
+                and isinstance(wanted, (int, float))
+                and value == wanted
+            )
+        )
         if same:
             continue
         hint = _FIELD_HINT.get(key, "")
         if key in ("input_tokens", "output_tokens"):
             if wanted is None and value == 0:
-                hint = ("后端没有报告用量时（event.reply.usage 是 None）写 None——JSON 里的 null，不是 0：0 会让成本报表“看起来很便宜”。"
-                        if kind == "model_call" else
-                        "这一段里没有一次调用报告了用量：合计是 None（不知道），不是 0。只有至少一次调用报告了用量时才开始相加。")
-            elif kind == "run_end" and want.get("_whole") and value == want["_whole"][0 if key == "input_tokens" else 1]:
-                hint = ("合计把暂停之前那一段也算进来了：继续运行（resume）时会再发一次 run_start，在 run_start 时把这次运行的合计清零，"
-                        "每一段的 run_end 只算自己这一段。")
+                hint = (
+                    "后端没有报告用量时（event.reply.usage 是 None）写 None——JSON 里的 null，不是"
+                    " 0：0 会让成本报表“看起来很便宜”。"
+                    if kind == "model_call"
+                    else (
+                        "这一段里没有一次调用报告了用量：合计是 None（不知道），不是 0。"
+                        "只有至少一次调用报告了用量时才开始相加。"
+                    )
+                )
+            elif (
+                kind == "run_end"
+                and want.get("_whole")
+                and value == want["_whole"][0 if key == "input_tokens" else 1]
+            ):
+                hint = (
+                    "合计把暂停之前那一段也算进来了：继续运行（resume）时会再发一次 run_start，在"
+                    " run_start 时把这次运行的合计清零，"
+                    "每一段的 run_end 只算自己这一段。"
+                )
             elif kind == "run_end":
-                hint = ("run_end 的 input_tokens/output_tokens 是这一段里各次 model_call 报告的用量之和；没报告用量的调用不加，"
-                        "只让 usage_unknown 加 1。")
+                hint = (
+                    "run_end 的 input_tokens/output_tokens 是这一段里各次 model_call"
+                    " 报告的用量之和；没报告用量的调用不加，"
+                    "只让 usage_unknown 加 1。"
+                )
             else:
-                hint = "input_tokens/output_tokens 来自 event.reply.usage 的 prompt_tokens/completion_tokens。"
+                hint = (
+                    "input_tokens/output_tokens 来自 event.reply.usage 的"
+                    " prompt_tokens/completion_tokens。"
+                )
         elif key == "usage_unknown":
-            hint = ("usage_unknown 数这一段里有几次 model_call 的 usage 是 None（从 run_start 重新数）。"
-                    if not (want.get("_whole") and value == want["_whole"][2]) else
-                    "usage_unknown 把暂停之前那一段也数进来了：在 run_start 时清零。")
+            hint = (
+                "usage_unknown 数这一段里有几次 model_call 的 usage 是 None（从 run_start 重新"
+                "数）。"
+                if not (want.get("_whole") and value == want["_whole"][2])
+                else "usage_unknown 把暂停之前那一段也数进来了：在 run_start 时清零。"
+            )
         elif key == "input_args":
             if isinstance(wanted, dict) and isinstance(value, str):
                 hint = "input_args 要解析成 dict：json.loads(event.record.call.arguments)。"
             elif isinstance(wanted, str):
-                hint = ("参数文本不是一个 JSON 对象时（坏掉的 JSON，或一个套了一层的 JSON 字符串），input_args 原样保留这段文字："
-                        "json.loads 出错，或者结果不是 dict，都用原文。不要抛异常，也不要写成 {} 或 None。")
+                hint = (
+                    "参数文本不是一个 JSON 对象时（坏掉的 JSON，或一个套了一层的 JSON 字符串），"
+                    "input_args 原样保留这段文字："
+                    "json.loads 出错，或者结果不是 dict，都用原文。不要抛异常，也不要写成 {} 或 "
+                    "None。"
+                )
         elif key == "event" and kind == "run_end":
-            hint = "stop 事件（运行结束）写一行 event 为 \"run_end\" 的记录。"
+            hint = 'stop 事件（运行结束）写一行 event 为 "run_end" 的记录。'
         shown = typed(wanted, 120) if isinstance(wanted, str) else _short(wanted, 120)
-        raise check.fail(case, expected=f"{where}的 {key} = {shown}", got=typed(value, 120), hint=hint)
+        raise check.fail(
+            case, expected=f"{where}的 {key} = {shown}", got=typed(value, 120), hint=hint
+        )
 
 
-def _traced_run(check: _Check, case: str, tracer_class: Any, path: Path, script: list[Any], question: str, *,
-                hooks: tuple[Any, ...] = (), approve_pause: bool = False, session: str = "s_check", user: str = "u_check",
-                run_id: str | None = None) -> tuple[list[dict[str, Any]], list[Any], _ExpectedLines]:
-    """Run a scripted agent with the learner's tracer; return (the lines this run added, the lines before, what was expected)."""
+def _traced_run(
+    check: _Check,
+    case: str,
+    tracer_class: Any,
+    path: Path,
+    script: list[Any],
+    question: str,
+    *,
+    hooks: tuple[Any, ...] = (),
+    approve_pause: bool = False,
+    session: str = "s_check",
+    user: str = "u_check",
+    run_id: str | None = None,
+) -> tuple[list[dict[str, Any]], list[Any], _ExpectedLines]:
+    """Run a scripted agent with the learner's tracer; return (the lines this run added, the lines
+    before, what was expected).
+    """
     import gc
 
     from ....agent import Agent
@@ -372,30 +703,59 @@ def _traced_run(check: _Check, case: str, tracer_class: Any, path: Path, script:
     from ....scripted import ScriptedClient
 
     before = len(_read_lines(check, case, path)) if path.exists() else 0
-    tracer = check.call(case, tracer_class, path, session, user,
-                        hint="StepTracer(path, session_id, user_id)：__init__ 记下这三样就够了（path 可能是 str，也可能是 Path）。")
+    tracer = check.call(
+        case,
+        tracer_class,
+        path,
+        session,
+        user,
+        hint=(
+            "StepTracer(path, session_id, user_id)：__init__ 记下这三样就够了（path 可能是 str，"
+            "也可能是 Path）。"
+        ),
+    )
     if not callable(attribute(tracer, "on_event")):
-        raise check.fail(case, expected="StepTracer 有一个 on_event(self, event) 方法", got=f"{type(tracer).__name__} 没有 on_event",
-                         hint="Agent 只认方法名：在类里写 def on_event(self, event):，Agent 会对每个事件调用它。")
+        raise check.fail(
+            case,
+            expected="StepTracer 有一个 on_event(self, event) 方法",
+            got=f"{type(tracer).__name__} 没有 on_event",
+            hint=(
+                "Agent 只认方法名：在类里写 def on_event(self, event):，Agent 会对每个事件调用它。"
+            ),
+        )
     expected = _ExpectedLines(session, user)
     probe = _Probe(path, expected, before)
-    agent = Agent(ScriptedClient(script), basic_registry(_TRACER_NOW), hooks=[*hooks, tracer, expected, probe])
+    agent = Agent(
+        ScriptedClient(script), basic_registry(_TRACER_NOW), hooks=[*hooks, tracer, expected, probe]
+    )
 
     def crashed(exc: Exception) -> str:
-        return (f"你的 on_event 在处理某个事件时抛出了 {type(exc).__name__}。用 event.kind 区分事件：只有 model_call 有 event.reply，"
-                "只有 tool_result 有 event.record，只有 stop 有 event.run；其他事件直接 return。")
+        return (
+            f"你的 on_event 在处理某个事件时抛出了 {type(exc).__name__}。用 event.kind"
+            " 区分事件：只有 model_call 有 event.reply，只有 tool_result 有 event.record，只有"
+            " stop 有 event.run；其他事件直接 return。"
+        )
 
     result = check.call(case, agent.run, question, run_id=run_id, hint=crashed)
     if approve_pause and result.stop_reason == "needs_confirmation":
-        check.call(case, agent.resume, result, {request.id: approve() for request in result.pending}, hint=crashed)
+        check.call(
+            case,
+            agent.resume,
+            result,
+            {request.id: approve() for request in result.pending},
+            hint=crashed,
+        )
     del agent, tracer, result
-    gc.collect()  # a file the tracer kept open is closed now, so what waited in its buffer reaches the file
+    # a file the tracer kept open is closed now, so what waited in its buffer reaches the file
+    gc.collect()
     lines = _read_lines(check, case, path)
     _compare_run(check, case, lines[before:], expected, probe)
     return lines[before:], lines[:before], expected
 
 
-def _compare_run(check: _Check, case: str, lines: list[dict[str, Any]], expected: _ExpectedLines, probe: _Probe) -> None:
+def _compare_run(
+    check: _Check, case: str, lines: list[dict[str, Any]], expected: _ExpectedLines, probe: _Probe
+) -> None:
     want = expected.lines
     kinds = [line.get("event") for line in lines]
     wanted_kinds = [line["event"] for line in want]
@@ -404,28 +764,52 @@ def _compare_run(check: _Check, case: str, lines: list[dict[str, Any]], expected
         seen = [(line.get("event"), line.get("tool_name")) for line in lines]
         missing = [line for line in want if (line["event"], line.get("tool_name")) not in seen]
         if extra:
-            hint = f"只为 model_call、tool_result 和 stop（写成 run_end）这三种事件写行；你还写了 {', '.join(extra)}。"
+            hint = (
+                "只为 model_call、tool_result 和 stop（写成 run_end）这三种事件写行；你还写了"
+                f" {', '.join(extra)}。"
+            )
         elif len(lines) == 1 and len(want) > 1:
-            hint = "文件里只剩最后一行：每次打开都清空了文件。用追加模式 open(path, \"a\")，不要用 \"w\"。"
-        elif missing and all(line["event"] == "tool_result" and line["status"] == "error" for line in missing):
-            hint = "失败的工具调用也要写一行（status 写 \"error\"）：排查时最想找的就是它。"
+            hint = (
+                '文件里只剩最后一行：每次打开都清空了文件。用追加模式 open(path, "a")，不要用 "w"。'
+            )
+        elif missing and all(
+            line["event"] == "tool_result" and line["status"] == "error" for line in missing
+        ):
+            hint = '失败的工具调用也要写一行（status 写 "error"）：排查时最想找的就是它。'
         else:
-            hint = "每个 model_call、每个 tool_result（失败的也算）和每次 stop 都要写一行；一次暂停后继续的运行有两次 stop。"
-        raise check.fail(case, expected=f"{len(want)} 行：{' → '.join(wanted_kinds)}", got=f"{len(lines)} 行：{' → '.join(map(str, kinds))}",
-                         hint=hint)
+            hint = (
+                "每个 model_call、每个 tool_result（失败的也算）和每次 stop"
+                " 都要写一行；一次暂停后继续的运行有两次 stop。"
+            )
+        raise check.fail(
+            case,
+            expected=f"{len(want)} 行：{' → '.join(wanted_kinds)}",
+            got=f"{len(lines)} 行：{' → '.join(map(str, kinds))}",
+            hint=hint,
+        )
     if probe.late is not None:
         kind, wanted, count = probe.late
-        raise check.fail(case, expected=f"{kind} 事件处理完时，文件里已经有 {wanted} 行", got=f"当时文件里只有 {count} 行（运行结束后才写进去）",
-                         hint="每个事件都要在 on_event 返回之前写进文件：在 on_event 里 with open(path, \"a\") as f: f.write(...)"
-                              "（文件关闭时内容就交给了操作系统）。不要把行攒在列表里等运行结束再写，也不要一直开着文件只 write 不 flush——"
-                              "进程中途被杀掉时，攒着的行就全丢了。")
+        raise check.fail(
+            case,
+            expected=f"{kind} 事件处理完时，文件里已经有 {wanted} 行",
+            got=f"当时文件里只有 {count} 行（运行结束后才写进去）",
+            hint=(
+                '每个事件都要在 on_event 返回之前写进文件：在 on_event 里 with open(path, "a") as'
+                " f: f.write(...)"
+                "（文件关闭时内容就交给了操作系统）。不要把行攒在列表里等运行结束再写，"
+                "也不要一直开着文件只 write 不 flush——"
+                "进程中途被杀掉时，攒着的行就全丢了。"
+            ),
+        )
     for index, (got, wanted) in enumerate(zip(lines, want)):
         _compare_line(check, case, index, got, wanted)
 
 
 @exercise
 def day6_step_tracer(check: _Check, tracer_class: Callable[..., Any]) -> None:
-    """Exercise 6.2: ``StepTracer(path, session_id, user_id)`` — a hook writing one JSON line per model call, tool result and run end."""
+    """Exercise 6.2: ``StepTracer(path, session_id, user_id)`` — a hook writing one JSON line per
+    model call, tool result and run end.
+    """
     __tracebackhide__ = True
     from ....scripted import call
 
@@ -434,64 +818,128 @@ def day6_step_tracer(check: _Check, tracer_class: Callable[..., Any]) -> None:
 
     case = "一次运行：两次模型调用、两个工具结果（一个失败）、结束"
     first_path = folder / "first.jsonl"
-    script = [_model_reply(tool_calls=[call("calculator", {"expression": "1/0"}, id="c1"), call("get_weather", {"city": "北京"}, id="c2")],
-                           usage=(900, 40)),
-              _model_reply("1 除以 0 没有结果：除数不能为零；北京今天晴。", usage=(1200, 30))]
-    lines, _, _ = _traced_run(check, case, tracer_class, first_path, script, "算一下 1/0，再查北京天气")
+    script = [
+        _model_reply(
+            tool_calls=[
+                call("calculator", {"expression": "1/0"}, id="c1"),
+                call("get_weather", {"city": "北京"}, id="c2"),
+            ],
+            usage=(900, 40),
+        ),
+        _model_reply("1 除以 0 没有结果：除数不能为零；北京今天晴。", usage=(1200, 30)),
+    ]
+    lines, _, _ = _traced_run(
+        check, case, tracer_class, first_path, script, "算一下 1/0，再查北京天气"
+    )
     check.ok(case, " → ".join(line["event"] for line in lines))
     check.ok("每个事件处理完时，它的那一行已经在文件里了")
 
     case = "中文原样写进文件"
     raw = first_path.read_text(encoding="utf-8")
     if "北京" not in raw:
-        raise check.fail(case, expected="文件里能直接读到“北京”", got=_short(raw[raw.find("get_weather"):][:160] or raw, 160),
-                         hint="json.dumps 默认把中文写成 \\uXXXX：加上 ensure_ascii=False，打开文件时用 encoding=\"utf-8\"。")
+        raise check.fail(
+            case,
+            expected="文件里能直接读到“北京”",
+            got=_short(raw[raw.find("get_weather") :][:160] or raw, 160),
+            hint=(
+                "json.dumps 默认把中文写成 \\uXXXX：加上 ensure_ascii=False，打开文件时用"
+                ' encoding="utf-8"。'
+            ),
+        )
     check.ok(case)
 
     case = "同一个文件、新的 StepTracer：追加，不覆盖"
-    again, earlier, _ = _traced_run(check, case, tracer_class, first_path, [_model_reply("你好！", usage=(300, 5))], "你好")
+    again, earlier, _ = _traced_run(
+        check, case, tracer_class, first_path, [_model_reply("你好！", usage=(300, 5))], "你好"
+    )
     if len(earlier) != len(lines):
-        raise check.fail(case, expected=f"原来的 {len(lines)} 行还在", got=f"只剩 {len(earlier)} 行",
-                         hint="用追加模式打开文件：open(path, \"a\")。\"w\" 会在每次打开时清空文件，trace 就只剩最后一行了。")
+        raise check.fail(
+            case,
+            expected=f"原来的 {len(lines)} 行还在",
+            got=f"只剩 {len(earlier)} 行",
+            hint=(
+                '用追加模式打开文件：open(path, "a")。"w" 会在每次打开时清空文件，trace 就只剩最后'
+                "一行了。"
+            ),
+        )
     check.ok(case, f"{len(lines)} + {len(again)} 行")
 
     case = "一次调用没报告用量：这次是 null，合计只加报告了的，usage_unknown 是 1"
-    script = [_model_reply(tool_calls=[call("calculator", {"expression": "6*7"}, id="c1")], usage=None), _model_reply("6 乘以 7 等于 42。", usage=(500, 20))]
-    lines, _, _ = _traced_run(check, case, tracer_class, folder / "partial.jsonl", script, "6 乘以 7")
+    script = [
+        _model_reply(tool_calls=[call("calculator", {"expression": "6*7"}, id="c1")], usage=None),
+        _model_reply("6 乘以 7 等于 42。", usage=(500, 20)),
+    ]
+    lines, _, _ = _traced_run(
+        check, case, tracer_class, folder / "partial.jsonl", script, "6 乘以 7"
+    )
     check.ok(case)
 
     case = "每次调用都没报告用量：合计是 null，不是 0"
-    script = [_model_reply(tool_calls=[call("get_current_time", {}, id="c1")], usage=None), _model_reply("现在是 14:30。", usage=None)]
+    script = [
+        _model_reply(tool_calls=[call("get_current_time", {}, id="c1")], usage=None),
+        _model_reply("现在是 14:30。", usage=None),
+    ]
     lines, _, _ = _traced_run(check, case, tracer_class, folder / "none.jsonl", script, "几点了")
     check.ok(case)
 
     case = "参数不是 JSON 对象（坏掉的 JSON、套了一层的字符串）：原样保留文字"
-    script = [_model_reply(tool_calls=[call("calculator", '{"expression": "1+1"', id="c1")], usage=(400, 10)),
-              _model_reply(tool_calls=[call("calculator", json.dumps(json.dumps({"expression": "2+2"})), id="c2")], usage=(450, 10)),
-              _model_reply("参数格式不对，算不了。", usage=(500, 10))]
-    lines, _, _ = _traced_run(check, case, tracer_class, folder / "broken.jsonl", script, "算 1+1 和 2+2")
+    script = [
+        _model_reply(
+            tool_calls=[call("calculator", '{"expression": "1+1"', id="c1")], usage=(400, 10)
+        ),
+        _model_reply(
+            tool_calls=[call("calculator", json.dumps(json.dumps({"expression": "2+2"})), id="c2")],
+            usage=(450, 10),
+        ),
+        _model_reply("参数格式不对，算不了。", usage=(500, 10)),
+    ]
+    lines, _, _ = _traced_run(
+        check, case, tracer_class, folder / "broken.jsonl", script, "算 1+1 和 2+2"
+    )
     check.ok(case)
 
     case = "暂停等确认、批准后继续：两段各写一行 run_end，合计从 run_start 重新算"
-    script = [_model_reply(tool_calls=[call("get_weather", {"city": "上海"}, id="w1")], usage=(700, 15)),
-              _model_reply("上海今天多云。", usage=(900, 12))]
-    lines, _, _ = _traced_run(check, case, tracer_class, folder / "paused.jsonl", script, "上海天气怎么样？",
-                                     hooks=(_AskFirst("get_weather"),), approve_pause=True, run_id="run_paused")
+    script = [
+        _model_reply(tool_calls=[call("get_weather", {"city": "上海"}, id="w1")], usage=(700, 15)),
+        _model_reply("上海今天多云。", usage=(900, 12)),
+    ]
+    lines, _, _ = _traced_run(
+        check,
+        case,
+        tracer_class,
+        folder / "paused.jsonl",
+        script,
+        "上海天气怎么样？",
+        hooks=(_AskFirst("get_weather"),),
+        approve_pause=True,
+        run_id="run_paused",
+    )
     check.ok(case, " → ".join(line["event"] for line in lines))
     check.done()
-
 
 
 # --------------------------------------------------------------------------- 6.3 a cost report
 
 
-def _model_call(user: str, model: str, tokens_in: Any, tokens_out: Any, request_id: str = "run_1") -> dict[str, Any]:
-    return {"event": "model_call", "request_id": request_id, "user_id": user, "model": model, "input_tokens": tokens_in,
-            "output_tokens": tokens_out}
+def _model_call(
+    user: str, model: str, tokens_in: Any, tokens_out: Any, request_id: str = "run_1"
+) -> dict[str, Any]:
+    return {
+        "event": "model_call",
+        "request_id": request_id,
+        "user_id": user,
+        "model": model,
+        "input_tokens": tokens_in,
+        "output_tokens": tokens_out,
+    }
 
 
-def day6_cost_by_user(cost_by_user: Callable[[list[dict[str, Any]], dict[str, Any]], dict[str, Any]]) -> None:
-    """Exercise 6.3: ``cost_by_user(lines, prices) -> {user_id: {"calls", "cost", "unknown"}}`` from ``model_call`` lines."""
+def day6_cost_by_user(
+    cost_by_user: Callable[[list[dict[str, Any]], dict[str, Any]], dict[str, Any]],
+) -> None:
+    """Exercise 6.3: ``cost_by_user(lines, prices) -> {user_id: {"calls", "cost", "unknown"}}`` from
+    ``model_call`` lines.
+    """
     __tracebackhide__ = True
     check = _Check("day6_cost_by_user")
     _callable(check.exercise, cost_by_user)
@@ -502,76 +950,186 @@ def day6_cost_by_user(cost_by_user: Callable[[list[dict[str, Any]], dict[str, An
 
     u1a, u1b = _model_call("u1", "m1", 1000, 100), _model_call("u1", "m2", 2_000_000, 10)
     u2a = _model_call("u2", "m1", 500, 50, "run_2")
-    end = {"event": "run_end", "request_id": "run_1", "user_id": "u1", "input_tokens": 2_001_000, "output_tokens": 110, "model": "m1"}
-    tool = {"event": "tool_result", "request_id": "run_1", "user_id": "u1", "tool": "calculator", "tool_duration_ms": 2.0}
+    end = {
+        "event": "run_end",
+        "request_id": "run_1",
+        "user_id": "u1",
+        "input_tokens": 2_001_000,
+        "output_tokens": 110,
+        "model": "m1",
+    }
+    tool = {
+        "event": "tool_result",
+        "request_id": "run_1",
+        "user_id": "u1",
+        "tool": "calculator",
+        "tool_duration_ms": 2.0,
+    }
     no_usage = _model_call("u2", "m1", None, None, "run_3")
     half = _model_call("u2", "m1", 300, None, "run_3")
     unpriced = _model_call("u3", "gpt-x", 1000, 100, "run_4")
-    no_output = _model_call("u4", "m1", 1200, 0, "run_5")  # a reply cut off before any output: 0 is a reported figure
+    no_output = _model_call(
+        "u4", "m1", 1200, 0, "run_5"
+    )  # a reply cut off before any output: 0 is a reported figure
     cached = _model_call("u4", "m2", 0, 40, "run_5")
     empty = _model_call("u5", "m1", 0, 0, "run_6")  # reported, and free: cost 0.0, not None
     cases = [
-        ("两个用户，按用户分别汇总", [u1a, u1b, u2a], prices,
-         {"u1": {"calls": 2, "cost": cost("m1", 1000, 100) + cost("m2", 2_000_000, 10), "unknown": 0},
-          "u2": {"calls": 1, "cost": cost("m1", 500, 50), "unknown": 0}},
-         "费用 = (输入 token × 输入单价 + 输出 token × 输出单价) / 1_000_000，单价是每百万 token 的价格。"),
-        ("价格表不同，费用跟着变", [u1a], {"m1": (4.0, 8.0)}, {"u1": {"calls": 1, "cost": (1000 * 4 + 100 * 8) / 1e6, "unknown": 0}},
-         "用传入的 prices，不要写死价格。"),
-        ("run_end 和 tool_result 行不算", [u1a, tool, end, u2a], prices,
-         {"u1": {"calls": 1, "cost": cost("m1", 1000, 100), "unknown": 0}, "u2": {"calls": 1, "cost": cost("m1", 500, 50), "unknown": 0}},
-         "只加 event 为 model_call 的行：run_end 行里的 token 已经是整次运行的总数，再加一遍就重复了。"),
-        ("没有报告用量的调用单独计数，不算 0", [u2a, no_usage, half], prices,
-         {"u2": {"calls": 3, "cost": cost("m1", 500, 50), "unknown": 2}},
-         "input_tokens 或 output_tokens 是 None（JSON 里的 null）时：calls 加 1，unknown 加 1，费用不加。"),
-        ("价格表里没有的模型也是未知", [unpriced, u1a], prices,
-         {"u3": {"calls": 1, "cost": None, "unknown": 1}, "u1": {"calls": 1, "cost": cost("m1", 1000, 100), "unknown": 0}},
-         "prices 里没有这个模型时算作未知；一个用户的调用全部未知时，cost 是 None（不知道），不是 0。"),
-        ("报告的 0 是已知的用量：0 个输出 token 不是“未知”", [no_output, cached, empty], prices,
-         {"u4": {"calls": 2, "cost": cost("m1", 1200, 0) + cost("m2", 0, 40), "unknown": 0},
-          "u5": {"calls": 1, "cost": 0.0, "unknown": 0}},
-         "后端报告了 0 也是报告了：只有 None 才是未知。用 tokens is None 判断，不要用 not tokens（0 也是假值）；"
-         "花了 0 元的用户 cost 是 0.0，不是 None（不要写 cost or None）。"),
-        ("价格写成 list 也行", [u1a], {"m1": [2.0, 8.0]}, {"u1": {"calls": 1, "cost": cost("m1", 1000, 100), "unknown": 0}},
-         "prices[model] 是 (输入单价, 输出单价)，可能是 tuple 也可能是 list：按下标取，别判断类型。"),
+        (
+            "两个用户，按用户分别汇总",
+            [u1a, u1b, u2a],
+            prices,
+            {
+                "u1": {
+                    "calls": 2,
+                    "cost": cost("m1", 1000, 100) + cost("m2", 2_000_000, 10),
+                    "unknown": 0,
+                },
+                "u2": {"calls": 1, "cost": cost("m1", 500, 50), "unknown": 0},
+            },
+            (
+                "费用 = (输入 token × 输入单价 + 输出 token × 输出单价) / 1_000_000，单价是每百万"
+                " token 的价格。"
+            ),
+        ),
+        (
+            "价格表不同，费用跟着变",
+            [u1a],
+            {"m1": (4.0, 8.0)},
+            {"u1": {"calls": 1, "cost": (1000 * 4 + 100 * 8) / 1e6, "unknown": 0}},
+            "用传入的 prices，不要写死价格。",
+        ),
+        (
+            "run_end 和 tool_result 行不算",
+            [u1a, tool, end, u2a],
+            prices,
+            {
+                "u1": {"calls": 1, "cost": cost("m1", 1000, 100), "unknown": 0},
+                "u2": {"calls": 1, "cost": cost("m1", 500, 50), "unknown": 0},
+            },
+            "只加 event 为 model_call 的行：run_end 行里的 token 已经是整次运行的总数，再加一遍就重"
+            "复了。",
+        ),
+        (
+            "没有报告用量的调用单独计数，不算 0",
+            [u2a, no_usage, half],
+            prices,
+            {"u2": {"calls": 3, "cost": cost("m1", 500, 50), "unknown": 2}},
+            (
+                "input_tokens 或 output_tokens 是 None（JSON 里的 null）时：calls 加 1，unknown 加"
+                " 1，费用不加。"
+            ),
+        ),
+        (
+            "价格表里没有的模型也是未知",
+            [unpriced, u1a],
+            prices,
+            {
+                "u3": {"calls": 1, "cost": None, "unknown": 1},
+                "u1": {"calls": 1, "cost": cost("m1", 1000, 100), "unknown": 0},
+            },
+            "prices 里没有这个模型时算作未知；一个用户的调用全部未知时，cost 是 None（不知道），不"
+            "是 0。",
+        ),
+        (
+            "报告的 0 是已知的用量：0 个输出 token 不是“未知”",
+            [no_output, cached, empty],
+            prices,
+            {
+                "u4": {"calls": 2, "cost": cost("m1", 1200, 0) + cost("m2", 0, 40), "unknown": 0},
+                "u5": {"calls": 1, "cost": 0.0, "unknown": 0},
+            },
+            (
+                "后端报告了 0 也是报告了：只有 None 才是未知。用 tokens is None 判断，不要用 not"
+                " tokens（0 也是假值）；"
+                "花了 0 元的用户 cost 是 0.0，不是 None（不要写 cost or None）。"
+            ),
+        ),
+        (
+            "价格写成 list 也行",
+            [u1a],
+            {"m1": [2.0, 8.0]},
+            {"u1": {"calls": 1, "cost": cost("m1", 1000, 100), "unknown": 0}},
+            "prices[model] 是 (输入单价, 输出单价)，可能是 tuple 也可能是 list：按下标取，别判断类"
+            "型。",
+        ),
         ("没有任何行", [], prices, {}, "空列表返回空 dict。"),
     ]
     for case, lines, table, expected, hint in cases:
         got = _run(check, case, cost_by_user, lines, table, hint=hint)
         if not isinstance(got, dict):
-            raise check.fail(case, expected="一个 dict：{user_id: {\"calls\", \"cost\", \"unknown\"}}", got=f"{type(got).__name__}: {_short(got, 120)}",
-                             hint="返回一个 dict，键是 user_id。")
+            raise check.fail(
+                case,
+                expected='一个 dict：{user_id: {"calls", "cost", "unknown"}}',
+                got=f"{type(got).__name__}: {_short(got, 120)}",
+                hint="返回一个 dict，键是 user_id。",
+            )
         problem = _cost_difference(got, expected)
         if problem:
-            raise check.fail(case, given=[(l.get("event"), l.get("user_id"), l.get("model"), l.get("input_tokens"), l.get("output_tokens")) for l in lines],
-                             expected=expected, got=got, hint=f"{problem}。{hint}")
+            raise check.fail(
+                case,
+                given=[
+                    (
+                        l.get("event"),
+                        l.get("user_id"),
+                        l.get("model"),
+                        l.get("input_tokens"),
+                        l.get("output_tokens"),
+                    )
+                    for l in lines
+                ],
+                expected=expected,
+                got=got,
+                hint=f"{problem}。{hint}",
+            )
         check.ok(case, "、".join(f"{u}: {v['cost']}" for u, v in expected.items()) or "{}")
     _independent_reports(check, cost_by_user, prices, cost)
     check.done()
 
 
-def _independent_reports(check: _Check, cost_by_user: Callable[..., Any], prices: dict[str, Any],
-                         cost: Callable[[str, int, int], float]) -> None:
+def _independent_reports(
+    check: _Check,
+    cost_by_user: Callable[..., Any],
+    prices: dict[str, Any],
+    cost: Callable[[str, int, int], float],
+) -> None:
     """Chinese user ids and ids that differ only in case or width, the same lines twice and other
     lines after them: each report is made from *its* lines alone (silent when right)."""
     wide = full_width("u1")
-    first = [_model_call("张三", "m1", 1000, 100), _model_call("u1", "m1", 10, 10),
-             _model_call("U1", "m2", 20, 20), _model_call(wide, "m1", 30, 30),
-             _model_call("张三", "m2", 2000, 0)]
-    first_report = {"张三": {"calls": 2, "cost": cost("m1", 1000, 100) + cost("m2", 2000, 0),
-                            "unknown": 0},
-                    "u1": {"calls": 1, "cost": cost("m1", 10, 10), "unknown": 0},
-                    "U1": {"calls": 1, "cost": cost("m2", 20, 20), "unknown": 0},
-                    wide: {"calls": 1, "cost": cost("m1", 30, 30), "unknown": 0}}
+    first = [
+        _model_call("张三", "m1", 1000, 100),
+        _model_call("u1", "m1", 10, 10),
+        _model_call("U1", "m2", 20, 20),
+        _model_call(wide, "m1", 30, 30),
+        _model_call("张三", "m2", 2000, 0),
+    ]
+    first_report = {
+        "张三": {"calls": 2, "cost": cost("m1", 1000, 100) + cost("m2", 2000, 0), "unknown": 0},
+        "u1": {"calls": 1, "cost": cost("m1", 10, 10), "unknown": 0},
+        "U1": {"calls": 1, "cost": cost("m2", 20, 20), "unknown": 0},
+        wide: {"calls": 1, "cost": cost("m1", 30, 30), "unknown": 0},
+    }
     second = [_model_call("李四", "m2", 500, 50), _model_call("张三", "m1", 7, 7)]
-    second_report = {"李四": {"calls": 1, "cost": cost("m2", 500, 50), "unknown": 0},
-                     "张三": {"calls": 1, "cost": cost("m1", 7, 7), "unknown": 0}}
-    check.independent("中文用户名、同样的行再算一次、换一批行", [
-        ("中文的 张三，大小写和全角不同的 u1、U1、" + wide, lambda: cost_by_user(copy.deepcopy(first), prices),
-         first_report),
-        ("同样的行再算一次", lambda: cost_by_user(copy.deepcopy(first), prices), first_report),
-        ("换一批行", lambda: cost_by_user(copy.deepcopy(second), prices), second_report),
-    ], same=lambda want, got: isinstance(got, dict) and _cost_difference(got, want) is None,
-        hint="user_id 原样作键（不要 lower()、不要转换全角）；合计放在函数里面的局部变量中，每次调用从空开始。")
+    second_report = {
+        "李四": {"calls": 1, "cost": cost("m2", 500, 50), "unknown": 0},
+        "张三": {"calls": 1, "cost": cost("m1", 7, 7), "unknown": 0},
+    }
+    check.independent(
+        "中文用户名、同样的行再算一次、换一批行",
+        [
+            (
+                "中文的 张三，大小写和全角不同的 u1、U1、" + wide,
+                lambda: cost_by_user(copy.deepcopy(first), prices),
+                first_report,
+            ),
+            ("同样的行再算一次", lambda: cost_by_user(copy.deepcopy(first), prices), first_report),
+            ("换一批行", lambda: cost_by_user(copy.deepcopy(second), prices), second_report),
+        ],
+        same=lambda want, got: isinstance(got, dict) and _cost_difference(got, want) is None,
+        hint=(
+            "user_id 原样作键（不要 lower()、不要转换全角）；合计放在函数里面的局部变量中，每次调用"
+            "从空开始。"
+        ),
+    )
 
 
 def _cost_difference(got: dict[str, Any], expected: dict[str, Any]) -> str | None:
@@ -588,7 +1146,11 @@ def _cost_difference(got: dict[str, Any], expected: dict[str, Any]) -> str | Non
         if want["cost"] is None:
             if value is not None:
                 return f"{user} 的调用全部无法计价，cost 应该是 None，得到 {value!r}"
-        elif isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isclose(value, want["cost"], rel_tol=1e-9, abs_tol=1e-12):
+        elif (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not math.isclose(value, want["cost"], rel_tol=1e-9, abs_tol=1e-12)
+        ):
             return f"{user} 的 cost 应该是 {want['cost']:.9f}，得到 {value!r}"
     return None
 
@@ -599,21 +1161,32 @@ _SCORE_ZH = {"tools": "工具选择", "arguments": "参数", "database": "数据
 
 
 def _scores_zh(scores: dict[str, bool]) -> str:
-    return "，".join(f"{_SCORE_ZH.get(name, name)}{'通过' if ok else '没通过'}" for name, ok in scores.items())
+    return "，".join(
+        f"{_SCORE_ZH.get(name, name)}{'通过' if ok else '没通过'}" for name, ok in scores.items()
+    )
 
 
 EVAL_REQUEST = "帮我订 2026-03-16 上午 9 点到 10 点的 room_302 会议室，3 个人开周会"
-_RIGHT = {"room_id": "room_302", "start_time": "2026-03-16 09:00", "end_time": "2026-03-16 10:00", "attendee_count": 3}
+_RIGHT = {
+    "room_id": "room_302",
+    "start_time": "2026-03-16 09:00",
+    "end_time": "2026-03-16 10:00",
+    "attendee_count": 3,
+}
 
 
 def _booking_model(bookings: list[dict[str, Any]], answer: str | None = None) -> Any:
-    """A scripted agent: books each of ``bookings`` in turn, then says ``answer`` (default: what every booking result says)."""
+    """A scripted agent: books each of ``bookings`` in turn, then says ``answer`` (default: what
+    every booking result says).
+    """
     from ....scripted import FunctionClient, call, calls
 
     def fn(messages: list[dict[str, Any]], tools: Any) -> Any:
         done = [m for m in messages if m.get("role") == "tool"]
         if len(done) < len(bookings):
-            return calls(call("book_meeting_room", bookings[len(done)], id=f"call_book_{len(done)}"))
+            return calls(
+                call("book_meeting_room", bookings[len(done)], id=f"call_book_{len(done)}")
+            )
         if answer is not None:
             return answer
         said = []
@@ -623,40 +1196,91 @@ def _booking_model(bookings: list[dict[str, Any]], answer: str | None = None) ->
             if not result.get("success"):
                 said.append(f"没有订成：{result.get('error')}")
             else:
-                said.append(f"已为你预订 {data.get('room_id')}（{data.get('location')}），{data.get('start_time')} 到 {data.get('end_time')}，"
-                            f"{data.get('attendees')} 人，预订编号 {data.get('booking_id')}。")
+                said.append(
+                    "已为你预订"
+                    f" {data.get('room_id')}（{data.get('location')}），{data.get('start_time')} 到"
+                    f" {data.get('end_time')}，{data.get('attendees')} 人，预订编号"
+                    f" {data.get('booking_id')}。"
+                )
         return "".join(said) or "好的。"
 
     return FunctionClient(fn, max_calls=20)
 
 
 _WRONG_AGENTS: list[tuple[str, list[dict[str, Any]], str | None, str]] = [
-    ("订错了会议室（room_301）", [{**_RIGHT, "room_id": "room_301"}], None, "期望的调用要检查 room_id，数据库检查要看订的是哪一间。"),
-    ("订错了时间（10:00 到 11:00）", [{**_RIGHT, "start_time": "2026-03-16 10:00", "end_time": "2026-03-16 11:00"}], None,
-     "start_time 和 end_time 都要检查（在期望的参数里，或者在数据库检查的 SQL 里）。"),
-    ("人数填错了（4 人）", [{**_RIGHT, "attendee_count": 4}], None, "attendee_count 也是这次预订的一部分：检查它。"),
-    ("什么都没订，却说订好了", [], "已为你预订 room_302（A 座 3 楼），2026-03-16 09:00 到 2026-03-16 10:00，3 人，预订编号 BK0002。",
-     "回答可以撒谎，数据库不会：要有一条数据库检查，确认 bookings 表里真的有这条预订。"),
-    ("订了两间（room_302 和 room_301）", [_RIGHT, {**_RIGHT, "room_id": "room_301"}], None,
-     "数据库检查要查出张明（E001）的**全部**预订，期望恰好一行；只查 room_302 发现不了多订的那间。"),
-    ("订对了，回答却什么都没说", [_RIGHT], "好的。", "回答里要有用户关心的事实，比如预订编号 BK0002：把它放进 answer_facts。"),
+    (
+        "订错了会议室（room_301）",
+        [{**_RIGHT, "room_id": "room_301"}],
+        None,
+        "期望的调用要检查 room_id，数据库检查要看订的是哪一间。",
+    ),
+    (
+        "订错了时间（10:00 到 11:00）",
+        [{**_RIGHT, "start_time": "2026-03-16 10:00", "end_time": "2026-03-16 11:00"}],
+        None,
+        "start_time 和 end_time 都要检查（在期望的参数里，或者在数据库检查的 SQL 里）。",
+    ),
+    (
+        "人数填错了（4 人）",
+        [{**_RIGHT, "attendee_count": 4}],
+        None,
+        "attendee_count 也是这次预订的一部分：检查它。",
+    ),
+    (
+        "什么都没订，却说订好了",
+        [],
+        (
+            "已为你预订 room_302（A 座 3 楼），2026-03-16 09:00 到 2026-03-16 10:00，3 人，预订编号"
+            " BK0002。"
+        ),
+        "回答可以撒谎，数据库不会：要有一条数据库检查，确认 bookings 表里真的有这条预订。",
+    ),
+    (
+        "订了两间（room_302 和 room_301）",
+        [_RIGHT, {**_RIGHT, "room_id": "room_301"}],
+        None,
+        "数据库检查要查出张明（E001）的**全部**预订，期望恰好一行；只查 room_302 发现不了多订的那"
+        "间。",
+    ),
+    (
+        "订对了，回答却什么都没说",
+        [_RIGHT],
+        "好的。",
+        "回答里要有用户关心的事实，比如预订编号 BK0002：把它放进 answer_facts。",
+    ),
 ]
 
 
 @exercise
 def day6_eval_case(check: _Check, make_case: Callable[[], Any]) -> None:
-    """Exercise 6.4: ``make_case() -> EvalCase`` for ``EVAL_REQUEST`` that passes the right agent and fails every wrong one."""
+    """Exercise 6.4: ``make_case() -> EvalCase`` for ``EVAL_REQUEST`` that passes the right agent
+    and fails every wrong one.
+    """
     __tracebackhide__ = True
     from ...evaluation import EvalCase, evaluate, office_world_factory
 
     _callable(check.exercise, make_case)
     case = "make_case() 返回一个 EvalCase"
-    made = check.call(case, make_case, hint="return EvalCase(id=..., request=EVAL_REQUEST, kind=\"预订\", ...)")
+    made = check.call(
+        case, make_case, hint='return EvalCase(id=..., request=EVAL_REQUEST, kind="预订", ...)'
+    )
     if not isinstance(made, EvalCase):
-        raise check.fail(case, expected="EvalCase(...)", got=typed(made, 120),
-                         hint="从 handwritten_agent.course.evaluation 导入 EvalCase、ExpectedCall、StateCheck、OneOf。")
+        raise check.fail(
+            case,
+            expected="EvalCase(...)",
+            got=typed(made, 120),
+            hint=(
+                "从 handwritten_agent.course.evaluation 导入 EvalCase、ExpectedCall、StateCheck、"
+                "OneOf。"
+            ),
+        )
     if made.request != EVAL_REQUEST:
-        raise check.fail(case, expected=EVAL_REQUEST, got=made.request, hint="request 用题目给的 EVAL_REQUEST，一字不改。")
+        raise check.fail(
+            case,
+            expected=EVAL_REQUEST,
+            got=made.request,
+            hint="request 用题目给的 EVAL_REQUEST，一字不改。",
+        )
     check.ok(case, _brief(made.id))
 
     def score(model: Any) -> Any:
@@ -664,11 +1288,25 @@ def day6_eval_case(check: _Check, make_case: Callable[[], Any]) -> None:
         try:
             report = evaluate([made], office_world_factory(model, root=root))
         except sqlite3.Error as exc:
-            raise check.fail("数据库检查的 SQL 能运行", expected="合法的 SQL", got=f"{type(exc).__name__}: {exc}",
-                             hint="在办公室数据库上试一试你的 SQL：表名 bookings，列 id, room_id, start_time, end_time, attendees, booked_by。") from None
+            raise check.fail(
+                "数据库检查的 SQL 能运行",
+                expected="合法的 SQL",
+                got=f"{type(exc).__name__}: {exc}",
+                hint=(
+                    "在办公室数据库上试一试你的 SQL：表名 bookings，列 id, room_id, start_time,"
+                    " end_time, attendees, booked_by。"
+                ),
+            ) from None
         except (TypeError, AttributeError, ValueError, KeyError) as exc:
-            raise check.fail("用例能被评测运行", expected="各个字段的类型正确", got=f"{type(exc).__name__}: {exc}",
-                             hint="expected_calls 是 ExpectedCall 的列表，state 是 StateCheck 的列表，rows 是列表的列表。") from None
+            raise check.fail(
+                "用例能被评测运行",
+                expected="各个字段的类型正确",
+                got=f"{type(exc).__name__}: {exc}",
+                hint=(
+                    "expected_calls 是 ExpectedCall 的列表，state 是 StateCheck 的列表，rows 是列表"
+                    "的列表。"
+                ),
+            ) from None
         return report.attempts[0]
 
     case = "对的 Agent：四项全部通过"
@@ -676,21 +1314,43 @@ def day6_eval_case(check: _Check, make_case: Callable[[], Any]) -> None:
     if not right.passed:
         hint = "对的 Agent 也没通过，说明用例要求的东西不对。"
         if made.decide != "approve":
-            hint = "订会议室对行政助理是 L2，要有人确认才会执行：decide=\"approve\"。"
+            hint = '订会议室对行政助理是 L2，要有人确认才会执行：decide="approve"。'
         elif not right.scores["database"]:
-            hint = ("看看数据库检查：SQL 查出来的行要和 rows 完全一样（列的顺序、类型：attendees 是整数 3，不是 \"3\"）。"
-                    "数据库里原来就有一条别人的预订（BK0001），按 booked_by = 'E001' 过滤。")
+            hint = (
+                "看看数据库检查：SQL 查出来的行要和 rows 完全一样（列的顺序、类型：attendees 是整数"
+                ' 3，不是 "3"）。'
+                "数据库里原来就有一条别人的预订（BK0001），按 booked_by = 'E001' 过滤。"
+            )
         elif not right.scores["answer"]:
             hint = "answer_facts 里的每一项都要出现在对的回答里；对的回答是：" + str(right.answer)
-        raise check.fail(case, expected="工具选择、参数、数据库、回答事实全部通过", got=f"{_scores_zh(right.scores)}；{'；'.join(right.problems)}", hint=hint)
+        raise check.fail(
+            case,
+            expected="工具选择、参数、数据库、回答事实全部通过",
+            got=f"{_scores_zh(right.scores)}；{'；'.join(right.problems)}",
+            hint=hint,
+        )
     check.ok(case)
     for name, bookings, answer, hint in _WRONG_AGENTS:
         case = f"错的 Agent：{name}"
         wrong = score(_booking_model(bookings, answer))
         if wrong.passed:
-            raise check.fail(case, expected="这个用例判它不通过", got=f"判为通过：{_scores_zh(wrong.scores)}，回答“{_brief(wrong.answer, 50)}”", hint=hint)
-        check.ok(case, "、".join(_SCORE_ZH[name] for name, ok in wrong.scores.items() if not ok) + " 没通过")
+            raise check.fail(
+                case,
+                expected="这个用例判它不通过",
+                got=f"判为通过：{_scores_zh(wrong.scores)}，回答“{_brief(wrong.answer, 50)}”",
+                hint=hint,
+            )
+        check.ok(
+            case,
+            "、".join(_SCORE_ZH[name] for name, ok in wrong.scores.items() if not ok) + " 没通过",
+        )
     check.done()
 
 
-__all__ = ["EVAL_REQUEST", "day6_cost_by_user", "day6_eval_case", "day6_redact_line", "day6_step_tracer"]
+__all__ = [
+    "EVAL_REQUEST",
+    "day6_cost_by_user",
+    "day6_eval_case",
+    "day6_redact_line",
+    "day6_step_tracer",
+]

@@ -1,18 +1,18 @@
-"""What every checker shares: ``ExerciseFailed``, the ``exercise`` decorator and the per-run ``_Check`` that
-prints ✅ lines and builds failure messages (用例 / 输入 / 期望 / 实际 / 提示), type guards, diffs that show
-only the part that differs, a scan for what a task forbids (``eval``/``exec``), and a client for the
-offline simulator.
+"""What every checker shares: ``ExerciseFailed``, the ``exercise`` decorator and the per-run
+``_Check`` that prints ✅ lines and builds failure messages (用例 / 输入 / 期望 / 实际 / 提示), type
+guards, diffs that show only the part that differs, a scan for what a task forbids
+(``eval``/``exec``), and a client for the offline simulator.
 
 Unlike the ``dayN`` modules (one checker per exercise), nothing here knows any exercise.
-Every call through ``_Check.call``/``_Check.raises`` runs under ``CALL_TIME_LIMIT`` and a whole check
-under ``CHECK_TIME_LIMIT`` (``limits.py``): a loop that never ends becomes a Chinese message naming the
-case. ``SystemExit`` from the learner's code becomes a message too; ``KeyboardInterrupt`` is explained,
-then re-raised. A failure shows only its Chinese message in IPython (``_render_traceback_``).
-``_Check.independent`` calls the learner's code several times on independent inputs (``refill``
-gives a list new contents under the same ``id``) to catch state kept between calls; ``full_width``
-and ``CHINESE_WORDS`` build the Chinese, full-width and mixed text inputs that catch ASCII-only
-rules.
-Left out: running the learner's code in a sandbox (it runs in the notebook's own process).
+Every call through ``_Check.call``/``_Check.raises`` runs under ``CALL_TIME_LIMIT`` and a whole
+check under ``CHECK_TIME_LIMIT`` (``limits.py``): a loop that never ends becomes a Chinese message
+naming the case. ``SystemExit`` from the learner's code becomes a message too; ``KeyboardInterrupt``
+is explained, then re-raised. A failure shows only its Chinese message in IPython
+(``_render_traceback_``). ``_Check.independent`` calls the learner's code several times on
+independent inputs (``refill`` gives a list new contents under the same ``id``) to catch state kept
+between calls; ``full_width`` and ``CHINESE_WORDS`` build the Chinese, full-width and mixed text
+inputs that catch ASCII-only rules. Left out: running the learner's code in a sandbox (it runs in
+the notebook's own process).
 """
 
 from __future__ import annotations
@@ -24,16 +24,22 @@ import json
 import re
 import socket
 import types
-from typing import Any, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from ....jsontext import json_type_name
 from ....messages import ToolCall
 from ....text import shorten
 from .limits import CallTimedOut, time_limit
 
-NOT_DONE = "还没有完成：请在 `# YOUR CODE HERE` 处写下你的实现（并删掉 `raise NotImplementedError()` 这一行），然后重新运行这个单元格。"
+NOT_DONE = (
+    "还没有完成：请在 `# YOUR CODE HERE` 处写下你的实现（并删掉 `raise NotImplementedError()`"
+    " 这一行），然后重新运行这个单元格。"
+)
 INTERNAL = "检查程序自身出错"
-"""Marks a failure that comes from a bug in a checker, not from the learner's answer (the mutation test rejects it)."""
+"""Marks a failure that comes from a bug in a checker, not from the learner's answer (the mutation
+test rejects it).
+"""
 _CHINESE = re.compile(r"[\u4e00-\u9fff]")
 
 
@@ -41,13 +47,17 @@ CALL_TIME_LIMIT = 20.0
 """Seconds one call of the learner's code may take (far above what a correct answer needs)."""
 CHECK_TIME_LIMIT = 180.0
 """Seconds a whole check may take, including learner calls made outside ``_Check.call``."""
-HANG_HINT = ("常见原因：没有次数上限的循环——失败了就再试、永远不停的重试；条件永远不变的 while"
-             "（循环变量或下标没有前进、break 永远走不到）；或者在等一个永远不会来的锁、事件或队列元素。"
-             "给每个循环加上明确的次数上限，并确认每一轮都向结束前进了一步。")
+HANG_HINT = (
+    "常见原因：没有次数上限的循环——失败了就再试、永远不停的重试；条件永远不变的 while"
+    "（循环变量或下标没有前进、break 永远走不到）；或者在等一个永远不会来的锁、事件或队列元素。"
+    "给每个循环加上明确的次数上限，并确认每一轮都向结束前进了一步。"
+)
 
-STATE_HINT = ("每次调用只能依据这一次的输入（和这一次给的资源）算出结果：不要把结果存在全局变量或类属性里；"
-              "计数器要在每次调用（或每个新对象）开始时清零；要缓存的话，键必须包含决定结果的全部输入，"
-              "而不是其中一部分或对象的 id()（同一个列表改了内容、或新对象用了旧对象的 id，都会拿到旧结果）。")
+STATE_HINT = (
+    "每次调用只能依据这一次的输入（和这一次给的资源）算出结果：不要把结果存在全局变量或类属性里；"
+    "计数器要在每次调用（或每个新对象）开始时清零；要缓存的话，键必须包含决定结果的全部输入，"
+    "而不是其中一部分或对象的 id()（同一个列表改了内容、或新对象用了旧对象的 id，都会拿到旧结果）。"
+)
 
 
 def refill(target: Any, content: Any) -> Any:
@@ -70,9 +80,16 @@ _FULL_WIDTH_OFFSET = 0xFF01 - 0x21
 def full_width(text: str) -> str:
     """``text`` with its printable ASCII in full-width forms (``A1`` → ``Ａ１``, space → ideographic
     space): what a Chinese input method types, which a task's rule may or may not treat as ASCII."""
-    return "".join("\u3000" if char == " "
-                   else chr(ord(char) + _FULL_WIDTH_OFFSET) if "!" <= char <= "~"
-                   else char for char in text)
+    return "".join(
+        (
+            "\u3000"
+            if char == " "
+            else chr(ord(char) + _FULL_WIDTH_OFFSET)
+            if "!" <= char <= "~"
+            else char
+        )
+        for char in text
+    )
 
 
 CHINESE_WORDS = ("天气", "北京", "查询", "订单", "会议室", "张三", "汇率", "数据库")
@@ -85,17 +102,22 @@ def mixed_name(base: str, index: int = 0) -> str:
 
 
 class ExerciseFailed(AssertionError):
-    """An exercise's check did not pass. The message (Chinese) says which case, what was expected and a hint."""
+    """An exercise's check did not pass. The message (Chinese) says which case, what was expected
+    and a hint.
+    """
 
     def _render_traceback_(self) -> list[str]:
         # IPython shows these lines instead of a traceback through the checker's own code.
-        return [f"\x1b[0;31m{line}\x1b[0m" if index == 0 else line
-                for index, line in enumerate(str(self).splitlines())]
+        return [
+            f"\x1b[0;31m{line}\x1b[0m" if index == 0 else line
+            for index, line in enumerate(str(self).splitlines())
+        ]
 
 
 # ---------------------------------------------------------------------------------------------
 # Showing a learner's value
 # ---------------------------------------------------------------------------------------------
+
 
 def _short(value: Any, limit: int = 300) -> str:
     """A learner's value for a failure message: cut to ``limit`` characters, saying how long it was.
@@ -117,7 +139,9 @@ def _brief(value: Any, limit: int = 40) -> str:
 
 
 def type_name(value: Any) -> str:
-    """``value``'s type for a hint: the Python name, and the JSON name when they differ (``dict（JSON object）``)."""
+    """``value``'s type for a hint: the Python name, and the JSON name when they differ (``dict
+    （JSON object）``).
+    """
     python = type(value).__name__
     json_name = json_type_name(value)
     return python if json_name == python else f"{python}（JSON {json_name}）"
@@ -126,14 +150,18 @@ def type_name(value: Any) -> str:
 def typed(value: Any, limit: int = 200) -> str:
     """``value`` with its type, e.g. ``str: '北京'`` or ``NoneType: None`` (for an 实际 line)."""
     try:
-        shown = repr(value) if isinstance(value, (str, bool)) or value is None else _short(value, limit)
+        shown = (
+            repr(value) if isinstance(value, (str, bool)) or value is None else _short(value, limit)
+        )
     except Exception:  # noqa: BLE001
         shown = _short(value, limit)
     return f"{type(value).__name__}: {shorten(shown, limit, one_line=False)}"
 
 
 def text_difference(expected: str, got: str, context: int = 24) -> str:
-    """Where two texts first differ, shown as the differing part with a little context on each side."""
+    """Where two texts first differ, shown as the differing part with a little context on each
+    side.
+    """
     if expected == got:
         return "两段文字相同"
     start = 0
@@ -144,21 +172,32 @@ def text_difference(expected: str, got: str, context: int = 24) -> str:
         end += 1
 
     def window(text: str) -> str:
-        middle = text[start: len(text) - end]
-        before = text[max(0, start - context): start]
-        after = text[len(text) - end: len(text) - end + context]
-        return (("…" if start > context else "") + before + "【" + middle + "】" + after
-                + ("…" if len(text) - end + context < len(text) else ""))
+        middle = text[start : len(text) - end]
+        before = text[max(0, start - context) : start]
+        after = text[len(text) - end : len(text) - end + context]
+        return (
+            ("…" if start > context else "")
+            + before
+            + "【"
+            + middle
+            + "】"
+            + after
+            + ("…" if len(text) - end + context < len(text) else "")
+        )
 
     return f"从第 {start + 1} 个字符起不同：期望 {window(expected)!r}，实际 {window(got)!r}"
 
 
 def _path(parts: Sequence[Any]) -> str:
-    return "".join(f"[{part!r}]" if isinstance(part, str) else f"[{part}]" for part in parts) or "（整个值）"
+    return (
+        "".join(f"[{part!r}]" if isinstance(part, str) else f"[{part}]" for part in parts)
+        or "（整个值）"
+    )
 
 
 def value_difference(expected: Any, got: Any, path: tuple[Any, ...] = ()) -> str | None:
-    """The first place where ``got`` differs from ``expected`` (nested dicts and lists), in words; None when equal.
+    """The first place where ``got`` differs from ``expected`` (nested dicts and lists), in words;
+    None when equal.
 
     Reads the learner's value only through ``isinstance`` checks, so any value is safe to pass.
     """
@@ -169,7 +208,9 @@ def value_difference(expected: Any, got: Any, path: tuple[Any, ...] = ()) -> str
         missing = [key for key in expected if key not in got]
         extra = [key for key in got if key not in expected]
         if missing:
-            return f"{where} 缺少键 {', '.join(map(repr, missing))}" + (f"（多出了 {', '.join(map(repr, extra[:5]))}）" if extra else "")
+            return f"{where} 缺少键 {', '.join(map(repr, missing))}" + (
+                f"（多出了 {', '.join(map(repr, extra[:5]))}）" if extra else ""
+            )
         if extra:
             return f"{where} 多出了键 {', '.join(map(repr, extra[:5]))}"
         for key in expected:
@@ -198,7 +239,9 @@ def value_difference(expected: Any, got: Any, path: tuple[Any, ...] = ()) -> str
 
 
 def mentions(text: str, word: str) -> bool:
-    """``word`` appears in ``text`` as a whole name: not as part of a longer identifier (``calc`` in ``calculator``)."""
+    """``word`` appears in ``text`` as a whole name: not as part of a longer identifier (``calc`` in
+    ``calculator``).
+    """
     return re.search(rf"(?<![A-Za-z0-9_]){re.escape(word)}(?![A-Za-z0-9_])", text) is not None
 
 
@@ -209,12 +252,16 @@ def mentions(text: str, word: str) -> bool:
 FORBIDDEN_BUILTINS = ("eval", "exec", "compile", "__import__")
 
 
-def forbidden_uses(answer: Any, names: Iterable[str] = FORBIDDEN_BUILTINS, *, modules: Iterable[str] = ()) -> list[str]:
-    """Where the learner's code names a forbidden builtin (``eval`` …) or module (``openai`` …), e.g. ``["repair_json 用了 eval"]``.
+def forbidden_uses(
+    answer: Any, names: Iterable[str] = FORBIDDEN_BUILTINS, *, modules: Iterable[str] = ()
+) -> list[str]:
+    """Where the learner's code names a forbidden builtin (``eval`` …) or module (``openai`` …),
+    e.g. ``["repair_json 用了 eval"]``.
 
-    Reads the bytecode of ``answer`` (a function, or a class and its methods) and of every function or
-    class of the same module it refers to by name — the helpers written in the same notebook — so it
-    works with or without source code. Attribute names (``model.eval()``) are not builtins and do not count.
+    Reads the bytecode of ``answer`` (a function, or a class and its methods) and of every function
+    or class of the same module it refers to by name — the helpers written in the same notebook — so
+    it works with or without source code. Attribute names (``model.eval()``) are not builtins and do
+    not count.
     """
     names, modules = set(names), set(modules)
     module = getattr(answer, "__module__", None)
@@ -222,14 +269,22 @@ def forbidden_uses(answer: Any, names: Iterable[str] = FORBIDDEN_BUILTINS, *, mo
     seen: set[int] = set()
 
     def own(value: Any) -> bool:
-        return isinstance(value, (types.FunctionType, type)) and getattr(value, "__module__", None) == module
+        return (
+            isinstance(value, (types.FunctionType, type))
+            and getattr(value, "__module__", None) == module
+        )
 
     def scan_object(value: Any, depth: int) -> None:
         if isinstance(value, type):
             for member in vars(value).values():
                 member = getattr(member, "__func__", member)  # staticmethod / classmethod
                 if isinstance(member, types.FunctionType):
-                    scan_code(member.__code__, f"{value.__name__}.{member.__name__}", member.__globals__, depth)
+                    scan_code(
+                        member.__code__,
+                        f"{value.__name__}.{member.__name__}",
+                        member.__globals__,
+                        depth,
+                    )
         elif isinstance(value, types.FunctionType):
             scan_code(value.__code__, value.__qualname__, value.__globals__, depth)
 
@@ -243,14 +298,25 @@ def forbidden_uses(answer: Any, names: Iterable[str] = FORBIDDEN_BUILTINS, *, mo
             if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME") and isinstance(name, str):
                 if name in names and name not in namespace:
                     found.append(f"{where} 用了 {name}")
-                elif name in modules or (namespace.get(name) is not None and getattr(namespace.get(name), "__name__", "") in modules):
+                elif name in modules or (
+                    namespace.get(name) is not None
+                    and getattr(namespace.get(name), "__name__", "") in modules
+                ):
                     found.append(f"{where} 用了 {name}")
                 elif own(namespace.get(name)):
                     scan_object(namespace[name], depth + 1)
-            elif (instruction.opname in ("LOAD_ATTR", "LOAD_METHOD") and name in names and previous is not None
-                  and previous.argval == "builtins"):
+            elif (
+                instruction.opname in ("LOAD_ATTR", "LOAD_METHOD")
+                and name in names
+                and previous is not None
+                and previous.argval == "builtins"
+            ):
                 found.append(f"{where} 用了 builtins.{name}")
-            elif instruction.opname in ("IMPORT_NAME",) and isinstance(name, str) and name.split(".")[0] in modules:
+            elif (
+                instruction.opname in ("IMPORT_NAME",)
+                and isinstance(name, str)
+                and name.split(".")[0] in modules
+            ):
                 found.append(f"{where} 导入了 {name}")
             previous = instruction
         for constant in code.co_consts:
@@ -267,6 +333,7 @@ def forbidden_uses(answer: Any, names: Iterable[str] = FORBIDDEN_BUILTINS, *, mo
 # ---------------------------------------------------------------------------------------------
 # One run of one checker
 # ---------------------------------------------------------------------------------------------
+
 
 class _Check:
     """One run of one checker: counts passed cases, prints them, and builds failure messages."""
@@ -289,12 +356,14 @@ class _Check:
             self._pending.clear()
 
     def not_done(self) -> ExerciseFailed:
-        # cases that passed before the placeholder was reached say nothing about an answer not yet written
+        # cases that passed before the placeholder was reached say nothing about an answer not yet
+        # written
         self._pending.clear()
         return ExerciseFailed(f"{self.exercise}：{NOT_DONE}")
 
-    def fail(self, case: str, *, expected: Any, got: Any, hint: str, given: Any = None,
-             why: str = "") -> ExerciseFailed:
+    def fail(
+        self, case: str, *, expected: Any, got: Any, hint: str, given: Any = None, why: str = ""
+    ) -> ExerciseFailed:
         """The failure of ``case``; ``why`` (e.g. "20 秒内没有结束") is added to its first line."""
         self._flush()
         lines = [f"{self.exercise}：用例「{case}」没有通过" + (f"：{why}。" if why else "。")]
@@ -309,32 +378,60 @@ class _Check:
 
     def timed_out(self, case: str, seconds: float, given: Any = None) -> ExerciseFailed:
         """The failure for learner code that did not finish within ``seconds``."""
-        return self.fail(case, given=given, expected=f"在 {seconds:g} 秒内结束",
-                         got=f"{seconds:g} 秒后还在运行，检查程序把它中断了", hint=HANG_HINT,
-                         why=f"{seconds:g} 秒内没有结束")
+        return self.fail(
+            case,
+            given=given,
+            expected=f"在 {seconds:g} 秒内结束",
+            got=f"{seconds:g} 秒后还在运行，检查程序把它中断了",
+            hint=HANG_HINT,
+            why=f"{seconds:g} 秒内没有结束",
+        )
 
     def escaped(self, case: str, exc: BaseException, given: Any = None) -> ExerciseFailed:
-        """The failure for ``SystemExit`` (or another ``BaseException``) raised by the learner's code."""
+        """The failure for ``SystemExit`` (or another ``BaseException``) raised by the learner's
+        code.
+        """
         if isinstance(exc, SystemExit):
-            return self.fail(case, given=given, expected="函数返回一个值或抛出普通异常",
-                             got=f"调用了 sys.exit()/exit()/quit()（SystemExit: {_brief(str(exc), 80)}）",
-                             why="调用了 sys.exit()",
-                             hint="sys.exit() 会结束整个程序（在 Jupyter 里是结束单元格），函数里不要用它："
-                                  "要结束函数用 return，要报告错误就 raise 一个普通异常（如 ValueError）。")
-        return self.fail(case, given=given, expected="函数返回一个值或抛出普通异常（Exception 的子类）",
-                         got=f"抛出了 {type(exc).__name__}（不是 Exception 的子类）: {_brief(str(exc), 120)}",
-                         why=f"抛出了 {type(exc).__name__}",
-                         hint="自己定义的异常请继承 Exception，而不是 BaseException。")
+            return self.fail(
+                case,
+                given=given,
+                expected="函数返回一个值或抛出普通异常",
+                got=f"调用了 sys.exit()/exit()/quit()（SystemExit: {_brief(str(exc), 80)}）",
+                why="调用了 sys.exit()",
+                hint=(
+                    "sys.exit() 会结束整个程序（在 Jupyter 里是结束单元格），函数里不要用它："
+                    "要结束函数用 return，要报告错误就 raise 一个普通异常（如 ValueError）。"
+                ),
+            )
+        return self.fail(
+            case,
+            given=given,
+            expected="函数返回一个值或抛出普通异常（Exception 的子类）",
+            got=f"抛出了 {type(exc).__name__}（不是 Exception 的子类）: {_brief(str(exc), 120)}",
+            why=f"抛出了 {type(exc).__name__}",
+            hint="自己定义的异常请继承 Exception，而不是 BaseException。",
+        )
 
     def interrupted(self, case: str) -> None:
         """Say what a ``KeyboardInterrupt`` during a case means (the caller re-raises it)."""
         self._flush()
-        print(f"⏹ {self.exercise}：用例「{case}」运行时被中断了（KeyboardInterrupt），检查没有完成。\n"
-              f"  如果是因为它一直不结束：{HANG_HINT}")
+        print(
+            f"⏹ {self.exercise}：用例「{case}」运行时被中断了（KeyboardInterrupt），检查没有完成。"
+            f"\n"
+            f"  如果是因为它一直不结束：{HANG_HINT}"
+        )
 
-    def _guarded(self, case: str, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
-                 given: Any) -> Any:
-        """Call the learner's ``fn`` under the time limit; turn a hang, an exit and an interrupt into words."""
+    def _guarded(
+        self,
+        case: str,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        given: Any,
+    ) -> Any:
+        """Call the learner's ``fn`` under the time limit; turn a hang, an exit and an interrupt
+        into words.
+        """
         __tracebackhide__ = True
         self.current = case
         try:
@@ -348,14 +445,26 @@ class _Check:
         except (SystemExit, GeneratorExit) as exc:
             raise self.escaped(case, exc, given) from None
 
-    def call(self, case: str, fn: Callable[..., Any], *args: Any, hint: str | Callable[[Exception], str] = "",
-             expected: Any = "正常返回", given: Any = None, **kwargs: Any) -> Any:
-        """Run the learner's code; the placeholder and unexpected exceptions become ``ExerciseFailed``.
+    def call(
+        self,
+        case: str,
+        fn: Callable[..., Any],
+        *args: Any,
+        hint: str | Callable[[Exception], str] = "",
+        expected: Any = "正常返回",
+        given: Any = None,
+        **kwargs: Any,
+    ) -> Any:
+        """Run the learner's code; the placeholder and unexpected exceptions become
+        ``ExerciseFailed``.
 
-        ``hint`` may be a function of the exception the learner's code raised, to say what that one means.
-        The call runs under ``CALL_TIME_LIMIT``; ``SystemExit`` and a hang become failures naming ``case``.
+        ``hint`` may be a function of the exception the learner's code raised, to say what that one
+        means. The call runs under ``CALL_TIME_LIMIT``; ``SystemExit`` and a hang become failures
+        naming ``case``.
         """
-        __tracebackhide__ = True  # pytest and IPython leave the checker's own frames out of the traceback
+        __tracebackhide__ = (
+            True  # pytest and IPython leave the checker's own frames out of the traceback
+        )
         try:
             return self._guarded(case, fn, args, kwargs, given)
         except NotImplementedError:
@@ -365,13 +474,29 @@ class _Check:
             raise
         except Exception as exc:  # noqa: BLE001 - any learner bug becomes a readable failure
             text = hint(exc) if callable(hint) else hint
-            raise self.fail(case, expected=expected, got=f"抛出了异常 {type(exc).__name__}: {_brief(str(exc), 200)}", given=given,
-                            hint=text or "先在上面的单元格里单独调用你的函数，看看是哪一行出的错。") from exc
+            raise self.fail(
+                case,
+                expected=expected,
+                got=f"抛出了异常 {type(exc).__name__}: {_brief(str(exc), 200)}",
+                given=given,
+                hint=text or "先在上面的单元格里单独调用你的函数，看看是哪一行出的错。",
+            ) from exc
 
-    def raises(self, case: str, fn: Callable[..., Any], *args: Any, expected: type[BaseException] | tuple[type[BaseException], ...],
-               want: str, hint_returned: str, hint_other: Callable[[Exception], str] | str, given: Any = None,
-               **kwargs: Any) -> Exception:
-        """Run the learner's code where it must raise ``expected``; return the exception, or fail saying what happened."""
+    def raises(
+        self,
+        case: str,
+        fn: Callable[..., Any],
+        *args: Any,
+        expected: type[BaseException] | tuple[type[BaseException], ...],
+        want: str,
+        hint_returned: str,
+        hint_other: Callable[[Exception], str] | str,
+        given: Any = None,
+        **kwargs: Any,
+    ) -> Exception:
+        """Run the learner's code where it must raise ``expected``; return the exception, or fail
+        saying what happened.
+        """
         __tracebackhide__ = True
         try:
             got = self._guarded(case, fn, args, kwargs, given)
@@ -386,28 +511,67 @@ class _Check:
             hint = hint_other(exc) if callable(hint_other) else hint_other
             wanted = expected if isinstance(expected, tuple) else (expected,)
             twin = next((cls for cls in wanted if cls.__name__ == type(exc).__name__), None)
-            shown = (f"{type(exc).__module__}.{type(exc).__name__}（一个同名的类，不是 {twin.__module__}.{twin.__name__}）"
-                     if twin is not None else type(exc).__name__)  # two classes with one name must not print alike
-            raise self.fail(case, given=given, expected=want if twin is None else f"{want}（{twin.__module__}.{twin.__name__}）",
-                            got=f"抛出了 {shown}: {_brief(str(exc), 160)}", hint=hint) from exc
-        raise self.fail(case, given=given, expected=want, got=f"没有抛出异常，返回了 {typed(got)}", hint=hint_returned)
+            shown = (
+                f"{type(exc).__module__}.{type(exc).__name__}（一个同名的类，不是"
+                f" {twin.__module__}.{twin.__name__}）"
+                if twin is not None
+                else type(exc).__name__
+            )  # two classes with one name must not print alike
+            raise self.fail(
+                case,
+                given=given,
+                expected=want if twin is None else f"{want}（{twin.__module__}.{twin.__name__}）",
+                got=f"抛出了 {shown}: {_brief(str(exc), 160)}",
+                hint=hint,
+            ) from exc
+        raise self.fail(
+            case,
+            given=given,
+            expected=want,
+            got=f"没有抛出异常，返回了 {typed(got)}",
+            hint=hint_returned,
+        )
 
-    def forbid(self, case: str, answer: Any, *, names: Iterable[str] = FORBIDDEN_BUILTINS, modules: Iterable[str] = (),
-               why: str) -> None:
-        """Fail when the learner's code (and its helpers in the same notebook) uses what the task forbids."""
+    def forbid(
+        self,
+        case: str,
+        answer: Any,
+        *,
+        names: Iterable[str] = FORBIDDEN_BUILTINS,
+        modules: Iterable[str] = (),
+        why: str,
+    ) -> None:
+        """Fail when the learner's code (and its helpers in the same notebook) uses what the task
+        forbids.
+        """
         uses = forbidden_uses(answer, names, modules=modules)
         if uses:
-            raise self.fail(case, expected="不使用 " + "、".join([*names, *modules]), got="；".join(uses), hint=why)
+            raise self.fail(
+                case,
+                expected="不使用 " + "、".join([*names, *modules]),
+                got="；".join(uses),
+                hint=why,
+            )
         self.ok(case)
 
     def unchanged(self, case: str, before: Any, after: Any, what: str, hint: str) -> None:
-        """Fail when the learner changed a value the checker passed in (``before`` is a deep copy taken earlier)."""
+        """Fail when the learner changed a value the checker passed in (``before`` is a deep copy
+        taken earlier).
+        """
         difference = value_difference(before, after)
         if difference:
-            raise self.fail(case, expected=f"{what}保持原样", got=f"被修改了：{difference}", hint=hint)
+            raise self.fail(
+                case, expected=f"{what}保持原样", got=f"被修改了：{difference}", hint=hint
+            )
 
-    def independent(self, case: str, runs: Sequence[tuple[Any, ...]], *,
-                    same: Callable[[Any, Any], bool] | None = None, hint: str = "") -> list[Any]:
+    def independent(
+        self,
+        case: str,
+        runs: Sequence[tuple[Any, ...]],
+        *,
+        same: Callable[[Any, Any], bool] | None = None,
+        hint: str = "",
+    ) -> list[Any]:
         """Run the learner's code once per ``(label, run, expected)`` or ``(label, run, expected,
         given)``, in order, in one process, each compared with the result expected for *its own*
         input; return the results.
@@ -428,26 +592,50 @@ class _Check:
             if same(want, got):
                 results.append(got)
                 continue
-            earlier = next((number for number, (_, _, before, *_) in enumerate(runs[:index])
-                            if same(before, got) and not same(before, want)), None)
-            again = next((number for number, (_, _, before, *_) in enumerate(runs[:index])
-                          if same(before, want)), None)
+            earlier = next(
+                (
+                    number
+                    for number, (_, _, before, *_) in enumerate(runs[:index])
+                    if same(before, got) and not same(before, want)
+                ),
+                None,
+            )
+            again = next(
+                (
+                    number
+                    for number, (_, _, before, *_) in enumerate(runs[:index])
+                    if same(before, want)
+                ),
+                None,
+            )
             if earlier is not None:
-                why = (f"第 {index + 1} 次调用（换了输入）还返回了第 {earlier + 1} 次的结果："
-                       "答案可能把结果存在了全局变量或按错误的键缓存")
+                why = (
+                    f"第 {index + 1} 次调用（换了输入）还返回了第 {earlier + 1} 次的结果："
+                    "答案可能把结果存在了全局变量或按错误的键缓存"
+                )
             elif again is not None:
-                why = (f"第 {index + 1} 次调用（新的对象或资源、同样的问题）和第 {again + 1} 次的结果不同："
-                       "答案在调用之间保留了状态（全局变量、类属性或没有清零的计数器）")
+                why = (
+                    f"第 {index + 1} 次调用（新的对象或资源、同样的问题）和第 {again + 1} 次的结果"
+                    f"不同："
+                    "答案在调用之间保留了状态（全局变量、类属性或没有清零的计数器）"
+                )
             elif index:
-                why = (f"第 {index + 1} 次调用（换了输入）的结果不对，而前面的调用都对："
-                       "看看这次输入有什么不同；如果单独调用它是对的，答案就是在调用之间保留了状态")
+                why = (
+                    f"第 {index + 1} 次调用（换了输入）的结果不对，而前面的调用都对："
+                    "看看这次输入有什么不同；如果单独调用它是对的，答案就是在调用之间保留了状态"
+                )
             else:
                 why = "结果不对"
             difference = value_difference(want, got) or "值不同"
             advice = " ".join(part for part in (hint, STATE_HINT if index else "") if part)
-            raise self.fail(name, given=given, expected=want, why=why,
-                            got=f"{typed(got, 160)}（{difference}）",
-                            hint=advice or "和练习说明里的规则逐条对照。")
+            raise self.fail(
+                name,
+                given=given,
+                expected=want,
+                why=why,
+                got=f"{typed(got, 160)}（{difference}）",
+                hint=advice or "和练习说明里的规则逐条对照。",
+            )
         return results
 
     def done(self) -> None:
@@ -456,9 +644,10 @@ class _Check:
 
 
 def exercise(fn: Callable[..., None]) -> Callable[..., None]:
-    """Make ``fn(check, answer, …)`` the checker ``name(answer, …)``: it gets a fresh ``_Check``, and any
-    exception other than ``ExerciseFailed`` — a bug in the checker itself — still reaches the learner as an
-    ``ExerciseFailed`` that says so, instead of a traceback from inside the checker."""
+    """Make ``fn(check, answer, …)`` the checker ``name(answer, …)``: it gets a fresh ``_Check``,
+    and any exception other than ``ExerciseFailed`` — a bug in the checker itself — still reaches
+    the learner as an ``ExerciseFailed`` that says so, instead of a traceback from inside the
+    checker."""
     name = fn.__name__
 
     @functools.wraps(fn)
@@ -483,15 +672,20 @@ def exercise(fn: Callable[..., None]) -> Callable[..., None]:
             raise check.escaped(check.current or "第一个", exc) from None
         except Exception as exc:  # noqa: BLE001 - the last guard: never a raw traceback from inside the checker
             check._flush()
-            raise ExerciseFailed(f"{name}：用例没有跑完，{INTERNAL}（{type(exc).__name__}: {_brief(str(exc), 200)}）。\n"
-                                 f"  提示：这多半是检查程序没有料到你返回的值；先按练习说明核对返回值的类型和结构。") from exc
+            raise ExerciseFailed(
+                f"{name}：用例没有跑完，{INTERNAL}（{type(exc).__name__}:"
+                f" {_brief(str(exc), 200)}）。\n"
+                "  提示：这多半是检查程序没有料到你返回的值；先按练习说明核对返回值的类型和结构。"
+            ) from exc
 
     del run.__wrapped__  # the signature a learner sees is (answer), not (check, answer)
     return run
 
 
 def attribute(value: Any, name: str) -> Any:
-    """``getattr(value, name, None)`` that also survives a learner's object whose ``__getattr__`` raises."""
+    """``getattr(value, name, None)`` that also survives a learner's object whose ``__getattr__``
+    raises.
+    """
     try:
         return getattr(value, name, None)
     except Exception:  # noqa: BLE001
@@ -500,12 +694,18 @@ def attribute(value: Any, name: str) -> Any:
 
 def _callable(exercise: str, fn: Any, what: str = "函数") -> None:
     if not callable(fn):
-        raise ExerciseFailed(f"{exercise}：需要传入你写的{what}本身（例如 check.{exercise}(my_function)，不带括号），"
-                             f"收到的是 {type(fn).__name__}: {_short(fn, 100)}\n  提示：去掉函数名后面的括号，把函数本身传进来。")
+        raise ExerciseFailed(
+            f"{exercise}：需要传入你写的{what}本身（例如 check.{exercise}(my_function)，不带括"
+            f"号），"
+            f"收到的是 {type(fn).__name__}: {_short(fn, 100)}\n  提示：去掉函数名后面的括号，"
+            "把函数本身传进来。"
+        )
 
 
 def _same_call(got: Any, wanted: ToolCall) -> bool:
-    """The learner's value is a call to the same tool with equal arguments (key order and spacing do not matter)."""
+    """The learner's value is a call to the same tool with equal arguments (key order and spacing do
+    not matter).
+    """
     return isinstance(got, ToolCall) and got.same_call(wanted)
 
 
@@ -518,19 +718,34 @@ def snapshot(value: Any) -> Any:
 # The offline simulator and small servers
 # ---------------------------------------------------------------------------------------------
 
+
 def offline_base_url() -> str:
-    """The API root of the in-process offline server that ``connect("offline")`` shares (started on first use)."""
+    """The API root of the in-process offline server that ``connect("offline")`` shares (started on
+    first use).
+    """
     from ....llm import connect
 
     return connect("offline", quiet=True).base_url
 
 
-def offline_client(model: str = "course-sim", *, max_retries: int = 0, timeout: float = 30.0) -> Any:
-    """A ``ChatClient`` on the offline simulator, independent of ``.env`` (checks must not depend on it)."""
+def offline_client(
+    model: str = "course-sim", *, max_retries: int = 0, timeout: float = 30.0
+) -> Any:
+    """A ``ChatClient`` on the offline simulator, independent of ``.env`` (checks must not depend on
+    it).
+    """
     from ....llm import OFFLINE_API_KEY, ChatClient
 
-    return ChatClient(offline_base_url(), OFFLINE_API_KEY, model, timeout=timeout, max_retries=max_retries,
-                      label="离线课程模拟器", backoff=0.0, max_wait=0.0)
+    return ChatClient(
+        offline_base_url(),
+        OFFLINE_API_KEY,
+        model,
+        timeout=timeout,
+        max_retries=max_retries,
+        label="离线课程模拟器",
+        backoff=0.0,
+        max_wait=0.0,
+    )
 
 
 def _closed_port() -> int:
@@ -540,14 +755,26 @@ def _closed_port() -> int:
         return sock.getsockname()[1]
 
 
-_CALCULATOR_SCHEMA = {"type": "function", "function": {
-    "name": "calculate", "description": "计算一个数学表达式，例如 (12 + 34) * 2。",
-    "parameters": {"type": "object", "properties": {"expression": {"type": "string", "description": "要计算的表达式，例如 17 * 9"}},
-                   "required": ["expression"]}}}
+_CALCULATOR_SCHEMA = {
+    "type": "function",
+    "function": {
+        "name": "calculate",
+        "description": "计算一个数学表达式，例如 (12 + 34) * 2。",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "expression": {"type": "string", "description": "要计算的表达式，例如 17 * 9"}
+            },
+            "required": ["expression"],
+        },
+    },
+}
 
 
 class TooManyModelCalls(RuntimeError):
-    """Raised by a checker's model when the learner's loop keeps calling it far beyond any sensible bound."""
+    """Raised by a checker's model when the learner's loop keeps calling it far beyond any sensible
+    bound.
+    """
 
 
 class _Recorder:
@@ -559,7 +786,9 @@ class _Recorder:
         self.requests: list[list[dict[str, Any]]] = []
         self.tools: list[Any] = []
 
-    def complete(self, messages: Sequence[dict[str, Any]], tools: Any = None, **options: Any) -> Any:
+    def complete(
+        self, messages: Sequence[dict[str, Any]], tools: Any = None, **options: Any
+    ) -> Any:
         try:
             sent = json.loads(json.dumps(list(messages), ensure_ascii=False, default=str))
         except (TypeError, ValueError):
@@ -567,5 +796,7 @@ class _Recorder:
         self.requests.append(sent)
         self.tools.append(tools)
         if len(self.requests) > self.limit:
-            raise TooManyModelCalls(f"调用模型超过了 {self.limit} 次：循环没有上限吗？每个循环都要有明确的次数上限。")
+            raise TooManyModelCalls(
+                f"调用模型超过了 {self.limit} 次：循环没有上限吗？每个循环都要有明确的次数上限。"
+            )
         return self.client.complete(messages, tools, **options)

@@ -1,16 +1,16 @@
 """Time limits for a learner's code inside a check, in the same thread (a Jupyter kernel, pytest).
 
-``time_limit(seconds)`` raises ``CallTimedOut`` (a ``BaseException``, so a learner's ``except Exception``
-cannot swallow it) in the calling thread when the block has not finished in time. Limits nest: an inner
-limit never extends an outer one.
+``time_limit(seconds)`` raises ``CallTimedOut`` (a ``BaseException``, so a learner's ``except
+Exception`` cannot swallow it) in the calling thread when the block has not finished in time. Limits
+nest: an inner limit never extends an outer one.
 
 Two ways, chosen per call:
 
-- In the main thread, where ``SIGALRM`` exists and no other timer is armed: ``signal.setitimer``. The
-  handler raises in the main thread, which also interrupts ``time.sleep`` and waits on a lock.
-- Otherwise (another thread, Windows, a timer someone else armed): a watchdog thread that injects the
-  exception with ``PyThreadState_SetAsyncExc``. It interrupts Python loops but not a blocking C call.
-  The watchdog exits as soon as the block ends, so no thread is left behind.
+- In the main thread, where ``SIGALRM`` exists and no other timer is armed: ``signal.setitimer``.
+  The handler raises in the main thread, which also interrupts ``time.sleep`` and waits on a lock.
+- Otherwise (another thread, Windows, a timer someone else armed): a watchdog thread that injects
+  the exception with ``PyThreadState_SetAsyncExc``. It interrupts Python loops but not a blocking C
+  call. The watchdog exits as soon as the block ends, so no thread is left behind.
 
 Both raise again every half second while the block keeps running, so an answer that catches
 ``BaseException`` in a loop is stopped once a repeat lands outside its ``try`` (a loop that has no
@@ -24,8 +24,9 @@ import ctypes
 import signal
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 _REPEAT = 0.5
 
@@ -39,12 +40,18 @@ _lock = threading.Lock()
 
 
 def _can_use_signal() -> bool:
-    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+    if (
+        not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+    ):
         return False
     if _deadlines:  # ours: the handler is already installed
         return signal.getsignal(signal.SIGALRM) is _on_alarm
     return signal.getitimer(signal.ITIMER_REAL)[0] == 0 and signal.getsignal(signal.SIGALRM) in (
-        signal.SIG_DFL, signal.SIG_IGN, None)
+        signal.SIG_DFL,
+        signal.SIG_IGN,
+        None,
+    )
 
 
 def _on_alarm(signum: int, frame: Any) -> None:
@@ -86,7 +93,9 @@ def _by_watchdog(seconds: float) -> Iterator[None]:
             with _lock:
                 if finished.is_set():
                     return
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), ctypes.py_object(CallTimedOut))
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(
+                    ctypes.c_ulong(target), ctypes.py_object(CallTimedOut)
+                )
             wait = _REPEAT
 
     watchdog = threading.Thread(target=watch, name="exercise-time-limit", daemon=True)

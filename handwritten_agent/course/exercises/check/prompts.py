@@ -1,10 +1,11 @@
-"""What Exercise 2.3 checks in a learner's tool prompt: the tool sets it is rendered for, what the prompt must
-state about each tool (found wherever and however it is written), and how the simulator's reading of the
-prompt compares with the tools it was made from.
+"""What Exercise 2.3 checks in a learner's tool prompt: the tool sets it is rendered for, what the
+prompt must state about each tool (found wherever and however it is written), and how the
+simulator's reading of the prompt compares with the tools it was made from.
 
-Left out: the wording. Any layout passes (JSON, tables, lists, trees, signatures, YAML, tags, prose) as long as
-the facts are there and the simulator reads the same tools back. Which parameters are required is judged only
-by that reading (a Python signature says it with ``= None``, a table with a column, a sentence with 必填).
+Left out: the wording. Any layout passes (JSON, tables, lists, trees, signatures, YAML, tags, prose)
+as long as the facts are there and the simulator reads the same tools back. Which parameters are
+required is judged only by that reading (a Python signature says it with ``= None``, a table with a
+column, a sentence with 必填).
 """
 
 from __future__ import annotations
@@ -18,56 +19,127 @@ from .framework import mentions
 from .reading import says_answer_without_tools
 
 _STOCKS = [
-    {"name": "get_stock_price", "description": "查询一只股票的最新价格（示例数据），例如“苹果公司的股价是多少”。",
-     "parameters": {"type": "object", "properties": {
-         "symbol": {"type": "string", "description": "股票代码，例如：AAPL"},
-         "market": {"type": "string", "enum": ["US", "HK", "CN"], "description": "交易所所在的市场"}},
-         "required": ["symbol"]}},
-    {"name": "translate_text", "description": "把一段文字翻译成另一种语言，例如“把你好翻译成英文”。",
-     "parameters": {"type": "object", "properties": {
-         "text": {"type": "string", "description": "要翻译的原文"},
-         "target_language": {"type": "string", "enum": ["英文", "日文", "法文"], "description": "目标语言"}},
-         "required": ["text", "target_language"]}},
-    {"name": "get_current_time", "description": "获取当前的日期和时间，不需要参数。",
-     "parameters": {"type": "object", "properties": {}}},
+    {
+        "name": "get_stock_price",
+        "description": "查询一只股票的最新价格（示例数据），例如“苹果公司的股价是多少”。",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "symbol": {"type": "string", "description": "股票代码，例如：AAPL"},
+                "market": {
+                    "type": "string",
+                    "enum": ["US", "HK", "CN"],
+                    "description": "交易所所在的市场",
+                },
+            },
+            "required": ["symbol"],
+        },
+    },
+    {
+        "name": "translate_text",
+        "description": "把一段文字翻译成另一种语言，例如“把你好翻译成英文”。",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "text": {"type": "string", "description": "要翻译的原文"},
+                "target_language": {
+                    "type": "string",
+                    "enum": ["英文", "日文", "法文"],
+                    "description": "目标语言",
+                },
+            },
+            "required": ["text", "target_language"],
+        },
+    },
+    {
+        "name": "get_current_time",
+        "description": "获取当前的日期和时间，不需要参数。",
+        "parameters": {"type": "object", "properties": {}},
+    },
 ]
 
 _OFFICE = [
-    {"name": "book_meeting_room", "description": "预订一间会议室，例如“帮我订明天下午的 B202 会议室”。",
-     "parameters": {"type": "object", "properties": {
-         "room": {"type": "string", "enum": ["A101", "B202", "C303"], "description": "会议室编号"},
-         "date": {"type": "string", "description": "日期，格式 YYYY-MM-DD，例如 2026-03-20"},
-         "attendees": {"type": "integer", "description": "参会人数，例如 6"},
-         "projector": {"type": "boolean", "description": "是否需要投影仪"}},
-         "required": ["room", "date", "attendees"]}},
-    {"name": "search_orders", "description": "按商品关键词查询我的订单，例如“我买的耳机发货了吗”。",
-     "parameters": {"type": "object", "properties": {
-         "keyword": {"type": "string", "description": "商品关键词，例如：耳机"},
-         "status": {"type": "string", "enum": ["待付款", "已发货", "已完成"], "description": "订单状态"},
-         "limit": {"type": "integer", "description": "最多返回几条，例如 10"}},
-         "required": ["keyword"]}},
+    {
+        "name": "book_meeting_room",
+        "description": "预订一间会议室，例如“帮我订明天下午的 B202 会议室”。",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "room": {
+                    "type": "string",
+                    "enum": ["A101", "B202", "C303"],
+                    "description": "会议室编号",
+                },
+                "date": {"type": "string", "description": "日期，格式 YYYY-MM-DD，例如 2026-03-20"},
+                "attendees": {"type": "integer", "description": "参会人数，例如 6"},
+                "projector": {"type": "boolean", "description": "是否需要投影仪"},
+            },
+            "required": ["room", "date", "attendees"],
+        },
+    },
+    {
+        "name": "search_orders",
+        "description": "按商品关键词查询我的订单，例如“我买的耳机发货了吗”。",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "keyword": {"type": "string", "description": "商品关键词，例如：耳机"},
+                "status": {
+                    "type": "string",
+                    "enum": ["待付款", "已发货", "已完成"],
+                    "description": "订单状态",
+                },
+                "limit": {"type": "integer", "description": "最多返回几条，例如 10"},
+            },
+            "required": ["keyword"],
+        },
+    },
 ]
 
 _WEATHER = [
-    {"name": "get_weather", "description": "查询某个城市今天的天气，例如“北京今天天气怎么样”。",
-     "parameters": {"type": "object", "properties": {"city": {"type": "string", "description": "城市名称，例如：北京"}},
-                    "required": ["city"]}},
+    {
+        "name": "get_weather",
+        "description": "查询某个城市今天的天气，例如“北京今天天气怎么样”。",
+        "parameters": {
+            "type": "object",
+            "properties": {"city": {"type": "string", "description": "城市名称，例如：北京"}},
+            "required": ["city"],
+        },
+    },
 ]
 
 PROMPT_TOOL_SETS: list[tuple[str, list[dict[str, Any]], list[tuple[str, str, dict[str, Any]]]]] = [
-    ("三个工具（股价、翻译、时间）", _STOCKS, [
-        ("帮我查一下 AAPL 的股价", "get_stock_price", {"symbol": "AAPL"}),
-        ("把“早上好”翻译成日文", "translate_text", {"text": "早上好", "target_language": "日文"}),
-        ("现在几点了？", "get_current_time", {}),
-    ]),
-    ("另一组工具（会议室、订单：有整数、布尔和可选参数）", _OFFICE, [
-        ("帮我订 2026-03-20 的 B202 会议室，6 个人参加", "book_meeting_room", {"room": "B202", "date": "2026-03-20", "attendees": 6}),
-        ("帮我查一下耳机的订单", "search_orders", {"keyword": "耳机"}),
-    ]),
+    (
+        "三个工具（股价、翻译、时间）",
+        _STOCKS,
+        [
+            ("帮我查一下 AAPL 的股价", "get_stock_price", {"symbol": "AAPL"}),
+            (
+                "把“早上好”翻译成日文",
+                "translate_text",
+                {"text": "早上好", "target_language": "日文"},
+            ),
+            ("现在几点了？", "get_current_time", {}),
+        ],
+    ),
+    (
+        "另一组工具（会议室、订单：有整数、布尔和可选参数）",
+        _OFFICE,
+        [
+            (
+                "帮我订 2026-03-20 的 B202 会议室，6 个人参加",
+                "book_meeting_room",
+                {"room": "B202", "date": "2026-03-20", "attendees": 6},
+            ),
+            ("帮我查一下耳机的订单", "search_orders", {"keyword": "耳机"}),
+        ],
+    ),
     ("只有一个工具", _WEATHER, [("杭州今天天气怎么样？", "get_weather", {"city": "杭州"})]),
     ("没有工具（空列表）", [], []),
 ]
-"""(label, tools, [(request, tool the simulator must call, the required arguments it must fill)])."""
+"""(label, tools, [(request, tool the simulator must call, the required arguments it must
+fill)]).
+"""
 
 _TYPE_WORDS = {
     "string": r"string|str\b|字符串|文本|text",
@@ -80,28 +152,49 @@ _TYPE_WORDS = {
 
 
 def _found(prompt: str, word: str) -> bool:
-    """``word`` in ``prompt``: as a whole name for identifiers and codes (US ≠ USD), as a substring otherwise."""
+    """``word`` in ``prompt``: as a whole name for identifiers and codes (US ≠ USD), as a substring
+    otherwise.
+    """
     return mentions(prompt, word) if re.fullmatch(r"[\w.\-]+", word, re.A) else word in prompt
 
 
 def _type_stated(prompt: str, name: str, json_type: str) -> bool:
-    """Some occurrence of parameter ``name`` has a word for ``json_type`` close to it (before or after)."""
+    """Some occurrence of parameter ``name`` has a word for ``json_type`` close to it (before or
+    after).
+    """
     pattern = re.compile(_TYPE_WORDS.get(json_type, re.escape(json_type)), re.I)
     for match in re.finditer(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", prompt):
-        if pattern.search(prompt[max(0, match.start() - 40): match.end() + 160]):
+        if pattern.search(prompt[max(0, match.start() - 40) : match.end() + 160]):
             return True
     return False
 
 
 def excerpt(prompt: str, *words: str, width: int = 90) -> str:
-    """The part of ``prompt`` around the first of ``words`` it contains (the start of the prompt if none), with its place."""
+    """The part of ``prompt`` around the first of ``words`` it contains (the start of the prompt if
+    none), with its place.
+    """
     for word in words:
-        match = (re.search(rf"(?<![A-Za-z0-9_]){re.escape(word)}(?![A-Za-z0-9_])", prompt) or re.search(re.escape(word), prompt)) if word else None
+        match = (
+            (
+                re.search(rf"(?<![A-Za-z0-9_]){re.escape(word)}(?![A-Za-z0-9_])", prompt)
+                or re.search(re.escape(word), prompt)
+            )
+            if word
+            else None
+        )
         if match:
             start, end = max(0, match.start() - width // 3), min(len(prompt), match.end() + width)
-            return (f"（第 {match.start() + 1} 个字符附近）" + ("…" if start else "") + prompt[start:end]
-                    + ("…" if end < len(prompt) else ""))
-    return prompt[: width * 2] + ("…" if len(prompt) > width * 2 else "") + f"（共 {len(prompt)} 个字符）"
+            return (
+                f"（第 {match.start() + 1} 个字符附近）"
+                + ("…" if start else "")
+                + prompt[start:end]
+                + ("…" if end < len(prompt) else "")
+            )
+    return (
+        prompt[: width * 2]
+        + ("…" if len(prompt) > width * 2 else "")
+        + f"（共 {len(prompt)} 个字符）"
+    )
 
 
 def _escaped_chinese(prompt: str) -> tuple[str, str] | None:
@@ -119,48 +212,118 @@ def _escaped_chinese(prompt: str) -> tuple[str, str] | None:
 
 
 def prompt_problems(prompt: str, tools: list[dict[str, Any]]) -> list[tuple[str, str, str, str]]:
-    """What the prompt leaves out, as (case, expected, the part of the prompt to look at, hint), in reading order."""
+    """What the prompt leaves out, as (case, expected, the part of the prompt to look at, hint), in
+    reading order.
+    """
     problems: list[tuple[str, str, str, str]] = []
     escaped = _escaped_chinese(prompt)
     if escaped:
-        problems.append(("中文原样写出", f"提示词里的中文原样写出，例如 {escaped[1]}", escaped[0],
-                         "json.dumps 默认把中文转成 \\uXXXX（ensure_ascii=True），模型读到的是一串编码："
-                         "用 json.dumps(..., ensure_ascii=False)，中文原样放进提示词。"))
+        problems.append(
+            (
+                "中文原样写出",
+                f"提示词里的中文原样写出，例如 {escaped[1]}",
+                escaped[0],
+                (
+                    "json.dumps 默认把中文转成 \\uXXXX（ensure_ascii=True），模型读到的是一串编码："
+                    "用 json.dumps(..., ensure_ascii=False)，中文原样放进提示词。"
+                ),
+            )
+        )
     for spec in tools:
         name, description = spec["name"], spec.get("description", "")
         if not mentions(prompt, name):
             glued = name in prompt
-            problems.append((f"写出工具 {name} 的名字", f"提示词里有工具名 {name}（前后用空格或标点隔开）",
-                             excerpt(prompt, *([name] if glued else [])),
-                             "工具名和别的字连在了一起，模型分不出哪里是名字：名字之间用逗号、换行或列表隔开。" if glued
-                             else "每个工具都要写出 name：模型要用这个名字调用它。"))
+            problems.append(
+                (
+                    f"写出工具 {name} 的名字",
+                    f"提示词里有工具名 {name}（前后用空格或标点隔开）",
+                    excerpt(prompt, *([name] if glued else [])),
+                    (
+                        "工具名和别的字连在了一起，模型分不出哪里是名字：名字之间用逗号、换行或列表"
+                        "隔开。"
+                        if glued
+                        else "每个工具都要写出 name：模型要用这个名字调用它。"
+                    ),
+                )
+            )
         if description and description not in prompt:
-            problems.append((f"写出工具 {name} 的描述", f"提示词里有完整的描述：{description}", excerpt(prompt, name),
-                             "每个工具都要写出完整的 description（不要截断或改写）：模型靠描述决定用哪个工具。"))
+            problems.append(
+                (
+                    f"写出工具 {name} 的描述",
+                    f"提示词里有完整的描述：{description}",
+                    excerpt(prompt, name),
+                    "每个工具都要写出完整的 description（不要截断或改写）：模型靠描述决定用哪个工"
+                    "具。",
+                )
+            )
         parameters = spec.get("parameters") or {}
         for pname, pschema in (parameters.get("properties") or {}).items():
             where = f"{name}.{pname}"
             if not mentions(prompt, pname):
-                problems.append((f"写出参数 {where}", f"提示词里有参数名 {pname}", excerpt(prompt, name), "每个参数都要写出名字：模型按这个名字填 arguments。"))
+                problems.append(
+                    (
+                        f"写出参数 {where}",
+                        f"提示词里有参数名 {pname}",
+                        excerpt(prompt, name),
+                        "每个参数都要写出名字：模型按这个名字填 arguments。",
+                    )
+                )
                 continue
             if pschema.get("description") and pschema["description"] not in prompt:
-                problems.append((f"写出参数 {where} 的描述", f"提示词里有 {pschema['description']}", excerpt(prompt, pname), "每个参数都要写出描述：模型靠它知道该填什么。"))
+                problems.append(
+                    (
+                        f"写出参数 {where} 的描述",
+                        f"提示词里有 {pschema['description']}",
+                        excerpt(prompt, pname),
+                        "每个参数都要写出描述：模型靠它知道该填什么。",
+                    )
+                )
             if pschema.get("type") and not _type_stated(prompt, pname, pschema["type"]):
-                problems.append((f"写出参数 {where} 的类型", f"参数 {pname} 附近写出类型 {pschema['type']}", excerpt(prompt, pname),
-                                 f"每个参数都要写出类型：{pname} 是 {pschema['type']}，模型才不会把数字写成字符串。"))
-            missing = [str(value) for value in pschema.get("enum", []) if not _found(prompt, str(value))]
+                problems.append(
+                    (
+                        f"写出参数 {where} 的类型",
+                        f"参数 {pname} 附近写出类型 {pschema['type']}",
+                        excerpt(prompt, pname),
+                        f"每个参数都要写出类型：{pname} 是 {pschema['type']}，模型才不会把数字写成"
+                        f"字符串。",
+                    )
+                )
+            missing = [
+                str(value) for value in pschema.get("enum", []) if not _found(prompt, str(value))
+            ]
             if missing:
-                problems.append((f"写出参数 {where} 的全部可选值", f"列出 {pschema['enum']}", excerpt(prompt, pname),
-                                 f"有 enum 的参数要列出全部可选值，缺少 {'、'.join(missing)}：否则模型会填出系统不认的值。"))
+                problems.append(
+                    (
+                        f"写出参数 {where} 的全部可选值",
+                        f"列出 {pschema['enum']}",
+                        excerpt(prompt, pname),
+                        f"有 enum 的参数要列出全部可选值，缺少 {'、'.join(missing)}：否则模型会填出"
+                        f"系统不认的值。",
+                    )
+                )
     if '"name"' not in prompt or '"arguments"' not in prompt:
         missing_keys = [key for key in ('"name"', '"arguments"') if key not in prompt]
-        problems.append(("规定回复格式：一个含 name 和 arguments 的 JSON 对象", f"提示词里有带双引号的键 {'、'.join(missing_keys)}",
-                         "……" + prompt[-200:] if len(prompt) > 200 else prompt,
-                         "写明调用工具时只输出一个 JSON 对象，并给出例子：{\"name\": \"工具名\", \"arguments\": {…}}（键名带双引号）。"))
+        problems.append(
+            (
+                "规定回复格式：一个含 name 和 arguments 的 JSON 对象",
+                f"提示词里有带双引号的键 {'、'.join(missing_keys)}",
+                "……" + prompt[-200:] if len(prompt) > 200 else prompt,
+                (
+                    '写明调用工具时只输出一个 JSON 对象，并给出例子：{"name": "工具名",'
+                    ' "arguments": {…}}（键名带双引号）。'
+                ),
+            )
+        )
     if not says_answer_without_tools(prompt):
-        problems.append(("说明不需要工具时怎么回答", "提示词里说明：不需要工具时直接用文字回答",
-                         "……" + prompt[-200:] if len(prompt) > 200 else prompt,
-                         "加一句“不需要调用工具时，直接用自然语言回答”：否则模型可能对“你好”也硬塞一个工具调用。"))
+        problems.append(
+            (
+                "说明不需要工具时怎么回答",
+                "提示词里说明：不需要工具时直接用文字回答",
+                "……" + prompt[-200:] if len(prompt) > 200 else prompt,
+                "加一句“不需要调用工具时，直接用自然语言回答”：否则模型可能对“你好”也硬塞一个工具调"
+                "用。",
+            )
+        )
     return problems
 
 
@@ -171,18 +334,24 @@ def _parameter_facts(spec: dict[str, Any]) -> dict[str, tuple[str, tuple[str, ..
     for pname, pschema in (parameters.get("properties") or {}).items():
         if not isinstance(pschema, dict):
             continue
-        enum = tuple(sorted(str(value) for value in pschema["enum"])) if isinstance(pschema.get("enum"), list) else None
+        enum = (
+            tuple(sorted(str(value) for value in pschema["enum"]))
+            if isinstance(pschema.get("enum"), list)
+            else None
+        )
         facts[pname] = (str(pschema.get("type", "string")), enum, pname in required)
     return facts
 
 
 def reading_difference(tools: list[dict[str, Any]], read: list[dict[str, Any]]) -> str | None:
-    """The first way the simulator's reading of a prompt differs from the tools it was made from, in words."""
+    """The first way the simulator's reading of a prompt differs from the tools it was made from, in
+    words.
+    """
     by_name = {spec["name"]: spec for spec in read}
     missing = [spec["name"] for spec in tools if spec["name"] not in by_name]
     if missing:
         return f"没有读出工具 {'、'.join(missing)}"
-    extra = [name for name in by_name if name not in {spec['name'] for spec in tools}]
+    extra = [name for name in by_name if name not in {spec["name"] for spec in tools}]
     if extra:
         return f"多读出了工具 {'、'.join(extra)}（它可能是参数名或别的词，被当成了工具名）"
     for spec in tools:
@@ -199,9 +368,15 @@ def reading_difference(tools: list[dict[str, Any]], read: list[dict[str, Any]]) 
             if read_type != json_type:
                 return f"参数 {name}.{pname} 的类型读出来是 {read_type}，应该是 {json_type}"
             if enum and read_enum != enum:
-                return f"参数 {name}.{pname} 的可选值读出来是 {list(read_enum) if read_enum else '（没有）'}，应该是 {list(enum)}"
+                return (
+                    f"参数 {name}.{pname} 的可选值读出来是"
+                    f" {list(read_enum) if read_enum else '（没有）'}，应该是 {list(enum)}"
+                )
             if read_required != required:
-                return f"参数 {name}.{pname} 读出来是{'必填' if read_required else '可选'}，应该是{'必填' if required else '可选'}"
+                return (
+                    f"参数 {name}.{pname} 读出来是{'必填' if read_required else '可选'}，"
+                    f"应该是{'必填' if required else '可选'}"
+                )
     return None
 
 
@@ -212,16 +387,21 @@ def describe_reading(read: list[dict[str, Any]]) -> str:
     lines = []
     for spec in read:
         facts = _parameter_facts(spec)
-        params = ", ".join(f"{p}: {t}{' 必填' if r else ' 可选'}{' ' + '/'.join(e) if e else ''}" for p, (t, e, r) in facts.items())
+        params = ", ".join(
+            f"{p}: {t}{' 必填' if r else ' 可选'}{' ' + '/'.join(e) if e else ''}"
+            for p, (t, e, r) in facts.items()
+        )
         lines.append(f"{spec['name']}({params})")
     return "；".join(lines)
 
 
 def fills_arguments(got: ToolCall, expected: ToolCall, spec: dict[str, Any]) -> bool:
-    """``got`` calls the same tool and fills every argument of ``expected``; anything more it fills is valid for ``spec``.
+    """``got`` calls the same tool and fills every argument of ``expected``; anything more it fills
+    is valid for ``spec``.
 
-    Free-text strings count as filled when they contain the expected text ("耳机的订单" for "耳机"): how much
-    of the request a model copies into such a field is its own choice. Enums, numbers and booleans must be equal.
+    Free-text strings count as filled when they contain the expected text ("耳机的订单" for "耳机"):
+    how much of the request a model copies into such a field is its own choice. Enums, numbers and
+    booleans must be equal.
     """
     from ....tools import validation_errors
 
@@ -234,6 +414,12 @@ def fills_arguments(got: ToolCall, expected: ToolCall, spec: dict[str, Any]) -> 
     properties = (spec.get("parameters") or {}).get("properties") or {}
     for key, value in want.items():
         free_text = isinstance(value, str) and "enum" not in properties.get(key, {})
-        if not (isinstance(have.get(key), str) and value in have[key] if free_text else have.get(key) == value):
+        if not (
+            isinstance(have.get(key), str) and value in have[key]
+            if free_text
+            else have.get(key) == value
+        ):
             return False
-    return all(key in properties for key in have) and not validation_errors(spec.get("parameters") or {}, have)
+    return all(key in properties for key in have) and not validation_errors(
+        spec.get("parameters") or {}, have
+    )

@@ -1,7 +1,9 @@
-"""Small real HTTP endpoints the Day 1 checkers talk to: a server that records every request and answers
-with a chat completion (or an error status), and helpers that ask the offline simulator directly.
+"""Small real HTTP endpoints the Day 1 checkers talk to: a server that records every request and
+answers with a chat completion (or an error status), and helpers that ask the offline simulator
+directly.
 
-Left out: TLS and keep-alive details — the recorder is plain HTTP on 127.0.0.1, one thread per request.
+Left out: TLS and keep-alive details — the recorder is plain HTTP on 127.0.0.1, one thread per
+request.
 """
 
 from __future__ import annotations
@@ -13,12 +15,15 @@ from typing import Any
 class RecordingServer:
     """A one-endpoint HTTP server on 127.0.0.1 that records each request.
 
-    With ``status=200`` every request is answered with a chat completion whose text is ``reply_for(n)``
-    (different for each request, so a learner cannot return a fixed string); otherwise with that status,
-    an OpenAI-style error body carrying ``error`` and the given ``headers`` (e.g. ``Retry-After``).
+    With ``status=200`` every request is answered with a chat completion whose text is
+    ``reply_for(n)`` (different for each request, so a learner cannot return a fixed string);
+    otherwise with that status, an OpenAI-style error body carrying ``error`` and the given
+    ``headers`` (e.g. ``Retry-After``).
     """
 
-    def __init__(self, *, status: int = 200, error: str = "", headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, *, status: int = 200, error: str = "", headers: dict[str, str] | None = None
+    ) -> None:
         import http.server
         import threading
 
@@ -30,15 +35,37 @@ class RecordingServer:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length) if length else b""
                 number = len(recorded)
-                recorded.append({"method": self.command, "path": self.path,
-                                 "headers": {k.lower(): v for k, v in self.headers.items()}, "body": raw})
+                recorded.append(
+                    {
+                        "method": self.command,
+                        "path": self.path,
+                        "headers": {k.lower(): v for k, v in self.headers.items()},
+                        "body": raw,
+                    }
+                )
                 if status == 200:
                     payload: dict[str, Any] = {
-                        "id": f"chatcmpl-record-{number}", "object": "chat.completion", "created": 0, "model": "recorder",
-                        "choices": [{"index": 0, "message": {"role": "assistant", "content": reply_for(number)}, "finish_reason": "stop"}]}
+                        "id": f"chatcmpl-record-{number}",
+                        "object": "chat.completion",
+                        "created": 0,
+                        "model": "recorder",
+                        "choices": [
+                            {
+                                "index": 0,
+                                "message": {"role": "assistant", "content": reply_for(number)},
+                                "finish_reason": "stop",
+                            }
+                        ],
+                    }
                 else:
-                    payload = {"error": {"message": error or f"HTTP {status} from the recording server", "type": "invalid_request_error",
-                                         "param": None, "code": None}}
+                    payload = {
+                        "error": {
+                            "message": error or f"HTTP {status} from the recording server",
+                            "type": "invalid_request_error",
+                            "param": None,
+                            "code": None,
+                        }
+                    }
                 body = json.dumps(payload, ensure_ascii=False).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -63,7 +90,7 @@ class RecordingServer:
         """The reply text to the ``number``-th request (0-based)."""
         return f"这是记录服务器的第 {number + 1} 条回复。"
 
-    def __enter__(self) -> "RecordingServer":
+    def __enter__(self) -> RecordingServer:
         return self
 
     def __exit__(self, *exc_info: Any) -> None:
@@ -75,23 +102,33 @@ def raw_reply(base_url: str, model: str, user_message: str) -> str:
     """The simulator's reply text to one user message, asked for with plain httpx."""
     import httpx
 
-    response = httpx.post(f"{base_url}/chat/completions", json={"model": model, "messages": [{"role": "user", "content": user_message}]},
-                          headers={"Authorization": "Bearer offline"}, timeout=30)
+    response = httpx.post(
+        f"{base_url}/chat/completions",
+        json={"model": model, "messages": [{"role": "user", "content": user_message}]},
+        headers={"Authorization": "Bearer offline"},
+        timeout=30,
+    )
     response.raise_for_status()
     return response.json()["choices"][0]["message"]["content"]
 
 
 def live_stream(base_url: str, body: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The chunks of a real streamed reply (parsed from SSE) and the same request's non-streamed message."""
+    """The chunks of a real streamed reply (parsed from SSE) and the same request's non-streamed
+    message.
+    """
     import httpx
 
     chunks = []
-    with httpx.stream("POST", f"{base_url}/chat/completions", json={**body, "stream": True,
-                                                                   "stream_options": {"include_usage": True}}, timeout=30) as response:
+    with httpx.stream(
+        "POST",
+        f"{base_url}/chat/completions",
+        json={**body, "stream": True, "stream_options": {"include_usage": True}},
+        timeout=30,
+    ) as response:
         response.raise_for_status()
         for line in response.iter_lines():
             if line.startswith("data:"):
-                data = line[len("data:"):].strip()
+                data = line[len("data:") :].strip()
                 if data == "[DONE]":
                     break
                 chunks.append(json.loads(data))
@@ -99,5 +136,8 @@ def live_stream(base_url: str, body: dict[str, Any]) -> tuple[list[dict[str, Any
     whole.raise_for_status()
     choice = whole.json()["choices"][0]
     message = choice["message"]
-    return chunks, {"content": message.get("content") or "", "tool_calls": message.get("tool_calls") or [],
-                    "finish_reason": choice["finish_reason"]}
+    return chunks, {
+        "content": message.get("content") or "",
+        "tool_calls": message.get("tool_calls") or [],
+        "finish_reason": choice["finish_reason"],
+    }

@@ -1,17 +1,20 @@
-"""What the simulator says in words: final answers from tool results, clarifying questions, the fallback.
+"""What the simulator says in words: final answers from tool results, clarifying questions, the
+fallback.
 
 A final answer is one short sentence per question asked, aimed at the question, built from the
 result's data (``facts``), the question's words and the tool's schema (``phrasing``) — never from a
-per-tool template, never by dumping ``key: value`` pairs, never with the tool's description as a label:
+per-tool template, never by dumping ``key: value`` pairs, never with the tool's description as a
+label:
 
 - a calculation answers in words: "17 乘以 9 等于 153";
 - a number the question asked for goes back into the question: "100 美元能换 720 元人民币";
-- a calculation on an earlier result says what it rests on, once: "按 1 美元 = 7.2 元人民币（示例汇率，非实时），
-  100 美元能换 720 元人民币";
+- a calculation on an earlier result says what it rests on, once: "按 1 美元 = 7.2 元人民币（示例汇
+  率，非实时），100 美元能换 720 元人民币";
 - a date-time says when: "现在是 2026 年 3 月 12 日（星期四）14:30";
-- other data reads as subject + facts + caveats: "北京明天多云，温度 4 到 15 摄氏度，南风 2 级（示例数据，非实时）";
-- an error is said once, plainly: "1 除以 0 没有结果：除数不能为零"; a call waiting for confirmation, or
-  refused, is reported as not done, with the reason.
+- other data reads as subject + facts + caveats: "北京明天多云，温度 4 到 15 摄氏度，南风 2 级（示例
+  数据，非实时）";
+- an error is said once, plainly: "1 除以 0 没有结果：除数不能为零"; a call waiting for
+  confirmation, or refused, is reported as not done, with the reason.
 
 Several questions make one sentence of clauses joined by "；". Answers are in the request's language
 (Chinese or English). Statuses are read in ``results``.
@@ -30,13 +33,30 @@ from .arguments.carry import object_names
 from .expressions import number_from_result
 from .facts import CallView, Fact, fact_phrase, join_words, read_data, show_number
 from .fieldwords import DOING_VERBS, WORDS, action_words
-from .lexicon import RELATIVE_DAYS
-from .phrasing import (action_phrase, answer_in_question, asks_yes_no, calculation_sentence, clean_message, conversion,
-                       conversion_sentence, expression_argument, expression_words, moment_sentence, numbers_in, subject_phrase,
-                       yes_no_sentence)
-from .replies import clarify_question, fallback_reply, unfinished_note, unmet_note  # re-exported: one place to import answers from
-from .results import CONFIRM, DENIED, ERROR, OK, REPEATED, ResultView, read_result
 from .grounding import NUMBER_NAME
+from .lexicon import RELATIVE_DAYS
+from .phrasing import (
+    action_phrase,
+    answer_in_question,
+    asks_yes_no,
+    calculation_sentence,
+    clean_message,
+    conversion,
+    conversion_sentence,
+    expression_argument,
+    expression_words,
+    moment_sentence,
+    numbers_in,
+    subject_phrase,
+    yes_no_sentence,
+)
+from .replies import (
+    clarify_question,
+    fallback_reply,
+    unfinished_note,
+    unmet_note,
+)  # re-exported: one place to import answers from
+from .results import CONFIRM, DENIED, ERROR, OK, REPEATED, ResultView, read_result
 from .text import CJK_RANGE, format_number, normalize, split_identifier
 
 MAX_FACTS = 5  # facts in one clause
@@ -52,7 +72,9 @@ class AnswerItem:
     view: ResultView
     raw: str = ""
     question: str = ""
-    background: bool = False  # a lookup made to find an id for the next step: said only when nothing else is
+    background: bool = (
+        False  # a lookup made to find an id for the next step: said only when nothing else is
+    )
 
 
 @dataclass(frozen=True)
@@ -79,7 +101,9 @@ def _result_number(value: Any) -> float | None:
     if isinstance(value, str) and re.fullmatch(r"\s*-?\d+(?:\.\d+)?(?:e[-+]?\d+)?\s*", value, re.I):
         return float(value)
     if isinstance(value, (str, dict)):
-        return number_from_result(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
+        return number_from_result(
+            value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        )
     return None
 
 
@@ -93,7 +117,9 @@ def _caveat(caveats: list[str], lang: str) -> str:
 
 
 def _topic_words(spec: dict[str, Any]) -> set[str]:
-    """Words of the tool's name and their Chinese: asking for these is asking for everything the tool returns."""
+    """Words of the tool's name and their Chinese: asking for these is asking for everything the
+    tool returns.
+    """
     words = set(split_identifier(str(spec.get("name", ""))))
     return words | {WORDS[w][0] for w in words if w in WORDS}
 
@@ -104,12 +130,18 @@ def _asks(question: str, word: str) -> bool:
     return bool(re.search(rf"(?<![a-z]){re.escape(word.lower())}s?(?![a-z])", question.lower()))
 
 
-_GENERAL = re.compile(r"怎么样|如何|情况|咋样|啥样|\bhow (?:is|are|was|does)\b|\bwhat(?:'s| is| are) .* like\b|\bany (?:news|update)", re.I)
+_GENERAL = re.compile(
+    r"怎么样|如何|情况|咋样|啥样|\bhow (?:is|are|was|does)\b|\bwhat(?:'s| is| are) .* like\b|\bany"
+    r" (?:news|update)",
+    re.I,
+)
 _DAY_WORDS = re.compile("|".join(word for word, _ in RELATIVE_DAYS))
 
 
 def select_facts(facts: list[Fact], question: str, spec: dict[str, Any]) -> list[Fact]:
-    """The facts the question asks for by name ("气温多少" → the temperature), else all of them (at most ``MAX_FACTS``)."""
+    """The facts the question asks for by name ("气温多少" → the temperature), else all of them (at
+    most ``MAX_FACTS``).
+    """
     if _GENERAL.search(question):
         asked = []  # "天气怎么样", "how is it": everything the tool says is wanted
     else:
@@ -120,11 +152,21 @@ def select_facts(facts: list[Fact], question: str, spec: dict[str, Any]) -> list
     order = {"flag": 0, "text": 0, "statement": 0, "moment": 0}
     description = str(spec.get("description", "") or "")
 
-    def mentioned(fact: Fact) -> int:  # "返回姓名、会员等级、积分…": what the tool says it returns comes first, in its order
-        at = description.find(fact.label) if fact.label and re.search(f"[{CJK_RANGE}]", fact.label) else -1
+    def mentioned(
+        fact: Fact,
+    ) -> (
+        int
+    ):  # "返回姓名、会员等级、积分…": what the tool says it returns comes first, in its order
+        at = (
+            description.find(fact.label)
+            if fact.label and re.search(f"[{CJK_RANGE}]", fact.label)
+            else -1
+        )
         return at if at >= 0 else len(description) + 1
 
-    chosen = sorted(chosen, key=lambda f: (order.get(f.kind, 1) if not f.label else 1, mentioned(f)))  # unlabelled first: "多云，温度 …"
+    chosen = sorted(
+        chosen, key=lambda f: (order.get(f.kind, 1) if not f.label else 1, mentioned(f))
+    )  # unlabelled first: "多云，温度 …"
     return chosen[:MAX_FACTS]
 
 
@@ -134,7 +176,11 @@ def _facts_sentence(subject: str, facts: list[Fact], lang: str) -> str:
     if long and len(facts) > len(long):
         # a body of text (an email's 正文) is said after the rest, on its own: "……。正文：…"
         rest = _facts_sentence(subject, [f for f in facts if f not in long], lang)
-        tail = "；".join(f"{f.label}：{f.value}" for f in long) if zh else "; ".join(f"{f.label}: {f.value}" for f in long)
+        tail = (
+            "；".join(f"{f.label}：{f.value}" for f in long)
+            if zh
+            else "; ".join(f"{f.label}: {f.value}" for f in long)
+        )
         return f"{rest}。{tail}" if zh else f"{rest}. {tail}"
     if subject and _subject_said(subject, " ".join(f.value for f in facts)):
         subject = ""  # the facts already name it ("1 美元 = 7.2 人民币")
@@ -167,12 +213,26 @@ def _list_sentence(subject: str, fact: Fact, lang: str, noun: str = "") -> str:
         what = fact.label or noun or "结果"
         if subject.startswith("「"):
             subject = "关于" + subject  # a search query: 关于「向量数据库」…
-        prefix = join_words(join_words(subject, "的"), fact.label) if subject and fact.label else subject or fact.label
+        prefix = (
+            join_words(join_words(subject, "的"), fact.label)
+            if subject and fact.label
+            else subject or fact.label
+        )
         if count == 0:
-            return join_words(join_words("没有找到", subject), f"的{what}") if subject else f"没有找到任何{what}"
+            return (
+                join_words(join_words("没有找到", subject), f"的{what}")
+                if subject
+                else f"没有找到任何{what}"
+            )
         if count == 1:
-            return join_words(join_words(prefix, "只有 1 项，是"), fact.value) if prefix else join_words("只找到 1 项，是", fact.value)
-        lead = join_words(prefix, f"共 {count} 项，分别是") if prefix else f"共找到 {count} 项，分别是"
+            return (
+                join_words(join_words(prefix, "只有 1 项，是"), fact.value)
+                if prefix
+                else join_words("只找到 1 项，是", fact.value)
+            )
+        lead = (
+            join_words(prefix, f"共 {count} 项，分别是") if prefix else f"共找到 {count} 项，分别是"
+        )
         return join_words(lead, fact.value)
     what = fact.label or noun or ("result" if count == 1 else "results")
     where = f" for {subject}" if subject else ""
@@ -182,7 +242,9 @@ def _list_sentence(subject: str, fact: Fact, lang: str, noun: str = "") -> str:
 
 
 def _subject_said(subject: str, text: str) -> bool:
-    """Whether every part of the subject is already named in ``text`` (then naming it again is repetition)."""
+    """Whether every part of the subject is already named in ``text`` (then naming it again is
+    repetition).
+    """
     parts = [part for part in re.split(r"兑|到| to |\s+", subject) if part]
     return bool(parts) and all(part in text for part in parts)
 
@@ -192,8 +254,16 @@ def _statement_sentence(subject: str, text: str, lang: str) -> str:
         subject = ""
     short = len(text) <= 40 and not re.search(r"[。！？.!?]$|[=。；，,;]", text)
     if not short or not subject:
-        return text if not short else (f"结果是“{text}”" if lang == "zh" else f"the result is “{text}”")
-    return join_words(join_words(subject, "的结果是"), f"“{text}”") if lang == "zh" else f"for {subject}, the result is “{text}”"
+        return (
+            text
+            if not short
+            else (f"结果是“{text}”" if lang == "zh" else f"the result is “{text}”")
+        )
+    return (
+        join_words(join_words(subject, "的结果是"), f"“{text}”")
+        if lang == "zh"
+        else f"for {subject}, the result is “{text}”"
+    )
 
 
 def _ok_clause(item: AnswerItem, lang: str) -> Clause:
@@ -203,11 +273,17 @@ def _ok_clause(item: AnswerItem, lang: str) -> Clause:
         shown = show_number(number)
         said = numbers_in(item.question)
         if said and said <= set(re.findall(r"\d+(?:\.\d+)?", expression)):
-            aimed = answer_in_question(item.question, shown, lang)  # "200 的 15% 是 30", "15% of 80 is 12"
+            aimed = answer_in_question(
+                item.question, shown, lang
+            )  # "200 的 15% 是 30", "15% of 80 is 12"
             if aimed:
                 return Clause(aimed)
         return Clause(calculation_sentence(expression, shown, lang))
-    reading = read_data(item.view.value, lang, CallView.of(item.arguments, str(item.spec.get("name", "")), item.spec))
+    reading = read_data(
+        item.view.value,
+        lang,
+        CallView.of(item.arguments, str(item.spec.get("name", "")), item.spec),
+    )
     caveat = _caveat(reading.caveats, lang)
     subject = subject_phrase(item.spec, item.arguments, lang)
     facts = select_facts(reading.facts, item.question, item.spec)
@@ -216,48 +292,91 @@ def _ok_clause(item: AnswerItem, lang: str) -> Clause:
         facts = [f for f in facts if not _restates(f, item.arguments)]
         if not facts:
             return Clause(done, caveat)
-        return Clause(f"{done}，{_facts_sentence('', facts, lang)}" if lang == "zh" else f"{done} — {_facts_sentence('', facts, lang)}",
-                      caveat)
+        return Clause(
+            (
+                f"{done}，{_facts_sentence('', facts, lang)}"
+                if lang == "zh"
+                else f"{done} — {_facts_sentence('', facts, lang)}"
+            ),
+            caveat,
+        )
     if not facts:
         action = action_phrase(item.spec, item.arguments, lang)
-        return Clause(f"{action}没有返回任何内容" if lang == "zh" else f"{action} returned nothing", caveat)
+        return Clause(
+            f"{action}没有返回任何内容" if lang == "zh" else f"{action} returned nothing", caveat
+        )
     if len(facts) == 1:
         fact = facts[0]
-        if fact.kind == "flag" and fact.truth is not None and (isinstance(item.view.value, bool) or asks_yes_no(item.question)):
+        if (
+            fact.kind == "flag"
+            and fact.truth is not None
+            and (isinstance(item.view.value, bool) or asks_yes_no(item.question))
+        ):
             said = yes_no_sentence(item.question, fact.truth, lang, pivot=fact.asked)
             if said:
                 return Clause(said, caveat)
-            if isinstance(item.view.value, bool):  # a bare true/false: say which, about what was asked
+            if isinstance(
+                item.view.value, bool
+            ):  # a bare true/false: say which, about what was asked
                 what = action_phrase(item.spec, item.arguments, lang)
-                return Clause(f"{what}的结果是“{'是' if fact.truth else '否'}”" if lang == "zh" else
-                              f"the answer to {what} is {'yes' if fact.truth else 'no'}", caveat)
+                return Clause(
+                    (
+                        f"{what}的结果是“{'是' if fact.truth else '否'}”"
+                        if lang == "zh"
+                        else f"the answer to {what} is {'yes' if fact.truth else 'no'}"
+                    ),
+                    caveat,
+                )
         if fact.kind == "moment" and fact.moment:
             return Clause(moment_sentence(fact.moment, item.question, subject, lang), caveat)
         if fact.kind == "list":
             member = _membership(item, fact, lang)
             if member:
                 return Clause(member, caveat)
-            return Clause(_list_sentence(subject, fact, lang, _action_words(item.spec, lang)[1]), caveat)
+            return Clause(
+                _list_sentence(subject, fact, lang, _action_words(item.spec, lang)[1]), caveat
+            )
         if fact.kind == "number" and len(fact.numbers) == 1:
             aimed = answer_in_question(item.question, fact.value, lang)
             if aimed:
                 return Clause(aimed, caveat)
             pair = conversion(item.spec, item.arguments, lang)
-            amount = next((v for v in item.arguments.values() if isinstance(v, (int, float)) and not isinstance(v, bool)), None)
-            if pair and amount is not None:  # "把 250 USD 换成 CNY": the amount converted, in the reader's words
-                return Clause(conversion_sentence(show_number(amount), pair, fact.value, lang), caveat)
+            amount = next(
+                (
+                    v
+                    for v in item.arguments.values()
+                    if isinstance(v, (int, float)) and not isinstance(v, bool)
+                ),
+                None,
+            )
+            if (
+                pair and amount is not None
+            ):  # "把 250 USD 换成 CNY": the amount converted, in the reader's words
+                return Clause(
+                    conversion_sentence(show_number(amount), pair, fact.value, lang), caveat
+                )
             if not fact.label:
                 lead = join_words(subject, "的结果是") if subject else "结果是"
-                return Clause(join_words(lead, fact.value) if lang == "zh" else
-                              (f"for {subject}, the result is {fact.value}" if subject else f"the result is {fact.value}"), caveat)
+                return Clause(
+                    (
+                        join_words(lead, fact.value)
+                        if lang == "zh"
+                        else (
+                            f"for {subject}, the result is {fact.value}"
+                            if subject
+                            else f"the result is {fact.value}"
+                        )
+                    ),
+                    caveat,
+                )
         if fact.kind == "statement":
             return Clause(_statement_sentence(subject, fact.value, lang), caveat)
     return Clause(_facts_sentence(subject, facts, lang), caveat)
 
 
 def _restates(fact: Fact, arguments: dict[str, Any]) -> bool:
-    """A fact that says again what "已发送…" said: a success flag or status, or a count of what was done that is the
-    number of targets the call named ("sent": 2 after sending to two customers)."""
+    """A fact that says again what "已发送…" said: a success flag or status, or a count of what was
+    done that is the number of targets the call named ("sent": 2 after sending to two customers)."""
     words = set(fact.field.lower().split("_"))
     if fact.kind == "flag" and fact.truth and words & _SUCCESS_WORDS:
         return True
@@ -269,7 +388,10 @@ def _restates(fact: Fact, arguments: dict[str, Any]) -> bool:
     return False
 
 
-_NAMED = re.compile(r"(?<![A-Za-z0-9_@.\-])(?=[A-Za-z0-9_\-]*\d)(?=[A-Za-z0-9_\-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9_\-]*(?![A-Za-z0-9_@.])")
+_NAMED = re.compile(
+    r"(?<![A-Za-z0-9_@.\-])(?=[A-Za-z0-9_\-]*\d)(?=[A-Za-z0-9_\-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9_\-"
+    r"]*(?![A-Za-z0-9_@.])"
+)
 
 
 def _listed_objects(value: Any, depth: int = 0) -> list[dict[str, Any]]:
@@ -278,18 +400,28 @@ def _listed_objects(value: Any, depth: int = 0) -> list[dict[str, Any]]:
         return []
     if isinstance(value, list):
         found = [item for item in value if isinstance(item, dict)]
-        return found + [o for item in value if isinstance(item, (list, dict)) for o in _listed_objects(item, depth + 1) if o not in found]
+        return found + [
+            o
+            for item in value
+            if isinstance(item, (list, dict))
+            for o in _listed_objects(item, depth + 1)
+            if o not in found
+        ]
     if isinstance(value, dict):
         return [o for inner in value.values() for o in _listed_objects(inner, depth + 1)]
     return []
 
 
-_TAKEN = re.compile(r"被占|占用|占了|有人用|订满|满了|已被预订|\b(?:taken|occupied|busy|booked)\b", re.I)
+_TAKEN = re.compile(
+    r"被占|占用|占了|有人用|订满|满了|已被预订|\b(?:taken|occupied|busy|booked)\b", re.I
+)
 
 
 def _membership(item: AnswerItem, fact: Fact, lang: str) -> str:
-    """"A302 明天下午 3 点到 4 点有空吗？" answered from a list of what is free: yes when the named thing is in it, no when it
-    is not — about the thing asked, not a recital of the list ("" when the question names nothing or asks no yes/no)."""
+    """ "A302 明天下午 3 点到 4 点有空吗？" answered from a list of what is free: yes when the named
+    thing is in it, no when it is not — about the thing asked, not a recital of the list ("" when
+    the question names nothing or asks no yes/no).
+    """
     if not asks_yes_no(item.question):
         return ""
     question = normalize(item.question)
@@ -297,37 +429,93 @@ def _membership(item: AnswerItem, fact: Fact, lang: str) -> str:
     names = [n for n in _NAMED.findall(question) if not re.fullmatch(r"\d+[A-Za-z]{1,2}", n)]
     names += [m.group(0) for m in NUMBER_NAME.finditer(question)]  # "301 有空吗"
     if not names:  # a Chinese name, when one listed object has it ("春晖厅有空吗")
-        values = [normalize(str(v).strip()) for o in objects for v in o.values() if isinstance(v, str) and len(v.strip()) >= 2]
-        names = [v for v in dict.fromkeys(values) if values.count(v) == 1 and not v.isdigit() and v in question]
+        values = [
+            normalize(str(v).strip())
+            for o in objects
+            for v in o.values()
+            if isinstance(v, str) and len(v.strip()) >= 2
+        ]
+        names = [
+            v
+            for v in dict.fromkeys(values)
+            if values.count(v) == 1 and not v.isdigit() and v in question
+        ]
     if not names or not objects:
         return ""
     wanted = {n.lower() for n in names}
     present = [o for o in objects if wanted & object_names(o)]
-    if _TAKEN.search(item.question):  # "B501 被占了吗？" asks the opposite of what a list of free things says
+    if _TAKEN.search(
+        item.question
+    ):  # "B501 被占了吗？" asks the opposite of what a list of free things says
         shown = "、".join(names)
         if lang == "zh":
-            return f"不，{shown} 没有被占用，是空闲的" if present else f"是的，{shown} 已被占用（不在空闲的里面）"
-        return f"No, {shown} is free" if present else f"Yes, {shown} is taken (it is not among the free ones)"
+            return (
+                f"不，{shown} 没有被占用，是空闲的"
+                if present
+                else f"是的，{shown} 已被占用（不在空闲的里面）"
+            )
+        return (
+            f"No, {shown} is free"
+            if present
+            else f"Yes, {shown} is taken (it is not among the free ones)"
+        )
     said = yes_no_sentence(item.question, bool(present), lang)
     if not said:  # a question the sentence rules cannot turn around: say it plainly
         shown = "、".join(names) if lang == "zh" else " and ".join(names)
         what = fact.label or ("查到的结果" if lang == "zh" else "results")
-        said = (f"{'是的' if present else '不'}，{shown}{'在' if present else '不在'}{what}里" if lang == "zh" else
-                f"{'Yes' if present else 'No'}, {shown} {'is' if present else 'is not'} among the {what}")
+        said = (
+            f"{'是的' if present else '不'}，{shown}{'在' if present else '不在'}{what}里"
+            if lang == "zh"
+            else (
+                f"{'Yes' if present else 'No'}, {shown} {'is' if present else 'is not'} among the"
+                f" {what}"
+            )
+        )
     if present:
-        details = read_data({k: v for k, v in present[0].items() if str(v).strip().lower() not in wanted}, lang,
-                            CallView.of(item.arguments, str(item.spec.get("name", "")), item.spec)).facts[:3]
-        extra = ("，" if lang == "zh" else ", ").join(fact_phrase(f, lang, compact=True) for f in details)
-        return f"{said}（{extra}）" if extra and lang == "zh" else (f"{said} ({extra})" if extra else said)
+        details = read_data(
+            {k: v for k, v in present[0].items() if str(v).strip().lower() not in wanted},
+            lang,
+            CallView.of(item.arguments, str(item.spec.get("name", "")), item.spec),
+        ).facts[:3]
+        extra = ("，" if lang == "zh" else ", ").join(
+            fact_phrase(f, lang, compact=True) for f in details
+        )
+        return (
+            f"{said}（{extra}）"
+            if extra and lang == "zh"
+            else (f"{said} ({extra})" if extra else said)
+        )
     others = fact.value if fact.count else ""
     if lang == "zh":
         return f"{said}" + (f"；{fact.label or '查到的'}有 {others}" if others else "")
     return said + (f"; the {fact.label or 'results'} are {others}" if others else "")
 
 
-_SUCCESS_WORDS = {"sent", "success", "ok", "done", "completed", "created", "booked", "saved", "updated", "deleted", "cancelled",
-                  "succeeded", "delivered", "submitted", "scheduled", "successful", "complete", "finished", "accepted",
-                  "received", "reserved", "confirmed", "canceled"}
+_SUCCESS_WORDS = {
+    "sent",
+    "success",
+    "ok",
+    "done",
+    "completed",
+    "created",
+    "booked",
+    "saved",
+    "updated",
+    "deleted",
+    "cancelled",
+    "succeeded",
+    "delivered",
+    "submitted",
+    "scheduled",
+    "successful",
+    "complete",
+    "finished",
+    "accepted",
+    "received",
+    "reserved",
+    "confirmed",
+    "canceled",
+}
 
 
 def _action_words(spec: dict[str, Any], lang: str) -> tuple[str, str]:
@@ -335,7 +523,9 @@ def _action_words(spec: dict[str, Any], lang: str) -> tuple[str, str]:
 
 
 def _done_phrase(item: AnswerItem, lang: str) -> str:
-    """For a tool whose name says it changes something (send, book, create …): "已预订会议室（…）" / "Done — book meeting room for …"."""
+    """For a tool whose name says it changes something (send, book, create …): "已预订会议室（…）" /
+    "Done — book meeting room for …".
+    """
     words = split_identifier(str(item.spec.get("name", "")))
     if not words or words[0] not in DOING_VERBS:
         return ""
@@ -370,21 +560,41 @@ def _problem_clause(item: AnswerItem, lang: str) -> Clause:
             head = f"{action}没有成功" if zh else f"could not {action}"
         return Clause(f"{head}{'：' if zh else ': '}{message}" if message else head)
     if status == CONFIRM:
-        message = re.sub(r"[，,。.；;\s]*(?:请(?:你|您)?(?:先)?确认(?:一下)?|please confirm)[。.!！]*$", "", _message(item.view, lang, []), flags=re.I)
+        message = re.sub(
+            r"[，,。.；;\s]*(?:请(?:你|您)?(?:先)?确认(?:一下)?|please confirm)[。.!！]*$",
+            "",
+            _message(item.view, lang, []),
+            flags=re.I,
+        )
         if zh:
             return Clause(f"{action}还没有执行，需要你确认" + (f"：{message}" if message else ""))
-        return Clause(f"{action} has not been done yet: it needs your confirmation" + (f" ({message})" if message else ""))
+        return Clause(
+            f"{action} has not been done yet: it needs your confirmation"
+            + (f" ({message})" if message else "")
+        )
     if status == DENIED:
         message = _message(item.view, lang, [])
-        return Clause(f"{action}没有执行" + (f"：{message}" if message else "") if zh else
-                      f"{action} was not carried out" + (f": {message}" if message else ""))
-    return Clause(f"{action}已经调用过，结果见上文" if zh else f"{action} was already called; its result is above")
+        return Clause(
+            f"{action}没有执行" + (f"：{message}" if message else "")
+            if zh
+            else f"{action} was not carried out" + (f": {message}" if message else "")
+        )
+    return Clause(
+        f"{action}已经调用过，结果见上文"
+        if zh
+        else f"{action} was already called; its result is above"
+    )
 
 
 def answer_clause(item: AnswerItem, lang: str) -> Clause:
     """The clause for one result, in the answer's language."""
     if item.view.status == OK or (item.view.status == REPEATED and item.view.value is not None):
-        return _ok_clause(AnswerItem(item.spec, item.arguments, ResultView(OK, item.view.value), item.raw, item.question), lang)
+        return _ok_clause(
+            AnswerItem(
+                item.spec, item.arguments, ResultView(OK, item.view.value), item.raw, item.question
+            ),
+            lang,
+        )
     return _problem_clause(item, lang)
 
 
@@ -394,7 +604,9 @@ def answer_clause(item: AnswerItem, lang: str) -> Clause:
 
 
 def _source_of(index: int, items: list[AnswerItem], expression: str) -> int | None:
-    """The earlier result whose number a calculation uses (a number in the expression the question never said)."""
+    """The earlier result whose number a calculation uses (a number in the expression the question
+    never said).
+    """
     used = set(re.findall(r"\d+(?:\.\d+)?", expression))
     said = numbers_in(items[index].question)
     for earlier in range(index - 1, -1, -1):
@@ -404,12 +616,18 @@ def _source_of(index: int, items: list[AnswerItem], expression: str) -> int | No
         number = _result_number(item.view.value)
         if number is None:
             number = number_from_result(item.raw)
-        if number is not None and format_number(number) in used and format_number(number) not in said:
+        if (
+            number is not None
+            and format_number(number) in used
+            and format_number(number) not in said
+        ):
             return earlier
     return None
 
 
-def _dependent_clause(source: AnswerItem, item: AnswerItem, expression: str, number: float, lang: str) -> Clause:
+def _dependent_clause(
+    source: AnswerItem, item: AnswerItem, expression: str, number: float, lang: str
+) -> Clause:
     """A calculation on an earlier result, said together with what it rests on."""
     zh = lang == "zh"
     shown = show_number(number)
@@ -417,25 +635,44 @@ def _dependent_clause(source: AnswerItem, item: AnswerItem, expression: str, num
     previous = _result_number(source.view.value)
     if source_expression and previous is not None:
         first = calculation_sentence(source_expression, show_number(previous), lang)
-        rest = re.fullmatch(rf"\s*{re.escape(format_number(previous))}\s*([-+*/])\s*(-?\d+(?:\.\d+)?)\s*", expression)
+        rest = re.fullmatch(
+            rf"\s*{re.escape(format_number(previous))}\s*([-+*/])\s*(-?\d+(?:\.\d+)?)\s*",
+            expression,
+        )
         if rest:
             step = expression_words(f"1 {rest[1]} {rest[2]}", lang)[2:]  # "乘以 2" / "times 2"
-            return Clause(f"{first}，再{step} 等于 {shown}" if zh else f"{first}, and {step} that is {shown}")
-        return Clause(f"{first}，{calculation_sentence(expression, shown, lang)}" if zh else
-                      f"{first}, and {calculation_sentence(expression, shown, lang)}")
-    basis = answer_clause(AnswerItem(source.spec, source.arguments, source.view, source.raw, ""), lang).render(lang)
+            return Clause(
+                f"{first}，再{step} 等于 {shown}" if zh else f"{first}, and {step} that is {shown}"
+            )
+        return Clause(
+            f"{first}，{calculation_sentence(expression, shown, lang)}"
+            if zh
+            else f"{first}, and {calculation_sentence(expression, shown, lang)}"
+        )
+    basis = answer_clause(
+        AnswerItem(source.spec, source.arguments, source.view, source.raw, ""), lang
+    ).render(lang)
     pair = conversion(source.spec, source.arguments, lang)
     said = [n for n in re.findall(r"-?\d+(?:\.\d+)?", expression) if n in numbers_in(item.question)]
     converted = conversion_sentence(said[0], pair, shown, lang) if pair and len(said) == 1 else None
-    aimed = answer_in_question(item.question, shown, lang) or converted or calculation_sentence(expression, shown, lang)
+    aimed = (
+        answer_in_question(item.question, shown, lang)
+        or converted
+        or calculation_sentence(expression, shown, lang)
+    )
     if zh:
         return Clause(f"{join_words('按', basis)}，{aimed}")
-    return Clause(f"{basis}, so {aimed[:1].lower() + aimed[1:] if aimed.startswith(('The ', 'There ')) else aimed}")
+    return Clause(
+        f"{basis}, so"
+        f" {aimed[:1].lower() + aimed[1:] if aimed.startswith(('The ', 'There ')) else aimed}"
+    )
 
 
 def compose_answer(items: list[AnswerItem], notes: list[str], lang: str) -> str:
-    """The final answer: one clause per result (a calculation joined to the result it rests on), then notes.
-    A lookup made only to find an id (``background``) is not recited when the step it served is reported."""
+    """The final answer: one clause per result (a calculation joined to the result it rests on),
+    then notes. A lookup made only to find an id (``background``) is not recited when the step it
+    served is reported.
+    """
     zh = lang == "zh"
     if any(not item.background for item in items):
         items = [item for item in items if not item.background]
@@ -453,10 +690,16 @@ def compose_answer(items: list[AnswerItem], notes: list[str], lang: str) -> str:
         clauses[index] = answer_clause(item, lang)
     kept: list[Clause] = []
     for index, clause in enumerate(clauses):
-        if clause is not None and index not in absorbed and clause.render(lang) not in [c.render(lang) for c in kept]:
+        if (
+            clause is not None
+            and index not in absorbed
+            and clause.render(lang) not in [c.render(lang) for c in kept]
+        ):
             kept.append(clause)
     texts = []
-    for index, clause in enumerate(kept):  # a caveat shared by a run of clauses is said once, at the end of the run
+    for index, clause in enumerate(
+        kept
+    ):  # a caveat shared by a run of clauses is said once, at the end of the run
         shared = index + 1 < len(kept) and kept[index + 1].caveat == clause.caveat
         texts.append(clause.render(lang, with_caveat=not shared))
     body = ("；" if zh else "; ").join(texts)
@@ -464,17 +707,27 @@ def compose_answer(items: list[AnswerItem], notes: list[str], lang: str) -> str:
         body = re.sub(r"(\d) ?人民币", r"\1 元人民币", body)  # an amount of yuan: "7.2 元人民币"
     if body:
         body = body[:1].upper() + body[1:] if not zh else body
-        body = body if body.endswith(("。", ".", "？", "?", "！", "!")) else body + ("。" if zh else ".")
+        body = (
+            body
+            if body.endswith(("。", ".", "？", "?", "！", "!"))
+            else body + ("。" if zh else ".")
+        )
     parts = [body] if body else []
     parts += [_finish(note, lang) for note in notes]
     return "\n".join(parts).strip()
 
 
 def _finish(line: str, lang: str) -> str:
-    return line if line.endswith(("。", ".", "？", "?", "！", "!")) else line + ("。" if lang == "zh" else ".")
+    return (
+        line
+        if line.endswith(("。", ".", "？", "?", "！", "!"))
+        else line + ("。" if lang == "zh" else ".")
+    )
 
 
-def result_line(spec: dict[str, Any], arguments: dict[str, Any], view: ResultView, lang: str, question: str = "") -> str:
+def result_line(
+    spec: dict[str, Any], arguments: dict[str, Any], view: ResultView, lang: str, question: str = ""
+) -> str:
     """One clause about one result (see ``answer_clause``)."""
     return answer_clause(AnswerItem(spec, arguments, view, "", question), lang).render(lang)
 
@@ -487,6 +740,23 @@ def compose_final(lines: list[str], notes: list[str], lang: str) -> str:
     return "\n".join(parts + [_finish(note, lang) for note in notes]).strip()
 
 
-__all__ = ["OK", "ERROR", "CONFIRM", "DENIED", "REPEATED", "ResultView", "read_result", "AnswerItem", "Clause",
-           "answer_clause", "compose_answer", "result_line", "compose_final", "select_facts", "clarify_question",
-           "unfinished_note", "unmet_note", "fallback_reply"]
+__all__ = [
+    "OK",
+    "ERROR",
+    "CONFIRM",
+    "DENIED",
+    "REPEATED",
+    "ResultView",
+    "read_result",
+    "AnswerItem",
+    "Clause",
+    "answer_clause",
+    "compose_answer",
+    "result_line",
+    "compose_final",
+    "select_facts",
+    "clarify_question",
+    "unfinished_note",
+    "unmet_note",
+    "fallback_reply",
+]

@@ -1,4 +1,5 @@
-"""Named values and the words people use for them: currencies, units, weekdays, yes/no, priorities, languages …
+"""Named values and the words people use for them: currencies, units, weekdays, yes/no, priorities,
+languages …
 
 A *concept* is one value under all its spellings: the codes a schema may use (``USD``, ``usd``),
 Chinese words (美元, 美金) and English words (dollar, US dollar). Concepts come in families
@@ -20,9 +21,10 @@ is unlikely to use (colours, countries, time zones).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Iterable
+from functools import cache, lru_cache
+from typing import Any
 
 from .lexicon import CURRENCIES
 from .text import CJK_RANGE, normalize
@@ -52,17 +54,40 @@ def _currencies() -> list[Concept]:
 
 
 def _c(family: str, key: str, codes: str, zh: str, en: str) -> Concept:
-    return Concept(key, family, tuple(codes.split("|")) if codes else (), tuple(zh.split("|")) if zh else (),
-                   tuple(en.split("|")) if en else ())
+    return Concept(
+        key,
+        family,
+        tuple(codes.split("|")) if codes else (),
+        tuple(zh.split("|")) if zh else (),
+        tuple(en.split("|")) if en else (),
+    )
 
 
 CONCEPTS: tuple[Concept, ...] = tuple(_currencies()) + (
     # temperature
-    _c("temperature", "celsius", "c|celsius|°c|℃|degc|centigrade|摄氏度", "摄氏度|摄氏|℃", "celsius|centigrade|degrees celsius"),
-    _c("temperature", "fahrenheit", "f|fahrenheit|°f|℉|degf|华氏度", "华氏度|华氏|℉", "fahrenheit|degrees fahrenheit"),
+    _c(
+        "temperature",
+        "celsius",
+        "c|celsius|°c|℃|degc|centigrade|摄氏度",
+        "摄氏度|摄氏|℃",
+        "celsius|centigrade|degrees celsius",
+    ),
+    _c(
+        "temperature",
+        "fahrenheit",
+        "f|fahrenheit|°f|℉|degf|华氏度",
+        "华氏度|华氏|℉",
+        "fahrenheit|degrees fahrenheit",
+    ),
     _c("temperature", "kelvin", "k|kelvin", "开尔文|开氏度", "kelvin"),
     # length
-    _c("length", "km", "km|kilometer|kilometers|kilometre|kilometres|公里", "公里|千米", "kilometers|kilometer|kilometres|km"),
+    _c(
+        "length",
+        "km",
+        "km|kilometer|kilometers|kilometre|kilometres|公里",
+        "公里|千米",
+        "kilometers|kilometer|kilometres|km",
+    ),
     _c("length", "m", "m|meter|meters|metre|metres|米", "米", "meters|meter|metres"),
     _c("length", "cm", "cm|centimeter|centimeters|厘米", "厘米", "centimeters|centimeter"),
     _c("length", "mm", "mm|millimeter|millimeters|毫米", "毫米", "millimeters|millimeter"),
@@ -70,7 +95,13 @@ CONCEPTS: tuple[Concept, ...] = tuple(_currencies()) + (
     _c("length", "ft", "ft|foot|feet|英尺", "英尺", "feet|foot"),
     _c("length", "in", "in|inch|inches|英寸", "英寸", "inches|inch"),
     # weight
-    _c("weight", "kg", "kg|kilogram|kilograms|千克|公斤", "公斤|千克", "kilograms|kilogram|kilos|kilo"),
+    _c(
+        "weight",
+        "kg",
+        "kg|kilogram|kilograms|千克|公斤",
+        "公斤|千克",
+        "kilograms|kilogram|kilos|kilo",
+    ),
     _c("weight", "g", "g|gram|grams|克", "克", "grams|gram"),
     _c("weight", "lb", "lb|lbs|pound|pounds|磅", "磅", "pounds|pound|lbs"),
     _c("weight", "oz", "oz|ounce|ounces|盎司", "盎司", "ounces|ounce"),
@@ -79,10 +110,22 @@ CONCEPTS: tuple[Concept, ...] = tuple(_currencies()) + (
     _c("weekday", "monday", "monday|mon|周一|星期一", "星期一|周一|礼拜一", "monday"),
     _c("weekday", "tuesday", "tuesday|tue|tues|周二|星期二", "星期二|周二|礼拜二", "tuesday"),
     _c("weekday", "wednesday", "wednesday|wed|周三|星期三", "星期三|周三|礼拜三", "wednesday"),
-    _c("weekday", "thursday", "thursday|thu|thur|thurs|周四|星期四", "星期四|周四|礼拜四", "thursday"),
+    _c(
+        "weekday",
+        "thursday",
+        "thursday|thu|thur|thurs|周四|星期四",
+        "星期四|周四|礼拜四",
+        "thursday",
+    ),
     _c("weekday", "friday", "friday|fri|周五|星期五", "星期五|周五|礼拜五", "friday"),
     _c("weekday", "saturday", "saturday|sat|周六|星期六", "星期六|周六|礼拜六", "saturday"),
-    _c("weekday", "sunday", "sunday|sun|周日|星期日|星期天", "星期日|星期天|周日|周天|礼拜天|礼拜日", "sunday"),
+    _c(
+        "weekday",
+        "sunday",
+        "sunday|sun|周日|星期日|星期天",
+        "星期日|星期天|周日|周天|礼拜天|礼拜日",
+        "sunday",
+    ),
     # relative days
     _c("day", "today", "today|今天", "今天|今日|现在|当前|目前", "today|now"),
     _c("day", "tomorrow", "tomorrow|明天", "明天|明日", "tomorrow"),
@@ -92,12 +135,30 @@ CONCEPTS: tuple[Concept, ...] = tuple(_currencies()) + (
     _c("yesno", "yes", "yes|y|true|是", "是|是的|要|需要|对|好的|同意", "yes|yeah|sure"),
     _c("yesno", "no", "no|n|false|否", "否|不|不要|不需要|不用", "no|nope"),
     # priority
-    _c("priority", "urgent", "urgent|critical|highest|p0|blocker|紧急", "紧急|加急|特急|十万火急|最高", "urgent|critical|asap"),
+    _c(
+        "priority",
+        "urgent",
+        "urgent|critical|highest|p0|blocker|紧急",
+        "紧急|加急|特急|十万火急|最高",
+        "urgent|critical|asap",
+    ),
     _c("priority", "high", "high|p1|important|高", "高|重要", "high|important"),
-    _c("priority", "medium", "medium|normal|mid|moderate|p2|中", "中|中等|一般|普通", "medium|normal|moderate"),
+    _c(
+        "priority",
+        "medium",
+        "medium|normal|mid|moderate|p2|中",
+        "中|中等|一般|普通",
+        "medium|normal|moderate",
+    ),
     _c("priority", "low", "low|p3|minor|lowest|低", "低|不急", "low|minor"),
     # languages
-    _c("language", "zh", "zh|zh-cn|zh_cn|cn|chinese|chs|中文", "中文|汉语|简体中文|普通话", "chinese|mandarin"),
+    _c(
+        "language",
+        "zh",
+        "zh|zh-cn|zh_cn|cn|chinese|chs|中文",
+        "中文|汉语|简体中文|普通话",
+        "chinese|mandarin",
+    ),
     _c("language", "en", "en|en-us|en_us|english|英文", "英文|英语", "english"),
     _c("language", "ja", "ja|jp|japanese|日文", "日文|日语", "japanese"),
     _c("language", "ko", "ko|kr|korean|韩文", "韩文|韩语", "korean"),
@@ -106,8 +167,20 @@ CONCEPTS: tuple[Concept, ...] = tuple(_currencies()) + (
     _c("language", "es", "es|spanish|西班牙文", "西班牙文|西班牙语", "spanish"),
     _c("language", "ru", "ru|russian|俄文", "俄文|俄语", "russian"),
     # sort order
-    _c("order", "asc", "asc|ascending|升序", "升序|从小到大|从低到高|从早到晚", "ascending|oldest first"),
-    _c("order", "desc", "desc|descending|降序", "降序|从大到小|从高到低|从晚到早|最新", "descending|newest first|latest first"),
+    _c(
+        "order",
+        "asc",
+        "asc|ascending|升序",
+        "升序|从小到大|从低到高|从早到晚",
+        "ascending|oldest first",
+    ),
+    _c(
+        "order",
+        "desc",
+        "desc|descending|降序",
+        "降序|从大到小|从高到低|从晚到早|最新",
+        "descending|newest first|latest first",
+    ),
     # sizes
     _c("size", "small", "s|small|sm|小", "小号|小杯|小份|小", "small"),
     _c("size", "medium", "m|medium|md|中", "中号|中杯|中份|中", "medium"),
@@ -122,20 +195,34 @@ CONCEPTS: tuple[Concept, ...] = tuple(_currencies()) + (
     # ways of travelling
     _c("travel", "driving", "driving|drive|car|驾车", "驾车|开车|自驾", "driving|by car"),
     _c("travel", "walking", "walking|walk|步行", "步行|走路", "walking|on foot"),
-    _c("travel", "transit", "transit|public_transport|bus|公交", "公交|地铁|公共交通", "public transport|transit"),
+    _c(
+        "travel",
+        "transit",
+        "transit|public_transport|bus|公交",
+        "公交|地铁|公共交通",
+        "public transport|transit",
+    ),
     _c("travel", "cycling", "cycling|bike|bicycle|骑行", "骑行|骑车|自行车", "cycling|by bike"),
     # how often
     _c("period", "daily", "daily|day|每天", "每天|每日|按天", "daily|every day"),
     _c("period", "weekly", "weekly|week|每周", "每周|每星期|按周", "weekly|every week"),
     _c("period", "monthly", "monthly|month|每月", "每月|每个月|按月", "monthly|every month"),
-    _c("period", "yearly", "yearly|annual|annually|year|每年", "每年|按年", "yearly|annually|every year"),
+    _c(
+        "period",
+        "yearly",
+        "yearly|annual|annually|year|每年",
+        "每年|按年",
+        "yearly|annually|every year",
+    ),
     # gender
     _c("gender", "male", "male|m|man|男", "男|男性", "male|man"),
     _c("gender", "female", "female|f|woman|女", "女|女性", "female|woman"),
 )
 
 # Characters a lone-character word may touch on either side ("设为高", "高优先级", "5米").
-_LONE_BEFORE = set("为是设成选用要级改调按个约共张份条件项间台把封")  # "设为高", "一张低优先级的工单"
+_LONE_BEFORE = set(
+    "为是设成选用要级改调按个约共张份条件项间台把封"
+)  # "设为高", "一张低优先级的工单"
 _LONE_AFTER = set("级档号杯码优等的一点份")
 
 
@@ -143,7 +230,7 @@ def _key(text: Any) -> str:
     return normalize(str(text)).strip().lower()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _by_form() -> dict[str, tuple[Concept, ...]]:
     table: dict[str, list[Concept]] = {}
     for concept in CONCEPTS:
@@ -171,7 +258,9 @@ def enum_family(values: Iterable[Any]) -> str | None:
 
 
 def words_for_enum(values: list[Any]) -> dict[Any, list[str]]:
-    """Each enum value's words, from its family's concepts: {"USD": ["USD", "美元", "美金", "dollar", …]}."""
+    """Each enum value's words, from its family's concepts: {"USD": ["USD", "美元", "美金",
+    "dollar", …]}.
+    """
     try:
         return dict(_words_for_enum(tuple(values)))
     except TypeError:  # an unhashable value in the enum: no cache
@@ -186,13 +275,19 @@ def _words_for_enum(values: tuple[Any, ...]) -> dict[Any, list[str]]:
         words: list[str] = []
         for concept in concepts_of(value):
             if concept.family == family:
-                words += [w for w in concept.forms() if len(w) > 1 or re.fullmatch(f"[{CJK_RANGE}$€£℃℉]", w)]
+                words += [
+                    w
+                    for w in concept.forms()
+                    if len(w) > 1 or re.fullmatch(f"[{CJK_RANGE}$€£℃℉]", w)
+                ]
         result[value] = list(dict.fromkeys(words))
     return result
 
 
 def lone_character_ok(text: str, start: int, word: str) -> bool:
-    """A one-character Chinese word counts only where it stands on its own (see the module docstring)."""
+    """A one-character Chinese word counts only where it stands on its own (see the module
+    docstring).
+    """
     if len(word) != 1 or not re.fullmatch(f"[{CJK_RANGE}]", word):
         return True
     before = text[start - 1] if start > 0 else ""
@@ -200,8 +295,9 @@ def lone_character_ok(text: str, start: int, word: str) -> bool:
     if re.search(r"\d\s*$", text[:start]):
         return True  # "500 克", "5米": a unit right after its number
     cjk = re.compile(f"[{CJK_RANGE}]")
-    return (not before or not cjk.fullmatch(before) or before in _LONE_BEFORE) and \
-        (not after or not cjk.fullmatch(after) or after in _LONE_AFTER)
+    return (not before or not cjk.fullmatch(before) or before in _LONE_BEFORE) and (
+        not after or not cjk.fullmatch(after) or after in _LONE_AFTER
+    )
 
 
 def short_name(concept: Concept, lang: str) -> str:
@@ -216,11 +312,11 @@ def short_name(concept: Concept, lang: str) -> str:
 
 
 def display_name(value: Any, lang: str, families: Iterable[str] | None = None) -> str | None:
-    """The word a reader knows for a value (``USD`` → 美元 in Chinese, 美元 → ``USD`` in English), or ``None``
-    when the value is not one we know or is already written the reader's way.
+    """The word a reader knows for a value (``USD`` → 美元 in Chinese, 美元 → ``USD`` in English),
+    or ``None`` when the value is not one we know or is already written the reader's way.
 
-    Only values of two or more characters are translated (a lone ``m`` could be a metre or a size), and
-    only within ``families`` when given.
+    Only values of two or more characters are translated (a lone ``m`` could be a metre or a size),
+    and only within ``families`` when given.
     """
     if not isinstance(value, str) or len(value.strip()) < 2:
         return None
@@ -235,4 +331,13 @@ def display_name(value: Any, lang: str, families: Iterable[str] | None = None) -
     return None
 
 
-__all__ = ["CONCEPTS", "Concept", "concepts_of", "display_name", "enum_family", "lone_character_ok", "short_name", "words_for_enum"]
+__all__ = [
+    "CONCEPTS",
+    "Concept",
+    "concepts_of",
+    "display_name",
+    "enum_family",
+    "lone_character_ok",
+    "short_name",
+    "words_for_enum",
+]

@@ -1,4 +1,5 @@
-"""The earlier conversation, applied to this turn's plan: the one place the planner's result is revised.
+"""The earlier conversation, applied to this turn's plan: the one place the planner's result is
+revised.
 
 ``plan_turn`` reads only the latest user request and the results since. A conversation says more:
 an earlier result the request points at, an earlier call it continues, memories and a summary put
@@ -22,9 +23,17 @@ from .planner import Plan, PlannedCall, plan_turn
 from .references import carry_over, with_result_number
 
 
-def revise(plan: Plan, user_text: str, specs: list[dict[str, Any]], results: list[tuple[PlannedCall, str]],
-           messages: list[dict[str, Any]], options: dict[str, Any]) -> Plan:
-    """This turn's plan with the earlier conversation taken into account (see the module docstring)."""
+def revise(
+    plan: Plan,
+    user_text: str,
+    specs: list[dict[str, Any]],
+    results: list[tuple[PlannedCall, str]],
+    messages: list[dict[str, Any]],
+    options: dict[str, Any],
+) -> Plan:
+    """This turn's plan with the earlier conversation taken into account (see the module
+    docstring).
+    """
     if len(messages) < 2 or options.get("tool_choice") not in (None, "auto", "none"):
         return plan  # a single message has no earlier rounds; a forced call is the planner's alone
     rewritten = with_result_number(user_text, messages)
@@ -33,8 +42,18 @@ def revise(plan: Plan, user_text: str, specs: list[dict[str, Any]], results: lis
         if again.kind in ("call", "final"):
             return again
     if specs and options.get("tool_choice") != "none":
-        plan = carry_over(plan, user_text, specs, results, messages, parallel=options.get("parallel", True), now=options["now"])
-    return answer_from_known(plan, user_text, messages, lambda text: plan_turn(text, specs, results, **options))
+        plan = carry_over(
+            plan,
+            user_text,
+            specs,
+            results,
+            messages,
+            parallel=options.get("parallel", True),
+            now=options["now"],
+        )
+    return answer_from_known(
+        plan, user_text, messages, lambda text: plan_turn(text, specs, results, **options)
+    )
 
 
 __all__ = ["revise"]

@@ -1,4 +1,5 @@
-"""Arithmetic in words rebuilt as an expression a calculator tool accepts, and numbers read from results.
+"""Arithmetic in words rebuilt as an expression a calculator tool accepts, and numbers read from
+results.
 
 ``extract_expression("17 乘以 9 等于多少")`` → ``"17 * 9"``. Operator words (乘以, 除以, 加, 减,
 的 N 次方, 平方, 平方根, times, divided by …) become symbols, Chinese numerals become digits, and
@@ -41,7 +42,10 @@ _WORD_OPERATORS: tuple[tuple[str, str], ...] = (
     (r"\^", " ** "),
 )
 
-_MATH_TOKEN = re.compile(r"\s*(?:(?P<num>\d+(?:\.\d+)?)|(?P<op>\*\*|//|[-+*/%])|(?P<lp>\()|(?P<rp>\))|(?P<fn>sqrt|abs|round)\b)")
+_MATH_TOKEN = re.compile(
+    r"\s*(?:(?P<num>\d+(?:\.\d+)?)|(?P<op>\*\*|//|[-+*/%])|(?P<lp>\()|(?P<rp>\)"
+    r")|(?P<fn>sqrt|abs|round)\b)"
+)
 
 
 @dataclass(frozen=True)
@@ -55,17 +59,25 @@ def _to_digits(text: str) -> str:
     """Replace Chinese numerals (and 3.5万 style numbers) with plain digits."""
     out = text
     for number in reversed(find_numbers(text)):
-        out = out[:number.start] + format_number(number.value) + out[number.end:]
+        out = out[: number.start] + format_number(number.value) + out[number.end :]
     return out
 
 
 def extract_expression(text: str, *, has_previous: bool = False) -> Expression | None:
-    """Rebuild the arithmetic the user wrote in words: "17 乘以 9" → "17 * 9"; ``None`` when there is none."""
+    """Rebuild the arithmetic the user wrote in words: "17 乘以 9" → "17 * 9"; ``None`` when there
+    is none.
+    """
     work = normalize(text).replace("（", "(").replace("）", ")")
     work = _to_digits(work)
-    work = re.sub(r"(\d+(?:\.\d+)?)\s*的\s*百分之\s*(\d+(?:\.\d+)?)", r"\1 * \2 / 100", work)  # 200 的百分之十五
+    work = re.sub(
+        r"(\d+(?:\.\d+)?)\s*的\s*百分之\s*(\d+(?:\.\d+)?)", r"\1 * \2 / 100", work
+    )  # 200 的百分之十五
     work = re.sub(r"百分之\s*(\d+(?:\.\d+)?)", r"(\1 / 100)", work)  # 百分之八 → (8 / 100)
-    work = re.sub(r"(?<=\d)\s*%", " / 100 ", work) if re.search(r"的\s*\d+(?:\.\d+)?\s*%", work) else work
+    work = (
+        re.sub(r"(?<=\d)\s*%", " / 100 ", work)
+        if re.search(r"的\s*\d+(?:\.\d+)?\s*%", work)
+        else work
+    )
     work = re.sub(r"的\s*(\d+(?:\.\d+)?)\s*/\s*100", r" * \1 / 100", work)
     work = re.sub(r"(\d+(?:\.\d+)?)\s*%\s*of\s*(\d+(?:\.\d+)?)", r"\2 * \1 / 100", work, flags=re.I)
     for pattern, replacement in _WORD_OPERATORS:
@@ -115,8 +127,12 @@ def _trim_run(run: list[tuple[str, str]]) -> list[tuple[str, str]]:
             fixed += [("fn", value), ("lp", "("), run[index + 1], ("rp", ")")]
             index += 2
             continue
-        if kind == "num" and index + 1 < len(run) and run[index + 1] == ("fn", "sqrt") and (
-                index + 2 >= len(run) or run[index + 2][0] != "lp"):
+        if (
+            kind == "num"
+            and index + 1 < len(run)
+            and run[index + 1] == ("fn", "sqrt")
+            and (index + 2 >= len(run) or run[index + 2][0] != "lp")
+        ):
             fixed += [("fn", "sqrt"), ("lp", "("), (kind, value), ("rp", ")")]
             index += 2
             continue
@@ -150,12 +166,16 @@ def _render(tokens: list[tuple[str, str]]) -> str:
             out += value if unary else f" {value} "
         else:
             out += value
-        previous = kind if not (kind == "op" and value == "-" and previous in ("", "op", "lp")) else "lp"
+        previous = (
+            kind if not (kind == "op" and value == "-" and previous in ("", "op", "lp")) else "lp"
+        )
     return re.sub(r"\s+", " ", out).strip()
 
 
 def number_from_result(raw: str) -> float | None:
-    """The number a tool result is about: a ``rate``/``result``/``value`` field, or the number after "=" / "为"."""
+    """The number a tool result is about: a ``rate``/``result``/``value`` field, or the number after
+    "=" / "为".
+    """
     try:
         value: Any = json.loads(raw)
     except (TypeError, ValueError):
@@ -167,9 +187,23 @@ def number_from_result(raw: str) -> float | None:
     if isinstance(value, str):
         raw, value = value, None
     if isinstance(value, dict):
-        for key_pattern in ("rate", "汇率", "result", "结果", "value", "answer", "price", "amount", "total"):
+        for key_pattern in (
+            "rate",
+            "汇率",
+            "result",
+            "结果",
+            "value",
+            "answer",
+            "price",
+            "amount",
+            "total",
+        ):
             for key, item in value.items():
-                if key_pattern in str(key).lower() and isinstance(item, (int, float)) and not isinstance(item, bool):
+                if (
+                    key_pattern in str(key).lower()
+                    and isinstance(item, (int, float))
+                    and not isinstance(item, bool)
+                ):
                     return float(item)
         for item in value.values():
             if isinstance(item, (int, float)) and not isinstance(item, bool):
@@ -182,7 +216,11 @@ def number_from_result(raw: str) -> float | None:
         return None
     if isinstance(value, list):
         return None
-    text = re.sub(r"\d{4}-\d{1,2}-\d{1,2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?|\d{1,2}:\d{2}(?::\d{2})?", " ", normalize(raw or ""))
+    text = re.sub(
+        r"\d{4}-\d{1,2}-\d{1,2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?|\d{1,2}:\d{2}(?::\d{2})?",
+        " ",
+        normalize(raw or ""),
+    )
     match = re.search(r"(?:=|为|是|:|\bis\b|\bare\b)\s*(-?\d+(?:\.\d+)?)", text)
     if match:
         return float(match.group(1))

@@ -27,7 +27,8 @@ inference ("不吃辣" does not answer "能吃火锅吗").
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ....messages import message_text
 from .actions import READ, request_actions
@@ -38,15 +39,27 @@ from .text import language, normalize, tokens
 from .vocabulary import is_question
 
 KNOWN_HEADINGS = re.compile(r"已知信息|长期记忆|摘要|记忆|known facts|memory|summary", re.I)
-ABOUT_USER = re.compile(r"我|我们|咱们|之前|刚才|以前|记得|说过|提过|\b(?:my|i|me|we|our|remember|earlier|before)\b", re.I)
-_QUESTION_TOKENS = frozenset("多少 是多 几个 什么 哪个 哪里 哪儿 记得 还记 得我 说过 过吗 之前 以前 刚才 告诉 知道 是什 么呢 吗 呢 我 的".split())
+ABOUT_USER = re.compile(
+    r"我|我们|咱们|之前|刚才|以前|记得|说过|提过|\b(?:my|i|me|we|our|remember|earlier|before)\b",
+    re.I,
+)
+_QUESTION_TOKENS = frozenset(
+    "多少 是多 几个 什么 哪个 哪里 哪儿 记得 还记 得我 说过 过吗 之前 以前 刚才 告诉 知道 是什 么呢"
+    " 吗 呢 我 的".split()
+)
 _BULLET = re.compile(r"^\s*(?:[-•*]|\d+[.、])\s*")
 _COMPACT = re.compile(r"^\s*【[^】]{1,8}】(?!\s*$)(.+)$")
-_REMEMBER_PREFIX = re.compile(r"^(?:请|麻烦)?(?:你)?(?:帮我)?(?:记住|记一下|记下)\s*[:：,，]?\s*|^please remember\s*(?:that)?\s*[:,]?\s*", re.I)
+_REMEMBER_PREFIX = re.compile(
+    r"^(?:请|麻烦)?(?:你)?(?:帮我)?(?:记住|记一下|记下)\s*[:：,，]?\s*|^please"
+    r" remember\s*(?:that)?\s*[:,]?\s*",
+    re.I,
+)
 
 
 def known_lines(messages: list[dict[str, Any]]) -> list[str]:
-    """Known lines: bullet lines of memory/summary system messages, then the user's earlier sentences."""
+    """Known lines: bullet lines of memory/summary system messages, then the user's earlier
+    sentences.
+    """
     last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
     lines: list[str] = []
     for index, message in enumerate(messages):
@@ -54,14 +67,21 @@ def known_lines(messages: list[dict[str, Any]]) -> list[str]:
         if message.get("role") in ("system", "developer"):
             if KNOWN_HEADINGS.search(text.split("\n", 1)[0]):
                 for number, line in enumerate(text.splitlines()):
-                    compact = number > 0 and _COMPACT.match(line)  # a tight summary lists a group on one line: "【约束】a；b"
+                    compact = number > 0 and _COMPACT.match(
+                        line
+                    )  # a tight summary lists a group on one line: "【约束】a；b"
                     if compact:
-                        lines.extend(item.strip() for item in compact.group(1).split("；") if item.strip())
+                        lines.extend(
+                            item.strip() for item in compact.group(1).split("；") if item.strip()
+                        )
                     elif _BULLET.match(line):
                         lines.append(_BULLET.sub("", line).strip())
         elif message.get("role") == "user" and index < last_user:
-            lines.extend(_REMEMBER_PREFIX.sub("", s.strip()) for s in re.split(r"(?<=[。！？!?；;])|\n", text)
-                         if len(s.strip()) > 1 and not _is_question(s))  # what the user asked is not what they told
+            lines.extend(
+                _REMEMBER_PREFIX.sub("", s.strip())
+                for s in re.split(r"(?<=[。！？!?；;])|\n", text)
+                if len(s.strip()) > 1 and not _is_question(s)
+            )  # what the user asked is not what they told
     return list(dict.fromkeys(line for line in lines if line))
 
 
@@ -83,7 +103,10 @@ def relevant(question: str, lines: list[str]) -> list[str]:
     if not scored:
         return []
     best = max(score for score, _, _ in scored)
-    chosen = sorted((item for item in scored if item[0] >= max(1, best * 0.6)), key=lambda item: (-item[0], -item[1]))
+    chosen = sorted(
+        (item for item in scored if item[0] >= max(1, best * 0.6)),
+        key=lambda item: (-item[0], -item[1]),
+    )
     return [line for _, _, line in chosen[:3]]
 
 
@@ -99,33 +122,57 @@ def _second_person(line: str) -> str:
 
 
 def _is_question(text: str) -> bool:
-    return is_question(text) or bool(re.search(r"[?？]|吗|呢|什么|多少|哪|几|谁|怎么|是否|\b(?:what|which|who|how|when|where|do you|did i)\b", text, re.I))
+    return is_question(text) or bool(
+        re.search(
+            r"[?？]|吗|呢|什么|多少|哪|几|谁|怎么|是否|\b(?:what|which|who|how|when|where|do"
+            r" you|did i)\b",
+            text,
+            re.I,
+        )
+    )
 
 
 def _statement_groups(text: str) -> set[str]:
     """The summary groups a statement belongs to; empty for a question or a request."""
-    if _is_question(text) or is_small_talk(text) or REQUEST_WORDS.search(re.sub(r"预算|打算|请假|申请|邀请|需要|要求", "", text)):
+    if (
+        _is_question(text)
+        or is_small_talk(text)
+        or REQUEST_WORDS.search(re.sub(r"预算|打算|请假|申请|邀请|需要|要求", "", text))
+    ):
         return set()
-    found = {group for group, (_, _, pattern) in GROUPS.items() if group != "names" and pattern.search(text)}
+    found = {
+        group
+        for group, (_, _, pattern) in GROUPS.items()
+        if group != "names" and pattern.search(text)
+    }
     return found | ({"names"} if _has_name(text) else set())
 
 
 def _tells_about_user(text: str) -> bool:
-    """A statement that asks for nothing: a constraint, preference, decision, task or people, or a number said about "我"."""
-    groups = _statement_groups(text)  # a place or a name alone ("成都天气") tells nothing about the user
+    """A statement that asks for nothing: a constraint, preference, decision, task or people, or a
+    number said about "我".
+    """
+    groups = _statement_groups(
+        text
+    )  # a place or a name alone ("成都天气") tells nothing about the user
     return bool(groups - {"facts", "names"}) or bool(groups and re.search(r"我|我们|咱们", text))
 
 
-def answer_from_known(plan: Plan, user_text: str, messages: list[dict[str, Any]],
-                      replan: Callable[[str], Plan]) -> Plan:
+def answer_from_known(
+    plan: Plan, user_text: str, messages: list[dict[str, Any]], replan: Callable[[str], Plan]
+) -> Plan:
     """``plan`` revised by the three rules of the module docstring."""
     zh = language(user_text) == "zh"
     lines = known_lines(messages)
     found = relevant(user_text, lines) if lines else []
-    answers = bool(found) and _coverage(user_text, found[0]) >= 0.5  # the best line is about what is asked
+    answers = (
+        bool(found) and _coverage(user_text, found[0]) >= 0.5
+    )  # the best line is about what is asked
     if plan.kind == "call":
         if _tells_about_user(user_text) and not request_actions(user_text) - {READ}:
-            return _acknowledge(user_text, zh)  # a statement about the user asks for no tool (one with a verb to act on does)
+            return _acknowledge(
+                user_text, zh
+            )  # a statement about the user asks for no tool (one with a verb to act on does)
         if answers and _is_question(user_text) and _coverage(user_text, found[0]) >= 0.6:
             return _from_known(found, zh)  # the conversation already holds the answer
         return plan
@@ -140,9 +187,18 @@ def answer_from_known(plan: Plan, user_text: str, messages: list[dict[str, Any]]
         if found:
             return _from_known(found, zh)
         if lines and ABOUT_USER.search(user_text) and plan.kind == "fallback":
-            return Plan([], ("在我能看到的对话、摘要和记忆里，没有找到这方面的信息。你可以再告诉我一次。" if zh else
-                             "I could not find that in the conversation, summary or memories I can see. Could you tell me again?"),
-                        "final")
+            return Plan(
+                [],
+                (
+                    "在我能看到的对话、摘要和记忆里，没有找到这方面的信息。你可以再告诉我一次。"
+                    if zh
+                    else (
+                        "I could not find that in the conversation, summary or memories I can see."
+                        " Could you tell me again?"
+                    )
+                ),
+                "final",
+            )
         return plan
     if _tells_about_user(user_text):
         return _acknowledge(user_text, zh)
@@ -151,12 +207,17 @@ def answer_from_known(plan: Plan, user_text: str, messages: list[dict[str, Any]]
 
 def _from_known(found: list[str], zh: bool) -> Plan:
     facts = "；".join(_second_person(line).rstrip("。.") for line in found)
-    return Plan([], f"根据你之前告诉我的：{facts}。" if zh else f"From what you told me earlier: {facts}.", "final")
+    return Plan(
+        [],
+        f"根据你之前告诉我的：{facts}。" if zh else f"From what you told me earlier: {facts}.",
+        "final",
+    )
 
 
 def _acknowledge(user_text: str, zh: bool) -> Plan:
     restated = _second_person(_REMEMBER_PREFIX.sub("", user_text.strip())).rstrip("。.!！")
-    # "知道了", not "记下了": nothing was stored — the statement stays in this conversation, and only a memory tool keeps it longer
+    # "知道了", not "记下了": nothing was stored — the statement stays in this conversation, and
+    # only a memory tool keeps it longer
     return Plan([], f"好的，知道了：{restated}。" if zh else f"Got it: {restated}.", "final")
 
 

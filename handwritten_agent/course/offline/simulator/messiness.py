@@ -2,7 +2,8 @@
 
 In prompt-JSON mode (Day 2) a model has no ``tools`` parameter: it writes its call as text, and
 real models rarely write it cleanly. The simulator reproduces what they actually do, chosen by a
-messiness profile in the model name (``course-sim:fenced``), so the learner's parser meets it offline:
+messiness profile in the model name (``course-sim:fenced``), so the learner's parser meets it
+offline:
 
 ==============  =======================================================================================
 ``clean``       ``{"name": "calculate", "arguments": {"expression": "1 + 2"}}`` on one line
@@ -33,8 +34,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Any, Iterable
+from typing import Any
 
 # Each profile is a set of independent syntax flags; "mixed" is several at once.
 PROFILE_FLAGS: dict[str, frozenset[str]] = {
@@ -52,7 +54,9 @@ SYNTAX_FLAGS = frozenset({"trailing_comma", "fullwidth", "fullwidth_punctuation"
 
 
 def profile_flags(options: Iterable[str]) -> frozenset[str]:
-    """The syntax flags selected by model-name options; options that are not profiles are ignored."""
+    """The syntax flags selected by model-name options; options that are not profiles are
+    ignored.
+    """
     flags: set[str] = set()
     for option in options:
         flags |= PROFILE_FLAGS.get(option, frozenset())
@@ -60,6 +64,7 @@ def profile_flags(options: Iterable[str]) -> frozenset[str]:
 
 
 # --------------------------------------------------------------------------------------- writing
+
 
 @dataclass(frozen=True)
 class JsonStyle:
@@ -76,11 +81,23 @@ class JsonStyle:
 
 
 def style_for(flags: Iterable[str]) -> JsonStyle:
-    """The ``JsonStyle`` for a set of flags (``fenced`` JSON is pretty-printed, as models do in fences)."""
+    """The ``JsonStyle`` for a set of flags (``fenced`` JSON is pretty-printed, as models do in
+    fences).
+    """
     flags = frozenset(flags)
-    style = JsonStyle(indent=2 if "fenced" in flags else None, trailing_comma="trailing_comma" in flags)
+    style = JsonStyle(
+        indent=2 if "fenced" in flags else None, trailing_comma="trailing_comma" in flags
+    )
     if "fullwidth" in flags:
-        style = replace(style, quote_open="“", quote_close="”", colon="：", comma="，", braces=("｛", "｝"), brackets=("［", "］"))
+        style = replace(
+            style,
+            quote_open="“",
+            quote_close="”",
+            colon="：",
+            comma="，",
+            braces=("｛", "｝"),
+            brackets=("［", "］"),
+        )
     elif "fullwidth_punctuation" in flags:
         style = replace(style, colon="：", comma="，")
     if "single_quotes" in flags:
@@ -97,14 +114,21 @@ def _quote(text: str, style: JsonStyle) -> str:
 
 
 def dump(value: Any, style: JsonStyle = JsonStyle(), *, _level: int = 0) -> str:
-    """Write ``value`` (JSON data) as text in ``style``; with the default style this equals ``json.dumps``."""
+    """Write ``value`` (JSON data) as text in ``style``; with the default style this equals
+    ``json.dumps``.
+    """
     if isinstance(value, str):
         return _quote(value, style)
     if isinstance(value, dict):
-        items = [f"{_quote(str(key), style)}{style.colon}{dump(item, style, _level=_level + 1)}" for key, item in value.items()]
+        items = [
+            f"{_quote(str(key), style)}{style.colon}{dump(item, style, _level=_level + 1)}"
+            for key, item in value.items()
+        ]
         return _container(items, style.braces, style, _level)
     if isinstance(value, (list, tuple)):
-        return _container([dump(item, style, _level=_level + 1) for item in value], style.brackets, style, _level)
+        return _container(
+            [dump(item, style, _level=_level + 1) for item in value], style.brackets, style, _level
+        )
     return json.dumps(value, ensure_ascii=False)  # numbers, true/false/null
 
 
@@ -122,14 +146,28 @@ def _container(items: list[str], ends: tuple[str, str], style: JsonStyle, level:
 
 _PROSE = {
     "zh": (
-        ("好的，我来调用 {name} 工具处理这个请求。", "这个问题需要用到工具 {name}，调用如下：", "明白了，我先调用 {name} 获取需要的信息。"),
-        ("请执行这个调用，并把结果告诉我。", "拿到结果后我会继续回答你。", "工具返回结果后，我再给出最终答复。"),
+        (
+            "好的，我来调用 {name} 工具处理这个请求。",
+            "这个问题需要用到工具 {name}，调用如下：",
+            "明白了，我先调用 {name} 获取需要的信息。",
+        ),
+        (
+            "请执行这个调用，并把结果告诉我。",
+            "拿到结果后我会继续回答你。",
+            "工具返回结果后，我再给出最终答复。",
+        ),
     ),
     "en": (
-        ("Sure, I'll call the {name} tool for this.", "This needs the {name} tool. Here is the call:",
-         "Let me use {name} first to get what I need."),
-        ("Please run it and send me the result.", "I'll continue once the result comes back.",
-         "Once the tool returns, I'll give you the final answer."),
+        (
+            "Sure, I'll call the {name} tool for this.",
+            "This needs the {name} tool. Here is the call:",
+            "Let me use {name} first to get what I need.",
+        ),
+        (
+            "Please run it and send me the result.",
+            "I'll continue once the result comes back.",
+            "Once the tool returns, I'll give you the final answer.",
+        ),
     ),
 }
 
@@ -140,12 +178,18 @@ def _pick(options: tuple[str, ...], key: str) -> str:
 
 
 def render_json(value: Any, flags: Iterable[str] = ()) -> str:
-    """Only the JSON, with the syntax flags applied (no fence, no sentences). Used for ReAct's Action Input."""
+    """Only the JSON, with the syntax flags applied (no fence, no sentences). Used for ReAct's
+    Action Input.
+    """
     return dump(value, style_for(frozenset(flags) & SYNTAX_FLAGS))
 
 
-def render_reply(value: Any, flags: Iterable[str] = (), *, tool_name: str = "", language: str = "zh") -> str:
-    """A whole assistant reply carrying the call object ``value``, messed up according to ``flags``."""
+def render_reply(
+    value: Any, flags: Iterable[str] = (), *, tool_name: str = "", language: str = "zh"
+) -> str:
+    """A whole assistant reply carrying the call object ``value``, messed up according to
+    ``flags``.
+    """
     flags = frozenset(flags)
     text = dump(value, style_for(flags))
     if "fenced" in flags:
@@ -153,13 +197,16 @@ def render_reply(value: Any, flags: Iterable[str] = (), *, tool_name: str = "", 
     if "prose" in flags:
         before, after = _PROSE["zh" if language == "zh" else "en"]
         key = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
-        text = (f"{_pick(before, 'before' + key).format(name=tool_name)}\n\n{text}\n\n"
-                f"{_pick(after, 'after' + key)}")
+        text = (
+            f"{_pick(before, 'before' + key).format(name=tool_name)}\n\n{text}\n\n"
+            f"{_pick(after, 'after' + key)}"
+        )
     return text
 
 
 def truncated_json(value: Any, *, name: str, arguments: Any) -> str:
-    """The ``malformed_json`` fault: the call cut off mid-way, as a model stopped by its token limit writes it.
+    """The ``malformed_json`` fault: the call cut off mid-way, as a model stopped by its token limit
+    writes it.
 
     ``value`` is the whole reply object, ``name`` and ``arguments`` the call inside it. With
     arguments the text stops in the middle of the last argument's value; with none it stops in the
@@ -173,7 +220,10 @@ def truncated_json(value: Any, *, name: str, arguments: Any) -> str:
         if start >= 0:
             start += len(marker)
             if isinstance(last_value, str) and len(last_value) >= 2:
-                return text[:start] + json.dumps(last_value[: len(last_value) // 2], ensure_ascii=False)[:-1]
+                return (
+                    text[:start]
+                    + json.dumps(last_value[: len(last_value) // 2], ensure_ascii=False)[:-1]
+                )
             return text[:start]
     start = text.find(json.dumps(name, ensure_ascii=False))
     if start < 0:
@@ -189,7 +239,17 @@ _COLONS = ":："
 _COMMAS = ",，"
 _QUOTES = {'"': '"', "'": "'", "“": "”", "”": "”", "‘": "’", "’": "’"}
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?")
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "/": "/", "\\": "\\", '"': '"', "'": "'"}
+_ESCAPES = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    "b": "\b",
+    "f": "\f",
+    "/": "/",
+    "\\": "\\",
+    '"': '"',
+    "'": "'",
+}
 _LITERALS = {"true": True, "false": False, "null": None, "True": True, "False": False, "None": None}
 MAX_DEPTH = 64
 _COMMENT = r"//[^\n]*|/\*(?:.*?\*/|.*\Z)"
@@ -242,7 +302,9 @@ class _Reader:
                 return result
             start = self.pos
             if is_object:
-                key = self.string() if ch in _QUOTES else self.bare(stop=_COLONS + _COMMAS + "}｝\n")
+                key = (
+                    self.string() if ch in _QUOTES else self.bare(stop=_COLONS + _COMMAS + "}｝\n")
+                )
                 self.skip()
                 item = None
                 if self.pos < len(self.text) and self.text[self.pos] in _COLONS:
@@ -257,15 +319,21 @@ class _Reader:
     def string(self) -> str:
         text = self.text
         opening = text[self.pos]
-        closers = {_QUOTES[opening]} | ({"“", "”"} if opening in "“”" else set()) | ({"‘", "’"} if opening in "‘’" else set())
+        closers = (
+            {_QUOTES[opening]}
+            | ({"“", "”"} if opening in "“”" else set())
+            | ({"‘", "’"} if opening in "‘’" else set())
+        )
         self.pos += 1
         out: list[str] = []
         while self.pos < len(text):
             ch = text[self.pos]
             if ch == "\\" and self.pos + 1 < len(text):
                 nxt = text[self.pos + 1]
-                if nxt == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", text[self.pos + 2:self.pos + 6]):
-                    out.append(chr(int(text[self.pos + 2:self.pos + 6], 16)))
+                if nxt == "u" and re.fullmatch(
+                    r"[0-9a-fA-F]{4}", text[self.pos + 2 : self.pos + 6]
+                ):
+                    out.append(chr(int(text[self.pos + 2 : self.pos + 6], 16)))
                     self.pos += 6
                 else:
                     out.append(_ESCAPES.get(nxt, nxt))
@@ -283,7 +351,7 @@ class _Reader:
         if pattern is None:
             pattern = _BARE[stop] = re.compile("[^" + re.escape(stop + "{[｛［") + "]*")
         self.pos = pattern.match(self.text, start).end()
-        word = self.text[start:self.pos].strip()
+        word = self.text[start : self.pos].strip()
         if word in _LITERALS:
             return _LITERALS[word]
         if _NUMBER.fullmatch(word):
@@ -305,7 +373,9 @@ def loads_lenient(text: str, pos: int = 0) -> tuple[Any, int]:
 
 
 MAX_FAILED_STARTS = 64
-"""Opening brackets tried without finding a value before ``iter_json_values`` gives up on the rest of a text."""
+"""Opening brackets tried without finding a value before ``iter_json_values`` gives up on the rest
+of a text.
+"""
 
 MAX_FAILED_READ = 64_000
 """Characters the lenient reader may step through, in all, on attempts that found no value.

@@ -1,17 +1,18 @@
-"""The turn planner: from the user's request, the offered tools and the results so far, decide this turn.
+"""The turn planner: from the user's request, the offered tools and the results so far, decide this
+turn.
 
 The planner is a pure function, re-run from scratch on every turn, which is what keeps the simulator
 deterministic and lets an agent's loop converge:
 
-1. Split the request into intents (on ？ ; ， 然后 再 并且 顺便 … "and then", "and what …"). A clause that only
-   gives content ("正文“…”", "原因是…", a bare quote) stays with the clause before it; a clause that takes an
-   action back ("先别给他发短信", "不要预订") is no intent at all.
-2. Give each intent the best-scoring tool (``choose``); intents no tool fits stay as context. A later clause
-   that asks for nothing ("…，会议室的坏了") starts no call that changes something.
+1. Split the request into intents (on ？ ; ， 然后 再 并且 顺便 … "and then", "and what …"). A
+   clause that only gives content ("正文“…”", "原因是…", a bare quote) stays with the clause before
+   it; a clause that takes an action back ("先别给他发短信", "不要预订") is no intent at all.
+2. Give each intent the best-scoring tool (``choose``); intents no tool fits stay as context. A
+   later clause that asks for nothing ("…，会议室的坏了") starts no call that changes something.
    Neighbouring intents for the same tool are merged when one alone lacks arguments; an intent
    asking for the very same call as an earlier one takes its next-best tool instead. When the first
-   intent lacks an id the request does not give (a display name "B502", a description "能坐 10 人的"),
-   a read-only lookup is planned before it (``grounding``: query, then act).
+   intent lacks an id the request does not give (a display name "B502", a description "能坐 10 人的
+   "), a read-only lookup is planned before it (``grounding``: query, then act).
 3. Fill each intent's arguments (``arguments``). An intent whose arguments need an earlier
    result — a calculator expression "100 * <rate>" after an exchange-rate lookup, an id the
    previous result contains — waits until that result is there. A lookup whose words ask for a
@@ -31,7 +32,8 @@ Bounds: results that match no planned call (e.g. the agent rejected a malformed 
 retry per intent; after that, and whenever the agent says a call was already made, the planner
 answers from what it has. ``parallel=False`` gives one call per turn. ``tool_choice="none"`` never
 calls; ``"required"`` and a named function force a call on every turn, as the real API does (the
-named tool, or the best-scoring one, with the arguments that can be filled and examples for the rest).
+named tool, or the best-scoring one, with the arguments that can be filled and examples for the
+rest).
 
 Left out: plans deeper than "each intent may use the results of the intents before it", and
 anything a model would need world knowledge for.
@@ -46,21 +48,41 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from .answer import (OK, REPEATED, AnswerItem, clarify_question, compose_answer, fallback_reply, read_result, unfinished_note,
-                     unmet_note)
-from .arguments import (DEPENDENT_WORDS, FillContext, FillOutcome, Param, best_effort_arguments, classify, fill_arguments,
-                        number_from_result, params_of)
 from .actions import negated, request_actions
+from .answer import (
+    OK,
+    REPEATED,
+    AnswerItem,
+    clarify_question,
+    compose_answer,
+    fallback_reply,
+    read_result,
+    unfinished_note,
+    unmet_note,
+)
+from .arguments import (
+    DEPENDENT_WORDS,
+    FillContext,
+    FillOutcome,
+    Param,
+    best_effort_arguments,
+    classify,
+    fill_arguments,
+    number_from_result,
+    params_of,
+)
+from .arguments.carry import MAX_OBJECTS, objects_in
 from .choose import MIN_SCORE, ToolProfile, best_tool, profile, rank
 from .grounding import display_names, lookup_tool
 from .lexicon import REQUEST_WORDS, is_small_talk
 from .scope import decline_personal_data, personal_data_in_bulk, unscoped
-from .arguments.carry import MAX_OBJECTS, objects_in
 from .text import CJK_RANGE, find_numbers, find_quotes, format_number, language, normalize
 
-
-# The earlier rounds' calls and results for the turn being planned (``plan_turn(seen=…)``), read by every fill.
-_SEEN: ContextVar[tuple[tuple[dict[str, Any], dict[str, Any], str], ...]] = ContextVar("seen", default=())
+# The earlier rounds' calls and results for the turn being planned (``plan_turn(seen=…)``), read by
+# every fill.
+_SEEN: ContextVar[tuple[tuple[dict[str, Any], dict[str, Any], str], ...]] = ContextVar(
+    "seen", default=()
+)
 
 
 @dataclass(frozen=True)
@@ -85,9 +107,11 @@ _SEPARATOR = re.compile(
     r"|然后|之后|以后|接着|随后|并且|顺便|同时|另外|再(?![见次])"
     rf"|(?<=[{CJK_RANGE}])后(?![天面台续来端果])"
     r"|\band then\b|\bthen\b|\balso\b|\bafter that\b"
-    r"|\band\b(?=\s+(?:what|what's|how|when|where|who|which|is|are|can|could|please|tell|give|calculate|compute|check|"
+    r"|\band\b(?=\s"
+    r"+(?:what|what's|how|when|where|who|which|is|are|can|could|please|tell|give|calculate|compute|check|"
     r"get|find|look|show|convert|search|send|book|multiply|divide|add)\b)",
-    re.I)
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -98,17 +122,26 @@ class Segment:
     question: bool  # ended with a question mark
 
 
-# Quoted text ('…' "…" “…” 「…」 《…》 …) and what follows a colon ("发短信：您好，订单已发货") is content, not more intents.
+# Quoted text ('…' "…" “…” 「…」 《…》 …) and what follows a colon ("发短信：您好，订单已发货") is
+# content, not more intents.
 _AFTER_COLON = re.compile(r"(?<!\s)\s*:(?!\d).*$", re.S)  # not the colon of a time (10:30)
 
 
-# What ends the content after a colon: the next step of the request ("发短信：…，然后给 lili 发邮件").
-NEXT_STEP = re.compile(r"[，,；;。.!！]\s*(?:然后|接着|随后|之后|同时|另外|并且|再(?![见次])|and then\b|then\b|also\b)", re.I)
+# What ends the content after a colon: the next step of the request ("发短信：…，然后给 lili 发邮件
+# ").
+NEXT_STEP = re.compile(
+    r"[，,；;。.!！]\s*(?:然后|接着|随后|之后|同时|另外|并且|再(?![见次])|and"
+    r" then\b|then\b|also\b)",
+    re.I,
+)
 
 
 def quoted_spans(text: str) -> list[tuple[int, int]]:
     spans = [(quote.start, quote.end) for quote in find_quotes(text)]
-    colon = next((m for m in _AFTER_COLON.finditer(text) if not any(a <= m.start() < b for a, b in spans)), None)
+    colon = next(
+        (m for m in _AFTER_COLON.finditer(text) if not any(a <= m.start() < b for a, b in spans)),
+        None,
+    )
     if colon:
         stop = NEXT_STEP.search(text, colon.start())
         spans.append((colon.start(), stop.start() if stop else colon.end()))
@@ -116,15 +149,18 @@ def quoted_spans(text: str) -> list[tuple[int, int]]:
 
 
 def completed_request(earlier: str, reply: str) -> str:
-    """The request the user's reply to our question completes, read as one: the reply goes before the request's
-    content ("给学员发短信：请更新联系方式" + "发给 S003" → "给学员发短信（发给 S003）：请更新联系方式"), so it is not
-    read as part of the message."""
+    """The request the user's reply to our question completes, read as one: the reply goes before
+    the request's content ("给学员发短信：请更新联系方式" + "发给 S003" → "给学员发短信（发给
+    S003）：请更新联系方式"), so it is not read as part of the message."""
     text = normalize(earlier)
     joiner = "，" if language(earlier) == "zh" else ", "
     quotes = [(q.start, q.end) for q in find_quotes(text)]
-    colon = next((m for m in _AFTER_COLON.finditer(text) if not any(a <= m.start() < b for a, b in quotes)), None)
+    colon = next(
+        (m for m in _AFTER_COLON.finditer(text) if not any(a <= m.start() < b for a, b in quotes)),
+        None,
+    )
     if colon:  # in brackets, so the reply stays in the clause it completes
-        return f"{text[:colon.start()]}（{normalize(reply).strip()}）{text[colon.start():]}"
+        return f"{text[: colon.start()]}（{normalize(reply).strip()}）{text[colon.start() :]}"
     return f"{text}{joiner}{reply}"
 
 
@@ -134,7 +170,9 @@ def split_intents(text: str) -> list[Segment]:
     protected = quoted_spans(text)
     segments: list[Segment] = []
     position = 0
-    separators = [m for m in _SEPARATOR.finditer(text) if not any(a <= m.start() < b for a, b in protected)]
+    separators = [
+        m for m in _SEPARATOR.finditer(text) if not any(a <= m.start() < b for a, b in protected)
+    ]
     for match in separators + [None]:
         stop = match.start() if match else len(text)
         piece = text[position:stop]
@@ -153,7 +191,9 @@ class Intent:
     segments: list[Segment]
     tool: ToolProfile
     score: float
-    grounds: bool = False  # a lookup made first, to find an id the next intent needs (``grounding``)
+    grounds: bool = (
+        False  # a lookup made first, to find an id the next intent needs (``grounding``)
+    )
 
     @property
     def text(self) -> str:
@@ -161,22 +201,37 @@ class Intent:
         return ("，" if chinese else " ").join(s.text for s in self.segments)
 
 
-# "…，正文“请在周五前提交”", "…，内容是：…", "原因是新同事入职": a clause that only gives the content of the call before it.
-_CONTENT_CLAUSE = re.compile(r"^(?:其中|并且|并|另外)?\s*(?:邮件|短信|消息|通知)?(?:的)?(?:内容|正文|原因|理由|事由|用途|主题|标题|题目|备注|说明|留言|附言|署名)"
-                             r"\s*(?:是|为|写|写着|如下|[:=“\"「『‘'《])"
-                             r"|^(?:with\s+)?(?:the\s+)?(?:subject|body|content|message|text|reason|title|note)\s*(?:is|:|=|\"|“)", re.I)
+# "…，正文“请在周五前提交”", "…，内容是：…", "原因是新同事入职": a clause that only gives the
+# content of the call before it.
+_CONTENT_CLAUSE = re.compile(
+    r"^(?:其中|并且|并|另外)?\s*(?:邮件|短信|消息|通知)?(?:的)?(?:内容|正文|原因|理由|事由|用途|主"
+    r"题|标题|题目|备注|说明|留言|附言|署名)"
+    r"\s*(?:是|为|写|写着|如下|[:=“\"「『‘'《])"
+    r"|^(?:with\s+)?(?:the\s+)?(?:subject|body|content|message|text|reason|title|note)\s"
+    r"*(?:is|:|=|\"|“)",
+    re.I,
+)
 
 
 def _with_content(segments: list[Segment], text: str) -> list[Segment]:
-    """Clauses that only give content (a label and its value, or a bare quote) joined to the clause before them."""
+    """Clauses that only give content (a label and its value, or a bare quote) joined to the clause
+    before them.
+    """
     text = normalize(text)
     joined: list[Segment] = []
     for segment in segments:
-        bare_quote = any(start <= segment.start and segment.end <= stop for start, stop in quoted_spans(text)) or \
-            bool(find_quotes(segment.text)) and not scoring_text(segment.text).strip(" ,，")
+        bare_quote = (
+            any(
+                start <= segment.start and segment.end <= stop for start, stop in quoted_spans(text)
+            )
+            or bool(find_quotes(segment.text))
+            and not scoring_text(segment.text).strip(" ,，")
+        )
         if joined and (_CONTENT_CLAUSE.search(segment.text) or bare_quote):
             previous = joined[-1]
-            joined[-1] = Segment(text[previous.start:segment.end], previous.start, segment.end, segment.question)
+            joined[-1] = Segment(
+                text[previous.start : segment.end], previous.start, segment.end, segment.question
+            )
         else:
             joined.append(segment)
     return joined
@@ -190,34 +245,64 @@ def _context(text: str, intents: list[Intent], own: Intent) -> str:
             continue
         for segment in intent.segments:
             if segment in own.segments:
-                continue  # a lookup or a calculation made for the same words: they are this intent's words too
+                # a lookup or a calculation made for the same words: they are this intent's words
+                # too
+                continue
             for index in range(segment.start, segment.end):
                 chars[index] = " "
     return "".join(chars)
 
 
-def _fill(user_text: str, intents: list[Intent], intent: Intent, now: datetime, *, has_previous: bool,
-          previous_ready: bool = False, previous_number: float | None = None,
-          previous_texts: tuple[str, ...] = (), previous_calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = (),
-          grounded: bool = False) -> FillOutcome:
+def _fill(
+    user_text: str,
+    intents: list[Intent],
+    intent: Intent,
+    now: datetime,
+    *,
+    has_previous: bool,
+    previous_ready: bool = False,
+    previous_number: float | None = None,
+    previous_texts: tuple[str, ...] = (),
+    previous_calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = (),
+    grounded: bool = False,
+) -> FillOutcome:
     context = _context(user_text, intents, intent)
-    named, in_lookup = _named(user_text, intents, intent, tuple(previous_calls) + tuple(_SEEN.get()))
-    ctx = FillContext(segment=intent.text, context=context, request=user_text, now=now,
-                      has_previous=has_previous, previous_ready=previous_ready,
-                      previous_number=previous_number, previous_texts=previous_texts, previous_calls=previous_calls,
-                      named=named, named_in_lookup=in_lookup,
-                      grounded=grounded, seen_calls=_SEEN.get())
+    named, in_lookup = _named(
+        user_text, intents, intent, tuple(previous_calls) + tuple(_SEEN.get())
+    )
+    ctx = FillContext(
+        segment=intent.text,
+        context=context,
+        request=user_text,
+        now=now,
+        has_previous=has_previous,
+        previous_ready=previous_ready,
+        previous_number=previous_number,
+        previous_texts=previous_texts,
+        previous_calls=previous_calls,
+        named=named,
+        named_in_lookup=in_lookup,
+        grounded=grounded,
+        seen_calls=_SEEN.get(),
+    )
     outcome = fill_arguments(intent.tool.spec, ctx)
     if intent.grounds and ctx.named:
-        # looking up a thing the user named: no filter of ours may hide it (the action says whether it fits)
+        # looking up a thing the user named: no filter of ours may hide it (the action says whether
+        # it fits)
         required = {param.name for param in params_of(intent.tool.spec) if param.required}
-        outcome.arguments = [{k: v for k, v in arguments.items() if k in required} for arguments in outcome.arguments]
+        outcome.arguments = [
+            {k: v for k, v in arguments.items() if k in required} for arguments in outcome.arguments
+        ]
     return outcome
 
 
-def _result_names(text: str, calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...]) -> list[str]:
-    """Values of looked-up objects that ``text`` writes out and that belong to one object only — a Chinese name
-    ("春晖厅") is a name when a result shows it is one; a value several objects share ("A 座 3 楼") names none."""
+def _result_names(
+    text: str, calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...]
+) -> list[str]:
+    """Values of looked-up objects that ``text`` writes out and that belong to one object only — a
+    Chinese name ("春晖厅") is a name when a result shows it is one; a value several objects share
+    ("A 座 3 楼") names none.
+    """
     owners: dict[str, set[int]] = {}
     for _, _, raw in calls:
         try:
@@ -230,15 +315,25 @@ def _result_names(text: str, calls: tuple[tuple[dict[str, Any], dict[str, Any], 
             for value in item.values():
                 if isinstance(value, str) and 2 <= len(value.strip()) <= 40:
                     owners.setdefault(normalize(value.strip()), set()).add(id(item))
-    return [value for value, items in owners.items() if len(items) == 1 and not value.isdigit() and value in text]
+    return [
+        value
+        for value, items in owners.items()
+        if len(items) == 1 and not value.isdigit() and value in text
+    ]
 
 
-def _named(user_text: str, intents: list[Intent], intent: Intent,
-           calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = ()) -> tuple[tuple[str, ...], bool]:
-    """The display names that choose what ``intent`` acts on, and whether they come from a lookup's words: those in its
-    own words, else — for an action — those in the words of the request's lookups ("如果明天上午 A301 有空，就帮我订
-    9 点到 10 点": the booking is of A301, which only the availability question names; such a name must also fit
-    the action's own constraints, or the step is not taken). A name in another action's words belongs to that action."""
+def _named(
+    user_text: str,
+    intents: list[Intent],
+    intent: Intent,
+    calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = (),
+) -> tuple[tuple[str, ...], bool]:
+    """The display names that choose what ``intent`` acts on, and whether they come from a lookup's
+    words: those in its own words, else — for an action — those in the words of the request's
+    lookups ("如果明天上午 A301 有空，就帮我订9 点到 10 点": the booking is of A301, which only the
+    availability question names; such a name must also fit the action's own constraints, or the step
+    is not taken). A name in another action's words belongs to that action.
+    """
     specs = [i.tool.spec for i in intents]
     words = scoring_text(_context(user_text, intents, intent))
     own = display_names(words, specs) or _result_names(words, calls)
@@ -258,55 +353,79 @@ def scoring_text(text: str) -> str:
     return text
 
 
-def find_intents(user_text: str, tools: list[ToolProfile], now: datetime) -> tuple[list[Intent], list[Segment]]:
+def find_intents(
+    user_text: str, tools: list[ToolProfile], now: datetime
+) -> tuple[list[Intent], list[Segment]]:
     """The request's intents, each with its tool, and the segments no tool fits."""
     intents: list[Intent] = []
     unmatched: list[Segment] = []
     segments = _with_content(split_intents(user_text), user_text)
-    segments = [s for s in segments if not negated(s.text)]  # "先别发短信": an action taken back is no intent
+    segments = [
+        s for s in segments if not negated(s.text)
+    ]  # "先别发短信": an action taken back is no intent
     for position, segment in enumerate(segments):
         best = best_tool(scoring_text(segment.text), tools)
-        if best is not None and position > 0 and not best[1].reads and not request_actions(scoring_text(segment.text)):
-            best = None  # a later clause that asks for nothing ("…，会议室的坏了") starts no call that changes something
+        if (
+            best is not None
+            and position > 0
+            and not best[1].reads
+            and not request_actions(scoring_text(segment.text))
+        ):
+            # a later clause that asks for nothing ("…，会议室的坏了") starts no call that changes
+            # something
+            best = None
         if best is None:
             unmatched.append(segment)
         else:
             intents.append(Intent([segment], best[1], best[0]))
     if not intents:
-        # The request as a whole may still fit a tool its parts do not ("北京，明天天气" split in two).
+        # The request as a whole may still fit a tool its parts do not ("北京，明天天气" split in
+        # two).
         best = best_tool(scoring_text(normalize(user_text)), tools)
         if best is not None and unmatched:
             intents = [Intent(list(unmatched), best[1], best[0])]
             unmatched = []
 
-    # Merge neighbours for the same tool when one of them alone cannot fill its arguments: a clause that only
-    # supplies arguments of the call before it ("…2 台，单价 1500 元，原因是新同事入职") is not a call of its own.
-    # A required argument the second one would wait for an earlier result to give counts as missing ("17 乘以 9，
-    # 再乘以 2" is different: its expression uses the earlier result, a step of its own).
+    # Merge neighbours for the same tool when one of them alone cannot fill its arguments: a clause
+    # that only supplies arguments of the call before it ("…2 台，单价 1500 元，原因是新同事入职")
+    # is not a call of its own. A required argument the second one would wait for an earlier result
+    # to give counts as missing ("17 乘以 9，再乘以 2" is different: its expression uses the earlier
+    # result, a step of its own).
     merged: list[Intent] = []
     for position, intent in enumerate(intents):
-        later = intents[position + 1:]  # their words are theirs: no intent fills its arguments from them
+        later = intents[
+            position + 1 :
+        ]  # their words are theirs: no intent fills its arguments from them
         if merged and merged[-1].tool.name == intent.tool.name:
             previous = merged[-1]
             alone_a = _fill(user_text, merged + [intent] + later, previous, now, has_previous=False)
             alone_b = _fill(user_text, merged + [intent] + later, intent, now, has_previous=True)
             lacking_b = len(alone_b.missing) + len(alone_b.waiting)
             if alone_a.missing or lacking_b:
-                joined = Intent(previous.segments + intent.segments, intent.tool, max(previous.score, intent.score))
-                together = _fill(user_text, merged[:-1] + [joined] + later, joined, now, has_previous=False)
+                joined = Intent(
+                    previous.segments + intent.segments,
+                    intent.tool,
+                    max(previous.score, intent.score),
+                )
+                together = _fill(
+                    user_text, merged[:-1] + [joined] + later, joined, now, has_previous=False
+                )
                 if len(together.missing) < len(alone_a.missing) + lacking_b:
                     merged[-1] = joined
                     continue
         merged.append(intent)
 
-    # An intent asking for exactly the call an earlier one makes is about something else: next-best tool.
+    # An intent asking for exactly the call an earlier one makes is about something else: next-best
+    # tool.
     result: list[Intent] = []
     seen: list[tuple[str, str]] = []
     for intent in merged:
         outcome = _fill(user_text, merged, intent, now, has_previous=bool(result))
         key = (intent.tool.name, _canonical(outcome.arguments[0]))
         if not outcome.missing and not outcome.needs_previous and key in seen:
-            alternative = best_tool(scoring_text(intent.text), tools, exclude=frozenset(name for name, _ in seen))
+            alternative = best_tool(
+                scoring_text(intent.text), tools, exclude=frozenset(name for name, _ in seen)
+            )
             if alternative is None:
                 continue
             intent = Intent(intent.segments, alternative[1], alternative[0])
@@ -314,22 +433,39 @@ def find_intents(user_text: str, tools: list[ToolProfile], now: datetime) -> tup
             key = (intent.tool.name, _canonical(outcome.arguments[0]))
         seen.append(key)
         result.append(intent)
-    return _with_implied_calculation(user_text, _with_lookup(user_text, result, tools, now), tools, now), unmatched
+    return (
+        _with_implied_calculation(
+            user_text, _with_lookup(user_text, result, tools, now), tools, now
+        ),
+        unmatched,
+    )
 
 
-def _with_lookup(user_text: str, intents: list[Intent], tools: list[ToolProfile], now: datetime) -> list[Intent]:
-    """Query, then act: the first intent lacks an id the request does not give ("订 B502", "订一间能坐 10 人的会议室"),
-    and a read-only tool about the same thing can be called with what the request says — it is called first
-    (``grounding``), and the id is taken from its result."""
+def _with_lookup(
+    user_text: str, intents: list[Intent], tools: list[ToolProfile], now: datetime
+) -> list[Intent]:
+    """Query, then act: the first intent lacks an id the request does not give ("订 B502", "订一间能
+    坐 10 人的会议室"), and a read-only tool about the same thing can be called with what the
+    request says — it is called first (``grounding``), and the id is taken from its result."""
     if not intents:
         return intents
     first = intents[0]
-    missing = [p for p in _fill(user_text, intents, first, now, has_previous=False).missing if classify(p) == "pattern"]
+    missing = [
+        p
+        for p in _fill(user_text, intents, first, now, has_previous=False).missing
+        if classify(p) == "pattern"
+    ]
     if not missing:
         return intents
 
     def fillable(candidate: ToolProfile) -> bool:
-        outcome = _fill(user_text, intents, Intent(first.segments, candidate, first.score), now, has_previous=False)
+        outcome = _fill(
+            user_text,
+            intents,
+            Intent(first.segments, candidate, first.score),
+            now,
+            has_previous=False,
+        )
         return not outcome.missing and not outcome.needs_previous
 
     lookup = lookup_tool(first.tool, missing, tools, fillable)
@@ -340,17 +476,22 @@ def _with_lookup(user_text: str, intents: list[Intent], tools: list[ToolProfile]
 
 def _computes(tool: ToolProfile) -> bool:
     """A calculator-like tool: one of its parameters takes an arithmetic expression."""
-    return any(classify(param) == "expression" for param in params_of({"parameters": tool.parameters}))
+    return any(
+        classify(param) == "expression" for param in params_of({"parameters": tool.parameters})
+    )
 
 
-def _with_implied_calculation(user_text: str, intents: list[Intent], tools: list[ToolProfile], now: datetime) -> list[Intent]:
-    """"100 美元能换多少人民币": a lookup whose result must still be combined with an amount the user gave.
+def _with_implied_calculation(
+    user_text: str, intents: list[Intent], tools: list[ToolProfile], now: datetime
+) -> list[Intent]:
+    """ "100 美元能换多少人民币": a lookup whose result must still be combined with an amount the
+    user gave.
 
     When an intent's own call leaves the request's number unused (an exchange-rate lookup takes only
-    the currencies), its words ask for a derived amount (换/兑/折合/一共 …), no calculation planned next
-    works on that number already, and a calculator-like tool is offered, the calculation becomes one more
-    intent over the same words; it waits for the lookup's result ("100 * <rate>"). A later step ("再加上
-    50 元呢") then works on that amount, not on the rate.
+    the currencies), its words ask for a derived amount (换/兑/折合/一共 …), no calculation planned
+    next works on that number already, and a calculator-like tool is offered, the calculation
+    becomes one more intent over the same words; it waits for the lookup's result ("100 * <rate>").
+    A later step ("再加上50 元呢") then works on that amount, not on the rate.
     """
     calculator = next((tool for tool in tools if _computes(tool)), None)
     if calculator is None:
@@ -362,11 +503,18 @@ def _with_implied_calculation(user_text: str, intents: list[Intent], tools: list
             continue
         numbers = [format_number(number.value) for number in find_numbers(intent.text)]
         following = intents[position + 1] if position + 1 < len(intents) else None
-        if following is not None and _computes(following.tool) and any(n in following.text for n in numbers):
+        if (
+            following is not None
+            and _computes(following.tool)
+            and any(n in following.text for n in numbers)
+        ):
             continue  # the next calculation already works on these numbers
         if not numbers or not DEPENDENT_WORDS.search(intent.text) or set(numbers) == {"1"}:
-            continue  # "1 英镑能换多少港币": the rate itself answers it, multiplying by 1 adds nothing
-        used = json.dumps(_fill(user_text, intents, intent, now, has_previous=False).arguments, ensure_ascii=False)
+            # "1 英镑能换多少港币": the rate itself answers it, multiplying by 1 adds nothing
+            continue
+        used = json.dumps(
+            _fill(user_text, intents, intent, now, has_previous=False).arguments, ensure_ascii=False
+        )
         if all(number in used for number in numbers):
             continue
         extended.append(Intent(intent.segments, calculator, intent.score))
@@ -387,6 +535,7 @@ def _canonical(arguments: dict[str, Any]) -> str:
         if isinstance(value, list):
             return [tidy(v) for v in value]
         return value
+
     return json.dumps(tidy(arguments), sort_keys=True, ensure_ascii=False)
 
 
@@ -397,15 +546,21 @@ class _State:
     matched: list[int | None] = field(default_factory=list)  # index into results per call
     missing: list[Param] = field(default_factory=list)
     blocked: bool = False  # waits for earlier results
-    unmet: list[Param] = field(default_factory=list)  # "有的话…": the earlier results have no value that fits
+    unmet: list[Param] = field(
+        default_factory=list
+    )  # "有的话…": the earlier results have no value that fits
     failed: bool = False  # earlier results came, but not what this intent needed
 
     @property
     def finished(self) -> bool:
-        return not self.blocked and not self.unmet and all(index is not None for index in self.matched)
+        return (
+            not self.blocked and not self.unmet and all(index is not None for index in self.matched)
+        )
 
 
-def _resolve(user_text: str, intents: list[Intent], results: list[tuple[PlannedCall, str]], now: datetime) -> tuple[list[_State], list[bool]]:
+def _resolve(
+    user_text: str, intents: list[Intent], results: list[tuple[PlannedCall, str]], now: datetime
+) -> tuple[list[_State], list[bool]]:
     consumed = [False] * len(results)
     states: list[_State] = []
     for position, intent in enumerate(intents):
@@ -417,22 +572,44 @@ def _resolve(user_text: str, intents: list[Intent], results: list[tuple[PlannedC
             for index in state.matched:
                 if index is not None and read_result(results[index][1]).status == OK:
                     previous_texts.append(results[index][1])
-                    previous_calls.append((state.intent.tool.spec, results[index][0].arguments, results[index][1]))
+                    previous_calls.append(
+                        (state.intent.tool.spec, results[index][0].arguments, results[index][1])
+                    )
         if states and earlier_ready:
-            last = next((s for s in reversed(states) if any(i is not None for i in s.matched)), None)
+            last = next(
+                (s for s in reversed(states) if any(i is not None for i in s.matched)), None
+            )
             if last is not None:
                 for index in reversed([i for i in last.matched if i is not None]):
                     view = read_result(results[index][1])
                     if view.status == OK:
                         previous_number = number_from_result(results[index][1])
                         break
-        outcome = _fill(user_text, intents, intent, now, has_previous=position > 0, previous_ready=earlier_ready,
-                        previous_number=previous_number, previous_texts=tuple(previous_texts) if earlier_ready else (),
-                        previous_calls=tuple(previous_calls) if earlier_ready else (),
-                        grounded=any(s.intent.grounds for s in states))
-        if not intent.tool.reads and not outcome.missing and not outcome.needs_previous and not outcome.unmet:
-            # a call that changes something reaches no further than the user said: no silent "everyone"
-            wide = [p for arguments in outcome.arguments for p in unscoped(intent.tool.spec, arguments, scoring_text(user_text))]
+        outcome = _fill(
+            user_text,
+            intents,
+            intent,
+            now,
+            has_previous=position > 0,
+            previous_ready=earlier_ready,
+            previous_number=previous_number,
+            previous_texts=tuple(previous_texts) if earlier_ready else (),
+            previous_calls=tuple(previous_calls) if earlier_ready else (),
+            grounded=any(s.intent.grounds for s in states),
+        )
+        if (
+            not intent.tool.reads
+            and not outcome.missing
+            and not outcome.needs_previous
+            and not outcome.unmet
+        ):
+            # a call that changes something reaches no further than the user said: no silent
+            # "everyone"
+            wide = [
+                p
+                for arguments in outcome.arguments
+                for p in unscoped(intent.tool.spec, arguments, scoring_text(user_text))
+            ]
             outcome.missing = list({p.name: p for p in wide}.values())
         state = _State(intent)
         if outcome.unmet:
@@ -443,11 +620,21 @@ def _resolve(user_text: str, intents: list[Intent], results: list[tuple[PlannedC
         elif outcome.missing:
             state.missing = outcome.missing
         else:
-            state.calls = [PlannedCall(intent.tool.name, arguments) for arguments in outcome.arguments]
+            state.calls = [
+                PlannedCall(intent.tool.name, arguments) for arguments in outcome.arguments
+            ]
             for call in state.calls:
                 key = _canonical(call.arguments)
-                match = next((i for i, (done, _) in enumerate(results)
-                              if not consumed[i] and done.name == call.name and _canonical(done.arguments) == key), None)
+                match = next(
+                    (
+                        i
+                        for i, (done, _) in enumerate(results)
+                        if not consumed[i]
+                        and done.name == call.name
+                        and _canonical(done.arguments) == key
+                    ),
+                    None,
+                )
                 if match is not None:
                     consumed[match] = True
                 state.matched.append(match)
@@ -468,8 +655,15 @@ def _question_of(index: int, states: list[_State], user_text: str) -> str:
     return user_text
 
 
-def _final_answer(user_text: str, profiles: dict[str, ToolProfile], results: list[tuple[PlannedCall, str]],
-                  states: list[_State], consumed: list[bool], unmatched: list[Segment], lang: str) -> Plan:
+def _final_answer(
+    user_text: str,
+    profiles: dict[str, ToolProfile],
+    results: list[tuple[PlannedCall, str]],
+    states: list[_State],
+    consumed: list[bool],
+    unmatched: list[Segment],
+    lang: str,
+) -> Plan:
     gave_up = not all(s.finished or s.missing or s.failed or s.unmet for s in states)
     matched_names = {results[i][0].name for i, used in enumerate(consumed) if used}
     items: list[AnswerItem] = []
@@ -477,9 +671,13 @@ def _final_answer(user_text: str, profiles: dict[str, ToolProfile], results: lis
         view = read_result(raw)
         spec = profiles[call.name].spec if call.name in profiles else {"name": call.name}
         if view.status == REPEATED:
-            earlier = [j for j in range(index) if results[j][0].name == call.name
-                       and _canonical(results[j][0].arguments) == _canonical(call.arguments)
-                       and read_result(results[j][1]).status != REPEATED]
+            earlier = [
+                j
+                for j in range(index)
+                if results[j][0].name == call.name
+                and _canonical(results[j][0].arguments) == _canonical(call.arguments)
+                and read_result(results[j][1]).status != REPEATED
+            ]
             if earlier:
                 continue
         elif not consumed[index]:
@@ -488,12 +686,19 @@ def _final_answer(user_text: str, profiles: dict[str, ToolProfile], results: lis
             if view.status != OK and call.name in matched_names:
                 continue  # a failed attempt the retry fixed
         background = any(index in state.matched and state.intent.grounds for state in states)
-        items.append(AnswerItem(spec, call.arguments, view, raw, _question_of(index, states, user_text), background))
+        items.append(
+            AnswerItem(
+                spec, call.arguments, view, raw, _question_of(index, states, user_text), background
+            )
+        )
     notes: list[str] = []
     questions = False
     for state in states:
         if state.unmet:
-            named = display_names(scoring_text(_context(user_text, [s.intent for s in states], state.intent)), [state.intent.tool.spec])
+            named = display_names(
+                scoring_text(_context(user_text, [s.intent for s in states], state.intent)),
+                [state.intent.tool.spec],
+            )
             notes.append(unmet_note(state.intent.tool.spec, state.unmet, lang, named))
         elif state.failed or state.blocked:
             notes.append(unfinished_note(state.intent.text, "blocked", lang))
@@ -501,33 +706,54 @@ def _final_answer(user_text: str, profiles: dict[str, ToolProfile], results: lis
             notes.append(clarify_question(state.intent.tool.spec, state.missing, lang))
             questions = True
     for segment in unmatched:
-        if (segment.question or REQUEST_WORDS.search(segment.text)) and not is_small_talk(segment.text):
+        if (segment.question or REQUEST_WORDS.search(segment.text)) and not is_small_talk(
+            segment.text
+        ):
             notes.append(unfinished_note(segment.text, "no_tool", lang))
     if not items and not notes:
-        return Plan([], fallback_reply(user_text, [p.spec for p in profiles.values()], lang), "fallback")
+        return Plan(
+            [], fallback_reply(user_text, [p.spec for p in profiles.values()], lang), "fallback"
+        )
     return Plan([], compose_answer(items, notes, lang), "clarify" if questions else "final")
 
 
-def plan_turn(user_text: str, tools: list[dict], results: list[tuple[PlannedCall, str]], *,
-              parallel: bool = True, tool_choice: str | dict | None = "auto",
-              now: datetime | None = None, seen: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = ()) -> Plan:
-    """Plan one assistant turn for ``user_text`` given the ``tools`` offered and the ``results`` so far.
+def plan_turn(
+    user_text: str,
+    tools: list[dict],
+    results: list[tuple[PlannedCall, str]],
+    *,
+    parallel: bool = True,
+    tool_choice: str | dict | None = "auto",
+    now: datetime | None = None,
+    seen: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = (),
+) -> Plan:
+    """Plan one assistant turn for ``user_text`` given the ``tools`` offered and the ``results`` so
+    far.
 
     ``tools`` are function specs ``{"name", "description", "parameters"}`` (OpenAI's
     ``{"type": "function", "function": {...}}`` wrapper is accepted too). ``results`` are the calls
     already made since the user's message, with the raw text each returned, in order. ``seen``: the
-    calls and results of earlier rounds, as ``(spec, arguments, text)``, where a name the user writes
-    may be found ("那就订 B502").
+    calls and results of earlier rounds, as ``(spec, arguments, text)``, where a name the user
+    writes may be found ("那就订 B502").
     """
     token = _SEEN.set(tuple(seen))
     try:
-        return _plan_turn(user_text, tools, results, parallel=parallel, tool_choice=tool_choice, now=now)
+        return _plan_turn(
+            user_text, tools, results, parallel=parallel, tool_choice=tool_choice, now=now
+        )
     finally:
         _SEEN.reset(token)
 
 
-def _plan_turn(user_text: str, tools: list[dict], results: list[tuple[PlannedCall, str]], *,
-               parallel: bool, tool_choice: str | dict | None, now: datetime | None) -> Plan:
+def _plan_turn(
+    user_text: str,
+    tools: list[dict],
+    results: list[tuple[PlannedCall, str]],
+    *,
+    parallel: bool,
+    tool_choice: str | dict | None,
+    now: datetime | None,
+) -> Plan:
     now = now or datetime.now()
     lang = language(user_text)
     profiles_list = [profile(tool) for tool in tools or [] if isinstance(tool, dict)]
@@ -539,10 +765,19 @@ def _plan_turn(user_text: str, tools: list[dict], results: list[tuple[PlannedCal
         intents = find_intents(user_text, profiles_list, now)[0] if profiles_list else []
         if results:
             return _final_answer(user_text, profiles, results, [], [True] * len(results), [], lang)
-        return Plan([], fallback_reply(user_text, [p.spec for p in profiles_list], lang,
-                                       tools_disabled=bool(intents)), "fallback")
+        return Plan(
+            [],
+            fallback_reply(
+                user_text, [p.spec for p in profiles_list], lang, tools_disabled=bool(intents)
+            ),
+            "fallback",
+        )
 
-    what = personal_data_in_bulk(scoring_text(user_text)) if not results and not forced and tool_choice != "required" else None
+    what = (
+        personal_data_in_bulk(scoring_text(user_text))
+        if not results and not forced and tool_choice != "required"
+        else None
+    )
     if what:
         return Plan([], decline_personal_data(user_text, what, lang), "final")
     intents, unmatched = find_intents(user_text, profiles_list, now)
@@ -552,17 +787,27 @@ def _plan_turn(user_text: str, tools: list[dict], results: list[tuple[PlannedCal
 
     repeated = any(read_result(raw).status == REPEATED for _, raw in results)
     strays = consumed.count(False)
-    pending = [call for state in states if not state.blocked
-               for call, index in zip(state.calls, state.matched) if index is None]
+    pending = [
+        call
+        for state in states
+        if not state.blocked
+        for call, index in zip(state.calls, state.matched)
+        if index is None
+    ]
     if repeated or strays > max(1, len(intents)):
         pending = []
     if pending:
         return Plan(pending if parallel else pending[:1], None, "call")
 
-    plan = _final_answer(user_text, profiles, results, states, consumed, unmatched, lang) if (results or intents) else \
-        Plan([], fallback_reply(user_text, [p.spec for p in profiles_list], lang), "fallback")
+    plan = (
+        _final_answer(user_text, profiles, results, states, consumed, unmatched, lang)
+        if (results or intents)
+        else Plan([], fallback_reply(user_text, [p.spec for p in profiles_list], lang), "fallback")
+    )
     if plan.kind == "clarify" and not results:
-        questions = [clarify_question(s.intent.tool.spec, s.missing, lang) for s in states if s.missing]
+        questions = [
+            clarify_question(s.intent.tool.spec, s.missing, lang) for s in states if s.missing
+        ]
         plan = Plan([], "\n".join(questions), "clarify")
 
     if tool_choice == "required" or forced:
@@ -578,16 +823,34 @@ def _forced_name(tool_choice: str | dict | None) -> str | None:
     return None
 
 
-def _forced_call(user_text: str, tools: list[ToolProfile], forced: str | None, intents: list[Intent], now: datetime) -> Plan:
+def _forced_call(
+    user_text: str,
+    tools: list[ToolProfile],
+    forced: str | None,
+    intents: list[Intent],
+    now: datetime,
+) -> Plan:
     """``tool_choice`` demands a call: the named (or best-scoring) tool, with what can be filled."""
     if forced:
         tool = next((t for t in tools if t.name == forced), None)
     else:
         tool = intents[0].tool if intents else rank(normalize(user_text), tools)[0][1]
     if tool is None:
-        return Plan([], fallback_reply(user_text, [t.spec for t in tools], language(user_text)), "fallback")
-    ctx = FillContext(segment=normalize(user_text), context=normalize(user_text), request=user_text, now=now)
+        return Plan(
+            [], fallback_reply(user_text, [t.spec for t in tools], language(user_text)), "fallback"
+        )
+    ctx = FillContext(
+        segment=normalize(user_text), context=normalize(user_text), request=user_text, now=now
+    )
     return Plan([PlannedCall(tool.name, best_effort_arguments(tool.spec, ctx))], None, "call")
 
 
-__all__ = ["Plan", "PlannedCall", "completed_request", "plan_turn", "split_intents", "find_intents", "MIN_SCORE"]
+__all__ = [
+    "Plan",
+    "PlannedCall",
+    "completed_request",
+    "plan_turn",
+    "split_intents",
+    "find_intents",
+    "MIN_SCORE",
+]

@@ -44,9 +44,10 @@ does not check.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 from ....messages import message_text
 from .actions import is_read_only, tool_action
@@ -104,7 +105,7 @@ def _longest_common(a: str, b: str) -> int:
     """Length of the longest substring of ``a`` found in ``b``."""
     best = 0
     for start in range(len(a)):
-        while start + best < len(a) and a[start:start + best + 1] in b:
+        while start + best < len(a) and a[start : start + best + 1] in b:
             best += 1
     return best
 
@@ -121,21 +122,30 @@ def _corpus(request: str, conv: Conversation) -> str:
 # 1. Times
 # ---------------------------------------------------------------------------------------------
 
-_TIME_FIELD = re.compile(r"date|time|day|when|deadline|start|end|日期|时间|时刻|几号|哪天|"
-                         r"开始|结束|截止", re.I)
-_PAST_FIELD = re.compile(r"birth|born|dob|occur|incur|happen|spent|purchas|paid|issued|transaction|"
-                         r"hired|joined|since|出生|生日|发生|消费|入职|开票|付款|支付|交易|"
-                         r"购买|报销", re.I)
-_DATE = re.compile(r"(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*[日号]?"
-                   r"(?:[\sT]*(\d{1,2})\s*[:：]\s*(\d{2}))?")
+_TIME_FIELD = re.compile(
+    r"date|time|day|when|deadline|start|end|日期|时间|时刻|几号|哪天|" r"开始|结束|截止", re.I
+)
+_PAST_FIELD = re.compile(
+    r"birth|born|dob|occur|incur|happen|spent|purchas|paid|issued|transaction|"
+    r"hired|joined|since|出生|生日|发生|消费|入职|开票|付款|支付|交易|"
+    r"购买|报销",
+    re.I,
+)
+_DATE = re.compile(
+    r"(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*[日号]?"
+    r"(?:[\sT]*(\d{1,2})\s*[:：]\s*(\d{2}))?"
+)
 _CLOCK = re.compile(r"^\s*(\d{1,2})\s*[:：]\s*(\d{2})")
 
 
 def _time_field(param: Param) -> bool:
     words = f"{param.name} {param.description}"
-    return (param.schema.get("format") in ("date", "date-time", "time")
-            or classify(param) == "datetime"
-            or param.type == "string" and bool(_TIME_FIELD.search(words)))
+    return (
+        param.schema.get("format") in ("date", "date-time", "time")
+        or classify(param) == "datetime"
+        or param.type == "string"
+        and bool(_TIME_FIELD.search(words))
+    )
 
 
 def _moment(value: Any) -> tuple[date, tuple[int, int] | None] | None:
@@ -153,8 +163,11 @@ def _moment(value: Any) -> tuple[date, tuple[int, int] | None] | None:
 
 def time_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation) -> Verdict:
     """No date or time argument lies in the past (see the module docstring)."""
-    params = [p for p in params_of(spec)
-              if p.name in call.arguments and _time_field(p) and not _PAST_FIELD.search(p.words)]
+    params = [
+        p
+        for p in params_of(spec)
+        if p.name in call.arguments and _time_field(p) and not _PAST_FIELD.search(p.words)
+    ]
     days = [m[0] for m in (_moment(call.arguments[p.name]) for p in params) if m]
     written = {m[0] for m in (_moment(x[0]) for x in _DATE.finditer(normalize(request))) if m}
     for param in params:
@@ -173,8 +186,10 @@ def time_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation) 
             past = hour_minute < (conv.now.hour, conv.now.minute)
         if past:
             now = conv.now.strftime("%Y-%m-%d %H:%M" if conv.precise else "%Y-%m-%d")
-            return Finding(f"您说的时间（{_label(param)}：{value}）已经过去了（现在是 {now}），"
-                           "要改成哪天几点？")
+            return Finding(
+                f"您说的时间（{_label(param)}：{value}）已经过去了（现在是 {now}），要改成哪天几"
+                f"点？"
+            )
     return None
 
 
@@ -183,17 +198,29 @@ def time_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation) 
 # ---------------------------------------------------------------------------------------------
 
 _LEAD = r"如果|假如|假若|假使|要是|若是|倘若|假设|万一|如若|只要|\bif\b|\bin case\b"
-_CONDITION = re.compile(rf"(?P<lead>{_LEAD})\s*(?P<cond>[^，,。；;！!？?]+?)\s*"
-                        r"(?:的话|[，,]|那就|那么|就|则|\bthen\b)"
-                        r"|(?:^|(?<=[，,。；;\s]))(?P<bare>[^，,。；;！!？?]{1,24}?)的话", re.I)
-_ELSE = re.compile(r"(?:否则|不然|要不然|要不|没有的话|没有就|如果没有|要是没有|假如没有|不是的话|"
-                   r"不行的话|\botherwise\b|\bif not\b)\s*(?P<rest>[^。；;！!？?]*)", re.I)
+_CONDITION = re.compile(
+    rf"(?P<lead>{_LEAD})\s*(?P<cond>[^，,。；;！!？?]+?)\s*"
+    r"(?:的话|[，,]|那就|那么|就|则|\bthen\b)"
+    r"|(?:^|(?<=[，,。；;\s]))(?P<bare>[^，,。；;！!？?]{1,24}?)的话",
+    re.I,
+)
+_ELSE = re.compile(
+    r"(?:否则|不然|要不然|要不|没有的话|没有就|如果没有|要是没有|假如没有|不是的话|"
+    r"不行的话|\botherwise\b|\bif not\b)\s*(?P<rest>[^。；;！!？?]*)",
+    re.I,
+)
 _NOT_A_CONDITION = {"没有", "没", "不是", "不行", "不", "不然"}  # "没有的话…": the other branch
-_POLITE = re.compile(r"^(?:您|你)?(?:可以|方便|可能|行|能行|不麻烦|不介意|愿意|possible|you can|"
-                     r"you could|you don't mind)$", re.I)  # "方便的话…", "if possible": politeness
+_POLITE = re.compile(
+    r"^(?:您|你)?(?:可以|方便|可能|行|能行|不麻烦|不介意|愿意|possible|you can|"
+    r"you could|you don't mind)$",
+    re.I,
+)  # "方便的话…", "if possible": politeness
 _STOP_TOKENS = frozenset(tokens("如果 假如 要是 的话 就 那就 有 if the"))
-_EMPTY_WORDS = re.compile(r"没有|未找到|找不到|不存在|无记录|查无|暂无|\bnot found\b|"
-                          r"\bno (?:record|result|match)|\bnone\b", re.I)
+_EMPTY_WORDS = re.compile(
+    r"没有|未找到|找不到|不存在|无记录|查无|暂无|\bnot found\b|"
+    r"\bno (?:record|result|match)|\bnone\b",
+    re.I,
+)
 _COUNT_KEYS = re.compile(r"count|total|found|exists?|available|has_|matched|数量|个数", re.I)
 
 
@@ -213,12 +240,17 @@ def conditions(request: str) -> list[Condition]:
     for match in _CONDITION.finditer(text):
         cond = (match["cond"] or match["bare"] or "").strip()
         quoted = any(a <= match.start() < b for a, b in content)
-        if quoted or not cond or cond in _NOT_A_CONDITION or _POLITE.match(cond) \
-                or _ELSE.match(match[0]):
+        if (
+            quoted
+            or not cond
+            or cond in _NOT_A_CONDITION
+            or _POLITE.match(cond)
+            or _ELSE.match(match[0])
+        ):
             continue
-        rest = text[match.end():]
+        rest = text[match.end() :]
         other = _ELSE.search(rest)
-        then = rest[:other.start()] if other else re.split(r"[。；;！!]", rest)[0]
+        then = rest[: other.start()] if other else re.split(r"[。；;！!]", rest)[0]
         found.append(Condition(cond, match.group(0), then, other["rest"] if other else ""))
     return found
 
@@ -253,8 +285,11 @@ def _empty(value: Any) -> bool:
 def _holds(condition: Condition, done: PlannedCall, raw: str) -> bool:
     """A result that speaks to the condition: found something, and every id the condition names."""
     view = read_result(raw)
-    ids = {w for w in re.findall(r"[a-z0-9_-]+", normalize(condition.text).lower())
-           if re.search(r"[a-z]", w) and re.search(r"\d", w)}  # "B502"
+    ids = {
+        w
+        for w in re.findall(r"[a-z0-9_-]+", normalize(condition.text).lower())
+        if re.search(r"[a-z]", w) and re.search(r"\d", w)
+    }  # "B502"
     seen = normalize(" ".join(map(str, done.arguments.values())) + " " + raw).lower()
     return view.status == OK and not _empty(view.value) and all(i in seen for i in ids)
 
@@ -270,8 +305,11 @@ def _copies(value: str, condition: Condition) -> bool:
 def _lookup(condition: Condition, conv: Conversation) -> PlannedCall | None:
     """A read-only tool not yet called that fits the condition's words, its arguments filled."""
     called = {done.name for done, _ in conv.results}
-    candidates = [(score(condition.text, profile(spec)), index, spec) for index, spec
-                  in enumerate(conv.specs) if reads(spec) and spec.get("name") not in called]
+    candidates = [
+        (score(condition.text, profile(spec)), index, spec)
+        for index, spec in enumerate(conv.specs)
+        if reads(spec) and spec.get("name") not in called
+    ]
     text = normalize(condition.text)
     for value, _, spec in sorted(candidates, key=lambda c: (-c[0], c[1])):
         if value < MIN_SCORE:
@@ -286,8 +324,11 @@ def _lookup(condition: Condition, conv: Conversation) -> PlannedCall | None:
 def condition_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation) -> Verdict:
     """A stated condition is evaluated from a result before acting, and never copied into text."""
     for condition in conditions(request):
-        evidence = [(done, raw) for done, raw in conv.results
-                    if reads(_spec_of(done.name, conv.specs)) and _speaks_to(condition, done, raw)]
+        evidence = [
+            (done, raw)
+            for done, raw in conv.results
+            if reads(_spec_of(done.name, conv.specs)) and _speaks_to(condition, done, raw)
+        ]
         if not evidence:
             lookup = _lookup(condition, conv)
             if lookup is not None:
@@ -297,15 +338,20 @@ def condition_check(request: str, call: PlannedCall, spec: Spec, conv: Conversat
         for param in params_of(spec):
             value = call.arguments.get(param.name)
             if value and _long_text(param) and _copies(str(value), condition):
-                return Finding(f"{_label(param)}要写什么内容？条件「{condition.text}」不该写进去，"
-                               "请告诉我正文本身。")
+                return Finding(
+                    f"{_label(param)}要写什么内容？条件「{condition.text}」不该写进去，请告诉我正文"
+                    f"本身。"
+                )
         mine = profile(spec)
-        otherwise = bool(condition.otherwise) \
-            and score(condition.otherwise, mine) > score(condition.then, mine)
+        otherwise = bool(condition.otherwise) and score(condition.otherwise, mine) > score(
+            condition.then, mine
+        )
         if _holds(condition, *evidence[-1]) == otherwise:
             state = "成立" if otherwise else "不成立"
-            return Finding(f"按查到的结果，条件「{condition.text}」{state}，所以这一步我没有做"
-                           f"（{call.name}）。您仍然要做吗？")
+            return Finding(
+                f"按查到的结果，条件「{condition.text}」{state}，所以这一步我没有做"
+                f"（{call.name}）。您仍然要做吗？"
+            )
     return None
 
 
@@ -319,11 +365,14 @@ _NAME = r"[\u4e00-\u9fffA-Za-z][\u4e00-\u9fffA-Za-z0-9]{0,11}?"
 _YUAN = r"\s*(?:元|块钱|块)?"
 _ITEM = re.compile(
     rf"(?P<name>{_NAME})\s*(?P<qty>{_NUM})\s*(?P<unit>[{_UNITS}])(?=[，,、；;。\s每单各]|$)"
-    rf"(?:[，,、\s]*(?:每(?P=unit)|每个|单价|各|一(?P=unit))\s*(?:是|为)?\s*(?P<price>{_NUM}){_YUAN})?"
+    r"(?:[，,、"
+    rf"\s]*(?:每(?P=unit)|每个|单价|各|一(?P=unit))\s*(?:是|为)?\s*(?P<price>{_NUM}){_YUAN})?"
     rf"|(?<![\d.])(?P<qty2>{_NUM})\s*(?P<unit2>[{_UNITS}])\s*(?P<name2>{_NAME})(?=[，,、；;。\s]|$)"
-    rf"(?:[，,、\s]*(?:每(?P=unit2)|每个|单价|各)\s*(?:是|为)?\s*(?P<price2>{_NUM}){_YUAN})?")
-_ITEM_LEAD = re.compile(r"^(?:再|还有|以及|和|跟|买|要|采购|购买|申请|提交|帮我|另外|外加|加上|"
-                        r"然后|并且)+")
+    rf"(?:[，,、\s]*(?:每(?P=unit2)|每个|单价|各)\s*(?:是|为)?\s*(?P<price2>{_NUM}){_YUAN})?"
+)
+_ITEM_LEAD = re.compile(
+    r"^(?:再|还有|以及|和|跟|买|要|采购|购买|申请|提交|帮我|另外|外加|加上|" r"然后|并且)+"
+)
 _QUANTITY = re.compile(r"quantit|qty|count|number of|amount of|数量|个数|件数|台数", re.I)
 _PRICE_FIELD = re.compile(r"price|cost|单价|价格|金额|费用", re.I)
 _ITEM_FIELD = re.compile(r"\bitem|product|goods|物品|商品|品名|货品|名称")
@@ -360,15 +409,22 @@ def items(request: str) -> list[Item]:
             position = match.start() + 1
             continue
         if all(i.name != name for i in found):
-            found.append(Item(name, quantity, match["unit"] or match["unit2"] or "",
-                              _number(match["price"] or match["price2"])))
+            found.append(
+                Item(
+                    name,
+                    quantity,
+                    match["unit"] or match["unit2"] or "",
+                    _number(match["price"] or match["price2"]),
+                )
+            )
         position = match.end()
     return found
 
 
 def _is_item(param: Param) -> bool:
-    return param.type == "string" \
-        and (classify(param) == "thing" or bool(_ITEM_FIELD.search(param.words)))
+    return param.type == "string" and (
+        classify(param) == "thing" or bool(_ITEM_FIELD.search(param.words))
+    )
 
 
 def _item_of(call: PlannedCall, params: list[Param], named: list[Item]) -> list[Item]:
@@ -405,20 +461,26 @@ def items_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation)
     short = conv.parallel and (len(siblings) < len(named) or len(covered) < len(named))
     if len(_item_of(call, params, named)) == 1 and not short:
         return None
-    listed = "、".join(f"{i.name} {i.quantity:g} {i.unit}"
-                      + (f"每{i.unit} {i.price:g}" if i.price else "")
-                      for i in named)
-    return Finding(f"您这次提到了 {len(named)} 样东西（{listed}），"
-                   "我不会把它们合在一次里办：要按每样各办一次吗？")
+    listed = "、".join(
+        f"{i.name} {i.quantity:g} {i.unit}" + (f"每{i.unit} {i.price:g}" if i.price else "")
+        for i in named
+    )
+    return Finding(
+        f"您这次提到了 {len(named)} 样东西（{listed}），我不会把它们合在一次里办：要按每样各办一次"
+        f"吗？"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # 4. Free text
 # ---------------------------------------------------------------------------------------------
 
-_LONG_TEXT = re.compile(r"\b(?:body|content|message|msg|text|reason|description|desc|comment|"
-                        r"notes?|remarks?|details?|memo|explanation)\b|正文|内容|消息|原因|理由|"
-                        r"描述|备注|说明|留言|详情|事由", re.I)
+_LONG_TEXT = re.compile(
+    r"\b(?:body|content|message|msg|text|reason|description|desc|comment|"
+    r"notes?|remarks?|details?|memo|explanation)\b|正文|内容|消息|原因|理由|"
+    r"描述|备注|说明|留言|详情|事由",
+    re.I,
+)
 _SHORT_TEXT = re.compile(r"\b(?:subject|title|name|query|keywords?|q|search)\b")
 _CUT_START = re.compile(r"^(?:就|那就|然后|再|并且?|而且|和|跟|的|了|吧|给|把|对|向)")
 _CUT_END = re.compile(r"(?:给|把|对|跟|向|和|的|是|说|为|就|在)$")
@@ -426,8 +488,12 @@ _EDGES = " \t\n，,。.；;：:！!？?、\"'“”‘’「」"
 
 
 def _long_text(param: Param) -> bool:
-    return param.type == "string" and not param.enum and bool(_LONG_TEXT.search(param.words)) \
+    return (
+        param.type == "string"
+        and not param.enum
+        and bool(_LONG_TEXT.search(param.words))
         and not _SHORT_TEXT.search(" ".join(param.name.lower().split("_")))
+    )
 
 
 def _weight(text: str) -> int:
@@ -440,7 +506,7 @@ def _covered(value: str, corpus: str) -> float:
     index, covered = 0, 0
     while index < len(value):
         run = 0
-        while index + run < len(value) and value[index:index + run + 1] in corpus:
+        while index + run < len(value) and value[index : index + run + 1] in corpus:
             run += 1
         covered += run if run >= 2 else 0
         index += max(run, 1)
@@ -455,10 +521,16 @@ def free_text_check(request: str, call: PlannedCall, spec: Spec, conv: Conversat
         if not isinstance(value, str) or not _long_text(param):
             continue
         text = normalize(value).strip(_EDGES)
-        if _weight(text) < 3 or _covered(_clean(text), corpus) < 0.6 or _CUT_START.search(text) \
-                or _CUT_END.search(text):
-            return Finding(f"{_label(param)}要写什么内容？我从您的话里没读出完整的一句"
-                           f"（现在只有「{value}」）。")
+        if (
+            _weight(text) < 3
+            or _covered(_clean(text), corpus) < 0.6
+            or _CUT_START.search(text)
+            or _CUT_END.search(text)
+        ):
+            return Finding(
+                f"{_label(param)}要写什么内容？我从您的话里没读出完整的一句（现在只有「{value}"
+                f"」）。"
+            )
     return None
 
 
@@ -466,12 +538,17 @@ def free_text_check(request: str, call: PlannedCall, spec: Spec, conv: Conversat
 # 5. Targets
 # ---------------------------------------------------------------------------------------------
 
-_TARGET = re.compile(r"\b(?:to|recipients?|receivers?|addressees?|customers?|users?|patients?|"
-                     r"members?|employees?|contacts?|assignees?|persons?|people|emails?|phones?|"
-                     r"mobiles?|ids?|uid|no)\b|收件人|接收人|收信人|客户|用户|病人|患者|会员|员工|"
-                     r"联系人|对象|编号|手机|邮箱|电话|工号|账号|id", re.I)
-_RANGE = re.compile(r"(?<![0-9a-z])([a-z]*[-_]?)(\d+)\s*(?:到|至|~|～|-|—|through|to)\s*"
-                    r"(?:\1)?(\d+)(?![0-9a-z])")
+_TARGET = re.compile(
+    r"\b(?:to|recipients?|receivers?|addressees?|customers?|users?|patients?|"
+    r"members?|employees?|contacts?|assignees?|persons?|people|emails?|phones?|"
+    r"mobiles?|ids?|uid|no)\b|收件人|接收人|收信人|客户|用户|病人|患者|会员|员工|"
+    r"联系人|对象|编号|手机|邮箱|电话|工号|账号|id",
+    re.I,
+)
+_RANGE = re.compile(
+    r"(?<![0-9a-z])([a-z]*[-_]?)(\d+)\s*(?:到|至|~|～|-|—|through|to)\s*"
+    r"(?:\1)?(\d+)(?![0-9a-z])"
+)
 
 
 def _targets(param: Param, value: Any) -> list[str]:
@@ -482,15 +559,20 @@ def _targets(param: Param, value: Any) -> list[str]:
     if param.type in ("integer", "number") and not re.search(r"\bids?\b|编号", param.words):
         return []
     values = value if isinstance(value, list) else [value]
-    return [str(v) for v in values
-            if isinstance(v, (str, int)) and not isinstance(v, bool) and str(v).strip()]
+    return [
+        str(v)
+        for v in values
+        if isinstance(v, (str, int)) and not isinstance(v, bool) and str(v).strip()
+    ]
 
 
 def _in_range(value: str, corpus: str) -> bool:
     """Whether ``value`` ("c004") lies in a range the conversation names ("c003 到 c006")."""
     match = re.fullmatch(r"([a-z]*[-_]?)(\d+)", value)
-    return bool(match) and any(m[1] == match[1] and int(m[2]) <= int(match[2]) <= int(m[3])
-                               for m in _RANGE.finditer(corpus))
+    return bool(match) and any(
+        m[1] == match[1] and int(m[2]) <= int(match[2]) <= int(m[3])
+        for m in _RANGE.finditer(corpus)
+    )
 
 
 def target_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation) -> Verdict:
@@ -499,10 +581,13 @@ def target_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation
     for param in params_of(spec):
         for value in _targets(param, call.arguments.get(param.name)):
             needle = normalize(value).strip().lower()
-            if not re.search(rf"(?<![0-9a-z]){re.escape(needle)}(?![0-9a-z])", corpus) \
-                    and not _in_range(needle, corpus):
-                return Finding(f"{_label(param)}填的是「{value}」，可它在您的话和查到的结果里"
-                               "都没有出现：请告诉我准确的对象是谁？")
+            if not re.search(
+                rf"(?<![0-9a-z]){re.escape(needle)}(?![0-9a-z])", corpus
+            ) and not _in_range(needle, corpus):
+                return Finding(
+                    f"{_label(param)}填的是「{value}」，可它在您的话和查到的结果里都没有出现：请告"
+                    f"诉我准确的对象是谁？"
+                )
     return None
 
 
@@ -510,8 +595,13 @@ def target_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation
 # The check
 # ---------------------------------------------------------------------------------------------
 
-CHECKS: tuple[Check, ...] = (condition_check, time_check, items_check, target_check,
-                             free_text_check)
+CHECKS: tuple[Check, ...] = (
+    condition_check,
+    time_check,
+    items_check,
+    target_check,
+    free_text_check,
+)
 
 
 def conversation_texts(messages: list[dict[str, Any]]) -> tuple[str, ...]:
@@ -527,8 +617,9 @@ def conversation_texts(messages: list[dict[str, Any]]) -> tuple[str, ...]:
     return tuple(texts)
 
 
-def conversation_now(messages: list[dict[str, Any]], clock: datetime, *,
-                     fixed: bool) -> tuple[datetime, bool]:
+def conversation_now(
+    messages: list[dict[str, Any]], clock: datetime, *, fixed: bool
+) -> tuple[datetime, bool]:
     """The conversation's "now", and whether its time of day is known (fixed clock, stated time)."""
     early = stated_now(messages, clock.replace(hour=0, minute=1))
     late = stated_now(messages, clock.replace(hour=23, minute=59))
@@ -541,17 +632,31 @@ def date_is_stated(messages: list[dict[str, Any]], clock: datetime) -> bool:
     return stated_now(messages, other).date() != other.date()
 
 
-def check_calls(request: str, calls: list[PlannedCall], specs: list[Spec],
-                conv: Conversation) -> Plan | None:
+def check_calls(
+    request: str, calls: list[PlannedCall], specs: list[Spec], conv: Conversation
+) -> Plan | None:
     """``None`` when every side effect passes; else the plan that replaces the turn: the read-only
     calls of the turn, the lookup a condition needs, or one question."""
-    conv = Conversation(conv.now, conv.precise, conv.results, conv.texts, tuple(calls),
-                        tuple(specs), conv.parallel, conv.dated)
+    conv = Conversation(
+        conv.now,
+        conv.precise,
+        conv.results,
+        conv.texts,
+        tuple(calls),
+        tuple(specs),
+        conv.parallel,
+        conv.dated,
+    )
     lookups = [c for c in calls if reads(_spec_of(c.name, conv.specs))]
     for call in calls:
         spec = _spec_of(call.name, conv.specs)
-        finding = None if reads(spec) else next(
-            (f for f in (check(request, call, spec, conv) for check in CHECKS) if f), None)
+        finding = (
+            None
+            if reads(spec)
+            else next(
+                (f for f in (check(request, call, spec, conv) for check in CHECKS) if f), None
+            )
+        )
         if finding is None:
             continue
         if lookups or finding.lookup is not None:
@@ -560,9 +665,17 @@ def check_calls(request: str, calls: list[PlannedCall], specs: list[Spec],
     return None
 
 
-def preflight(plan: Plan, request: str, specs: list[Spec], results: list[tuple[PlannedCall, str]],
-              messages: list[dict[str, Any]], clock: datetime, *, fixed: bool,
-              parallel: bool = True) -> Plan:
+def preflight(
+    plan: Plan,
+    request: str,
+    specs: list[Spec],
+    results: list[tuple[PlannedCall, str]],
+    messages: list[dict[str, Any]],
+    clock: datetime,
+    *,
+    fixed: bool,
+    parallel: bool = True,
+) -> Plan:
     """The plan, or what replaces it when a side effect fails a check (the simulator's hook)."""
     if not plan.calls:
         return plan
@@ -573,6 +686,18 @@ def preflight(plan: Plan, request: str, specs: list[Spec], results: list[tuple[P
     return check_calls(request, plan.calls, specs, conv) or plan
 
 
-__all__ = ["CHECKS", "Conversation", "Finding", "check_calls", "condition_check", "conditions",
-           "free_text_check", "items", "items_check", "preflight", "reads", "target_check",
-           "time_check"]
+__all__ = [
+    "CHECKS",
+    "Conversation",
+    "Finding",
+    "check_calls",
+    "condition_check",
+    "conditions",
+    "free_text_check",
+    "items",
+    "items_check",
+    "preflight",
+    "reads",
+    "target_check",
+    "time_check",
+]

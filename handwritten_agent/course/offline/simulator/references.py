@@ -4,12 +4,13 @@ Two rules, both reading only the messages before the latest user message and the
 
 - **Carry-over.** "北京明天天气怎么样？" then "那上海呢？": the new request names a city and
   nothing else. When a request is a follow-up (那…/…呢/换成…/what about …), its call is the
-  latest earlier call of the same tool with the arguments the new request *gives* replaced — so ``get_weather(city=上海, date=tomorrow)``: the date is
-  carried over instead of falling back to the schema default. An argument counts as given when the
-  simulator finds it in the new words with the schema defaults removed. A request no tool fits
-  ("那上海呢？" to a planner that scored nothing) takes the tools of the latest earlier call in turn.
-- **The earlier result.** "刚才那个结果乘以 2": a phrase that points at an earlier result (刚才的结果,
-  上面的答案, that result …) is replaced with the latest number an earlier tool returned, and the
+  latest earlier call of the same tool with the arguments the new request *gives* replaced — so
+  ``get_weather(city=上海, date=tomorrow)``: the date is carried over instead of falling back to the
+  schema default. An argument counts as given when the simulator finds it in the new words with the
+  schema defaults removed. A request no tool fits ("那上海呢？" to a planner that scored nothing)
+  takes the tools of the latest earlier call in turn.
+- **The earlier result.** "刚才那个结果乘以 2": a phrase that points at an earlier result (刚才的结
+  果,上面的答案, that result …) is replaced with the latest number an earlier tool returned, and the
   request is planned again ("153 乘以 2").
 
 Everything else — which tool, how to fill the rest, the answer once the result is back — is the
@@ -35,12 +36,18 @@ from .choose import unwrap_tool
 from .planner import Plan, PlannedCall
 from .text import format_number, language, normalize
 
-FOLLOW_UP = re.compile(r"^\s*(?:那么?|那要是|要是|如果是|换成|改成|换个|还有|再看看|也)|呢\s*[?？!！。.]*\s*$|"
-                       r"^\s*(?:what|how) about\b|^\s*and\b|\binstead\b", re.I)
+FOLLOW_UP = re.compile(
+    r"^\s*(?:那么?|那要是|要是|如果是|换成|改成|换个|还有|再看看|也)|呢\s*[?？!！。.]*\s*$|"
+    r"^\s*(?:what|how) about\b|^\s*and\b|\binstead\b",
+    re.I,
+)
 RESULT_REFERENCE = re.compile(
-    r"(?:刚才|刚刚|上面|前面|之前|上一步|上一个|上次|这个|那个)(?:的)?(?:那个|这个)?(?:结果|答案|得数|数字|数)"
+    r"(?:刚才|刚刚|上面|前面|之前|上一步|上一个|上次|这个|那个)(?:的)?(?:那个|这个)?(?:结果|答案|得"
+    r"数|数字|数)"
     r"|(?<![\u4e00-\u9fff])(?:结果|答案|得数)(?=[\s]*(?:乘|除|加|减|再|的|[*/+\-×÷]))"
-    r"|\b(?:that|the|this|previous|last) (?:result|answer|number)\b", re.I)
+    r"|\b(?:that|the|this|previous|last) (?:result|answer|number)\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -52,7 +59,7 @@ class EarlierCall:
 def earlier_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The messages before the latest user message (the earlier rounds)."""
     last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
-    return messages[:max(last_user, 0)]
+    return messages[: max(last_user, 0)]
 
 
 def earlier_calls(messages: list[dict[str, Any]]) -> list[EarlierCall]:
@@ -80,14 +87,20 @@ def latest_number(messages: list[dict[str, Any]]) -> float | None:
 
 
 def with_result_number(user_text: str, messages: list[dict[str, Any]]) -> str | None:
-    """The request with "刚才那个结果" replaced by the latest earlier numeric result, or ``None``."""
+    """The request with "刚才那个结果" replaced by the latest earlier numeric result, or
+    ``None``.
+    """
     text = normalize(user_text)
     if not RESULT_REFERENCE.search(text):
         return None
     number = latest_number(messages)
     if number is None:
         return None
-    return RESULT_REFERENCE.sub(lambda _: f" {format_number(number)} ", text, count=1).replace(" 再", " ").strip()
+    return (
+        RESULT_REFERENCE.sub(lambda _: f" {format_number(number)} ", text, count=1)
+        .replace(" 再", " ")
+        .strip()
+    )
 
 
 def _without_defaults(spec: dict[str, Any]) -> dict[str, Any]:
@@ -99,19 +112,32 @@ def _without_defaults(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def given_arguments(spec: dict[str, Any], text: str, now: datetime) -> list[dict[str, Any]]:
-    """The argument sets the words of ``text`` give for ``spec`` (defaults left out); empty sets dropped."""
+    """The argument sets the words of ``text`` give for ``spec`` (defaults left out); empty sets
+    dropped.
+    """
     ctx = FillContext(segment=text, context=text, request=text, now=now)
     outcome = fill_arguments(_without_defaults(spec), ctx)
-    return [arguments for arguments in outcome.arguments if arguments] if not outcome.needs_previous else []
+    return (
+        [arguments for arguments in outcome.arguments if arguments]
+        if not outcome.needs_previous
+        else []
+    )
 
 
 def _canonical(arguments: dict[str, Any]) -> str:
     return json.dumps(arguments, sort_keys=True, ensure_ascii=False)
 
 
-def carried_calls(plan: Plan, user_text: str, specs: list[dict[str, Any]], messages: list[dict[str, Any]],
-                  now: datetime) -> list[PlannedCall] | None:
-    """The calls of a follow-up with earlier arguments carried over, or ``None`` when the rule does not apply."""
+def carried_calls(
+    plan: Plan,
+    user_text: str,
+    specs: list[dict[str, Any]],
+    messages: list[dict[str, Any]],
+    now: datetime,
+) -> list[PlannedCall] | None:
+    """The calls of a follow-up with earlier arguments carried over, or ``None`` when the rule does
+    not apply.
+    """
     calls = earlier_calls(messages)
     if not calls:
         return None
@@ -123,7 +149,10 @@ def carried_calls(plan: Plan, user_text: str, specs: list[dict[str, Any]], messa
         spec = by_name.get(name)
         if previous is None or spec is None:
             return []
-        return [PlannedCall(name, {**previous.arguments, **given}) for given in given_arguments(spec, user_text, now)]
+        return [
+            PlannedCall(name, {**previous.arguments, **given})
+            for given in given_arguments(spec, user_text, now)
+        ]
 
     if not follow_up:
         return None
@@ -141,9 +170,19 @@ def carried_calls(plan: Plan, user_text: str, specs: list[dict[str, Any]], messa
     return None
 
 
-def carry_over(plan: Plan, user_text: str, specs: list[dict[str, Any]], results: list[tuple[PlannedCall, str]],
-               messages: list[dict[str, Any]], *, parallel: bool, now: datetime) -> Plan:
-    """``plan`` revised by the carry-over rule: the carried calls now, or the answer once their results are back."""
+def carry_over(
+    plan: Plan,
+    user_text: str,
+    specs: list[dict[str, Any]],
+    results: list[tuple[PlannedCall, str]],
+    messages: list[dict[str, Any]],
+    *,
+    parallel: bool,
+    now: datetime,
+) -> Plan:
+    """``plan`` revised by the carry-over rule: the carried calls now, or the answer once their
+    results are back.
+    """
     calls = carried_calls(plan, user_text, specs, messages, now)
     if not calls:
         return plan
@@ -156,9 +195,19 @@ def carry_over(plan: Plan, user_text: str, specs: list[dict[str, Any]], results:
     items = []
     for call in calls:
         raw = done[(call.name, _canonical(call.arguments))]
-        items.append(AnswerItem(by_name[call.name], call.arguments, read_result(raw), raw, user_text))
+        items.append(
+            AnswerItem(by_name[call.name], call.arguments, read_result(raw), raw, user_text)
+        )
     return Plan([], compose_answer(items, [], lang), "final")
 
 
-__all__ = ["FOLLOW_UP", "RESULT_REFERENCE", "carried_calls", "carry_over", "earlier_calls", "given_arguments",
-           "latest_number", "with_result_number"]
+__all__ = [
+    "FOLLOW_UP",
+    "RESULT_REFERENCE",
+    "carried_calls",
+    "carry_over",
+    "earlier_calls",
+    "given_arguments",
+    "latest_number",
+    "with_result_number",
+]

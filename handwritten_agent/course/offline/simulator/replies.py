@@ -1,14 +1,17 @@
-"""What the simulator says when it does not answer from results: clarifying questions, notes, the fallback reply.
+"""What the simulator says when it does not answer from results: clarifying questions, notes, the
+fallback reply.
 
-- ``clarify_question``: the required arguments nobody gave, asked for by their descriptions in one question; a
-  parameter whose absence would reach everyone (``scope``) is asked for as a choice: whom, or explicitly everyone;
-- ``unfinished_note`` / ``unmet_note``: a part of the request that was not done, and why (no tool fits; the step
-  before gave no result; "有的话…" and there was none; the thing the user named was not among the results);
-- ``fallback_reply``: the honest reply when no tool fits — why a request was not done; what this simulator is
-  (only when asked who it is); asked what it can do, what the offered tools do.
+- ``clarify_question``: the required arguments nobody gave, asked for by their descriptions in one
+  question; a parameter whose absence would reach everyone (``scope``) is asked for as a choice:
+  whom, or explicitly everyone;
+- ``unfinished_note`` / ``unmet_note``: a part of the request that was not done, and why (no tool
+  fits; the step before gave no result; "有的话…" and there was none; the thing the user named was
+  not among the results);
+- ``fallback_reply``: the honest reply when no tool fits — why a request was not done; what this
+  simulator is (only when asked who it is); asked what it can do, what the offered tools do.
 
-Left out: small talk beyond a greeting, a thanks and "who are you" (the simulator is a rule engine and says so
-when asked).
+Left out: small talk beyond a greeting, a thanks and "who are you" (the simulator is a rule engine
+and says so when asked).
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ from typing import Any
 from .actions import contradicts, request_actions, request_object, tool_action
 from .arguments import Param, examples_of
 from .arguments.params import widens_when_empty
-from .choose import _other_object as other_object, profile
+from .choose import _other_object as other_object
+from .choose import profile
 from .facts import join_words
 from .fieldwords import action_words
 from .lexicon import REQUEST_WORDS, is_small_talk
@@ -34,7 +38,11 @@ def _action_words(spec: dict[str, Any], lang: str) -> tuple[str, str]:
 def _param_ask(param: Param, lang: str) -> str:
     description = param.description.strip().rstrip("。.")
     label = param.label() if description else ""
-    detail = description[len(label):].lstrip("，,;；:： ").strip() if label and description.startswith(label) else ""
+    detail = (
+        description[len(label) :].lstrip("，,;；:： ").strip()
+        if label and description.startswith(label)
+        else ""
+    )
     if lang == "zh":
         inside = "，".join(x for x in (param.name, detail) if x)
         return f"{label or param.name}（{inside}）" if label else param.name
@@ -44,20 +52,32 @@ def _param_ask(param: Param, lang: str) -> str:
 
 
 def clarify_question(spec: dict[str, Any], missing: list[Param], lang: str) -> str:
-    """Ask for the required arguments nobody gave, by their descriptions: one question. A parameter whose absence
-    would reach everyone (``scope``) is asked for as a choice the user must make: whom, or explicitly everyone."""
+    """Ask for the required arguments nobody gave, by their descriptions: one question. A parameter
+    whose absence would reach everyone (``scope``) is asked for as a choice the user must make:
+    whom, or explicitly everyone.
+    """
     zh = lang == "zh"
     wide = [param for param in missing if widens_when_empty(param)]
     if wide:
         verb, obj = _action_words(spec, lang)
-        action = (join_words(verb, obj) if verb else f"调用 {spec.get('name', '工具')}") if zh else (f"{verb} {obj}".strip() or "do this")
+        action = (
+            (join_words(verb, obj) if verb else f"调用 {spec.get('name', '工具')}")
+            if zh
+            else (f"{verb} {obj}".strip() or "do this")
+        )
         label = re.sub(r"^(?:the|a|an)\s+", "", wide[0].label(), flags=re.I)
         example = next((e for e in examples_of(wide[0]) if e), "")
         if zh:  # ends with the question, so the user's reply is read together with this request
-            return (f"要{action}，我不会默认发给所有人（如果确实是全部，请明确说“全部”）。"
-                    f"请问具体是哪些：{label}（{wide[0].name}{'，例如 ' + example if example else ''}）？")
-        return (f"To {action}, I will not default to everyone (if you really mean all, say so explicitly). "
-                f"Which ones exactly — {label} ({wide[0].name}{', e.g. ' + example if example else ''})?")
+            return (
+                f"要{action}，我不会默认发给所有人（如果确实是全部，请明确说“全部”）。"
+                f"请问具体是哪些：{label}（{wide[0].name}{'，例如 ' + example if example else ''}"
+                f"）？"
+            )
+        return (
+            f"To {action}, I will not default to everyone (if you really mean all, say so"
+            f" explicitly). Which ones exactly — {label}"
+            f" ({wide[0].name}{', e.g. ' + example if example else ''})?"
+        )
     asked = [_param_ask(param, lang) for param in missing]
     verb, obj = _action_words(spec, lang)
     if zh:
@@ -72,22 +92,40 @@ def clarify_question(spec: dict[str, Any], missing: list[Param], lang: str) -> s
 def unfinished_note(segment: str, reason: str, lang: str) -> str:
     """A part of the request that was not done, and why."""
     if lang == "zh":
-        return {"no_tool": f"「{segment}」没有合适的工具，这部分我做不了",
-                "blocked": f"「{segment}」依赖上一步的结果，而上一步没有拿到结果，所以没有做"}[reason]
-    return {"no_tool": f"No tool fits \"{segment}\", so I could not do that part",
-            "blocked": f"\"{segment}\" depends on the previous step, which gave no usable result, so it was not done"}[reason]
+        return {
+            "no_tool": f"「{segment}」没有合适的工具，这部分我做不了",
+            "blocked": f"「{segment}」依赖上一步的结果，而上一步没有拿到结果，所以没有做",
+        }[reason]
+    return {
+        "no_tool": f'No tool fits "{segment}", so I could not do that part',
+        "blocked": (
+            f'"{segment}" depends on the previous step, which gave no usable result, so it was not'
+            " done"
+        ),
+    }[reason]
 
 
 def unmet_note(spec: dict[str, Any], unmet: list[Param], lang: str, named: list[str] = ()) -> str:
-    """A step not taken because the results before it had nothing for it: "有的话帮我订下来" and there was none, or
-    the thing the user ``named`` ("Z99") is not among what the lookup returned — never replaced by another one."""
+    """A step not taken because the results before it had nothing for it: "有的话帮我订下来" and
+    there was none, or the thing the user ``named`` ("Z99") is not among what the lookup returned —
+    never replaced by another one.
+    """
     verb, obj = _action_words(spec, lang)
-    action = (join_words(verb, obj) if verb else f"调用 {spec.get('name', '工具')}") if lang == "zh" else \
-        (f"{verb} {obj}".strip() if verb else f"call {spec.get('name', 'the tool')}")
+    action = (
+        (join_words(verb, obj) if verb else f"调用 {spec.get('name', '工具')}")
+        if lang == "zh"
+        else (f"{verb} {obj}".strip() if verb else f"call {spec.get('name', 'the tool')}")
+    )
     if lang == "zh":
-        what = "、".join(named) if named else "符合条件的" + "、".join(param.label() for param in unmet)
+        what = (
+            "、".join(named)
+            if named
+            else "符合条件的" + "、".join(param.label() for param in unmet)
+        )
         return f"前面查到的结果里没有{join_words('', what)}，所以没有{action}"
-    what = " or ".join(named) if named else ", ".join(param.label() for param in unmet) + " that fits"
+    what = (
+        " or ".join(named) if named else ", ".join(param.label() for param in unmet) + " that fits"
+    )
     return f"The results above have no {what}, so I did not {action}"
 
 
@@ -104,52 +142,85 @@ def _after_greeting(text: str) -> str:
     stripped = text.strip()
     for word in _GREETINGS:
         if stripped.lower().startswith(word):
-            return stripped[len(word):].lstrip(" ,，!！~～。.、")
+            return stripped[len(word) :].lstrip(" ,，!！~～。.、")
     return stripped
 
 
 def _asks_for_task(text: str) -> bool:
-    """Whether a message asks for something to be done or found out (a verb of ``actions``, a request word, a
-    question), not small talk."""
+    """Whether a message asks for something to be done or found out (a verb of ``actions``, a
+    request word, a question), not small talk."""
     if is_small_talk(text) or _is_greeting(text):
         return False
     text = normalize(text)
-    return bool(request_actions(text) or REQUEST_WORDS.search(text) or re.search(r"[?？]\s*$", text))  # "…是多少" asks, even unmarked
+    return bool(
+        request_actions(text) or REQUEST_WORDS.search(text) or re.search(r"[?？]\s*$", text)
+    )  # "…是多少" asks, even unmarked
 
 
-_CAPABILITIES = re.compile(r"你(?:都|还)?(?:能|会|可以)(?:帮我)?(?:做|干)?(?:些)?什么|有(?:哪些|什么)功能|能帮(?:我|上)?(?:做)?什么|"
-                           r"\bwhat can you (?:do|help)", re.I)
-_IDENTITY = re.compile(r"你是谁|你是什么|你叫什么|你(?:的)?名字|介绍(?:一下|下)?(?:你自己|你|自己)|你是(?:不是)?(?:真人|人|机器人|AI|模型|大模型|LLM)|"
-                       r"\bwho are you|\bwhat are you|\byour name|\bare you (?:a |an )?(?:bot|robot|human|person|ai|llm|model)\b", re.I)
+_CAPABILITIES = re.compile(
+    r"你(?:都|还)?(?:能|会|可以)(?:帮我)?(?:做|干)?(?:些)?什么|有(?:哪些|什么)功能|能帮(?:我|"
+    r"上)?(?:做)?什么|"
+    r"\bwhat can you (?:do|help)",
+    re.I,
+)
+_IDENTITY = re.compile(
+    r"你是谁|你是什么|你叫什么|你(?:的)?名字|介绍(?:一下|下)?(?:你自己|你|自己)|你是(?:不是)?(?:真"
+    r"人|人|机器人|AI|模型|大模型|LLM)|"
+    r"\bwho are you|\bwhat are you|\byour name|\bare you (?:a |an"
+    r" )?(?:bot|robot|human|person|ai|llm|model)\b",
+    re.I,
+)
 _THANKS = re.compile(r"^\s*(?:谢谢|多谢|感谢|辛苦了|thanks|thank you)", re.I)
 
 
 def _capabilities(tools: list[dict[str, Any]], lang: str) -> str:
-    """What the offered tools can do, in words from their names and descriptions ("查询空闲会议室、预订会议室 …")."""
+    """What the offered tools can do, in words from their names and descriptions ("查询空闲会议室、
+    预订会议室 …").
+    """
     done = []
     for spec in tools:
         verb, obj = _action_words(spec, lang)
-        phrase = (join_words(verb, obj) if lang == "zh" else f"{verb} {obj}".strip()) if verb and obj else ""
-        phrase = phrase or re.split(r"[，,。.;；:：]", str(spec.get("description", "") or ""), maxsplit=1)[0][:20] or str(spec.get("name", ""))
+        phrase = (
+            (join_words(verb, obj) if lang == "zh" else f"{verb} {obj}".strip())
+            if verb and obj
+            else ""
+        )
+        phrase = (
+            phrase
+            or re.split(r"[，,。.;；:：]", str(spec.get("description", "") or ""), maxsplit=1)[0][
+                :20
+            ]
+            or str(spec.get("name", ""))
+        )
         if phrase and phrase not in done:
             done.append(phrase)
     return ("、" if lang == "zh" else ", ").join(done[:8])
 
 
-_NOT_UNDERSTOOD_ZH = ("课程模拟器是个规则引擎，没看懂这句话的说法，所以什么也没做。可以换个说法，写明要做的事和对象"
-                      "（例如“查询……”“取消编号为……的……”），或者改用本地模型（make local）或真实模型。")
-_NOT_UNDERSTOOD_EN = ("the course simulator is a rule engine and did not understand this wording, so it did nothing. "
-                      "Try naming the action and its object plainly, or use the local model (make local) or a real model.")
+_NOT_UNDERSTOOD_ZH = (
+    "课程模拟器是个规则引擎，没看懂这句话的说法，所以什么也没做。可以换个说法，写明要做的事和对象"
+    "（例如“查询……”“取消编号为……的……”），或者改用本地模型（make local）或真实模型。"
+)
+_NOT_UNDERSTOOD_EN = (
+    "the course simulator is a rule engine and did not understand this wording, so it did nothing."
+    " Try naming the action and its object plainly, or use the local model (make local) or a real"
+    " model."
+)
 
 
 def _some_tool_shares_words(user_text: str, tools: list[dict[str, Any]]) -> bool:
-    """Whether any offered tool's name or description (with its synonyms) shares a word with the request:
-    then "no tool can do this" could be false, and the honest reply is "I did not understand"."""
+    """Whether any offered tool's name or description (with its synonyms) shares a word with the
+    request: then "no tool can do this" could be false, and the honest reply is "I did not
+    understand"."""
     wanted, actions = set(tokens(user_text)), request_actions(user_text)
     for spec in tools:
         name, description = str(spec.get("name", "")), str(spec.get("description", "") or "")
-        if contradicts(actions, tool_action(name, description)) or other_object(request_object(user_text), profile(spec)):
-            continue  # "下载文档" to a tool that deletes documents, "订机票" to one that books rooms: another task
+        if contradicts(actions, tool_action(name, description)) or other_object(
+            request_object(user_text), profile(spec)
+        ):
+            # "下载文档" to a tool that deletes documents, "订机票" to one that books rooms: another
+            # task
+            continue
         text = f"{' '.join(split_identifier(name))} {description}"
         shared = wanted & (set(tokens(text)) | set(tokens(expand(text))))
         if len(shared) >= 2 or shared & VOCABULARY_TOKENS:  # not one stray bigram ("一张")
@@ -157,14 +228,16 @@ def _some_tool_shares_words(user_text: str, tools: list[dict[str, Any]]) -> bool
     return False
 
 
-def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, tools_disabled: bool = False) -> str:
+def fallback_reply(
+    user_text: str, tools: list[dict[str, Any]], lang: str, *, tools_disabled: bool = False
+) -> str:
     """The honest reply when no tool fits, in one or two sentences.
 
-    It says what this simulator is (a rule engine, not an LLM) only when asked who it is: every notebook's banner
-    already says it, and a disclaimer in every small-talk reply buries the conversation. Asked what it can do, it
-    lists what the offered tools do; asked to do something no tool does, it says why not (no tools, none fits,
-    tool_choice is none); a greeting or a thanks gets a greeting or a thanks, and a statement that asks for nothing
-    an acknowledgement.
+    It says what this simulator is (a rule engine, not an LLM) only when asked who it is: every
+    notebook's banner already says it, and a disclaimer in every small-talk reply buries the
+    conversation. Asked what it can do, it lists what the offered tools do; asked to do something no
+    tool does, it says why not (no tools, none fits, tool_choice is none); a greeting or a thanks
+    gets a greeting or a thanks, and a statement that asks for nothing an acknowledgement.
     """
     count = len([t for t in tools if t.get("name")])
     text = normalize(user_text)
@@ -172,13 +245,23 @@ def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, to
     greeting = _is_greeting(user_text)
     if _IDENTITY.search(text):
         if zh:
-            return (f"{'你好，' if greeting else ''}我是课程的离线模拟器：一个规则引擎，不是大语言模型，只会按工具的说明调用工具、"
-                    "转述结果。想真正对话，请在 .env 里配置真实模型。")
-        return (f"{'Hello, ' if greeting else ''}I am the course's offline simulator: a rule engine, not an LLM; I only call tools "
-                "by their descriptions and report what they return. For a real conversation, configure a real model in .env.")
+            return (
+                f"{'你好，' if greeting else ''}我是课程的离线模拟器：一个规则引擎，"
+                "不是大语言模型，只会按工具的说明调用工具、"
+                "转述结果。想真正对话，请在 .env 里配置真实模型。"
+            )
+        return (
+            f"{'Hello, ' if greeting else ''}I am the course's offline simulator: a rule engine,"
+            " not an LLM; I only call tools by their descriptions and report what they return. For"
+            " a real conversation, configure a real model in .env."
+        )
     if count and not tools_disabled and _CAPABILITIES.search(text):
         can = _capabilities([t for t in tools if t.get("name")], lang)
-        return f"这次能用的工具可以：{can}。告诉我具体要办的事就行。" if zh else f"With the tools offered I can: {can}. Tell me what you need."
+        return (
+            f"这次能用的工具可以：{can}。告诉我具体要办的事就行。"
+            if zh
+            else f"With the tools offered I can: {can}. Tell me what you need."
+        )
     if _asks_for_task(_after_greeting(user_text)):
         if zh:
             if tools_disabled:
@@ -191,7 +274,9 @@ def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, to
                 why = "这次请求没有提供工具，所以这件事我做不了。"
             return ("你好，" if greeting else "") + why
         if tools_disabled:
-            why = "this request does not allow tool calls (tool_choice is none), so I cannot do this."
+            why = (
+                "this request does not allow tool calls (tool_choice is none), so I cannot do this."
+            )
         elif count and _some_tool_shares_words(user_text, tools):
             why = _NOT_UNDERSTOOD_EN
         elif count:
@@ -205,7 +290,9 @@ def fallback_reply(user_text: str, tools: list[dict[str, Any]], lang: str, *, to
         return "你好！有什么需要帮忙的？" if zh else "Hello! How can I help?"
     if is_question(user_text):  # a question is never acknowledged as if it were a statement
         return _NOT_UNDERSTOOD_ZH if zh else _NOT_UNDERSTOOD_EN[:1].upper() + _NOT_UNDERSTOOD_EN[1:]
-    return "好的，知道了。" if zh else "All right, noted."  # a statement that asks for nothing: acknowledged, nothing done
+    return (
+        "好的，知道了。" if zh else "All right, noted."
+    )  # a statement that asks for nothing: acknowledged, nothing done
 
 
 __all__ = ["clarify_question", "fallback_reply", "unfinished_note", "unmet_note"]

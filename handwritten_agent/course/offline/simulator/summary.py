@@ -1,4 +1,5 @@
-"""Summary mode: a request to summarize a conversation gets an extractive summary, within the budget it states.
+"""Summary mode: a request to summarize a conversation gets an extractive summary, within the budget
+it states.
 
 When a request offers no tools and its instruction asks for a summary (摘要/总结/概括/压缩/
 summarize …), the simulator reads the conversation it is given — a transcript with lines like
@@ -20,12 +21,13 @@ each thing the user said — and loses the rest. So a summary prompt that forget
 user's preferences, offline as with a real model. A previous summary in the input ("之前的摘要")
 is kept item by item. The user's "我" becomes "用户" so the summary reads the same whoever reads it.
 
-**The budget.** An instruction that states one — "不超过 300 个 token", "摘要的长度上限：300 个 token",
-"不超过 80 字", "at most 120 tokens" — is obeyed: the items are ranked and taken in order while the summary
-(as ``tokens.estimate_tokens`` counts it) still fits. What the user stated — constraints and decisions
-first, then preferences, people, open tasks and numbers — comes before tool results, and a previous
-summary's items keep their rank. Chatter (寒暄, 嗯嗯好的, 哈哈) is never kept, and never filed under a group
-it does not belong to: a clause of chatter is cut off a sentence that also states a fact.
+**The budget.** An instruction that states one — "不超过 300 个 token", "摘要的长度上限：300 个
+token", "不超过 80 字", "at most 120 tokens" — is obeyed: the items are ranked and taken in order
+while the summary (as ``tokens.estimate_tokens`` counts it) still fits. What the user stated —
+constraints and decisions first, then preferences, people, open tasks and numbers — comes before
+tool results, and a previous summary's items keep their rank. Chatter (寒暄, 嗯嗯好的, 哈哈) is
+never kept, and never filed under a group it does not belong to: a clause of chatter is cut off a
+sentence that also states a fact.
 
 Left out: abstractive rewording, merging two sentences into one, and anything said by the
 assistant other than tool results (its answers restate them).
@@ -38,55 +40,142 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ....tokens import count_message_tokens, estimate_tokens
 from ....messages import message_text
+from ....tokens import count_message_tokens, estimate_tokens
 from ..backend import ChatRequest, Completion
 from .lexicon import CITIES, SURNAMES
 from .text import normalize
 
-SUMMARY_WORDS = re.compile(r"摘要|总结|概括|压缩|提炼|归纳|汇总|summar|recap|condense|compress", re.I)
+SUMMARY_WORDS = re.compile(
+    r"摘要|总结|概括|压缩|提炼|归纳|汇总|summar|recap|condense|compress", re.I
+)
 
 # group: (label, words in an instruction that ask for it, words in a sentence that belong to it)
 GROUPS: dict[str, tuple[str, re.Pattern[str], re.Pattern[str]]] = {
-    "constraints": ("约束", re.compile(r"约束|限制|条件|要求|规则|底线|constraint|limit|requirement|rule", re.I),
-                    re.compile(r"必须|务必|一定要|不能|不可以|不要|别|禁止|不超过|不少于|不低于|不高于|至少|最多|最少|以内|之内|之前|只能|"
-                               r"只要|预算|上限|下限|截止|过敏|忌口|不吃|不喝|吃素|\bmust\b|\bnever\b|at most|at least|no more than|only|budget|deadline", re.I)),
-    "preferences": ("偏好", re.compile(r"偏好|喜好|喜欢|口味|习惯|preference|likes", re.I),
-                    re.compile(r"喜欢|偏好|爱吃|爱喝|讨厌|习惯|更想|宁愿|倾向|不爱|\bprefer|\blike\b|\bhate\b|favou?rite", re.I)),
-    "tasks": ("未完成的任务", re.compile(r"待办|未完成|没完成|任务|后续|跟进|todo|to-do|open task|pending|follow", re.I),
-              re.compile(r"提醒|待办|记得|别忘|还没|还要|需要|要做|要提交|要交|回头|稍后|\bremind|to do|todo|need to|pending", re.I)),
-    "decisions": ("决定", re.compile(r"决定|决策|结论|定下|decision|agreed", re.I),
-                  re.compile(r"决定|定了|定在|就按|确定|选定|敲定|采用|改成|改到|decided|agreed|settled", re.I)),
-    "names": ("人名", re.compile(r"人名|姓名|名字|名称|地名|name|people|who", re.I), re.compile(r"(?!)")),
-    "facts": ("事实与数字", re.compile(r"事实|数字|数据|数值|金额|日期|时间|数量|编号|信息|fact|number|figure|data|detail", re.I),
-              re.compile(r"\d|[一二两三四五六七八九十百千万]+(?:元|块|人|位|个|天|晚|次|岁|点|号|月|年|公里|小时|分钟)")),
+    "constraints": (
+        "约束",
+        re.compile(r"约束|限制|条件|要求|规则|底线|constraint|limit|requirement|rule", re.I),
+        re.compile(
+            r"必须|务必|一定要|不能|不可以|不要|别|禁止|不超过|不少于|不低于|不高于|至少|最多|最少|"
+            r"以内|之内|之前|只能|"
+            r"只要|预算|上限|下限|截止|过敏|忌口|不吃|不喝|吃素|\bmust\b|\bnever\b|at most|at"
+            r" least|no more than|only|budget|deadline",
+            re.I,
+        ),
+    ),
+    "preferences": (
+        "偏好",
+        re.compile(r"偏好|喜好|喜欢|口味|习惯|preference|likes", re.I),
+        re.compile(
+            r"喜欢|偏好|爱吃|爱喝|讨厌|习惯|更想|宁愿|倾向|不爱|\bprefer|\blike\b|\bhate\b"
+            r"|favou?rite",
+            re.I,
+        ),
+    ),
+    "tasks": (
+        "未完成的任务",
+        re.compile(r"待办|未完成|没完成|任务|后续|跟进|todo|to-do|open task|pending|follow", re.I),
+        re.compile(
+            r"提醒|待办|记得|别忘|还没|还要|需要|要做|要提交|要交|回头|稍后|\bremind|to"
+            r" do|todo|need to|pending",
+            re.I,
+        ),
+    ),
+    "decisions": (
+        "决定",
+        re.compile(r"决定|决策|结论|定下|decision|agreed", re.I),
+        re.compile(
+            r"决定|定了|定在|就按|确定|选定|敲定|采用|改成|改到|decided|agreed|settled", re.I
+        ),
+    ),
+    "names": (
+        "人名",
+        re.compile(r"人名|姓名|名字|名称|地名|name|people|who", re.I),
+        re.compile(r"(?!)"),
+    ),
+    "facts": (
+        "事实与数字",
+        re.compile(
+            r"事实|数字|数据|数值|金额|日期|时间|数量|编号|信息|fact|number|figure|data|detail",
+            re.I,
+        ),
+        re.compile(
+            r"\d|[一二两三四五六七八九十百千万]+(?:元|块|人|位|个|天|晚|次|岁|点|号|月|年|公里|小时"
+            r"|分钟)"
+        ),
+    ),
 }
-ORDER = ("facts", "names", "preferences", "constraints", "decisions", "tasks")  # how the summary lists them
-PRIORITY = ("constraints", "preferences", "tasks", "decisions", "names", "facts")  # where a sentence goes first
-RANK = {"constraints": 0, "decisions": 0, "preferences": 1, "names": 1, "tasks": 1, "facts": 1}  # what a tight budget keeps first
+ORDER = (
+    "facts",
+    "names",
+    "preferences",
+    "constraints",
+    "decisions",
+    "tasks",
+)  # how the summary lists them
+PRIORITY = (
+    "constraints",
+    "preferences",
+    "tasks",
+    "decisions",
+    "names",
+    "facts",
+)  # where a sentence goes first
+RANK = {
+    "constraints": 0,
+    "decisions": 0,
+    "preferences": 1,
+    "names": 1,
+    "tasks": 1,
+    "facts": 1,
+}  # what a tight budget keeps first
 TOOL_RANK, GIST_RANK = 2, 3
 QUESTION = re.compile(r"[?？]\s*$|吗\s*$|呢\s*$")
 PREVIOUS = re.compile(r"^(?:之前的摘要|previous summary)\s*[:：]?\s*$", re.I)
-_SPEAKER = re.compile(r"^\s*(助手调用工具|工具\s*\S*\s*返回|tool\s*\S*\s*returned|用户|user|助手|assistant|（系统）|system)\s*[:：]?\s*", re.I)
-_NAME_AFTER = re.compile(rf"(?:叫|名叫|名字是|(?:联系人|负责人|对接人|经理|老师|同事|客户|领导|主管|朋友|对方|老板|秘书|司机)(?:是|为|叫)?|和|跟|与|找|、)"
-                         rf"\s*([{''.join(sorted(SURNAMES))}][\u4e00-\u9fff]{{1,2}}?)(?=[，。、,.；;\s和与]|$|[说讲来去负对联的])")
+_SPEAKER = re.compile(
+    r"^\s*(助手调用工具|工具\s*\S*\s*返回|tool\s*\S*\s*returned|用户|user|助手|assistant|（系统）"
+    r"|system)\s*[:：]?\s*",
+    re.I,
+)
+_NAME_AFTER = re.compile(
+    rf"(?:叫|名叫|名字是|(?:联系人|负责人|对接人|经理|老师|同事|客户|领导|主管|朋友|对方|老板|秘书|"
+    rf"司机)(?:是|为|叫)?|和|跟|与|找|、)"
+    rf"\s*([{''.join(sorted(SURNAMES))}][\u4e00-\u9fff]{{1,2}}?)(?=[，。、"
+    r",.；;\s和与]|$|[说讲来去负对联的])"
+)
 # Words that begin with a surname's character but are no name ("和高兴的人", "跟周末", "找方法").
-_NOT_NAMES = re.compile(r"^(?:高兴|高温|高铁|高速|周[一二三四五六日天末]|马上|方便|方法|方案|方向|白天|金额|许多|万一|江湖|黄金|张开|毛病|"
-                        r"林子|何时|朱红|陈述|程序|田地|董事|于是|余下|叶子|任何|钟头|谭|汪洋|石头|夏天|秦|邱|江边|史上|龙井|贺卡|严重|孔子|汤|戴上)")
+_NOT_NAMES = re.compile(
+    r"^(?:高兴|高温|高铁|高速|周[一二三四五六日天末]|马上|方便|方法|方案|方向|白天|金额|许多|万一|"
+    r"江湖|黄金|张开|毛病|"
+    r"林子|何时|朱红|陈述|程序|田地|董事|于是|余下|叶子|任何|钟头|谭|汪洋|石头|夏天|秦|邱|江边|史上"
+    r"|龙井|贺卡|严重|孔子|汤|戴上)"
+)
 # Chatter: a clause that says nothing worth keeping ("嗯嗯好的", "哈哈", "辛苦了", "你说得对").
-CHATTER = re.compile(r"^(?:嗯+|哦+|噢+|啊+|哈+|呵+|好的?|好吧|行|可以|没问题|对|是的|收到|明白|了解|知道了|谢谢|多谢|辛苦了?|不客气|"
-                     r"你说得对|有道理|太好了|真不错|不错|厉害|原来如此|这样啊|我想想|让我想想|对了|顺便说一下|另外|话说|其实|"
-                     r"ok|okay|thanks|thank you|sure|got it|cool|nice|great|haha|lol)[\s,，.。!！~～吧呀啊呢哈的了]*$", re.I)
-_FILLER_LEAD = re.compile(r"^(?:(?:嗯+|哦+|噢+|哈+|对了|顺便说一下|顺便|另外|话说|其实|那个|就是)[，,\s]*)+")
+CHATTER = re.compile(
+    r"^(?:嗯+|哦+|噢+|啊+|哈+|呵+|好的?|好吧|行|可以|没问题|对|是的|收到|明白|了解|知道了|谢谢|多谢"
+    r"|辛苦了?|不客气|"
+    r"你说得对|有道理|太好了|真不错|不错|厉害|原来如此|这样啊|我想想|让我想想|对了|顺便说一下|另外|"
+    r"话说|其实|"
+    r"ok|okay|thanks|thank you|sure|got it|cool|nice|great|haha|lol)[\s,，.。"
+    r"!！~～吧呀啊呢哈的了]*$",
+    re.I,
+)
+_FILLER_LEAD = re.compile(
+    r"^(?:(?:嗯+|哦+|噢+|哈+|对了|顺便说一下|顺便|另外|话说|其实|那个|就是)[，,\s]*)+"
+)
 
 
 def _instruction_and_transcript(request: ChatRequest) -> tuple[str, str]:
-    system = "\n".join(message_text(m) for m in request.messages if m.get("role") in ("system", "developer"))
+    system = "\n".join(
+        message_text(m) for m in request.messages if m.get("role") in ("system", "developer")
+    )
     users = [message_text(m) for m in request.messages if m.get("role") == "user"]
     body = "\n".join(users)
     if system:
         return system, body
-    lines = body.splitlines()  # no system message: the instruction is the first line of the user message
+    lines = (
+        body.splitlines()
+    )  # no system message: the instruction is the first line of the user message
     return (lines[0] if lines else ""), "\n".join(lines[1:])
 
 
@@ -99,7 +188,9 @@ def is_summary_request(request: ChatRequest) -> bool:
 
 
 def _transcript_lines(transcript: str) -> list[tuple[str, str]]:
-    """(speaker, text) pairs; the messages may come as JSON (the seeds pass ``json.dumps(history)``)."""
+    """(speaker, text) pairs; the messages may come as JSON (the seeds pass
+    ``json.dumps(history)``).
+    """
     try:
         data = json.loads(transcript)
     except ValueError:
@@ -114,7 +205,12 @@ def _transcript_lines(transcript: str) -> list[tuple[str, str]]:
                 lines.append((role, message_text(message)))
             for call in message.get("tool_calls") or []:
                 function = (call.get("function") or {}) if isinstance(call, dict) else {}
-                lines.append(("call", f"{function.get('name', '工具')}，参数 {function.get('arguments', '')}"))
+                lines.append(
+                    (
+                        "call",
+                        f"{function.get('name', '工具')}，参数 {function.get('arguments', '')}",
+                    )
+                )
         return lines
     lines = []
     speaker = "user"
@@ -124,9 +220,22 @@ def _transcript_lines(transcript: str) -> list[tuple[str, str]]:
         match = _SPEAKER.match(raw)
         if match:  # a line without a speaker continues the previous message
             word = match.group(1).lower()
-            speaker = ("user" if word in ("用户", "user") else "tool" if "返回" in word or "returned" in word
-                       else "call" if "调用" in word else "system" if word in ("（系统）", "system") else "assistant")
-            raw = raw[match.end():]
+            speaker = (
+                "user"
+                if word in ("用户", "user")
+                else (
+                    "tool"
+                    if "返回" in word or "returned" in word
+                    else (
+                        "call"
+                        if "调用" in word
+                        else "system"
+                        if word in ("（系统）", "system")
+                        else "assistant"
+                    )
+                )
+            )
+            raw = raw[match.end() :]
         lines.append((speaker, raw.strip()))
     return lines
 
@@ -144,11 +253,13 @@ def _third_person(sentence: str) -> str:
 def _has_name(sentence: str) -> bool:
     if any(city in sentence for city in CITIES if len(city) >= 2 and not city.isascii()):
         return True
-    return any(not _NOT_NAMES.match(sentence[m.start(1):]) for m in _NAME_AFTER.finditer(sentence))
+    return any(not _NOT_NAMES.match(sentence[m.start(1) :]) for m in _NAME_AFTER.finditer(sentence))
 
 
 def _kept_clauses(sentence: str, wanted: set[str]) -> tuple[str, str | None]:
-    """The sentence without its chatter clauses ("哈哈，对了，我的预算是 5000 元" → "我的预算是 5000 元"), and its group."""
+    """The sentence without its chatter clauses ("哈哈，对了，我的预算是 5000 元" → "我的预算是 5000
+    元"), and its group.
+    """
     sentence = _FILLER_LEAD.sub("", sentence.strip())
     clauses = [c for c in re.split(r"[，,]", sentence) if c.strip()]
     kept = [c.strip() for c in clauses if not CHATTER.match(_FILLER_LEAD.sub("", c.strip()))]
@@ -181,11 +292,11 @@ def _tool_fact(text: str, limit: int = 60) -> str:
     if isinstance(value, dict):
         value = "，".join(f"{k} {v}" for k, v in value.items() if k not in ("note", "unit"))
     text = " ".join(str(value).split())
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _call_label(text: str) -> str:
-    """"get_weather，参数 {"city": "北京"}" → "get_weather(city=北京)"."""
+    """ "get_weather，参数 {"city": "北京"}" → "get_weather(city=北京)"."""
     name, _, rest = text.strip().partition("，")
     name = name.split()[0] if name.split() else "工具"
     start = rest.find("{")
@@ -193,13 +304,19 @@ def _call_label(text: str) -> str:
         arguments = json.loads(rest[start:]) if start >= 0 else {}
     except ValueError:
         arguments = {}
-    shown = ", ".join(f"{k}={v}" for k, v in arguments.items()) if isinstance(arguments, dict) else ""
+    shown = (
+        ", ".join(f"{k}={v}" for k, v in arguments.items()) if isinstance(arguments, dict) else ""
+    )
     return f"{name}({shown})"
 
 
 def _limit(instruction: str) -> int | None:
     """A limit in characters ("不超过 80 字")."""
-    match = re.search(r"(?:不超过|不多于|最多|限)\s*(\d+)\s*(?:个)?(?:汉)?字(?!节)|(\d+)\s*字以内|at most (\d+) (?:words|characters)", instruction)
+    match = re.search(
+        r"(?:不超过|不多于|最多|限)\s*(\d+)\s*(?:个)?(?:汉)?字(?!节)|(\d+)\s*字以内|at most (\d+)"
+        r" (?:words|characters)",
+        instruction,
+    )
     return int(next(g for g in match.groups() if g)) if match else None
 
 
@@ -217,23 +334,41 @@ class _Item:
     order: int
 
 
-_TERSE = ((re.compile(r"^(?:记得|别忘了|别忘记)?(?=提醒)"), ""), (re.compile(r"^用户的?(?=\S)"), ""), (re.compile(r"^我们(?=决定)"), ""),
-          (re.compile(r"(?<=[\u4e00-\u9fff])是(?=\s*[\dA-Za-z])"), " "))
+_TERSE = (
+    (re.compile(r"^(?:记得|别忘了|别忘记)?(?=提醒)"), ""),
+    (re.compile(r"^用户的?(?=\S)"), ""),
+    (re.compile(r"^我们(?=决定)"), ""),
+    (re.compile(r"(?<=[\u4e00-\u9fff])是(?=\s*[\dA-Za-z])"), " "),
+)
 
 
 def _terse(text: str) -> str:
-    """An item in fewer tokens for a tight budget: "用户的预算上限是 3700 元" → "预算上限 3700 元" (the summary is about the user)."""
+    """An item in fewer tokens for a tight budget: "用户的预算上限是 3700 元" → "预算上限 3700 元"
+    (the summary is about the user).
+    """
     for pattern, replacement in _TERSE:
         text = pattern.sub(replacement, text)
     return re.sub(r"\s+", " ", text).strip()
 
 
 def _render(items: list[_Item], gist: list[_Item], compact: bool = False) -> str:
-    """The summary: a heading per group and one "- " line per item; ``compact`` puts a group's items on one line."""
+    """The summary: a heading per group and one "- " line per item; ``compact`` puts a group's items
+    on one line.
+    """
     lines: list[str] = []
     groups = ([("要点", [item.text for item in gist])] if gist else []) + [
-        (GROUPS[group][0], list(dict.fromkeys(item.text for item in sorted(items, key=lambda i: i.order) if item.group == group)))
-        for group in ORDER]
+        (
+            GROUPS[group][0],
+            list(
+                dict.fromkeys(
+                    item.text
+                    for item in sorted(items, key=lambda i: i.order)
+                    if item.group == group
+                )
+            ),
+        )
+        for group in ORDER
+    ]
     for label, texts in groups:
         if not texts:
             continue
@@ -246,11 +381,15 @@ def _render(items: list[_Item], gist: list[_Item], compact: bool = False) -> str
 
 
 def _fits(text: str, tokens: int | None, chars: int | None) -> bool:
-    return (tokens is None or estimate_tokens(text) <= tokens) and (chars is None or len(text) <= chars)
+    return (tokens is None or estimate_tokens(text) <= tokens) and (
+        chars is None or len(text) <= chars
+    )
 
 
 def _previous_rank(item: str, group: str) -> int:
-    """An earlier summary's item keeps its rank: a tool result ("get_weather(…) → …") stays below what the user stated."""
+    """An earlier summary's item keeps its rank: a tool result ("get_weather(…) → …") stays below
+    what the user stated.
+    """
     return TOOL_RANK if " → " in item else RANK.get(group, 1)
 
 
@@ -287,7 +426,9 @@ def extractive_summary(instruction: str, transcript: str) -> str:
                 item = text.lstrip("-•* ").strip()
                 add(items, item, group, _previous_rank(item, group))
                 continue
-            compact = re.fullmatch(r"【([^】]{1,8})】(.+)", text)  # a tight summary's group on one line: "【约束】a；b"
+            compact = re.fullmatch(
+                r"【([^】]{1,8})】(.+)", text
+            )  # a tight summary's group on one line: "【约束】a；b"
             if compact:
                 group = labels.get(compact.group(1), "facts")
                 for part in compact.group(2).split("；"):
@@ -304,7 +445,8 @@ def extractive_summary(instruction: str, transcript: str) -> str:
             if "facts" in wanted:
                 add(items, f"{call_name} → {_tool_fact(text)}", "facts", TOOL_RANK)
         elif speaker == "user":
-            round_facts = []  # a sentence kept only for its number waits: if tools answer it, it was a request
+            # a sentence kept only for its number waits: if tools answer it, it was a request
+            round_facts = []
             for sentence in _sentences(text):
                 if QUESTION.search(sentence):
                     continue  # what the user asked is answered elsewhere; what they told is kept
@@ -329,7 +471,8 @@ def extractive_summary(instruction: str, transcript: str) -> str:
     tokens, chars = _token_limit(low), _limit(low)
     if tokens is None and chars is None or _fits(_render(items, gist), tokens, chars):
         return _render(items, gist)
-    compact = True  # over budget: one line per group, then the most important items first while they still fit
+    # over budget: one line per group, then the most important items first while they still fit
+    compact = True
     chosen_items: list[_Item] = []
     chosen_gist: list[_Item] = []
     for item in sorted(items + gist, key=lambda i: (i.rank, i.order)):
@@ -346,9 +489,13 @@ def summary_reply(request: ChatRequest) -> Completion | None:
         return None
     instruction, transcript = _instruction_and_transcript(request)
     content = extractive_summary(instruction, transcript)
-    return Completion(content=content, tool_calls=[], finish_reason="stop",
-                      prompt_tokens=count_message_tokens(request.messages, request.tools),
-                      completion_tokens=estimate_tokens(content))
+    return Completion(
+        content=content,
+        tool_calls=[],
+        finish_reason="stop",
+        prompt_tokens=count_message_tokens(request.messages, request.tools),
+        completion_tokens=estimate_tokens(content),
+    )
 
 
 __all__ = ["extractive_summary", "is_summary_request", "summary_reply"]

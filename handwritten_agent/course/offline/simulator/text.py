@@ -1,4 +1,5 @@
-"""Text basics for the simulator: normalization, language, match tokens and numbers (Chinese numerals too).
+"""Text basics for the simulator: normalization, language, match tokens and numbers (Chinese
+numerals too).
 
 Everything here is a small, predictable rule, because the simulator must give the same answer to
 the same request. Tokens are what tool choice compares: character bigrams for Chinese (there are no
@@ -8,7 +9,8 @@ Numbers are read from Arabic digits (``3.5``, ``1,000``), Chinese numerals (``�
 「…」 『…』 《…》 (an apostrophe inside a word, as in "what's", opens nothing).
 
 Left out: word segmentation (bigrams are enough to compare short texts), traditional/simplified
-conversion, numbers written as English words ("seventeen"), and any language but Chinese and English.
+conversion, numbers written as English words ("seventeen"), and any language but Chinese and
+English.
 """
 
 from __future__ import annotations
@@ -24,29 +26,57 @@ LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*|\d+(?:\.\d+)?")
 
 # Bigrams and words that say nothing about what a tool does. Overlap on them is ignored, so that
 # "帮我看一下" or "please tell me" cannot make a tool look relevant.
-STOP_BIGRAMS = frozenset("""
+STOP_BIGRAMS = frozenset(
+    """
 一个 一下 帮我 请问 请你 什么 怎么 怎样 多少 可以 这个 那个 我们 你们 他们 是否 如果 的话 一些 一点 一样
 我的 你的 他的 她的 我想 想要 需要 能否 能不 不能 告诉 给我 麻烦 谢谢 你好 您好 好的 还是 或者 以及 并且
 指定 用于 工具 参数 格式 例如 比如 支持 执行 返回 获取 信息 内容 结果 进行 提供 使用 根据 相关 当前 对应
 一个个 是什 么样 怎么样 多少钱
-""".split())
+""".split()
+)
 
-STOP_WORDS = frozenset("""
+STOP_WORDS = frozenset(
+    """
 a an the is are was were be been am do does did to of in on at by for from with and or not no yes it its
 this that these those what which who whom how when where why can could would should will shall may might
 me my i you your we our us he she they them their please tell give get set show let make help want need
 about into than then also just some any all there here as if so such use used using tool tools function
 returns return given specified specific value values e g eg example examples format string number info
 information data result results current now's what's
-""".split())
+""".split()
+)
 
 # Words a naive plural stemmer would break ("times" is multiplication, not "time").
-NO_STEM = frozenset({"times", "plus", "minus", "news", "less", "has", "was", "is", "its", "this", "status",
-                     "always", "address", "process", "access", "yes", "us", "bus", "gas", "analysis"})
+NO_STEM = frozenset(
+    {
+        "times",
+        "plus",
+        "minus",
+        "news",
+        "less",
+        "has",
+        "was",
+        "is",
+        "its",
+        "this",
+        "status",
+        "always",
+        "address",
+        "process",
+        "access",
+        "yes",
+        "us",
+        "bus",
+        "gas",
+        "analysis",
+    }
+)
 
 
 def normalize(text: str) -> str:
-    """Full-width letters, digits and punctuation to their ASCII forms (NFKC); keeps Chinese as is."""
+    """Full-width letters, digits and punctuation to their ASCII forms (NFKC); keeps Chinese as
+    is.
+    """
     return unicodedata.normalize("NFKC", text or "")
 
 
@@ -77,25 +107,44 @@ def stem(word: str) -> str:
 
 
 def tokens(text: str) -> list[str]:
-    """Match tokens: Chinese character bigrams (a lone character stands for itself) and English words."""
+    """Match tokens: Chinese character bigrams (a lone character stands for itself) and English
+    words.
+    """
     text = normalize(text)
     found: list[str] = []
     for run in CJK_RUN.findall(text):
         if len(run) == 1:
             found.append(run)
-        found.extend(run[i:i + 2] for i in range(len(run) - 1))
+        found.extend(run[i : i + 2] for i in range(len(run) - 1))
     latin = CJK_RUN.sub(" ", text)
     for word in re.findall(r"[A-Za-z][A-Za-z0-9]*", latin):
         for part in split_identifier(word):
             found.append(stem(part))
-    return [tok for tok in found if tok not in STOP_BIGRAMS and tok not in STOP_WORDS and not tok.isdigit()]
+    return [
+        tok
+        for tok in found
+        if tok not in STOP_BIGRAMS and tok not in STOP_WORDS and not tok.isdigit()
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
 # Numbers
 # ---------------------------------------------------------------------------------------------
 
-CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+CN_DIGITS = {
+    "零": 0,
+    "〇": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
 CN_UNITS = {"十": 10, "百": 100, "千": 1000}
 CN_BIG_UNITS = {"万": 10_000, "亿": 100_000_000}
 CN_NUMERAL_CHARS = "".join(CN_DIGITS) + "".join(CN_UNITS) + "".join(CN_BIG_UNITS)
@@ -104,7 +153,8 @@ CN_NUMERAL_CHARS = "".join(CN_DIGITS) + "".join(CN_UNITS) + "".join(CN_BIG_UNITS
 _NOT_A_NUMBER_AFTER_ONE = "下些起直样般定共切边旦会向再同致道天块"
 
 NUMBER_PATTERN = re.compile(
-    r"(?P<arabic>(?<![A-Za-z0-9_.])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d.])|(?<![A-Za-z0-9_.])\d+(?:\.\d+)?)(?P<scale>\s*[万亿千百])?"
+    r"(?P<arabic>(?<![A-Za-z0-9_.])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d.])|(?<![A-Za-z0-9_.])\d+(?:\."
+    r"\d+)?)(?P<scale>\s*[万亿千百])?"
     rf"|(?P<chinese>[{CN_NUMERAL_CHARS}]+(?:点[{''.join(CN_DIGITS)}]+)?)"
 )
 
@@ -123,7 +173,9 @@ class NumberMatch:
 
 
 def parse_chinese_number(text: str) -> float | None:
-    """``十七`` → 17, ``两百`` → 200, ``三万五千`` → 35000, ``三千五`` → 3500, ``三点五`` → 3.5; ``None`` when not a numeral."""
+    """``十七`` → 17, ``两百`` → 200, ``三万五千`` → 35000, ``三千五`` → 3500, ``三点五`` → 3.5;
+    ``None`` when not a numeral.
+    """
     if not text:
         return None
     whole, _, frac = text.partition("点")
@@ -142,10 +194,19 @@ def parse_chinese_number(text: str) -> float | None:
             digit = None
         else:  # 万 / 亿
             section += digit or 0
-            total = (total + section) * CN_BIG_UNITS[ch] if ch == "亿" else total + section * CN_BIG_UNITS[ch]
+            total = (
+                (total + section) * CN_BIG_UNITS[ch]
+                if ch == "亿"
+                else total + section * CN_BIG_UNITS[ch]
+            )
             section, digit = 0, None
     tail = digit or 0
-    if len(whole) >= 2 and whole[-1] in CN_DIGITS and whole[-2] in ("百", "千", "万", "亿") and tail:
+    if (
+        len(whole) >= 2
+        and whole[-1] in CN_DIGITS
+        and whole[-2] in ("百", "千", "万", "亿")
+        and tail
+    ):
         # 三千五 is 3500 and 一万二 is 12000, as people say them (三千零五 is 3005)
         tail *= {"百": 10, "千": 100, "万": 1000, "亿": 10_000_000}[whole[-2]]
     value = float(total + section + tail)
@@ -157,7 +218,9 @@ def parse_chinese_number(text: str) -> float | None:
 
 
 def find_numbers(text: str) -> list[NumberMatch]:
-    """Every number in ``text`` with its span, in order. ``3.5万`` → 35000; ``一下`` is not a number."""
+    """Every number in ``text`` with its span, in order. ``3.5万`` → 35000; ``一下`` is not a
+    number.
+    """
     found: list[NumberMatch] = []
     for match in NUMBER_PATTERN.finditer(text):
         if match.group("arabic"):
@@ -167,7 +230,7 @@ def find_numbers(text: str) -> list[NumberMatch]:
                 value *= {"万": 10_000, "亿": 100_000_000, "千": 1000, "百": 100}[scale]
         else:
             raw = match.group("chinese")
-            if raw == "一" and text[match.end():match.end() + 1] in _NOT_A_NUMBER_AFTER_ONE:
+            if raw == "一" and text[match.end() : match.end() + 1] in _NOT_A_NUMBER_AFTER_ONE:
                 continue
             if raw in CN_BIG_UNITS or raw in CN_UNITS and raw != "十":
                 continue  # a bare 万/百 is not a number
@@ -175,7 +238,9 @@ def find_numbers(text: str) -> list[NumberMatch]:
             if parsed is None:
                 continue
             value = parsed
-        found.append(NumberMatch(value=value, start=match.start(), end=match.end(), text=match.group(0)))
+        found.append(
+            NumberMatch(value=value, start=match.start(), end=match.end(), text=match.group(0))
+        )
     return found
 
 
@@ -221,7 +286,9 @@ class Quote:
 
 
 def find_quotes(text: str) -> list[Quote]:
-    """Quoted spans in ``text``, in order, in any of the styles of ``QUOTE_MARKS``; quotes never span a line."""
+    """Quoted spans in ``text``, in order, in any of the styles of ``QUOTE_MARKS``; quotes never
+    span a line.
+    """
     found: list[Quote] = []
     index = 0
     while index < len(text):
@@ -231,12 +298,14 @@ def find_quotes(text: str) -> list[Quote]:
             continue
         stop = index + 1
         while stop < len(text) and text[stop] != "\n":
-            if text[stop] == closing and not (closing == "'" and stop + 1 < len(text) and text[stop + 1].isalnum()):
+            if text[stop] == closing and not (
+                closing == "'" and stop + 1 < len(text) and text[stop + 1].isalnum()
+            ):
                 break
             stop += 1
-        if stop >= len(text) or text[stop] != closing or not text[index + 1:stop].strip():
+        if stop >= len(text) or text[stop] != closing or not text[index + 1 : stop].strip():
             index += 1
             continue
-        found.append(Quote(index, stop + 1, text[index + 1:stop].strip()))
+        found.append(Quote(index, stop + 1, text[index + 1 : stop].strip()))
         index = stop + 1
     return found

@@ -1,11 +1,13 @@
-"""The date the conversation says it is: "今天是 2026-03-12" in a system prompt sets the simulator's "today".
+"""The date the conversation says it is: "今天是 2026-03-12" in a system prompt sets the simulator's
+"today".
 
 A real model has no clock: an application that wants "明天" to mean a particular day writes today's
-date into the system prompt, and the model reads it there. The simulator honours the same sentence, so
-a prompt that states the date gets the same dates from the simulator as from a model — whatever the
-machine's clock says. Only system and developer messages count (a user saying "今天是…" is talking, not
-configuring), and the last such statement wins. A time of day in the same sentence ("今天是
-2026-03-12 14:30", "Today is 2026-03-12, 14:30") is used too; without one the clock's time is kept.
+date into the system prompt, and the model reads it there. The simulator honours the same sentence,
+so a prompt that states the date gets the same dates from the simulator as from a model — whatever
+the machine's clock says. Only system and developer messages count (a user saying "今天是…" is
+talking, not configuring), and the last such statement wins. A time of day in the same sentence ("今
+天是2026-03-12 14:30", "Today is 2026-03-12, 14:30") is used too; without one the clock's time is
+kept.
 
 Recognised: 今天是/今天/今日/当前日期/当前时间 (是|为|：) followed by 2026-03-12, 2026/3/12 or
 2026年3月12日; "Today is", "Today's date is", "The current date is" followed by 2026-03-12 or
@@ -17,28 +19,57 @@ Left out: time zones, and dates written in words only ("三月十二日").
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from datetime import date, datetime
-from typing import Any, Iterable
+from typing import Any
 
 from ....messages import message_text
 
-_MONTHS = {m: i + 1 for i, m in enumerate(["january", "february", "march", "april", "may", "june", "july", "august",
-                                            "september", "october", "november", "december"])}
+_MONTHS = {
+    m: i + 1
+    for i, m in enumerate(
+        [
+            "january",
+            "february",
+            "march",
+            "april",
+            "may",
+            "june",
+            "july",
+            "august",
+            "september",
+            "october",
+            "november",
+            "december",
+        ]
+    )
+}
 
 _LEAD_ZH = r"(?:今天|今日|当前日期|当前时间|现在)\s*(?:是|为|：|:)?\s*"
 _LEAD_EN = r"(?:today(?:'s date)?|the current date|the date today|current date)\s*(?:is|:)\s*"
 _NUMERIC = r"(\d{4})\s*(?:[-/.]|年)\s*(\d{1,2})\s*(?:[-/.]|月)\s*(\d{1,2})\s*[日号]?"
-_TIME = (r"(?:[\s,，T]*(?:[（(][^）)]{0,8}[）)])?[\s,，;；]*(?:现在是?|当前时间是?|时间是?|北京时间|(?:and )?(?:it is |the time is |now )?)?\s*"
-         r"(\d{1,2})\s*[:：]\s*(\d{2}))?")
+_TIME = (
+    r"(?:[\s,，T]*(?:[（(][^）)]{0,8}[）)])?[\s,，"
+    r";；]*(?:现在是?|当前时间是?|时间是?|北京时间|(?:and )?(?:it is |the time is |now )?)?\s*"
+    r"(\d{1,2})\s*[:：]\s*(\d{2}))?"
+)
 _PATTERNS = [
     re.compile(_LEAD_ZH + _NUMERIC + _TIME),
     re.compile(_LEAD_EN + _NUMERIC + _TIME, re.IGNORECASE),
-    re.compile(_LEAD_EN + r"(?:[a-z]+day,?\s*)?(" + "|".join(_MONTHS) + r")\s+(\d{1,2})(?:st|nd|rd|th)?,?\s*(\d{4})" + _TIME,
-               re.IGNORECASE),
+    re.compile(
+        _LEAD_EN
+        + r"(?:[a-z]+day,?\s*)?("
+        + "|".join(_MONTHS)
+        + r")\s+(\d{1,2})(?:st|nd|rd|th)?,?\s*(\d{4})"
+        + _TIME,
+        re.IGNORECASE,
+    ),
 ]
 
 
-def _moment(match: re.Match[str], english_month: bool) -> tuple[date, tuple[int, int] | None] | None:
+def _moment(
+    match: re.Match[str], english_month: bool
+) -> tuple[date, tuple[int, int] | None] | None:
     groups = match.groups()
     try:
         if english_month:
@@ -54,7 +85,9 @@ def _moment(match: re.Match[str], english_month: bool) -> tuple[date, tuple[int,
 
 
 def stated_now(messages: Iterable[dict[str, Any]], clock: datetime) -> datetime:
-    """``clock`` moved to the date (and time, if given) that the latest system/developer message states; else ``clock``."""
+    """``clock`` moved to the date (and time, if given) that the latest system/developer message
+    states; else ``clock``.
+    """
     found: tuple[date, tuple[int, int] | None] | None = None
     for message in messages:
         if not isinstance(message, dict) or message.get("role") not in ("system", "developer"):

@@ -1,12 +1,14 @@
 """Language as data: synonym groups and question endings read from ``vocabulary_data``.
 
-``expand`` adds, for every synonym group one of whose members a text contains, the other members — so a tool
-described in English ("Cancel an appointment") is matched by a Chinese request ("把预约撤了"), a pinyin tool name by
-its Chinese verb, and a homophone typo (定 for 订) by the verb it stands for. ``is_question`` tells a question
-ending in a particle (…放假不？ …有打印机没) or an A-not-A form (开不开) from a statement.
+``expand`` adds, for every synonym group one of whose members a text contains, the other members —
+so a tool described in English ("Cancel an appointment") is matched by a Chinese request ("把预约撤
+了"), a pinyin tool name by its Chinese verb, and a homophone typo (定 for 订) by the verb it stands
+for. ``is_question`` tells a question ending in a particle (…放假不？ …有打印机没) or an A-not-A
+form (开不开) from a statement.
 
-Left out: word senses (a member of a group is taken in the group's sense wherever it appears) and any learned
-similarity; the tables are small on purpose and grow by editing ``vocabulary_data``, not the code.
+Left out: word senses (a member of a group is taken in the group's sense wherever it appears) and
+any learned similarity; the tables are small on purpose and grow by editing ``vocabulary_data``, not
+the code.
 """
 
 from __future__ import annotations
@@ -21,8 +23,12 @@ SYNONYMS: list[list[str]] = [list(group) for group in SYNONYM_GROUPS]
 _ENDINGS = sorted(QUESTION_ENDINGS, key=len, reverse=True)
 _QUESTION_END = re.compile("(?:" + "|".join(map(re.escape, _ENDINGS)) + r")\s*[?？。.!！~～]*\s*$")
 _A_NOT_A = re.compile(A_NOT_A)
-VOCABULARY_TOKENS = frozenset(tok for group in SYNONYMS for member in group for tok in tokens(member))
-_ASCII_WORD = {m: re.compile(rf"(?<![a-z]){re.escape(m)}(?![a-z])") for g in SYNONYMS for m in g if m.isascii()}
+VOCABULARY_TOKENS = frozenset(
+    tok for group in SYNONYMS for member in group for tok in tokens(member)
+)
+_ASCII_WORD = {
+    m: re.compile(rf"(?<![a-z]){re.escape(m)}(?![a-z])") for g in SYNONYMS for m in g if m.isascii()
+}
 
 
 def _contains(low: str, member: str) -> bool:
@@ -31,7 +37,9 @@ def _contains(low: str, member: str) -> bool:
 
 @lru_cache(maxsize=2048)
 def expand(text: str) -> str:
-    """The other members of every synonym group ``text`` mentions, joined by spaces ("" when none)."""
+    """The other members of every synonym group ``text`` mentions, joined by spaces ("" when
+    none).
+    """
     low = text.lower()
     extra: list[str] = []
     for group in SYNONYMS:
@@ -43,7 +51,11 @@ def expand(text: str) -> str:
 def is_question(text: str) -> bool:
     """A question mark, a question particle at the end, or an A-not-A form ("开不开", "有没有")."""
     stripped = text.strip()
-    return bool(re.search(r"[?？]\s*$", stripped) or _QUESTION_END.search(stripped) or _A_NOT_A.search(stripped))
+    return bool(
+        re.search(r"[?？]\s*$", stripped)
+        or _QUESTION_END.search(stripped)
+        or _A_NOT_A.search(stripped)
+    )
 
 
 __all__ = ["SYNONYMS", "VOCABULARY_TOKENS", "expand", "is_question"]

@@ -1,14 +1,56 @@
 """Words the simulator reads as data, not code: synonym groups and question endings.
 
-Each group lists colloquial verbs, homophone typos, English and pinyin equivalents of one meaning; a tool or
-request that contains any member is matched as if it contained every member (``vocabulary.expand``).
-Grow the tables here; the code that reads them does not change.
+Each group lists colloquial verbs, homophone typos, English and pinyin equivalents of one meaning; a
+tool or request that contains any member is matched as if it contained every member
+(``vocabulary.expand``). Grow the tables here; the code that reads them does not change.
 """
 
 SYNONYM_GROUPS: list[list[str]] = [
-    ["取消", "撤了", "撤掉", "撤销", "作废", "退掉", "不要了", "cancel", "void", "revoke", "quxiao"],
-    ["预订", "预约", "定一", "定个", "定下", "占一下", "占个", "排上", "挂号", "挂个", "book", "reserve", "appointment", "schedule", "yuyue", "guahao"],
-    ["查询", "看看", "瞧瞧", "档案", "记录", "look", "lookup", "search", "find", "query", "record", "chaxun"],
+    [
+        "取消",
+        "撤了",
+        "撤掉",
+        "撤销",
+        "作废",
+        "退掉",
+        "不要了",
+        "cancel",
+        "void",
+        "revoke",
+        "quxiao",
+    ],
+    [
+        "预订",
+        "预约",
+        "定一",
+        "定个",
+        "定下",
+        "占一下",
+        "占个",
+        "排上",
+        "挂号",
+        "挂个",
+        "book",
+        "reserve",
+        "appointment",
+        "schedule",
+        "yuyue",
+        "guahao",
+    ],
+    [
+        "查询",
+        "看看",
+        "瞧瞧",
+        "档案",
+        "记录",
+        "look",
+        "lookup",
+        "search",
+        "find",
+        "query",
+        "record",
+        "chaxun",
+    ],
     ["发送", "通知", "告诉", "send", "notify", "message", "fasong"],
     ["修改", "调整", "挪到", "改到", "update", "change", "modify", "reschedule", "xiugai"],
     ["病人", "患者", "patient", "bingren"],
@@ -20,6 +62,21 @@ SYNONYM_GROUPS: list[list[str]] = [
     ["数量", "几个", "几台", "quantity", "count"],
 ]
 
-QUESTION_ENDINGS: list[str] = ["吗", "么", "嘛", "呢", "不", "没", "没有", "否", "不是", "对吧", "是吧", "好吧"]
+QUESTION_ENDINGS: list[str] = [
+    "吗",
+    "么",
+    "嘛",
+    "呢",
+    "不",
+    "没",
+    "没有",
+    "否",
+    "不是",
+    "对吧",
+    "是吧",
+    "好吧",
+]
 
-A_NOT_A = r"(\w)不\1|(\w)没\2|有没有|是不是|能不能|可不可以|会不会|要不要"  # "开不开", "有没有", "是不是"
+A_NOT_A = (
+    r"(\w)不\1|(\w)没\2|有没有|是不是|能不能|可不可以|会不会|要不要"  # "开不开", "有没有", "是不是"
+)

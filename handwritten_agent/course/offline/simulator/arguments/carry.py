@@ -1,19 +1,21 @@
-"""An id the request does not give, taken from an earlier result of the same turn ("有的话帮我订下来").
+"""An id the request does not give, taken from an earlier result of the same turn ("有的话帮我订下来
+").
 
-"看看明天下午有没有能坐 15 个人的会议室，有的话帮我订下来": the booking needs a ``room_id`` the user never
-said; the lookup before it returned a list of free rooms. ``value_from_results`` reads the earlier
-results as data, finds the objects in them (a list of objects anywhere inside, or the object itself),
-and takes, from the first object that satisfies the constraints the earlier call stated, the value
-that fits the parameter: under a key named like the parameter (``room_id``, or ``id`` — a key whose
-words are all in the parameter's name), else any string value, and always one its pattern (schema
-``pattern`` or learnt from the examples, ``room_301`` → ``room_\\d{3}``) matches.
+"看看明天下午有没有能坐 15 个人的会议室，有的话帮我订下来": the booking needs a ``room_id`` the user
+never said; the lookup before it returned a list of free rooms. ``value_from_results`` reads the
+earlier results as data, finds the objects in them (a list of objects anywhere inside, or the object
+itself), and takes, from the first object that satisfies the constraints the earlier call stated,
+the value that fits the parameter: under a key named like the parameter (``room_id``, or ``id`` — a
+key whose words are all in the parameter's name), else any string value, and always one its pattern
+(schema ``pattern`` or learnt from the examples, ``room_301`` → ``room_\\d{3}``) matches.
 
 Constraints come from the earlier call's own arguments: ``min_capacity: 15`` keeps objects whose
 ``capacity`` is at least 15, ``max_price: 300`` those whose ``price`` is at most 300 (the number the
 request stated, read into that argument); and from this call's numbers when the earlier tool has a
-bound parameter on the same topic (``attendee_count`` "参会人数" 10 and ``min_capacity`` "至少要容纳的人数":
-capacity ≥ 10), so a number the request states only for the later step still counts. When the earlier results hold objects but none fits, the
-answer is ``NONE_FIT``, so the caller does not fall back to the first id the text happens to contain.
+bound parameter on the same topic (``attendee_count`` "参会人数" 10 and ``min_capacity`` "至少要容纳
+的人数": capacity ≥ 10), so a number the request states only for the later step still counts. When
+the earlier results hold objects but none fits, the answer is ``NONE_FIT``, so the caller does not
+fall back to the first id the text happens to contain.
 
 Left out: constraints the earlier call did not carry (words of the request matched to fields by
 meaning), ranking beyond "the first that fits", and values nested in lists of lists.
@@ -23,12 +25,15 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from ..text import split_identifier, stem, tokens
 from .params import Param, params_of
 
-NONE_FIT = object()  # the results hold objects, but none satisfies the constraints or has a fitting value
+NONE_FIT = (
+    object()
+)  # the results hold objects, but none satisfies the constraints or has a fitting value
 
 _LOWER_BOUND = frozenset({"min", "minimum", "least", "from", "lowest"})
 _UPPER_BOUND = frozenset({"max", "maximum", "most", "to", "highest", "upto"})
@@ -55,7 +60,9 @@ def _words(name: str) -> list[str]:
 
 
 def _bound(name: str) -> tuple[list[str], str] | None:
-    """``min_capacity`` → (["capacity"], ">="); ``max_price`` → (["price"], "<="); ``None`` for a name without a bound word."""
+    """``min_capacity`` → (["capacity"], ">="); ``max_price`` → (["price"], "<="); ``None`` for a
+    name without a bound word.
+    """
     words = _words(name)
     bounds = [w for w in words if w in _LOWER_BOUND or w in _UPPER_BOUND]
     rest = [w for w in words if w not in _LOWER_BOUND and w not in _UPPER_BOUND]
@@ -68,11 +75,13 @@ def _topic(param: Param) -> set[str]:
     return {tok for tok in tokens(param.description) if not any(ch.isdigit() for ch in tok)}
 
 
-def constraints_of(spec: dict[str, Any], arguments: dict[str, Any],
-                   numbers: list[tuple[Param, Any]] = ()) -> list[tuple[list[str], str, float]]:
-    """Bounds on what an earlier call returned: its own ``min_capacity: 15`` → ``(["capacity"], ">=", 15)``, and a
-    number of this call whose description shares a word with such a bound parameter's (参会人数 15 and 至少要容纳的
-    人数 → capacity ≥ 15), the number the request stated for this step."""
+def constraints_of(
+    spec: dict[str, Any], arguments: dict[str, Any], numbers: list[tuple[Param, Any]] = ()
+) -> list[tuple[list[str], str, float]]:
+    """Bounds on what an earlier call returned: its own ``min_capacity: 15`` → ``(["capacity"],
+    ">=", 15)``, and a number of this call whose description shares a word with such a bound
+    parameter's (参会人数 15 and 至少要容纳的人数 → capacity ≥ 15), the number the request stated
+    for this step."""
     found: list[tuple[list[str], str, float]] = []
     for name, value in arguments.items():
         bound = _bound(name)
@@ -83,15 +92,20 @@ def constraints_of(spec: dict[str, Any], arguments: dict[str, Any],
         if not bound or param.type not in ("integer", "number"):
             continue
         for own, value in numbers:
-            if isinstance(value, (int, float)) and not isinstance(value, bool) and _topic(param) & _topic(own):
+            if (
+                isinstance(value, (int, float))
+                and not isinstance(value, bool)
+                and _topic(param) & _topic(own)
+            ):
                 found.append((bound[0], bound[1], float(value)))
     return found
 
 
 def _satisfies(item: dict[str, Any], constraints: list[tuple[list[str], str, float]]) -> bool:
     for words, op, bound in constraints:
-        field = next((key for key in item if _words(key) == words), None) or \
-            next((key for key in item if set(words) <= set(_words(key))), None)
+        field = next((key for key in item if _words(key) == words), None) or next(
+            (key for key in item if set(words) <= set(_words(key))), None
+        )
         value = item.get(field) if field else None
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             continue  # the object does not say: the constraint cannot be checked on it
@@ -100,10 +114,14 @@ def _satisfies(item: dict[str, Any], constraints: list[tuple[list[str], str, flo
     return True
 
 
-def _fitting_value(item: dict[str, Any], param: Param, patterns: list[re.Pattern[str]]) -> str | None:
+def _fitting_value(
+    item: dict[str, Any], param: Param, patterns: list[re.Pattern[str]]
+) -> str | None:
     own = _words(param.name)
     keys = [key for key in item if _words(key) == own]
-    keys += [key for key in item if key not in keys and _words(key) and set(_words(key)) <= set(own)]
+    keys += [
+        key for key in item if key not in keys and _words(key) and set(_words(key)) <= set(own)
+    ]
     keys += [key for key in item if key not in keys]
     for key in keys:
         value = item[key]
@@ -116,8 +134,14 @@ def _fitting_value(item: dict[str, Any], param: Param, patterns: list[re.Pattern
 
 
 def object_names(item: dict[str, Any]) -> set[str]:
-    """What an object may be called: its text and integer values, and the number in each that has one ("room_301" → 301)."""
-    names = {str(value).strip().lower() for value in item.values() if isinstance(value, (str, int)) and not isinstance(value, bool)}
+    """What an object may be called: its text and integer values, and the number in each that has
+    one ("room_301" → 301).
+    """
+    names = {
+        str(value).strip().lower()
+        for value in item.values()
+        if isinstance(value, (str, int)) and not isinstance(value, bool)
+    }
     for name in list(names):
         numbers = re.findall(r"\d+", name)
         if len(numbers) == 1 and len(numbers[0]) >= 3 and not name.isdigit():
@@ -125,14 +149,24 @@ def object_names(item: dict[str, Any]) -> set[str]:
     return names
 
 
-def value_from_results(param: Param, patterns: list[re.Pattern[str]], results: list[tuple[dict[str, Any], dict[str, Any], str]],
-                       numbers: list[tuple[Param, Any]] = (), named: tuple[str, ...] = (), *, named_must_fit: bool = False) -> Any:
-    """The value for ``param`` from the earlier ``results`` (``(spec, arguments, raw text)``, latest last) — ``NONE_FIT``
-    when they hold objects but none fits, ``None`` when they hold no objects to read (see the module docstring).
-    ``numbers``: this call's numeric arguments already filled, which may bound the earlier results. ``named``: names
-    the user wrote ("B502"); when given, only an object carrying one of them fits — the user chose it, so the
-    constraints do not rule it out (the tool itself says whether it can be done) — unless ``named_must_fit``: a name
-    the user wrote for a lookup ("A301 有没有空，再订一间 10 人的") chooses the thing only if it also fits this call."""
+def value_from_results(
+    param: Param,
+    patterns: list[re.Pattern[str]],
+    results: list[tuple[dict[str, Any], dict[str, Any], str]],
+    numbers: list[tuple[Param, Any]] = (),
+    named: tuple[str, ...] = (),
+    *,
+    named_must_fit: bool = False,
+) -> Any:
+    """The value for ``param`` from the earlier ``results`` (``(spec, arguments, raw text)``, latest
+    last) — ``NONE_FIT`` when they hold objects but none fits, ``None`` when they hold no objects to
+    read (see the module docstring). ``numbers``: this call's numeric arguments already filled,
+    which may bound the earlier results. ``named``: names the user wrote ("B502"); when given, only
+    an object carrying one of them fits — the user chose it, so the constraints do not rule it out
+    (the tool itself says whether it can be done) — unless ``named_must_fit``: a name the user wrote
+    for a lookup ("A301 有没有空，再订一间 10 人的") chooses the thing only if it also fits this
+    call.
+    """
     if not patterns:
         return None
     seen_objects = False
@@ -151,11 +185,20 @@ def value_from_results(param: Param, patterns: list[re.Pattern[str]], results: l
                 continue
             seen_objects = True
             if wanted:
-                if wanted & object_names(item) and (not named_must_fit or _satisfies(item, constraints)):
+                if wanted & object_names(item) and (
+                    not named_must_fit or _satisfies(item, constraints)
+                ):
                     return value
             elif _satisfies(item, constraints):
                 return value
     return NONE_FIT if seen_objects else None
 
 
-__all__ = ["MAX_OBJECTS", "NONE_FIT", "constraints_of", "object_names", "objects_in", "value_from_results"]
+__all__ = [
+    "MAX_OBJECTS",
+    "NONE_FIT",
+    "constraints_of",
+    "object_names",
+    "objects_in",
+    "value_from_results",
+]

@@ -1,4 +1,5 @@
-"""Finding named values in the user's words: enum values, currencies, ids by pattern, cities, people.
+"""Finding named values in the user's words: enum values, currencies, ids by pattern, cities,
+people.
 
 Every finder returns ``[(value, span)]`` in order of appearance, so a caller can tell which
 mention came first and which words surround it.
@@ -21,8 +22,9 @@ Span = tuple[int, int]
 
 
 def enum_words(param: Param, value: Any) -> list[str]:
-    """The words that name one enum value: the value itself, its family's words (``..concepts``: 美元 for
-    ``USD``, 华氏 for ``f``), and a word the description pairs with it ("today（今天）", "f 表示华氏度")."""
+    """The words that name one enum value: the value itself, its family's words (``..concepts``: 美
+    元 for ``USD``, 华氏 for ``f``), and a word the description pairs with it ("today（今天）", "f
+    表示华氏度")."""
     try:
         return list(_enum_words(param.description, tuple(param.enum or [value]), value))
     except TypeError:  # an unhashable enum value: nothing to cache by
@@ -38,8 +40,12 @@ def _enum_words(description: str, values: tuple[Any, ...], value: Any) -> tuple[
         description = normalize(description)
         v = re.escape(value)
         cjk = f"[{CJK_RANGE}]{{1,6}}"
-        for pattern in (rf"['\"‘“]?{v}['\"’”]?\s*[(:=]\s*({cjk})", rf"{v}['\"’”]?\s*(?:表示|代表|即|为|是|means)\s*({cjk})",
-                        rf"({cjk})\s*[(]\s*['\"‘“]?{v}", rf"(?<![A-Za-z0-9_]){v}\s+({cjk})"):
+        for pattern in (
+            rf"['\"‘“]?{v}['\"’”]?\s*[(:=]\s*({cjk})",
+            rf"{v}['\"’”]?\s*(?:表示|代表|即|为|是|means)\s*({cjk})",
+            rf"({cjk})\s*[(]\s*['\"‘“]?{v}",
+            rf"(?<![A-Za-z0-9_]){v}\s+({cjk})",
+        ):
             for match in re.finditer(pattern, description):
                 word = match.group(1).rstrip("的")
                 if word and word not in ("默认", "格式", "可选", "取值"):
@@ -48,7 +54,9 @@ def _enum_words(description: str, values: tuple[Any, ...], value: Any) -> tuple[
 
 
 def occurrences(text: str, word: str) -> list[int]:
-    """Every start index of ``word`` in ``text`` (whole words for ASCII; a lone Chinese character only on its own)."""
+    """Every start index of ``word`` in ``text`` (whole words for ASCII; a lone Chinese character
+    only on its own).
+    """
     found: list[int] = []
     index = find_word(text, word)
     while index >= 0:
@@ -59,7 +67,9 @@ def occurrences(text: str, word: str) -> list[int]:
 
 
 def _longest_first(hits: list[tuple[int, int, Any]], every: bool) -> list[tuple[Any, Span]]:
-    """Hits ``(start, stop, value)`` without overlaps (the longer word wins), in order; each value once unless ``every``."""
+    """Hits ``(start, stop, value)`` without overlaps (the longer word wins), in order; each value
+    once unless ``every``.
+    """
     hits.sort(key=lambda h: (h[0], -(h[1] - h[0])))
     found: list[tuple[Any, Span]] = []
     covered_until = -1
@@ -73,7 +83,9 @@ def _longest_first(hits: list[tuple[int, int, Any]], every: bool) -> list[tuple[
 
 
 def find_enum(param: Param, text: str, *, every: bool = False) -> list[tuple[Any, Span]]:
-    """The enum values named in ``text``, in order; with ``every``, each mention (a value named twice comes twice)."""
+    """The enum values named in ``text``, in order; with ``every``, each mention (a value named
+    twice comes twice).
+    """
     hits: list[tuple[int, int, Any]] = []
     for value in param.enum or []:
         if isinstance(value, bool):
@@ -90,15 +102,25 @@ def find_enum(param: Param, text: str, *, every: bool = False) -> list[tuple[Any
 
 _CURRENCY_WORD = {name: code for code, names in CURRENCIES.items() for name in names}
 _CURRENCY_CODES = re.compile(r"(?<![A-Za-z])(?:" + "|".join(CURRENCIES) + r")(?![A-Za-z])")
-_CURRENCY_NAMES = re.compile("|".join(
-    rf"(?<![a-z]){re.escape(name)}(?![a-z])" if name.isascii() else re.escape(name)
-    for name in sorted(_CURRENCY_WORD, key=len, reverse=True)))
+_CURRENCY_NAMES = re.compile(
+    "|".join(
+        rf"(?<![a-z]){re.escape(name)}(?![a-z])" if name.isascii() else re.escape(name)
+        for name in sorted(_CURRENCY_WORD, key=len, reverse=True)
+    )
+)
 
 
 def find_currencies(text: str, *, every: bool = False) -> list[tuple[str, Span]]:
-    """Currency codes and names in ``text`` as ISO codes, in order (美元 → USD); with ``every``, each mention."""
-    hits: list[tuple[int, int, Any]] = [(m.start(), m.end(), m.group(0)) for m in _CURRENCY_CODES.finditer(text)]
-    hits += [(m.start(), m.end(), _CURRENCY_WORD[m.group(0)]) for m in _CURRENCY_NAMES.finditer(text.lower())]
+    """Currency codes and names in ``text`` as ISO codes, in order (美元 → USD); with ``every``,
+    each mention.
+    """
+    hits: list[tuple[int, int, Any]] = [
+        (m.start(), m.end(), m.group(0)) for m in _CURRENCY_CODES.finditer(text)
+    ]
+    hits += [
+        (m.start(), m.end(), _CURRENCY_WORD[m.group(0)])
+        for m in _CURRENCY_NAMES.finditer(text.lower())
+    ]
     return _longest_first(hits, every)
 
 
@@ -112,15 +134,19 @@ def find_pattern(regex: re.Pattern[str], text: str, upper: bool) -> list[tuple[s
 
 
 _RANGE_JOIN = re.compile(r"\s*(?:到|至|-|~|～|—|－|through|to)\s*$", re.I)
-_EXCLUDE_BEFORE = re.compile(r"(?:除了|除去|除掉|除|不包括|不包含|不含|排除|去掉|不要发给|别发给|不发给|except(?:\s+for)?|excluding|other\s+than|but\s+not)"
-                             r"[^，,。;；:：]*$", re.I)
+_EXCLUDE_BEFORE = re.compile(
+    r"(?:除了|除去|除掉|除|不包括|不包含|不含|排除|去掉|不要发给|别发给|不发给|except(?:\s"
+    r"+for)?|excluding|other\s+than|but\s+not)"
+    r"[^，,。;；:：]*$",
+    re.I,
+)
 _EXCLUDE_AFTER = re.compile(r"^[^，,。;；:：]*?(?:以外|之外|除外)", re.I)
 MAX_RANGE = 50  # "C001 到 C500" is no list a person means to spell out
 
 
 def expand_ranges(found: list[tuple[str, Span]], text: str) -> list[tuple[str, Span]]:
-    """"C001 到 C003" → C001, C002, C003: two ids joined by 到/至/-/~ with the same prefix and width stand for the ids
-    between them (at most ``MAX_RANGE``); any other pair stays as it is."""
+    """ "C001 到 C003" → C001, C002, C003: two ids joined by 到/至/-/~ with the same prefix and
+    width stand for the ids between them (at most ``MAX_RANGE``); any other pair stays as it is."""
     out: list[tuple[str, Span]] = []
     index = 0
     while index < len(found):
@@ -128,11 +154,19 @@ def expand_ranges(found: list[tuple[str, Span]], text: str) -> list[tuple[str, S
         if index + 1 < len(found):
             after, after_span = found[index + 1]
             first, last = re.fullmatch(r"(.*?)(\d+)", value), re.fullmatch(r"(.*?)(\d+)", after)
-            if (first and last and first[1] == last[1] and len(first[2]) == len(last[2])
-                    and _RANGE_JOIN.search(text[span[1]:after_span[0]]) and text[span[1]:after_span[0]].strip()
-                    and 0 < int(last[2]) - int(first[2]) < MAX_RANGE):
+            if (
+                first
+                and last
+                and first[1] == last[1]
+                and len(first[2]) == len(last[2])
+                and _RANGE_JOIN.search(text[span[1] : after_span[0]])
+                and text[span[1] : after_span[0]].strip()
+                and 0 < int(last[2]) - int(first[2]) < MAX_RANGE
+            ):
                 width = len(first[2])
-                out += [(f"{first[1]}{n:0{width}d}", span) for n in range(int(first[2]), int(last[2]))]
+                out += [
+                    (f"{first[1]}{n:0{width}d}", span) for n in range(int(first[2]), int(last[2]))
+                ]
                 out.append((after, after_span))
                 index += 2
                 continue
@@ -142,44 +176,62 @@ def expand_ranges(found: list[tuple[str, Span]], text: str) -> list[tuple[str, S
 
 
 def excluded(span: Span, text: str) -> bool:
-    """Whether the value at ``span`` is named to be left out: "除了 C002 以外", "C002 除外", "except C002"."""
-    return bool(_EXCLUDE_BEFORE.search(text[:span[0]]) or _EXCLUDE_AFTER.match(text[span[1]:]))
+    """Whether the value at ``span`` is named to be left out: "除了 C002 以外", "C002 除外", "except
+    C002".
+    """
+    return bool(_EXCLUDE_BEFORE.search(text[: span[0]]) or _EXCLUDE_AFTER.match(text[span[1] :]))
 
 
 def find_cities(text: str, english: bool, *, every: bool = False) -> list[tuple[str, Span]]:
-    """Cities of the lexicon named in ``text`` (in Chinese or English), written the way the tool wants them."""
+    """Cities of the lexicon named in ``text`` (in Chinese or English), written the way the tool
+    wants them.
+    """
     hits: list[tuple[int, int, Any]] = []
     for zh, en in CITIES.items():
         for word in (zh, en):
-            hits += [(index, index + len(word), en if english else zh) for index in occurrences(text, word)]
+            hits += [
+                (index, index + len(word), en if english else zh)
+                for index in occurrences(text, word)
+            ]
     return _longest_first(hits, every)
 
 
-# Measure words that follow a count and precede the thing counted ("5 把椅子", "3 个键盘", "两台显示器").
+# Measure words that follow a count and precede the thing counted ("5 把椅子", "3 个键盘", "两台显示
+# 器").
 CLASSIFIERS = "个台把张件份支本套箱盒瓶副双只条块部辆桶包卷袋罐组批根枚顶盏扇间"
-_QUANTITY = re.compile(rf"(?<![每单])(?:\d+(?:\.\d+)?|[一二两三四五六七八九十百千几]+)\s*[{CLASSIFIERS}]")
-_THING_LEAD = re.compile(r"^(?:请|帮我|帮忙|麻烦|给我|替我|我要|我想|想要|想|需要|要|再)*\s*"
-                         r"(?:提交|申请|申购|采购|购买|订购|下单|买|订|领用|领取|领|采买)*\s*(?:一下)?\s*")
+_QUANTITY = re.compile(
+    rf"(?<![每单])(?:\d+(?:\.\d+)?|[一二两三四五六七八九十百千几]+)\s*[{CLASSIFIERS}]"
+)
+_THING_LEAD = re.compile(
+    r"^(?:请|帮我|帮忙|麻烦|给我|替我|我要|我想|想要|想|需要|要|再)*\s*"
+    r"(?:提交|申请|申购|采购|购买|订购|下单|买|订|领用|领取|领|采买)*\s*(?:一下)?\s*"
+)
 _THING_TAIL = re.compile(r"(?:吧|吗|呢|啊|了|的)+$")
 _PEOPLE = frozenset({"人", "个人", "位", "名", "人次", "位客人", "客人", "同事", "人参会"})
 
 
 # "数量 2 台", "一共 3 把": the word before a count that labels it is no thing
-_COUNT_LABEL = re.compile(r"(?:^|(?<=\s))(?:数量|数目|件数|个数|总数|一共|总共|共计|合计|共)\s*(?:是|为|[:：])?\s*$")
+_COUNT_LABEL = re.compile(
+    r"(?:^|(?<=\s))(?:数量|数目|件数|个数|总数|一共|总共|共计|合计|共)\s*(?:是|为|[:：])?\s*$"
+)
 
 
 def find_things(text: str, own: frozenset[str]) -> tuple[list[tuple[str, Span]], list[Span]]:
-    """Things counted in the request: the words after a count and its measure word ("买 5 把人体工学椅" → 人体工学椅), or
-    before it ("27 寸显示器 2 台"). A thing whose words are all the tool's own (``own``: "一个采购申请" for a tool that
-    submits purchase requests) is the request itself, not a thing: its span comes back second, so its count is no quantity."""
+    """Things counted in the request: the words after a count and its measure word ("买 5 把人体工学
+    椅" → 人体工学椅), or before it ("27 寸显示器 2 台"). A thing whose words are all the tool's own
+    (``own``: "一个采购申请" for a tool that submits purchase requests) is the request itself, not a
+    thing: its span comes back second, so its count is no quantity.
+    """
     found: list[tuple[str, Span]] = []
     own_counts: list[Span] = []
     for clause in re.finditer(r"[^，,。；;:：！!？?\n]+", text):
         body, offset = clause.group(0), clause.start()
         for count in _QUANTITY.finditer(body):
-            after = _THING_TAIL.sub("", body[count.end():].strip())
-            before = _THING_LEAD.sub("", body[:count.start()].strip())
-            value, start = (after, count.end()) if re.search(f"[{CJK_RANGE}A-Za-z]", after) else (before, 0)
+            after = _THING_TAIL.sub("", body[count.end() :].strip())
+            before = _THING_LEAD.sub("", body[: count.start()].strip())
+            value, start = (
+                (after, count.end()) if re.search(f"[{CJK_RANGE}A-Za-z]", after) else (before, 0)
+            )
             words = set(_bigrams(value))
             if words and words <= own:
                 own_counts.append((offset + count.start(), offset + count.end()))
@@ -198,15 +250,19 @@ def find_things(text: str, own: frozenset[str]) -> tuple[list[tuple[str, Span]],
     return found, own_counts
 
 
-_QUANTITY_EN = re.compile(r"\b\d+\s+(?:x\s+)?(?P<noun>[A-Za-z][A-Za-z\-]*(?:\s+[A-Za-z][A-Za-z\-]*){0,2}?)"
-                          r"(?=\s+(?:at|for|with|each|per|priced|costing|to|from|because)\b|\s*[,.;:]|\s*$)")
-_NOT_THINGS = frozenset("yuan rmb dollars dollar usd cny eur euros people persons person days day hours hour minutes times percent "
-                        "am pm kg km pieces units items".split())
+_QUANTITY_EN = re.compile(
+    r"\b\d+\s+(?:x\s+)?(?P<noun>[A-Za-z][A-Za-z\-]*(?:\s+[A-Za-z][A-Za-z\-]*){0,2}?)"
+    r"(?=\s+(?:at|for|with|each|per|priced|costing|to|from|because)\b|\s*[,.;:]|\s*$)"
+)
+_NOT_THINGS = frozenset(
+    "yuan rmb dollars dollar usd cny eur euros people persons person days day hours hour minutes"
+    " times percent am pm kg km pieces units items".split()
+)
 
 
 def _bigrams(text: str) -> list[str]:
     runs = re.findall(f"[{CJK_RANGE}]+", text)
-    return [run[i:i + 2] for run in runs for i in range(max(1, len(run) - 1))]
+    return [run[i : i + 2] for run in runs for i in range(max(1, len(run) - 1))]
 
 
 _NAME_LEAD = frozenset("给查问帮让和跟找向叫请把对与")
@@ -217,12 +273,20 @@ def find_people(text: str) -> list[tuple[str, Span]]:
     for index, ch in enumerate(text):
         if ch not in SURNAMES:
             continue
-        second = text[index + 1:index + 2]
+        second = text[index + 1 : index + 2]
         if not second or not re.fullmatch(f"[{CJK_RANGE}]", second) or second in NAME_STOPPERS:
             continue
-        third = text[index + 2:index + 3]
-        length = 3 if third and re.fullmatch(f"[{CJK_RANGE}]", third) and third not in NAME_STOPPERS else 2
-        before = text[index - 1:index] if index else ""
-        entry = (text[index:index + length], (index, index + length))
-        (preferred if not before or not re.fullmatch(f"[{CJK_RANGE}]", before) or before in _NAME_LEAD else others).append(entry)
+        third = text[index + 2 : index + 3]
+        length = (
+            3
+            if third and re.fullmatch(f"[{CJK_RANGE}]", third) and third not in NAME_STOPPERS
+            else 2
+        )
+        before = text[index - 1 : index] if index else ""
+        entry = (text[index : index + length], (index, index + length))
+        (
+            preferred
+            if not before or not re.fullmatch(f"[{CJK_RANGE}]", before) or before in _NAME_LEAD
+            else others
+        ).append(entry)
     return preferred + others

@@ -1,6 +1,7 @@
 """Filling one tool's arguments from one request: the rules of the other modules, applied in order.
 
-Left out: anything the request, the intent's context and the earlier results of this turn do not say.
+Left out: anything the request, the intent's context and the earlier results of this turn do not
+say.
 """
 
 from __future__ import annotations
@@ -16,13 +17,52 @@ from ..dates import find_dates, find_times
 from ..expressions import PREV, extract_expression
 from ..fieldwords import VERBS, description_noun
 from ..lexicon import CURRENCIES
-from ..text import CJK_RANGE, find_numbers, find_quotes, format_number, normalize, split_identifier, tokens
-from .entities import CLASSIFIERS, Span, excluded, expand_ranges, find_cities, find_currencies, find_enum, find_pattern, find_people, find_things
-from .freetext import CONTENT_WORDS, SEARCH_WORDS, free_text, labelled_for, leftover_clauses, quotes_for, without_own_words
-from .numbers import bare_yes_no, boolean_value, pick_number, yes_no_enum
+from ..text import (
+    CJK_RANGE,
+    find_numbers,
+    find_quotes,
+    format_number,
+    normalize,
+    split_identifier,
+    tokens,
+)
 from .carry import NONE_FIT, value_from_results
-from .params import (CONDITIONAL_WORDS, DEPENDENT_WORDS, FillContext, FillOutcome, Param, all_patterns, classify, examples_of, first_example,
-                     params_of, patterns_of, wants_upper)
+from .entities import (
+    CLASSIFIERS,
+    Span,
+    excluded,
+    expand_ranges,
+    find_cities,
+    find_currencies,
+    find_enum,
+    find_pattern,
+    find_people,
+    find_things,
+)
+from .freetext import (
+    CONTENT_WORDS,
+    SEARCH_WORDS,
+    free_text,
+    labelled_for,
+    leftover_clauses,
+    quotes_for,
+    without_own_words,
+)
+from .numbers import bare_yes_no, boolean_value, pick_number, yes_no_enum
+from .params import (
+    CONDITIONAL_WORDS,
+    DEPENDENT_WORDS,
+    FillContext,
+    FillOutcome,
+    Param,
+    all_patterns,
+    classify,
+    examples_of,
+    first_example,
+    params_of,
+    patterns_of,
+    wants_upper,
+)
 from .roles import NEITHER, assign_roles, role_of
 from .when import date_format
 
@@ -45,22 +85,30 @@ class _Filler:
         self.kinds = {p.name: classify(p) for p in self.params}
         self.segment = normalize(ctx.segment)
         self.context = normalize(ctx.context)
-        # Where to look, nearest first: the intent's words, the request minus other intents, the whole
-        # request, then earlier results (only for ids and names).
-        self.sources = [self.segment, self.context, normalize(ctx.request)] + [normalize(t) for t in ctx.previous_texts]
+        # Where to look, nearest first: the intent's words, the request minus other intents, the
+        # whole request, then earlier results (only for ids and names).
+        self.sources = [self.segment, self.context, normalize(ctx.request)] + [
+            normalize(t) for t in ctx.previous_texts
+        ]
         self.english = not re.search(f"[{CJK_RANGE}]", self.segment + self.context)
         self.values: dict[str, Any] = {}
         self.quoted: dict[str, str] = {}  # free-text parameter -> the quote it takes
-        self.labelled: dict[str, str] = {}  # free-text parameter -> the words after its label ("主题：…")
+        self.labelled: dict[
+            str, str
+        ] = {}  # free-text parameter -> the words after its label ("主题：…")
         self.labelled_spans: list[Span] = []  # where those labels and words are in the segment
         self.paired: set[str] = set()  # parameters filled by role: one left empty stays empty
-        self.used_spans: list[Span] = []  # parts of the segment already taken (ids, dates …): numbers skip them
+        self.used_spans: list[
+            Span
+        ] = []  # parts of the segment already taken (ids, dates …): numbers skip them
         self.fanout: tuple[str, list[Any]] | None = None
         self.needs_previous = False
         self.waiting: list[Param] = []  # required parameters left for an earlier result
         self.dependent: set[str] = set()  # parameters whose own rule builds on the earlier result
         self.unmet: list[Param] = []  # "有的话…" and the earlier results hold no value that fits
-        self.context_own: list[Span] = []  # counts of the tool's own object in the context ("一个采购申请")
+        self.context_own: list[
+            Span
+        ] = []  # counts of the tool's own object in the context ("一个采购申请")
         self.quotes()
 
     def take(self, found_by_source: list[list[tuple[Any, Span]]]) -> list[Any]:
@@ -73,7 +121,13 @@ class _Filler:
         return []
 
     def of_kind(self, *kinds: str) -> list[Param]:
-        return [p for p in self.params if self.kinds[p.name] in kinds and p.name not in self.values and p.name not in self.paired]
+        return [
+            p
+            for p in self.params
+            if self.kinds[p.name] in kinds
+            and p.name not in self.values
+            and p.name not in self.paired
+        ]
 
     def fill(self) -> FillOutcome:
         self.pairs()
@@ -92,11 +146,16 @@ class _Filler:
             if kind == "expression":
                 value = self.expression()
                 if value is None and self.needs_previous:
-                    self.dependent.add(param.name)  # its expression uses the earlier result: a step of its own
+                    self.dependent.add(
+                        param.name
+                    )  # its expression uses the earlier result: a step of its own
             elif kind == "number":
-                # a number with the parameter's unit in the intent's words, else one with the unit elsewhere in the
-                # request ("…的客房，3 个人"), and only then any number the intent's words hold
-                value = pick_number(param, blank(self.segment, self.used_spans), numbers, taken, unit_only=True)
+                # a number with the parameter's unit in the intent's words, else one with the unit
+                # elsewhere in the request ("…的客房，3 个人"), and only then any number the
+                # intent's words hold
+                value = pick_number(
+                    param, blank(self.segment, self.used_spans), numbers, taken, unit_only=True
+                )
                 if value is None and param.required:
                     value = self.number_nearby(param)
                 if value is None:
@@ -115,19 +174,29 @@ class _Filler:
         if self.fanout:
             name, options = self.fanout
             arguments = [{**ordered, name: option} for option in options]
-        return FillOutcome(arguments=arguments, missing=missing, needs_previous=self.needs_previous, waiting=self.waiting,
-                           unmet=self.unmet)
+        return FillOutcome(
+            arguments=arguments,
+            missing=missing,
+            needs_previous=self.needs_previous,
+            waiting=self.waiting,
+            unmet=self.unmet,
+        )
 
     def settle(self) -> list[Param]:
-        """The parameters the request did not fill: a default, a wait for an earlier result, or missing.
+        """The parameters the request did not fill: a default, a wait for an earlier result, or
+        missing.
 
-        This is the one place that decides what happens to a value the words did not give — the place
-        for any further source (the arguments of an earlier call in the conversation, say) before a
-        parameter is reported missing and the planner asks the user.
+        This is the one place that decides what happens to a value the words did not give — the
+        place for any further source (the arguments of an earlier call in the conversation, say)
+        before a parameter is reported missing and the planner asks the user.
         """
         missing: list[Param] = []
         for param in self.params:
-            if param.name not in self.values and self.kinds[param.name] == "pattern" and self.ctx.previous_texts:
+            if (
+                param.name not in self.values
+                and self.kinds[param.name] == "pattern"
+                and self.ctx.previous_texts
+            ):
                 self.carry(param)
         self.from_seen()
         for param in self.params:
@@ -136,9 +205,15 @@ class _Filler:
             if param.has_default:
                 self.values[param.name] = param.schema["default"]
             elif param.required:
-                if (self.ctx.has_previous and self.ctx.previous_ready and self.kinds[param.name] == "pattern"
-                        and (CONDITIONAL_WORDS.search(self.segment) or self.ctx.grounded)):
-                    self.unmet.append(param)  # "有的话…": the earlier result has none, so the step is not taken
+                if (
+                    self.ctx.has_previous
+                    and self.ctx.previous_ready
+                    and self.kinds[param.name] == "pattern"
+                    and (CONDITIONAL_WORDS.search(self.segment) or self.ctx.grounded)
+                ):
+                    self.unmet.append(
+                        param
+                    )  # "有的话…": the earlier result has none, so the step is not taken
                 elif self.ctx.has_previous and not self.ctx.previous_ready:
                     self.needs_previous = True  # an earlier result may still provide it
                     if param.name not in self.dependent:
@@ -148,18 +223,29 @@ class _Filler:
         return missing
 
     def from_seen(self) -> None:
-        """An id the user names by a display name found in the results of an earlier round ("明天下午有哪些会议室空着？"
-        … "那就订 B502"): taken from the object that carries the name, and the arguments this call still lacks come
-        from the call that found it (the same time slot), when it had arguments of the same name."""
+        """An id the user names by a display name found in the results of an earlier round ("明天下
+        午有哪些会议室空着？" … "那就订 B502"): taken from the object that carries the name, and the
+        arguments this call still lacks come from the call that found it (the same time slot), when
+        it had arguments of the same name."""
         if not self.ctx.seen_calls or not self.ctx.named:
             return
-        numbers = [(p, self.values[p.name]) for p in self.params if p.name in self.values and self.kinds[p.name] == "number"]
+        numbers = [
+            (p, self.values[p.name])
+            for p in self.params
+            if p.name in self.values and self.kinds[p.name] == "number"
+        ]
         for param in self.params:
             if param.name in self.values or self.kinds[param.name] != "pattern":
                 continue
             for spec, arguments, raw in reversed(self.ctx.seen_calls):
-                found = value_from_results(param, patterns_of(param), [(spec, arguments, raw)], numbers, self.ctx.named,
-                                           named_must_fit=self.ctx.named_in_lookup)
+                found = value_from_results(
+                    param,
+                    patterns_of(param),
+                    [(spec, arguments, raw)],
+                    numbers,
+                    self.ctx.named,
+                    named_must_fit=self.ctx.named_in_lookup,
+                )
                 if found is None or found is NONE_FIT:
                     continue
                 self.values[param.name] = found.upper() if wants_upper(param) else found
@@ -169,37 +255,55 @@ class _Filler:
                 break
 
     def carry(self, param: Param) -> None:
-        """An id from an earlier result (``carry``): the first object that fits the constraints, else — when the
-        results hold no objects to read — the first match in their text."""
+        """An id from an earlier result (``carry``): the first object that fits the constraints,
+        else — when the results hold no objects to read — the first match in their text."""
         upper = wants_upper(param)
-        numbers = [(p, self.values[p.name]) for p in self.params if p.name in self.values and self.kinds[p.name] == "number"]
-        carried = value_from_results(param, patterns_of(param), list(self.ctx.previous_calls), numbers, self.ctx.named,
-                                     named_must_fit=self.ctx.named_in_lookup)
+        numbers = [
+            (p, self.values[p.name])
+            for p in self.params
+            if p.name in self.values and self.kinds[p.name] == "number"
+        ]
+        carried = value_from_results(
+            param,
+            patterns_of(param),
+            list(self.ctx.previous_calls),
+            numbers,
+            self.ctx.named,
+            named_must_fit=self.ctx.named_in_lookup,
+        )
         if carried is NONE_FIT:
             return
         if carried is not None:
             self.values[param.name] = carried.upper() if upper else carried
             return
         if self.ctx.named:
-            return  # the user named the thing: an id that happens to be in the text may be another one
+            # the user named the thing: an id that happens to be in the text may be another one
+            return
         for regex in patterns_of(param):
-            found = [value for source in self.sources[3:] for value, _ in find_pattern(regex, source, upper)]
+            found = [
+                value
+                for source in self.sources[3:]
+                for value, _ in find_pattern(regex, source, upper)
+            ]
             if found:
                 self.values[param.name] = found[0]
                 return
 
     def own_words(self) -> frozenset[str]:
-        """The words for what the tool itself deals in — its name's words and the noun its description puts after its
-        verb ("按商品关键词搜索订单" → 订单; "提交采购申请并…" → 采购申请): what it makes or returns, not a thing it is given."""
+        """The words for what the tool itself deals in — its name's words and the noun its
+        description puts after its verb ("按商品关键词搜索订单" → 订单; "提交采购申请并…" → 采购申
+        请): what it makes or returns, not a thing it is given.
+        """
         words = split_identifier(str(self.spec.get("name", "")))
         verb = VERBS.get(words[0], ("",))[0] if words else ""
         noun = description_noun(str(self.spec.get("description", "") or ""), verb)
         return frozenset(tokens(" ".join(words))) | frozenset(tokens(noun))
 
     def things(self) -> None:
-        """A thing to buy or hand over ("买 5 把人体工学椅" → 人体工学椅): a quote or label for it, the description's own
-        example when the request names it, else the words counted by a quantity. A count of the tool's own object
-        ("提交一个采购申请") is no quantity: its span is taken away from the numbers."""
+        """A thing to buy or hand over ("买 5 把人体工学椅" → 人体工学椅): a quote or label for it,
+        the description's own example when the request names it, else the words counted by a
+        quantity. A count of the tool's own object ("提交一个采购申请") is no quantity: its span is
+        taken away from the numbers."""
         params = self.of_kind("thing")
         if not any(self.kinds[p.name] == "number" for p in self.params) and not params:
             return
@@ -210,7 +314,11 @@ class _Filler:
             if param.name in self.quoted or param.name in self.labelled:
                 self.values[param.name] = self.quoted.get(param.name) or self.labelled[param.name]
                 continue
-            literal = [(e, (self.segment.find(e), self.segment.find(e) + len(e))) for e in examples_of(param) if e in self.segment]
+            literal = [
+                (e, (self.segment.find(e), self.segment.find(e) + len(e)))
+                for e in examples_of(param)
+                if e in self.segment
+            ]
             pool = literal or found or find_things(self.context, self.own_words())[0]
             if pool:
                 value, span = pool[0]
@@ -219,42 +327,58 @@ class _Filler:
                     self.used_spans.append(span)
 
     def quotes(self) -> None:
-        """Quoted spans go to the free-text parameters; the other rules then no longer see what is inside them."""
+        """Quoted spans go to the free-text parameters; the other rules then no longer see what is
+        inside them.
+        """
         texts = [p for p in self.params if self.kinds[p.name] in ("text", "thing")]
         if not texts:
             return
-        for source in self.sources[:2]:  # the whole request holds the other intents' quotes too: not ours
+        for source in self.sources[
+            :2
+        ]:  # the whole request holds the other intents' quotes too: not ours
             chosen = quotes_for(texts, source)
             if chosen:
                 self.quoted = {name: quote.text for name, quote in chosen.items()}
                 break
-        if texts:  # "主题：周会，内容：明天十点开会", "原因是新同事入职", "with the subject customer list"
+        if (
+            texts
+        ):  # "主题：周会，内容：明天十点开会", "原因是新同事入职", "with the subject customer list"
             for index, source in enumerate(self.sources[:2]):
                 labelled = labelled_for([p for p in texts if p.name not in self.quoted], source)
                 if labelled:
                     self.labelled = {name: value for name, (value, _, _) in labelled.items()}
                     if index == 0:
-                        self.labelled_spans = [(start, stop) for _, start, stop in labelled.values()]
+                        self.labelled_spans = [
+                            (start, stop) for _, start, stop in labelled.values()
+                        ]
                     break
         if self.quoted:
             # what is quoted is content, not a city, a date or a count for the other parameters
-            self.sources = [blank(s, [(q.start, q.end) for q in find_quotes(s)]) for s in self.sources]
+            self.sources = [
+                blank(s, [(q.start, q.end) for q in find_quotes(s)]) for s in self.sources
+            ]
             self.segment, self.context = self.sources[0], self.sources[1]
 
     def pairs(self) -> None:
-        """Two or more parameters drawing on one kind of value (a shared enum, currencies, cities) take their
-        values by role: from/to words and order of mention, never one value twice (see ``roles``)."""
+        """Two or more parameters drawing on one kind of value (a shared enum, currencies, cities)
+        take their values by role: from/to words and order of mention, never one value twice (see
+        ``roles``).
+        """
         groups: dict[Any, list[Param]] = {}
         for param in self.of_kind("enum", "currency", "city"):
             kind = self.kinds[param.name]
             if kind == "enum":
-                key = ("enum", enum_family(param.enum or []) or tuple(sorted(map(str, param.enum or []))))
+                key = (
+                    "enum",
+                    enum_family(param.enum or []) or tuple(sorted(map(str, param.enum or []))),
+                )
             else:
                 key = (kind,)
             groups.setdefault(key, []).append(param)
         for key, params in groups.items():
             if len(params) < 2 or (key == ("city",) and all(role_of(p) == NEITHER for p in params)):
-                continue  # a lone parameter; cities without roles fan out ("北京和上海" → two calls)
+                # a lone parameter; cities without roles fan out ("北京和上海" → two calls)
+                continue
             self.paired.update(p.name for p in params)
             for index, source in enumerate(self.sources[:3]):
                 mentions = self.mentions(key[0], params, source)
@@ -272,7 +396,9 @@ class _Filler:
             return find_currencies(text, every=True)
         if kind == "city":
             return find_cities(text, self.english_cities(params[0]), every=True)
-        hits = {span: value for param in params for value, span in find_enum(param, text, every=True)}
+        hits = {
+            span: value for param in params for value, span in find_enum(param, text, every=True)
+        }
         return sorted(((value, span) for span, value in hits.items()), key=lambda item: item[1])
 
     def english_cities(self, param: Param) -> bool:
@@ -280,7 +406,9 @@ class _Filler:
         return all(e.isascii() for e in examples) if examples else self.english
 
     def written(self, param: Param, value: Any) -> Any:
-        """A value in the form the parameter asks for: a currency code, or its Chinese name when the examples are Chinese."""
+        """A value in the form the parameter asks for: a currency code, or its Chinese name when the
+        examples are Chinese.
+        """
         if self.kinds[param.name] == "currency" and isinstance(value, str) and value in CURRENCIES:
             chinese_style = any(re.search(f"[{CJK_RANGE}]", e) for e in examples_of(param))
             return CURRENCIES[value][0] if chinese_style else value
@@ -294,35 +422,47 @@ class _Filler:
                 self.values[param.name] = self.written(param, mentions[0])
 
     def yes_no(self, param: Param) -> None:
-        """An enum of yes/no values (["yes", "no"], ["是", "否"], ["Y", "N"]) is filled like a boolean."""
+        """An enum of yes/no values (["yes", "no"], ["是", "否"], ["Y", "N"]) is filled like a
+        boolean.
+        """
         answer = boolean_value(param, self.sources[:3])
         if answer is None:
             answer = bare_yes_no(self.segment)
         if answer is not None:
             wanted = "yes" if answer else "no"
-            self.values[param.name] = next(v for v in param.enum or [] if any(c.key == wanted for c in concepts_of(v)))
+            self.values[param.name] = next(
+                v for v in param.enum or [] if any(c.key == wanted for c in concepts_of(v))
+            )
 
     def text(self, param: Param) -> str | None:
-        """A quote meant for this parameter, or the words its label introduces; else the request's words, for the
-        parameter that holds the content and for other required ones (an optional one is not filled twice)."""
+        """A quote meant for this parameter, or the words its label introduces; else the request's
+        words, for the parameter that holds the content and for other required ones (an optional one
+        is not filled twice).
+        """
         if param.name in self.quoted:
             return self.quoted[param.name]
         if param.name in self.labelled:
             labelled = self.labelled[param.name]
             return self.said_before(param) if SAME_AS_BEFORE.search(labelled) else labelled
         texts = [p for p in self.params if self.kinds[p.name] == "text"]
-        main = next((p for p in texts if CONTENT_WORDS.search(p.words)), None) or next((p for p in texts if p.required), texts[0])
+        main = next((p for p in texts if CONTENT_WORDS.search(p.words)), None) or next(
+            (p for p in texts if p.required), texts[0]
+        )
         if param is not main and (not param.required or self.quoted or self.labelled):
             return None
         if SAME_AS_BEFORE.search(self.context):
             return self.said_before(param)
-        if not CONTENT_WORDS.search(param.words) and any(self.kinds[p.name] == "thing" for p in self.params):
-            # a reason or a note beside a thing to act on: the clause nothing else took ("…，办公室用纸不够了");
-            # none left means the user did not say it (asked for, not made up from the other words)
+        if not CONTENT_WORDS.search(param.words) and any(
+            self.kinds[p.name] == "thing" for p in self.params
+        ):
+            # a reason or a note beside a thing to act on: the clause nothing else took ("…，办公室
+            # 用纸不够了"); none left means the user did not say it (asked for, not made up from the
+            # other words)
             rest = self.leftover()
             return rest[-1] if rest else None
-        # the segment without what the other parameters took (a phone number, an id, a labelled subject), so it
-        # is not repeated here; when nothing is left, the whole request (a required text must say something)
+        # the segment without what the other parameters took (a phone number, an id, a labelled
+        # subject), so it is not repeated here; when nothing is left, the whole request (a required
+        # text must say something)
         taken = self.used_spans + self.labelled_spans
         rest = blank(self.segment, taken) if taken else self.ctx.segment
         found = free_text(rest) or free_text(self.ctx.segment) or None
@@ -330,37 +470,69 @@ class _Filler:
             found = without_own_words(found, self.own_words())
         if found and SAME_AS_BEFORE.search(found):
             return self.said_before(param)
-        for value in self.values.values():  # "通知李四明天的会议取消了": the message does not repeat whom it is for
+        for value in (
+            self.values.values()
+        ):  # "通知李四明天的会议取消了": the message does not repeat whom it is for
             if found and isinstance(value, str) and len(value) >= 2:
-                trimmed = re.sub(rf"^(?:告诉|提醒|通知|转告|跟|和|给|对)?\s*{re.escape(value)}\s*(?:说一声|说一下|说|一声|一下)?\s*[，,:：]?\s*", "", found)
+                trimmed = re.sub(
+                    rf"^(?:告诉|提醒|通知|转告|跟|和|给|对)?\s*{re.escape(value)}\s*(?:说一声|说一"
+                    rf"下|说|一声|一下)?\s*[，"
+                    r",:：]?\s*",
+                    "",
+                    found,
+                )
                 found = trimmed or found
         return found
 
     def said_before(self, param: Param) -> str | None:
-        """"内容和上次一样": this parameter's text in the tool's last call of the conversation, or nothing (then it is
-        asked for, not made up from the request's words)."""
-        earlier = [arguments.get(param.name) for spec, arguments, _ in (*self.ctx.seen_calls, *self.ctx.previous_calls)
-                   if spec.get("name") == self.spec.get("name") and isinstance(arguments.get(param.name), str)]
+        """ "内容和上次一样": this parameter's text in the tool's last call of the conversation, or
+        nothing (then it is asked for, not made up from the request's words)."""
+        earlier = [
+            arguments.get(param.name)
+            for spec, arguments, _ in (*self.ctx.seen_calls, *self.ctx.previous_calls)
+            if spec.get("name") == self.spec.get("name")
+            and isinstance(arguments.get(param.name), str)
+        ]
         return earlier[-1] if earlier else None
 
     def leftover(self) -> list[str]:
-        """The clauses of the request that no other parameter took (their values and every number blanked out)."""
-        spans = [(n.start, n.end + len(re.match(r"\s*\S?", self.context[n.end:]).group(0))) for n in find_numbers(self.context)]
-        # a number and its measure word ("一台", "4 把", "25 元"), and what labels a number ("单价 1500", "每台三千五")
-        labels = [re.escape(p.label()) for p in self.params if re.fullmatch(f"[{CJK_RANGE}]{{2,8}}", p.label())]
-        spans += [(m.start(), m.end()) for m in re.finditer(rf"(?:每\s*[{CLASSIFIERS}]|{'|'.join(labels) or '(?!)'})\s*(?:是|为|[:：])?", self.context)]
+        """The clauses of the request that no other parameter took (their values and every number
+        blanked out).
+        """
+        spans = [
+            (n.start, n.end + len(re.match(r"\s*\S?", self.context[n.end :]).group(0)))
+            for n in find_numbers(self.context)
+        ]
+        # a number and its measure word ("一台", "4 把", "25 元"), and what labels a number ("单价
+        # 1500", "每台三千五")
+        labels = [
+            re.escape(p.label())
+            for p in self.params
+            if re.fullmatch(f"[{CJK_RANGE}]{{2,8}}", p.label())
+        ]
+        spans += [
+            (m.start(), m.end())
+            for m in re.finditer(
+                rf"(?:每\s*[{CLASSIFIERS}]|{'|'.join(labels) or '(?!)'})\s*(?:是|为|[:：])?",
+                self.context,
+            )
+        ]
         for name, value in self.values.items():
             if isinstance(value, str) and len(value) >= 2:
                 spans += [(m.start(), m.end()) for m in re.finditer(re.escape(value), self.context)]
         return leftover_clauses(blank(self.context, spans), self.own_words())
 
     def datetimes(self) -> None:
-        """Dates and times, formatted as each parameter asks; a start/end pair takes the first/second mention."""
+        """Dates and times, formatted as each parameter asks; a start/end pair takes the
+        first/second mention.
+        """
         params = self.of_kind("datetime")
         if not params:
             return
         today = self.ctx.now.date()
-        dates = next((found for found in (find_dates(s, today) for s in self.sources[:3]) if found), [])
+        dates = next(
+            (found for found in (find_dates(s, today) for s in self.sources[:3]) if found), []
+        )
         times = next((found for found in (find_times(s) for s in self.sources[:3]) if found), [])
         self.used_spans.extend(span for _, span in find_dates(self.segment, today))
         self.used_spans.extend(span for _, span in find_times(self.segment))
@@ -392,14 +564,28 @@ class _Filler:
                 found = self.take([find_pattern(regex, s, upper) for s in self.sources[:3]])
                 if found:
                     break
-            # not in the request: ``settle`` looks in the earlier results, once the numbers are known
+            # not in the request: ``settle`` looks in the earlier results, once the numbers are
+            # known
         elif kind == "city":
-            found = self.take([find_cities(s, self.english_cities(param)) for s in self.sources[:3]])
+            found = self.take(
+                [find_cities(s, self.english_cities(param)) for s in self.sources[:3]]
+            )
         elif kind == "person":
-            literal = [(e, (self.segment.find(e), self.segment.find(e) + len(e))) for e in examples_of(param) if e in self.segment]
-            found = self.take([literal] + [find_people(s) for s in self.sources[:2] + self.sources[3:]])
+            literal = [
+                (e, (self.segment.find(e), self.segment.find(e) + len(e)))
+                for e in examples_of(param)
+                if e in self.segment
+            ]
+            found = self.take(
+                [literal] + [find_people(s) for s in self.sources[:2] + self.sources[3:]]
+            )
         else:
-            found = self.take([[(e, (s.find(e), s.find(e) + len(e))) for e in examples_of(param) if e in s] for s in self.sources[:3]])
+            found = self.take(
+                [
+                    [(e, (s.find(e), s.find(e) + len(e))) for e in examples_of(param) if e in s]
+                    for s in self.sources[:3]
+                ]
+            )
         if not found:
             return
         if len(found) > 1 and self.fanout is None and kind in ("pattern", "city", "person"):
@@ -409,23 +595,45 @@ class _Filler:
     def number_nearby(self, param: Param) -> int | float | None:
         """A number with the parameter's unit elsewhere in the request ("…会议室，8个人")."""
         today = self.ctx.now.date()
-        spans = [span for _, span in find_dates(self.context, today)] + [span for _, span in find_times(self.context)]
+        spans = [span for _, span in find_dates(self.context, today)] + [
+            span for _, span in find_times(self.context)
+        ]
         spans += self.context_own  # "提交一个采购申请": the request counted, not a quantity
-        masked = blank(self.context, spans + [m.span() for regex in all_patterns(self.params) for m in regex.finditer(self.context)])
+        masked = blank(
+            self.context,
+            spans
+            + [
+                m.span()
+                for regex in all_patterns(self.params)
+                for m in regex.finditer(self.context)
+            ],
+        )
         numbers = find_numbers(masked)
         found = pick_number(param, masked, numbers, set(), unit_only=True)
-        if found is None and len(numbers) == 1 and not find_numbers(blank(self.segment, self.used_spans)):
-            found = pick_number(param, masked, numbers, set())  # "从日元换成美元，5000": the one number there is
+        if (
+            found is None
+            and len(numbers) == 1
+            and not find_numbers(blank(self.segment, self.used_spans))
+        ):
+            found = pick_number(
+                param, masked, numbers, set()
+            )  # "从日元换成美元，5000": the one number there is
         return found
 
     def expression(self) -> str | None:
-        """A math expression; one that needs an earlier result waits for it (or fails without one)."""
-        found = extract_expression(blank(self.segment, self.used_spans), has_previous=self.ctx.has_previous)
+        """A math expression; one that needs an earlier result waits for it (or fails without
+        one).
+        """
+        found = extract_expression(
+            blank(self.segment, self.used_spans), has_previous=self.ctx.has_previous
+        )
         if found is None:
             return None
         text = found.text
         if found.lone_number and self.ctx.has_previous and DEPENDENT_WORDS.search(self.segment):
-            text = f"{text} * {PREV}"  # "计算 100 美元能换多少人民币" after a rate lookup: 100 * rate
+            text = (
+                f"{text} * {PREV}"  # "计算 100 美元能换多少人民币" after a rate lookup: 100 * rate
+            )
         if PREV in text:
             if self.ctx.previous_number is None:
                 self.needs_previous = self.needs_previous or self.ctx.has_previous
@@ -436,25 +644,46 @@ class _Filler:
     def array(self, param: Param) -> list[Any] | None:
         """Arrays of enum values, ids or cities: every one mentioned."""
         items = param.schema.get("items") or {}
-        item = Param(param.name, {**items, "description": items.get("description") or param.description}, False)
+        item = Param(
+            param.name,
+            {**items, "description": items.get("description") or param.description},
+            False,
+        )
         kind = classify(item)
         if kind == "enum":
             found = find_enum(item, self.segment) or find_enum(item, self.context)
         elif kind == "pattern":
-            found = sorted((hit for regex in patterns_of(item) for hit in find_pattern(regex, self.context, wants_upper(item))),
-                           key=lambda hit: hit[1])
-            found = [hit for hit in expand_ranges(found, self.context) if not excluded(hit[1], self.context)]
-            # "除了 C002 以外的客户": who is left out is said, who is meant is not — nothing here to fill the list with
+            found = sorted(
+                (
+                    hit
+                    for regex in patterns_of(item)
+                    for hit in find_pattern(regex, self.context, wants_upper(item))
+                ),
+                key=lambda hit: hit[1],
+            )
+            found = [
+                hit
+                for hit in expand_ranges(found, self.context)
+                if not excluded(hit[1], self.context)
+            ]
+            # "除了 C002 以外的客户": who is left out is said, who is meant is not — nothing here to
+            # fill the list with
         elif kind == "city":
             found = find_cities(self.context, self.english)
         else:
             found = []
-        return list(dict.fromkeys(value for value, _ in found)) or None  # each one once, however many patterns found it
+        return (
+            list(dict.fromkeys(value for value, _ in found)) or None
+        )  # each one once, however many patterns found it
 
 
 # "内容和上次一样", "跟之前那条一样", "同上": the text is one said before, not these words
-SAME_AS_BEFORE = re.compile(r"(?:和|跟|同|与)(?:上次|上一次|上回|之前|刚才|前面|上面)(?:的|那条|那封|那个)?(?:一样|相同|一致)|同上|照旧|老样子"
-                            r"|\bsame\s+(?:text\s+|message\s+|content\s+)?as\s+(?:last\s+time|before|earlier)\b", re.I)
+SAME_AS_BEFORE = re.compile(
+    r"(?:和|跟|同|与)(?:上次|上一次|上回|之前|刚才|前面|上面)(?:的|那条|那封|那个)?(?:一样|相同|一"
+    r"致)|同上|照旧|老样子"
+    r"|\bsame\s+(?:text\s+|message\s+|content\s+)?as\s+(?:last\s+time|before|earlier)\b",
+    re.I,
+)
 
 
 def fill_arguments(spec: dict[str, Any], ctx: FillContext) -> FillOutcome:
@@ -463,7 +692,9 @@ def fill_arguments(spec: dict[str, Any], ctx: FillContext) -> FillOutcome:
 
 
 def evidence(spec: dict[str, Any], text: str) -> int:
-    """How many parameters of ``spec`` have a value visibly present in ``text`` (ids, cities, names, currencies)."""
+    """How many parameters of ``spec`` have a value visibly present in ``text`` (ids, cities, names,
+    currencies).
+    """
     text = normalize(text)
     count = 0
     for param in params_of(spec):
@@ -483,30 +714,43 @@ def evidence(spec: dict[str, Any], text: str) -> int:
 
 
 def enum_evidence(spec: dict[str, Any], text: str) -> int:
-    """See ``_enum_evidence`` (cached: tool choice asks this for every tool and every part of every request)."""
-    parameters = json.dumps(spec.get("parameters") or {}, sort_keys=True, ensure_ascii=False, default=str)
+    """See ``_enum_evidence`` (cached: tool choice asks this for every tool and every part of every
+    request).
+    """
+    parameters = json.dumps(
+        spec.get("parameters") or {}, sort_keys=True, ensure_ascii=False, default=str
+    )
     return _enum_evidence(parameters, normalize(text))
 
 
 @lru_cache(maxsize=4096)
 def _enum_evidence(parameters_json: str, text: str) -> int:
-    """How many enum parameters of ``spec`` have a value named in ``text`` by a word of its own family
-    (华氏度 for ``"F"``, miles for ``"mi"``) or spelled out (three letters or more): the schema lists exactly
-    these values, so naming them is a sign the tool is meant. Yes/no and today/tomorrow enums do not count."""
+    """How many enum parameters of ``spec`` have a value named in ``text`` by a word of its own
+    family (华氏度 for ``"F"``, miles for ``"mi"``) or spelled out (three letters or more): the
+    schema lists exactly these values, so naming them is a sign the tool is meant. Yes/no and
+    today/tomorrow enums do not count.
+    """
     count = 0
     for param in params_of({"parameters": json.loads(parameters_json)}):
         if not param.enum or yes_no_enum(param) or enum_family(param.enum) == "day":
             continue  # 是/今天/现在 are in half the requests: they point at no tool in particular
         for value, (start, stop) in find_enum(param, text):
             word = text[start:stop]
-            if len(word) >= 3 or re.search(f"[{CJK_RANGE}]", word) and len(word) >= 2 or word.lower() != str(value).lower():
+            if (
+                len(word) >= 3
+                or re.search(f"[{CJK_RANGE}]", word)
+                and len(word) >= 2
+                or word.lower() != str(value).lower()
+            ):
                 count += 1
                 break
     return count
 
 
 def best_effort_arguments(spec: dict[str, Any], ctx: FillContext) -> dict[str, Any]:
-    """Arguments for a call the caller forced (``tool_choice``): what can be filled, the rest from examples/enums."""
+    """Arguments for a call the caller forced (``tool_choice``): what can be filled, the rest from
+    examples/enums.
+    """
     outcome = fill_arguments(spec, ctx)
     arguments = dict(outcome.arguments[0])
     for param in outcome.missing:
@@ -515,5 +759,11 @@ def best_effort_arguments(spec: dict[str, Any], ctx: FillContext) -> dict[str, A
         elif first_example(param) is not None and param.type == "string":
             arguments[param.name] = first_example(param)
         else:
-            arguments[param.name] = {"integer": 0, "number": 0, "boolean": False, "array": [], "object": {}}.get(param.type, "")
+            arguments[param.name] = {
+                "integer": 0,
+                "number": 0,
+                "boolean": False,
+                "array": [],
+                "object": {},
+            }.get(param.type, "")
     return arguments

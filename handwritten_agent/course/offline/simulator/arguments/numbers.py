@@ -1,7 +1,9 @@
-"""Numbers and yes/no values: a number for a numeric parameter, preferring one with the parameter's unit.
+"""Numbers and yes/no values: a number for a numeric parameter, preferring one with the parameter's
+unit.
 
-A number right after the parameter's own label ("单价 1500", "参会人数：6") or, for an amount, after 每 and a measure
-word ("每台三千五") is taken first; then one followed by the parameter's unit ("25 元", "6 个人").
+A number right after the parameter's own label ("单价 1500", "参会人数：6") or, for an amount, after
+每 and a measure word ("每台三千五") is taken first; then one followed by the parameter's unit ("25
+元", "6 个人").
 
 Left out: ranges ("3 到 5 个"), numbers written as English words, and unit conversion.
 """
@@ -17,29 +19,54 @@ from .entities import CLASSIFIERS
 from .params import AMOUNT_WORDS, Param
 
 UNIT_ALIASES: dict[str, tuple[str, ...]] = {
-    "天": ("天", "日"), "day": ("天", "日", "days", "day"),
-    "人": ("人", "位", "名"), "people": ("人", "位", "people", "persons", "attendees"), "attendee": ("人", "位", "attendees", "people"),
-    "小时": ("小时", "个小时", "hours", "hour", "h"), "hour": ("小时", "hours", "hour"),
-    "分钟": ("分钟", "minutes", "minute", "min"), "minute": ("分钟", "minutes", "minute"),
-    "条": ("条",), "个": ("个",), "次": ("次", "times"), "件": ("件",), "张": ("张",), "页": ("页",),
-    "岁": ("岁", "years old"), "年": ("年", "years", "year"), "月": ("个月", "月", "months", "month"),
-    "元": ("元", "块", "块钱"), "积分": ("积分", "分", "points"), "point": ("积分", "points"),
-    "limit": ("条", "个", "items"), "数量": tuple(CLASSIFIERS), "quantity": tuple(CLASSIFIERS), "件数": tuple(CLASSIFIERS),
+    "天": ("天", "日"),
+    "day": ("天", "日", "days", "day"),
+    "人": ("人", "位", "名"),
+    "people": ("人", "位", "people", "persons", "attendees"),
+    "attendee": ("人", "位", "attendees", "people"),
+    "小时": ("小时", "个小时", "hours", "hour", "h"),
+    "hour": ("小时", "hours", "hour"),
+    "分钟": ("分钟", "minutes", "minute", "min"),
+    "minute": ("分钟", "minutes", "minute"),
+    "条": ("条",),
+    "个": ("个",),
+    "次": ("次", "times"),
+    "件": ("件",),
+    "张": ("张",),
+    "页": ("页",),
+    "岁": ("岁", "years old"),
+    "年": ("年", "years", "year"),
+    "月": ("个月", "月", "months", "month"),
+    "元": ("元", "块", "块钱"),
+    "积分": ("积分", "分", "points"),
+    "point": ("积分", "points"),
+    "limit": ("条", "个", "items"),
+    "数量": tuple(CLASSIFIERS),
+    "quantity": tuple(CLASSIFIERS),
+    "件数": tuple(CLASSIFIERS),
 }
 
 
 def _label_before(param: Param) -> re.Pattern[str]:
-    """What stands right before a number meant for ``param``: its Chinese label ("单价", "参会人数" or its last two
-    characters) and then 是/为/a colon or a space; for an amount, also 每 and a measure word ("每台", "每包")."""
+    """What stands right before a number meant for ``param``: its Chinese label ("单价", "参会人数"
+    or its last two characters) and then 是/为/a colon or a space; for an amount, also 每 and a
+    measure word ("每台", "每包").
+    """
     label = param.label()
-    names = [label] + ([label[-2:]] if len(label) > 2 else []) if re.fullmatch(f"[{CJK_RANGE}]{{2,8}}", label) else []
+    names = (
+        [label] + ([label[-2:]] if len(label) > 2 else [])
+        if re.fullmatch(f"[{CJK_RANGE}]{{2,8}}", label)
+        else []
+    )
     options = [re.escape(name) + r"\s*(?:是|为|[:：=])?\s*" for name in names]
     if AMOUNT_WORDS.search(param.words):
         options.append(rf"每\s*[{CLASSIFIERS}]\s*(?:是|为|[:：])?\s*")
     return re.compile("(?:" + "|".join(options) + ")$") if options else re.compile(r"(?!)")
 
 
-def pick_number(param: Param, masked: str, numbers: list, taken: set[int], *, unit_only: bool = False) -> int | float | None:
+def pick_number(
+    param: Param, masked: str, numbers: list, taken: set[int], *, unit_only: bool = False
+) -> int | float | None:
     words = param.words
     aliases: list[str] = []
     for key, names in UNIT_ALIASES.items():
@@ -62,8 +89,10 @@ def pick_number(param: Param, masked: str, numbers: list, taken: set[int], *, un
         return value
 
     labelled = _label_before(param)
-    for index, number in enumerate(numbers):  # "单价 1500", "数量：2", "每台三千五" (a price per piece)
-        if index not in taken and labelled.search(masked[max(0, number.start - 12):number.start]):
+    for index, number in enumerate(
+        numbers
+    ):  # "单价 1500", "数量：2", "每台三千五" (a price per piece)
+        if index not in taken and labelled.search(masked[max(0, number.start - 12) : number.start]):
             value = acceptable(number)
             if value is not None:
                 taken.add(index)
@@ -71,9 +100,11 @@ def pick_number(param: Param, masked: str, numbers: list, taken: set[int], *, un
     for index, number in enumerate(numbers):
         if index in taken:
             continue
-        raw = masked[number.end:number.end + 12].lstrip().lower()
+        raw = masked[number.end : number.end + 12].lstrip().lower()
         after = re.sub(r"^(?:个|位|名)", "", raw)
-        if aliases and any(raw.startswith(alias.lower()) or after.startswith(alias.lower()) for alias in aliases):
+        if aliases and any(
+            raw.startswith(alias.lower()) or after.startswith(alias.lower()) for alias in aliases
+        ):
             value = acceptable(number)
             if value is not None:
                 taken.add(index)
@@ -90,12 +121,17 @@ def pick_number(param: Param, masked: str, numbers: list, taken: set[int], *, un
 
 
 _NEGATION = re.compile(r"不要|不用|无需|不需要|别|不|\bno\b|\bnot\b|\bdon't\b|\bwithout\b", re.I)
-_BARE_YES = re.compile(r"^\s*(?:是|是的|对|好|好的|要|需要|可以|同意|yes|yeah|yep|sure|ok|okay|y)\s*[。.!！,，]?\s*$", re.I)
+_BARE_YES = re.compile(
+    r"^\s*(?:是|是的|对|好|好的|要|需要|可以|同意|yes|yeah|yep|sure|ok|okay|y)\s*[。.!！,，]?\s*$",
+    re.I,
+)
 _BARE_NO = re.compile(r"^\s*(?:否|不|不是|不要|不需要|不用|no|nope|n)\s*[。.!！,，]?\s*$", re.I)
 
 
 def yes_no_enum(param: Param) -> bool:
-    """An enum whose values are a yes and a no (["yes", "no"], ["是", "否"], ["Y", "N"], ["true", "false"])."""
+    """An enum whose values are a yes and a no (["yes", "no"], ["是", "否"], ["Y", "N"], ["true",
+    "false"]).
+    """
     keys = [{c.key for c in concepts_of(v) if c.family == "yesno"} for v in param.enum or []]
     return len(keys) == 2 and {"yes"} in keys and {"no"} in keys
 
@@ -109,32 +145,46 @@ def bare_yes_no(text: str) -> bool | None:
     return None
 
 
-_BEFORE_NO = re.compile(r"(?:不要|不用|无需|不需要|别|不|没有|关闭|关掉|禁用|\bno\b|\bnot\b|\bdon't\b|\bwithout\b|\bdisable\b|\bturn off\b)\s*$", re.I)
+_BEFORE_NO = re.compile(
+    r"(?:不要|不用|无需|不需要|别|不|没有|关闭|关掉|禁用|\bno\b|\bnot\b|\bdon't\b|\bwithout\b|\b"
+    r"disable\b|\bturn"
+    r" off\b)\s*$",
+    re.I,
+)
 _AFTER_NO = re.compile(r"^\s*(?:关闭|关掉|禁用|\boff\b|\bdisabled\b)", re.I)
-_NOT_TOPIC = re.compile(r"是否|是不是|要不要|需不需要|需要|接收|开启|打开|启用|whether|enable|is|has")
+_NOT_TOPIC = re.compile(
+    r"是否|是不是|要不要|需不需要|需要|接收|开启|打开|启用|whether|enable|is|has"
+)
 
 
 def _topic_words(param: Param) -> list[str]:
-    """What a yes/no parameter is about: its name's words and the two-character words of its description's first clause."""
+    """What a yes/no parameter is about: its name's words and the two-character words of its
+    description's first clause.
+    """
     words = [w for w in split_identifier(param.name) if len(w) > 2 and not _NOT_TOPIC.fullmatch(w)]
     label = _NOT_TOPIC.sub(" ", param.label())
     for run in re.findall(f"[{CJK_RANGE}]{{2,}}", label):
-        words += [run[i:i + 2] for i in range(len(run) - 1)]
+        words += [run[i : i + 2] for i in range(len(run) - 1)]
     return words
 
 
 def boolean_value(param: Param, texts: list[str]) -> bool | None:
-    """Yes when a text names the parameter's topic ("要每周摘要", "turn dark mode on"), no when a negation stands
-    right before a mention or "off" right after it ("不要每周摘要", "用户不同意", "dark mode off"); else the default rule.
-    The first text that mentions the topic decides."""
+    """Yes when a text names the parameter's topic ("要每周摘要", "turn dark mode on"), no when a
+    negation stands right before a mention or "off" right after it ("不要每周摘要", "用户不同意",
+    "dark mode off"); else the default rule. The first text that mentions the topic decides."""
     for text in texts:
         mentioned = negated = False
         for word in _topic_words(param):
             index = find_word(text, word)
             while index >= 0:
                 mentioned = True
-                before, after = text[max(0, index - 8):index], text[index + len(word):index + len(word) + 14]
-                if _BEFORE_NO.search(before) or _AFTER_NO.search(re.sub(r"^[\w\s]*?(?=\boff\b|关|禁)", "", after)):
+                before, after = (
+                    text[max(0, index - 8) : index],
+                    text[index + len(word) : index + len(word) + 14],
+                )
+                if _BEFORE_NO.search(before) or _AFTER_NO.search(
+                    re.sub(r"^[\w\s]*?(?=\boff\b|关|禁)", "", after)
+                ):
                     negated = True
                 index = find_word(text, word, index + len(word))
         if mentioned:

@@ -1,9 +1,11 @@
-"""Reading a tool's parameters: each property's schema, its examples, and the kind of value it takes.
+"""Reading a tool's parameters: each property's schema, its examples, and the kind of value it
+takes.
 
-``classify`` decides which rule fills a parameter (``enum``, ``currency``, ``datetime``, ``pattern``,
-``city``, ``person``, ``expression``, ``number``, ``boolean``, ``text``, ``thing``, ``array``, ``literal``); the
-other modules of this package hold one rule each. Examples are read from ``examples``/``example`` and
-from the description ("例如 OD20240615"), and an example with digits becomes a pattern (``OD\\d{8}``).
+``classify`` decides which rule fills a parameter (``enum``, ``currency``, ``datetime``,
+``pattern``, ``city``, ``person``, ``expression``, ``number``, ``boolean``, ``text``, ``thing``,
+``array``, ``literal``); the other modules of this package hold one rule each. Examples are read
+from ``examples``/``example`` and from the description ("例如 OD20240615"), and an example with
+digits becomes a pattern (``OD\\d{8}``).
 
 Left out: ``oneOf``/``anyOf``, nested objects, and any reading of the schema's ``$ref``.
 """
@@ -61,8 +63,10 @@ class Param:
 def params_of(spec: dict[str, Any]) -> list[Param]:
     parameters = spec.get("parameters") or {}
     required = set(parameters.get("required") or [])
-    return [Param(name, schema if isinstance(schema, dict) else {}, name in required)
-            for name, schema in (parameters.get("properties") or {}).items()]
+    return [
+        Param(name, schema if isinstance(schema, dict) else {}, name in required)
+        for name, schema in (parameters.get("properties") or {}).items()
+    ]
 
 
 @dataclass
@@ -76,23 +80,43 @@ class FillContext:
     has_previous: bool = False  # an earlier intent of the same request comes first
     previous_ready: bool = False  # the earlier intents have all got their results
     previous_number: float | None = None  # the number an earlier tool result provided, if any
-    previous_texts: tuple[str, ...] = ()  # earlier results, searched for ids/names the request lacks
-    previous_calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = ()  # the same results as (spec, arguments, text)
-    named: tuple[str, ...] = ()  # display names the user wrote ("B502"): an id taken from results must belong to one of them
-    named_in_lookup: bool = False  # the names come from a lookup's words, not this call's: the thing must also fit this call
-    grounded: bool = False  # an earlier intent was a lookup made for this one: no id found there means the step is not taken
-    seen_calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...] = ()  # earlier rounds' calls and results (spec, arguments, text)
+    previous_texts: tuple[
+        str, ...
+    ] = ()  # earlier results, searched for ids/names the request lacks
+    previous_calls: tuple[
+        tuple[dict[str, Any], dict[str, Any], str], ...
+    ] = ()  # the same results as (spec, arguments, text)
+    named: tuple[
+        str, ...
+        # display names the user wrote ("B502"): an id taken from results must belong to one of them
+    ] = ()
+    # the names come from a lookup's words, not this call's: the thing must also fit this call
+    named_in_lookup: bool = False
+    # an earlier intent was a lookup made for this one: no id found there means the step is not
+    # taken
+    grounded: bool = False
+    seen_calls: tuple[
+        tuple[dict[str, Any], dict[str, Any], str], ...
+    ] = ()  # earlier rounds' calls and results (spec, arguments, text)
 
 
 @dataclass
 class FillOutcome:
-    """The filled arguments (several sets when one entity was named several times), what is missing."""
+    """The filled arguments (several sets when one entity was named several times), what is
+    missing.
+    """
 
     arguments: list[dict[str, Any]]
     missing: list[Param] = field(default_factory=list)
-    needs_previous: bool = False  # waits for an earlier result (a number for an expression, an id …)
-    waiting: list[Param] = field(default_factory=list)  # required parameters nobody gave, left for an earlier result
-    unmet: list[Param] = field(default_factory=list)  # "有的话…": the earlier results hold no value that fits
+    needs_previous: bool = (
+        False  # waits for an earlier result (a number for an expression, an id …)
+    )
+    waiting: list[Param] = field(
+        default_factory=list
+    )  # required parameters nobody gave, left for an earlier result
+    unmet: list[Param] = field(
+        default_factory=list
+    )  # "有的话…": the earlier results hold no value that fits
 
 
 # ---------------------------------------------------------------------------------------------
@@ -101,22 +125,49 @@ class FillOutcome:
 
 EXPRESSION_WORDS = re.compile(r"expression|expr\b|formula|equation|math|表达式|算式|公式|数学")
 CURRENCY_WORDS = re.compile(r"currenc|货币|币种|\bfrom currency|\bto currency|币")
-DATE_WORDS = re.compile(r"\b(?:date|time|day|datetime|when|deadline)\b|日期|时间|时刻|几号|哪天|开始|结束|截止")
+DATE_WORDS = re.compile(
+    r"\b(?:date|time|day|datetime|when|deadline)\b|日期|时间|时刻|几号|哪天|开始|结束|截止"
+)
 CITY_WORDS = re.compile(r"city|location|place|城市|地点|地区|城")
-TEXT_WORDS = re.compile(r"\b(?:query|q|keywords?|text|content|message|question|prompt|topic|subject|title|body|sentence|search|"
-                        r"summary|description|comment|remark|caption|reason|(?:task|file|project|event|note|item|ticket) name)\b|"
-                        r"关键词|关键字|搜索词|查询词|内容|问题|文本|主题|标题|正文|消息|句子|备注|原文|要翻译|摘要|描述|原因|评论")
+TEXT_WORDS = re.compile(
+    r"\b"
+    r"(?:query|q|keywords?|text|content|message|question|prompt|topic|subject|title|body|sentence|search|"
+    r"summary|description|comment|remark|caption|reason|(?:task|file|project|event|note|item|ticket)"
+    r" name)\b|"
+    r"关键词|关键字|搜索词|查询词|内容|问题|文本|主题|标题|正文|消息|句子|备注|原文|要翻译|摘要|描"
+    r"述|原因|评论"
+)
 # A lone number in a later intent is combined with an earlier result only when the words say so.
-DEPENDENT_WORDS = re.compile(r"换|兑|折合|相当于|合计|总共|一共|需要多少|要多少|等于多少|是多少|值多少|能买|它|这个|那个|结果|上面|\bconvert|\bworth\b|\bin total\b|"
-                             r"\bthat\b|\bit\b|\bresult\b|\bhow (?:much|many)\b.*\bin\b", re.I)
+DEPENDENT_WORDS = re.compile(
+    r"换|兑|折合|相当于|合计|总共|一共|需要多少|要多少|等于多少|是多少|值多少|能买|它|这个|那个|结"
+    r"果|上面|\bconvert|\bworth\b|\bin"
+    r" total\b|"
+    r"\bthat\b|\bit\b|\bresult\b|\bhow (?:much|many)\b.*\bin\b",
+    re.I,
+)
 # "有的话帮我订下来": the step is wanted only if the earlier result provides what it needs.
-CONDITIONAL_WORDS = re.compile(r"有的话|如果有|要是有|若有|假如有|有空的话|可以的话|能订的话|\bif (?:there (?:is|are)|any|so|available|one is)\b", re.I)
+CONDITIONAL_WORDS = re.compile(
+    r"有的话|如果有|要是有|若有|假如有|有空的话|可以的话|能订的话|\bif (?:there"
+    r" (?:is|are)|any|so|available|one is)\b",
+    re.I,
+)
 AMOUNT_WORDS = re.compile(r"amount|money|price|sum|金额|数额|钱|价格")
-# A thing to buy, order or hand over: named in the request by the words around a quantity ("买 5 把人体工学椅").
-THING_WORDS = re.compile(r"\b(?:item|items|product|goods|article|thing|merchandise)\b|物品|商品|物资|货品|品名|东西|产品|物件|用品|设备|商品名")
-# "customer_ids 为空时发给全部客户", "empty means everyone": a parameter whose absence widens the action to everything.
-EMPTY_MEANS_ALL = re.compile(r"(?:为空|空着|不填|留空|省略|缺省|不传|不指定|未指定|没有指定|空列表|不给|\bempty\b|\bomit|\bnot (?:given|set|provided|specified)"
-                             r"|\bleft out\b|\bnone\b|\bnull\b)[^。；;.]{0,16}?(?:全部|所有|全体|每一?[个位]|\ball\b|\bevery)", re.I)
+# A thing to buy, order or hand over: named in the request by the words around a quantity ("买 5 把
+# 人体工学椅").
+THING_WORDS = re.compile(
+    r"\b(?:item|items|product|goods|article|thing|merchandise)\b|物品|商品|物资|货品|品名|东西|产品"
+    r"|物件|用品|设备|商品名"
+)
+# "customer_ids 为空时发给全部客户", "empty means everyone": a parameter whose absence widens the
+# action to everything.
+EMPTY_MEANS_ALL = re.compile(
+    r"(?:为空|空着|不填|留空|省略|缺省|不传|不指定|未指定|没有指定|空列表|不给|\bempty\b|\bomit|\b"
+    r"not"
+    r" (?:given|set|provided|specified)"
+    r"|\bleft out\b|\bnone\b|\bnull\b)[^。"
+    r"；;.]{0,16}?(?:全部|所有|全体|每一?[个位]|\ball\b|\bevery)",
+    re.I,
+)
 
 
 def widens_when_empty(param: Param) -> bool:
@@ -129,12 +180,21 @@ def examples_of(param: Param) -> list[str]:
     for key in ("examples", "example"):
         value = param.schema.get(key)
         values = value if isinstance(value, list) else [value] if value is not None else []
-        found.extend(str(v) for v in values if isinstance(v, (str, int, float)) and not isinstance(v, bool))
+        found.extend(
+            str(v) for v in values if isinstance(v, (str, int, float)) and not isinstance(v, bool)
+        )
     description = normalize(param.description)
-    for match in re.finditer(r"(?:例如|比如|譬如|举例|示例|样例|(?<![假比例])如(?![果何下此今])|e\.g\.?|for example|for instance|such as|\blike(?=\s+[A-Z0-9]))"
-                             r"\s*[:：,，]?\s*(?P<body>[^。；;\n()（）]*)", description, re.I):
+    for match in re.finditer(
+        r"(?:例如|比如|譬如|举例|示例|样例|(?<![假比例])如(?![果何下此今])|e\.g\.?|for example|for"
+        r" instance|such as|\blike(?=\s+[A-Z0-9]))"
+        r"\s*[:：,，]?\s*(?P<body>[^。；;\n()（）]*)",
+        description,
+        re.I,
+    ):
         for part in re.split(r"[、,，/]|或者|或|\bor\b|\band\b|\s和\s", match.group("body")):
-            part = part.strip().strip("[]{}").strip().strip("'\"‘’“”「」`").strip()  # '["C001", "C002"]' lists its items
+            part = (
+                part.strip().strip("[]{}").strip().strip("'\"‘’“”「」`").strip()
+            )  # '["C001", "C002"]' lists its items
             part = re.sub(r"等$", "", part).strip()
             if part and len(part) <= 40:
                 found.append(part)
@@ -163,7 +223,11 @@ def learn_pattern(example: str) -> re.Pattern[str] | None:
 
 
 def is_person_name(word: str) -> bool:
-    return 2 <= len(word) <= 3 and word[0] in SURNAMES and all(re.fullmatch(f"[{CJK_RANGE}]", ch) for ch in word)
+    return (
+        2 <= len(word) <= 3
+        and word[0] in SURNAMES
+        and all(re.fullmatch(f"[{CJK_RANGE}]", ch) for ch in word)
+    )
 
 
 def currency_code(word: str) -> str | None:
@@ -193,8 +257,10 @@ def classify(param: Param) -> str:
     if CURRENCY_WORDS.search(words) or (examples and all(currency_code(e) for e in examples)):
         return "currency"
     if param.schema.get("format") in ("date", "date-time", "time") or (
-            DATE_WORDS.search(words) and not param.schema.get("pattern")
-            and not any(learn_pattern(e) and not re.search(r"\d{4}-\d{1,2}", e) for e in examples)):
+        DATE_WORDS.search(words)
+        and not param.schema.get("pattern")
+        and not any(learn_pattern(e) and not re.search(r"\d{4}-\d{1,2}", e) for e in examples)
+    ):
         return "datetime"
     if param.schema.get("pattern"):
         return "pattern"
@@ -232,7 +298,9 @@ KNOWN_FORMATS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
 
 
 def patterns_of(param: Param) -> list[re.Pattern[str]]:
-    """The schema's ``pattern``, else patterns learnt from the description's examples, else a known format (email, phone)."""
+    """The schema's ``pattern``, else patterns learnt from the description's examples, else a known
+    format (email, phone).
+    """
     schema_pattern = param.schema.get("pattern")
     if schema_pattern:
         try:
@@ -244,7 +312,9 @@ def patterns_of(param: Param) -> list[re.Pattern[str]]:
 
 
 def all_patterns(params: list[Param]) -> list[re.Pattern[str]]:
-    return [regex for param in params if classify(param) == "pattern" for regex in patterns_of(param)]
+    return [
+        regex for param in params if classify(param) == "pattern" for regex in patterns_of(param)
+    ]
 
 
 def wants_upper(param: Param) -> bool:

@@ -28,26 +28,76 @@ Span = tuple[int, int]
 SOURCE, TARGET, NEITHER = 0, 1, -1
 
 _AMOUNT = r"(?:[-+]?\d[\d,]*(?:\.\d+)?\s*(?:万|千|百|亿)?\s*(?:个|块)?\s*)?"
-_SOURCE_BEFORE = re.compile(r"(?:从|把|由|将|拿|用|以|\bfrom|\bconvert(?:ing)?|\bchange|\bexchange|\bswap|\btranslate)\s*" + _AMOUNT + r"$", re.I)
-_TARGET_BEFORE = re.compile(r"(?:换成|换为|换到|兑换成|兑换为|兑换|兑成|兑|换算成|换算为|折合成|折合|折算成|转换成|转换为|转换到|转成|转为|"
-                            r"翻译成|翻译为|翻成|译成|译为|改成|改为|变成|成|到|至|去|往|飞|对|→|->|=>|"
-                            r"\bto|\binto|\bin|\bfor)\s*" + _AMOUNT + r"$", re.I)
-_SOURCE_AFTER = re.compile(r"^\s*(?:换|兑|转|翻译|译|到|至|飞|对|→|->|=>|/|\bto\b|\binto\b|\bagainst\b)", re.I)
+_SOURCE_BEFORE = re.compile(
+    r"(?:从|把|由|将|拿|用|以|\bfrom|\bconvert(?:ing)?|\bchange|\bexchange|\bswap|\btranslate)\s*"
+    + _AMOUNT
+    + r"$",
+    re.I,
+)
+_TARGET_BEFORE = re.compile(
+    r"(?:换成|换为|换到|兑换成|兑换为|兑换|兑成|兑|换算成|换算为|折合成|折合|折算成|转换成|转换为|"
+    r"转换到|转成|转为|"
+    r"翻译成|翻译为|翻成|译成|译为|改成|改为|变成|成|到|至|去|往|飞|对|→|->|=>|"
+    r"\bto|\binto|\bin|\bfor)\s*" + _AMOUNT + r"$",
+    re.I,
+)
+_SOURCE_AFTER = re.compile(
+    r"^\s*(?:换|兑|转|翻译|译|到|至|飞|对|→|->|=>|/|\bto\b|\binto\b|\bagainst\b)", re.I
+)
 
 
-_NAME_SOURCE = {"from", "source", "src", "base", "origin", "original", "start", "begin", "departure", "depart", "input", "sell"}
-_NAME_TARGET = {"to", "target", "tgt", "dest", "destination", "end", "until", "quote", "arrival", "arrive", "output", "into", "buy"}
-_PHRASE_SOURCE = re.compile(r"convert(?:ed)?\s+from|\bfrom which\b|\bsource\b|\boriginal\b|\bbase\b|换出|兑出|原始|原来|源|起始|开始|出发")
-_PHRASE_TARGET = re.compile(r"convert(?:ed)?\s+(?:to|into)\b|\btarget\b|\bdestination\b|换成|换为|兑换成|转换成|转成|译成|目标|目的|结束|截止|到达")
+_NAME_SOURCE = {
+    "from",
+    "source",
+    "src",
+    "base",
+    "origin",
+    "original",
+    "start",
+    "begin",
+    "departure",
+    "depart",
+    "input",
+    "sell",
+}
+_NAME_TARGET = {
+    "to",
+    "target",
+    "tgt",
+    "dest",
+    "destination",
+    "end",
+    "until",
+    "quote",
+    "arrival",
+    "arrive",
+    "output",
+    "into",
+    "buy",
+}
+_PHRASE_SOURCE = re.compile(
+    r"convert(?:ed)?\s+from|\bfrom"
+    r" which\b|\bsource\b|\boriginal\b|\bbase\b|换出|兑出|原始|原来|源|起始|开始|出发"
+)
+_PHRASE_TARGET = re.compile(
+    r"convert(?:ed)?\s+(?:to|into)\b|\btarget\b|\bdestination\b|换成|换为|兑换成|转换成|转成|译成|"
+    r"目标|目的|结束|截止|到达"
+)
 
 
 def role_of(param: Param) -> int:
-    """``SOURCE`` (0) for a start/from/source value, ``TARGET`` (1) for an end/to/target value, ``NEITHER`` (-1).
+    """``SOURCE`` (0) for a start/from/source value, ``TARGET`` (1) for an end/to/target value,
+    ``NEITHER`` (-1).
 
     The parameter's name decides first (``from_currency``, ``target_lang``), then phrases of its
     description ("the currency to convert from", "要换成的货币"), then a bare from/to in it.
     """
-    name_words = set(re.findall(r"[a-z]+", " ".join(re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", param.name).lower().split("_"))))
+    name_words = set(
+        re.findall(
+            r"[a-z]+",
+            " ".join(re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", param.name).lower().split("_")),
+        )
+    )
     if name_words & _NAME_SOURCE and not name_words & _NAME_TARGET:
         return SOURCE
     if name_words & _NAME_TARGET and not name_words & _NAME_SOURCE:
@@ -59,7 +109,9 @@ def role_of(param: Param) -> int:
     if target and not source:
         return TARGET
     if source and target:
-        return SOURCE if source.start() > target.start() else TARGET  # "to convert from": the last phrase says it
+        return (
+            SOURCE if source.start() > target.start() else TARGET
+        )  # "to convert from": the last phrase says it
     if re.search(r"\bfrom\b|从", description):
         return SOURCE
     if re.search(r"\b(?:to|into|until)\b|到", description):
@@ -70,8 +122,8 @@ def role_of(param: Param) -> int:
 def mention_role(text: str, span: Span) -> int:
     """The role the words around one mention give it (see the module docstring)."""
     start, stop = span
-    before = text[max(0, start - 14):start]
-    after = text[stop:stop + 8]
+    before = text[max(0, start - 14) : start]
+    after = text[stop : stop + 8]
     if _TARGET_BEFORE.search(before):
         return TARGET
     if _SOURCE_BEFORE.search(before) or _SOURCE_AFTER.search(after):
@@ -79,17 +131,23 @@ def mention_role(text: str, span: Span) -> int:
     return NEITHER
 
 
-def assign_roles(params: list[Param], mentions: list[tuple[Any, Span]], text: str) -> dict[str, Any]:
+def assign_roles(
+    params: list[Param], mentions: list[tuple[Any, Span]], text: str
+) -> dict[str, Any]:
     """Values for paired ``params`` from every mention (in order, repeats kept) in ``text``.
 
     Each parameter gets at most one value; two parameters get the same value only when it was
-    named twice. A parameter nothing fits is left out (the caller reports it missing or uses its default).
+    named twice. A parameter nothing fits is left out (the caller reports it missing or uses its
+    default).
     """
     marked = [(value, mention_role(text, span)) for value, span in mentions]
     times_named: dict[str, int] = {}
     for value, _ in marked:
         times_named[repr(value)] = times_named.get(repr(value), 0) + 1
-    by_role = {SOURCE: [v for v, r in marked if r == SOURCE], TARGET: [v for v, r in marked if r == TARGET]}
+    by_role = {
+        SOURCE: [v for v, r in marked if r == SOURCE],
+        TARGET: [v for v, r in marked if r == TARGET],
+    }
     free = [v for v, r in marked if r == NEITHER]
     used: dict[str, int] = {}
 

@@ -22,7 +22,14 @@ def date_format(param: Param) -> str:
         if match[4]:
             fmt += f"{match[4]}%H{match[5]}%M" + (f"{match[5]}%S" if match[6] else "")
         return fmt
-    example = next((e for e in examples_of(param) if re.fullmatch(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?", e)), None)
+    example = next(
+        (
+            e
+            for e in examples_of(param)
+            if re.fullmatch(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?", e)
+        ),
+        None,
+    )
     if example:
         fmt = "%Y-%m-%d"
         if len(example) > 10:
