@@ -21,7 +21,7 @@ What is found, and how it is shown:
 kind            found                                                   shown as
 ==============  ======================================================  ==========================
 ``secret``      API keys and tokens by their published formats: ``sk-…``  ``AKIA***``, ``ghp_***``,
-                (OpenAI and compatible), ``AKIA…`` (AWS), ``LTAI…``          ``sk-***``, ``Bearer ***``,
+                (OpenAI and compatible), ``AKIA…`` (AWS), ``LTAI…``      ``sk-***``, ``Bearer ***``,
                 (Alibaba Cloud), ``AKID…`` (Tencent Cloud), ``ghp_…`` and     ``password=***``
                 ``github_pat_…`` (GitHub), ``glpat-…``, ``xox…-`` (Slack),
                 ``AIza…`` (Google), ``hf_…``, ``sk_live_…`` (Stripe), JWTs,
@@ -123,9 +123,9 @@ _SECRETS: tuple[re.Pattern[str], ...] = tuple(
             r" KEY-----"
         ),
         r"(?i)(?P<show>\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}",
-        r"(?i)"
-        + _NOT_BEFORE
-        + r"(?P<show>[A-Za-z0-9_-]*?(?:api[_-]?key|apikey|access[_-]?key|secret|token|password|passwd|pwd)\"?\s*[=:]\s*\"?)"
+        r"(?i)" + _NOT_BEFORE + r"(?P<show>[A-Za-z0-9_-]*?"
+        r"(?:api[_-]?key|apikey|access[_-]?key|secret|token|password|passwd|pwd)"
+        r"\"?\s*[=:]\s*\"?)"
         r"[^" + _VALUE_END + r"]{6,}",
         _NOT_BEFORE
         + r"(?P<show>eyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",  # a JWT

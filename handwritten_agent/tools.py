@@ -162,8 +162,8 @@ class Tool:
         problems = validation_errors(self.parameters, args)
         if problems:
             return ToolResult.fail(
-                f"工具 {self.name} 的参数不符合要求：{'；'.join(problems)}。请修正参数后再调用一"
-                f"次。"
+                f"工具 {self.name} 的参数不符合要求：{'；'.join(problems)}。"
+                "请修正参数后再调用一次。"
             )
         return run_with_timeout(self.fn, args, self.timeout, self.name)
 
@@ -218,7 +218,7 @@ def tool(
     return build(fn) if fn is not None else build
 
 
-# --------------------------------------------------------------------------- schema from signature + docstring
+# ---------------------------------------------------------------- schema from signature + docstring
 
 _SECTION = re.compile(
     r"^\s*(Args|Arguments|Parameters|Returns?|Raises|Yields?|Examples?|Notes?)\s*[:：]\s*$"
@@ -268,9 +268,8 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
             joiner = "" if not text or not text[-1].isascii() else " "
             params[current] = text + joiner + line.strip()
         else:
-            in_args = (
-                False  # text at the section's own level that is not "name: ..." ends the section
-            )
+            # text at the section's own level that is not "name: ..." ends the section
+            in_args = False
     return description, params
 
 
@@ -321,8 +320,8 @@ def build_schema(fn: Callable[..., Any]) -> tuple[str, dict[str, Any]]:
     if not description:
         raise ToolDefinitionError(
             f"工具 {fname} 没有描述。模型靠描述来选工具："
-            f'请加一个文档字符串，第一行说明它做什么，例如：\n    """查询指定城市的天气，例如：北京'
-            f'"""'
+            '请加一个文档字符串，第一行说明它做什么，例如：\n    """查询指定城市的天气，例如：'
+            '北京"""'
         )
     try:
         hints = typing.get_type_hints(fn, include_extras=True)
@@ -359,8 +358,7 @@ def build_schema(fn: Callable[..., Any]) -> tuple[str, dict[str, Any]]:
         if param.default is inspect.Parameter.empty and _is_optional(annotation):
             raise ToolDefinitionError(
                 f"工具 {fname}：参数 {pname!r} 是 Optional，却没有默认值；模型不传它时调用就会失"
-                f"败。"
-                f"请给它一个默认值，例如：\n    {pname}: Optional[...] = None"
+                f"败。请给它一个默认值，例如：\n    {pname}: Optional[...] = None"
             )
         if param.default is inspect.Parameter.empty:
             required.append(pname)
@@ -460,14 +458,8 @@ def _describe(error: Any) -> str:
         options = "、".join(json.dumps(v, ensure_ascii=False) for v in error.validator_value)
         return f"{field_name} 必须是 {options} 之一，收到的是 {got}"
     if error.validator in _BOUNDS_ZH:
-        return (
-            f"{field_name}"
-            f" "
-            f"{_BOUNDS_ZH[error.validator].format(json.dumps(error.validator_value, ensure_ascii=False))}"
-            f""
-            f"，"
-            f"收到的是 {got}"
-        )
+        bound = json.dumps(error.validator_value, ensure_ascii=False)
+        return f"{field_name} {_BOUNDS_ZH[error.validator].format(bound)}，收到的是 {got}"
     return f"{field_name} 不符合要求（{error.validator}）：{error.message}"
 
 
@@ -506,8 +498,8 @@ def run_with_timeout(
     worker.join(timeout)
     if worker.is_alive():
         return ToolResult.fail(
-            f"TimeoutError：工具 {name} 在 {timeout:g} 秒内没有完成。请稍后再试，或者缩小请求的范"
-            f"围。",
+            f"TimeoutError：工具 {name} 在 {timeout:g} 秒内没有完成。请稍后再试，"
+            "或者缩小请求的范围。",
             TimeoutError(f"{name} timed out after {timeout} s"),
         )
     return box[0] if box else ToolResult.fail(f"工具 {name} 结束了，但没有返回结果")

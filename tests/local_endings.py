@@ -13,7 +13,8 @@ greedily (temperature 0, what the notebooks do) and ``--runs`` times sampled (te
   for the greeting, an answer given without calling a tool);
 - ``wrong``: a final answer that misses one of those facts (or a greeting answered by calling
   tools);
-- ``markup``: a final answer containing chat-template markup (``<tools>``, ``<tool_call>``, ``<|…|>``);
+- ``markup``: a final answer containing chat-template markup (``<tools>``, ``<tool_call>``,
+  ``<|…|>``);
 - ``xml``: a final answer containing other XML-like tags the model made up (``<function name=…>``);
 - ``empty``: the run ended with ``stop_reason=error`` because the model's reply was empty;
 - ``max_steps`` / ``timeout`` / ``error``: the other stop reasons.

@@ -28,7 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-UNIT = r"(?:毫秒|ms|秒|s\b|分钟|%|％|倍|×|x\b|tokens?/s|token/秒|个?\s*tokens?|个\s*token|元|美元|KB|MB|GB|次/秒)"
+UNIT = (
+    r"(?:毫秒|ms|秒|s\b|分钟|%|％|倍|×|x\b|tokens?/s|token/秒|个?\s*tokens?|个\s*token"
+    r"|元|美元|KB|MB|GB|次/秒)"
+)
 NUMBER = r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?"
 FIGURE = re.compile(NUMBER + r"\s*" + UNIT, re.I)
 CUES = re.compile(

@@ -34,7 +34,7 @@ from handwritten_agent.service import ServiceSettings, Store, create_app
 from handwritten_agent.service.runner import RunManager
 from handwritten_agent.tools import ToolRegistry, ToolResult, tool
 
-# --------------------------------------------------------------------------- a small world: one side effect, one gate
+# --------------------------------------------------------- a small world: one side effect, one gate
 
 SENT: list[tuple[str, str]] = []
 SENT_LOCK = threading.Lock()

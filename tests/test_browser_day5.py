@@ -198,8 +198,10 @@ def lab(tmp_path):
 KERNEL_IDLE = """() => {
     const app = window.jupyterapp;
     const panel = app && app.shell.currentWidget;
-    const kernel = panel && panel.sessionContext && panel.sessionContext.session && panel.sessionContext.session.kernel;
-    return Boolean(kernel && kernel.status === 'idle' && panel.content && panel.content.widgets.length > 0);
+    const session = panel && panel.sessionContext && panel.sessionContext.session;
+    const kernel = session && session.kernel;
+    const cells = panel && panel.content && panel.content.widgets.length;
+    return Boolean(kernel && kernel.status === 'idle' && cells > 0);
 }"""
 
 RUN_CELLS = """async (indices) => {
@@ -215,7 +217,9 @@ RUN_CELLS = """async (indices) => {
 CELL_TEXT = (
     """(index) => window.jupyterapp.shell.currentWidget.content.widgets[index].node.innerText"""
 )
-EXECUTION_COUNT = """(index) => window.jupyterapp.shell.currentWidget.content.widgets[index].model.executionCount"""
+EXECUTION_COUNT = (
+    "(index) => window.jupyterapp.shell.currentWidget.content.widgets[index].model.executionCount"
+)
 
 
 def _cell(page, index: int):

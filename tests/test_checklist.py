@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from handwritten_agent.agent import Agent
 from handwritten_agent.course.checklist import SPECS, find_root, format_items, run_checklist
 from handwritten_agent.course.checklist.code import find_eval, find_secrets, python_files
 from handwritten_agent.course.checklist.runs import NOW, course_assistant, example_arguments

@@ -29,12 +29,11 @@ from handwritten_agent.config import ConfigError, load_settings
 from handwritten_agent.course.offline import BackendError, model_fetch, serve
 from handwritten_agent.course.offline.faults import FAULTS, MESSINESS
 from handwritten_agent.llm import BadRequest, ChatClient, LLMError, connect
-from handwritten_agent.messages import ChatResult
 from handwritten_agent.run import StopRun
 from handwritten_agent.scenarios import basic_registry, make_clock_tool
 from handwritten_agent.scenarios.calculator import evaluate
-from handwritten_agent.scripted import FunctionClient, ScriptedClient, call, calls, reply
-from handwritten_agent.tools import Tool, ToolDefinitionError, ToolError, ToolRegistry, tool
+from handwritten_agent.scripted import ScriptedClient, call, calls, reply
+from handwritten_agent.tools import ToolError, ToolRegistry, tool
 
 NOW = datetime(2026, 3, 12, 14, 30)
 QUESTION = (  # its own text: the rate_limit fault remembers requests across tests

@@ -23,7 +23,7 @@ from handwritten_agent.masking import (
     mask_value,
 )
 
-# --------------------------------------------------------------------------- generators of real-looking personal data
+# --------------------------------------------------------- generators of real-looking personal data
 
 ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
 ID_CHECK = "10X98765432"

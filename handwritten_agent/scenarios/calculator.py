@@ -208,6 +208,7 @@ def calculator(expression: str) -> int | float:
     支持 + - * / // % **（乘方）和括号，以及 sqrt、abs、round、sin、cos、log 等函数和常量 pi、e。
 
     Args:
-        expression: 要计算的算式，只含数字、运算符和函数，例如：17 * 9、(3 + 5) / 2、sqrt(2)、100 * 7.2
+        expression: 要计算的算式，只含数字、运算符和函数，
+            例如：17 * 9、(3 + 5) / 2、sqrt(2)、100 * 7.2
     """
     return evaluate(expression)

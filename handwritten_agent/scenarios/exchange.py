@@ -61,7 +61,8 @@ def currency_code(text: str) -> str | None:
 
 @tool
 def get_exchange_rate(base: str, target: str) -> dict[str, Any]:
-    """查询两种货币之间的汇率（示例汇率），即 1 单位 base 货币能换多少 target 货币，例如“美元兑人民币的汇率是多少”。
+    """查询两种货币之间的汇率（示例汇率），即 1 单位 base 货币能换多少 target 货币，
+    例如“美元兑人民币的汇率是多少”。
 
     Args:
         base: 要换出的货币，货币代码或中文名称，例如：USD 或 美元

@@ -24,7 +24,8 @@ def span_tree() -> str:
 
     tree_x, bar_x, bar_w = 40, 520, 500
     rows = [
-        # (indent, label, detail, colour, start, end)  start/end: fractions of the run, for the sketch only
+        # (indent, label, detail, colour, start, end)
+        # start/end: fractions of the run, for the sketch only
         (
             0,
             "invoke_agent handwritten_agent",

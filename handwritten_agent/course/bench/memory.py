@@ -186,14 +186,15 @@ def bench_recall(ctx: Context) -> list[Figure]:
         found = [len(store.recall(users[0], q)) for q in queries]
         position = iter(range(10**9))
 
-        def ours() -> None:
-            store.recall(users[0], queries[next(position) % len(queries)])
+        # the closures run within this iteration (timed below), so they bind this store's values
+        def ours(store=store, user=users[0], queries=queries, position=position) -> None:
+            store.recall(user, queries[next(position) % len(queries)])
 
-        def floor() -> None:
+        def floor(store=store, user=users[0], queries=queries, position=position) -> None:
             word = ["预算", "住在", "过敏", "电话", "花生", "报销"][next(position) % len(queries)]
             store._db.execute(
                 "SELECT * FROM memories WHERE user_id = ? AND normalized LIKE ?",
-                (users[0], f"%{word}%"),
+                (user, f"%{word}%"),
             ).fetchall()
 
         figures.append(

@@ -140,12 +140,10 @@ class _ServiceProcess:
         found = re.search(r"http://[\d.]+:\d+", line)
         if not found:
             self.stop()
-            raise Unavailable(
-                f"服务没有启动："
-                f"{line.strip() or (self.process.stderr.read()[-500:] if self.process.stderr else '')}"
-                f""
-                f""
+            said = line.strip() or (
+                self.process.stderr.read()[-500:] if self.process.stderr else ""
             )
+            raise Unavailable(f"服务没有启动：{said}")
         self.url = found.group(0)
         self.client = httpx.Client(
             base_url=self.url,

@@ -1,4 +1,5 @@
-"""``python -m handwritten_agent eval [--model NAME] [--repeat K] [--json PATH] [--only CASE] [--cases office|extra|all]``.
+"""``python -m handwritten_agent eval [--model NAME] [--repeat K] [--json PATH] [--only CASE]
+[--cases office|extra|all]``.
 
 Runs the ten office cases (``--cases extra``: the twelve extra ones, ``all``: both) against the
 model ``.env`` names (the offline simulator when it names none; ``LLM_PROVIDER=local`` for the local

@@ -139,7 +139,10 @@ class CheckResult:
                     "\n"
                 )
             else:
-                why = "这是 llama-cpp-python 按这台机器的 CPU 编译出的代码出了问题，不是你的代码的问题。\n"
+                why = (
+                    "这是 llama-cpp-python 按这台机器的 CPU 编译出的代码出了问题，"
+                    "不是你的代码的问题。\n"
+                )
             return (
                 what
                 + build

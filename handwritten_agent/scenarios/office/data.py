@@ -22,28 +22,41 @@ from pathlib import Path
 from ...storage import connect
 
 SCHEMA = """
-CREATE TABLE rooms (id TEXT PRIMARY KEY, name TEXT NOT NULL, location TEXT NOT NULL, capacity INTEGER NOT NULL);
+CREATE TABLE rooms (
+    id TEXT PRIMARY KEY, name TEXT NOT NULL, location TEXT NOT NULL, capacity INTEGER NOT NULL
+);
 CREATE TABLE bookings (
-    id TEXT PRIMARY KEY, room_id TEXT NOT NULL REFERENCES rooms(id), start_time TEXT NOT NULL, end_time TEXT NOT NULL,
+    id TEXT PRIMARY KEY, room_id TEXT NOT NULL REFERENCES rooms(id),
+    start_time TEXT NOT NULL, end_time TEXT NOT NULL,
     attendees INTEGER NOT NULL, booked_by TEXT NOT NULL, created_at TEXT NOT NULL
 );
-CREATE TABLE employees (id TEXT PRIMARY KEY, name TEXT NOT NULL, email TEXT NOT NULL, phone TEXT NOT NULL, department TEXT NOT NULL);
+CREATE TABLE employees (
+    id TEXT PRIMARY KEY, name TEXT NOT NULL, email TEXT NOT NULL, phone TEXT NOT NULL,
+    department TEXT NOT NULL
+);
 CREATE TABLE customers (
-    id TEXT PRIMARY KEY, name TEXT NOT NULL, phone TEXT NOT NULL, email TEXT NOT NULL, id_number TEXT NOT NULL,
+    id TEXT PRIMARY KEY, name TEXT NOT NULL, phone TEXT NOT NULL, email TEXT NOT NULL,
+    id_number TEXT NOT NULL,
     bank_card TEXT NOT NULL, level TEXT NOT NULL, points INTEGER NOT NULL
 );
-CREATE TABLE inbox (id TEXT PRIMARY KEY, sender TEXT NOT NULL, subject TEXT NOT NULL, body TEXT NOT NULL, received_at TEXT NOT NULL);
+CREATE TABLE inbox (
+    id TEXT PRIMARY KEY, sender TEXT NOT NULL, subject TEXT NOT NULL, body TEXT NOT NULL,
+    received_at TEXT NOT NULL
+);
 CREATE TABLE email_outbox (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, to_address TEXT NOT NULL, subject TEXT NOT NULL, content TEXT NOT NULL,
+    id INTEGER PRIMARY KEY AUTOINCREMENT, to_address TEXT NOT NULL, subject TEXT NOT NULL,
+    content TEXT NOT NULL,
     sent_by TEXT NOT NULL, sent_at TEXT NOT NULL
 );
 CREATE TABLE sms_outbox (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, customer_id TEXT NOT NULL, phone TEXT NOT NULL, content TEXT NOT NULL,
+    id INTEGER PRIMARY KEY AUTOINCREMENT, customer_id TEXT NOT NULL, phone TEXT NOT NULL,
+    content TEXT NOT NULL,
     sent_by TEXT NOT NULL, sent_at TEXT NOT NULL
 );
 CREATE TABLE purchase_requests (
-    id TEXT PRIMARY KEY, item TEXT NOT NULL, quantity INTEGER NOT NULL, unit_price REAL NOT NULL, total REAL NOT NULL,
-    reason TEXT NOT NULL, requested_by TEXT NOT NULL, status TEXT NOT NULL, created_at TEXT NOT NULL, fingerprint TEXT NOT NULL UNIQUE
+    id TEXT PRIMARY KEY, item TEXT NOT NULL, quantity INTEGER NOT NULL, unit_price REAL NOT NULL,
+    total REAL NOT NULL, reason TEXT NOT NULL, requested_by TEXT NOT NULL, status TEXT NOT NULL,
+    created_at TEXT NOT NULL, fingerprint TEXT NOT NULL UNIQUE
 );
 """
 
