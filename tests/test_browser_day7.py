@@ -265,3 +265,64 @@ def test_a_reload_and_a_service_restart_while_a_card_waits_still_show_the_answer
             browser.close()
             server.stop()
             app.state.manager.shutdown(wait=True)
+
+
+def test_a_card_decided_by_another_approver_leaves_the_queue_and_a_stale_click_says_who(tmp_path):
+    """Two 行政主管 see the same L3 card. 王强 approves it: 李丽's queue drops the card at its next
+    refresh. A third approver whose queue cannot refresh (the request is blocked) still shows the
+    card; clicking 批准 there answers 409, and the card says in Chinese who already decided."""
+    settings = ServiceSettings(
+        db_path=str(tmp_path / "service.sqlite3"),
+        llm=load_settings({"LLM_PROVIDER": "offline"}, dotenv=False),
+        clock=lambda: NOW,
+        sse_poll_seconds=0.02,
+    )
+    app = create_app(settings)
+    tokens = {
+        name: app.state.store.add_user(name, role)[1]
+        for name, role in (
+            ("张明", "行政助理"),
+            ("李丽", "行政主管"),
+            ("王强", "行政主管"),
+            ("赵敏", "行政主管"),
+        )
+    }
+    with BackgroundServer(app) as server, sync_playwright() as playwright:
+        url = server.url
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS
+        )
+        zhang, li, wang, zhao = (browser.new_context().new_page() for _ in range(4))
+        try:
+            for page in (zhang, li, wang, zhao):
+                page.set_default_timeout(20_000)
+            login(zhang, url, tokens["张明"])
+            zhang.locator("#message").fill(EMAIL)
+            zhang.locator("#message").press("Enter")
+            expect(zhang.locator("#log .card").first).to_contain_text("send_notification_email")
+
+            for page, name in ((li, "李丽"), (wang, "王强"), (zhao, "赵敏")):
+                login(page, url, tokens[name])
+                expect(page.locator("#queue .card")).to_have_count(1)
+            # 赵敏's queue stops refreshing from here on: her card goes stale
+            zhao.route("**/v1/confirmations", lambda route: route.abort())
+
+            wang.locator("#queue .card").first.get_by_role("button", name="批准").click()
+            expect(wang.locator("#queue .card").first).to_contain_text("已批准")
+            expect(li.locator("#queue .card")).to_have_count(0)  # decided elsewhere: gone
+            expect(zhang.locator("#log .answer").first).to_contain_text("助手：")
+
+            stale = zhao.locator("#queue .card").first
+            stale.get_by_role("button", name="批准").click()
+            expect(stale).to_contain_text("没有成功")
+            expect(stale).to_contain_text("王强")
+            assert rows(tmp_path, "SELECT COUNT(*) FROM email_outbox") == [(1,)]
+        except Exception:
+            for name, page in (("zhang", zhang), ("li", li), ("wang", wang), ("zhao", zhao)):
+                page.screenshot(
+                    path=str(ARTIFACTS / f"day7_elsewhere_failure_{name}.png"), full_page=True
+                )
+            raise
+        finally:
+            browser.close()
+    app.state.manager.shutdown(wait=True)
