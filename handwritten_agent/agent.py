@@ -23,7 +23,8 @@ This is the seeds' minimal loop made correct:
   ======================  =======================================================================
 
 Later days attach through ``hooks`` (see ``hooks.py``): objects whose ``prepare_messages``,
-``visible_tools``, ``check_call``, ``after_call`` and ``on_event`` the loop calls at those points.
+``visible_tools``, ``before_model``, ``check_call``, ``after_call``, ``on_event``… the loop calls at
+those points.
 The loop itself knows no day. ``memory=fn`` and ``on_event=fn`` are sugar for the two most common
 hooks.
 
@@ -198,9 +199,10 @@ class Agent:
                 + (f"不认识 {', '.join(unknown)}；" if unknown else "")
                 + f"待确认的是 {', '.join(ids)}。"
             )
+        # copies, so the paused result stays as it was
         steps = [
-            Step(s.index, s.reply, s.model_ms, list(s.calls)) for s in paused.steps
-        ]  # the paused result stays as it was
+            Step(s.index, s.reply, s.model_ms, list(s.calls), list(s.shown)) for s in paused.steps
+        ]
         run = RunResult(
             answer=None,
             stop_reason="running",
@@ -343,6 +345,8 @@ class Agent:
             list(run.messages), context
         )  # the model may see less; the run keeps all
         tools = [tool.schema() for tool in self.hooks.visible_tools(list(self.registry), context)]
+        context.shown = tuple(schema["function"]["name"] for schema in tools)
+        self.hooks.before_model(sent, tools, context)  # may stop the run (a budget)
         yield from self._reports(context, event)
         started = time.perf_counter()
         try:
@@ -352,7 +356,7 @@ class Agent:
             yield from self._reports(context, event)
             return f"第 {index} 步调用模型失败：{type(exc).__name__}: {exc}"
         yield from self._reports(context, event)
-        step = Step(index, reply, _ms_since(started))
+        step = Step(index, reply, _ms_since(started), shown=list(context.shown))
         run.steps.append(step)
         yield event(
             "model_call",
@@ -360,7 +364,7 @@ class Agent:
             reply=reply,
             duration_ms=step.model_ms,
             messages=list(sent),
-            data={"tools": [t["function"]["name"] for t in tools]},
+            data={"tools": list(context.shown)},
         )
         return reply
 
@@ -391,6 +395,7 @@ class Agent:
                 self.registry.get(call.name),
                 decisions.get(request.id) if request is not None else None,
                 request,
+                tuple(step.shown),
             )
             try:
                 with within(
@@ -475,12 +480,12 @@ class Agent:
 
 
 def _last_run(events: Iterator[AgentEvent]) -> RunResult:
-    last = None
-    for last in events:
-        pass
-    if last is None or last.run is None:  # _loop always ends with a stop event that carries the run
+    run = None
+    for event in events:
+        run = event.run  # set only on the last event: _loop always ends with a stop that carries it
+    if run is None:
         raise RuntimeError("运行没有以 stop 事件结束：这是 Agent 循环本身的错误。")
-    return last.run
+    return run
 
 
 def _answers_in_call_order(messages: list[dict[str, Any]]) -> None:

@@ -1,44 +1,41 @@
 """Hooks: how Days 4–7 attach to the Day 3 loop without rewriting it.
 
-A hook is any object with some of these seven methods. ``Agent(..., hooks=[a, b])`` calls, at each
+A hook is any object with some of these eight methods. ``Agent(..., hooks=[a, b])`` calls, at each
 named point of the loop, every hook that has the method, in the order given:
 
-=====================================================  =============================  ===========================================
-method                                                 when                           what it may do
-=====================================================  =============================  ===========================================
-``start_run(messages, tools, context)``                as a run starts or resumes     learn what the conversation so far brought
-                                                                                      in (the gate:
-                                                                                      untrusted text
-                                                                                      in the
-                                                                                      history)
-``prepare_messages(messages, context) -> messages``    before every model call        send the model less (a window, a summary —
-                                                                                      Day 4); the
-                                                                                      run keeps the
-                                                                                      full history
-``visible_tools(tools, context) -> tools``             before every model call        show the model fewer tools (Day 5)
-``check_call(call, context) -> ToolResult | None``     before every tool call         answer the call without running it (a
-                                                                                      refusal, a
-                                                                                      cached
-                                                                                      result), or
-                                                                                      raise
-                                                                                      ``NeedsConfirmation``
-                                                                                      to pause it
-                                                                                      (Day 5)
-``after_call(call, result, context) -> ToolResult``    after a tool ran               change what the model reads (masking, Day 5)
-``review_answer(answer, run, context) -> str | None``  before a final answer stands  send the model a note instead, and go on
-                                                                                      (an answer
-                                                                                      that claims
-                                                                                      what no tool
-                                                                                      did)
-``on_event(event)``                                    every event, as it happens     print it, write a trace (Day 6), count cost
-=====================================================  =============================  ===========================================
+====================================  ==========================  ==================================
+method                                when                        what it may do
+====================================  ==========================  ==================================
+``start_run(messages, tools, ctx)``   a run starts or resumes     learn what the history brought in
+                                                                  (the gate: untrusted text)
+``prepare_messages(messages, ctx)``   before every model call     send the model less (a window, a
+``-> messages``                                                   summary — Day 4); the run keeps
+                                                                  its full history
+``visible_tools(tools, ctx)``         before every model call     show the model fewer tools
+``-> tools``                                                      (Day 5)
+``before_model(messages, tools,``     just before the call        look at exactly what is sent
+``ctx)``                                                          (messages, tool schemas); stop
+                                                                  the run (a budget, Day 6)
+``check_call(call, ctx)``             before every tool call      answer it without running it (a
+``-> ToolResult | None``                                          refusal, a cached result), or
+                                                                  raise ``NeedsConfirmation``
+``after_call(call, result, ctx)``     after a tool ran            change what the model reads
+``-> ToolResult``                                                 (masking, Day 5)
+``review_answer(answer, run, ctx)``   before a final answer       send the model a note instead,
+``-> str | None``                     stands                      and go on (a claim no tool backs)
+``on_event(event)``                   every event, as it happens  print it, write a trace (Day 6),
+                                                                  count cost
+====================================  ==========================  ==================================
 
 Any of them may raise ``StopRun(reason, message)`` to end the run with that stop reason (a budget, a
 cancel). ``context.report(kind, **data)`` adds an event of the hook's own (a gate's ``permission``,
 a memory policy's ``memory``). ``check_call`` stops at the first hook that answers; the others
 chain, each getting what the one before returned; ``review_answer`` stops at the first note (the
 loop appends it as a user message and asks the model again, within ``max_steps``); ``on_event``
-reaches every hook even when one of them stops the run.
+reaches every hook even when one of them stops the run. ``ctx`` is the ``HookContext``: the run
+and step, the tools the model was shown at that step (``shown``), and for a tool call the tool.
+``agent.hooks.find(PolicyGate)`` gives an agent's hook of a given type (the confirmation card asks
+the gate who may decide).
 
 ``Agent(memory=fn)`` and ``Agent(on_event=fn)`` are sugar for the two hooks the notebooks use most:
 ``MessagesHook(fn)`` (a ``messages -> messages`` function, such as a memory policy) and
@@ -52,25 +49,28 @@ yields what was reported as events of the run (``retry`` and ``fallback`` before
 every ``iter_run`` caller sees them with nothing wired by hand. Outside a run ``report`` does
 nothing and returns False.
 
-Left out: async hooks, and hooks around the model call itself (wrap the client instead: a
-``ChatModel`` is one method).
+Left out: async hooks, and a hook that changes the model call itself (``before_model`` only looks;
+to retry or switch models, wrap the client: a ``ChatModel`` is one method).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from .messages import ToolCall
 from .run import AgentEvent, RunResult, StopRun
 from .tokens import count_message_tokens
 from .tools import Tool, ToolResult
 
+H = TypeVar("H")
+
 HOOK_METHODS = (
     "start_run",
     "prepare_messages",
     "visible_tools",
+    "before_model",
     "check_call",
     "after_call",
     "review_answer",
@@ -94,6 +94,10 @@ class HookContext:
     """On resume: the decision a person made about this paused call."""
     request: Any = None
     """On resume: the confirmation request the call paused with."""
+    shown: tuple[str, ...] = ()
+    """The names of the tools the model was shown at this step (set once ``visible_tools`` ran; a
+    resumed call gets the ones recorded in its step).
+    """
     reports: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
     def report(self, kind: str, **data: Any) -> None:
@@ -115,6 +119,16 @@ class Hooks:
                 )
         self.hooks = list(hooks)
 
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.hooks)
+
+    def __len__(self) -> int:
+        return len(self.hooks)
+
+    def find(self, kind: type[H]) -> H | None:
+        """The first hook that is a ``kind`` (e.g. the agent's ``PolicyGate``), or None."""
+        return next((hook for hook in self.hooks if isinstance(hook, kind)), None)
+
     def _methods(self, name: str) -> list[Callable[..., Any]]:
         return [method for hook in self.hooks if callable(method := getattr(hook, name, None))]
 
@@ -135,6 +149,12 @@ class Hooks:
         for method in self._methods("visible_tools"):
             tools = method(tools, context)
         return tools
+
+    def before_model(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], context: HookContext
+    ) -> None:
+        for method in self._methods("before_model"):
+            method(messages, tools, context)
 
     def check_call(self, call: ToolCall, context: HookContext) -> ToolResult | None:
         for method in self._methods("check_call"):

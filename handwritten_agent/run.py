@@ -96,6 +96,10 @@ class Step:
     reply: ChatResult
     model_ms: float
     calls: list[ToolCallRecord] = field(default_factory=list)
+    shown: list[str] = field(default_factory=list)
+    """The names of the tools the model was shown for this call (what a resumed call is checked
+    against).
+    """
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -103,6 +107,7 @@ class Step:
             "reply": self.reply.to_dict(),
             "model_ms": self.model_ms,
             "calls": [c.to_dict() for c in self.calls],
+            "shown": list(self.shown),
         }
 
     @classmethod
@@ -112,6 +117,7 @@ class Step:
             ChatResult.from_dict(data["reply"]),
             data.get("model_ms", 0.0),
             [ToolCallRecord.from_dict(c) for c in data.get("calls", [])],
+            list(data.get("shown", [])),
         )
 
 

@@ -103,14 +103,6 @@ def _person(user: Any) -> str:
     return str(user) if user else "未知"
 
 
-def gate_of(agent: Any) -> PolicyGate | None:
-    """The agent's permission gate, if it has one (the card asks it who may decide)."""
-    for hook in getattr(getattr(agent, "hooks", None), "hooks", []):
-        if isinstance(hook, PolicyGate):
-            return hook
-    return None
-
-
 class ConfirmationCard:
     """One paused call, with 批准 / 拒绝 buttons. Display it with ``display(card)`` (or as a cell's
     last value).
@@ -451,7 +443,7 @@ class ConfirmationPanel:
             ending = ending_zh(str(getattr(paused, "stop_reason", None)))
             raise ValueError(f"这个运行没有在等待确认（它已经结束：{ending}），没有卡片可显示。")
         self.agent, self.decider, self.max_rounds = agent, decider, max_rounds
-        self.gate = gate_of(agent)
+        self.gate = agent.hooks.find(PolicyGate)  # asked who may decide
         self.approvers = list(approvers)
         self.results = [paused]
         self.cards: list[ConfirmationCard] = []
@@ -646,6 +638,5 @@ __all__ = [
     "confirm",
     "ending_zh",
     "format_permission",
-    "gate_of",
     "print_permission_event",
 ]

@@ -126,7 +126,9 @@ def policy(**options) -> Policy:
 
 def gate_of(agent: Agent) -> PolicyGate:
     """The permission gate among an agent's hooks."""
-    return next(hook for hook in agent.hooks.hooks if isinstance(hook, PolicyGate))
+    gate = agent.hooks.find(PolicyGate)
+    assert gate is not None
+    return gate
 
 
 def agent(*replies, user=ALICE, pol=None, **options):

@@ -1,7 +1,7 @@
 """The permission gate: the policy applied, in code, in front of every tool call of a run.
 
 ``Agent(client, registry, hooks=[PolicyGate(policy, user)])`` puts it in front of every call; it is
-a hook (``hooks.py``) and the loop asks it four things:
+a hook (``hooks.py``) and the loop calls it at five points:
 
 - ``visible_tools(tools, context)`` before every model call: only the tools this user's role may see
   are sent, so the model cannot even name the others;
@@ -99,9 +99,6 @@ _APPLYING = threading.Lock()
 cannot both count targets the other has not written yet (within one process; the audit log is shared
 across processes)."""
 
-VISIBLE_RUNS = 256
-"""How many runs' visible tools a gate remembers (the newest ones)."""
-
 SECRETS_ONLY = MaskingRules(kinds=("secret",))
 """Applied after the policy's own rules to everything a card or an audit row shows: secrets are
 never shown.
@@ -115,27 +112,16 @@ class PolicyGate:
         if not isinstance(policy, Policy):
             raise TypeError(f"policy 要是 permissions.Policy，收到的是 {type(policy).__name__}。")
         self.policy, self.user = policy, user
-        self._visible: dict[str, list[Tool]] = {}
-        """Per run id: the tools this gate last showed the model in that run (one gate may serve
-        several runs).
-        """
-        self._last_visible: list[Tool] | None = None
-        self._visible_lock = threading.Lock()
         self._untrusted: dict[str, list[dict[str, Any]]] = {}
         """Per run id: the untrusted results that entered it (a cache of ``AuditLog.untrusted``)."""
 
-    # ------------------------------------------------------------------ the three questions
+    # ------------------------------------------------------------------ the hook's methods
 
     def visible_tools(self, tools: list[Tool], context: HookContext) -> list[Tool]:
-        visible = self.policy.visible(self.user, tools)
-        with self._visible_lock:  # runs of one gate may run in several threads
-            self._visible.pop(
-                context.run_id, None
-            )  # re-inserted last: the oldest runs are forgotten first
-            self._visible[context.run_id] = self._last_visible = visible
-            while len(self._visible) > VISIBLE_RUNS:
-                self._visible.pop(next(iter(self._visible)))
-        return visible
+        """Only the tools this user's role may see (the loop records their names in
+        ``context.shown``).
+        """
+        return self.policy.visible(self.user, tools)
 
     def prepare_messages(
         self, messages: list[dict[str, Any]], context: HookContext
@@ -194,7 +180,7 @@ class PolicyGate:
         self.carry_over(context.run_id, messages, tools)
 
     def carry_over(
-        self, run_id: str, history: list[dict[str, Any]], registry: Iterable[Tool] | None = None
+        self, run_id: str, history: list[dict[str, Any]], registry: Iterable[Tool]
     ) -> int:
         """Tell the gate that run ``run_id`` starts from ``history`` (earlier turns of the
         conversation): the untrusted text in it counts as having entered this run. Returns how many
@@ -203,10 +189,8 @@ class PolicyGate:
         The messages say where their text came from: a tool result is untrusted when its tool (named
         by the assistant call it answers) is declared ``untrusted`` — or is not one of
         ``registry``'s tools, since nothing vouches for a tool this run does not know; a summary
-        marked as holding external text (Day 4) is untrusted too. ``registry``: the run's tools
-        (default: the ones this gate showed the model in that run, else the last it showed)."""
-        shown = self._visible.get(run_id, self._last_visible)
-        tools = {tool.name: tool for tool in (registry if registry is not None else shown or [])}
+        marked as holding external text (Day 4) is untrusted too. ``registry``: the run's tools."""
+        tools = {tool.name: tool for tool in registry}
         names = {
             c.get("id"): (c.get("function") or {}).get("name")
             for m in history
@@ -274,9 +258,8 @@ class PolicyGate:
     # time
 
     def _verdict(self, call: ToolCall, context: HookContext) -> Verdict:
-        names = [tool.name for tool in self._visible.get(context.run_id, [])]
         return self.policy.decide(
-            self.user, call, context.tool, visible_names=names, run_id=context.run_id
+            self.user, call, context.tool, visible_names=context.shown, run_id=context.run_id
         )
 
     def _first_time(self, call: ToolCall, context: HookContext) -> ToolResult | None:

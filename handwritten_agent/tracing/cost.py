@@ -49,7 +49,7 @@ from ..pricing import (
     PriceTable,
 )  # noqa: F401 - re-exported
 from ..run import StopRun
-from ..tokens import cached_tokens
+from ..tokens import cached_tokens, count_message_tokens
 from .trace import iter_lines, parse_ts
 
 
@@ -199,34 +199,19 @@ class Budget:
         self.model = model
         self.check_before = check_before
         self._answered_by: str | None = None
-        self._about_to_send: dict[str, list[dict[str, Any]]] = {}
 
-    def prepare_messages(
-        self, messages: list[dict[str, Any]], context: Any
-    ) -> list[dict[str, Any]]:
-        """With ``check_before``: remember what is about to be sent (the estimate is made once the
-        tools are known).
+    def before_model(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], context: Any
+    ) -> None:
+        """With ``check_before``: stop before a model call whose estimated input (the messages and
+        tool schemas about to be sent) alone would pass a limit.
         """
-        if self.check_before:
-            self._about_to_send[str(context.run_id)] = messages
-        return messages
-
-    def visible_tools(self, tools: list[Any], context: Any) -> list[Any]:
-        """With ``check_before``: stop before a model call whose estimated input (messages and tool
-        schemas) alone would pass a limit.
-        """
-        messages = self._about_to_send.pop(str(context.run_id), None)
-        if not self.check_before or messages is None:
-            return tools
-        from ..tokens import count_message_tokens
-
+        if not self.check_before:
+            return
         price = self.prices.get(self._answered_by or self.model)
         if price is None or price.currency != self.currency:
-            return (
-                tools  # nothing to estimate with; the check after the call still counts what it can
-            )
-        schemas = [tool.schema() if hasattr(tool, "schema") else tool for tool in tools]
-        estimate = count_message_tokens(messages, schemas) * price.input / 1_000_000
+            return  # nothing to estimate with; the check after the call still counts what it can
+        estimate = count_message_tokens(messages, tools) * price.input / 1_000_000
         unit = CURRENCY_ZH.get(self.currency, self.currency)
         run = str(context.run_id)
         if self.per_run is not None and self.spent_run[run] + estimate > self.per_run:
@@ -245,7 +230,6 @@ class Budget:
                 f"加上这次输入的估计 {estimate:.6f} {unit} 会超过每天的预算 {self.per_day:g}"
                 f" {unit}。",
             )
-        return tools
 
     def on_event(self, event: Any) -> None:
         """The hook: after every ``model_call``, charge its cost (see ``charge``)."""
