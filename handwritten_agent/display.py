@@ -101,7 +101,8 @@ def format_event(event: AgentEvent) -> str:
         return f"结束：stop_reason={run.stop_reason}" + (f"（{run.error}）" if run.error else "")
     if event.kind == "run_start":
         return "（继续运行）" if event.data.get("resumed") else "开始运行"
-    return f"  {event.kind}：{shorten(event.data)}"
+    shown = {k: v for k, v in event.to_dict().items() if k not in ("step", "ts")}
+    return f"  {event.kind}：{shorten(shown)}"
 
 
 def print_event(event: AgentEvent) -> None:

@@ -253,7 +253,8 @@ class AgentEvent:
         ``step`` and ``ts`` always; then the fields of its kind (a reply's content, calls and usage;
         a call's id, name and arguments; a result's outcome; the final answer; the stop reason), or,
         for a kind a hook reported, its ``data`` plus ``call_id`` and ``name`` when it was about a
-        call.
+        call. The service's stream and ``display`` show this; the trace (``tracing.Tracer``) writes
+        its own, redacted line with OpenTelemetry names, costs and no message text.
         """
         out: dict[str, Any] = {"step": self.step, "ts": self.ts}
         if self.kind == "model_call" and self.reply is not None:
@@ -297,10 +298,9 @@ class AgentEvent:
             out.update(
                 stop_reason=self.run.stop_reason, error=self.run.error, answer=self.run.answer
             )
-        else:
-            out.update(self.data)
-            if self.call is not None:
-                out.update(call_id=self.call.id, name=self.call.name)
+        else:  # a reported kind: its data cannot overwrite the event's own step, time or call
+            call = {} if self.call is None else {"call_id": self.call.id, "name": self.call.name}
+            out = {**self.data, **out, **call}
         return out
 
 

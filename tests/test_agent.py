@@ -12,8 +12,8 @@ import pytest
 from well_formed import assert_well_formed
 
 from handwritten_agent.agent import DEFAULT_SYSTEM_PROMPT, REPEATED_CALL_NOTE, Agent
-from handwritten_agent.display import format_run, print_event
-from handwritten_agent.messages import ChatResult
+from handwritten_agent.display import format_event, format_run, print_event
+from handwritten_agent.messages import ChatResult, ToolCall
 from handwritten_agent.run import AgentEvent
 from handwritten_agent.scenarios import basic_registry
 from handwritten_agent.scripted import ScriptedClient, call, calls, reply
@@ -556,3 +556,19 @@ def test_an_unfinished_reply_is_never_an_answer_nor_run(finish_reason):
         )
         assert finish_reason in result.error and result.error.startswith("第 1 步")
         assert_well_formed(result.messages)
+
+
+def test_a_reported_event_serialises_once_and_its_data_cannot_overwrite_step_time_or_call():
+    event = AgentEvent(
+        "permission",
+        3,
+        call=ToolCall("c1", "calculator", "{}"),
+        run_id="run_x",
+        ts=100.0,
+        data={"step": 99, "ts": 1.0, "name": "假的", "decision": "allow"},
+    )
+    data = event.to_dict()
+    assert data["step"] == 3 and data["ts"] == 100.0, data
+    assert data["call_id"] == "c1" and data["name"] == "calculator" and data["decision"] == "allow"
+    line = format_event(event)
+    assert line.startswith("  permission：") and "allow" in line and "c1" in line, line
