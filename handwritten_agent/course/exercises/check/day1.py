@@ -22,6 +22,7 @@ from .framework import (
     _short,
     exercise,
     offline_base_url,
+    refill,
     snapshot,
     text_difference,
     typed,
@@ -477,6 +478,39 @@ def _stream_cases() -> list[tuple[str, list[dict[str, Any]], dict[str, Any]]]:
             ),
             nulls,
         ),
+        (
+            "每一片都重复完整的 name 和 id（有的服务器这样发），name 是中文的",
+            [
+                _chunk({"role": "assistant", "content": None}),
+                _calls(_piece(0, id="call_n1", name="查询_weather", arguments='{"city"')),
+                _calls(_piece(0, id="call_n1", name="查询_weather", arguments=': "北京"}')),
+                _calls(_piece(0, id="call_n1", name="查询_weather", arguments="")),
+                _chunk({}, "tool_calls"),
+            ],
+            _result("", [_call("call_n1", "查询_weather", '{"city": "北京"}')], "tool_calls"),
+            "name 只能赋值，不能追加：有的服务器在每一片里都重复完整的 name（OpenAI 只在第一片里"
+            "发一次），用 += 拼接就成了两遍的名字；只在片段里有非空的 name 时把它记下（=）。",
+        ),
+        (
+            "index 大的先到：index 1 的片段先来，index 0 的后来",
+            [
+                _chunk({"role": "assistant", "content": None}),
+                _calls(_piece(1, id="call_z1", name="订单_query", arguments='{"id": ')),
+                _calls(_piece(0, id="call_z0", name="get_time", arguments="{}")),
+                _calls(_piece(1, arguments='"Ａ１"}')),
+                _chunk({}, "tool_calls"),
+            ],
+            _result(
+                "",
+                [
+                    _call("call_z0", "get_time", "{}"),
+                    _call("call_z1", "订单_query", '{"id": "Ａ１"}'),
+                ],
+                "tool_calls",
+            ),
+            "tool_calls 要按 index 从小到大排（[calls[i] for i in sorted(calls)]），不是按第一片"
+            "到达的先后。",
+        ),
     ]
 
 
@@ -574,6 +608,48 @@ def _stream_hint(difference: str, expected: dict[str, Any], got: dict[str, Any])
     return "对照练习说明里的返回格式检查每个字段。"
 
 
+def _independent_streams(check: _Check, assemble_stream: Callable[..., Any]) -> None:
+    """The same list object given another stream, and streams in another order: each assembled from
+    its own chunks (silent when right)."""
+
+    def text(words: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        chunks = [_chunk({"role": "assistant", "content": ""}), _chunk({"content": words})]
+        return chunks + [_chunk({}, "stop")], _result(words, [], "stop")
+
+    def asks(name: str, city: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        arguments = json.dumps({"city": city}, ensure_ascii=False)
+        chunks = [
+            _calls(_piece(0, id=f"call_{len(city)}", name=name, arguments=arguments[:5])),
+            _calls(_piece(0, arguments=arguments[5:])),
+            _chunk({}, "tool_calls"),
+        ]
+        return chunks, _result("", [_call(f"call_{len(city)}", name, arguments)], "tool_calls")
+
+    picked = [
+        text("北京晴。"),
+        text("上海阴。"),
+        asks("查询_weather", "北京"),
+        asks("天气_query", "乌鲁木齐"),
+        text("北京晴。"),
+    ]
+    kept: list[dict[str, Any]] = []
+
+    def same_list(chunks: list[dict[str, Any]]) -> Callable[[], Any]:
+        return lambda: _normalize_stream_result(
+            assemble_stream(refill(kept, json.loads(json.dumps(chunks))))
+        )[0]
+
+    runs = [
+        (f"同一个列表换了内容（第 {number} 段流）", same_list(chunks), expected)
+        for number, (chunks, expected) in enumerate(picked, 1)
+    ]
+    check.independent(
+        "同一个列表换了内容再调用",
+        runs,
+        hint="每次都从这一次传进来的 chunks 重新拼：不要按 id(chunks) 或长度缓存上一次的结果。",
+    )
+
+
 @exercise
 def day1_assemble_stream(
     check: _Check, assemble_stream: Callable[[list[dict[str, Any]]], dict[str, Any]]
@@ -664,8 +740,10 @@ def day1_assemble_stream(
             + f"，finish_reason={expected['finish_reason']}",
         )
 
-    for case, chunks, expected, hint in _stream_cases():
+    cases = _stream_cases()
+    for case, chunks, expected, hint in cases:
         run(case, chunks, expected, hint)
+    _independent_streams(check, assemble_stream)
     for case, chunks, expected, hint in live_cases():  # fetched only when the hand-made cases pass
         run(case, chunks, expected, hint)
     check.done()

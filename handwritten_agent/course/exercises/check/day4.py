@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .day4_compress import day4_compress
-from .framework import _brief, _callable, _Check, _short, refill
+from .framework import _brief, _callable, _Check, _short, exercise, refill
 
 __all__ = ["day4_compress", "day4_search_memories", "day4_split_rounds", "day4_trim"]
 
@@ -328,7 +328,9 @@ def _rounds_hint(
     )
 
 
+@exercise
 def day4_split_rounds(
+    check: _Check,
     split_rounds: Callable[[list[dict[str, Any]]], list[list[dict[str, Any]]]],
 ) -> None:
     """Exercise 4.1: ``split_rounds(messages) -> list of rounds``; tool calls stay with their
@@ -337,7 +339,6 @@ def day4_split_rounds(
     __tracebackhide__ = True
     from ....memory import split_rounds as reference
 
-    check = _Check("day4_split_rounds")
     _callable(check.exercise, split_rounds)
     rng = random.Random(41)
     cases = _split_cases() + [(f"随机生成的对话 #{n}", _history(rng)) for n in range(1, 41)]
@@ -537,12 +538,12 @@ def _trim_hint(
     return "对照题目要求再检查一遍。"
 
 
-def _probe(trim: Callable[..., Any], messages: list[dict[str, Any]], budget: int) -> Any:
-    """The learner's trim on a copy of ``messages`` with another budget (None when it raises)."""
-    try:
-        return trim(copy.deepcopy(messages), budget)
-    except Exception:  # noqa: BLE001 - only a hint depends on it
-        return None
+def _probe(
+    check: _Check, trim: Callable[..., Any], messages: list[dict[str, Any]], budget: int
+) -> Any:
+    """The learner's trim on a copy of ``messages`` with another budget (None when it raises or
+    hangs)."""
+    return check.probe(trim, copy.deepcopy(messages), budget)
 
 
 def _check_too_long(
@@ -599,21 +600,23 @@ def _check_too_long(
 _CHINESE_TEXT = re.compile(r"[\u4e00-\u9fff]")
 
 
-def day4_trim(trim: Callable[[list[dict[str, Any]], int], list[dict[str, Any]]]) -> None:
+@exercise
+def day4_trim(
+    check: _Check, trim: Callable[[list[dict[str, Any]], int], list[dict[str, Any]]]
+) -> None:
     """Exercise 4.2: ``trim(messages, budget)``: whole oldest rounds dropped; ``ContextTooLong``
     when the last round does not fit.
     """
     __tracebackhide__ = True
     from ....memory import ContextTooLong, count_tokens
 
-    check = _Check("day4_trim")
     _callable(check.exercise, trim)
 
     def run(case: str, messages: list[dict[str, Any]], budget: int) -> None:
         before = copy.deepcopy(messages)
         expected = _expected_trim(before, budget)
         try:
-            got = trim(messages, budget)
+            got = check.run(case, trim, messages, budget, given=f"budget={budget}")
         except NotImplementedError:
             raise check.not_done() from None
         except ContextTooLong as error:
@@ -699,7 +702,11 @@ def day4_trim(trim: Callable[[list[dict[str, Any]], int], list[dict[str, Any]]])
                 got=_kept(before, got)
                 + ("（保留的消息对，但顺序或内容变了）" if same_shape else ""),
                 hint=_trim_hint(
-                    before, got, budget, expected, probe=lambda budget: _probe(trim, before, budget)
+                    before,
+                    got,
+                    budget,
+                    expected,
+                    probe=lambda budget: _probe(check, trim, before, budget),
                 ),
             )
 
@@ -843,12 +850,12 @@ def _independent_searches(check: _Check, search_memories: Callable[..., Any]) ->
         kept.close()
 
 
-def day4_search_memories(search_memories: Callable[..., list[str]]) -> None:
+@exercise
+def day4_search_memories(check: _Check, search_memories: Callable[..., list[str]]) -> None:
     """Exercise 4.4: ``search_memories(db, user_id, query, k=5) -> list[str]`` over
     ``MEMORY_SCHEMA``.
     """
     __tracebackhide__ = True
-    check = _Check("day4_search_memories")
     _callable(check.exercise, search_memories)
 
     rows = [

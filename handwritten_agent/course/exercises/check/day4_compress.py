@@ -36,7 +36,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from .framework import _brief, _callable, _Check, _short, offline_client, typed
+from .framework import _brief, _callable, _Check, _short, exercise, offline_client, typed
 
 __all__ = ["day4_compress"]
 
@@ -772,12 +772,12 @@ def _generated_case(
     return len(planted), len(planted), len(wordy.requests)
 
 
-def day4_compress(compress_history: Callable[..., list[dict[str, Any]]]) -> None:
+@exercise
+def day4_compress(check: _Check, compress_history: Callable[..., list[dict[str, Any]]]) -> None:
     """Exercise 4.3: ``compress_history(messages, client, budget)``, judged on fixed cases and on
     generated conversations.
     """
     __tracebackhide__ = True
-    check = _Check("day4_compress")
     _callable(check.exercise, compress_history)
     _fixed_cases(check, compress_history)
     for seed, budget in ((4301, 1000), (4302, 900), (4303, 1100)):

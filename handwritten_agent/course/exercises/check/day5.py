@@ -645,19 +645,16 @@ _WORDS = [
 ]
 
 
-def day5_mask_personal(mask_personal: Callable[[str], str]) -> None:
+@exercise
+def day5_mask_personal(check: _Check, mask_personal: Callable[[str], str]) -> None:
     """Exercise 5.2: ``mask_personal(text) -> str`` masks mobile numbers (138****5678) and
     18-character ID numbers (110***********123X).
     """
     __tracebackhide__ = True
-    check = _Check("day5_mask_personal")
     _callable(check.exercise, mask_personal)
 
     def probe(text: str) -> Any:
-        try:
-            return mask_personal(text)
-        except Exception:  # noqa: BLE001 - only a hint depends on it
-            return None
+        return check.probe(mask_personal, text)  # only a hint depends on it
 
     def run(case: str, text: str, expected: str, hint: str, *, report: bool = True) -> None:
         got = check.call(
@@ -816,12 +813,12 @@ def _limiter_hint(limiter_class: Callable[..., Any], hint: str) -> str:
     return hint
 
 
-def day5_rate_limiter(rate_limiter_class: Callable[..., Any]) -> None:
+@exercise
+def day5_rate_limiter(check: _Check, rate_limiter_class: Callable[..., Any]) -> None:
     """Exercise 5.3: ``RateLimiter(max_calls, per_seconds, clock)``, ``allow(user_id, tool) ->
     bool``, a sliding window.
     """
     __tracebackhide__ = True
-    check = _Check("day5_rate_limiter")
     _callable(check.exercise, rate_limiter_class, "类")
 
     def make(case: str, max_calls: int, per_seconds: float, clock: _Clock) -> Any:
@@ -1072,7 +1069,8 @@ class _Stuck(RuntimeError):
     """
 
 
-def day5_decide_all(drive: Callable[..., Any]) -> None:
+@exercise
+def day5_decide_all(check: _Check, drive: Callable[..., Any]) -> None:
     """Exercise 5.4: ``drive(agent, result, approve_tools, approver) -> RunResult``: decide every
     pending call, resume, repeat (bounded).
     """
@@ -1083,7 +1081,6 @@ def day5_decide_all(drive: Callable[..., Any]) -> None:
     from ....scripted import ScriptedClient, call, calls, reply
     from ....tools import ToolRegistry, tool
 
-    check = _Check("day5_decide_all")
     _callable(check.exercise, drive)
     done: list[str] = []
 

@@ -171,12 +171,14 @@ def _chinese_lines(check: _Check, redact_line: Callable[..., Any]) -> None:
     )
 
 
-def day6_redact_line(redact_line: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+@exercise
+def day6_redact_line(
+    check: _Check, redact_line: Callable[[dict[str, Any]], dict[str, Any]]
+) -> None:
     """Exercise 6.1: ``redact_line(line) -> dict`` — secret-named string fields and ``sk-`` keys in
     text become ``***``.
     """
     __tracebackhide__ = True
-    check = _Check("day6_redact_line")
     _callable(check.exercise, redact_line)
     key = "sk-AbCdEf0123456789xyz"
     other = "sk-proj_Zz9Yy8Xx7Ww6Vv5Uu4"
@@ -307,12 +309,13 @@ def day6_redact_line(redact_line: Callable[[dict[str, Any]], dict[str, Any]]) ->
                 given=line,
                 expected=expected,
                 got=f"不同之处：{where}\n  你返回的：{_short(got, 200)}",
-                hint=_redact_hint(line, expected, got, hint, redact_line),
+                hint=_redact_hint(line, expected, got, hint, lambda x: check.probe(redact_line, x)),
             )
         check.ok(case)
     _chinese_lines(check, redact_line)
     again = _run(check, "同一行处理两次，结果一样", redact_line, cases[4][1])
-    if again != cases[4][2] or redact_line(again) != again:
+    twice = check.call("同一行处理两次，结果一样", redact_line, copy.deepcopy(again))
+    if again != cases[4][2] or twice != again:
         raise check.fail(
             "同一行处理两次，结果一样",
             expected=cases[4][2],
@@ -934,14 +937,15 @@ def _model_call(
     }
 
 
+@exercise
 def day6_cost_by_user(
+    check: _Check,
     cost_by_user: Callable[[list[dict[str, Any]], dict[str, Any]], dict[str, Any]],
 ) -> None:
     """Exercise 6.3: ``cost_by_user(lines, prices) -> {user_id: {"calls", "cost", "unknown"}}`` from
     ``model_call`` lines.
     """
     __tracebackhide__ = True
-    check = _Check("day6_cost_by_user")
     _callable(check.exercise, cost_by_user)
     prices = {"m1": (2.0, 8.0), "m2": (0.5, 1.5)}
 

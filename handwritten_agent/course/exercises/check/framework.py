@@ -445,6 +445,29 @@ class _Check:
         except (SystemExit, GeneratorExit) as exc:
             raise self.escaped(case, exc, given) from None
 
+    def run(
+        self, case: str, fn: Callable[..., Any], *args: Any, given: Any = None, **kwargs: Any
+    ) -> Any:
+        """Run the learner's code under ``CALL_TIME_LIMIT`` and let its ordinary exceptions through,
+        for a checker that judges them itself (a hang, an exit and an interrupt still become words).
+        """
+        __tracebackhide__ = True
+        try:
+            return self._guarded(case, fn, args, kwargs, given)
+        except ExerciseFailed:
+            self._flush()
+            raise
+
+    def probe(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """The learner's code run once more on other inputs, only to choose a hint: its result, or
+        None when it raises or does not finish within ``CALL_TIME_LIMIT``.
+        """
+        try:
+            with time_limit(CALL_TIME_LIMIT):
+                return fn(*args, **kwargs)
+        except (Exception, CallTimedOut, SystemExit, GeneratorExit):  # noqa: BLE001
+            return None
+
     def call(
         self,
         case: str,
