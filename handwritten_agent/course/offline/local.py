@@ -30,6 +30,10 @@ speed depends on.
 The model is loaded on the first request (a few seconds), not when the backend is created. The
 loaded model keeps the tokens it has already read: an agent loop's next request, which repeats the
 whole conversation and adds a little, is read only from where it differs.
+``response_format`` (JSON mode or a JSON schema) becomes a llama.cpp grammar
+(``response_grammar``), so the reply cannot leave the schema's shape, and the schema is written into
+the system message (``with_schema_note``); with tools offered the grammar is not applied, since it
+would forbid the tool-call tags.
 Left out: sampling options beyond temperature/top_p/seed, images, and any GGUF-specific tool format
 other than Qwen's tags — other models' tool calls are still found when they write JSON the parser
 understands.
@@ -162,8 +166,64 @@ def tool_call_id(prompt: str, index: int, name: str, arguments: str) -> str:
     return "call_" + digest[:24]
 
 
+def response_schema(response_format: Any) -> dict[str, Any] | None:
+    """The JSON Schema a ``response_format`` asks for: the schema of ``json_schema``, an empty
+    schema (any JSON value) for ``json_object``, ``None`` for text or no format."""
+    if not isinstance(response_format, dict):
+        return None
+    if response_format.get("type") == "json_object":
+        return {}
+    if response_format.get("type") == "json_schema":
+        spec = response_format.get("json_schema") or {}
+        schema = spec.get("schema") if isinstance(spec, dict) else None
+        return schema if isinstance(schema, dict) else {"type": "object"}
+    return None
+
+
+def response_grammar(response_format: Any, grammar_module: Any = None) -> Any:
+    """The llama.cpp grammar that constrains decoding to ``response_format``, or ``None``.
+
+    The same as ``llama_cpp``'s ``create_chat_completion(response_format=...)`` does: a schema
+    becomes a grammar with ``LlamaGrammar.from_json_schema``, JSON mode uses the stock
+    ``JSON_GBNF`` grammar (any JSON object). ``grammar_module`` is ``llama_cpp.llama_grammar``
+    unless a test gives its own.
+    """
+    schema = response_schema(response_format)
+    if schema is None:
+        return None
+    if grammar_module is None:
+        from llama_cpp import llama_grammar as grammar_module
+    if not schema:
+        return grammar_module.LlamaGrammar.from_string(grammar_module.JSON_GBNF, verbose=False)
+    return grammar_module.LlamaGrammar.from_json_schema(
+        json.dumps(schema, ensure_ascii=False), verbose=False
+    )
+
+
+def with_schema_note(messages: list[dict[str, Any]], response_format: Any) -> list[dict[str, Any]]:
+    """The messages with the requested schema stated in the system message.
+
+    A grammar fixes the shape the model may write, not what each field means: hosted APIs show the
+    model the schema, and so does this backend (a system message of its own when there is none).
+    """
+    schema = response_schema(response_format)
+    if not schema:
+        return messages
+    note = "只输出一个符合下面 JSON Schema 的 JSON 对象，不要输出别的文字：\n" + json.dumps(
+        schema, ensure_ascii=False
+    )
+    if messages and messages[0].get("role") in ("system", "developer"):
+        first = dict(messages[0])
+        first["content"] = f"{message_text(first)}\n\n{note}"
+        return [first, *messages[1:]]
+    return [{"role": "system", "content": note}, *messages]
+
+
 class LocalBackend:
     """The server backend that runs a GGUF model on the CPU with llama.cpp."""
+
+    # the server keeps this backend's content under response_format: its decoding is constrained
+    structured_outputs = True
 
     def __init__(
         self,
@@ -328,8 +388,11 @@ class LocalBackend:
                 prefill = f'{TOOL_CALL_OPEN}\n{{"name": "{wanted}", "arguments": '
         elif tools and choice == "required" and self._uses_tool_call_tags:
             prefill = f'{TOOL_CALL_OPEN}\n{{"name": "'  # the model must go on with a tool's name
+        messages = request.messages
+        if tools is None:
+            messages = with_schema_note(messages, request.extra.get("response_format"))
         formatted = self._formatter(
-            messages=_template_messages(request.messages),
+            messages=_template_messages(messages),
             tools=tools,
             tool_choice=None if tools is None else choice,
         )
@@ -371,6 +434,10 @@ class LocalBackend:
             options["top_p"] = float(request.extra["top_p"])
         if request.extra.get("seed") is not None:
             options["seed"] = int(request.extra["seed"])
+        if not tools_offered:  # a grammar would forbid the tool-call tags: only for the answer
+            grammar = response_grammar(request.extra.get("response_format"))
+            if grammar is not None:
+                options["grammar"] = grammar
         return Prepared(
             prompt,
             tokens,

@@ -10,7 +10,9 @@ The server owns everything about the wire format so that backends stay small, in
 ``validation`` checks the request the way the real API does (same 400 bodies) and splits the model
 name into base model and options (``course-sim:slow``); ``encoding`` turns a ``Completion`` into a
 ``chat.completion`` object or ``chat.completion.chunk`` events, with deterministic ids; this module
-runs them: the HTTP app, the event loop, and ``serve()``.
+runs them: the HTTP app, the event loop, and ``serve()``. Structured outputs (``response_format``,
+``strict`` tools) are checked and applied around the backend by ``structured``: a backend that
+constrains its own decoding (``structured_outputs = True``, the local model) keeps its content.
 
 A backend runs in a worker thread, so a slow reply never blocks other requests, and any backend
 exception becomes an error response, never a crashed server. A streaming request to a backend that
@@ -40,6 +42,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -64,6 +67,7 @@ from .encoding import (
     stream_chunks,
 )
 from .faults import SIMULATOR_MODEL, split_model_name, validate_options
+from .structured import for_backend, read_structure, shape_reply
 from .validation import decode_body, parse_request
 
 logger = logging.getLogger(__name__)
@@ -215,6 +219,37 @@ async def _live_stream(backend: Any, chat: ChatRequest, writer: ChunkWriter) -> 
 # ---------------------------------------------------------------------------------------------
 
 
+def _clock(backend: Any, chat: ChatRequest) -> datetime:
+    """Today for filling dates: the backend's clock (the simulator's can be fixed), as the prompt
+    states it ("今天是 …")."""
+    from .simulator.today import stated_now
+
+    now = getattr(backend, "now", None)
+    return stated_now(chat.messages, now() if callable(now) else datetime.now())
+
+
+def _with_refusal(
+    chunks: Iterator[dict[str, Any]], refusal: str | None
+) -> Iterator[dict[str, Any]]:
+    """A stream whose reply is a refusal: after the role chunk, the refusal in pieces under
+    ``delta.refusal``, as the API streams it."""
+    for index, chunk in enumerate(chunks):
+        yield chunk
+        if index == 0 and refusal:
+            for piece in split_pieces(refusal):
+                yield {
+                    **chunk,
+                    "choices": [
+                        {
+                            "index": 0,
+                            "delta": {"refusal": piece},
+                            "logprobs": None,
+                            "finish_reason": None,
+                        }
+                    ],
+                }
+
+
 def _model_object(model_id: str) -> dict[str, Any]:
     return {"id": model_id, "object": "model", "created": 0, "owned_by": OWNER}
 
@@ -282,11 +317,22 @@ def create_app(backend: Backend) -> FastAPI:
                 "fingerprint": system_fingerprint,
             }
             include_usage = bool((chat.extra.get("stream_options") or {}).get("include_usage"))
+            structure = read_structure(chat)  # response_format and strict tools, or a 400
             if chat.stream and streams_live:
                 return await _live_stream(
                     backend, chat, ChunkWriter(include_usage=include_usage, **meta)
                 )
-            completion = await run_in_threadpool(backend.complete, chat)
+            completion = await run_in_threadpool(backend.complete, for_backend(chat, structure))
+            refusal = None
+            if structure.active:
+                reply = shape_reply(
+                    completion,
+                    chat,
+                    structure,
+                    _clock(backend, chat),
+                    fill_content=not getattr(backend, "structured_outputs", False),
+                )
+                completion, refusal = reply.completion, reply.refusal
             completion = apply_max_tokens(apply_stop(completion, chat.stop), chat.max_tokens)
         except BackendError as error:
             return error_response(error)
@@ -294,9 +340,12 @@ def create_app(backend: Backend) -> FastAPI:
             return error_response(_internal_error(exc))
 
         if not chat.stream:
-            return JSONResponse(completion_body(completion, **meta))
+            body = completion_body(completion, **meta)
+            body["choices"][0]["message"]["refusal"] = refusal
+            return JSONResponse(body)
+        chunks = stream_chunks(completion, include_usage=include_usage, **meta)
         return StreamingResponse(
-            sse(stream_chunks(completion, include_usage=include_usage, **meta)),
+            sse(_with_refusal(chunks, refusal)),
             media_type="text/event-stream",
             headers=SSE_HEADERS,
         )
