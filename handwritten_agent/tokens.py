@@ -17,12 +17,13 @@ is out of the question, so the course estimates from the kinds of characters in 
 The weights were fitted on a fixed corpus (Chinese, English, mixed, JSON, numbers, code, and whole
 requests from the course's conversations) against the local course model's tokenizer, Qwen2.5,
 through llama.cpp — see ``handwritten_agent.memory.calibration``, which keeps the corpus and the
-measured counts as data and re-measures them. On its 66 entries the estimate is off by 4.3% on
-average; the worst single error is 25% (one token off on a four-token question); the 24 whole
-requests are within 1.2% when tools are offered and within 7.1% without (the figures are printed by
-``python -m handwritten_agent.memory.calibration`` and pinned by ``tests/test_tokens.py``).
-Other tokenizers (OpenAI's, DeepSeek's) differ from Qwen's by a few percent on English and more on
-Chinese, so treat the number as an estimate with that margin: budget below the real limit.
+measured counts as data (``course.offline.calibrate`` measures them again). On its 66 entries the
+estimate is off by 4.3% on average; the worst single error is 25% (one token off on a four-token
+question); the 24 whole requests are within 1.2% when tools are offered and within 7.1% without
+(the figures are printed by ``python -m handwritten_agent.course.offline.calibrate`` and pinned by
+``tests/test_tokens.py``). Other tokenizers (OpenAI's, DeepSeek's) differ from Qwen's by a few
+percent on English and more on Chinese, so treat the number as an estimate with that margin:
+budget below the real limit.
 
 Left out: exact counts for any particular model, images, and the tokens a provider adds that the
 request does not show (hidden system prompts, reasoning tokens).
@@ -38,7 +39,7 @@ from typing import Any
 
 from .messages import message_text
 
-# Weights per character class, fitted on the calibration corpus (memory/calibration.py --fit) and
+# Weights per character class, fitted on the calibration corpus (course.offline.calibrate --fit) and
 # rounded.
 CJK_CHAR = 0.58
 CJK_PUNCT = 1.15
