@@ -140,7 +140,16 @@ def _clearance_hint(
             "拿不到就返回拒绝，不要让 KeyError 跑出去。"
         )
     if rule == "unknown_tool":
-        return f"levels 里没有 {call.name!r}：不认识的工具一律拒绝。"
+        return (
+            f"levels 里没有 {call.name!r}：不认识的工具一律拒绝。工具名和角色名都要整个、原样地"
+            "查（policy[...].get(name)）：不要按前缀或包含关系找（send_sms_to_customers_all 不是"
+            " send_sms_to_customers），也不要先转小写或把全角转成半角。"
+        )
+    if rule == "no_clearance" and isinstance(getattr(user, "role", None), str):
+        return (
+            f"clearance 里没有角色 {user.role!r}：没有许可级别的角色一律拒绝。角色名要整个、原样地"
+            "查，不要按包含关系或前缀找（实习生助理 不是 实习生）。"
+        )
     if rule == "bulk":
         return (
             '目标数是最长的那个列表参数的长度；超过 bulk_limits 里这个工具的上限，就升为 ("ask",'
@@ -191,6 +200,54 @@ class _HandGate:
         if effect == "ask":
             return ToolResult.fail(f"这个调用需要确认（{level}）：{reason}。这次没有执行。")
         return ToolResult.fail(f"没有执行：{reason}")
+
+
+def _independent_policies(check: _Check, check_clearance: Callable[..., Any], staff: Any) -> None:
+    """The same calls under other, fresh policies (a tool's level changed, a Chinese tool name): each
+    decided from *that* policy (silent when right)."""
+    from ....permissions import User
+
+    def under(policy: dict[str, Any], call: Any, user: Any) -> Callable[[], Any]:
+        return lambda: check_clearance(call, user, copy.deepcopy(policy))
+
+    def effect_and_level(want: Any, got: Any) -> bool:
+        return (
+            isinstance(got, (tuple, list))
+            and len(got) == 3
+            and got[0] == want[0]
+            and (want[0] == "deny" or got[1] == want[1])
+        )
+
+    stricter = copy.deepcopy(OFFICE_CLEARANCE_POLICY)
+    stricter["levels"].update({"read_email": "L2", "book_meeting_room": "L3"})
+    stricter["levels"]["查询_订单"] = "L1"
+    stricter["clearance"]["普通员工"] = "L1"
+    read = _call("read_email", {"email_id": "M001"})
+    book = _call(
+        "book_meeting_room",
+        {"start_time": "2026-03-13 15:00", "end_time": "2026-03-13 16:00", "room_id": "r1"},
+    )
+    orders = _call("查询_订单", {"订单号": ["Ａ１", "A2"]})
+    runs = []
+    for label, policy, call, user in (
+        ("练习的策略：普通员工读邮件", OFFICE_CLEARANCE_POLICY, read, staff),
+        ("另一份策略：读邮件改成 L2、普通员工只有 L1", stricter, read, staff),
+        ("练习的策略：普通员工订会议室", OFFICE_CLEARANCE_POLICY, book, staff),
+        ("另一份策略：订会议室改成 L3", stricter, book, User("E002", "行政主管")),
+        ("另一份策略：中文名的工具 查询_订单", stricter, orders, staff),
+        ("练习的策略：没有 查询_订单 这个工具", OFFICE_CLEARANCE_POLICY, orders, staff),
+    ):
+        want = _reference_clearance(call, user, policy)[:2]
+        runs.append((label, under(policy, call, user), want, f"{call.name}，{user.role}"))
+    check.independent(
+        "另一份策略：同样的工具换了级别",
+        runs,
+        same=effect_and_level,
+        hint=(
+            "每次都从这一次传进来的 policy 里查级别：不要把上一次查到的级别、许可或结果存在全局"
+            "变量里。期望和实际里写的是 (effect, level)。"
+        ),
+    )
 
 
 @exercise
@@ -415,6 +472,27 @@ def day5_check_clearance(check: _Check, check_clearance: Callable[..., Any]) -> 
         [(_call("send_notification_email", '["a@example.com"]'), boss)],
     )
 
+    cases(
+        "名字相近的工具和角色：只认完全相同的名字",
+        "unknown_tool",
+        [
+            (_call("send_sms_to_customers_all", {"content": "x", "customer_ids": ["C1"]}), boss),
+            (_call("read_email_and_forward", {"email_id": "M001"}), boss),
+            (_call("read", {"email_id": "M001"}), boss),
+            (_call("READ_EMAIL", {"email_id": "M001"}), boss),
+            (_call(full_width("read_email"), {"email_id": "M001"}), boss),
+        ],
+    )
+    cases(
+        "名字相近的角色：没有许可级别，拒绝",
+        "no_clearance",
+        [
+            (_call("read_email", {"email_id": "M001"}), User("E010", "实习生助理", "小周")),
+            (_call("read_email", {"email_id": "M001"}), User("E011", "行政", "小吴")),
+            (_call("read_email", {"email_id": "M001"}), User("E012", "行政主管 ", "小郑")),
+        ],
+    )
+
     odd = copy.deepcopy(office_policy)
     odd["levels"].update({"archive_files": "L", "purge_cache": "", "rotate_keys": "l1"})
     cases(
@@ -467,6 +545,7 @@ def day5_check_clearance(check: _Check, check_clearance: Callable[..., Any]) -> 
         ],
         unseen,
     )
+    _independent_policies(check, check_clearance, staff)
     check.unchanged(
         "不改动传进来的 policy",
         before,
