@@ -1,35 +1,59 @@
-"""Final answers that claim an action no tool performed: "已为您预订" when nothing was booked.
+"""Final answers that claim what no tool did: "已为您预订" when nothing was booked, "我已经将客户的
+银行卡号列出来了" when no tool returned a card number.
 
-Small models (and large ones, now and then) end a run by saying the work is done — 已预订, 已发送,
-提交成功 — when the tool that would have done it was never called, failed, or was refused at the
-confirmation. The user believes it; the database says otherwise. The loop cannot know what the words
-mean, but it knows what ran: every tool call of the run, whether it executed, whether it succeeded,
-and which tools have side effects.
+Small models (and large ones, now and then) end a run by saying the work is done — 已预订, 发送
+成功, 已提交, "I have deleted it", 列出来了 — when the tool that would have done it was never
+called, failed, or was refused at the confirmation, or when no tool returned the data the answer
+says it shows. The user believes it; the database says otherwise. The loop cannot know what the
+words mean, but it knows what ran: every tool call of the run, whether it executed, whether it
+succeeded, what it returned, and what each tool is (its name, description, parameters, level).
 
-- ``find_claims(answer)`` finds the phrases that state a completed action: 已(为您)预订, 预订成功,
-  成功提交, 发送了, "has been booked" … (a negation just before — 没有, 未, 无法 — is not a claim).
-- ``unbacked_claims(answer, done, side_effect_tools)`` keeps the claims no successful side-effect
-  call of this run backs. A claim is backed by a call that succeeded and whose tool's name or
-  description mentions the claimed action (预订 → a tool described as "预订会议室"); a claimed
-  action no side-effect tool mentions at all is backed by any successful side-effect call. Pure: the
-  answer, ``(tool name, succeeded)`` for each call that ran, and the side-effect tools'
-  descriptions.
-- ``ClaimCheck`` is a hook (``Agent(..., hooks=[ClaimCheck.from_registry(registry)])``): it holds
-  the side-effect tools of a registry, and its ``review_answer(answer, run, context)`` returns the
-  note to send the model (the loop appends it as a user message after the assistant's answer and
-  asks again) when the final answer makes unbacked claims, at most once per run — or None, and the
-  answer stands. The note says what really happened (nothing ran, the call failed with …, the call
-  was refused), repeats the user's request (a small model otherwise answers the note instead of the
+A claim is found by its *form*, not by a list of sentences: the completion aspect of any verb of a
+broad lexicon (预订 发送 提交 创建 删除 修改 取消 支付 下单 通知 登记 安排 审批 保存 导出 分配
+开通 邀请 退款 查询 计算 列出 展示 …) — 已/已经 + verb (also 已经将…列出来), verb + 了/好了/完了
+/完成/成功/完毕, 成功 + verb, 完成/办好/搞定 on their own — and in English "I have/I've/was/has
+been/successfully + a past participle", "I booked", "Done". Each verb has a kind:
+
+- ``action``: a change in the world. Backed by a successful call of a tool that is not read-only
+  (``side_effects``, or level L2/L3) and whose name, description or parameters name the action
+  (Chinese words, English words of the name split at ``_`` and camelCase, pinyin); when no such
+  tool names it, by any successful call of a tool that is not read-only.
+- ``read``: a look-up (查询, 计算, searched). Backed by a successful call of a tool that names it,
+  or of any tool when none does.
+- ``shown``: data put before the user (列出, 展示, 提供, listed). Backed by a successful call whose
+  result is not empty and (when the claim names what it shows, 客户的银行卡号) whose tool or
+  result names it too; and every data token of the answer (an e-mail, a number of 4+ digits, an
+  id such as room_301 or BK0002) must be found in a tool result, the arguments, or the messages
+  the model was given — data that came from nowhere is made up.
+- ``generic``: 已完成, 办好了, done. Backed by any successful call.
+
+Not claims: a negation just before (没有, 未能, 无法, 不, not, never, failed to) or a failure just
+after (已提交失败); a question (the sentence ends with ？/吗, or asks 是否/要不要); a plan or a
+condition (我将…, 可以帮您…, 如果已经…, 预订成功后…, I will …, once …); a passive (已被预订:
+someone else did it); an attribute (您已预订的会议室); anything inside quotation marks.
+
+- ``find_claims(answer)`` → the ``Claim``s, in order.
+- ``unbacked_claims(answer, done, tools, results=…, given=…)`` keeps the claims nothing backs.
+  ``tools`` is either the old mapping of side-effect tools (name → description; any other name is
+  read-only) or ``ToolInfo``s.
+- ``ClaimCheck`` is a hook (``Agent(..., hooks=[ClaimCheck.from_registry(registry)])``): its
+  ``review_answer(answer, run, context)`` returns the note to send the model (the loop appends it
+  as a user message after the assistant's answer and asks again) when the final answer makes
+  unbacked claims, at most once per run — or None, and the answer stands. The note says what
+  really happened (nothing ran, the call failed with …, the call was refused, what the reads
+  returned), repeats the user's request (a small model otherwise answers the note instead of the
   user), and asks the model to do what is still to be done with the tools, or to answer from the
   tool results as they are.
 
 Left out: judging whether a claim is *true in detail* (right room, right time — the evaluation's
-database checks do that), claims about reading or querying (no side effect, nothing to fake), and
-languages other than Chinese and English.
+database checks do that), verbs outside the lexicon in Chinese (English takes any past participle
+after "I have"), claims spread over several sentences ("关于银行卡号。已经列好。" is caught,
+but without its object), and languages other than Chinese and English.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -39,197 +63,573 @@ from .run import RunResult, ToolCallRecord
 
 NOTE_MARK = "【系统检查】"
 
-# A claimed action → the words that name it (the first is how the note names it). Side-effect
-# actions only.
-ACTIONS: dict[str, tuple[str, ...]] = {
-    "预订": ("预订", "预定", "订好", "订下", "订了"),
-    "发送": ("发送", "发出", "寄出", "发好", "发了"),
-    "提交": ("提交", "递交"),
-    "创建": ("创建", "新建"),
-    "删除": ("删除",),
-    "修改": ("修改", "更改", "更新"),
-    "支付": ("支付", "付款", "转账"),
-    "下单": ("下单", "订购", "采购了"),
-    "通知": ("通知",),
-    "登记": ("登记", "报名"),
-}
-ENGLISH: dict[str, str] = {
-    "book": "预订",
-    "reserve": "预订",
-    "send": "发送",
-    "email": "发送",
-    "submit": "提交",
-    "file": "提交",
-    "create": "创建",
-    "delete": "删除",
-    "update": "修改",
-    "pay": "支付",
-    "order": "下单",
-}
-_EN_PAST = {
-    "booked": "book",
-    "reserved": "reserve",
-    "sent": "send",
-    "emailed": "email",
-    "submitted": "submit",
-    "filed": "file",
-    "created": "create",
-    "deleted": "delete",
-    "updated": "update",
-    "paid": "pay",
-    "ordered": "order",
-    "placed": "order",
-}
+ACTION, READ, SHOWN, GENERIC = "action", "read", "shown", "generic"
 
-_WORDS = sorted({word for words in ACTIONS.values() for word in words}, key=len, reverse=True)
-_WORD = "(?:" + "|".join(map(re.escape, _WORDS)) + ")"
-_FOR = r"(?:为您|为你|帮您|帮你|给您|给你|替您|替你)?"
-_CLAIM = re.compile(
-    rf"已经?{_FOR}(?:成功)?(?:地)?(?P<a>{_WORD})"  # 已预订 / 已经为您成功提交
-    rf"|(?P<b>{_WORD})(?:成功|完成|完毕|好了|妥当)"  # 预订成功 / 发送完成
-    rf"|成功(?:地)?{_FOR}(?P<c>{_WORD})"  # 成功预订 / 成功为您提交
-    rf"|{_FOR}(?P<d>{_WORD})了(?!吗|么|没|\?|？)"  # 帮您预订了（不是“预订了吗”）
+
+@dataclass(frozen=True)
+class Verb:
+    """One claimed action: its name (how the note names it), kind, words, English stems, pinyin."""
+
+    name: str
+    kind: str
+    words: tuple[str, ...]
+    english: tuple[str, ...] = ()
+    pinyin: tuple[str, ...] = ()
+    needs_agent: bool = False
+    """The words also name a state (操作已取消, 会议已关闭): a claim only with an agent (为您, 我已)
+    or an object brought forward (已经把…取消了)."""
+
+
+VERBS: tuple[Verb, ...] = (
+    Verb(
+        "预订", ACTION, ("预订", "预定", "订好", "订下", "约好"), ("book", "reserve"), ("yuding",)
+    ),
+    Verb(
+        "发送",
+        ACTION,
+        ("发送", "发出", "寄出", "发好", "发给", "转发", "群发", "回复", "寄送"),
+        ("send", "email", "mail", "forward", "reply", "message"),
+        ("fasong", "zhuanfa"),
+    ),
+    Verb("提交", ACTION, ("提交", "递交", "上报"), ("submit", "file"), ("tijiao",)),
+    Verb(
+        "创建",
+        ACTION,
+        ("创建", "新建", "建立", "生成", "添加", "新增"),
+        ("create", "add", "generate", "new", "insert"),
+        ("chuangjian", "xinjian", "tianjia"),
+    ),
+    Verb(
+        "删除",
+        ACTION,
+        ("删除", "删掉", "移除", "清除", "清空", "注销"),
+        ("delete", "remove", "clear", "erase", "purge"),
+        ("shanchu",),
+    ),
+    Verb(
+        "修改",
+        ACTION,
+        ("修改", "更改", "更新", "改好", "调整", "变更", "设置", "重置", "改为", "改成"),
+        ("update", "change", "modify", "set", "reset", "edit"),
+        ("xiugai", "gengxin", "shezhi"),
+    ),
+    Verb(
+        "取消",
+        ACTION,
+        ("取消", "撤销", "撤回", "退订"),
+        ("cancel", "revoke", "withdraw"),
+        ("quxiao",),
+        needs_agent=True,
+    ),
+    Verb(
+        "支付",
+        ACTION,
+        ("支付", "付款", "转账", "缴费", "付好"),
+        ("pay", "transfer", "charge"),
+        ("zhifu", "fukuan"),
+    ),
+    Verb(
+        "下单",
+        ACTION,
+        ("下单", "订购", "采购", "购买", "买好"),
+        ("order", "purchase", "buy"),
+        ("xiadan", "goumai", "caigou"),
+    ),
+    Verb(
+        "通知",
+        ACTION,
+        ("通知", "告知", "提醒"),
+        ("notify", "remind", "inform", "alert"),
+        ("tongzhi", "tixing"),
+    ),
+    Verb(
+        "登记",
+        ACTION,
+        ("登记", "报名", "注册", "录入", "记录", "记下", "备案"),
+        ("register", "record", "log", "enroll", "note"),
+        ("dengji", "jilu"),
+    ),
+    Verb(
+        "安排",
+        ACTION,
+        ("安排", "预约", "排期", "约了"),
+        ("schedule", "arrange", "appoint"),
+        ("anpai", "yuyue"),
+    ),
+    Verb("审批", ACTION, ("审批", "批准", "驳回", "审核"), ("approve", "reject"), ("shenpi",)),
+    Verb(
+        "保存",
+        ACTION,
+        ("保存", "存好", "存档", "归档", "备份", "上传"),
+        ("save", "archive", "upload", "backup", "store"),
+        ("baocun", "guidang"),
+    ),
+    Verb(
+        "导出",
+        ACTION,
+        ("导出", "下载", "打印"),
+        ("export", "download", "print"),
+        ("daochu", "xiazai"),
+    ),
+    Verb("分配", ACTION, ("分配", "指派", "转交"), ("assign", "allocate"), ("fenpei",)),
+    Verb(
+        "开通",
+        ACTION,
+        ("开通", "启用", "停用", "禁用", "关闭"),
+        ("enable", "disable", "activate", "deactivate", "close"),
+        ("kaitong", "qiyong"),
+        needs_agent=True,
+    ),
+    Verb("邀请", ACTION, ("邀请",), ("invite",), ("yaoqing",)),
+    Verb("退款", ACTION, ("退款", "退还"), ("refund",), ("tuikuan",)),
+    Verb(
+        "查询",
+        READ,
+        (
+            "查询",
+            "查到",
+            "查过",
+            "查看",
+            "检索",
+            "搜索",
+            "搜到",
+            "查找",
+            "核对",
+            "检查",
+            "统计",
+            "计算",
+            "算好",
+            "算出",
+            "读取",
+            "获取",
+        ),
+        ("query", "search", "look", "check", "fetch", "get", "calculate", "compute", "find"),
+        ("chaxun", "sousuo", "jisuan", "chazhao"),
+    ),
+    Verb(
+        "列出",
+        SHOWN,
+        ("列出", "列好", "展示", "显示", "给出", "提供", "调出", "整理出", "汇总"),
+        ("list", "show", "display", "provide", "attach"),
+        ("liechu", "xianshi"),
+    ),
+    Verb(
+        "完成",
+        GENERIC,
+        ("完成", "办好", "办妥", "搞定", "处理好", "弄好", "做好", "办完", "处理完"),
+        ("complete", "finish", "done", "handle"),
+    ),
 )
+_BY_WORD = {word: verb for verb in VERBS for word in verb.words}
+_BY_NAME = {verb.name: verb for verb in VERBS}
+
+# The old public mapping: a side-effect action → its Chinese words.
+ACTIONS: dict[str, tuple[str, ...]] = {v.name: v.words for v in VERBS if v.kind == ACTION}
+
+_IRREGULAR = {
+    "sent": "send",
+    "bought": "buy",
+    "paid": "pay",
+    "found": "find",
+    "shown": "show",
+    "done": "done",
+    "set": "set",
+    "reset": "reset",
+    "got": "get",
+    "gotten": "get",
+    "made": "make",
+    "written": "write",
+    "wrote": "write",
+    "given": "give",
+    "taken": "take",
+    "put": "put",
+    "looked up": "look",
+}
+_EN_BY_STEM = {stem: verb for verb in VERBS for stem in verb.english}
+
+
+def _past(stem: str) -> set[str]:
+    forms = {stem + "d"} if stem.endswith("e") else {stem + "ed"}
+    if re.search(r"[^aeiou][aeiou][bdglmnprt]$", stem):  # submit → submitted, log → logged
+        forms.add(stem + stem[-1] + "ed")
+    if stem.endswith("y") and stem[-2:-1] not in ("a", "e", "o"):
+        forms.add(stem[:-1] + "ied")
+    return forms
+
+
+_EN_PAST: dict[str, str] = {form: stem for stem in _EN_BY_STEM for form in _past(stem)}
+_EN_PAST.update({form: stem for form, stem in _IRREGULAR.items()})
+
+_FOR = r"(?:为您|为你|帮您|帮你|给您|给你|替您|替你)"
+_WORDS = sorted(_BY_WORD, key=len, reverse=True)
+_WORD = "(?:" + "|".join(map(re.escape, _WORDS)) + ")"
+_NOT_AFTER = r"(?!失败|未成功|不了|不成|的(?!话))"
+_CLAIM = re.compile(
+    rf"(?P<agent>我们?|{_FOR})?"
+    rf"(?:已经?|都已经?){_FOR}?(?:成功)?地?(?:(?P<ba>将|把)(?P<obj>[^，。！？；;,!?\n]{{1,30}}?))?"
+    rf"(?P<a>{_WORD})(?:出来|出|好|完|掉|下)?了?{_NOT_AFTER}"  # 已为您预订 / 已经将…列出来了
+    rf"|(?P<agent2>我们?|{_FOR})?(?P<b>{_WORD})(?:出来|好|完|掉)?"
+    rf"(?:成功|完成|完毕|妥当|好了|完了|了)(?!吗|么|没|\?|？|后|之后|以后|的话|时|再|解)"
+    rf"|成功地?{_FOR}?(?P<c>{_WORD}){_NOT_AFTER}"  # 成功预订 / 成功为您提交
+    rf"|(?P<d>{_FOR}|我们?)(?P<e>[订发删改买寄交查算记存列])了(?!吗|么|没|\?|？)"  # 帮您订了
+)
+_SINGLE = {
+    "订": "预订",
+    "发": "发送",
+    "删": "删除",
+    "改": "修改",
+    "买": "下单",
+    "寄": "发送",
+    "交": "提交",
+    "查": "查询",
+    "算": "查询",
+    "记": "登记",
+    "存": "保存",
+    "列": "列出",
+}
+_EN_WORD = "|".join(sorted(map(re.escape, _EN_PAST), key=len, reverse=True))
 _EN_CLAIM = re.compile(
-    r"\b(?:i have|i've|we have|we've|has been|have been|was|were|successfully)\s+(?:\w+\s+)?"
-    r"(?P<v>" + "|".join(_EN_PAST) + r")\b",
+    r"\b(?:i have|i've|we have|we've|has been|have been|had been|was|were|is now|are now"
+    r"|successfully|i|we)\s+(?:(?:also|now|just|already|successfully|been|all)\s+)*"
+    rf"(?P<v>{_EN_WORD}|[a-z]+ed)\b"
+    r"|(?P<done>\b(?:all\s+)?done\b(?!\s+(?:yet|anything|so far)))",
     re.IGNORECASE,
 )
 _NEGATION = re.compile(
-    r"(?:没有|没|未|未能|无法|不能|不会|不|尚未|还没|并未|并没有|暂未|别|未曾|not|never|n't)\s*\S"
-    r"{0,3}$",
+    r"(?:没有|没能|没|未能|未|无法|不能|不会|不|尚未|还没|并未|并没有|暂未|暂时没|别|未曾|失败)"
+    r"[^，。！？；,!?]{0,4}$"
+)
+_EN_NEGATION = re.compile(
+    r"(?:\bnot\b|\bnever\b|n't\b|\bunable to\b|\bfailed to\b|\bcould not\b|\bno\b)[\w\s]{0,12}$",
     re.IGNORECASE,
 )
+_PLAN = re.compile(
+    r"如果|若是|假如|要是|一旦|是否|有没有|要不要|需不需要|需要我|可以|能否|能不能|打算|准备|计划"
+    r"|即将|将会|稍后|待会|之前|以便|确认后|会为您|会帮您|会给您|我会|我将(?!.*了$)|^\s*请"
+)
+_EN_PLAN = re.compile(
+    r"\b(?:will|shall|would|can|could|let me|going to|if|once|after|before|when|unless|want me"
+    r"|should)\b",
+    re.IGNORECASE,
+)
+_QUOTES = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|‘[^’]*’|\"[^\"\n]*\"|《[^》]*》")
+_SENTENCE_END = "。！？!?\n"
+_CLAUSE_END = "。！？!?\n，,；;：:"
+_DATA = re.compile(
+    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<![\w])(?:[A-Za-z]+[_-]?\d+[\w-]*|\d{4,})(?![\w])"
+)
+_GENERIC_OBJECTS = {"这些", "它们", "结果", "以上", "如下", "信息", "内容", "数据", "资料"}
 
 
 @dataclass(frozen=True)
 class Claim:
-    """One phrase of an answer stating that an action was done: the phrase and the action's name."""
+    """One phrase of an answer stating that something was done: the phrase, the action's name, its
+    kind (``action``, ``read``, ``shown``, ``generic``) and what it names, if it says (the object
+    of 已经将…列出来)."""
 
     phrase: str
     action: str
+    kind: str = ACTION
+    obj: str = ""
 
 
-def _canonical(word: str) -> str:
-    return next(action for action, words in ACTIONS.items() if word in words)
+@dataclass(frozen=True)
+class ToolInfo:
+    """What the check knows of one tool: its name, the text that says what it does, read-only or
+    not."""
+
+    name: str
+    text: str
+    read_only: bool
+
+    @classmethod
+    def from_tool(cls, tool: Any) -> ToolInfo:
+        """From a ``Tool`` (read-only: no side effects and level L0/L1) or an OpenAI tool schema
+        (read-only when it says ``readOnlyHint`` or names no action)."""
+        if isinstance(tool, Mapping):
+            function = tool.get("function", tool)
+            name = str(function.get("name", ""))
+            text = _tool_text(name, function.get("description"), function.get("parameters"))
+            hint = (function.get("annotations") or {}).get("readOnlyHint")
+            read_only = hint if isinstance(hint, bool) else not _names_action(text)
+            return cls(name, text, read_only)
+        level = str(getattr(tool, "level", "L1"))
+        read_only = not getattr(tool, "side_effects", False) and level in ("L0", "L1")
+        return cls(tool.name, _tool_text(tool.name, tool.description, tool.parameters), read_only)
+
+
+def _tool_text(name: str, description: Any, parameters: Any) -> str:
+    params = json.dumps(parameters, ensure_ascii=False) if parameters else ""
+    return f"{name} {description or ''} {params}"
+
+
+def _tokens(text: str) -> set[str]:
+    """English and pinyin words of a text: ``sendEmail_now`` → send, email, now."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", text)
+    return {word.lower() for word in re.findall(r"[A-Za-z]+", spaced)}
+
+
+def _names(verb: Verb, text: str) -> bool:
+    """True when a tool's text names ``verb``: a Chinese word, an English word, or pinyin."""
+    if any(word in text for word in verb.words):
+        return True
+    tokens = _tokens(text)
+    if any(stem in tokens or stem + "s" in tokens for stem in verb.english):
+        return True
+    return any(p in token for token in tokens for p in verb.pinyin)
+
+
+def _names_action(text: str) -> bool:
+    return any(_names(verb, text) for verb in VERBS if verb.kind == ACTION)
+
+
+def _masked(answer: str) -> str:
+    """``answer`` with quoted text blanked out (same length, so positions hold)."""
+    return _QUOTES.sub(lambda m: "□" * len(m.group(0)), answer)
+
+
+def _around(text: str, start: int, end: int) -> tuple[str, str, str]:
+    """The clause before a match, the whole sentence, and the text after it up to the sentence
+    end."""
+    s_start = max((text.rfind(ch, 0, start) for ch in _SENTENCE_END), default=-1) + 1
+    s_ends = [i for i in (text.find(ch, end) for ch in _SENTENCE_END) if i >= 0]
+    s_end = min(s_ends) + 1 if s_ends else len(text)
+    c_start = max((text.rfind(ch, 0, start) for ch in _CLAUSE_END), default=-1) + 1
+    return text[c_start:start], text[s_start:s_end], text[end:s_end]
+
+
+def _is_question(sentence: str) -> bool:
+    return bool(re.search(r"(?:[？?]|[吗么呢][。！!…\s]*)\s*$", sentence.strip()))
+
+
+def _chinese_claims(text: str) -> list[tuple[int, Claim]]:
+    found = []
+    for match in _CLAIM.finditer(text):
+        before, sentence, _ = _around(text, match.start(), match.end())
+        if _is_question(sentence) or _NEGATION.search(before):
+            continue
+        if (
+            re.search(r"被[^，。！？；]{0,6}$", before)
+            or text[match.start() : match.end()].find("被") >= 0
+        ):
+            continue
+        phrase = match.group(0)
+        plan = _PLAN.search(before)
+        if plan and not (plan.group(0) == "我将" and phrase.endswith("了")):
+            continue
+        if match.group("e"):
+            verb = _BY_NAME[_SINGLE[match.group("e")]]
+        else:
+            word = next(g for g in match.group("a", "b", "c") if g)
+            verb = _BY_WORD[word]
+        agent = bool(
+            match.group("agent")
+            or match.group("agent2")
+            or match.group("ba")
+            or re.search(rf"(?:我们?|{_FOR})$", before)
+        )
+        if verb.needs_agent and not agent:
+            continue
+        obj = (match.group("obj") or "").strip()
+        found.append((match.start(), Claim(phrase.strip(), verb.name, verb.kind, obj)))
+    return found
+
+
+def _english_claims(text: str) -> list[tuple[int, Claim]]:
+    found = []
+    for match in _EN_CLAIM.finditer(text):
+        before, sentence, _ = _around(text, match.start(), match.end())
+        if _is_question(sentence) or _EN_NEGATION.search(before) or _EN_PLAN.search(before):
+            continue
+        if re.search(r"\bnot\b|n't\b", match.group(0), re.IGNORECASE):
+            continue
+        if match.group("done"):
+            found.append((match.start(), Claim(match.group(0), "完成", GENERIC)))
+            continue
+        word = match.group("v").lower()
+        stem = _EN_PAST.get(word)
+        if stem is None:  # any past participle after "I have": "I have archived …"
+            if not re.match(r"(?:i have|i've|we have|we've|successfully)\b", match.group(0), re.I):
+                continue
+            stem = word[:-2] if word.endswith("ed") else word
+            found.append((match.start(), Claim(match.group(0), stem, ACTION)))
+            continue
+        verb = _EN_BY_STEM.get(stem) or _BY_NAME["完成"]
+        if re.match(r"(?:i|we)\s", match.group(0), re.I) is None and verb.kind != ACTION:
+            continue  # "the list was shown" says nothing of this run; "was booked" does
+        found.append((match.start(), Claim(match.group(0), verb.name, verb.kind)))
+    return found
 
 
 def find_claims(answer: str) -> list[Claim]:
-    """Every phrase of ``answer`` that states a completed side-effect action (negated ones
-    excluded), in order.
-    """
-    claims: list[Claim] = []
-    for match in _CLAIM.finditer(answer):
-        if _NEGATION.search(answer[max(0, match.start() - 6) : match.start()]):
-            continue
-        word = next(group for group in match.group("a", "b", "c", "d") if group)
-        claims.append(Claim(match.group(0), _canonical(word)))
-    for match in _EN_CLAIM.finditer(answer):
-        if _NEGATION.search(answer[max(0, match.start() - 12) : match.start()]) or re.search(
-            r"\bnot\b", match.group(0), re.I
-        ):
-            continue
-        claims.append(Claim(match.group(0), ENGLISH[_EN_PAST[match.group("v").lower()]]))
-    return claims
+    """Every phrase of ``answer`` that states something was done (negations, questions, plans,
+    passives and quotations excluded), in order."""
+    text = _masked(answer)
+    found = _chinese_claims(text) + _english_claims(text)
+    return [claim for _, claim in sorted(found, key=lambda item: item[0])]
 
 
-def _mentions(action: str, text: str) -> bool:
-    """True when a tool's name or description names ``action`` (a Chinese word in it, or an English
-    word of its name).
-    """
-    english = set(re.findall(r"[a-z]+", text.lower()))
-    return any(word in text for word in ACTIONS[action]) or any(
-        en in english for en, zh in ENGLISH.items() if zh == action
-    )
+def _as_tools(tools: Mapping[str, str] | Iterable[ToolInfo]) -> dict[str, ToolInfo]:
+    if isinstance(tools, Mapping):  # the side-effect tools, name → description
+        return {name: ToolInfo(name, f"{name} {text}", False) for name, text in tools.items()}
+    return {info.name: info for info in tools}
+
+
+def _verb_of(claim: Claim) -> Verb:
+    return _BY_NAME.get(claim.action) or Verb(claim.action, claim.kind, (), (claim.action,))
+
+
+def _object_named(obj: str, texts: Iterable[str]) -> bool:
+    """True when a tool's text or result names what a claim says it shows (the part after the
+    last 的: 客户的银行卡号 → 银行卡号), by a shared character pair or English word."""
+    head = obj.rsplit("的", 1)[-1].strip()
+    if not head or head in _GENERIC_OBJECTS or re.fullmatch(r"[这那此其它他她们些个]+", head):
+        return True
+    pairs = {head[i : i + 2] for i in range(len(head) - 1)} or {head}
+    words = {w for w in _tokens(head) if len(w) > 2}
+    return any(any(p in text for p in pairs) or words & _tokens(text) for text in texts)
 
 
 def unbacked_claims(
-    answer: str, done: Iterable[tuple[str, bool]], side_effect_tools: Mapping[str, str]
+    answer: str,
+    done: Iterable[tuple[str, bool]],
+    tools: Mapping[str, str] | Iterable[ToolInfo],
+    results: Mapping[str, Sequence[str]] | None = None,
+    given: str = "",
 ) -> list[Claim]:
-    """The claims of ``answer`` that no successful side-effect call backs.
+    """The claims of ``answer`` that nothing of this run backs.
 
     ``done``: ``(tool name, succeeded)`` for each call that actually ran in this run (not refused,
-    not answered from an earlier identical call); ``side_effect_tools``: name → description of the
-    tools with side effects.
+    not answered from an earlier identical call). ``tools``: the tools — either ``ToolInfo``s or,
+    as before, a mapping name → description of the tools with side effects (any other name is
+    read-only). ``results``: tool name → the texts its successful calls returned (for claims of
+    shown data; without it a successful call counts as a result). ``given``: the other text the
+    model had (the request, the arguments) — data found there is not made up.
     """
-    succeeded = [name for name, ok in done if ok and name in side_effect_tools]
+    infos = _as_tools(tools)
+    ok = [name for name, succeeded in done if succeeded]
+    known = results or {}
     unbacked = []
     for claim in find_claims(answer):
-        related = [
-            name
-            for name, description in side_effect_tools.items()
-            if _mentions(claim.action, f"{name} {description}")
-        ]
-        backers = [name for name in succeeded if name in related] if related else succeeded
+        verb = _verb_of(claim)
+        if claim.kind == ACTION:
+            pool = [n for n in ok if n in infos and not infos[n].read_only]
+            related = [
+                n for n, info in infos.items() if not info.read_only and _names(verb, info.text)
+            ]
+            backers = [n for n in pool if n in related] if related else pool
+        elif claim.kind == READ:
+            related = [n for n, info in infos.items() if _names(verb, info.text)]
+            backers = [n for n in ok if n in related] or ([] if related else ok)
+        elif claim.kind == SHOWN:
+            backers = [
+                n
+                for n in ok
+                if (results is None or any(t.strip() for t in known.get(n, ())))
+                and _object_named(
+                    claim.obj, [infos[n].text if n in infos else n, *known.get(n, ())]
+                )
+            ]
+        else:
+            backers = ok
         if not backers:
             unbacked.append(claim)
+    if results is not None and any(claim.kind == SHOWN for claim in find_claims(answer)):
+        seen = given + " ".join(t for texts in known.values() for t in texts)
+        made_up = [token for token in _DATA.findall(_masked(answer)) if token not in seen]
+        if made_up:
+            unbacked.append(Claim("、".join(dict.fromkeys(made_up)), "列出", SHOWN))
     return unbacked
 
 
-def _what_happened(records: Sequence[ToolCallRecord], side_effect_tools: Mapping[str, str]) -> str:
-    """What the side-effect calls of a run really did, in one Chinese sentence."""
+def _result_text(record: ToolCallRecord) -> str:
+    if record.content:
+        return record.content
+    return json.dumps(record.result.data, ensure_ascii=False, default=str)
+
+
+def _what_happened(
+    records: Sequence[ToolCallRecord], tools: Mapping[str, ToolInfo], reads: bool = False
+) -> str:
+    """What the calls of a run really did, in one Chinese sentence (the read-only ones too when
+    ``reads``)."""
     facts = []
     for record in records:
         name = record.call.name
-        if name not in side_effect_tools or record.repeated:
+        info = tools.get(name)
+        if record.repeated or (not reads and (info is None or info.read_only)):
             continue
         if not record.executed:
             facts.append(f"{name} 没有执行（{record.result.error or '被拒绝'}）")
         elif not record.result.success:
             facts.append(f"{name} 执行失败（{record.result.error or '没有说明原因'}）")
+        elif reads and (info is None or info.read_only):
+            data = record.result.data
+            empty = data in (None, "", [], {})
+            facts.append(f"{name} 执行成功" + ("，但没有返回任何数据" if empty else "，结果见上面"))
         else:
             facts.append(f"{name} 执行成功")
-    return (
-        "；".join(facts)
-        if facts
-        else "这次运行没有调用任何会产生实际效果的工具（预订、发送、提交之类）"
-    )
+    if facts:
+        return "；".join(facts)
+    if reads:
+        return "这次运行没有调用任何工具，也没有任何工具结果含有你说的这些内容"
+    return "这次运行没有调用任何会产生实际效果的工具（预订、发送、提交之类）"
 
 
 class ClaimCheck:
-    """The side-effect tools of a registry, and the hook that sends a final answer with unbacked
-    claims back once.
-    """
+    """The tools of a registry, and the hook that sends a final answer with unbacked claims back
+    once."""
 
-    def __init__(self, side_effect_tools: Mapping[str, str]):
+    def __init__(
+        self, side_effect_tools: Mapping[str, str], tools: Iterable[ToolInfo] | None = None
+    ):
         self.side_effect_tools = dict(side_effect_tools)
+        self.tools = (
+            {info.name: info for info in tools}
+            if tools is not None
+            else _as_tools(side_effect_tools)
+        )
 
     @classmethod
     def from_registry(cls, registry: Iterable[Any]) -> ClaimCheck:
-        """From a ``ToolRegistry`` (or any iterable of ``Tool``s): the tools marked
-        ``side_effects=True``.
-        """
-        return cls(
-            {
-                tool.name: tool.description
-                for tool in registry
-                if getattr(tool, "side_effects", False)
-            }
-        )
+        """From a ``ToolRegistry`` (or any iterable of ``Tool``s or OpenAI tool schemas)."""
+        infos = [ToolInfo.from_tool(tool) for tool in registry]
+        return cls({i.name: i.text for i in infos if not i.read_only}, infos)
 
-    def check(self, answer: str, records: Sequence[ToolCallRecord]) -> list[Claim]:
+    def check(self, answer: str, records: Sequence[ToolCallRecord], given: str = "") -> list[Claim]:
         """``unbacked_claims`` over a run's tool-call records."""
-        done = [(r.call.name, r.result.success) for r in records if r.executed and not r.repeated]
-        return unbacked_claims(answer, done, self.side_effect_tools)
+        ran = [r for r in records if r.executed and not r.repeated]
+        done = [(r.call.name, r.result.success) for r in ran]
+        results: dict[str, list[str]] = {}
+        for record in ran:
+            if record.result.success:
+                results.setdefault(record.call.name, []).append(_result_text(record))
+        arguments = " ".join(str(r.call.arguments) for r in records)
+        return unbacked_claims(answer, done, self.tools.values(), results, f"{given} {arguments}")
 
     def review_answer(self, answer: str, run: RunResult, context: Any = None) -> str | None:
         """The hook: the note for the model when ``answer`` claims what the run did not do — once
-        per run; else None.
-        """
+        per run; else None."""
         if already_noted(run.messages):
             return None
-        claims = self.check(answer, run.tool_calls)
+        given = " ".join(
+            m["content"]
+            for m in run.messages
+            if m.get("role") in ("system", "user") and isinstance(m.get("content"), str)
+        )
+        claims = self.check(answer, run.tool_calls, given)
         if not claims:
             return None
         said = "、".join(dict.fromkeys(f"“{claim.phrase}”" for claim in claims))
+        reads = any(claim.kind != ACTION for claim in claims)
+        happened = _what_happened(run.tool_calls, self.tools, reads)
         request = user_request(run.messages)
         again = f"用户的请求是：“{request}”。" if request else ""
         return (
-            f"{NOTE_MARK}你刚才的回答说{said}，"
-            f"但实际情况是：{_what_happened(run.tool_calls, self.side_effect_tools)}。{again}请重新"
-            f"处理这个请求：还需要办理的事，"
-            "现在就调用相应的工具；只是查询、或者办不了、失败了、被拒绝了，"
-            "就只按上面的工具结果如实回答用户，不要说没有做成的事已经做了。"
+            f"{NOTE_MARK}你刚才的回答说{said}，但实际情况是：{happened}。{again}请重新处理这个"
+            "请求：还需要办理的事，现在就调用相应的工具；只是查询、或者办不了、失败了、被拒绝了，"
+            "就只按上面的工具结果如实回答用户，不要说没有做成的事已经做了，也不要写工具结果里"
+            "没有的数据。"
         )
 
 
@@ -261,9 +661,12 @@ def already_noted(messages: Sequence[dict[str, Any]]) -> bool:
 
 __all__ = [
     "ACTIONS",
+    "VERBS",
     "Claim",
     "ClaimCheck",
     "NOTE_MARK",
+    "ToolInfo",
+    "Verb",
     "already_noted",
     "find_claims",
     "unbacked_claims",
