@@ -48,6 +48,12 @@ PINS = [
         {"提示": ["\\b", "紧挨着汉字"]},
         {"提示": ["不只是第一个", "count=1"]},
     ),
+    (
+        "day6_eval_case/wrong_time_with_t_and_seconds",
+        {"提示": ["2026-03-16T09:00:00", "没有 T"]},
+        {"提示": ["booked_by"]},
+    ),
+    ("day6_eval_case/wrong_attendees_as_text", {"提示": ["整数"]}, {"提示": ["booked_by"]}),
     ("day5_mask_personal/wrong_first_only", {"提示": ["count=1"]}, {"提示": ["\\b"]}),
     ("day5_mask_personal/wrong_no_boundary_after", {"提示": ["(?!\\d)", "14 位"]}, {}),
     (

@@ -1171,6 +1171,44 @@ def _scores_zh(scores: dict[str, bool]) -> str:
 
 
 EVAL_REQUEST = "帮我订 2026-03-16 上午 9 点到 10 点的 room_302 会议室，3 个人开周会"
+_STORED_TIME = re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}")
+
+
+def _database_hint(made: Any) -> str:
+    """Why the right agent fails the case's database check, read from the case's own SQL and rows:
+    a time in another format than the stored one, a value of the wrong type, or a missing filter.
+    """
+    checks = [c for c in (attribute(made, "state") or []) if hasattr(c, "rows")]
+    values = [
+        value
+        for c in checks
+        if isinstance(c.rows, list)
+        for row in c.rows
+        if isinstance(row, (list, tuple))
+        for value in row
+    ]
+    times = [v for v in values if isinstance(v, str) and re.search(r"\d{1,2}[:：]\d{2}", v)]
+    wrong_times = [v for v in times if not _STORED_TIME.fullmatch(v)]
+    if wrong_times:
+        return (
+            f"rows 里的时间 {wrong_times[0]!r} 和数据库存的格式不同：bookings 里的时间存成"
+            f" {_RIGHT['start_time']!r} 这样（日期、一个空格、时:分，没有秒，没有 T）。"
+        )
+    if any(isinstance(v, str) and v.strip().isdigit() for v in values):
+        return '数字列要写成整数：attendees 是 3，不是 "3"（SQL 查出来的行要和 rows 完全一样）。'
+    sql = " ".join(str(attribute(c, "sql") or "") for c in checks)
+    if "booked_by" not in sql:
+        return (
+            "数据库里原来就有一条别人的预订（BK0001）：SQL 要按 booked_by = 'E001' 过滤，只查这次"
+            "运行订下的行。"
+        )
+    return (
+        "SQL 查出来的行要和 rows 完全一样（列的顺序、个数和类型）：在办公室数据库上运行你的 SQL，"
+        "把查出来的和 rows 对照。表 bookings 的列：id, room_id, start_time, end_time, attendees,"
+        " booked_by。"
+    )
+
+
 _RIGHT = {
     "room_id": "room_302",
     "start_time": "2026-03-16 09:00",
@@ -1266,7 +1304,13 @@ def day6_eval_case(check: _Check, make_case: Callable[[], Any]) -> None:
     _callable(check.exercise, make_case)
     case = "make_case() 返回一个 EvalCase"
     made = check.call(
-        case, make_case, hint='return EvalCase(id=..., request=EVAL_REQUEST, kind="预订", ...)'
+        case,
+        make_case,
+        hint=(
+            'EvalCase 的参数：EvalCase(id, request, kind, role="行政助理", expected_calls=[...],'
+            " forbidden_tools=[...], decide=None, state=[...], answer_facts=[...])；ExpectedCall(tool,"
+            ' arguments)、StateCheck(sql, rows, why="")。'
+        ),
     )
     if not isinstance(made, EvalCase):
         raise check.fail(
@@ -1320,11 +1364,7 @@ def day6_eval_case(check: _Check, make_case: Callable[[], Any]) -> None:
         if made.decide != "approve":
             hint = '订会议室对行政助理是 L2，要有人确认才会执行：decide="approve"。'
         elif not right.scores["database"]:
-            hint = (
-                "看看数据库检查：SQL 查出来的行要和 rows 完全一样（列的顺序、类型：attendees 是整数"
-                ' 3，不是 "3"）。'
-                "数据库里原来就有一条别人的预订（BK0001），按 booked_by = 'E001' 过滤。"
-            )
+            hint = _database_hint(made)
         elif not right.scores["answer"]:
             hint = "answer_facts 里的每一项都要出现在对的回答里；对的回答是：" + str(right.answer)
         raise check.fail(
