@@ -1,10 +1,12 @@
 """The official SDK's ``ClientSession`` behind a blocking interface, for the synchronous Day 3 loop.
 
 ``SDKConnection`` runs one asyncio event loop in a daemon thread; a single task opens the transport
-(streamable HTTP at ``url``, or stdio for ``command``) and the session, and keeps them open until
-``close()``. ``list_tools()`` and ``call_tool()`` submit coroutines to that loop and wait with a
-timeout, returning plain dicts shaped like the wire (``{"tools": [...]}`` entries, ``{"content":
-[...], "isError": …}``), the same as ``WireClient`` — so the adapter works with either.
+(streamable HTTP at ``url``, stdio for ``command``, or in memory to a low-level ``Server`` object
+running in the same loop for ``server``, as exercise checks do) and the session, and keeps them
+open until ``close()``. ``list_tools()`` and ``call_tool()`` submit coroutines to that loop and
+wait with a timeout, returning plain dicts shaped like the wire (``{"tools": [...]}`` entries,
+``{"content": [...], "isError": …}``), the same as ``WireClient`` — so the adapter works with
+either; after ``close()`` they raise ``WireError`` in Chinese.
 
 Left out: reconnecting after the server goes away (the next call fails with a readable error).
 """
@@ -25,11 +27,16 @@ class SDKConnection:
     """
 
     def __init__(
-        self, *, url: str | None = None, command: list[str] | None = None, timeout: float = 20.0
+        self,
+        *,
+        url: str | None = None,
+        command: list[str] | None = None,
+        server: Any = None,
+        timeout: float = 20.0,
     ):
-        if (url is None) == (command is None):
-            raise ValueError("SDKConnection 需要 url 或 command 二者之一。")
-        self.url, self.command, self.timeout = url, command, timeout
+        if sum(option is not None for option in (url, command, server)) != 1:
+            raise ValueError("SDKConnection 需要 url、command、server 三者之一。")
+        self.url, self.command, self.server, self.timeout = url, command, server, timeout
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(
             target=self._loop.run_forever, name="mcp-sdk-loop", daemon=True
@@ -63,6 +70,16 @@ class SDKConnection:
 
         try:
             async with AsyncExitStack() as stack:
+                if self.server is not None:  # in memory: the server runs as a task of this loop
+                    from mcp.shared.memory import create_connected_server_and_client_session
+
+                    self._session = await stack.enter_async_context(
+                        create_connected_server_and_client_session(self.server)
+                    )
+                    ready.set()
+                    assert self._closed is not None
+                    await self._closed.wait()
+                    return
                 if self.url is not None:
                     try:
                         from mcp.client.streamable_http import streamable_http_client
@@ -103,8 +120,15 @@ class SDKConnection:
         except Exception as exc:
             raise WireError(f"MCP 服务器出错（{type(exc).__name__}：{exc}）。") from exc
 
+    def _open(self) -> Any:
+        if self._session is None:
+            raise WireError(
+                "和 MCP 服务器的连接已经关闭（close() 之后不能再调用）；需要时重新连接。"
+            )
+        return self._session
+
     def list_tools(self) -> list[dict[str, Any]]:
-        result = self._call(self._session.list_tools(), None, "tools/list")
+        result = self._call(self._open().list_tools(), None, "tools/list")
         return [
             item.model_dump(mode="json", exclude_none=True, by_alias=True) for item in result.tools
         ]
@@ -112,7 +136,7 @@ class SDKConnection:
     def call_tool(
         self, name: str, arguments: dict[str, Any], timeout: float | None = None
     ) -> dict[str, Any]:
-        result = self._call(self._session.call_tool(name, arguments), timeout, "tools/call")
+        result = self._call(self._open().call_tool(name, arguments), timeout, "tools/call")
         return result.model_dump(mode="json", exclude_none=True, by_alias=True)
 
     def close(self) -> None:

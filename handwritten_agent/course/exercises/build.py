@@ -1,4 +1,5 @@
-"""Generate ``exercises/dayN_exercises.ipynb`` from ``solutions/dayN_solutions.ipynb``.
+"""Generate ``exercises/<name>_exercises.ipynb`` from ``solutions/<name>_solutions.ipynb``: the
+days (``day3``) and the appendices (``appendix_mcp``).
 
 The solutions notebooks are the single source of every exercise. A learner's part of a code cell
 sits between two marker lines (nbgrader's convention)::
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -196,15 +198,22 @@ def render(solution_path: Path) -> str:
     return dumps(make_exercise(notebook, name=str(solution_path)))
 
 
-def pairs(root: Path | str = ".") -> list[Pair]:
-    """Every ``solutions/dayN_solutions.ipynb`` under ``root`` with its
-    ``exercises/dayN_exercises.ipynb``.
+def pairs(root: Path | str = ".", only: Iterable[str] | None = None) -> list[Pair]:
+    """Every ``solutions/<name>_solutions.ipynb`` under ``root`` with its
+    ``exercises/<name>_exercises.ipynb``: the days in order, then the appendices.
+
+    ``only`` keeps the notebooks whose ``<name>`` is listed (e.g. ``["appendix_mcp"]``).
     """
     root = Path(root)
-    found = sorted((root / "solutions").glob("*_solutions.ipynb"))
+    found = sorted(
+        (root / "solutions").glob("*_solutions.ipynb"),
+        key=lambda path: (not path.name.startswith("day"), path.name),
+    )
+    wanted = None if only is None else set(only)
     return [
         Pair(path, root / "exercises" / path.name.replace("_solutions.ipynb", "_exercises.ipynb"))
         for path in found
+        if wanted is None or path.name.removesuffix("_solutions.ipynb") in wanted
     ]
 
 
@@ -256,14 +265,16 @@ def _placeholders_expected(exercise: Path) -> int:
     )
 
 
-def build(root: Path | str = ".", *, force: bool = False) -> list[Path]:
-    """Write every exercises notebook; return the paths that changed.
+def build(
+    root: Path | str = ".", *, force: bool = False, only: Iterable[str] | None = None
+) -> list[Path]:
+    """Write every exercises notebook (or those named in ``only``); return the paths that changed.
 
     An exercises notebook holding a learner's work (see ``has_learner_work``) is not overwritten
     unless ``force``: ``LearnerWork`` is raised after the other notebooks are written.
     """
     changed, kept = [], []
-    for pair in pairs(root):
+    for pair in pairs(root, only):
         text = render(pair.solution)
         if not pair.exercise.exists() or pair.exercise.read_text(encoding="utf-8") != text:
             if not force and pair.exercise.exists() and has_learner_work(pair.exercise):
@@ -277,10 +288,10 @@ def build(root: Path | str = ".", *, force: bool = False) -> list[Path]:
     return changed
 
 
-def stale(root: Path | str = ".") -> list[Path]:
+def stale(root: Path | str = ".", only: Iterable[str] | None = None) -> list[Path]:
     """The exercises notebooks that are missing or differ from what ``build`` would write."""
     out = []
-    for pair in pairs(root):
+    for pair in pairs(root, only):
         if not pair.exercise.exists() or pair.exercise.read_text(encoding="utf-8") != render(
             pair.solution
         ):

@@ -1,0 +1,49 @@
+"""Wrong: returns the whole tools/call result dict as the data instead of the text it carries."""
+
+from handwritten_agent.mcp_tools.adapter import definition_hash
+from handwritten_agent.tools import Tool, ToolRegistry, ToolResult
+
+
+def remote_call(connection, name, timeout):
+    def call(**arguments):
+        try:
+            result = connection.call_tool(name, arguments, timeout=timeout)
+        except Exception as exc:
+            return ToolResult.fail(f"调用 MCP 工具 {name} 失败：{exc}")
+        text = "\n".join(
+            block.get("text", "")
+            for block in result.get("content", [])
+            if block.get("type") == "text"
+        )
+        if result.get("isError"):
+            return ToolResult.fail(f"MCP 工具 {name} 报告错误：{text}")
+        return ToolResult.ok(result)
+
+    return call
+
+
+def adapt_server(connection, server, timeout=5.0):
+    registry = ToolRegistry()
+    for entry in connection.list_tools():
+        read_only = (entry.get("annotations") or {}).get("readOnlyHint") is True
+        registry.register(
+            Tool(
+                name=entry["name"],
+                description=entry.get("description", ""),
+                parameters=entry["inputSchema"],
+                fn=remote_call(connection, entry["name"], timeout),
+                level="L1" if read_only else "L2",
+                side_effects=not read_only,
+                untrusted=True,
+                metadata={
+                    "mcp_server": server,
+                    "mcp_name": entry["name"],
+                    "mcp_hash": definition_hash(entry),
+                },
+            )
+        )
+    return registry
+
+
+FAILS_AT = "调用 查询天气"
+ARGS = (adapt_server,)
