@@ -233,7 +233,10 @@ class ConfirmationCard:
 
     def _who_html(self) -> str:
         if self.request.approver_role and Level.of(self.request.level) == Level.L3:
-            rule = f"谁能批准：有「{self.request.approver_role}」角色的人（发起人本人除外，本人只能撤回）"
+            rule = (
+                f"谁能批准：有「{self.request.approver_role}」角色的人"
+                "（发起人本人除外，本人只能撤回）"
+            )
         else:
             rule = (
                 f"谁来确认：发起人 {_person(self.starter)}" if self.starter else "谁来确认：发起人"
@@ -374,7 +377,10 @@ class ConfirmationCard:
         shown = (
             "批准" if verdict == "approve" else f"拒绝（{earlier.get('reason') or '未说明原因'}）"
         )
-        self.status.value = f"<b>这个请求之前已经决定过：{html.escape(name)} {html.escape(shown)}。不会再执行一次。</b>"
+        self.status.value = (
+            f"<b>这个请求之前已经决定过：{html.escape(name)} {html.escape(shown)}。"
+            "不会再执行一次。</b>"
+        )
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
@@ -540,7 +546,8 @@ class ConfirmationPanel:
         if waiting:
             text = f"<b>运行暂停</b>：{waiting} 个调用等待决定，全部决定后自动继续。"
         elif self.done:
-            text = f"<b>运行已结束</b>：{html.escape(ending_zh(self.result.stop_reason))}（过程打印在卡片下方）。"
+            ending = html.escape(ending_zh(self.result.stop_reason))
+            text = f"<b>运行已结束</b>：{ending}（过程打印在卡片下方）。"
         else:
             text = "<b>已决定</b>：卡片上的调用都有了结果。"
         self.note.value = text

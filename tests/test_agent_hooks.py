@@ -9,7 +9,6 @@ import subprocess
 import sys
 import textwrap
 from datetime import datetime
-from typing import Any
 
 import pytest
 from well_formed import assert_well_formed

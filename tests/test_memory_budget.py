@@ -131,10 +131,15 @@ def test_the_low_water_mark_changes_the_prefix_less_often_and_writes_fewer_summa
     for low_water in (1.0, 0.6):
         written: list[int] = []
         for name, make in (
-            ("window", lambda: Window(1800, keep_last_rounds=2, tools=tools, low_water=low_water)),
+            (
+                "window",
+                lambda low_water=low_water: Window(
+                    1800, keep_last_rounds=2, tools=tools, low_water=low_water
+                ),
+            ),
             (
                 "summary",
-                lambda: Summarizer(
+                lambda low_water=low_water, written=written: Summarizer(
                     verbose_summarizer(written),
                     1800,
                     keep_last_rounds=2,

@@ -28,7 +28,7 @@ def search_orders(
     status: Literal["paid", "shipped"] = "paid",
     include_refunds: bool = False,
     tags: list[str] | None = None,
-    min_amount: Optional[float] = None,
+    min_amount: Optional[float] = None,  # noqa: UP045 - the old spelling must work too
 ) -> dict:
     """按客户 ID 查询最近的订单，
     返回订单号、金额和状态。
@@ -196,7 +196,7 @@ def test_missing_docstring_and_docstring_typos_and_bad_options_fail():
         tool(level="L9")(typo)
     with pytest.raises(ToolDefinitionError, match="= None"):
 
-        def maybe(x: Optional[int]) -> int:
+        def maybe(x: Optional[int]) -> int:  # noqa: UP045 - the old spelling is checked too
             """x.
 
             Args:

@@ -4,13 +4,11 @@ redaction, crash safety.
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
 import sys
 import textwrap
-import time
 import warnings
 from datetime import datetime
 from pathlib import Path

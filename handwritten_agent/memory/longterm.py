@@ -191,7 +191,8 @@ class LongTermMemory:
                     INSERT INTO memories_fts(rowid, normalized) VALUES (new.id, new.normalized);
                 END;
                 CREATE TRIGGER IF NOT EXISTS memories_ad AFTER DELETE ON memories BEGIN
-                    INSERT INTO memories_fts(memories_fts, rowid, normalized) VALUES ('delete', old.id, old.normalized);
+                    INSERT INTO memories_fts(memories_fts, rowid, normalized)
+                        VALUES ('delete', old.id, old.normalized);
                 END;
             """)
             return True

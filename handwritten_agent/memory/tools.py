@@ -63,7 +63,8 @@ def memory_tools(
 
         Args:
             fact: 要记住的内容，用用户的原话（一句陈述，不是问题）
-            kind: 信息的类型：fact 事实，preference 偏好，constraint 约束，task 待办，例如：preference
+            kind: 信息的类型：fact 事实，preference 偏好，
+                constraint 约束，task 待办，例如：preference
         """
         source = source_message(fact, user_messages())
         if source is None:

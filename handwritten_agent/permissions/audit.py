@@ -82,7 +82,8 @@ CREATE INDEX IF NOT EXISTS audit_user_tool ON audit (user_id, tool, ts);
 CREATE INDEX IF NOT EXISTS audit_run ON audit (run_id);
 CREATE TABLE IF NOT EXISTS requests (
     id TEXT PRIMARY KEY,
-    run_id TEXT NOT NULL, tool_call_id TEXT NOT NULL, tool TEXT NOT NULL, arguments_sha256 TEXT NOT NULL,
+    run_id TEXT NOT NULL, tool_call_id TEXT NOT NULL, tool TEXT NOT NULL,
+    arguments_sha256 TEXT NOT NULL,
     level TEXT NOT NULL, approver_role TEXT, user_id TEXT, created REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS settled (
@@ -90,7 +91,8 @@ CREATE TABLE IF NOT EXISTS settled (
     verdict TEXT NOT NULL, decided_by TEXT, reason TEXT, ts REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS untrusted (
-    run_id TEXT NOT NULL, tool TEXT NOT NULL, tool_call_id TEXT NOT NULL, excerpt TEXT NOT NULL, ts REAL NOT NULL,
+    run_id TEXT NOT NULL, tool TEXT NOT NULL, tool_call_id TEXT NOT NULL, excerpt TEXT NOT NULL,
+    ts REAL NOT NULL,
     PRIMARY KEY (run_id, tool_call_id)
 );
 """

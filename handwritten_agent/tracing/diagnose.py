@@ -21,9 +21,9 @@ rule                    symptom in the trace
 ``model_error``         the model call failed (HTTP 429/5xx after retries, timeout, empty reply …)
 ``rate_limited``        the client waited out 429s (and then succeeded)
 ``slow_model_call``     one model call took longer than ``slow_ms``
-``tool_time_share``     tools took more than ``tool_share`` (70%) of a run's time — seed 003 §7.2's signal
-                        that the chain has room to improve (runs shorter than ``min_run_ms`` are not
-                        judged)
+``tool_time_share``     tools took more than ``tool_share`` (70%) of a run's time — article 003
+                        §7.2's signal that the chain has room to improve (runs shorter than
+                        ``min_run_ms`` are not judged)
 ``needs_confirmation``  the run is waiting for a person (not an error: a reminder to resume it)
 ======================  =========================================================================
 

@@ -24,11 +24,16 @@ from .timeline import COLOURS, LEGEND, MODEL_COLOUR, RETRY_COLOUR, legend_keys
 from .trace import TraceRun, parse_ts, read_trace
 
 STYLE = """
-body{font-family:system-ui,-apple-system,"PingFang SC","Microsoft YaHei","Noto Sans CJK SC",sans-serif;margin:2em;color:#222}
-h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}table{border-collapse:collapse;font-size:.9em}
-td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}th{background:#f3f3f3}
-.error{color:#b00020}.warning{color:#a15c00}.info{color:#555}pre{background:#f7f7f7;padding:.6em;overflow-x:auto;font-size:.8em}
-details{margin:.2em 0}summary{cursor:pointer}.meta{color:#666;font-size:.9em}td:nth-child(1),td:nth-child(2),td:nth-child(6){white-space:nowrap}
+body{font-family:system-ui,-apple-system,"PingFang SC","Microsoft YaHei","Noto Sans CJK SC",
+  sans-serif;margin:2em;color:#222}
+h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}
+table{border-collapse:collapse;font-size:.9em}
+td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}
+th{background:#f3f3f3}
+.error{color:#b00020}.warning{color:#a15c00}.info{color:#555}
+pre{background:#f7f7f7;padding:.6em;overflow-x:auto;font-size:.8em}
+details{margin:.2em 0}summary{cursor:pointer}.meta{color:#666;font-size:.9em}
+td:nth-child(1),td:nth-child(2),td:nth-child(6){white-space:nowrap}
 """
 
 
