@@ -1,7 +1,8 @@
-"""Command line: ``python -m handwritten_agent serve|model|bench|users|service|eval|checklist|trace|mcp-serve …``.
+"""Command line: ``python -m handwritten_agent serve|model|bench|users|service|eval|doctor|checklist
+|trace|mcp-serve …``.
 
-- ``serve [--port N] [--host H] [--backend offline|local] [--model PATH]`` runs the OpenAI-compatible
-  server in the foreground until Ctrl+C.
+- ``serve [--port N] [--host H] [--backend offline|local] [--model PATH]`` runs the
+  OpenAI-compatible server in the foreground until Ctrl+C.
 - ``model fetch [--model PATH]`` assembles (or checks) the local model file; ``model path`` prints
   it; ``model check`` runs a several-token prompt in a child process and says whether the llama.cpp
   build works; ``model cmake-args [--level portable]`` prints the build options for this CPU;
@@ -11,18 +12,24 @@
 - ``users add NAME --role ROLE [--db PATH]`` adds a service user and prints their token once (last
   line).
 - ``service [--port N] [--db PATH]`` runs the Day 7 office-assistant service until Ctrl+C.
-- ``eval [--model NAME] [--repeat K] [--json PATH] [--cases office|extra|all]`` scores the office assistant on ten
-  cases, or twelve extra ones (``evaluation``).
+- ``eval [--model NAME] [--repeat K] [--json PATH] [--cases office|extra|all]`` scores the office
+  assistant on ten cases, or twelve extra ones (``evaluation``); after a very low score of a real
+  model it points to ``doctor``.
+- ``doctor [--base-url URL] [--model NAME]`` checks that a server really does tool calling
+  (``doctor``).
 - ``checklist [--json PATH]`` checks the release checklist against the course agent and code
   (``checklist``).
 - ``trace show|html|diagnose FILE`` looks at a JSONL trace (see ``tracing.cli``).
-- ``mcp-serve [--http --port N] [--tools office|day3|all]`` serves the course's tools over MCP (``cli.mcp``).
+- ``mcp-serve [--http --port N] [--tools office|day3|all]`` serves the course's tools over MCP
+  (``cli.mcp``).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
 
 from .parser import ChineseParser
 
@@ -66,9 +73,24 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _eval(args: argparse.Namespace) -> int:
+    from ..doctor import eval_hint
     from ..evaluation.cli import main as eval_main
 
-    return eval_main(args)
+    code = eval_main(args)
+    try:  # a very low score of a real model: point to the doctor (a server that drops the tools)
+        report = json.loads(Path(args.json).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return code
+    hint = eval_hint(report) if code == 0 and isinstance(report, dict) else None
+    if hint:
+        print(hint)
+    return code
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from ..doctor import main as doctor_main
+
+    return doctor_main(args)
 
 
 def _checklist(args: argparse.Namespace) -> int:
@@ -184,6 +206,19 @@ def build_parser() -> ChineseParser:
     )
     checklist_arguments(checklist)
     checklist.set_defaults(func=_checklist)
+
+    from ..doctor import add_arguments as doctor_arguments
+
+    doctor = sub.add_parser(
+        "doctor",
+        help="检查一个 OpenAI 兼容服务端能不能真正做工具调用（每项给出结论和原因）",
+        description=(
+            "对 .env（或 --base-url/--model）指定的服务端发几个小请求：能否应答、工具定义是否送达"
+            "模型、强制调用的参数是否符合定义、返回格式、流式输出。全部通过时退出码为 0。"
+        ),
+    )
+    doctor_arguments(doctor)
+    doctor.set_defaults(func=_doctor)
 
     from .trace import add_arguments as trace_arguments
 
