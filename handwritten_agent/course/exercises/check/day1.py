@@ -514,6 +514,10 @@ def _stream_cases() -> list[tuple[str, list[dict[str, Any]], dict[str, Any]]]:
     ]
 
 
+_QUIET_STREAMS = ("每一片都重复完整的 name", "index 大的先到")
+"""Stream cases that print nothing when they pass (added after the notebooks' outputs were kept)."""
+
+
 def _normalize_stream_result(value: Any) -> tuple[dict[str, Any] | None, str]:
     """The learner's result in the shape the expected one has (``content`` None → "", missing
     ``type`` → "function"), or ``(None, what is wrong with its shape)``. Reads the value only after
@@ -692,7 +696,13 @@ def day1_assemble_stream(
             )
         return found
 
-    def run(case: str, chunks: list[dict[str, Any]], expected: dict[str, Any], hint: str) -> None:
+    def run(
+        case: str,
+        chunks: list[dict[str, Any]],
+        expected: dict[str, Any],
+        hint: str,
+        quiet: bool = False,
+    ) -> None:
         given = [json.loads(json.dumps(chunk)) for chunk in chunks]
         before = snapshot(given)
         got = check.call(
@@ -733,6 +743,8 @@ def day1_assemble_stream(
                 hint=_stream_hint(difference, expected, normalized),
             )
         calls = expected["tool_calls"]
+        if quiet:  # a case added later prints nothing, so a correct answer's output stays
+            return
         check.ok(
             case,
             f"{len(chunks)} 块 → "
@@ -742,7 +754,7 @@ def day1_assemble_stream(
 
     cases = _stream_cases()
     for case, chunks, expected, hint in cases:
-        run(case, chunks, expected, hint)
+        run(case, chunks, expected, hint, quiet=case.startswith(_QUIET_STREAMS))
     _independent_streams(check, assemble_stream)
     for case, chunks, expected, hint in live_cases():  # fetched only when the hand-made cases pass
         run(case, chunks, expected, hint)

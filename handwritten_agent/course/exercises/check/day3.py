@@ -453,6 +453,24 @@ def _echo_problem(sent: list[dict[str, Any]], reply: Any) -> tuple[str, str] | N
     return None
 
 
+class _BreaksAt:
+    """A scripted model whose ``at``-th call fails the way a network does (``ConnectionError`` with
+    a Chinese message), not by running out of script."""
+
+    def __init__(self, replies: list[Any], at: int):
+        from ....scripted import ScriptedClient
+
+        self.script, self.at, self.calls = ScriptedClient(replies), at, 0
+
+    def complete(self, messages: Any, tools: Any = None, **options: Any) -> Any:
+        self.calls += 1
+        if self.calls >= self.at:
+            raise ConnectionError(
+                f"第 {self.calls} 次调用模型时连接断开了（检查故意让这次调用失败，看循环怎么收场）"
+            )
+        return self.script.complete(messages, tools, **options)
+
+
 @exercise
 def day3_loop_exits(check: _Check, run_loop: Callable[..., Any]) -> None:
     """Exercise 3.2: ``run_loop(client, registry, user_message, max_steps=5) -> (stop_reason,
@@ -787,7 +805,7 @@ def day3_loop_exits(check: _Check, run_loop: Callable[..., Any]) -> None:
     case = "第一次调用模型就抛出异常 → error（不能让异常冒出来）"
     reason, messages, client = outcome(
         case,
-        [],
+        _Recorder(_BreaksAt([], 1)),
         "你好",
         5,
         '把 client.complete(...) 放进 try/except Exception，出错就 return "error", messages。',
@@ -798,7 +816,7 @@ def day3_loop_exits(check: _Check, run_loop: Callable[..., Any]) -> None:
     case = "执行过一步工具后，调用模型抛出异常 → error，已完成的那一步留在 messages 里"
     reason, messages, client = outcome(
         case,
-        [forever[0]],
+        _Recorder(_BreaksAt([forever[0]], 2)),
         "算一下",
         5,
         '把 client.complete(...) 放进 try/except Exception，出错就 return "error", messages。',
@@ -891,7 +909,49 @@ def day3_loop_exits(check: _Check, run_loop: Callable[..., Any]) -> None:
                 hint="返回的 messages 应该是完整的对话：模型的每条回复和每个工具结果都在里面。",
             )
         check.ok(case, f"{len(client.requests)} 次模型调用")
+
+    def again(steps: int, tools: int, question: str) -> Callable[[], Any]:
+        def run() -> Any:
+            script = [*forever[:tools], reply(f"算完了：{question}")]
+            client = _Recorder(ScriptedClient(script))
+            got = run_loop(client, _registry(), question, max_steps=steps)
+            shape = None if _loop_shape(got) else got[0]
+            return [shape, len(client.requests), _user_texts(client.requests)]
+
+        return run
+
+    runs = [
+        (
+            f"又一次：max_steps={steps}，{tools} 步工具后回答（{question}）",
+            again(steps, tools, question),
+            ["final" if tools < steps else "max_steps", min(tools + 1, steps), [question]],
+        )
+        for steps, tools, question in (
+            (4, 3, "订单 Ａ１ 的金额"),
+            (4, 3, "北京的天气"),
+            (2, 1, "查询汇率"),
+            (4, 3, "会议室 301"),
+            (2, 2, "张三的订单"),
+            (4, 3, "数据库里有几条"),
+        )
+    ]
+    check.independent(
+        "同一个循环再跑几次（新的模型、新的问题）",
+        runs,
+        hint=(
+            "期望和实际写的是 [stop_reason, 调用模型的次数, 发给模型的用户消息]。每次运行都从这一次"
+            "的 user_message 新建 messages、步数从 0 数起：不要用全局变量或默认参数里的列表保存"
+            "对话或计数。"
+        ),
+    )
     check.done()
+
+
+def _user_texts(requests: list[list[dict[str, Any]]]) -> list[str]:
+    """The user messages of the learner's first request to the model (another run's must not be
+    there)."""
+    first = requests[0] if requests else []
+    return [str(m.get("content")) for m in first if isinstance(m, dict) and m.get("role") == "user"]
 
 
 # ---------------------------------------------------------------------------------------------

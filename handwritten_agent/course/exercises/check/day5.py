@@ -341,12 +341,19 @@ def day5_check_clearance(check: _Check, check_clearance: Callable[..., Any]) -> 
         return effect, level, reason
 
     def cases(
-        case: str, kind: str, items: list[tuple[Any, Any]], policy: dict[str, Any] | None = None
+        case: str,
+        kind: str,
+        items: list[tuple[Any, Any]],
+        policy: dict[str, Any] | None = None,
+        *,
+        quiet: bool = False,
     ) -> None:
+        # ``quiet``: a case that prints nothing when it passes (a correct answer's output stays)
         last = None
         for call, user in items:
             last = verdict(case, kind, call, user, policy if policy is not None else office_policy)
-        check.ok(case, _brief(last[2] if last else "", 40))
+        if not quiet:
+            check.ok(case, _brief(last[2] if last else "", 40))
 
     room = {"start_time": "2026-03-13 15:00", "end_time": "2026-03-13 16:00"}
     cases(
@@ -482,6 +489,7 @@ def day5_check_clearance(check: _Check, check_clearance: Callable[..., Any]) -> 
             (_call("READ_EMAIL", {"email_id": "M001"}), boss),
             (_call(full_width("read_email"), {"email_id": "M001"}), boss),
         ],
+        quiet=True,
     )
     cases(
         "名字相近的角色：没有许可级别，拒绝",
@@ -491,6 +499,7 @@ def day5_check_clearance(check: _Check, check_clearance: Callable[..., Any]) -> 
             (_call("read_email", {"email_id": "M001"}), User("E011", "行政", "小吴")),
             (_call("read_email", {"email_id": "M001"}), User("E012", "行政主管 ", "小郑")),
         ],
+        quiet=True,
     )
 
     odd = copy.deepcopy(office_policy)
