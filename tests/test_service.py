@@ -17,16 +17,16 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
-from service_world import (
+from pg_server import execute, rows
+from service_world import (  # noqa: F401  (fixtures; ``service`` is conftest's, on both stores)
     SENT,
     clear_sent,
     make_app,
     model,
     send_notice,
-    service,
     wait_a_bit,
     wait_for,
-)  # noqa: F401  (fixtures)
+)
 from sse_events import numbered, read_events
 
 from handwritten_agent.agent import Agent
@@ -36,7 +36,7 @@ from handwritten_agent.service import Store
 from handwritten_agent.service.runner import RunManager
 from handwritten_agent.tools import ToolRegistry
 
-# --------------------------------------------------------------------------- users and auth
+# ----------------------------------------------------- users and auth
 
 
 def test_users_add_prints_the_token_once_on_the_last_line_and_stores_only_its_hash(tmp_path):
@@ -95,7 +95,7 @@ def test_requests_without_a_valid_token_are_401(service):
     assert response.status_code == 401 and response.headers["www-authenticate"] == "Bearer"
 
 
-# --------------------------------------------------------------------------- runs
+# ----------------------------------------------------- runs
 
 
 def test_a_run_completes_and_the_session_remembers_earlier_turns(service):
@@ -144,7 +144,7 @@ def test_another_users_run_is_404_everywhere(service):
     assert SENT == [] and bob.get("/v1/runs/run_doesnotexist").status_code == 404
 
 
-# --------------------------------------------------------------------------- idempotency
+# ----------------------------------------------------- idempotency
 
 
 def test_twenty_concurrent_duplicates_create_one_run_and_send_once(service):
@@ -179,8 +179,7 @@ def test_twenty_concurrent_duplicates_create_one_run_and_send_once(service):
     again = alice.post("/v1/runs", json=body, headers={"Idempotency-Key": "key-20"})
     assert again.json()["id"] == run_id and again.json()["status"] == "completed"
     assert SENT == [("张三", "明天 9 点开会")]
-    with sqlite3.connect(service["db"]) as db:
-        assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 1
+    assert rows(service["db"], "SELECT COUNT(*) FROM runs") == [(1,)]
 
 
 def test_same_key_other_body_is_422_and_keys_are_per_user_and_expire(service, tmp_path):
@@ -201,8 +200,7 @@ def test_same_key_other_body_is_422_and_keys_are_per_user_and_expire(service, tm
     )
     assert bobs.status_code == 201 and bobs.json()["id"] != first.json()["id"]
     store: Store = service["app"].state.store
-    with sqlite3.connect(service["db"]) as db:
-        db.execute("UPDATE idempotency_keys SET expires_at = 0")
+    execute(service["db"], "UPDATE idempotency_keys SET expires_at = 0")
     expired = alice.post(
         "/v1/runs", json={"session_id": "s", "message": "不一样"}, headers={"Idempotency-Key": "k"}
     )
@@ -210,7 +208,7 @@ def test_same_key_other_body_is_422_and_keys_are_per_user_and_expire(service, tm
     assert store.get_run(first.json()["id"]) is not None
 
 
-# --------------------------------------------------------------------------- confirmations
+# ----------------------------------------------------- confirmations
 
 
 def test_reject_tells_the_model_and_sends_nothing(service):
@@ -307,7 +305,7 @@ def test_cancel_stops_a_paused_and_a_running_run(service):
     assert done["stop_reason"] == "cancelled" and SENT == []
 
 
-# --------------------------------------------------------------------------- events
+# ----------------------------------------------------- events
 
 
 def test_sse_streams_every_event_and_a_reconnect_with_last_event_id_loses_none(service):
@@ -370,7 +368,7 @@ def test_a_client_that_disconnects_does_not_stop_the_run(service):
     assert wait_for(alice, run["id"], "completed")["answer"] == "完成：ok"
 
 
-# --------------------------------------------------------------------------- bad input
+# ----------------------------------------------------- bad input
 
 
 @pytest.mark.parametrize(
@@ -400,8 +398,7 @@ def test_bad_bodies_get_json_errors_and_write_nothing(service, content, headers,
     assert response.status_code == status, response.text
     error = response.json()["error"]
     assert error["type"] == kind and error["message"] and "Traceback" not in response.text
-    with sqlite3.connect(service["db"]) as db:
-        assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 0
+    assert rows(service["db"], "SELECT COUNT(*) FROM runs") == [(0,)]
 
 
 def test_a_body_without_content_length_is_still_bounded(service):
@@ -427,7 +424,7 @@ def test_decision_validation(service):
     assert response.status_code == 409 and response.json()["error"]["type"] == "not_waiting"
 
 
-# --------------------------------------------------------------------------- several processes on one database
+# ----------------------------------------------------- several processes on one database
 
 
 def test_a_second_process_leaves_the_first_ones_running_run_alone_and_fails_a_dead_ones(tmp_path):
@@ -518,7 +515,7 @@ def test_a_body_nested_too_deep_is_a_400(service):
     assert response.status_code == 400 and response.json()["error"]["type"] == "invalid_json"
 
 
-# --------------------------------------------------------------------------- /docs and the error shape
+# ----------------------------------------------------- /docs and the error shape
 
 
 def test_openapi_describes_every_endpoint_with_its_schemas_and_the_bearer_scheme(service):

@@ -19,7 +19,8 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from service_world import SENT, clear_sent, make_app, service, wait_for  # noqa: F401  (fixtures)
+from pg_server import rows
+from service_world import SENT, clear_sent, make_app, wait_for  # noqa: F401  (fixtures)
 from sse_events import read_events
 
 from handwritten_agent.course.background import BackgroundServer
@@ -51,7 +52,7 @@ def raw_requests(
     return answers
 
 
-# --------------------------------------------------------------------------- cancel races
+# ----------------------------------------------------- cancel races
 
 
 def test_a_run_cancelled_as_it_starts_ends_cancelled_not_failed(service):
@@ -90,7 +91,7 @@ def test_approve_racing_cancel_ends_cancelled_or_completed_never_failed(service)
         assert "StopRun" not in (done["error"] or "")
 
 
-# --------------------------------------------------------------------------- runs of a dead process
+# ----------------------------------------------------- runs of a dead process
 
 
 def test_a_live_process_takes_over_the_queued_runs_of_a_dead_one_within_the_lease(tmp_path):
@@ -142,7 +143,7 @@ def test_queued_runs_of_a_live_process_are_left_to_it(tmp_path):
         other.state.manager.shutdown(wait=True)
 
 
-# --------------------------------------------------------------------------- bytes that are not text
+# ----------------------------------------------------- bytes that are not text
 
 
 @pytest.mark.parametrize("field", ["message", "session_id"])
@@ -165,8 +166,7 @@ def test_a_lone_surrogate_in_a_run_is_a_422_and_the_connection_stays_usable(serv
         and error["error"]["details"][0]["field"] == field
     )
     assert after == 404 and missing["error"]["type"] == "not_found"
-    with sqlite3.connect(service["db"]) as db:
-        assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 0
+    assert rows(service["db"], "SELECT COUNT(*) FROM runs") == [(0,)]
 
 
 def test_a_lone_surrogate_in_a_decision_reason_is_a_422_and_decides_nothing(service):
@@ -215,7 +215,7 @@ def test_a_400_speaks_our_words_not_the_interpreters(tmp_path, content):
     assert "JSON" in message
 
 
-# --------------------------------------------------------------------------- Last-Event-ID
+# ----------------------------------------------------- Last-Event-ID
 
 
 @pytest.mark.parametrize(
@@ -248,7 +248,7 @@ def test_a_usable_last_event_id_resumes_and_a_large_one_gives_only_the_end(servi
     ]
 
 
-# --------------------------------------------------------------------------- decisions
+# ----------------------------------------------------- decisions
 
 
 def test_a_different_decision_on_a_decided_request_is_409_and_the_same_one_replays(service):
@@ -306,7 +306,7 @@ def test_the_owner_may_reject_their_own_l3_request_but_not_approve_it(service):
     )
 
 
-# --------------------------------------------------------------------------- a session's history
+# ----------------------------------------------------- a session's history
 
 
 def test_overlapping_runs_of_one_session_both_stay_in_its_history(service):
@@ -347,7 +347,7 @@ def test_a_paused_run_that_resumes_after_the_user_kept_talking_keeps_both(servic
     assert third["answer"] == "你好！这是第 3 个问题，上一个是“通知张三：周会”"
 
 
-# --------------------------------------------------------------------------- removing a user
+# ----------------------------------------------------- removing a user
 
 
 def test_users_remove_revokes_the_token_cancels_what_waits_and_keeps_the_runs(service):
@@ -381,8 +381,7 @@ def test_users_remove_revokes_the_token_cancels_what_waits_and_keeps_the_runs(se
     )
     assert approve.status_code == 409 and approve.json()["error"]["type"] == "not_waiting"
     assert admin.get("/v1/confirmations").json()["data"] == [] and SENT == []
-    with sqlite3.connect(service["db"]) as db:
-        statuses = dict(db.execute("SELECT id, status FROM runs").fetchall())
+    statuses = dict(rows(service["db"], "SELECT id, status FROM runs"))
     assert statuses == {
         l3["id"]: "cancelled",
         l2["id"]: "cancelled",
@@ -420,7 +419,7 @@ def test_a_removed_user_can_be_added_again_with_a_new_token(tmp_path):
     assert again.id != user.id and store.user_for_token(new_token) == again
 
 
-# --------------------------------------------------------------------------- choosing the model
+# ----------------------------------------------------- choosing the model
 
 
 @pytest.mark.parametrize("how", ["--model", "--env-file"])

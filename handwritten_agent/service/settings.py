@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from ..config import Settings
 
@@ -28,8 +29,9 @@ def default_db_path() -> str:
 @dataclass
 class ServiceSettings:
     db_path: str = field(default_factory=default_db_path)
-    """The SQLite file with users, runs, events, idempotency keys and decisions (created if
-    missing).
+    """The database with users, runs, events, idempotency keys and decisions: a SQLite file (a
+    path, or ``sqlite:///path``; created if missing) or ``postgresql://user@host/db`` (several
+    replicas may share it; ``pip install -e '.[postgres]'``). Its schema is migrated at start.
     """
     llm: Settings | None = None
     """The model; None reads ``.env`` / the environment like every notebook (the offline simulator
@@ -103,5 +105,9 @@ class ServiceSettings:
     def data_path(self) -> Path:
         if self.data_dir:
             return Path(self.data_dir)
-        db = Path(self.db_path)
+        if self.db_path.startswith(("postgresql://", "postgres://")):
+            # the database's name, under ./var: each replica keeps its own traces and office copy
+            name = urlsplit(self.db_path).path.strip("/") or "postgres"
+            return Path.cwd() / "var" / f"{name}.data"
+        db = Path(self.db_path.removeprefix("sqlite:///"))
         return db.parent / f"{db.stem}.data"

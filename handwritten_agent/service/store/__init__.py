@@ -1,5 +1,8 @@
-"""Everything the service keeps, in one SQLite file: users, runs, their events, idempotency keys,
-decisions, sessions.
+"""Everything the service keeps — users, runs, their events, idempotency keys, decisions,
+sessions — in one SQLite file or in one PostgreSQL database (``Store("postgresql://…")``, see
+``postgres``): the same methods, the same SQL text, chosen by the target's form (``sqlite:///path``,
+a bare path, or ``postgresql://…``). The schema comes from numbered steps (``migrations``) run at
+start.
 
 One connection per thread, kept open, WAL mode so readers never wait for the writer, and ``BEGIN
 IMMEDIATE`` around every read-then-write so two requests cannot both claim the same idempotency key
@@ -11,7 +14,10 @@ lose the last commits, never half of one. (The permission audit log keeps ``sync
 decision is on the disk before its tool runs.)
 
 Several uvicorn workers on one host can share the file (WAL allows one writer and many readers).
-Past one host the same methods go to PostgreSQL; nothing outside this module speaks SQL.
+Past one host the same methods run on PostgreSQL, where several replicas share the database: a
+read-then-write takes an advisory lock (the same one writer at a time as SQLite's lock), while the
+hot paths — an event appended, a lease renewed, a run claimed — lock only the rows they touch, and
+orphaned runs are taken with ``FOR UPDATE SKIP LOCKED``. Nothing outside this package speaks SQL.
 
 A session's history only grows by whole exchanges: a run that completes *appends* its own messages
 (the user's message to the final answer) to what the session holds at that moment, so two runs of
@@ -21,7 +27,7 @@ it.
 A removed user (``remove_user``) keeps their row — runs, decisions and the audit log name them — but
 their token stops working at once, and what they had waiting is cancelled.
 
-Left out: migrations beyond adding the columns newer versions use, and pruning old runs and events.
+Left out: steps down in the migrations, and pruning old runs and events.
 """
 
 from __future__ import annotations
@@ -36,81 +42,12 @@ import unicodedata
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..permissions.decisions import User
-from ..storage import connect
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS users (
-    id          TEXT PRIMARY KEY,
-    name        TEXT NOT NULL,
-    role        TEXT NOT NULL,
-    token_hash  TEXT NOT NULL UNIQUE,
-    created_at  REAL NOT NULL,
-    removed_at  REAL
-);
-CREATE TABLE IF NOT EXISTS runs (
-    id           TEXT PRIMARY KEY,
-    user_id      TEXT NOT NULL REFERENCES users(id),
-    session_id   TEXT NOT NULL,
-    message      TEXT NOT NULL,
-    status       TEXT NOT NULL,
-    stop_reason  TEXT,
-    answer       TEXT,
-    error        TEXT,
-    pending      TEXT NOT NULL DEFAULT '[]',
-    state        TEXT,
-    cancel_requested INTEGER NOT NULL DEFAULT 0,
-    worker       TEXT,
-    heartbeat    REAL,
-    history_len  INTEGER,
-    created_at   REAL NOT NULL,
-    updated_at   REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS runs_by_session ON runs(user_id, session_id, created_at);
-CREATE TABLE IF NOT EXISTS events (
-    run_id  TEXT NOT NULL REFERENCES runs(id),
-    seq     INTEGER NOT NULL,
-    kind    TEXT NOT NULL,
-    data    TEXT NOT NULL,
-    ts      REAL NOT NULL,
-    PRIMARY KEY (run_id, seq)
-);
-CREATE TABLE IF NOT EXISTS idempotency_keys (
-    user_id     TEXT NOT NULL,
-    key         TEXT NOT NULL,
-    body_hash   TEXT NOT NULL,
-    run_id      TEXT NOT NULL,
-    created_at  REAL NOT NULL,
-    expires_at  REAL NOT NULL,
-    PRIMARY KEY (user_id, key)
-);
-CREATE TABLE IF NOT EXISTS decisions (
-    run_id      TEXT NOT NULL,
-    request_id  TEXT NOT NULL,
-    decision    TEXT NOT NULL,
-    reason      TEXT NOT NULL DEFAULT '',
-    decided_by  TEXT NOT NULL,
-    decided_at  REAL NOT NULL,
-    PRIMARY KEY (run_id, request_id)
-);
-CREATE TABLE IF NOT EXISTS sessions (
-    user_id     TEXT NOT NULL,
-    session_id  TEXT NOT NULL,
-    history     TEXT NOT NULL DEFAULT '[]',
-    updated_at  REAL NOT NULL,
-    PRIMARY KEY (user_id, session_id)
-);
-"""
-
-ADDED_COLUMNS = {
-    "runs": (("worker", "TEXT"), ("heartbeat", "REAL"), ("history_len", "INTEGER")),
-    "users": (("removed_at", "REAL"),),
-}
-"""Columns newer than the first service files: added to a file that lacks them."""
+from ...permissions.decisions import User
+from ...storage import connect
+from .migrations import MIGRATIONS, VERSION_TABLE, Migration
 
 TERMINAL = ("completed", "failed", "cancelled")
 STATUSES = ("queued", "running", "requires_action", *TERMINAL)
@@ -192,16 +129,38 @@ class IdempotencyConflict(Exception):
     """The key was used before with a different request body."""
 
 
+def is_postgres_url(target: str | Path) -> bool:
+    return str(target).startswith(("postgresql://", "postgres://"))
+
+
+def sqlite_path(target: str | Path) -> str:
+    """``sqlite:///relative.db``, ``sqlite:////abs/path.db`` or a bare path → the file's path."""
+    text = str(target)
+    return text[len("sqlite:///") :] if text.startswith("sqlite:///") else text
+
+
 class Store:
     """The service's SQLite file. Safe to share between threads (each thread uses its own
-    connection).
+    connection). ``Store("postgresql://…")`` gives the PostgreSQL store instead (``postgres``).
     """
+
+    dialect = "sqlite"
+    SKIP_LOCKED = ""
+    """What ends a ``SELECT`` of rows to take over: nothing on SQLite (its one writer is alone)."""
+    INTEGRITY_ERRORS: tuple[type[Exception], ...] = (sqlite3.IntegrityError,)
+
+    def __new__(cls, target: str | Path, **options: Any) -> Store:
+        if cls is Store and is_postgres_url(target):
+            from .postgres import PostgresStore
+
+            return super().__new__(PostgresStore)
+        return super().__new__(cls)
 
     def __init__(self, path: str | Path, *, clock: Callable[[], float] = time.time):
         """``clock`` gives the time stamps (seconds since the epoch) of everything stored: leases,
         events, decisions.
         """
-        self.path, self.clock = str(path), clock
+        self.path, self.clock = sqlite_path(path), clock
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._write_lock = (
@@ -213,17 +172,62 @@ class Store:
         self._watchers: list[Callable[[str], None]] = []
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
-            db.executescript(SCHEMA)
-            for table, added in ADDED_COLUMNS.items():
-                columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
-                for name, kind in added:
-                    if name not in columns:
-                        db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
-            # a name belongs to one current user (a removed user's name may be given to someone new)
-            db.execute(
-                "CREATE UNIQUE INDEX IF NOT EXISTS users_current_name ON users(name) WHERE"
-                " removed_at IS NULL"
-            )
+        self.migrate()
+
+    # ----------------------------------------------------------------------- schema
+
+    def migrate(self) -> list[int]:
+        """Apply the migration steps this database lacks, in one transaction; returns their
+        numbers.
+        """
+        applied = []
+        with self._write() as db:
+            self._lock_schema(db)
+            db.execute(self._sql(VERSION_TABLE))
+            done = db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0]
+            for step in MIGRATIONS:
+                if step.version > done:
+                    self._apply(db, step)
+                    db.execute(
+                        "INSERT INTO schema_version VALUES (?, ?, ?)",
+                        (step.version, step.summary, self.clock()),
+                    )
+                    applied.append(step.version)
+        return applied
+
+    def schema_version(self) -> list[tuple[int, str]]:
+        """The steps this database has: ``(number, summary)``, oldest first."""
+        with self._connect() as db:
+            rows = db.execute("SELECT version, summary FROM schema_version ORDER BY version")
+            return [(row[0], row[1]) for row in rows]
+
+    def _apply(self, db: Any, step: Migration) -> None:
+        for statement in step.statements:
+            db.execute(self._sql(statement))
+        for table, column, kind in step.columns:
+            if column not in self._columns(db, table):
+                db.execute(self._sql(f"ALTER TABLE {table} ADD COLUMN {column} {kind}"))
+
+    def _sql(self, statement: str) -> str:
+        """A schema statement in this database's words (SQLite's are the ones written)."""
+        return statement
+
+    def _lock_schema(self, db: Any) -> None:
+        """Nothing on SQLite: ``BEGIN IMMEDIATE`` already keeps a second process out."""
+
+    @staticmethod
+    def _columns(db: Any, table: str) -> set[str]:
+        return {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+
+    def _lock_run(self, db: Any, run_id: str) -> None:
+        """Nothing on SQLite (one writer at a time); PostgreSQL locks the run's row."""
+
+    def close(self) -> None:
+        """Close this thread's connection (the others close with their threads)."""
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.close()
+            self._local.db = None
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -240,9 +244,10 @@ class Store:
         yield db
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def _write(self, serial: bool = True) -> Iterator[sqlite3.Connection]:
         """A write transaction, committed when the block ends (rolled back if it raises); then the
-        watchers hear of the runs it touched.
+        watchers hear of the runs it touched. ``serial=False`` says the block reads nothing it then
+        relies on beyond the rows it updates (SQLite serialises every write all the same).
         """
         self._local.touched = set()
         with self._write_lock, self._connect() as db:
@@ -294,7 +299,7 @@ class Store:
                     " ?, ?)",
                     (user.id, user.name, user.role, hash_token(token), self.clock()),
                 )
-        except sqlite3.IntegrityError as exc:
+        except self.INTEGRITY_ERRORS as exc:
             raise ValueError(f"已经有名为 {name!r} 的用户了：换一个名字。") from exc
         return user, token
 
@@ -449,7 +454,7 @@ class Store:
             fields["pending"] = json.dumps(fields["pending"], ensure_ascii=False)
         fields["updated_at"] = self.clock()
         names = ", ".join(f"{name} = ?" for name in fields)
-        with self._write() as db:
+        with self._write(serial=False) as db:
             self._touch(run_id)
             db.execute(
                 f"UPDATE runs SET {names} WHERE id = ?", (*fields.values(), run_id)
@@ -510,7 +515,7 @@ class Store:
         """
         now = self.clock()
         lease = (worker, now) if to_status == "running" else (None, None)
-        with self._write() as db:
+        with self._write(serial=False) as db:
             self._touch(run_id)
             changed = db.execute(
                 "UPDATE runs SET status = ?, updated_at = ?, worker = ?, heartbeat = ? WHERE id ="
@@ -523,7 +528,7 @@ class Store:
         """``worker`` takes a queued run into its pool: it holds the run's lease until it claims it
         (or dies).
         """
-        with self._write() as db:
+        with self._write(serial=False) as db:
             return (
                 db.execute(
                     "UPDATE runs SET worker = ?, heartbeat = ? WHERE id = ? AND status = 'queued'",
@@ -538,7 +543,7 @@ class Store:
         """
         if not run_ids:
             return
-        with self._write() as db:
+        with self._write(serial=False) as db:
             db.execute(
                 "UPDATE runs SET heartbeat = ? WHERE worker = ? AND status IN ('queued',"
                 f" 'running') AND id IN ({', '.join('?' * len(run_ids))})",
@@ -552,12 +557,12 @@ class Store:
         """
         now = self.clock()
         cutoff = now - lease
-        with self._write() as db:
+        with self._write(serial=False) as db:  # two replicas adopting at once take different runs
             orphans = [
                 row[0]
                 for row in db.execute(
                     "SELECT id FROM runs WHERE status = 'queued' AND COALESCE(heartbeat,"
-                    " updated_at) < ? ORDER BY created_at",
+                    f" updated_at) < ? ORDER BY created_at{self.SKIP_LOCKED}",
                     (cutoff,),
                 )
             ]
@@ -572,12 +577,12 @@ class Store:
         seconds (it died); returns their ids.
         """
         cutoff = self.clock() - lease
-        with self._write() as db:
+        with self._write(serial=False) as db:
             stale = [
                 row[0]
                 for row in db.execute(
                     "SELECT id FROM runs WHERE status = 'running' AND COALESCE(heartbeat,"
-                    " updated_at) < ?",
+                    f" updated_at) < ? ORDER BY created_at{self.SKIP_LOCKED}",
                     (cutoff,),
                 )
             ]
@@ -603,7 +608,7 @@ class Store:
         """Cancel a queued or paused run at once, with its ``stop`` event, in one transaction (False
         if it is not waiting).
         """
-        with self._write() as db:
+        with self._write(serial=False) as db:
             self._touch(run_id)
             changed = db.execute(
                 "UPDATE runs SET status = 'cancelled', stop_reason = 'cancelled', error = ?,"
@@ -616,7 +621,7 @@ class Store:
         return changed == 1
 
     def request_cancel(self, run_id: str) -> None:
-        with self._write() as db:
+        with self._write(serial=False) as db:
             db.execute(
                 "UPDATE runs SET cancel_requested = 1, updated_at = ? WHERE id = ?",
                 (self.clock(), run_id),
@@ -631,13 +636,14 @@ class Store:
 
     def add_event(self, run_id: str, kind: str, data: dict[str, Any]) -> int:
         """Append one event; returns its sequence number (1, 2, …), the SSE ``id``."""
-        with self._write() as db:
+        with self._write(serial=False) as db:
             return self._add_event(db, run_id, kind, data)
 
     def _add_event(
         self, db: sqlite3.Connection, run_id: str, kind: str, data: dict[str, Any]
     ) -> int:
         self._touch(run_id)
+        self._lock_run(db, run_id)  # numbers are taken one at a time per run
         seq = db.execute(
             "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?", (run_id,)
         ).fetchone()[0]

@@ -1,0 +1,138 @@
+"""The service's schema as numbered steps, the same on SQLite and PostgreSQL, applied at start.
+
+A database remembers the steps it has in ``schema_version`` (one row per step: number, summary,
+when). ``Store`` runs, in one write transaction, every step newer than the highest row, so a second
+process starting at the same moment waits and then finds nothing left to do (SQLite: ``BEGIN
+IMMEDIATE``; PostgreSQL: an advisory lock, and DDL there is transactional too). A file written
+before steps were numbered has no ``schema_version``: step 1 is ``CREATE TABLE IF NOT EXISTS`` and
+step 2 adds only the columns it lacks, so such a file is brought up to date without losing a row.
+
+The SQL is written once, in SQLite's words; ``for_postgres`` turns ``REAL`` (a 4-byte float on
+PostgreSQL, too coarse for time stamps) into ``DOUBLE PRECISION``.
+
+Left out: steps down (a step is never undone; a new step corrects an old one), and data migrations
+that rewrite rows.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    summary: str
+    statements: tuple[str, ...] = ()
+    columns: tuple[tuple[str, str, str], ...] = ()
+    """``(table, column, type)`` added when the table lacks the column."""
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "users, runs, events, idempotency keys, decisions, sessions",
+        (
+            """CREATE TABLE IF NOT EXISTS users (
+                id          TEXT PRIMARY KEY,
+                name        TEXT NOT NULL,
+                role        TEXT NOT NULL,
+                token_hash  TEXT NOT NULL UNIQUE,
+                created_at  REAL NOT NULL
+            )""",
+            """CREATE TABLE IF NOT EXISTS runs (
+                id           TEXT PRIMARY KEY,
+                user_id      TEXT NOT NULL REFERENCES users(id),
+                session_id   TEXT NOT NULL,
+                message      TEXT NOT NULL,
+                status       TEXT NOT NULL,
+                stop_reason  TEXT,
+                answer       TEXT,
+                error        TEXT,
+                pending      TEXT NOT NULL DEFAULT '[]',
+                state        TEXT,
+                cancel_requested INTEGER NOT NULL DEFAULT 0,
+                created_at   REAL NOT NULL,
+                updated_at   REAL NOT NULL
+            )""",
+            "CREATE INDEX IF NOT EXISTS runs_by_session ON runs(user_id, session_id, created_at)",
+            """CREATE TABLE IF NOT EXISTS events (
+                run_id  TEXT NOT NULL REFERENCES runs(id),
+                seq     INTEGER NOT NULL,
+                kind    TEXT NOT NULL,
+                data    TEXT NOT NULL,
+                ts      REAL NOT NULL,
+                PRIMARY KEY (run_id, seq)
+            )""",
+            """CREATE TABLE IF NOT EXISTS idempotency_keys (
+                user_id     TEXT NOT NULL,
+                key         TEXT NOT NULL,
+                body_hash   TEXT NOT NULL,
+                run_id      TEXT NOT NULL,
+                created_at  REAL NOT NULL,
+                expires_at  REAL NOT NULL,
+                PRIMARY KEY (user_id, key)
+            )""",
+            """CREATE TABLE IF NOT EXISTS decisions (
+                run_id      TEXT NOT NULL,
+                request_id  TEXT NOT NULL,
+                decision    TEXT NOT NULL,
+                reason      TEXT NOT NULL DEFAULT '',
+                decided_by  TEXT NOT NULL,
+                decided_at  REAL NOT NULL,
+                PRIMARY KEY (run_id, request_id)
+            )""",
+            """CREATE TABLE IF NOT EXISTS sessions (
+                user_id     TEXT NOT NULL,
+                session_id  TEXT NOT NULL,
+                history     TEXT NOT NULL DEFAULT '[]',
+                updated_at  REAL NOT NULL,
+                PRIMARY KEY (user_id, session_id)
+            )""",
+        ),
+    ),
+    Migration(
+        2,
+        "leases (worker, heartbeat), where a paused run's own messages start, removed users",
+        columns=(
+            ("runs", "worker", "TEXT"),
+            ("runs", "heartbeat", "REAL"),
+            ("runs", "history_len", "INTEGER"),
+            ("users", "removed_at", "REAL"),
+        ),
+    ),
+    Migration(
+        3,
+        "a name belongs to one current user (a removed user's name may be given to someone new)",
+        (
+            "CREATE UNIQUE INDEX IF NOT EXISTS users_current_name ON users(name)"
+            " WHERE removed_at IS NULL",
+        ),
+    ),
+    Migration(
+        4,
+        "queued runs found by status and lease without reading the whole table",
+        ("CREATE INDEX IF NOT EXISTS runs_by_status ON runs(status, heartbeat)",),
+    ),
+)
+
+VERSION_TABLE = """CREATE TABLE IF NOT EXISTS schema_version (
+    version     INTEGER PRIMARY KEY,
+    summary     TEXT NOT NULL,
+    applied_at  REAL NOT NULL
+)"""
+
+
+def for_postgres(sql: str) -> str:
+    """The same statement in PostgreSQL's words: ``REAL`` time stamps become ``DOUBLE
+    PRECISION``.
+    """
+    return re.sub(r"\bREAL\b", "DOUBLE PRECISION", sql)
+
+
+def latest() -> int:
+    return MIGRATIONS[-1].version
+
+
+__all__ = ["MIGRATIONS", "Migration", "VERSION_TABLE", "for_postgres", "latest"]

@@ -1,0 +1,214 @@
+"""Two replicas of the service — two uvicorn processes — on one PostgreSQL database.
+
+Each replica is ``service_world``'s service (``pg_server.replica_app``) whose event streams never
+poll: only a ``NOTIFY`` from the database wakes them, so a stream that ends at all on replica B, for
+a run executed on replica A, was woken across processes. Skipped (in Chinese) where PostgreSQL is
+not installed.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import pytest
+from pg_server import free_port, rows
+from service_world import wait_for
+from sse_events import numbered, read_events
+
+from handwritten_agent.service import Store
+from handwritten_agent.service.runner import RESTART_MESSAGE
+
+TESTS = Path(__file__).parent
+PATIENCE = 90.0
+"""Seconds a replica may take to start or a run to get somewhere on a loaded machine (a deadline for
+hangs, never a measure of speed).
+"""
+
+
+class Replica:
+    def __init__(self, db: str, folder: Path, *, workers: int, lease: float):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {
+            **os.environ,
+            "HAT_TEST_DB": db,
+            "HAT_TEST_WORKERS": str(workers),
+            "HAT_TEST_LEASE": str(lease),
+            "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]),
+        }
+        self.log = (folder / f"replica-{self.port}.log").open("w")
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "--factory",
+                "pg_server:replica_app",
+                "--port",
+                str(self.port),
+                "--log-level",
+                "warning",
+            ],
+            env=env,
+            cwd=folder,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+
+    def ready(self) -> None:
+        deadline = time.monotonic() + PATIENCE
+        while True:  # bounded by the deadline
+            assert self.process.poll() is None, "副本进程启动失败，见日志"
+            try:
+                if httpx.get(f"{self.url}/v1/me", timeout=5).status_code == 401:
+                    return
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "副本没有在期限内启动"
+            time.sleep(0.2)
+
+    def client(self, token: str) -> httpx.Client:
+        return httpx.Client(
+            base_url=self.url, headers={"Authorization": f"Bearer {token}"}, timeout=PATIENCE
+        )
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=30)
+        self.log.close()
+
+
+def start_two(db: str, folder: Path, *, workers: int = 2, lease: float = 30.0) -> list[Replica]:
+    replicas = [Replica(db, folder, workers=workers, lease=lease) for _ in range(2)]
+    for replica in replicas:
+        replica.ready()
+    return replicas
+
+
+@pytest.fixture
+def users(postgres_url):
+    store = Store(postgres_url)
+    try:
+        _, alice = store.add_user("alice", "行政助理")
+        _, root = store.add_user("root", "管理员")
+    finally:
+        store.close()
+    return {"db": postgres_url, "alice": alice, "root": root}
+
+
+@pytest.fixture
+def replicas(users, tmp_path):
+    started = start_two(users["db"], tmp_path)
+    yield started
+    for replica in started:
+        replica.stop()
+
+
+def test_a_run_on_a_streams_live_from_b_resumes_anywhere_and_is_decided_on_b(users, replicas):
+    a, b = replicas
+    with a.client(users["alice"]) as on_a, b.client(users["alice"]) as on_b:
+        run = on_a.post("/v1/runs", json={"session_id": "s", "message": "等 1"}).json()
+        streamed = read_events(b.url, on_b, run["id"], timeout=PATIENCE)  # B never polls
+        assert [e["event"] for e in streamed][-1] == "end"
+        assert streamed[-1]["data"]["status"] == "completed"
+        own = numbered(streamed)
+        assert [e["id"] for e in own] == list(range(1, len(own) + 1))
+        assert {"tool_call", "tool_result", "stop"} <= {e["event"] for e in own}
+        # the events table is the truth: Last-Event-ID resumes on either replica alike
+        after_a = read_events(a.url, on_a, run["id"], last_id=2, timeout=PATIENCE)
+        after_b = read_events(b.url, on_b, run["id"], last_id=2, timeout=PATIENCE)
+        assert numbered(after_a) == numbered(after_b) == own[2:]
+
+        paused = on_a.post("/v1/runs", json={"session_id": "s2", "message": "通知王五：交周报"})
+        paused_id = paused.json()["id"]
+        pending = wait_for(on_a, paused_id, "requires_action", timeout=PATIENCE)["pending"]
+        decided = on_b.post(
+            f"/v1/runs/{paused_id}/confirmations/{pending[0]['id']}", json={"decision": "approve"}
+        )
+        assert decided.status_code == 200, decided.text
+        done = wait_for(on_a, paused_id, "completed", "failed", timeout=PATIENCE)
+        assert done["status"] == "completed" and done["answer"] == "完成：已通知 王五"
+
+
+def test_twenty_concurrent_duplicates_across_two_replicas_make_one_run(users, replicas):
+    clients = [replica.client(users["alice"]) for replica in replicas]
+    body = {"session_id": "s", "message": "你好"}
+    try:
+        with ThreadPoolExecutor(20) as pool:
+            answers = list(
+                pool.map(
+                    lambda n: clients[n % 2].post(
+                        "/v1/runs", json=body, headers={"Idempotency-Key": "twenty"}
+                    ),
+                    range(20),
+                )
+            )
+        assert all(answer.status_code in (200, 201) for answer in answers), [
+            answer.text for answer in answers
+        ]
+        ids = {answer.json()["id"] for answer in answers}
+        assert len(ids) == 1 and sum(answer.status_code == 201 for answer in answers) == 1
+        (run_id,) = ids
+        assert wait_for(clients[1], run_id, "completed", timeout=PATIENCE)["answer"]
+        assert rows(users["db"], "SELECT COUNT(*) FROM runs") == [(1,)]
+    finally:
+        for client in clients:
+            client.close()
+
+
+def test_a_replica_killed_mid_tool_call_fails_that_run_without_repeating_it_and_its_queue_runs_on(
+    users, tmp_path
+):
+    """kill -9 of replica A while its only worker is inside a tool call, with a second run queued
+    behind it. After the lease, B takes the queued run and completes it; the interrupted run is
+    failed with the restart message and its tool call is not repeated (the course's decision: a
+    call whose outcome nobody knows is never run again blindly — the user decides to resubmit).
+    """
+    a, b = start_two(users["db"], tmp_path, workers=1, lease=3.0)
+    try:
+        with a.client(users["alice"]) as on_a, b.client(users["alice"]) as on_b:
+            inside = on_a.post("/v1/runs", json={"session_id": "s", "message": "等 600"}).json()
+            queued = on_a.post("/v1/runs", json={"session_id": "s2", "message": "你好"}).json()
+            deadline = time.monotonic() + PATIENCE
+            # bounded: the run reaches its tool call, or the deadline fails the test
+            while "tool_call" not in kinds(users["db"], inside["id"]):
+                assert time.monotonic() < deadline, "运行没有走到工具调用"
+                time.sleep(0.1)
+            assert on_a.get(f"/v1/runs/{queued['id']}").json()["status"] == "queued"
+            a.process.send_signal(signal.SIGKILL)
+            a.process.wait(timeout=30)
+
+            failed = wait_for(on_b, inside["id"], "failed", "completed", timeout=PATIENCE)
+            assert failed["status"] == "failed" and failed["error"] == RESTART_MESSAGE
+            done = wait_for(on_b, queued["id"], "completed", "failed", timeout=PATIENCE)
+            assert done["status"] == "completed" and done["answer"].startswith("你好")
+            seen = kinds(users["db"], inside["id"])
+            assert seen.count("tool_call") == 1 and "tool_result" not in seen
+            assert seen[-1] == "stop"
+            (worker,) = rows(users["db"], "SELECT worker FROM runs WHERE id = ?", (queued["id"],))
+            assert worker[0] and not worker[0].startswith(f"w{a.process.pid}_")
+    finally:
+        a.stop()
+        b.stop()
+
+
+def kinds(db: str, run_id: str) -> list[str]:
+    """The kinds of a run's stored events, read from the database (a stream of a run whose replica
+    died would wait for it).
+    """
+    return [
+        kind
+        for (kind,) in rows(db, "SELECT kind FROM events WHERE run_id = ? ORDER BY seq", (run_id,))
+    ]
