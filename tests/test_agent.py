@@ -353,7 +353,7 @@ def test_max_steps_must_be_positive():
         Agent(ScriptedClient([]), basic_registry(NOW), max_steps=0)
 
 
-# --------------------------------------------------------------------------- the real offline server
+# -------------------------------------------------------------------------- the real offline server
 
 from handwritten_agent.course.offline.faults import FAULTS  # noqa: E402
 

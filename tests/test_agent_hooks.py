@@ -77,7 +77,7 @@ def test_memory_that_changes_nothing_is_not_reported_and_a_failing_memory_ends_t
     assert result.stop_reason == "error" and "放不下" in result.error and result.steps == []
 
 
-# --------------------------------------------------------------------------- a small gate for the tests
+# ----------------------------------------------------------------------- a small gate for the tests
 
 
 @tool
@@ -294,7 +294,9 @@ def test_paused_run_resumes_from_json_in_another_process(tmp_path):
         agent, _, _ = mail_agent(reply("邮件已发送，北京晴。"))
         done = agent.resume(paused, {{paused.pending[0].id: ("approve", "")}})
         assert_well_formed(done.messages)
-        print(json.dumps({{"stop": done.stop_reason, "sent": SENT, "answer": done.answer, "steps": len(done.steps)}}, ensure_ascii=False))
+        outcome = {{"stop": done.stop_reason, "sent": SENT, "answer": done.answer}}
+        outcome["steps"] = len(done.steps)
+        print(json.dumps(outcome, ensure_ascii=False))
     """)
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr

@@ -140,7 +140,7 @@ def tool_messages(result: RunResult) -> list[dict]:
     return [json.loads(m["content"]) for m in result.messages if m["role"] == "tool"]
 
 
-# --------------------------------------------------------------------------- levels and @tool(level=...)
+# ---------------------------------------------------------------------- levels and @tool(level=...)
 
 
 def test_levels_are_ordered_and_the_same_as_their_text():
@@ -600,7 +600,9 @@ def test_nothing_is_lost_if_the_process_dies_right_after_the_decision(tmp_path):
             os._exit(17)  # no cleanup, no flush, no commit: the process is simply gone
 
         policy = Policy({{"r": RoleRules()}}, audit={str(audit_path)!r})
-        Agent(ScriptedClient([calls(call("crash", {{"x": "a"}}, id="k1"))]), ToolRegistry([crash]), hooks=[PolicyGate(policy, User("u", "r"))]).run("崩")
+        client = ScriptedClient([calls(call("crash", {{"x": "a"}}, id="k1"))])
+        gate = PolicyGate(policy, User("u", "r"))
+        Agent(client, ToolRegistry([crash]), hooks=[gate]).run("崩")
     """)
     died = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
@@ -634,11 +636,14 @@ def test_paused_run_resumes_from_json_in_a_new_process(tmp_path):
         from handwritten_agent.scripted import reply
         paused = RunResult.from_json(open({str(state)!r}, encoding="utf-8").read())
         a, _ = agent(reply("订好了，北京晴。"), pol=policy(audit={str(audit_path)!r}))
-        decisions = {{paused.pending[0].id: Decision.from_dict(json.loads({json.dumps(json.dumps(decision))}))}}
+        decision = Decision.from_dict(json.loads({json.dumps(json.dumps(decision))}))
+        decisions = {{paused.pending[0].id: decision}}
         done = a.resume(paused, decisions)
         again = a.resume(paused, decisions)
         assert_well_formed(done.messages)
-        print(json.dumps({{"stop": done.stop_reason, "done": DONE, "answer": done.answer, "again": again.tool_calls[-1].executed}}, ensure_ascii=False))
+        outcome = {{"stop": done.stop_reason, "done": DONE, "answer": done.answer}}
+        outcome["again"] = again.tool_calls[-1].executed
+        print(json.dumps(outcome, ensure_ascii=False))
     """)
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
@@ -690,7 +695,7 @@ def test_gate_direct_use_and_its_checks():
         PolicyGate({"roles": {}}, ALICE)  # type: ignore[arg-type]
 
 
-# --------------------------------------------------------------------------- provenance: untrusted text before a side effect
+# -------------------------------------------------- provenance: untrusted text before a side effect
 
 
 @tool(untrusted=True)
@@ -919,7 +924,7 @@ def test_a_bulk_limit_is_not_met_by_many_small_calls_in_a_run_or_in_the_window()
     assert one(clerk, 3).stop_reason == "final"  # the window has passed
 
 
-# --------------------------------------------------------------------------- secrets never on a card or in the audit
+# ---------------------------------------------------------- secrets never on a card or in the audit
 
 
 def test_secrets_never_reach_a_card_or_the_audit_whatever_the_masking_rules():
@@ -954,7 +959,7 @@ def test_secrets_never_reach_a_card_or_the_audit_whatever_the_masking_rules():
     )
 
 
-# --------------------------------------------------------------------------- provenance travels with the conversation
+# --------------------------------------------------------- provenance travels with the conversation
 
 
 def test_the_next_turn_of_a_conversation_remembers_the_untrusted_text_in_its_history():

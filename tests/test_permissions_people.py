@@ -144,7 +144,7 @@ def test_may_decide_is_the_rule_the_gate_applies(decider, approving, level, allo
     assert gate.may_decide(decider, approve=approving, level=level) is allowed
 
 
-def test_untrusted_results_are_marked_as_data_in_what_the_model_reads_and_the_history_is_unchanged():
+def test_untrusted_results_are_marked_as_data_in_what_the_model_reads_not_in_the_history():
     seen: list[list[dict]] = []
 
     def model(messages, tools):

@@ -195,7 +195,8 @@ def test_a_process_killed_mid_run_leaves_a_readable_trace(tmp_path):
             return city
 
         tracer = Tracer({str(path)!r}, redactor=Redactor(environment=False))
-        client = ScriptedClient([calls(call("slow_lookup", {{"city": "北京"}}, id="c1")), reply("好")])
+        lookup = calls(call("slow_lookup", {{"city": "北京"}}, id="c1"))
+        client = ScriptedClient([lookup, reply("好")])
         Agent(client, ToolRegistry([slow_lookup]), hooks=[tracer]).run("查北京")
     """)
     process = subprocess.Popen(

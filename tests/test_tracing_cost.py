@@ -236,7 +236,7 @@ def test_long_results_are_truncated_for_the_model_and_the_trace_records_the_orig
     assert read_trace(tracer.lines).run().stop_reason == "final"
 
 
-# --------------------------------------------------------------------------- cached input, a budget checked before, a bill alert
+# ---------------------------------------------- cached input, a budget checked before, a bill alert
 
 
 def test_cached_input_tokens_are_billed_at_the_cached_price_and_missing_details_at_the_full_one():

@@ -230,7 +230,7 @@ def _lines_with_tool_time(tool_ms: float, run_ms: float, request_id: str = "r1")
     ]
 
 
-def test_tools_taking_most_of_a_run_are_reported_at_the_slowest_tool_and_short_runs_are_not_judged():
+def test_tools_taking_most_of_a_run_are_reported_at_the_slowest_tool_short_runs_not_judged():
     found = [f for f in diagnose(_lines_with_tool_time(1500, 1800)) if f.rule == "tool_time_share"]
     assert (
         len(found) == 1
