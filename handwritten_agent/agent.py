@@ -238,12 +238,8 @@ class Agent:
         def stop(
             reason: StopReason, answer: str | None = None, error: str | None = None
         ) -> AgentEvent:
-            run.answer, run.stop_reason, run.error, run.duration_ms = (
-                answer,
-                reason,
-                error,
-                _ms_since(started),
-            )
+            run.answer, run.stop_reason, run.error = answer, reason, error
+            run.duration_ms = _ms_since(started)
             return event("stop", len(steps), run=run)
 
         try:
@@ -252,16 +248,14 @@ class Agent:
                 list(messages), list(self.registry), HookContext(run.run_id, len(steps))
             )
             if run.paused:  # resuming: answer the calls that waited for a decision, then carry on
-                yield from self._answer([p.call for p in run.paused], run, decisions)
+                yield from self._handle_calls([p.call for p in run.paused], run, decisions)
                 if run.paused:
                     yield stop("needs_confirmation")
                     return
-                _answers_in_call_order(messages)
+                _tool_messages_in_call_order(messages)
             for index in range(len(steps) + 1, self.max_steps + 1):
-                if (
-                    self.max_seconds is not None
-                    and time.perf_counter() - started > self.max_seconds
-                ):
+                elapsed = time.perf_counter() - started
+                if self.max_seconds is not None and elapsed > self.max_seconds:
                     yield stop(
                         "timeout",
                         error=(
@@ -274,19 +268,16 @@ class Agent:
                 reply = yield from self._call_model(run, context)
                 if isinstance(
                     reply, str
-                ):  # HTTP, network, timeout, a scripted client running dry …: end, truthfully
+                ):  # HTTP, network, timeout, a script run dry: end, and say so
                     yield stop("error", error=reply)
                     return
 
+                # an unfinished reply is neither an answer nor calls to run: end, and say why
                 cut = CUT_OFF.get(reply.finish_reason or "")
-                if (
-                    cut is not None
-                ):  # an unfinished reply is neither an answer nor calls to run: end, and say why
+                if cut is not None:
                     yield stop(reply.finish_reason, error=(f"第 {index} 步：{cut}"))  # type: ignore[arg-type]
                     return
-                if (
-                    not reply.tool_calls
-                ):  # no tool wanted: this is the answer — unless there is nothing in it
+                if not reply.tool_calls:  # no tool wanted: this is the answer, unless it is empty
                     if not (reply.content or "").strip():
                         yield stop(
                             "error",
@@ -303,9 +294,7 @@ class Agent:
                         if index < self.max_steps
                         else None
                     )
-                    if (
-                        note is not None
-                    ):  # e.g. the answer claims an action no tool performed: tell the model, go on
+                    if note is not None:  # e.g. it claims what no tool did: tell the model, go on
                         messages.append({"role": "user", "content": note})
                         yield event(
                             "answer_reviewed", index, answer=reply.content, data={"note": note}
@@ -317,9 +306,8 @@ class Agent:
                     return
 
                 messages.append(reply.to_message())  # echoed exactly: same ids, same argument text
-                yield from self._answer(
-                    reply.tool_calls, run, {}
-                )  # every call answered, in the order the model made them
+                # every call answered, in the order the model made them
+                yield from self._handle_calls(reply.tool_calls, run, {})
                 if run.paused:
                     yield stop("needs_confirmation")
                     return
@@ -376,7 +364,7 @@ class Agent:
         reports, context.reports[:] = list(context.reports), []
         yield from (event(kind, context.step, data=data) for kind, data in reports)
 
-    def _answer(
+    def _handle_calls(
         self, calls: list[ToolCall], run: RunResult, decisions: dict[str, Any]
     ) -> Iterator[AgentEvent]:
         """Check, run and answer each call in order; calls a hook pauses are left in
@@ -426,11 +414,11 @@ class Agent:
             )
 
     def _execute(
-        self, call: ToolCall, answered: dict[str, dict[str, Any]], context: HookContext
+        self, call: ToolCall, earlier: dict[str, dict[str, Any]], context: HookContext
     ) -> ToolCallRecord:
         """Answer one call: from an identical earlier call, from a hook, or by running the tool."""
-        if call.key in answered:
-            previous = ToolResult.from_dict(answered[call.key])
+        if call.key in earlier:
+            previous = ToolResult.from_dict(earlier[call.key])
             content = json.dumps(
                 {**previous.to_dict(), "repeated": True, "note": REPEATED_CALL_NOTE},
                 ensure_ascii=False,
@@ -440,16 +428,16 @@ class Agent:
                 call, previous, 0.0, repeated=True, content=content, executed=False
             )
         start = time.perf_counter()
-        answer = self.hooks.check_call(call, context)  # may raise NeedsConfirmation
-        if answer is None:
+        given = self.hooks.check_call(call, context)  # may raise NeedsConfirmation
+        if given is None:
             result = self.hooks.after_call(
                 call, self.registry.dispatch(call.name, call.arguments), context
             )
         else:
-            result = answer
-        answered[call.key] = result.to_dict()
+            result = given
+        earlier[call.key] = result.to_dict()
         return ToolCallRecord(
-            call, result, _ms_since(start), content=result.to_content(), executed=answer is None
+            call, result, _ms_since(start), content=result.to_content(), executed=given is None
         )
 
     def _event_factory(self, run: RunResult) -> Callable[..., AgentEvent]:
@@ -488,7 +476,7 @@ def _last_run(events: Iterator[AgentEvent]) -> RunResult:
     return run
 
 
-def _answers_in_call_order(messages: list[dict[str, Any]]) -> None:
+def _tool_messages_in_call_order(messages: list[dict[str, Any]]) -> None:
     """After a resume, put the tool messages that follow the last assistant message back in call
     order.
     """

@@ -16,7 +16,7 @@ them all. It adds three things to the bare SDK call:
 in-process server for the ``offline`` or ``local`` backend when needed, prints the banner line and
 returns a client.
 
-One file per part, in the order Day 1 teaches them: ``errors``, ``stream`` (a response and a stream
+One file per part, in the order Day 1 teaches them: ``errors``, ``replies`` (a response and a stream
 put back together), ``retry``, ``client`` (``ChatClient``), ``connect``; ``streaming`` makes an
 agent's model calls as streams (Day 6 shows text as it arrives).
 
@@ -44,7 +44,7 @@ from .retry import (
     retry_after_seconds,
     retry_delay,
 )
-from .stream import StreamEvent, result_from_completion
+from .replies import StreamEvent, result_from_completion
 from .streaming import StreamingClient
 
 __all__ = [

@@ -36,7 +36,7 @@ from .retry import (
     retry_after_seconds,
     retry_delay,
 )
-from .stream import StreamEvent, _StreamAssembler, result_from_completion
+from .replies import StreamEvent, _StreamAssembler, result_from_completion
 
 # ---------------------------------------------------------------------------------------------
 # The client
