@@ -42,6 +42,11 @@ PINS = [
         {"提示": ["转义字符"]},
         {"提示": ["% 要转义（例如"]},
     ),
+    (
+        "day4_search_memories/wrong_escapes_in_the_wrong_order",
+        {"提示": ["顺序却反了"]},
+        {"提示": ["% 要转义（例如"]},
+    ),
     ("day4_search_memories/wrong_match_limit_before_user", {"提示": ["MATCH 那条语句"]}, {}),
     (
         "day5_mask_personal/wrong_word_boundaries",

@@ -933,8 +933,25 @@ def _raised_hint(exc: Exception) -> str:
     )
 
 
+_SENTENCE_HANZI = 4
+"""How many Chinese characters a message needs at least to count as a Chinese sentence."""
+
+
 def _chinese_sentence(value: Any) -> bool:
-    return isinstance(value, str) and len(_CHINESE.findall(value)) >= 4
+    return isinstance(value, str) and len(_CHINESE.findall(value)) >= _SENTENCE_HANZI
+
+
+def _too_short(value: Any) -> str:
+    """Why a string is not yet a Chinese sentence, with the rule (empty when it is one)."""
+    if not isinstance(value, str):
+        return ""
+    count = len(_CHINESE.findall(value))
+    if count >= _SENTENCE_HANZI:
+        return ""
+    return (
+        f"检查把至少 {_SENTENCE_HANZI} 个汉字的文字算作一句中文说明，你的只有 {count} 个汉字"
+        f"（{value!r}）：写成完整的一句话，说出了什么问题、该怎么改。"
+    )
 
 
 @exercise
@@ -960,9 +977,10 @@ def day1_explain_error(check: _Check, explain_error: Callable[[Exception], str])
             raise check.fail(
                 case,
                 given=given,
-                expected="一句中文说明（str）",
+                expected=f"一句中文说明（str，至少 {_SENTENCE_HANZI} 个汉字）",
                 got=typed(got),
-                hint="返回一句中文（str），说清楚出了什么问题、该改 .env 里的哪个变量。",
+                hint=_too_short(got)
+                or "返回一句中文（str），说清楚出了什么问题、该改 .env 里的哪个变量。",
             )
         missing = [word for word in must if not _says(got, word)]
         if missing:
@@ -1023,9 +1041,10 @@ def day1_explain_error(check: _Check, explain_error: Callable[[Exception], str])
             raise check.fail(
                 f"其他异常：{case}",
                 given=f"{type(exc).__name__}: {str(exc)!r}",
-                expected="一句中文说明（str）",
+                expected=f"一句中文说明（str，至少 {_SENTENCE_HANZI} 个汉字）",
                 got=typed(got),
-                hint=(
+                hint=_too_short(got)
+                + (
                     "异常的 str 可能是空的：不要只返回 str(exc)，"
                     if isinstance(got, str) and not got.strip()
                     else ""

@@ -1000,7 +1000,11 @@ def day4_search_memories(check: _Check, search_memories: Callable[..., list[str]
                             "两个字的词 trigram 索引查不到：少于 3 个字时退回 LIKE '%词%'。"
                             if len(query) < 3 and not got and wanted
                             else (
-                                "LIKE 里的 % 和 _ 是通配符：查询里的 % 要转义（例如 replace('%',"
+                                "% 转义了，顺序却反了：先把转义字符 \\ 自己替换成 \\\\，再转义 % 和"
+                                " _。反过来的话，给 % 加上的 \\ 会被再次加倍，查询变成了“一个真的"
+                                "反斜杠，后面跟一个通配符”，真的含 % 的记忆反而查不到。"
+                                if "%" in query and len(got) < len(wanted)
+                                else "LIKE 里的 % 和 _ 是通配符：查询里的 % 要转义（例如 replace('%',"
                                 " '\\\\%') 并写 ESCAPE '\\\\'），否则会匹配所有记忆。"
                                 if "%" in query
                                 else (
