@@ -97,23 +97,34 @@ def start_two(db: str, folder: Path, *, workers: int = 2, lease: float = 30.0) -
     return replicas
 
 
-@pytest.fixture
-def users(postgres_url):
-    store = Store(postgres_url)
+def add_users(db: str) -> dict[str, str]:
+    store = Store(db)
     try:
         _, alice = store.add_user("alice", "行政助理")
         _, root = store.add_user("root", "管理员")
     finally:
         store.close()
-    return {"db": postgres_url, "alice": alice, "root": root}
+    return {"db": db, "alice": alice, "root": root}
+
+
+@pytest.fixture(scope="module")
+def shared(postgres_server, tmp_path_factory):
+    """Two replicas on one database, started once for the tests that leave them alive."""
+    users = add_users(postgres_server.create_database(migrated=True))
+    started = start_two(users["db"], tmp_path_factory.mktemp("replicas"))
+    yield users, started
+    for replica in started:
+        replica.stop()
 
 
 @pytest.fixture
-def replicas(users, tmp_path):
-    started = start_two(users["db"], tmp_path)
-    yield started
-    for replica in started:
-        replica.stop()
+def users(shared):
+    return shared[0]
+
+
+@pytest.fixture
+def replicas(shared):
+    return shared[1]
 
 
 def test_a_run_on_a_streams_live_from_b_resumes_anywhere_and_is_decided_on_b(users, replicas):
@@ -144,7 +155,7 @@ def test_a_run_on_a_streams_live_from_b_resumes_anywhere_and_is_decided_on_b(use
 
 def test_twenty_concurrent_duplicates_across_two_replicas_make_one_run(users, replicas):
     clients = [replica.client(users["alice"]) for replica in replicas]
-    body = {"session_id": "s", "message": "你好"}
+    body = {"session_id": "twenty", "message": "你好，二十个一样的请求"}
     try:
         with ThreadPoolExecutor(20) as pool:
             answers = list(
@@ -162,20 +173,23 @@ def test_twenty_concurrent_duplicates_across_two_replicas_make_one_run(users, re
         assert len(ids) == 1 and sum(answer.status_code == 201 for answer in answers) == 1
         (run_id,) = ids
         assert wait_for(clients[1], run_id, "completed", timeout=PATIENCE)["answer"]
-        assert rows(users["db"], "SELECT COUNT(*) FROM runs") == [(1,)]
+        assert rows(
+            users["db"], "SELECT COUNT(*) FROM runs WHERE message = ?", (body["message"],)
+        ) == [(1,)]
     finally:
         for client in clients:
             client.close()
 
 
 def test_a_replica_killed_mid_tool_call_fails_that_run_without_repeating_it_and_its_queue_runs_on(
-    users, tmp_path
+    postgres_url, tmp_path
 ):
     """kill -9 of replica A while its only worker is inside a tool call, with a second run queued
     behind it. After the lease, B takes the queued run and completes it; the interrupted run is
     failed with the restart message and its tool call is not repeated (the course's decision: a
     call whose outcome nobody knows is never run again blindly — the user decides to resubmit).
     """
+    users = add_users(postgres_url)
     a, b = start_two(users["db"], tmp_path, workers=1, lease=3.0)
     try:
         with a.client(users["alice"]) as on_a, b.client(users["alice"]) as on_b:

@@ -39,7 +39,8 @@ wrong (with which), never a stack trace.
 
 The SSE stream starts with ``retry:``, sends the run's events as they are stored (``id`` = the
 event's number; a write in this process wakes the stream at once, one by another process is seen
-within ``sse_poll_seconds``), a keep-alive comment when idle, and, once the run has finished or
+within ``sse_poll_seconds`` on SQLite and at once on PostgreSQL, through ``NOTIFY``), a keep-alive
+comment when idle, and, once the run has finished or
 waits for a decision, an ``end`` event (``{"status", "stop_reason"}``, no id) and closes: a client
 that sees ``end`` stops, one whose stream was cut reconnects with ``Last-Event-ID`` and gets exactly
 the events after that id. The browser's ``EventSource`` cannot send an ``Authorization`` header, so
@@ -205,8 +206,8 @@ def create_app(
     store: Store | None = None,
     manager: RunManager | None = None,
 ) -> FastAPI:
-    """The service for ``settings`` (database path, model, limits). ``store``/``manager`` may be
-    given by tests.
+    """The service for ``settings`` (database — a SQLite path or a ``postgresql://`` URL —, model,
+    limits). ``store``/``manager`` may be given by tests.
     """
     settings = settings or ServiceSettings()
     store = store or Store(settings.db_path)

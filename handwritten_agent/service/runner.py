@@ -19,6 +19,15 @@ renews the run's lease (``heartbeat``) every ``heartbeat_seconds``. A lease not 
 ``lease_seconds`` belonged to a process that died: at start-up and at every heartbeat, any manager
 marks such a *running* run failed, and takes such a *queued* run over and runs it (nothing of it had
 started). A decision or a cancel may arrive at any process: everything they need is in the database.
+The same holds for replicas on several hosts sharing one PostgreSQL database: orphaned runs are
+taken with ``FOR UPDATE SKIP LOCKED``, so two replicas never take the same one.
+
+A run whose process died *while it ran* — perhaps inside a tool call — is never re-run by another
+process: whether that call's side effect (an email, a booking) happened is unknown, and running it
+again could do it twice. The run is failed with ``RESTART_MESSAGE`` (its events up to the
+interrupted ``tool_call`` stay, so the user sees how far it got) and the user decides whether to
+submit it again. A *paused* run loses nothing: its state is in the database, and a decision made on
+any replica resumes it there.
 
 A cancel can arrive at any moment, also while a run (or a resumed run) is just starting: a
 ``StopRun`` that leaves the agent instead of ending it through the loop still ends the run

@@ -4,10 +4,13 @@
 keep-alive comment when idle, and ``end`` once the run has finished or waits for a decision. Every
 store read runs in a worker thread (``run_in_threadpool``): the event loop never waits on SQLite, so
 another process holding the write lock cannot freeze the server. A write in this process wakes the
-stream at once (``Wakeups``); one by another process is seen within ``sse_poll_seconds``.
+stream at once (``Wakeups``, called by ``Store.watch``); on SQLite one by another process is seen
+within ``sse_poll_seconds``; on PostgreSQL a write by any replica wakes it at once too (the store
+turns the database's ``NOTIFY`` into the same call), and the poll only covers a notification lost
+while the store's listener reconnects. The events table stays the truth: a wake-up only says "read
+again", so ``Last-Event-ID`` resumes on any replica.
 
-Left out: fan-out through a message broker (several hosts would need one; one host polls the shared
-file).
+Left out: a message broker (PostgreSQL's ``NOTIFY`` is the fan-out between replicas).
 """
 
 from __future__ import annotations
