@@ -30,7 +30,9 @@ been/successfully + a past participle", "I booked", "Done". Each verb has a kind
 Not claims: a negation just before (没有, 未能, 无法, 不, not, never, failed to) or a failure just
 after (已提交失败); a question (the sentence ends with ？/吗, or asks 是否/要不要); a plan or a
 condition (我将…, 可以帮您…, 如果已经…, 预订成功后…, I will …, once …); a passive (已被预订:
-someone else did it); an attribute (您已预订的会议室); anything inside quotation marks.
+someone else did it); another subject (您已经预订了: the user did); an attribute (您已预订的
+会议室); anything inside quotation marks. A claim that repeats what a successful result states
+(the result says 已提交 or "submitted") reports that result and is backed.
 
 - ``find_claims(answer)`` → the ``Claim``s, in order.
 - ``unbacked_claims(answer, done, tools, results=…, given=…)`` keeps the claims nothing backs.
@@ -312,6 +314,9 @@ _EN_PLAN = re.compile(
     r"|should)\b",
     re.IGNORECASE,
 )
+_OTHER_SUBJECT = re.compile(
+    r"(?:您|你|他|她|它|他们|她们|对方|客户|用户|同事)(?:之前|此前|刚才|早就|本人|自己)?\s*$"
+)
 _QUOTES = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|‘[^’]*’|\"[^\"\n]*\"|《[^》]*》")
 _SENTENCE_END = "。！？!?\n"
 _CLAUSE_END = "。！？!?\n，,；;：:"
@@ -331,6 +336,9 @@ class Claim:
     action: str
     kind: str = ACTION
     obj: str = ""
+    own: bool = False
+    """The answer says *it* did it (我已, 为您, 帮您, "I have"): a result's status never backs
+    it."""
 
 
 @dataclass(frozen=True)
@@ -413,6 +421,8 @@ def _chinese_claims(text: str) -> list[tuple[int, Claim]]:
             or text[match.start() : match.end()].find("被") >= 0
         ):
             continue
+        if _OTHER_SUBJECT.search(before) and not match.group("agent"):
+            continue  # 您已经预订了 room_301: the user's own doing, read from a result
         phrase = match.group(0)
         plan = _PLAN.search(before)
         if plan and not (plan.group(0) == "我将" and phrase.endswith("了")):
@@ -426,12 +436,14 @@ def _chinese_claims(text: str) -> list[tuple[int, Claim]]:
             match.group("agent")
             or match.group("agent2")
             or match.group("ba")
+            or match.group("d")
             or re.search(rf"(?:我们?|{_FOR})$", before)
         )
         if verb.needs_agent and not agent:
             continue
         obj = (match.group("obj") or "").strip()
-        found.append((match.start(), Claim(phrase.strip(), verb.name, verb.kind, obj)))
+        own = bool(agent or re.search(_FOR, phrase))
+        found.append((match.start(), Claim(phrase.strip(), verb.name, verb.kind, obj, own)))
     return found
 
 
@@ -454,10 +466,11 @@ def _english_claims(text: str) -> list[tuple[int, Claim]]:
             stem = word[:-2] if word.endswith("ed") else word
             found.append((match.start(), Claim(match.group(0), stem, ACTION)))
             continue
+        own = re.match(r"(?:i|we|i've|we've)\b", match.group(0), re.IGNORECASE) is not None
         verb = _EN_BY_STEM.get(stem) or _BY_NAME["完成"]
         if re.match(r"(?:i|we)\s", match.group(0), re.I) is None and verb.kind != ACTION:
             continue  # "the list was shown" says nothing of this run; "was booked" does
-        found.append((match.start(), Claim(match.group(0), verb.name, verb.kind)))
+        found.append((match.start(), Claim(match.group(0), verb.name, verb.kind, "", own)))
     return found
 
 
@@ -490,6 +503,18 @@ def _object_named(obj: str, texts: Iterable[str]) -> bool:
     return any(any(p in text for p in pairs) or words & _tokens(text) for text in texts)
 
 
+def _reported(verb: Verb, returned: str) -> bool:
+    """True when a tool result itself states ``verb`` as done (状态：已提交, "status": "submitted"):
+    an answer repeating it reports a result, it claims nothing of its own."""
+    if not returned:
+        return False
+    if any(f"已{w}" in returned or f"{w}成功" in returned for w in verb.words):
+        return True
+    words = set(re.findall(r"[a-z]+", returned.lower()))
+    forms = {form for form, stem in _EN_PAST.items() if stem in verb.english}
+    return bool(forms & words)
+
+
 def unbacked_claims(
     answer: str,
     done: Iterable[tuple[str, bool]],
@@ -509,9 +534,12 @@ def unbacked_claims(
     infos = _as_tools(tools)
     ok = [name for name, succeeded in done if succeeded]
     known = results or {}
+    returned = " ".join(t for name in dict.fromkeys(ok) for t in known.get(name, ()))
     unbacked = []
     for claim in find_claims(answer):
         verb = _verb_of(claim)
+        if claim.kind in (ACTION, GENERIC) and not claim.own and _reported(verb, returned):
+            continue  # 申请已提交: a status a successful call returned, reported
         if claim.kind == ACTION:
             pool = [n for n in ok if n in infos and not infos[n].read_only]
             related = [

@@ -370,8 +370,12 @@ def _target(args: argparse.Namespace) -> tuple[str, str, str, float]:
         else:
             from ..llm import shared_server
 
-            base_url = shared_server(settings.backend, settings.model).base_url
-            model = model or (SIMULATOR_MODEL if settings.backend == "offline" else "local")
+            server = shared_server(settings.backend, settings.model)
+            base_url = server.base_url
+            if settings.backend == "local":  # the name the server serves the GGUF under
+                served = server.backend.list_models()
+                model = model or (served[0] if served else "local")
+            model = model or settings.model or SIMULATOR_MODEL
     return str(base_url), str(model or settings.model or SIMULATOR_MODEL), key, timeout
 
 
