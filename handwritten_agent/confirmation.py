@@ -1,5 +1,5 @@
-"""A confirmation request: what a paused tool call shows the person who must decide (the seeds'
-``confirmation_request``).
+"""A confirmation request: what a paused tool call shows the person who must decide (the
+reference articles' ``confirmation_request``).
 
 The loop (``agent.py``) only needs an ``id`` and ``to_dict``/``from_dict`` to pause a run, store it
 as JSON and resume it; the permission gate (``permissions``, Day 5) fills in the rest. The request

@@ -1,10 +1,10 @@
 """``ToolCache``: a registry wrapper that caches read-only tools for a while and cuts long results
 short.
 
-The seeds' two cheapest cost controls (001 §8.3): results of tools that only *read* (weather,
-exchange rates, a meeting room's free slots) may be reused for some minutes, and a result longer
-than a threshold is truncated before it fills the model's context. Both are done here, in front of
-``dispatch``, without touching the loop: ``Agent(client, ToolCache(registry), …)``.
+The reference articles' two cheapest cost controls (001 §8.3): results of tools that only *read*
+(weather, exchange rates, a meeting room's free slots) may be reused for some minutes, and a result
+longer than a threshold is truncated before it fills the model's context. Both are done here, in
+front of ``dispatch``, without touching the loop: ``Agent(client, ToolCache(registry), …)``.
 
 Only tools whose level is ``L1`` (read-only) and that declare no side effects are cached, and only
 successful results. Each hit and each truncation is reported into the run

@@ -36,6 +36,7 @@ from .errors import (
     RequestTimeout,
     ServerError,
 )
+from .replies import StreamEvent, result_from_completion
 from .retry import (
     DEFAULT_BACKOFF,
     DEFAULT_MAX_WAIT,
@@ -44,7 +45,6 @@ from .retry import (
     retry_after_seconds,
     retry_delay,
 )
-from .replies import StreamEvent, result_from_completion
 from .streaming import StreamingClient
 
 __all__ = [

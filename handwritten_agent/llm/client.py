@@ -28,6 +28,7 @@ from .errors import (
     RequestTimeout,
     ServerError,
 )
+from .replies import StreamEvent, _StreamAssembler, result_from_completion
 from .retry import (
     DEFAULT_BACKOFF,
     DEFAULT_MAX_WAIT,
@@ -36,7 +37,6 @@ from .retry import (
     retry_after_seconds,
     retry_delay,
 )
-from .replies import StreamEvent, _StreamAssembler, result_from_completion
 
 # ---------------------------------------------------------------------------------------------
 # The client

@@ -2,8 +2,8 @@
 
 ``Agent.run`` answers one message. ``Conversation.ask(text)`` answers the next message *of a
 conversation*: it passes the history so far to the agent, keeps what the run added, and so the
-model can resolve "那上海呢？" or "刚才那个结果乘以 2" from the earlier rounds — the seeds' Day 4
-check (新问题能引用上一轮内容).
+model can resolve "那上海呢？" or "刚才那个结果乘以 2" from the earlier rounds — the reference
+articles' Day 4 check (新问题能引用上一轮内容).
 
 Two optional parts attach through the agent's ``memory`` hook, applied to a copy of the messages
 before **every** model call (also between the steps of one run, where long tool results pile up):

@@ -1,9 +1,9 @@
 """Long-term memory: facts a user told the agent, kept per user in SQLite, found again by words.
 
-The seeds' advice for long-term memory is 先聚合提炼，再按需注入: store what the user said that
-will matter later (facts, preferences, constraints, open tasks), and put back into the prompt only
-the few memories that bear on the new question. ``LongTermMemory`` is that store, in one SQLite
-file (``":memory:"`` in tests):
+The reference articles' advice for long-term memory is 先聚合提炼，再按需注入: store what the user
+said that will matter later (facts, preferences, constraints, open tasks), and put back into the
+prompt only the few memories that bear on the new question. ``LongTermMemory`` is that store, in one
+SQLite file (``":memory:"`` in tests):
 
 - ``remember(user_id, text, kind=, source=)`` writes a memory **only from a user message**: the
   ``source`` must be the user's message, and the text must be supported by it (every number in it

@@ -1,9 +1,9 @@
 """Summary compression: older rounds become one summary written by the model; the last rounds stay
 whole.
 
-The seeds' 摘要压缩 keeps the system message and "the last few messages" and asks the model to
-summarize the rest. Cutting by message count splits tool calls from their results (the API then
-answers 400), and putting the summary in an ``assistant`` message makes the model read it as
+The reference articles' 摘要压缩 keeps the system message and "the last few messages" and asks the
+model to summarize the rest. Cutting by message count splits tool calls from their results (the API
+then answers 400), and putting the summary in an ``assistant`` message makes the model read it as
 something *it* said. ``compress`` does it on rounds instead:
 
 1. if the request fits ``budget`` already, nothing changes;

@@ -1,8 +1,8 @@
 """The window: drop whole rounds, oldest first, until the request fits the budget.
 
-``trim_messages`` is the seeds' 截断/滑动窗口 done so that the result is always a conversation the
-API accepts: it works on rounds (``rounds.split_rounds``), never on single messages, so a tool call
-and its results go together or not at all. It keeps
+``trim_messages`` is the reference articles' 截断/滑动窗口 done so that the result is always a
+conversation the API accepts: it works on rounds (``rounds.split_rounds``), never on single
+messages, so a tool call and its results go together or not at all. It keeps
 
 - the head (the system messages at the start), always;
 - the last ``keep_last_rounds`` rounds, always — the latest user message is in the last one;

@@ -9,7 +9,8 @@ for a person's decision.
     paused = agent.run("帮我订 room_301 …")               # stop_reason == "needs_confirmation"
     done = agent.resume(paused, {paused.pending[0].id: approve()})
 
-- ``levels``     ``Level`` and the seeds' table (L0 hidden … L3 approval; yellow/red/black tiers)
+- ``levels``     ``Level`` and the reference articles' table (L0 hidden … L3 approval;
+                 yellow/red/black tiers)
 - ``decisions``  ``User``, ``Decision``, ``approve()``, ``reject(reason)``
 - ``policy``     ``Policy`` (roles, whitelists, level overrides, rate and bulk limits, masking) and
                  its verdicts

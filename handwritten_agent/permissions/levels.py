@@ -131,7 +131,7 @@ LEVELS: dict[Level, LevelInfo] = {
 
 
 def level_table() -> list[dict[str, str]]:
-    """The seeds' table as rows (级别, 名称, 特征, 典型工具, 审批要求, 分级颜色)."""
+    """The reference articles' table as rows (级别, 名称, 特征, 典型工具, 审批要求, 分级颜色)."""
     return [
         {
             "级别": level.value,

@@ -18,7 +18,7 @@ failing closed:
 Anything unexpected while deciding (a target counter that raises, …) is a ``deny``: a call is never
 executed because a check could not be made.
 
-The role table is seed 003's point that a tool's level is metadata, not code: the same
+The role table is reference article 003's point that a tool's level is metadata, not code: the same
 ``send_notification_email`` is L3 for an assistant and L1 for an administrator, and a role whose
 whitelist leaves a tool out never even sees it.
 

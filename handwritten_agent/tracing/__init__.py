@@ -3,14 +3,15 @@
 One idea per module:
 
 - ``tracer``    ``Tracer``: a hook of the Agent writing one redacted JSON line per event
-- ``fields``    the line's field names: the seeds' log fields and the OpenTelemetry GenAI names
+- ``fields``    the line's field names: the reference articles' log fields and the
+                OpenTelemetry GenAI names
 - ``writer``    append-only JSONL, one unbuffered write per line (a crash loses at most one line)
 - ``trace``     reading a trace back (a cut-off last line is skipped with a warning), runs, lines
 - ``redact``    secrets and personal data removed before anything is written
 - ``cost``      a price table (cached input too), cost per run and per day, a ``Budget`` that stops
                 a run, a daily bill alert
-- ``diagnose``  ``diagnose(trace) -> [Finding]`` for each row of the seeds' error table, the
-                tool-time share, and the five-step check
+- ``diagnose``  ``diagnose(trace) -> [Finding]`` for each row of the reference articles' error
+                table, the tool-time share, and the five-step check
 - ``replay``    ``replay(trace)`` re-runs the loop on recorded replies and reports where it diverges
 - ``table``, ``timeline``, ``html``  looking at a run: a table of steps, a picture, a self-contained
                                      page

@@ -23,8 +23,8 @@ be sent are estimated (``tokens.count_message_tokens``, at the full input price)
 when that alone would pass the limit — the reply's output tokens are still only known afterwards.
 Put the budget after a gate that hides tools, so it estimates what is really sent. A day's spending
 is read back from the trace files you name, so a budget holds across processes. ``bill_alert`` is
-the other half of the seeds' advice: not a stop, a message when a day's total (read from the traces)
-passes a threshold — run it from cron or a scheduler.
+the other half of the reference articles' advice: not a stop, a message when a day's total (read
+from the traces) passes a threshold — run it from cron or a scheduler.
 
 Left out: peak/off-peak prices, cache *write* surcharges (some providers bill them), currency
 conversion (a total is per currency), and tokens the backend did not report (use
@@ -292,8 +292,8 @@ def bill_alert(
     tz: Any = None,
     prices: PriceTable | None = None,
 ) -> str | None:
-    """The seeds' daily bill alert: a Chinese message when ``day``'s spending in the traces passes
-    ``limit``, else None.
+    """The reference articles' daily bill alert: a Chinese message when ``day``'s spending in the
+    traces passes ``limit``, else None.
 
     ``sources`` as for ``cost_report`` (the trace files of every process); ``day`` defaults to
     today. Calls whose cost is unknown are counted and named in the message, because the bill can

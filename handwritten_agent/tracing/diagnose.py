@@ -1,8 +1,9 @@
-"""``diagnose(trace) -> [Finding]``: the seeds' error table as rules over a trace, and the five-step
-check.
+"""``diagnose(trace) -> [Finding]``: the reference articles' error table as rules over a trace, and
+the five-step check.
 
 Each rule reads the lines of one run and, when its symptom is there, says at which step, what was
-seen, and what to do — the seeds' table (001 §7.3) row by row, plus the ways a run can end early:
+seen, and what to do — the reference articles' table (001 §7.3) row by row, plus the ways a run can
+end early:
 
 ======================  =========================================================================
 rule                    symptom in the trace
@@ -27,9 +28,9 @@ rule                    symptom in the trace
 ``needs_confirmation``  the run is waiting for a person (not an error: a reminder to resume it)
 ======================  =========================================================================
 
-``five_steps(run)`` walks the seeds' 排查链路 (001 §7.2) on one run: did the model call tools, did
-they succeed, were results handed back correctly, did the loop end properly, does the answer use the
-results.
+``five_steps(run)`` walks the reference articles' 排查链路 (001 §7.2) on one run: did the model call
+tools, did they succeed, were results handed back correctly, did the loop end properly, does the
+answer use the results.
 
 Left out: judging whether an answer is *true* (that needs the evaluation of Day 7), and rules across
 runs (e.g. a user retrying the same request).
@@ -193,7 +194,7 @@ def acknowledges_failure(answer: str | None, error: str | None = None) -> bool:
     return any(piece.lower() in text for piece in pieces)
 
 
-# --------------------------------------------------------------------------- the seeds' table
+# ------------------------------------------------------------------ the reference articles' table
 
 
 @rule("no_tool_call")
@@ -638,7 +639,8 @@ class Check:
 
 
 def five_steps(source: Any, request_id: str | None = None) -> list[Check]:
-    """The seeds' five questions (001 §7.2), in order, answered from one run's lines."""
+    """The reference articles' five questions (001 §7.2), in order, answered from one run's
+    lines."""
     from .trace import as_run
 
     run = as_run(source, request_id)

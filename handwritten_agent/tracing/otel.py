@@ -15,10 +15,11 @@ local Jaeger or Phoenix accepts spans as they come, while Langfuse's OTLP endpoi
 (``https://cloud.langfuse.com/api/public/otel``, or ``us.cloud…`` / your own host) wants its
 project's public and secret key as HTTP Basic auth
 (``OTEL_EXPORTER_OTLP_HEADERS="Authorization=Basic <base64 of pk:sk>"``). Gate decisions, retries
-and memory changes become span events on the run's span. The seeds' field names are exported under
-their convention names (``fields.SEED_TO_OTEL``); tokens a backend did not report are left out, not
-0. Message content and tool arguments/results are exported only with ``record_content=True`` (they
-are opt-in in the conventions too), and only as far as the trace holds them (already redacted).
+and memory changes become span events on the run's span. The reference articles' field names are
+exported under their convention names (``fields.SEED_TO_OTEL``); tokens a backend did not report are
+left out, not 0. Message content and tool arguments/results are exported only with
+``record_content=True`` (they are opt-in in the conventions too), and only as far as the trace holds
+them (already redacted).
 
 Left out: metrics (``gen_ai.client.token.usage``), span links across resumed runs, and using the
 trace's own ``trace_id`` as the OpenTelemetry trace id (the SDK makes its own; ``request_id`` and

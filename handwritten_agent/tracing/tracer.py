@@ -7,8 +7,8 @@ The loop is not changed: every ``AgentEvent`` the Agent already emits becomes a 
 ``memory``, ``model_call``, ``tool_call``, ``tool_result``, a gate's ``permission``…,
 ``needs_confirmation``, ``final``, ``run_end``), including the events code below the loop reports
 into the run (``reporting``): ``retry`` when the client retries a 429/5xx, ``fallback`` when a
-fallback client switches models — nothing to wire by hand. Field names follow ``fields`` (the seeds'
-where they name one, the OpenTelemetry GenAI conventions for the rest).
+fallback client switches models — nothing to wire by hand. Field names follow ``fields`` (the
+reference articles' where they name one, the OpenTelemetry GenAI conventions for the rest).
 
 What it adds on the way:
 
