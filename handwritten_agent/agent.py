@@ -1,7 +1,7 @@
 """The ReAct loop: ask the model, run the tools it asks for, hand back the results, repeat — with
 bounds.
 
-This is the seeds' minimal loop made correct:
+This is the reference articles' minimal loop made correct:
 
 - the assistant message is appended exactly as the model sent it (``ChatResult.to_message()``), so
   every ``tool_call`` keeps its id and argument text, and each tool message answers its call by
