@@ -25,9 +25,10 @@ was cut off at its token limit), ``content_filter`` (the provider withheld it), 
 ``StopRun``."""
 
 EventKind = str
-"""``run_start``, ``memory``, ``model_call``, ``tool_call``, ``tool_result``,
-``needs_confirmation``, ``answer_reviewed``, ``final``, ``stop``, or a kind a hook reports through
-``HookContext.report`` (e.g. ``memory``, ``permission``)."""
+"""The loop's own kinds — ``run_start``, ``model_call``, ``tool_call``, ``tool_result``,
+``needs_confirmation``, ``answer_reviewed``, ``final``, ``stop`` — or a kind reported into the run:
+by a hook through ``HookContext.report`` (``memory``, ``permission``, ``mcp_pin``) or by code below
+the loop through ``reporting.report`` (``retry``, ``fallback``, ``tool_cache``)."""
 
 
 class StopRun(Exception):
