@@ -1365,6 +1365,31 @@ def day5_decide_all(check: _Check, drive: Callable[..., Any]) -> None:
         )
     check.ok(case)
 
+    # Cases below print nothing when they pass, so a correct answer's output stays as it was.
+    case = "名字相近、大小写或全角不同的工具名：只批准完全相同的名字"
+    done.clear()
+    agent = agent_for(
+        calls(
+            call("book", {"room": "room_601"}, id="n1"),
+            call("buy", {"item": "投影仪"}, id="n2"),
+            call("send_sms", {"content": "通知"}, id="n3"),
+        ),
+        reply("都没办。"),
+    )
+    near = {"bo", "send", "Buy", full_width("buy"), "book_room", "订_book"}
+    result = run_drive(case, agent, near, decider=boss)
+    if result.stop_reason != "final" or done:
+        raise check.fail(
+            case,
+            given=f"approve_tools = {sorted(near)}；待确认：book、buy、send_sms",
+            expected="final，没有执行任何工具（三个名字都不在 approve_tools 里）",
+            got=f"{result.stop_reason}，执行了 {done}",
+            hint=(
+                "request.tool in approve_tools——整个名字、原样地比较：不要按前缀或包含关系"
+                "（startswith、in 一个字符串），也不要先转小写或把全角转成半角。"
+            ),
+        )
+
     class StuckGate(PolicyGate):
         """Keeps every call waiting forever, and stops a loop that never gives up."""
 
@@ -1392,4 +1417,36 @@ def day5_decide_all(check: _Check, drive: Callable[..., Any]) -> None:
             hint="循环上限写小一点（例如 5 轮）；用完了就把当前结果返回，让调用方去处理。",
         )
     check.ok(case, f"resume {StuckGate.resumed} 次后停下")
+
+    def again(tool_name: str, argument: dict[str, str], approve_tools: set[str]) -> Any:
+        def run() -> Any:
+            done.clear()
+            agent = agent_for(calls(call(tool_name, argument, id="same")), reply("好了。"))
+            paused = agent.run("办一件事")
+            result = drive(agent, paused, set(approve_tools), user)
+            return [getattr(result, "stop_reason", None), list(done)]
+
+        return run
+
+    check.independent(
+        "又一次：新的运行里调用的 id 和上一次相同",
+        [
+            (
+                "批准 book",
+                again("book", {"room": "room_701"}, {"book"}),
+                ["final", ["book room_701"]],
+            ),
+            ("不批准 buy（id 还是 same）", again("buy", {"item": "白板"}, {"book"}), ["final", []]),
+            (
+                "批准 buy（id 还是 same）",
+                again("buy", {"item": "白板"}, {"buy"}),
+                ["final", ["buy 白板"]],
+            ),
+            ("什么也不批准", again("book", {"room": "room_702"}, set()), ["final", []]),
+        ],
+        hint=(
+            "期望和实际写的是 [stop_reason, 执行了的工具]。request.id 只在一次运行里唯一：每次运行都"
+            "按这一次的 pending 和 approve_tools 重新决定，不要把决定存在全局变量里。"
+        ),
+    )
     check.done()
