@@ -122,6 +122,26 @@ def test_without_strict_the_same_schema_is_accepted(sdk: openai.OpenAI) -> None:
     assert value == {"date": "2026-03-13"}  # optional fields nobody gave are left out
 
 
+def test_a_format_the_api_does_not_know_is_a_400_in_its_words(sdk: openai.OpenAI) -> None:
+    cases = [
+        ("json", "Invalid type for 'response_format': expected an object, but got a string"),
+        ({"type": "xml"}, "Invalid value: 'xml'."),
+        ({"type": "json_schema"}, "Missing required parameter: 'response_format.json_schema'."),
+        ({"type": "json_schema", "json_schema": {"name": "a b", "schema": {}}}, "does not match"),
+        ({"type": "json_schema", "json_schema": {"name": "n", "schema": {"type": "strng"}}}, "n'"),
+    ]
+    for form, words in cases:
+        with pytest.raises(openai.BadRequestError) as caught:
+            ask(sdk, "json 你好", response_format=form)
+        assert words in caught.value.body["message"], (form, caught.value.body["message"])
+
+
+def test_a_root_that_is_not_an_object_is_refused_in_chinese(sdk: openai.OpenAI) -> None:
+    form = schema_format({"type": "array", "items": {"type": "string"}}, strict=False)
+    message = ask(sdk, "列出北京和上海", response_format=form).choices[0].message
+    assert message.content is None and "schema" in message.refusal and "(" not in message.refusal
+
+
 def test_json_mode_needs_the_word_json(sdk: openai.OpenAI) -> None:
     with pytest.raises(openai.BadRequestError) as caught:
         ask(sdk, "上海天气", response_format={"type": "json_object"})

@@ -35,10 +35,11 @@ Refusals and cut-off replies stay representable: the server sends ``refusal`` as
 ``max_tokens`` still cuts the JSON mid-way with ``finish_reason: "length"`` — constrained decoding
 guarantees the shape of a *finished* reply only.
 
-Left out: ``$ref``/``$defs``, ``anyOf`` and arrays of objects are accepted and validated but never
-filled from the conversation (an array stays ``[]``, anything else is refused); the API's limits on
-schema size and nesting depth; safety refusals (the only refusal here is "the conversation does
-not say").
+Left out: ``$ref``/``$defs``, ``anyOf`` (other than "X or null") and arrays of objects are
+accepted and validated but never filled from the conversation (an array stays ``[]``, anything else
+is refused), and so is a schema whose root is not an object (the API's strict mode refuses it);
+the API's limits on schema size and nesting depth; safety refusals (the only refusal here is "the
+conversation does not say").
 """
 
 from __future__ import annotations
@@ -140,6 +141,16 @@ def _check_schema(schema: Any, what: str, param: str) -> None:
         raise _bad(f"Invalid schema for {what}: {exc.message}", param) from exc
 
 
+def _a_type(value: Any) -> str:
+    """A JSON value's type as the API names it in its messages ("a string", "an array")."""
+    if value is None:
+        return "null"
+    for kind, name in ((bool, "a boolean"), (int, "an integer"), (float, "a decimal")):
+        if isinstance(value, kind):
+            return name
+    return "a string" if isinstance(value, str) else "an array"
+
+
 def mentions_json(messages: list[dict[str, Any]]) -> bool:
     """OpenAI's rule for JSON mode: the word "json" somewhere in the messages, in any case."""
     return any("json" in message_text(m).lower() for m in messages)
@@ -168,7 +179,7 @@ def read_structure(request: ChatRequest) -> Structure:
     if not isinstance(form, dict):
         raise _bad(
             "Invalid type for 'response_format': expected an object, but got"
-            f" {type(form).__name__} instead.",
+            f" {_a_type(form)} instead.",
             "response_format",
         )
     kind = form.get("type")
@@ -335,6 +346,12 @@ def fill_schema(
 def refusal_text(fields: list[str], user_text: str) -> str:
     from .simulator.text import language
 
+    if any(field.startswith("(") for field in fields):  # the root, or a value the schema refused
+        if language(user_text) == "zh":
+            return "对话里的信息填不出符合这个 schema 的值，我不编造，所以不按这个格式作答。"
+        return (
+            "The conversation does not give a value that fits this schema; I will not invent one."
+        )
     names = "、".join(fields) if language(user_text) == "zh" else ", ".join(fields)
     if language(user_text) == "zh":
         return f"对话里没有给出 {names}，我不编造这些值，所以不按这个格式作答。"
