@@ -148,7 +148,7 @@ VERBS: tuple[Verb, ...] = (
         "登记",
         ACTION,
         ("登记", "报名", "注册", "录入", "记录", "记下", "备案"),
-        ("register", "record", "log", "enroll", "note"),
+        ("register", "record", "log", "enroll"),
         ("dengji", "jilu"),
     ),
     Verb(
@@ -205,7 +205,7 @@ VERBS: tuple[Verb, ...] = (
             "读取",
             "获取",
         ),
-        ("query", "search", "look", "check", "fetch", "get", "calculate", "compute", "find"),
+        ("query", "search", "look", "check", "fetch", "calculate", "compute", "find"),
         ("chaxun", "sousuo", "jisuan", "chazhao"),
     ),
     Verb(
@@ -317,6 +317,7 @@ _EN_PLAN = re.compile(
 _OTHER_SUBJECT = re.compile(
     r"(?:您|你|他|她|它|他们|她们|对方|客户|用户|同事)(?:之前|此前|刚才|早就|本人|自己)?\s*$"
 )
+_DONE_BEFORE = r"\s*(?:(?:ok|okay|it's|it is|that's|that is|everything is|everything's),?\s*)?"
 _QUOTES = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|‘[^’]*’|\"[^\"\n]*\"|《[^》]*》")
 _SENTENCE_END = "。！？!?\n"
 _CLAUSE_END = "。！？!?\n，,；;：:"
@@ -456,6 +457,8 @@ def _english_claims(text: str) -> list[tuple[int, Claim]]:
         if re.search(r"\bnot\b|n't\b", match.group(0), re.IGNORECASE):
             continue
         if match.group("done"):
+            if not re.fullmatch(_DONE_BEFORE, before, re.IGNORECASE):
+                continue  # "this must be done by Friday" claims nothing
             found.append((match.start(), Claim(match.group(0), "完成", GENERIC)))
             continue
         word = match.group("v").lower()
@@ -467,8 +470,10 @@ def _english_claims(text: str) -> list[tuple[int, Claim]]:
             found.append((match.start(), Claim(match.group(0), stem, ACTION)))
             continue
         own = re.match(r"(?:i|we|i've|we've)\b", match.group(0), re.IGNORECASE) is not None
-        verb = _EN_BY_STEM.get(stem) or _BY_NAME["完成"]
-        if re.match(r"(?:i|we)\s", match.group(0), re.I) is None and verb.kind != ACTION:
+        verb = _EN_BY_STEM.get(stem)
+        if verb is None:  # "I made a mistake", "I got it": no action of the lexicon
+            continue
+        if not own and verb.kind in (READ, SHOWN):
             continue  # "the list was shown" says nothing of this run; "was booked" does
         found.append((match.start(), Claim(match.group(0), verb.name, verb.kind, "", own)))
     return found

@@ -343,3 +343,22 @@ def test_a_status_a_result_states_may_be_repeated_but_never_claimed_as_own_doing
 )
 def test_what_another_subject_did_is_not_the_answers_claim(answer: str) -> None:
     assert find_claims(answer) == []
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "This must be done by Friday.",
+        "I made a mistake, sorry.",
+        "I got your message.",
+        "I noted that you prefer tea.",
+        "The list was shown to the manager last week.",
+    ],
+)
+def test_english_sentences_that_do_not_report_this_runs_work_are_not_claims(answer: str) -> None:
+    assert find_claims(answer) == []
+
+
+@pytest.mark.parametrize("answer", ["Done.", "All done!", "OK, done.", "It has been done."])
+def test_english_done_is_a_generic_claim(answer: str) -> None:
+    assert [claim.action for claim in find_claims(answer)] == ["完成"]
