@@ -354,3 +354,31 @@ def test_function_client_replies_from_the_conversation():
     client = FunctionClient(model)
     result = Agent(client, basic_registry(NOW)).run("6 乘 7")
     assert result.answer == "结果是 42" and len(client.requests) == 2
+
+
+def test_before_model_sees_exactly_what_is_sent_and_may_stop_the_run_before_the_call():
+    class OnlyCalculator:
+        def prepare_messages(self, messages: list[dict], context: HookContext) -> list[dict]:
+            return messages[-1:]
+
+        def visible_tools(self, tools: list[Tool], context: HookContext) -> list[Tool]:
+            return [t for t in tools if t.name == "calculator"]
+
+    class Watch:
+        def __init__(self, stop_at: int):
+            self.stop_at, self.seen = stop_at, []
+
+        def before_model(self, messages: list[dict], tools: list[dict], context: HookContext):
+            self.seen.append(([m["role"] for m in messages], context.shown, len(tools)))
+            if context.step == self.stop_at:
+                raise StopRun("budget", "到此为止")
+
+    watch = Watch(stop_at=2)
+    client = ScriptedClient([calls(call("calculator", {"expression": "2*3"}, id="c1")), reply("6")])
+    agent = Agent(client, basic_registry(NOW), hooks=[OnlyCalculator(), watch])
+    result = agent.run("2 乘 3")
+    assert watch.seen == [(["user"], ("calculator",), 1), (["tool"], ("calculator",), 1)]
+    assert result.stop_reason == "budget" and len(client.requests) == 1  # no second model call
+    assert result.steps[0].shown == ["calculator"]
+    assert agent.hooks.find(Watch) is watch and agent.hooks.find(StopRun) is None
+    assert list(agent.hooks) == [agent.hooks.hooks[0], watch] and len(agent.hooks) == 2
