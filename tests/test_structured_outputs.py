@@ -227,6 +227,35 @@ def test_a_strict_tool_call_validates(sdk: openai.OpenAI) -> None:
     assert arguments == {"city": "上海", "unit": None}
 
 
+@pytest.mark.parametrize("fault", ["malformed_json", "string_arguments"])
+def test_a_strict_tool_never_gets_arguments_that_do_not_validate(sdk: openai.OpenAI, fault) -> None:
+    message = (
+        sdk.chat.completions.create(
+            model=f"course-sim:{fault}",
+            messages=[{"role": "user", "content": "上海今天天气怎么样"}],
+            tools=[WEATHER],
+        )
+        .choices[0]
+        .message
+    )
+    assert not message.tool_calls and message.content is None and message.refusal
+    loose = json.loads(json.dumps(WEATHER))
+    loose["function"]["strict"] = False
+    loose["function"]["parameters"]["required"] = ["city"]
+    broken = (
+        sdk.chat.completions.create(
+            model=f"course-sim:{fault}",
+            messages=[{"role": "user", "content": "上海今天天气怎么样"}],
+            tools=[loose],
+        )
+        .choices[0]
+        .message
+    )
+    arguments = broken.tool_calls[0].function.arguments  # without strict the fault shows
+    with pytest.raises((ValueError, AssertionError)):
+        assert isinstance(json.loads(arguments), dict)
+
+
 def test_a_strict_tool_outside_the_subset_is_a_400(sdk: openai.OpenAI) -> None:
     tool = json.loads(json.dumps(WEATHER))
     tool["function"]["parameters"]["required"] = ["city"]

@@ -10,7 +10,8 @@ of them with the same contract:
   every object has ``additionalProperties: false`` and lists every property in ``required`` (an
   optional field is written as required and nullable) — else a 400 in the API's own English words.
 - ``"strict": true`` on a function tool: the same subset for its ``parameters``, and the call's
-  arguments are guaranteed to validate.
+  arguments are guaranteed to validate (arguments that cannot be made valid — a fault such as
+  ``course-sim:malformed_json`` — become a refusal instead of a call).
 
 How the rule engine produces the content: the schema is read like a tool's ``parameters`` and
 filled by the simulator's own argument filler (``simulator.arguments.fill_arguments``) from the
@@ -346,7 +347,7 @@ def fill_schema(
 def refusal_text(fields: list[str], user_text: str) -> str:
     from .simulator.text import language
 
-    if any(field.startswith("(") for field in fields):  # the root, or a value the schema refused
+    if any(field.startswith("(") for field in fields):  # the root, a value or a call refused
         if language(user_text) == "zh":
             return "对话里的信息填不出符合这个 schema 的值，我不编造，所以不按这个格式作答。"
         return (
@@ -418,15 +419,15 @@ def for_backend(request: ChatRequest, structure: Structure) -> ChatRequest:
     return changed
 
 
-def conform_arguments(arguments: str, schema: dict[str, Any]) -> str:
+def conform_arguments(arguments: str, schema: dict[str, Any]) -> str | None:
     """A strict tool's arguments made valid: unknown keys dropped, nullable fields not given as
-    ``null``. Arguments that still do not validate (or are not JSON) are returned unchanged."""
+    ``null``; ``None`` when they cannot be (not JSON, or a value the schema refuses)."""
     try:
         value = json.loads(arguments)
     except ValueError:
-        return arguments
+        return None
     if not isinstance(value, dict):
-        return arguments
+        return None
     properties = schema.get("properties") or {}
     fixed = {k: v for k, v in value.items() if k in properties}
     for key in schema.get("required") or []:
@@ -434,7 +435,19 @@ def conform_arguments(arguments: str, schema: dict[str, Any]) -> str:
             fixed[key] = None
     if Draft202012Validator(schema).is_valid(fixed):
         return json.dumps(fixed, ensure_ascii=False)
-    return arguments
+    return None
+
+
+def _refused(completion: Completion, request: ChatRequest, missing: list[str]) -> StructuredReply:
+    user, _ = conversation_text(request.messages)
+    refusal = refusal_text(missing, user)
+    empty = Completion(
+        content=None,
+        finish_reason="stop",
+        prompt_tokens=completion.prompt_tokens,
+        completion_tokens=estimate_tokens(refusal),
+    )
+    return StructuredReply(empty, refusal)
 
 
 def shape_reply(
@@ -456,6 +469,8 @@ def shape_reply(
         schema = structure.strict_tools.get(str(function.get("name")))
         if schema is not None:
             arguments = conform_arguments(str(function.get("arguments") or "{}"), schema)
+            if arguments is None:  # strict: never arguments that do not validate
+                return _refused(completion, request, [f"({function.get('name')})"])
             call = {**call, "function": {**function, "arguments": arguments}}
         calls.append(call)
     completion = Completion(
@@ -483,15 +498,7 @@ def shape_reply(
             else:
                 value = {"reply": completion.content or ""}
     if missing:
-        user, _ = conversation_text(request.messages)
-        refusal = refusal_text(missing, user)
-        empty = Completion(
-            content=None,
-            finish_reason="stop",
-            prompt_tokens=completion.prompt_tokens,
-            completion_tokens=estimate_tokens(refusal),
-        )
-        return StructuredReply(empty, refusal)
+        return _refused(completion, request, missing)
     content = json.dumps(value, ensure_ascii=False)
     return StructuredReply(
         Completion(
