@@ -9,6 +9,7 @@ used.
 - ``pins``     a hook that pins each foreign tool's description and schema, and refuses a changed
                one
 - ``poisoned`` test servers whose tools lie (tool poisoning, a description changed after approval)
+- ``startup``  a server child's fast start (skips an optional import that costs seconds)
 
 Left out: resources, prompts, sampling, roots, elicitation and OAuth — only tools are used here.
 The package is named ``mcp_tools`` so that it never hides the SDK's top-level ``mcp`` package.

@@ -1,7 +1,8 @@
 """The course's office evaluation with the office tools served over MCP, to compare with in-process.
 
 ``mcp_world_factory`` is ``evaluation.office_world_factory`` with one change: each case's office
-tools come from a fresh ``mcp-serve --tools office`` child process (stdio, the hand-written
+tools come from a fresh ``mcp-serve --tools office`` child process (``python -m
+handwritten_agent.mcp_tools``, which skips a slow optional import; stdio, the hand-written
 ``WireClient``) acting on that case's database, turned into registry tools by
 ``MCPToolbox(trusted_server=True)`` — the server is our own, so its levels are believed and the same
 gate applies. Same agent, same policy, same cases: the scores should be the same. ``close()`` stops
@@ -67,8 +68,7 @@ class MCPWorlds:
             [
                 sys.executable,
                 "-m",
-                "handwritten_agent",
-                "mcp-serve",
+                "handwritten_agent.mcp_tools",  # mcp-serve, with the fast start (``startup``)
                 "--tools",
                 "office",
                 "--user",

@@ -64,6 +64,9 @@ def build(mode: str) -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .startup import skip_slow_optional_imports
+
+    skip_slow_optional_imports()  # before the SDK (and jsonschema) are imported
     import anyio
 
     from .server import serve_stdio
