@@ -52,7 +52,7 @@ from .actions import (
 from .arguments import classify, enum_evidence, evidence, params_of
 from .lexicon import INTENTS, intents_in
 from .text import normalize, split_identifier, stem, tokens
-from .vocabulary import expand, is_question
+from .vocabulary import asks_about_state, expand, is_question
 
 MIN_SCORE = 2.0
 MAIN_INTENT_BONUS = 3.0
@@ -226,8 +226,51 @@ def best_tool(
         if not wanted and tool.action is not None and not tool.reads and is_question(request):
             # "VS5521 那个号还在不": a question that names no action never triggers a side effect
             continue
-        return (value, tool) if value >= MIN_SCORE else None
-    return None
+        if not tool.reads and asks_about_state(request):
+            # "PO7781 撤了吗": whether it happened, never a reason to make it happen
+            continue
+        if value >= MIN_SCORE:
+            return value, tool
+        break
+    return _reader_for_question(request, tools, exclude) if not wanted else None
+
+
+# Characters that carry no topic: particles, pronouns, measure words, question words.
+_FUNCTION_CHARS = frozenset(
+    "的了吗呢么嘛吧啊呀哦没不是有在我你他她它们这那个一和与及就还都也很要想请帮给把被"
+)
+QUESTION_MARGIN = 1  # the best reader must share this many more characters than the next one
+
+
+def _characters(text: str) -> set[str]:
+    low = normalize(f"{text} {expand(text)}").lower()
+    chars = {ch for ch in low if "\u4e00" <= ch <= "\u9fff" and ch not in _FUNCTION_CHARS}
+    return chars | {w for w in re.findall(r"[a-z]{3,}", low)}
+
+
+def _reader_for_question(
+    request: str, tools: list[ToolProfile], exclude: frozenset[str]
+) -> tuple[float, ToolProfile] | None:
+    """For a question no tool scored for ("瑜伽课明天开没？"), the read-only tool whose text shares
+    clearly the most characters (synonyms included) with it — a lookup that can answer it, never a
+    side effect; ``None`` when none shares two or two are close, so the reply says it does not
+    know."""
+    if not is_question(request) or asks_about_state(request):
+        return None
+    asked = _characters(request)
+    scored = sorted(
+        (
+            (len(asked & _characters(f"{t.name} {t.description}")), t)
+            for t in tools
+            if t.reads and t.name not in exclude
+        ),
+        key=lambda pair: -pair[0],
+    )
+    if not scored or scored[0][0] < 2:
+        return None
+    if len(scored) > 1 and scored[0][0] - scored[1][0] < QUESTION_MARGIN:
+        return None
+    return float(MIN_SCORE), scored[0][1]
 
 
 def _other_object(thing: str | None, tool: ToolProfile) -> bool:

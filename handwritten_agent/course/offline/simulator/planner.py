@@ -75,6 +75,7 @@ from .arguments.carry import MAX_OBJECTS, objects_in
 from .choose import MIN_SCORE, ToolProfile, best_tool, profile, rank
 from .grounding import display_names, lookup_tool
 from .lexicon import REQUEST_WORDS, is_small_talk
+from .results import tool_text
 from .scope import decline_personal_data, personal_data_in_bulk, unscoped
 from .text import CJK_RANGE, find_numbers, find_quotes, format_number, language, normalize
 
@@ -668,8 +669,8 @@ def _final_answer(
     matched_names = {results[i][0].name for i, used in enumerate(consumed) if used}
     items: list[AnswerItem] = []
     for index, (call, raw) in enumerate(results):
-        view = read_result(raw)
         spec = profiles[call.name].spec if call.name in profiles else {"name": call.name}
+        view = read_result(raw, tool_text(spec))
         if view.status == REPEATED:
             earlier = [
                 j

@@ -51,11 +51,12 @@ from typing import Any, Optional
 
 from ....messages import message_text
 from .actions import is_read_only, tool_action
+from .answer import AnswerItem, compose_answer
 from .arguments import FillContext, Param, classify, fill_arguments, params_of
 from .choose import MIN_SCORE, profile, score
 from .planner import Plan, PlannedCall, quoted_spans
-from .results import OK, read_result
-from .text import normalize, parse_chinese_number, tokens
+from .results import OK, read_result, tool_text
+from .text import find_numbers, language, normalize, tokens
 from .today import stated_now
 from .vocabulary import expand
 
@@ -81,7 +82,7 @@ class Finding:
     """A failed check: the question to ask, or a read-only call to make first."""
 
     question: str
-    lookup: Optional[PlannedCall] = None
+    lookup: PlannedCall | None = None
 
 
 Verdict = Optional[Finding]
@@ -360,7 +361,7 @@ def condition_check(request: str, call: PlannedCall, spec: Spec, conv: Conversat
 # ---------------------------------------------------------------------------------------------
 
 _UNITS = "台个把张件套箱本支盒瓶包部块副只份桶袋双"
-_NUM = r"\d+(?:\.\d+)?|[一二两三四五六七八九十百千]+"
+_NUM = r"\d+(?:\.\d+)?(?:\s*[万千百])?|[一二两俩仨三四五六七八九十百千万]+"
 _NAME = r"[\u4e00-\u9fffA-Za-z][\u4e00-\u9fffA-Za-z0-9]{0,11}?"
 _YUAN = r"\s*(?:元|块钱|块)?"
 _ITEM = re.compile(
@@ -387,12 +388,9 @@ class Item:
 
 
 def _number(text: str | None) -> float | None:
-    if not text:
-        return None
-    try:
-        return float(text)
-    except ValueError:
-        return parse_chinese_number(text)
+    """The one number ``text`` is ("1.2千", "一千二", "俩"), read as everywhere else."""
+    found = find_numbers(text or "")
+    return found[0].value if len(found) == 1 and found[0].text.strip() == text.strip() else None
 
 
 def items(request: str) -> list[Item]:
@@ -446,6 +444,74 @@ def _item_of(call: PlannedCall, params: list[Param], named: list[Item]) -> list[
         if ok:
             fits.append(item)
     return fits
+
+
+_JOINED = re.compile(r"和|跟|与|及|、|一共|总共|共计|合计|加上|还有")
+
+
+def _one_item_tool(params: list[Param]) -> Param | None:
+    """The item field of a tool that takes one item (no arrays), or ``None``."""
+    if any(p.type == "array" for p in params):
+        return None
+    fields = [p for p in params if _is_item(p) and not _QUANTITY.search(p.words)]
+    return fields[0] if len(fields) == 1 else None
+
+
+def _item_arguments(call: PlannedCall, params: list[Param], field: Param, item: Item) -> dict:
+    arguments = dict(call.arguments)
+    arguments[field.name] = item.name
+    for param in params:
+        if param.type not in ("integer", "number") or param is field:
+            continue
+        if _QUANTITY.search(param.words) or (
+            item.unit and item.unit in param.words and not _PRICE_FIELD.search(param.words)
+        ):
+            value = item.quantity
+        elif _PRICE_FIELD.search(param.words) and item.price is not None:
+            value = item.price
+        else:
+            continue
+        arguments[param.name] = int(value) if param.type == "integer" else value
+    return arguments
+
+
+def split_items(plan: Plan, request: str, specs: list[Spec], conv: Conversation) -> Plan:
+    """One call per item the request names ("显示器 2 台每台 1299；键盘 3 个每个 199") to a tool
+    that takes one item, each call's item, quantity and price from its own item; a question when
+    the split is not clear (items joined under one quantity: "显示器和键盘一共 5 个", or an item
+    without the price the tool needs). Items already done this turn are not made again."""
+    out: list[PlannedCall] = []
+    for call in plan.calls:
+        spec = _spec_of(call.name, tuple(specs))
+        params = params_of(spec)
+        field = None if reads(spec) else _one_item_tool(params)
+        own = normalize(f"{spec.get('name', '')} {spec.get('description') or ''}")
+        named = [i for i in items(request) if i.name not in own] if field else []
+        if not named:
+            out.append(call)
+            continue
+        if any(_JOINED.search(i.name) for i in named):
+            return Plan(
+                [], "这几样东西的数量和单价我分不清：请按“物品 数量 单价”逐样告诉我。", "clarify"
+            )
+        priced = [p for p in params if _PRICE_FIELD.search(p.words) and p.required]
+        if len(named) > 1 and priced and any(i.price is None for i in named):
+            return Plan([], "请告诉我每样东西各自的单价，我再逐样办理。", "clarify")
+        done = [c for c, _ in conv.results if c.name == call.name]
+        for item in named:
+            arguments = _item_arguments(call, params, field, item)
+            if any(c.arguments.get(field.name) == item.name for c in done):
+                continue
+            if all(PlannedCall(call.name, arguments) != c for c in out):
+                out.append(PlannedCall(call.name, arguments))
+    if not out and plan.calls:  # every item done: answer from their results
+        answered = [
+            AnswerItem(spec, c.arguments, read_result(raw, tool_text(spec)), raw, request)
+            for c, raw in conv.results
+            for spec in [_spec_of(c.name, tuple(specs))]
+        ]
+        return Plan([], compose_answer(answered, [], language(request)), "final")
+    return Plan(out, plan.answer, plan.kind)
 
 
 def items_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation) -> Verdict:
@@ -683,6 +749,9 @@ def preflight(
     texts = conversation_texts(messages)
     dated = fixed or date_is_stated(messages, clock)
     conv = Conversation(now, precise, tuple(results), texts, parallel=parallel, dated=dated)
+    plan = split_items(plan, request, specs, conv)
+    if not plan.calls:
+        return plan
     return check_calls(request, plan.calls, specs, conv) or plan
 
 
@@ -697,6 +766,7 @@ __all__ = [
     "items",
     "items_check",
     "preflight",
+    "split_items",
     "reads",
     "target_check",
     "time_check",

@@ -34,6 +34,7 @@ from .answer import AnswerItem, compose_answer, read_result
 from .arguments import FillContext, fill_arguments, number_from_result
 from .choose import unwrap_tool
 from .planner import Plan, PlannedCall
+from .results import tool_text
 from .text import format_number, language, normalize
 
 FOLLOW_UP = re.compile(
@@ -196,7 +197,13 @@ def carry_over(
     for call in calls:
         raw = done[(call.name, _canonical(call.arguments))]
         items.append(
-            AnswerItem(by_name[call.name], call.arguments, read_result(raw), raw, user_text)
+            AnswerItem(
+                by_name[call.name],
+                call.arguments,
+                read_result(raw, tool_text(by_name[call.name])),
+                raw,
+                user_text,
+            )
         )
     return Plan([], compose_answer(items, [], lang), "final")
 

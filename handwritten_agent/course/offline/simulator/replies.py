@@ -28,7 +28,7 @@ from .facts import join_words
 from .fieldwords import action_words
 from .lexicon import REQUEST_WORDS, is_small_talk
 from .text import normalize, split_identifier, tokens
-from .vocabulary import VOCABULARY_TOKENS, expand, is_question
+from .vocabulary import VOCABULARY_TOKENS, asks_about_state, expand, is_question
 
 
 def _action_words(spec: dict[str, Any], lang: str) -> tuple[str, str]:
@@ -261,6 +261,15 @@ def fallback_reply(
             f"这次能用的工具可以：{can}。告诉我具体要办的事就行。"
             if zh
             else f"With the tools offered I can: {can}. Tell me what you need."
+        )
+    if count and not tools_disabled and asks_about_state(user_text):
+        # "PO7781 撤了吗": whether it happened; no tool reads it, none is run to make it so
+        return (
+            "这次的工具里没有能查到这件事是否已经办了的，所以我没法确认；我也没有替你执行任何操作。"
+            "想让我去办，请直接说要做什么（例如“帮我取消 …”）。"
+            if zh
+            else "None of the tools offered can tell whether that has happened, so I cannot"
+            " confirm it; I did not carry out anything. To have it done, say what to do."
         )
     if _asks_for_task(_after_greeting(user_text)):
         if zh:

@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from .vocabulary import expand
+
 OK, ERROR, CONFIRM, DENIED, REPEATED = "ok", "error", "confirm", "denied", "repeated"
 
 _REPEATED = re.compile(
@@ -39,7 +41,7 @@ _CONFIRM = re.compile(
 _DENIED = re.compile(
     r"\bdenied\b|\brejected\b|\brefused\b|not approved|permission|forbidden|not"
     r" allowed|拒绝|驳回|未获批准|"
-    r"没有权限|无权|权限不足|不允许|已取消|被取消",
+    r"没有权限|无权|权限不足|不允许|已取消|被取消|已撤销|被撤销|已作废|被作废",
     re.I,
 )
 _ERROR = re.compile(
@@ -95,52 +97,90 @@ def _message_of(value: Any) -> str:
     return str(value).strip()
 
 
-def _classify_text(text: str) -> str | None:
+def _classify_text(text: str, tool: str = "") -> str | None:
     if _REPEATED.search(text):
         return REPEATED
     if _CONFIRM.search(text):
         return CONFIRM
-    if _DENIED.search(text):
+    denied = _DENIED.search(text)
+    if denied and not _own_outcome(denied.group(0), tool):
         return DENIED
     return None
 
 
-def _read_dict(value: dict[str, Any]) -> ResultView:
+_SUCCESS_FLAGS = ("success", "ok", "succeeded", "successful")
+_CODE_KEYS = ("status_code", "http_status", "statusCode", "httpStatus", "code", "status")
+
+
+def _failed_code(value: dict[str, Any]) -> bool:
+    """An HTTP-like status code of 400-599 in the result's own fields."""
+    for key in _CODE_KEYS:
+        code = value.get(key)
+        if isinstance(code, str) and code.strip().isdigit():
+            code = int(code.strip())
+        if isinstance(code, int) and not isinstance(code, bool) and 400 <= code <= 599:
+            return True
+    return False
+
+
+def _own_outcome(word: str, tool: str) -> bool:
+    """Whether a status word ("cancelled", "已取消") is the outcome of the tool's own action (a
+    cancel tool reporting the thing cancelled), read through the synonym groups."""
+    if not word or not tool:
+        return False
+    own = f"{tool} {expand(tool)}".lower()
+    return any(member and member in own for member in f"{word} {expand(word)}".lower().split())
+
+
+def _read_dict(value: dict[str, Any], tool: str = "") -> ResultView:
     status = str(value.get("status", value.get("type", ""))).lower()
     if value.get("repeated") is True or value.get("already_called") is True:
         # an agent's repeated-call guard: the earlier result, sent back with a note
         return ResultView(REPEATED, value.get("data"), _message_of(value.get("note") or value))
     if status in _CONFIRM_STATUSES or any(value.get(key) is True for key in _CONFIRM_FLAGS):
         return ResultView(CONFIRM, value, _message_of(value))
-    if status in _DENIED_STATUSES or value.get("denied") is True or value.get("rejected") is True:
+    flags = [value[key] for key in _SUCCESS_FLAGS if isinstance(value.get(key), bool)]
+    refused = status in _DENIED_STATUSES or (len(status) <= 12 and bool(_DENIED.search(status)))
+    if (refused and not _own_outcome(status, tool)) or (
+        value.get("denied") is True or value.get("rejected") is True
+    ):
         return ResultView(DENIED, value, _message_of(value))
+    if False in flags or _failed_code(value):
+        message = _message_of(value.get("error") or value)
+        return ResultView(_classify_text(message, tool) or ERROR, None, message)
     if "success" in value:
-        if value.get("success") is False or (value.get("error") and value.get("data") is None):
+        if value.get("error") and value.get("data") is None:
             message = _message_of(value.get("error") or value)
-            return ResultView(_classify_text(message) or ERROR, None, message)
+            return ResultView(_classify_text(message, tool) or ERROR, None, message)
         data = value.get("data")
         if isinstance(data, dict):
-            inner = _read_dict(data)
-            if inner.status in (CONFIRM, DENIED):
+            inner = _read_dict(data, tool)
+            if inner.status == CONFIRM or (inner.status == DENIED and True not in flags):
                 return inner
         return ResultView(OK, data)
-    if value.get("error"):
+    if value.get("error") and True not in flags:
         message = _message_of(value["error"])
-        return ResultView(_classify_text(message) or ERROR, None, message)
+        return ResultView(_classify_text(message, tool) or ERROR, None, message)
     return ResultView(OK, value)
 
 
-def read_result(raw: str) -> ResultView:
-    """Sort a tool message's text into ok / error / confirm / denied / repeated."""
+def read_result(raw: str, tool: str = "") -> ResultView:
+    """Sort a tool message's text into ok / error / confirm / denied / repeated.
+
+    Success is read from the result's structure (error fields, ``ok``/``success`` booleans,
+    HTTP-like codes); a status word the table does not know is no failure, and a word of
+    rejection that is the outcome of the tool's own action (``tool``: its name and description;
+    "cancelled" from a cancel tool) is success.
+    """
     text = (raw or "").strip()
     try:
         value: Any = json.loads(text)
     except ValueError:
         value = text
     if isinstance(value, dict):
-        return _read_dict(value)
+        return _read_dict(value, tool)
     if isinstance(value, str):
-        status = _classify_text(value)
+        status = _classify_text(value, tool)
         if status:
             return ResultView(status, None, value)
         if _ERROR.search(value):
@@ -148,4 +188,9 @@ def read_result(raw: str) -> ResultView:
     return ResultView(OK, value)
 
 
-__all__ = ["OK", "ERROR", "CONFIRM", "DENIED", "REPEATED", "ResultView", "read_result"]
+def tool_text(spec: dict[str, Any]) -> str:
+    """A tool's name and description, what ``read_result`` compares a status word with."""
+    return f"{spec.get('name', '')} {spec.get('description', '')}"
+
+
+__all__ = ["tool_text", "OK", "ERROR", "CONFIRM", "DENIED", "REPEATED", "ResultView", "read_result"]

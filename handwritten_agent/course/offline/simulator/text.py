@@ -137,7 +137,9 @@ CN_DIGITS = {
     "一": 1,
     "二": 2,
     "两": 2,
+    "俩": 2,  # colloquial 两个
     "三": 3,
+    "仨": 3,  # colloquial 三个
     "四": 4,
     "五": 5,
     "六": 6,
@@ -151,6 +153,8 @@ CN_NUMERAL_CHARS = "".join(CN_DIGITS) + "".join(CN_UNITS) + "".join(CN_BIG_UNITS
 
 # "一下", "一些", "一起" … are not the number one.
 _NOT_A_NUMBER_AFTER_ONE = "下些起直样般定共切边旦会向再同致道天块"
+
+_VAGUE_AFTER = re.compile(r"\s*(?:几|多(?!少)|来[个位人名台张件])")
 
 NUMBER_PATTERN = re.compile(
     r"(?P<arabic>(?<![A-Za-z0-9_.])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d.])|(?<![A-Za-z0-9_.])\d+(?:\."
@@ -230,7 +234,8 @@ def find_numbers(text: str) -> list[NumberMatch]:
                 value *= {"万": 10_000, "亿": 100_000_000, "千": 1000, "百": 100}[scale]
         else:
             raw = match.group("chinese")
-            if raw == "一" and text[match.end() : match.end() + 1] in _NOT_A_NUMBER_AFTER_ONE:
+            after = text[match.end() : match.end() + 1]
+            if raw == "一" and after and after in _NOT_A_NUMBER_AFTER_ONE:
                 continue
             if raw in CN_BIG_UNITS or raw in CN_UNITS and raw != "十":
                 continue  # a bare 万/百 is not a number
@@ -238,6 +243,11 @@ def find_numbers(text: str) -> list[NumberMatch]:
             if parsed is None:
                 continue
             value = parsed
+        if (
+            _VAGUE_AFTER.match(text, match.end())
+            or text[max(0, match.start() - 1) : match.start()] == "几"
+        ):
+            continue  # "十几个", "20 多人", "几十": an approximate count is no value to act on
         found.append(
             NumberMatch(value=value, start=match.start(), end=match.end(), text=match.group(0))
         )

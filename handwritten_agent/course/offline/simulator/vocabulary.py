@@ -4,7 +4,8 @@
 so a tool described in English ("Cancel an appointment") is matched by a Chinese request ("把预约撤
 了"), a pinyin tool name by its Chinese verb, and a homophone typo (定 for 订) by the verb it stands
 for. ``is_question`` tells a question ending in a particle (…放假不？ …有打印机没) or an A-not-A
-form (开不开) from a statement.
+form (开不开) from a statement; ``asks_about_state`` tells a question whether something has
+happened (撤了吗) from a request to do it.
 
 Left out: word senses (a member of a group is taken in the group's sense wherever it appears) and
 any learned similarity; the tables are small on purpose and grow by editing ``vocabulary_data``, not
@@ -17,7 +18,13 @@ import re
 from functools import lru_cache
 
 from .text import tokens
-from .vocabulary_data import A_NOT_A, QUESTION_ENDINGS, SYNONYM_GROUPS
+from .vocabulary_data import (
+    A_NOT_A,
+    QUESTION_ENDINGS,
+    REQUEST_MARKERS,
+    STATE_QUESTION,
+    SYNONYM_GROUPS,
+)
 
 SYNONYMS: list[list[str]] = [list(group) for group in SYNONYM_GROUPS]
 _ENDINGS = sorted(QUESTION_ENDINGS, key=len, reverse=True)
@@ -58,4 +65,15 @@ def is_question(text: str) -> bool:
     )
 
 
-__all__ = ["SYNONYMS", "VOCABULARY_TOKENS", "expand", "is_question"]
+_STATE = re.compile(STATE_QUESTION)
+_REQUEST = re.compile(REQUEST_MARKERS, re.I)
+
+
+def asks_about_state(text: str) -> bool:
+    """A question whether something has happened ("PO7781 撤了吗", "是不是已经作废了？"), not a
+    request to do it: it triggers no side effect. A request marker ("帮我撤了吧？") keeps it a
+    request."""
+    return is_question(text) and bool(_STATE.search(text)) and not _REQUEST.search(text)
+
+
+__all__ = ["SYNONYMS", "VOCABULARY_TOKENS", "asks_about_state", "expand", "is_question"]

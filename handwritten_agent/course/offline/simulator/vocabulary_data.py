@@ -15,7 +15,10 @@ SYNONYM_GROUPS: list[list[str]] = [
         "退掉",
         "不要了",
         "cancel",
+        "cancelled",
+        "canceled",
         "void",
+        "voided",
         "revoke",
         "quxiao",
     ],
@@ -51,6 +54,7 @@ SYNONYM_GROUPS: list[list[str]] = [
         "record",
         "chaxun",
     ],
+    ["下单", "订购", "采购", "购买", "买", "purchase", "buy", "xiadan", "goumai", "caigou"],
     ["发送", "通知", "告诉", "send", "notify", "message", "fasong"],
     ["修改", "调整", "挪到", "改到", "update", "change", "modify", "reschedule", "xiugai"],
     ["病人", "患者", "patient", "bingren"],
@@ -79,4 +83,13 @@ QUESTION_ENDINGS: list[str] = [
 
 A_NOT_A = (
     r"(\w)不\1|(\w)没\2|有没有|是不是|能不能|可不可以|会不会|要不要"  # "开不开", "有没有", "是不是"
+)
+
+# A question about whether something has happened ("撤了吗", "退掉没", "是不是已经作废了") rather
+# than a request to do it; a request marker ("帮我…吗", "能不能…") makes it a polite request again.
+STATE_QUESTION = (
+    r"(?:已经|已|是否已|有没有|是不是已)\w{0,8}|\w(?:了|过|掉|完)(?:吗|么|嘛|没有?|没|不|呢|吧)"
+)
+REQUEST_MARKERS = (
+    r"帮|请|麻烦|劳驾|给我|替我|能不能|能否|可不可以|可以|能|would you|could you|please"
 )

@@ -112,6 +112,8 @@ def pick_number(
     if not param.required or unit_only:
         return None
     for index, number in enumerate(numbers):
+        if number.text == "一" and re.match(rf"[{CLASSIFIERS}]", masked[number.end :]):
+            continue  # "定一个瑜伽课": the article "a", not a count of anything
         if index not in taken:
             value = acceptable(number)
             if value is not None:
