@@ -92,8 +92,7 @@ CUT_OFF: dict[str, str] = {
     ),
     "content_filter": (
         "模型的回复被服务商的内容过滤拦下了（finish_reason='content_filter'），没有可用的回答或工具"
-        "调用。"
-        "请换一种说法，或检查请求里是否有会触发过滤的内容。"
+        "调用。请换一种说法，或检查请求里是否有会触发过滤的内容。"
     ),
 }
 """``finish_reason`` values that mean the reply is unfinished → why the run stops (its stop reason

@@ -103,8 +103,8 @@ PRESETS: dict[str, Preset] = {
                 (
                     "deepseek-reasoner 除了 content，还在 reasoning_content"
                     " 里返回思考过程；ChatResult 把它放在 "
-                    ".reasoning_content，to_message() 不回传它（DeepSeek 的文档要求历史消息里不带"
-                    "它）。"
+                    ".reasoning_content，to_message() 不回传它（DeepSeek "
+                    "的文档要求历史消息里不带它）。"
                 ),
             ),
         ),
@@ -328,8 +328,7 @@ def resolve(values: Mapping[str, str], *, env_file: str | None = None) -> Settin
                 "LLM_BASE_URL",
                 f"设置了 {' 和 '.join(stray)}，却没有指明是哪个服务{where}。"
                 f"请把 LLM_PROVIDER 设为一个预设（{'、'.join(PRESETS)}），或把 LLM_BASE_URL 设为服"
-                f"务的 "
-                "API 根地址（例如 https://api.deepseek.com/v1）；想用离线模拟器，就删掉"
+                "务的 API 根地址（例如 https://api.deepseek.com/v1）；想用离线模拟器，就删掉"
                 f" {' 和 '.join(stray)}。",
             )
         return Settings(backend="offline", model=SIMULATOR_MODEL, **common)

@@ -69,9 +69,8 @@ def use_chinese_font() -> str | None:
         others = [f for f in matplotlib.rcParams["font.sans-serif"] if f != chosen]
         matplotlib.rcParams["font.sans-serif"] = [chosen, *others]
         matplotlib.rcParams["font.family"] = "sans-serif"
-    matplotlib.rcParams["axes.unicode_minus"] = (
-        False  # the Unicode minus sign is missing from many CJK fonts
-    )
+    # the Unicode minus sign is missing from many CJK fonts
+    matplotlib.rcParams["axes.unicode_minus"] = False
     return chosen
 
 

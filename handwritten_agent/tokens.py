@@ -57,9 +57,8 @@ TOOL_CALL_OVERHEAD = 12  # \n<tool_call>\n{"name": "…", "arguments": …}\n</t
 TOOL_RESULT_OVERHEAD = 8  # \n<tool_response>\n … \n</tool_response>
 TOOLS_OVERHEAD = 75  # the preamble that introduces the tools and the call format
 PER_TOOL = 2  # the line each tool's schema takes
-TOOL_SCHEMA_FACTOR = (
-    0.91  # a JSON schema tokenizes denser than prose ("type", "string", '": "' are one token each)
-)
+# a JSON schema tokenizes denser than prose ("type", "string", '": "' are one token each)
+TOOL_SCHEMA_FACTOR = 0.91
 REPLY_PRIMING = 3  # <|im_start|>assistant\n, where the model's reply begins
 
 _WORD = re.compile(r"[A-Za-z]+")

@@ -591,8 +591,8 @@ class ConfirmationPanel:
             if len(self.results) > self.max_rounds:
                 with self.output:
                     print(
-                        f"已经连续暂停 {self.max_rounds} 次，不再显示新的卡片：看看上面每一轮在等什"
-                        f"么。"
+                        f"已经连续暂停 {self.max_rounds} 次，不再显示新的卡片："
+                        "看看上面每一轮在等什么。"
                     )
                 self._update_note()
                 return

@@ -33,9 +33,8 @@ def test_memory_runs_on_a_copy_before_every_model_call_and_is_reported():
 
     def keep_system_and_last_two(messages: list[dict]) -> list[dict]:
         seen.append(len(messages))
-        messages[0]["content"] = (
-            "changed"  # a policy may change its copy; the run's history must not change
-        )
+        # a policy may change its copy; the run's history must not change
+        messages[0]["content"] = "changed"
         return messages[:1] + messages[-2:]
 
     client = ScriptedClient([calls(call("calculator", {"expression": "2*3"}, id="c1")), reply("6")])

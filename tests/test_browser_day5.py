@@ -391,6 +391,21 @@ def test_day5_cards_as_a_learner_clicks_them(lab):
             )
             assert len(_rows(database, "SELECT id FROM bookings WHERE room_id = 'room_502'")) == 1
 
+            # … and once more, rejecting after that approval (the notebook's own advice): the check
+            # looks only at what this decision added, not at the booking the approval made
+            _run(page, [cells["reject-card"]])
+            card = _cell(page, cells["reject-card"]).locator(".ha-confirmation-card")
+            expect(card.get_by_role("button", name="拒绝")).to_be_enabled()
+            card.locator("input").fill("改主意了")
+            card.get_by_role("button", name="拒绝").click()
+            expect(card).to_contain_text("已拒绝：改主意了")
+            _run(page, [cells["click-reject"], cells["after-reject"]])
+            expect(_cell(page, cells["after-reject"])).to_contain_text("用户拒绝了此操作：改主意了")
+            _no_traceback(
+                page, [cells["reject-card"], cells["click-reject"], cells["after-reject"]]
+            )
+            assert len(_rows(database, "SELECT id FROM bookings WHERE room_id = 'room_502'")) == 1
+
             # 5. an L3 card for someone without the approver role: 批准 disabled, who may approve,
             #    hand it to the approver
             _run(page, [i for i in cells["code"] if cells["after-reject"] < i <= cells["l3-card"]])

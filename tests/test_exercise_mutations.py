@@ -79,7 +79,9 @@ def _section(message: str, label: str) -> str:
 
 def test_every_checker_has_at_least_five_wrong_and_one_right_answer():
     checkers = sorted(
-        name for name in dir(check) if name.startswith("day") and callable(getattr(check, name))
+        name
+        for name in dir(check)
+        if name.startswith(("day", "appendix_")) and callable(getattr(check, name))
     )
     counts = {
         name: (
@@ -151,7 +153,9 @@ ODD_VALUES = [
     _Unprintable(),
 ]
 CHECKERS = sorted(
-    name for name in dir(check) if name.startswith("day") and callable(getattr(check, name))
+    name
+    for name in dir(check)
+    if name.startswith(("day", "appendix_")) and callable(getattr(check, name))
 )
 
 

@@ -37,9 +37,8 @@ def raw_requests(
     """
     parts = urlsplit(url)
     connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
-    connection.auto_open = (
-        0  # a connection the server closed is an error here, not silently reopened
-    )
+    # a connection the server closed is an error here, not silently reopened
+    connection.auto_open = 0
     connection.connect()
     answers = []
     try:

@@ -96,9 +96,8 @@ class World:
     objects: dict[str, list[dict[str, Any]]] = field(
         default_factory=dict
     )  # read tool -> what it returns
-    named_target: str | None = (
-        None  # book_named: the id of the thing the request names (None: a name no lookup returns)
-    )
+    # book_named: the id of the thing the request names (None: a name no lookup returns)
+    named_target: str | None = None
     excluded: str | None = None  # except: the id the request leaves out
 
 

@@ -73,9 +73,8 @@ class ChatClient:
         self.on_retry = on_retry
         self._sleep = sleep
         self._api_key = api_key
-        self.stream_usage = (
-            True  # ask streams for usage; False once a server rejected stream_options
-        )
+        # ask streams for usage; False once a server rejected stream_options
+        self.stream_usage = True
         # The SDK insists on a key; servers that need none (Ollama, the course's own) accept any
         # text.
         self._sdk = openai.OpenAI(
@@ -169,9 +168,8 @@ class ChatClient:
         except BadRequest as exc:
             if not (asked_usage and "stream_options" in (exc.server_message or "")):
                 raise
-            self.stream_usage = (
-                False  # this server does not know the option: ask without it, now and later
-            )
+            # this server does not know the option: ask without it, now and later
+            self.stream_usage = False
             del params["stream_options"]
             sdk_stream = self._with_retries(
                 lambda: self._sdk.chat.completions.create(**params), model
@@ -279,14 +277,13 @@ class ChatClient:
         if status == 429:
             return RateLimited(
                 f"{where}一直在限流：{tries}，仍然是 HTTP 429（{quoted}）。请等一会儿再试、减少请"
-                f"求，"
-                "或者在 .env 里调大 LLM_MAX_RETRIES；一直这样的话，检查账户的额度或余额。",
+                "求，或者在 .env 里调大 LLM_MAX_RETRIES；一直这样的话，检查账户的额度或余额。",
                 **common,
             )
         if status >= 500:
             return ServerError(
-                f"{where}返回 HTTP {status}，{tries}都失败了（{quoted}）。问题出在服务端：请稍后再"
-                f"试"
+                f"{where}返回 HTTP {status}，{tries}都失败了（{quoted}）。问题出在服务端："
+                "请稍后再试"
                 "（自动重试几次由 .env 里的 LLM_MAX_RETRIES 决定）；如果服务是你自己运行的，请查看"
                 "它的日志。",
                 **common,
@@ -295,8 +292,7 @@ class ChatClient:
         if "does not support tools" in said:
             hint = (
                 f"模型 {model!r} 在这个服务上不能调用工具：请在 .env 里把 LLM_MODEL 改成支持工具的"
-                f"模型"
-                "（Ollama 上例如 qwen2.5:7b 或 llama3.1，先 `ollama pull`）。"
+                "模型（Ollama 上例如 qwen2.5:7b 或 llama3.1，先 `ollama pull`）。"
             )
         elif status == 400:
             hint = "这是请求本身的问题（消息、工具或参数），不是连接问题。"

@@ -42,8 +42,7 @@ def result_from_completion(response: Any) -> ChatResult:
     if not response.choices:
         raise LLMError(
             f"服务器的回复里没有任何 choice（模型 {response.model!r}），不符合 Chat Completions 格"
-            f"式。"
-            "请检查 LLM_BASE_URL 是否指向 OpenAI 兼容接口的根地址（…/v1）。"
+            "式。请检查 LLM_BASE_URL 是否指向 OpenAI 兼容接口的根地址（…/v1）。"
         )
     choice = response.choices[0]
     message = choice.message

@@ -226,8 +226,8 @@ class LongTermMemory:
             raise ValueError(f"kind 只能是 {', '.join(KINDS)} 之一，收到的是 {kind!r}。")
         if re.search(r"[?？]\s*$|吗\s*$", text):
             raise MemoryRejected(
-                f"“{text}”是一个问题，不是要记住的事实：长期记忆只保存用户陈述的事实、偏好、约束和"
-                f"待办。"
+                f"“{text}”是一个问题，不是要记住的事实：长期记忆只保存用户陈述的事实、偏好、"
+                "约束和待办。"
             )
         if (
             not isinstance(source, dict)

@@ -71,9 +71,8 @@ SUMMARY_PROMPT = (
     "按“事实与数字 / 人名 / 偏好 / 约束 / 决定 / 未完成的任务”分组，每条一行，以“- ”开头。"
 )
 PREVIOUS_SUMMARY_LABEL = "之前的摘要"
-MIN_SUMMARY_BUDGET = (
-    16  # tokens asked for even when the kept rounds leave less (the window then has to make room)
-)
+# tokens asked for even when the kept rounds leave less (the window then has to make room)
+MIN_SUMMARY_BUDGET = 16
 LOW_WATER = 0.6  # a compression may fill this share of the room the budget leaves
 
 

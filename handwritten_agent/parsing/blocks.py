@@ -119,9 +119,8 @@ def find_json_blocks(text: str) -> list[JsonBlock]:
                 continue  # an apostrophe, or a string we already know never closes
             close = _string_close(text, pos, closers, lenient=True)
             if close < 0:
-                unclosable[closers] = (
-                    pos  # any later string of this kind fails too: keeps the scan linear
-                )
+                # any later string of this kind fails too: keeps the scan linear
+                unclosable[closers] = pos
             else:
                 skip_until = close + 1
         elif char in _OPENERS:

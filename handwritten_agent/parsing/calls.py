@@ -125,8 +125,8 @@ def _interpret(value: Any, depth: int = 0) -> list[ToolCall] | _Failure | _NotAC
         return arguments
     if arguments.get("type") == "object" and isinstance(arguments.get("properties"), dict):
         return _Failure(
-            "你输出的是工具的定义（参数的 JSON Schema），而不是一次调用；arguments 里应该填参数的具"
-            "体取值",
+            "你输出的是工具的定义（参数的 JSON Schema），而不是一次调用；arguments "
+            "里应该填参数的具体取值",
             f"模型照抄了工具 {name!r} 的参数 schema，而不是调用它",
         )
     return [ToolCall.from_arguments(name, arguments)]

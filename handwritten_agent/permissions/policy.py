@@ -256,8 +256,8 @@ class Policy:
                 "deny",
                 "invalid_arguments",
                 level,
-                f"工具 {tool.name} 的参数不符合要求：{'；'.join(problems)}。请修正参数后再调用一"
-                f"次。",
+                f"工具 {tool.name} 的参数不符合要求：{'；'.join(problems)}。"
+                "请修正参数后再调用一次。",
             )
         limit = self.rate_limit_for(tool.name)
         if limit is not None:

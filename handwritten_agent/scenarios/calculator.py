@@ -101,8 +101,8 @@ def evaluate(expression: str) -> int | float:
         tree = ast.parse(text, mode="eval")  # parsing only: nothing is compiled or executed
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         raise ToolError(
-            f"无法解析表达式 {text!r}：不是合法的算式。只支持数字、+ - * / // % **、括号和常用数学"
-            f"函数。"
+            f"无法解析表达式 {text!r}：不是合法的算式。只支持数字、+ - * / // % **、"
+            "括号和常用数学函数。"
         ) from exc
     nodes = sum(1 for _ in ast.walk(tree))
     if nodes > MAX_NODES:

@@ -240,8 +240,7 @@ def create_app(
         lifespan=lifespan,
         description=(
             "Day 7 的办公助手服务。点右上角 **Authorize**，填入 `users add` 打印的令牌（只填令牌本"
-            "身），"
-            "就可以在这里试每一个接口。网页版在 [/](/)。"
+            "身），就可以在这里试每一个接口。网页版在 [/](/)。"
         ),
     )
     app.state.store, app.state.manager, app.state.settings = store, manager, settings

@@ -212,8 +212,8 @@ def check_json_body(body: bytes) -> JSONResponse | None:
         return error_response(
             400,
             "invalid_json",
-            f"请求体不是合法的 JSON（不是 UTF-8 编码的文本，问题在第 {exc.start + 1} 个字节附"
-            f"近）。",
+            f"请求体不是合法的 JSON（不是 UTF-8 编码的文本，问题在第 {exc.start + 1} "
+            "个字节附近）。",
         )
     try:
         value = loads_bounded(text, parse_int=_bounded_int)

@@ -271,8 +271,8 @@ class Budget:
                 "budget",
                 f"本次运行已花费 {self.spent_run[run]:.6f} {unit}，超过了每次运行的预算"
                 f" {self.per_run:g} {unit}"
-                f"（第 {line.get('step')} 步之后）。请调大 Budget(per_run=...)，或让任务少调用几次"
-                f"模型。",
+                f"（第 {line.get('step')} 步之后）。请调大 Budget(per_run=...)，"
+                "或让任务少调用几次模型。",
             )
         if self.per_day is not None and self.spent_today > self.per_day:
             raise StopRun(

@@ -211,8 +211,8 @@ def _no_tool_call(run: TraceRun, options: dict[str, Any]) -> Iterable[Finding]:
             step,
             "模型没有调用工具",
             "这次运行的每一次模型调用都没有带 tools 参数，模型只能凭记忆回答。",
-            "打印请求参数，确认 tools 已经传入（Agent 的 registry 不为空、权限关卡没有把工具全部隐"
-            "藏）。",
+            "打印请求参数，确认 tools 已经传入（Agent 的 registry 不为空、"
+            "权限关卡没有把工具全部隐藏）。",
             "error",
             run.request_id,
         )
@@ -287,8 +287,7 @@ def _repeated_call(run: TraceRun, options: dict[str, Any]) -> Iterable[Finding]:
             f"{line.get('tool')}({shorten(line.get('gen_ai.tool.call.arguments'), 60)})"
             f" 用相同的参数调用了 {seen[key]} 次，从第 {line.get('step')} 步开始重复。",
             "看日志里每一轮的 observation：工具结果是否清楚地说明了成功和结果；让工具返回更明确的结"
-            "果，"
-            "保留重复调用拦截和 max_steps 上限。",
+            "果，保留重复调用拦截和 max_steps 上限。",
             "warning",
             run.request_id,
             line.get("gen_ai.tool.call.id"),
@@ -411,8 +410,8 @@ _ENDINGS = {
     ),
     "budget": (
         "超过费用预算",
-        "Budget 停止了运行（默认在超出预算的那次模型调用之后；check_before=True 时也在调用之前估"
-        "算）。",
+        "Budget 停止了运行（默认在超出预算的那次模型调用之后；check_before=True "
+        "时也在调用之前估算）。",
         (
             "看每一步的 input_tokens：消息是否越来越长（考虑第 4 天的记忆压缩）、"
             "是否有重复调用；确实需要时再调大预算。"

@@ -53,8 +53,8 @@ def svg_timeline(run: TraceRun, width: int = 900) -> str:
     keys = legend_keys(bars, len(run.of("retry")), run.end is not None)
     height = top + row_height * len(rows) + 30 + 20 * len(keys)
     parts = [
-        f'<svg width="{width}" height="{height}" role="img" aria-label="时间线：模型调用和工具调用'
-        f'">'
+        f'<svg width="{width}" height="{height}" role="img" aria-label="时间线：'
+        '模型调用和工具调用">'
     ]
     for index, name in enumerate(rows):
         y = top + index * row_height

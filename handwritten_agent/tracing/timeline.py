@@ -121,8 +121,8 @@ def timeline(
     ax.set_xlabel("距运行开始的毫秒数（条上的数字是第几步）")
     ax.set_xlim(0, total * 1.02)
     ax.set_title(
-        f"{run.request_id} · {len(run.model_calls)} 次模型调用 · {len(run.tool_results)} 个工具结"
-        f"果",
+        f"{run.request_id} · {len(run.model_calls)} 次模型调用 · {len(run.tool_results)} "
+        "个工具结果",
         fontsize=10,
     )
     ax.grid(axis="x", alpha=0.3)

@@ -32,8 +32,8 @@ def rounds() -> str:
     svg = Svg(
         1080,
         650,
-        "一段对话怎样切成“轮”：头部的 system 消息不算一轮；一轮从 user 消息开始，调用和它的结果总在"
-        "同一轮",
+        "一段对话怎样切成“轮”：头部的 system 消息不算一轮；一轮从 user 消息开始，"
+        "调用和它的结果总在同一轮",
     )
     messages = [
         ("system", "你是一个可以调用工具的助手……", None),
@@ -155,8 +155,8 @@ def rounds() -> str:
     svg.text(
         x,
         630,
-        "一轮 = 从一条 user 消息开始，到下一条 user 消息之前；头部之后、第一条 user 之前的消息自成"
-        "一轮。",
+        "一轮 = 从一条 user 消息开始，到下一条 user 消息之前；头部之后、第一条 user "
+        "之前的消息自成一轮。",
         size=13.5,
         anchor="start",
         color=MUTED,
@@ -173,8 +173,8 @@ def window_vs_summary() -> str:
     svg = Svg(
         1080,
         640,
-        "超出预算时，滑动窗口和摘要压缩各发什么：丢掉的轮、摘要、低水位，以及下一次请求能复用的开"
-        "头",
+        "超出预算时，滑动窗口和摘要压缩各发什么：丢掉的轮、摘要、低水位，"
+        "以及下一次请求能复用的开头",
     )
     left, scale = 190, 50  # x of the first block; pixels per round
     head_w = 120  # system messages and tool descriptions
@@ -297,8 +297,8 @@ def window_vs_summary() -> str:
     svg.text(
         20,
         620,
-        "压到刚好放下，下一轮就又超了：每一轮都要重写摘要，每一次开头都变。低水位让压缩隔几轮才发生"
-        "一次。",
+        "压到刚好放下，下一轮就又超了：每一轮都要重写摘要，每一次开头都变。"
+        "低水位让压缩隔几轮才发生一次。",
         size=13.5,
         anchor="start",
         color=MUTED,

@@ -262,8 +262,7 @@ def check_max_steps(lab: Lab) -> tuple[bool, str]:
         True,
         (
             f"模型每一步都要同一个调用：第 {steps} 步停在 max_steps（工具只真正执行了 {executed} "
-            f"次，"
-            "其余由重复调用护栏回答）"
+            "次，其余由重复调用护栏回答）"
         ),
     )
 
@@ -282,8 +281,8 @@ def check_echo(lab: Lab) -> tuple[bool, str]:
     if widest < 2:
         return (
             False,
-            f"这次运行没有出现并行调用（每步最多 {widest} 个），无法检查回传：换一个有两个意图的请"
-            f"求。",
+            f"这次运行没有出现并行调用（每步最多 {widest} 个），无法检查回传："
+            "换一个有两个意图的请求。",
         )
     tool_ids = [m.get("tool_call_id") for m in result.messages if m.get("role") == "tool"]
     asked = [

@@ -49,6 +49,9 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import anyio
 
+    from ...mcp_tools.startup import skip_slow_optional_imports
+
+    skip_slow_optional_imports()  # before the SDK loads: the server starts in about a second
     from ...mcp_tools.server import build_server, course_registry, serve_http, serve_stdio
 
     server = build_server(course_registry(args.tools, user=args.user, folder=args.folder))

@@ -76,8 +76,8 @@ def add_arguments(sub: argparse._SubParsersAction) -> None:
         "--env-file",
         default=None,
         help=(
-            "从这个文件读取 LLM_*、LLM_FALLBACK_* 设置（默认：当前目录往上找到的 .env；环境变量优"
-            "先）"
+            "从这个文件读取 LLM_*、LLM_FALLBACK_* 设置（默认：当前目录往上找到的 .env；"
+            "环境变量优先）"
         ),
     )
     service.set_defaults(func=run_service)

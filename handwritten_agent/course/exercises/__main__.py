@@ -47,8 +47,8 @@ def main(argv: list[str] | None = None) -> int:
             for path in changed:
                 print(f"已写入 {path}")
             print(
-                f"{len(pairs(args.root))} 个练习 notebook 都是最新的（这次重写了 {len(changed)} "
-                f"个）"
+                f"{len(pairs(args.root))} 个练习 notebook 都是最新的（这次重写了 "
+                f"{len(changed)} 个）"
             )
             extra = orphans(args.root)
             for path in extra:

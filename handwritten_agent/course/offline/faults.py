@@ -71,8 +71,8 @@ def validate_options(
         valid = "、".join(sorted(OPTIONS))
         raise BackendError(
             404,
-            f"模型 `{model}` 不存在：离线模拟器没有选项 {'、'.join(unknown)}。可用的选项：{valid}"
-            f"。",
+            f"模型 `{model}` 不存在：离线模拟器没有选项 {'、'.join(unknown)}。可用的选项："
+            f"{valid}。",
             code="model_not_found",
         )
     return everything

@@ -64,9 +64,8 @@ DEFAULT_N_CTX = 4096  # the context window the backend gives llama.cpp unless to
 THREADS_ENV = (  # how many threads llama.cpp uses, instead of default_threads()'s choice
     "HANDWRITTEN_AGENT_THREADS"
 )
-DEFAULT_MAX_TOKENS = (
-    1024  # a bound on every reply when the request sets none: a small model can ramble
-)
+# a bound on every reply when the request sets none: a small model can ramble
+DEFAULT_MAX_TOKENS = 1024
 INSTALL_HINT = (
     "本地模型需要 llama-cpp-python，但它还没有安装。在课程目录里运行 `make local`"
     "（按本机 CPU 编译 llama.cpp，需要几分钟；再拼装模型并检查它能运行）。不用 make 时："

@@ -155,8 +155,8 @@ class CheckResult:
             )
         if self.outcome == "timeout":
             return (
-                f"检查在 {self.timeout:g} 秒内没有完成：模型加载或推理卡住了（机器很忙，或内存不"
-                f"够）。"
+                f"检查在 {self.timeout:g} 秒内没有完成：模型加载或推理卡住了（机器很忙，"
+                "或内存不够）。"
                 "关掉别的程序后再运行一次 `python -m handwritten_agent model check`；还是这样的话，"
                 "重新编译：\n    " + rebuild_command("cpu")
             )

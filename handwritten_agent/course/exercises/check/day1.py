@@ -133,8 +133,8 @@ def day1_raw_chat(check: _Check, chat_once: Callable[[str, str, str, str], str])
         names=(),
         modules=("openai",),
         why=(
-            "这道题要你亲手发 HTTP 请求：用 httpx.post，不要用 openai SDK（SDK 把这些细节都藏起来"
-            "了）。"
+            "这道题要你亲手发 HTTP 请求：用 httpx.post，不要用 openai SDK（SDK "
+            "把这些细节都藏起来了）。"
         ),
     )
 
@@ -282,8 +282,8 @@ def day1_raw_chat(check: _Check, chat_once: Callable[[str, str, str, str], str])
             raise check.fail(
                 case,
                 expected=(
-                    f"抛出说明 HTTP {status} 的异常（httpx.HTTPStatusError，或信息里带 {status} 的"
-                    f"异常）"
+                    f"抛出说明 HTTP {status} 的异常（httpx.HTTPStatusError，或信息里带 {status} "
+                    "的异常）"
                 ),
                 got=f"抛出了 {type(exc).__name__}: {_brief(str(exc), 160)}",
                 hint=_status_failure_hint(exc, status),
@@ -426,8 +426,8 @@ def _stream_cases() -> list[tuple[str, list[dict[str, Any]], dict[str, Any]]]:
                 _chunk({}, "tool_calls"),
             ],
             _result("", [_call("call_x9", "calculate", '{"expression": "17 * 9"}')], "tool_calls"),
-            "带着 id 和 name 的第一片里，arguments 可能已经是完整的参数：第一片的 arguments 也要拼"
-            "进去。",
+            "带着 id 和 name 的第一片里，arguments 可能已经是完整的参数：第一片的 arguments "
+            "也要拼进去。",
         ),
         (
             "两个并行的工具调用，片段交错到达",
@@ -451,8 +451,8 @@ def _stream_cases() -> list[tuple[str, list[dict[str, Any]], dict[str, Any]]]:
             "每个片段属于它 index 对应的那个调用：用 dict 按 index 找到调用再拼接。",
         ),
         (
-            "先说一句话再调用三个工具；后面的片里 id 是空字符串、name 是 null（有的兼容服务这样"
-            "发）",
+            "先说一句话再调用三个工具；后面的片里 id 是空字符串、name 是 "
+            "null（有的兼容服务这样发）",
             [
                 _chunk({"role": "assistant", "content": "我来"}),
                 _chunk({"content": "查一下。"}),
@@ -530,8 +530,8 @@ def _normalize_stream_result(value: Any) -> tuple[dict[str, Any] | None, str]:
             None,
             (
                 "返回的 dict 缺少键"
-                f" {', '.join(map(repr, missing))}（有的键：{', '.join(map(repr, list(value)[:8]))}"
-                f"）"
+                f" {', '.join(map(repr, missing))}（有的键："
+                f"{', '.join(map(repr, list(value)[:8]))}）"
             ),
         )
     content, calls = value["content"], value["tool_calls"]
@@ -557,8 +557,7 @@ def _normalize_stream_result(value: Any) -> tuple[dict[str, Any] | None, str]:
                 None,
                 (
                     f'tool_calls[{position}]["function"] 应该是 dict（含 name 和 arguments），实际'
-                    f"是"
-                    f" {typed(function, 80)}"
+                    f"是 {typed(function, 80)}"
                 ),
             )
         normalized.append(
@@ -986,11 +985,9 @@ def day1_explain_error(check: _Check, explain_error: Callable[[Exception], str])
         if missing:
             named = [word for word in _VARIABLES if word in got]
             hint = (
-                f"{meaning}：说明里要提到"
-                f" "
+                f"{meaning}：说明里要提到 "
                 f"{'、'.join(w if w in _VARIABLES else '“' + w + '”的意思（怎么说都行）' for w in missing)}"
-                f""
-                f"。"
+                "。"
             )
             if named:
                 hint += f"你的说明提到的是 {'、'.join(named)}：看看判断顺序和 isinstance 的类型是不是对应上了。"

@@ -152,8 +152,8 @@ _EXTRACT_CASES: list[tuple[str, str, Any, str]] = [
                 "volume": 0.8,
             },
         },
-        "JSON 的 true/false/null 只有 json.loads 认得（ast.literal_eval 不认）；修复时也不要改动它"
-        "们。",
+        "JSON 的 true/false/null 只有 json.loads 认得（ast.literal_eval 不认）；"
+        "修复时也不要改动它们。",
     ),
     (
         "尾随逗号（对象里，逗号后面换行）",
@@ -195,8 +195,8 @@ _EXTRACT_CASES: list[tuple[str, str, Any, str]] = [
         "字符串里的全角逗号和冒号要保留",
         '{"name"："save_note"，"arguments"：{"text"："时间：10：30，地点：三楼"}}',
         {"name": _NOTE, "arguments": {"text": "时间：10：30，地点：三楼"}},
-        "只替换字符串外面的全角标点：字符串里的逗号和冒号是内容。逐个字符扫描，记住当前是否在字符串"
-        "里。",
+        "只替换字符串外面的全角标点：字符串里的逗号和冒号是内容。逐个字符扫描，"
+        "记住当前是否在字符串里。",
     ),
     (
         "单引号",
@@ -245,8 +245,8 @@ _NO_JSON_CASES: list[tuple[str, str, str]] = [
     (
         "花括号里不是 JSON",
         "结果稍后以 {结果} 的形式给出。",
-        "找到了 {…} 但修复后仍然解析不了：让 ValueError（json.JSONDecodeError 就是 ValueError）抛出"
-        "去。",
+        "找到了 {…} 但修复后仍然解析不了：让 ValueError（json.JSONDecodeError 就是 ValueError）"
+        "抛出去。",
     ),
     (
         "被截断的 JSON",
@@ -349,8 +349,7 @@ def day2_extract_json(check: _Check, extract_json: Callable[[str], dict[str, Any
         extract_json,
         why=(
             "模型输出是不可信的文本：eval/exec 会把它当成代码执行（等于让模型在你的电脑上运行任意代"
-            "码）。"
-            "用 json.loads 解析，解析不了就修复字符串外面的格式再试。"
+            "码）。用 json.loads 解析，解析不了就修复字符串外面的格式再试。"
         ),
     )
     for case, text, expected, hint in _EXTRACT_CASES:
@@ -577,8 +576,8 @@ def day2_retry_on_parse_error(check: _Check, ask_for_tool_call: Callable[..., An
                     expected=f"ToolCall：{wanted}",
                     got=typed(got),
                     hint=(
-                        "返回 parse_tool_call 解析出的那个 ToolCall 本身（不要转成 dict 或字符"
-                        "串）。"
+                        "返回 parse_tool_call 解析出的那个 ToolCall 本身（不要转成 dict "
+                        "或字符串）。"
                         if got is not None
                         else "解析出 ToolCall 后要 return 它。"
                     ),
@@ -656,8 +655,8 @@ def day2_retry_on_parse_error(check: _Check, ask_for_tool_call: Callable[..., An
             got=(f"抛出了 {type(raised).__name__}" if raised else f"返回 {typed(got)}")
             + f"，调用了 {len(client.requests)} 次",
             hint=(
-                "parse_tool_call 返回 None 表示模型没想调用工具：这不是错误，直接返回 None，不要重"
-                "试。"
+                "parse_tool_call 返回 None 表示模型没想调用工具：这不是错误，直接返回 None，"
+                "不要重试。"
             ),
         )
     check.ok(case)

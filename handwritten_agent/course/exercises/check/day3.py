@@ -168,8 +168,8 @@ def day3_exchange_rate_tool(check: _Check, build_exchange_tool: Callable[[], Any
             expected="一个你自己命名的新工具",
             got=made.name,
             hint=(
-                "请自己写一个工具，并换一个名字（例如 query_exchange_rate），不要直接用课程包里现成"
-                "的。"
+                "请自己写一个工具，并换一个名字（例如 query_exchange_rate），"
+                "不要直接用课程包里现成的。"
             ),
         )
     properties = made.parameters.get("properties") if isinstance(made.parameters, dict) else None
@@ -338,8 +338,8 @@ def day3_exchange_rate_tool(check: _Check, build_exchange_tool: Callable[[], Any
                 expected=f"工具结果里的汇率是 {right:.6g}（1 {code_from} = {right:.6g} {code_to}）",
                 got=f"{record.call.arguments} → {_short(record.result.data, 160)}",
                 hint=(
-                    "模型把两个参数填反了：参数说明要写清楚哪个是“要换出的货币”、哪个是“要换成的货"
-                    "币”。"
+                    "模型把两个参数填反了：参数说明要写清楚哪个是“要换出的货币”、"
+                    "哪个是“要换成的货币”。"
                     if swapped
                     else _rate_hint(rate, numbers, code_from, code_to, CNY_PER_UNIT)
                 ),
@@ -354,8 +354,8 @@ def day3_exchange_rate_tool(check: _Check, build_exchange_tool: Callable[[], Any
                 expected=f"最终回答里有换算结果 {total:.6g}",
                 got=f"stop_reason={run.stop_reason}，回答：{_short(answer, 200)}",
                 hint=(
-                    "工具返回汇率，模型再用计算器乘上金额：确认工具结果里有汇率，而且计算器也注册"
-                    "了。"
+                    "工具返回汇率，模型再用计算器乘上金额：确认工具结果里有汇率，"
+                    "而且计算器也注册了。"
                 ),
             )
         check.ok(case, f"{amount} {code_from} ≈ {total:.6g} {code_to}")
@@ -1001,8 +1001,8 @@ def _same_name_other_tools(check: _Check, unknown_tool_message: Callable[..., An
         ],
         same=lists_exactly,
         hint=(
-            "可用的工具每次都从这一次的参数 valid_names 生成：不要按 name 把上一次的消息存起来再"
-            "用。"
+            "可用的工具每次都从这一次的参数 valid_names 生成：不要按 name "
+            "把上一次的消息存起来再用。"
         ),
     )
 
@@ -1111,8 +1111,8 @@ def day3_unknown_tool_message(
                 expected=f"只列出 valid_names 里的工具：{', '.join(valid)}",
                 got=f"{got}\n  （还列出了不存在的 {', '.join(invented)}）",
                 hint=(
-                    "可用的工具要从参数 valid_names 生成，不要写死：模型会去调用你列出的每一个名"
-                    "字。"
+                    "可用的工具要从参数 valid_names 生成，不要写死："
+                    "模型会去调用你列出的每一个名字。"
                 ),
             )
         if not reading.denies_called:

@@ -930,8 +930,8 @@ def day4_search_memories(check: _Check, search_memories: Callable[..., list[str]
                 expected=f"只有 {user} 自己的记忆",
                 got=got,
                 hint=(
-                    f"返回了别人的记忆 {foreign}：每条 SQL 都要带 WHERE user_id = ?，参数用 ? 绑"
-                    f"定。"
+                    f"返回了别人的记忆 {foreign}：每条 SQL 都要带 WHERE user_id = ?，参数用 ?"
+                    " 绑定。"
                 ),
             )
         return got
@@ -1010,8 +1010,7 @@ def day4_search_memories(check: _Check, search_memories: Callable[..., list[str]
                                 else (
                                     "FTS5 的 MATCH 会把引号、AND、OR"
                                     " 当成语法：把查询放进双引号（里面的双引号写两遍）当作一个短"
-                                    "语，"
-                                    "或者用 LIKE。"
+                                    "语，或者用 LIKE。"
                                     if re.search(r"[\"]|AND", query)
                                     else (
                                         "SQL 里只写 ?，值通过参数传进去；单引号不需要任何处理。"

@@ -440,8 +440,8 @@ def _run(
         budget,
         given=f"budget={budget}，{_roles(before)}，{count_tokens(before)} tokens",
         hint=lambda exc: (
-            "ContextTooLong 不是这道题要的：这道题只压缩，不截断；最近两轮之外没有更早的轮时原样返"
-            "回。"
+            "ContextTooLong 不是这道题要的：这道题只压缩，不截断；"
+            "最近两轮之外没有更早的轮时原样返回。"
             if "TooLong" in type(exc).__name__
             else (
                 "每次压缩只请求模型一次；压到预算的 60% 之后，接下来几轮都不需要再压缩。"
@@ -456,8 +456,8 @@ def _run(
             expected="输入的消息列表保持不变",
             got=f"被改成了：{_roles(messages)}",
             hint=(
-                "不要修改传进来的列表和字典（pop、del、insert、改 content 都算）：新建一个列表返"
-                "回。"
+                "不要修改传进来的列表和字典（pop、del、insert、改 content 都算）："
+                "新建一个列表返回。"
             ),
         )
     if not isinstance(got, list) or not all(isinstance(m, dict) for m in got):
@@ -481,8 +481,8 @@ def _shown_limit(wordy: Wordy) -> str:
 def _limit_hint(stated: int | None, room: int, budget: int) -> str:
     if stated is None:
         return (
-            "写摘要的请求里没有说长度上限，模型就会写得很长：用 budget_line(上限) 把上限写进提示"
-            "词，"
+            "写摘要的请求里没有说长度上限，模型就会写得很长：用 budget_line(上限) "
+            "把上限写进提示词，"
             "上限 = (预算 − 固定部分) × 60%，固定部分是摘要以外原样保留的：system 消息、摘要的标"
             "题、最近两轮。"
         )
@@ -573,8 +573,7 @@ def _fixed_cases(check: _Check, compress: Callable[..., Any]) -> None:
             got="缺了：" + "、".join(f"{what}（{value}）" for what, value in missing),
             hint=(
                 "工具结果也要交给模型（render_transcript(较早的轮) 会把每个调用和它的结果放在一"
-                "起）："
-                "快递的状态只在工具结果里。"
+                "起）：快递的状态只在工具结果里。"
                 if in_tool
                 else "最近两轮之前的每一轮都要交给模型：render_transcript(rounds[:-2])。"
             ),

@@ -316,8 +316,8 @@ def day5_check_clearance(check: _Check, check_clearance: Callable[..., Any]) -> 
                 expected="reason 是一句不为空的说明",
                 got=typed(reason),
                 hint=(
-                    "每个结果都要说明原因：拒绝的原因会作为工具结果告诉模型，确认的原因会显示在卡片"
-                    "上。"
+                    "每个结果都要说明原因：拒绝的原因会作为工具结果告诉模型，"
+                    "确认的原因会显示在卡片上。"
                 ),
             )
         wanted = _reference_clearance(call, user, policy)
@@ -1003,8 +1003,8 @@ def day5_rate_limiter(check: _Check, rate_limiter_class: Callable[..., Any]) -> 
         (
             10,
             True,
-            "第 10 秒时，第 0 秒那次已经过期（只数时间 > now - 10 的），最近 10 秒里只有第 9 秒那一"
-            "次。",
+            "第 10 秒时，第 0 秒那次已经过期（只数时间 > now - 10 的），最近 10 秒里只有第 9 "
+            "秒那一次。",
         ),
         (
             10.5,

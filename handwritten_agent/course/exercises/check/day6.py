@@ -165,8 +165,8 @@ def _chinese_lines(check: _Check, redact_line: Callable[..., Any]) -> None:
         ],
         hint=(
             "规则里的“字母、数字”是 ASCII 的 A-Z、a-z、0-9：\\w 也匹配汉字，要写成 [A-Za-z0-9_-]；"
-            "不要把整行 json.dumps 成文本再替换（默认会把中文转成 \\uXXXX，密钥前面就“紧挨着”数字"
-            "了）。"
+            "不要把整行 json.dumps 成文本再替换（默认会把中文转成 \\uXXXX，"
+            "密钥前面就“紧挨着”数字了）。"
         ),
     )
 
@@ -658,8 +658,8 @@ def _compare_line(
                 )
         elif key == "usage_unknown":
             hint = (
-                "usage_unknown 数这一段里有几次 model_call 的 usage 是 None（从 run_start 重新"
-                "数）。"
+                "usage_unknown 数这一段里有几次 model_call 的 usage 是 None（从 run_start "
+                "重新数）。"
                 if not (want.get("_whole") and value == want["_whole"][2])
                 else "usage_unknown 把暂停之前那一段也数进来了：在 run_start 时清零。"
             )
@@ -1010,8 +1010,8 @@ def day6_cost_by_user(
                 "u1": {"calls": 1, "cost": cost("m1", 1000, 100), "unknown": 0},
                 "u2": {"calls": 1, "cost": cost("m1", 500, 50), "unknown": 0},
             },
-            "只加 event 为 model_call 的行：run_end 行里的 token 已经是整次运行的总数，再加一遍就重"
-            "复了。",
+            "只加 event 为 model_call 的行：run_end 行里的 token 已经是整次运行的总数，"
+            "再加一遍就重复了。",
         ),
         (
             "没有报告用量的调用单独计数，不算 0",
@@ -1053,8 +1053,8 @@ def day6_cost_by_user(
             [u1a],
             {"m1": [2.0, 8.0]},
             {"u1": {"calls": 1, "cost": cost("m1", 1000, 100), "unknown": 0}},
-            "prices[model] 是 (输入单价, 输出单价)，可能是 tuple 也可能是 list：按下标取，别判断类"
-            "型。",
+            "prices[model] 是 (输入单价, 输出单价)，可能是 tuple 也可能是 list：按下标取，"
+            "别判断类型。",
         ),
         ("没有任何行", [], prices, {}, "空列表返回空 dict。"),
     ]
@@ -1281,8 +1281,8 @@ _WRONG_AGENTS: list[tuple[str, list[dict[str, Any]], str | None, str]] = [
         "订了两间（room_302 和 room_301）",
         [_RIGHT, {**_RIGHT, "room_id": "room_301"}],
         None,
-        "数据库检查要查出张明（E001）的**全部**预订，期望恰好一行；只查 room_302 发现不了多订的那"
-        "间。",
+        "数据库检查要查出张明（E001）的**全部**预订，期望恰好一行；只查 room_302 "
+        "发现不了多订的那间。",
     ),
     (
         "订对了，回答却什么都没说",

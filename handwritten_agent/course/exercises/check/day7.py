@@ -441,8 +441,8 @@ def _expect_events(
                 expected=f"事件 {event['id']} 的 event 行是 {event['event']!r}",
                 got=repr(item["event"]),
                 hint=(
-                    "event 行写事件的类型（events_after 返回的字典里的 event）：前端按它决定怎么显"
-                    "示。"
+                    "event 行写事件的类型（events_after 返回的字典里的 event）："
+                    "前端按它决定怎么显示。"
                 ),
             )
         try:
@@ -589,8 +589,8 @@ def day7_event_stream(check: _Check, event_stream: Callable[..., Any]) -> None:
             expected="end 事件只有 event 和 data 两行，没有 id 行",
             got=_short(end["raw"], 120),
             hint=(
-                "客户端会把收到的最后一个 id 当作 Last-Event-ID。end 不是运行的事件：如果它带了 "
-                "id，"
+                "客户端会把收到的最后一个 id 当作 Last-Event-ID。end 不是运行的事件："
+                "如果它带了 id，"
                 "等待确认的运行继续之后，新事件的 id 可能正好是这个数，客户端重连时就会把它跳过。"
             ),
         )
@@ -906,8 +906,8 @@ def _fresh_stores(check: _Check, store_class: Any) -> None:
             ("又一个新的存储，另外 2 次", run(other), [["r1", True], ["r1", False]]),
         ],
         hint=(
-            "键是 (user_id, key) 这个元组，原样比较：不要 lower()、不要转换全角，也不要把两个字符串"
-            "拼起来"
+            "键是 (user_id, key) 这个元组，原样比较：不要 lower()、不要转换全角，"
+            "也不要把两个字符串拼起来"
             '（"张三" + "丰订单-1" 和 "张三丰" + "订单-1" 拼出来一样）；请求体的指纹也原样比较。'
         ),
     )
@@ -1398,8 +1398,8 @@ def day7_percentile(check: _Check, percentile: Callable[[list[float], float], fl
                 expected=_nearest_rank(values, p),
                 got=typed(got, 80),
                 hint=(
-                    "和最近秩法的定义逐步对照：排序、秩 = ceil(p × n / 100)、取第“秩”个（下标 秩 − "
-                    "1）。"
+                    "和最近秩法的定义逐步对照：排序、秩 = ceil(p × n / 100)、取第“秩”个（下标 秩 "
+                    "− 1）。"
                 ),
             )
     check.ok(case)

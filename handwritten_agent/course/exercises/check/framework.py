@@ -485,9 +485,8 @@ class _Check:
         means. The call runs under ``CALL_TIME_LIMIT``; ``SystemExit`` and a hang become failures
         naming ``case``.
         """
-        __tracebackhide__ = (
-            True  # pytest and IPython leave the checker's own frames out of the traceback
-        )
+        # pytest and IPython leave the checker's own frames out of the traceback
+        __tracebackhide__ = True
         try:
             return self._guarded(case, fn, args, kwargs, given)
         except NotImplementedError:
@@ -639,8 +638,7 @@ class _Check:
             elif again is not None:
                 why = (
                     f"第 {index + 1} 次调用（新的对象或资源、同样的问题）和第 {again + 1} 次的结果"
-                    f"不同："
-                    "答案在调用之间保留了状态（全局变量、类属性或没有清零的计数器）"
+                    "不同：答案在调用之间保留了状态（全局变量、类属性或没有清零的计数器）"
                 )
             elif index:
                 why = (
@@ -719,8 +717,7 @@ def _callable(exercise: str, fn: Any, what: str = "函数") -> None:
     if not callable(fn):
         raise ExerciseFailed(
             f"{exercise}：需要传入你写的{what}本身（例如 check.{exercise}(my_function)，不带括"
-            f"号），"
-            f"收到的是 {type(fn).__name__}: {_short(fn, 100)}\n  提示：去掉函数名后面的括号，"
+            f"号），收到的是 {type(fn).__name__}: {_short(fn, 100)}\n  提示：去掉函数名后面的括号，"
             "把函数本身传进来。"
         )
 

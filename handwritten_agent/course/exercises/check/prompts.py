@@ -239,8 +239,8 @@ def prompt_problems(prompt: str, tools: list[dict[str, Any]]) -> list[tuple[str,
                     f"提示词里有工具名 {name}（前后用空格或标点隔开）",
                     excerpt(prompt, *([name] if glued else [])),
                     (
-                        "工具名和别的字连在了一起，模型分不出哪里是名字：名字之间用逗号、换行或列表"
-                        "隔开。"
+                        "工具名和别的字连在了一起，模型分不出哪里是名字：名字之间用逗号、"
+                        "换行或列表隔开。"
                         if glued
                         else "每个工具都要写出 name：模型要用这个名字调用它。"
                     ),
@@ -252,8 +252,8 @@ def prompt_problems(prompt: str, tools: list[dict[str, Any]]) -> list[tuple[str,
                     f"写出工具 {name} 的描述",
                     f"提示词里有完整的描述：{description}",
                     excerpt(prompt, name),
-                    "每个工具都要写出完整的 description（不要截断或改写）：模型靠描述决定用哪个工"
-                    "具。",
+                    "每个工具都要写出完整的 description（不要截断或改写）："
+                    "模型靠描述决定用哪个工具。",
                 )
             )
         parameters = spec.get("parameters") or {}
@@ -320,8 +320,8 @@ def prompt_problems(prompt: str, tools: list[dict[str, Any]]) -> list[tuple[str,
                 "说明不需要工具时怎么回答",
                 "提示词里说明：不需要工具时直接用文字回答",
                 "……" + prompt[-200:] if len(prompt) > 200 else prompt,
-                "加一句“不需要调用工具时，直接用自然语言回答”：否则模型可能对“你好”也硬塞一个工具调"
-                "用。",
+                "加一句“不需要调用工具时，直接用自然语言回答”："
+                "否则模型可能对“你好”也硬塞一个工具调用。",
             )
         )
     return problems

@@ -72,9 +72,8 @@ class AnswerItem:
     view: ResultView
     raw: str = ""
     question: str = ""
-    background: bool = (
-        False  # a lookup made to find an id for the next step: said only when nothing else is
-    )
+    # a lookup made to find an id for the next step: said only when nothing else is
+    background: bool = False
 
 
 @dataclass(frozen=True)

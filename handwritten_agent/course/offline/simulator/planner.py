@@ -192,9 +192,8 @@ class Intent:
     segments: list[Segment]
     tool: ToolProfile
     score: float
-    grounds: bool = (
-        False  # a lookup made first, to find an id the next intent needs (``grounding``)
-    )
+    # a lookup made first, to find an id the next intent needs (``grounding``)
+    grounds: bool = False
 
     @property
     def text(self) -> str:

@@ -188,8 +188,8 @@ def time_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation) 
         if past:
             now = conv.now.strftime("%Y-%m-%d %H:%M" if conv.precise else "%Y-%m-%d")
             return Finding(
-                f"您说的时间（{_label(param)}：{value}）已经过去了（现在是 {now}），要改成哪天几"
-                f"点？"
+                f"您说的时间（{_label(param)}：{value}）已经过去了（现在是 {now}），"
+                "要改成哪天几点？"
             )
     return None
 
@@ -340,8 +340,8 @@ def condition_check(request: str, call: PlannedCall, spec: Spec, conv: Conversat
             value = call.arguments.get(param.name)
             if value and _long_text(param) and _copies(str(value), condition):
                 return Finding(
-                    f"{_label(param)}要写什么内容？条件「{condition.text}」不该写进去，请告诉我正文"
-                    f"本身。"
+                    f"{_label(param)}要写什么内容？条件「{condition.text}」不该写进去，"
+                    "请告诉我正文本身。"
                 )
         mine = profile(spec)
         otherwise = bool(condition.otherwise) and score(condition.otherwise, mine) > score(
@@ -532,8 +532,8 @@ def items_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation)
         for i in named
     )
     return Finding(
-        f"您这次提到了 {len(named)} 样东西（{listed}），我不会把它们合在一次里办：要按每样各办一次"
-        f"吗？"
+        f"您这次提到了 {len(named)} 样东西（{listed}），我不会把它们合在一次里办："
+        "要按每样各办一次吗？"
     )
 
 
@@ -594,8 +594,8 @@ def free_text_check(request: str, call: PlannedCall, spec: Spec, conv: Conversat
             or _CUT_END.search(text)
         ):
             return Finding(
-                f"{_label(param)}要写什么内容？我从您的话里没读出完整的一句（现在只有「{value}"
-                f"」）。"
+                f"{_label(param)}要写什么内容？"
+                f"我从您的话里没读出完整的一句（现在只有「{value}」）。"
             )
     return None
 

@@ -167,18 +167,16 @@ class Exchange:
     """The conversation since the request, as the planner needs it."""
 
     request: str = ""
-    earlier_request: str | None = (
-        None  # the request before it, when the simulator asked a question in between
-    )
+    # the request before it, when the simulator asked a question in between
+    earlier_request: str | None = None
     results: list[tuple[PlannedCall, str]] = field(default_factory=list)
     unpaired: list[int] = field(
         default_factory=list
     )  # results whose call was not seen: arguments unknown
     attempts: int = 0  # calls written since the request, readable or not
     retry: bool = False  # the last attempt failed and was answered: write the next call cleanly
-    continues_thought: bool = (
-        False  # the conversation ends in a bare "Thought:" for the model to continue
-    )
+    # the conversation ends in a bare "Thought:" for the model to continue
+    continues_thought: bool = False
 
 
 def _envelope(text: str) -> _Observation | None:

@@ -70,8 +70,8 @@ def clarify_question(spec: dict[str, Any], missing: list[Param], lang: str) -> s
         if zh:  # ends with the question, so the user's reply is read together with this request
             return (
                 f"要{action}，我不会默认发给所有人（如果确实是全部，请明确说“全部”）。"
-                f"请问具体是哪些：{label}（{wide[0].name}{'，例如 ' + example if example else ''}"
-                f"）？"
+                "请问具体是哪些："
+                f"{label}（{wide[0].name}{'，例如 ' + example if example else ''}）？"
             )
         return (
             f"To {action}, I will not default to everyone (if you really mean all, say so"

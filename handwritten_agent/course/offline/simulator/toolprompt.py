@@ -134,9 +134,8 @@ class ToolPrompt:
     reply: ReplyFormat = ReplyFormat()
     react: ReactLabels | None = None  # set when the prompt asks for Thought / Action / Action Input
     has_example: bool = False  # the prompt shows an example call object
-    tools_are_guessed: bool = (
-        False  # tools only from "- snake_name: text" bullets, which many prompts have
-    )
+    # tools only from "- snake_name: text" bullets, which many prompts have
+    tools_are_guessed: bool = False
 
     @property
     def tool_names(self) -> list[str]:

@@ -113,9 +113,8 @@ class Found:
     name: str
     description: str = ""
     params: list[Param] = field(default_factory=list)
-    required: list[str] | None = (
-        None  # an explicit list ("必填参数：a、b", ``required: [a]``) wins over marks
-    )
+    # an explicit list ("必填参数：a、b", ``required: [a]``) wins over marks
+    required: list[str] | None = None
     schema: dict[str, Any] | None = None  # a JSON Schema found inside the tool's section
     strong: bool = True  # False for a bare "- snake_name: text" bullet, which many prompts have
 

@@ -631,9 +631,8 @@ class _Filler:
             return None
         text = found.text
         if found.lone_number and self.ctx.has_previous and DEPENDENT_WORDS.search(self.segment):
-            text = (
-                f"{text} * {PREV}"  # "计算 100 美元能换多少人民币" after a rate lookup: 100 * rate
-            )
+            # "计算 100 美元能换多少人民币" after a rate lookup: 100 * rate
+            text = f"{text} * {PREV}"
         if PREV in text:
             if self.ctx.previous_number is None:
                 self.needs_previous = self.needs_previous or self.ctx.has_previous

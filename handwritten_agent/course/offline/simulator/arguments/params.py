@@ -108,9 +108,8 @@ class FillOutcome:
 
     arguments: list[dict[str, Any]]
     missing: list[Param] = field(default_factory=list)
-    needs_previous: bool = (
-        False  # waits for an earlier result (a number for an expression, an id …)
-    )
+    # waits for an earlier result (a number for an expression, an id …)
+    needs_previous: bool = False
     waiting: list[Param] = field(
         default_factory=list
     )  # required parameters nobody gave, left for an earlier result
