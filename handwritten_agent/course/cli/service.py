@@ -1,4 +1,5 @@
-"""``python -m handwritten_agent users add|list|remove`` and ``service --port N [--db PATH] [--model NAME] [--env-file PATH]``.
+"""``python -m handwritten_agent users add|list|remove`` and
+``service --port N [--db PATH|URL] [--model NAME] [--env-file PATH]``.
 
 ``users remove NAME`` revokes the user's token at once, cancels their queued and paused runs
 (running ones stop at their next step) and keeps everything else: runs, decisions and the audit log
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import signal
 import sys
 import threading
@@ -36,14 +38,22 @@ def add_arguments(sub: argparse._SubParsersAction) -> None:
     add.add_argument(
         "--role", required=True, help="用户的角色，例如 行政助理 或 管理员（权限策略里的角色）"
     )
-    add.add_argument("--db", default=None, help=f"服务的数据库（默认：{default_db_path()}）")
+    add.add_argument(
+        "--db",
+        default=None,
+        help=f"服务的数据库：SQLite 文件路径或 postgresql:// 地址（默认：{default_db_path()}）",
+    )
     add.set_defaults(func=users_add)
     listing = users_sub.add_parser(
         "list",
         help="列出用户（名字和角色；令牌从不保存）",
         description="列出服务的用户：id、名字和角色（令牌从不保存）。",
     )
-    listing.add_argument("--db", default=None, help=f"服务的数据库（默认：{default_db_path()}）")
+    listing.add_argument(
+        "--db",
+        default=None,
+        help=f"服务的数据库：SQLite 文件路径或 postgresql:// 地址（默认：{default_db_path()}）",
+    )
     listing.set_defaults(func=users_list)
     remove = users_sub.add_parser(
         "remove",
@@ -53,7 +63,11 @@ def add_arguments(sub: argparse._SubParsersAction) -> None:
         ),
     )
     remove.add_argument("name", help="要删除的用户名字")
-    remove.add_argument("--db", default=None, help=f"服务的数据库（默认：{default_db_path()}）")
+    remove.add_argument(
+        "--db",
+        default=None,
+        help=f"服务的数据库：SQLite 文件路径或 postgresql:// 地址（默认：{default_db_path()}）",
+    )
     remove.set_defaults(func=users_remove)
 
     service = sub.add_parser(
@@ -65,7 +79,11 @@ def add_arguments(sub: argparse._SubParsersAction) -> None:
         "--host", default="127.0.0.1", help="监听的地址（默认 127.0.0.1：只有本机能访问）"
     )
     service.add_argument("--port", type=int, default=8000, help="监听的端口（默认 8000）")
-    service.add_argument("--db", default=None, help=f"服务的数据库（默认：{default_db_path()}）")
+    service.add_argument(
+        "--db",
+        default=None,
+        help=f"服务的数据库：SQLite 文件路径或 postgresql:// 地址（默认：{default_db_path()}）",
+    )
     service.add_argument("--workers", type=int, default=4, help="最多同时执行几次运行（默认 4）")
     service.add_argument(
         "--model",
@@ -83,6 +101,11 @@ def add_arguments(sub: argparse._SubParsersAction) -> None:
     service.set_defaults(func=run_service)
 
 
+def _shown(target: str) -> str:
+    """A database path or URL as it may be printed: a password in a URL becomes ``***``."""
+    return re.sub(r"(://[^:/@]+:)[^@]*@", r"\1***@", str(target))
+
+
 def _settings(args: argparse.Namespace) -> ServiceSettings:
     settings = ServiceSettings(db_path=args.db) if args.db else ServiceSettings()
     if getattr(args, "workers", None):
@@ -97,7 +120,10 @@ def users_add(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     user, token = Store(settings.db_path).add_user(args.name, args.role)
-    print(f"已添加用户 {user.name}（角色：{user.role}，id：{user.id}），数据库：{settings.db_path}")
+    print(
+        f"已添加用户 {user.name}（角色：{user.role}，id：{user.id}），"
+        f"数据库：{_shown(settings.db_path)}"
+    )
     from ...scenarios.office import ROLE_TABLE
 
     if user.role not in ROLE_TABLE:
