@@ -341,7 +341,7 @@ def test_exercises_directory_is_exactly_what_the_generator_makes():
 # ---------------------------------------------------------------------------------------------
 
 
-_CHECK_CALL = re.compile(r"^check\.(day\d_\w+)\((\w+)\)\s*$")
+_CHECK_CALL = re.compile(r"^check\.(day\d_\w+)\((\w+(?:, \w+)*)\)\s*$")
 
 
 def _is_check_cell(cell: dict[str, Any]) -> bool:
@@ -360,10 +360,10 @@ def _check_calls(path: Path) -> list[tuple[str, str]]:
         if _is_check_cell(cell):
             match = _CHECK_CALL.match(_source(cell).strip())
             assert match, (
-                f"{path.name}: a check cell must be exactly `check.dayN_name(obj)`, got"
+                f"{path.name}: a check cell must be exactly `check.dayN_name(obj)` (or `(obj, other)`), got"
                 f" {_source(cell)!r}"
             )
-            calls.append((match.group(1), match.group(2)))
+            calls.append((match.group(1), tuple(match.group(2).split(", "))))
     return calls
 
 
@@ -413,18 +413,18 @@ def test_every_checker_has_a_check_cell():
 
 @pytest.mark.parametrize("day, checker, argument", ALL_CHECKS, ids=CHECKERS)
 def test_checker_passes_on_the_solution(day, checker, argument, capsys):
-    solution = _namespace(ROOT / "solutions" / f"day{day}_solutions.ipynb")[argument]
+    namespace = _namespace(ROOT / "solutions" / f"day{day}_solutions.ipynb")
     capsys.readouterr()
-    getattr(check, checker)(solution)
+    getattr(check, checker)(*(namespace[name] for name in argument))
     out = capsys.readouterr().out
     assert out.count("✅") >= 4 and f"🎉 {checker}：全部" in out
 
 
 @pytest.mark.parametrize("day, checker, argument", ALL_CHECKS, ids=CHECKERS)
 def test_checker_fails_on_the_placeholder(day, checker, argument):
-    placeholder = _namespace(ROOT / "exercises" / f"day{day}_exercises.ipynb")[argument]
+    namespace = _namespace(ROOT / "exercises" / f"day{day}_exercises.ipynb")
     with pytest.raises(check.ExerciseFailed) as info:
-        getattr(check, checker)(placeholder)
+        getattr(check, checker)(*(namespace[name] for name in argument))
     assert isinstance(info.value, AssertionError)  # nbval and pytest mark the cell failed
     assert "还没有完成" in str(info.value) and "# YOUR CODE HERE" in str(info.value)
 

@@ -120,13 +120,13 @@ def _send_schema(schema: dict[str, Any]) -> str | None:
 
 
 def _check_schema(check: _Check, schema: Any) -> None:
-    case = "LEAVE_SCHEMA 是 strict 能接受的 schema"
+    case = "leave_schema() 返回 strict 能接受的 schema"
     if not isinstance(schema, dict):
         raise check.fail(
             case,
             expected="一个 dict（JSON Schema）",
             got=typed(schema),
-            hint='LEAVE_SCHEMA 是一个字典：{"type": "object", "properties": {...}, ...}。',
+            hint='leave_schema() 返回一个字典：{"type": "object", "properties": {...}, ...}。',
         )
     properties = schema.get("properties")
     names = set(properties) if isinstance(properties, dict) else set()
@@ -134,7 +134,7 @@ def _check_schema(check: _Check, schema: Any) -> None:
         missing = [f for f in FIELDS if f not in names]
         extra = sorted(str(n) for n in names - set(FIELDS))
         raise check.fail(
-            "LEAVE_SCHEMA 的字段",
+            "leave_schema() 的字段",
             expected=f"properties 正好是 {', '.join(FIELDS)}",
             got=f"缺少 {missing or '无'}；多出 {extra or '无'}",
             hint="字段名要和练习说明里的一字不差，程序按名字读取它们。",
@@ -198,7 +198,7 @@ def _exception_hint(exc: Exception, client: _RecordingClient) -> str:
     if isinstance(exc, openai.APIStatusError):
         return (
             f'服务器拒绝了请求（{exc.status_code}）：model 用 "{MODEL}"，response_format 写成'
-            ' {"type": "json_schema", "json_schema": {"name": …, "schema": LEAVE_SCHEMA,'
+            ' {"type": "json_schema", "json_schema": {"name": …, "schema": leave_schema(),'
             ' "strict": True}}。'
         )
     return ""
@@ -364,16 +364,18 @@ def _check_length(check: _Check, answer: Any) -> None:
 def day2_structured_extract(check: _Check, extract_leave: Any, schema: Any = _NOT_GIVEN) -> None:
     """2.4: ``extract_leave(client, text, max_tokens=200, max_tries=3)`` returns ``("ok", dict)``,
     ``("refusal", reason)`` or ``("length", None)``, doubling ``max_tokens`` on a cut-off reply
-    and never retrying a refusal; ``LEAVE_SCHEMA`` is accepted under strict mode and describes the
+    and never retrying a refusal; ``leave_schema()`` is accepted under strict mode and describes the
     four fields."""
     _callable(check.exercise, extract_leave, "extract_leave")
     if schema is _NOT_GIVEN:
         raise check.fail(
-            "传入 LEAVE_SCHEMA",
-            expected="check.day2_structured_extract(extract_leave, LEAVE_SCHEMA)",
+            "传入 leave_schema",
+            expected="check.day2_structured_extract(extract_leave, leave_schema)",
             got="只传了一个参数",
             hint="检查需要你的函数和你的 schema 两样东西，按这个顺序传进来。",
         )
+    if callable(schema):  # the notebook passes leave_schema, the function that returns the schema
+        schema = check.call("调用 leave_schema()", schema, expected="返回一个 JSON Schema 字典")
     check.forbid(
         "不用 eval/exec 处理模型的输出",
         extract_leave,
