@@ -75,9 +75,9 @@ CHROMIUM_FLAGS = [
 try:
     from playwright.sync_api import expect, sync_playwright
 
-    # a kernel on a busy two-core machine can take longer than Playwright's 5 s default to answer a
-    # click
-    expect.set_options(timeout=30_000)
+    # a kernel on a busy two-core machine (CI runs two test suites side by side) can take far longer
+    # than Playwright's 5 s default to answer a click: every expect waits for the state, up to 2 min
+    expect.set_options(timeout=120_000)
 except ImportError:  # pragma: no cover - depends on the machine
     sync_playwright = None
 
@@ -353,6 +353,7 @@ def test_day5_cards_as_a_learner_clicks_them(lab):
             card = _cell(page, cells["reject-card"]).locator(".ha-confirmation-card")
             own = "浏览器里拒绝：这周不开会"
             card.locator("input").fill(own)
+            expect(card.locator("input")).to_have_value(own)
             card.get_by_role("button", name="拒绝").click()
             expect(card).to_contain_text(f"已拒绝：{own}")
             expect(
@@ -395,10 +396,15 @@ def test_day5_cards_as_a_learner_clicks_them(lab):
             # looks only at what this decision added, not at the booking the approval made
             _run(page, [cells["reject-card"]])
             card = _cell(page, cells["reject-card"]).locator(".ha-confirmation-card")
+            expect(card).to_have_count(1)  # the approved card is gone: only this run's new card
             expect(card.get_by_role("button", name="拒绝")).to_be_enabled()
             card.locator("input").fill("改主意了")
+            expect(card.locator("input")).to_have_value("改主意了")
             card.get_by_role("button", name="拒绝").click()
             expect(card).to_contain_text("已拒绝：改主意了")
+            expect(
+                _cell(page, cells["reject-card"]).locator(".ha-confirmation-output")
+            ).to_contain_text("结束：模型给出了最终回答")  # the resumed run has ended in the kernel
             _run(page, [cells["click-reject"], cells["after-reject"]])
             expect(_cell(page, cells["after-reject"])).to_contain_text("用户拒绝了此操作：改主意了")
             _no_traceback(
