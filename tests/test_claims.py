@@ -87,7 +87,7 @@ def test_an_action_no_tool_names_is_backed_by_any_successful_side_effect() -> No
     assert unbacked_claims("已为您登记。", [], SIDE_EFFECT_TOOLS)
 
 
-# --------------------------------------------------------------------------- the hook and the wrapper, on a small registry
+# ---------------------------------------------------- the hook and the wrapper, on a small registry
 
 
 def registry(booked: list[str], fail: bool = False) -> ToolRegistry:
@@ -196,7 +196,7 @@ def test_review_answer_is_a_hook_the_loop_calls_once_per_run() -> None:
     assert check.review_answer("已为您预订。", result) is None  # once per run
 
 
-# --------------------------------------------------------------------------- the office agent, with its confirmation gate
+# ----------------------------------------------------- the office agent, with its confirmation gate
 
 
 def test_on_the_office_agent_a_rejected_booking_cannot_be_reported_as_done(tmp_path: Path) -> None:

@@ -19,13 +19,11 @@ from test_service_office import Service, office_rows, wait_for
 from handwritten_agent.agent import Agent
 from handwritten_agent.confirmation import may_decide, who_decides
 from handwritten_agent.permissions import (
-    Level,
     Policy,
     PolicyGate,
     RoleRules,
     User,
     approve,
-    reject,
 )
 from handwritten_agent.scripted import ScriptedClient, call, calls, reply
 from handwritten_agent.tools import ToolRegistry, tool
@@ -153,7 +151,7 @@ def test_two_l2_batches_that_together_pass_the_limit_do_not_both_run_on_their_co
     assert SENT == [six()[:4], six()[2:]]
 
 
-# ---------------------------------------------------------------------------------------------- the service
+# -------------------------------------------------------------------------------------- the service
 
 
 def sms_message(ids: list[str]) -> str:
@@ -230,7 +228,7 @@ def test_two_pending_sms_batches_cannot_send_more_than_the_limit_over_http(servi
         assert [item["request"]["id"] for item in queue] == [again["pending"][0]["id"]]
 
 
-# ---------------------------------------------------------------------------------------------- failures
+# ----------------------------------------------------------------------------------------- failures
 
 BOOK = "帮我订明天上午 10 点到 11 点的 room_301 会议室，5 个人开会"
 

@@ -88,7 +88,7 @@ def error_response(
     return JSONResponse({"error": body}, status_code=status, headers=headers)
 
 
-# --------------------------------------------------------------------------- validation errors in Chinese
+# --------------------------------------------------------------------- validation errors in Chinese
 
 
 MAX_LISTED_ERRORS = 10
@@ -173,7 +173,7 @@ def install_error_handlers(app: FastAPI) -> None:
         )
 
 
-# --------------------------------------------------------------------------- the body, before FastAPI reads it
+# ---------------------------------------------------------------- the body, before FastAPI reads it
 
 
 def lone_surrogate(value: Any, path: str = "") -> str | None:

@@ -1,20 +1,20 @@
 """The release checklist (seed 001 §8.4), checked against the course's office assistant and the
 package's code.
 
-    python -m handwritten_agent checklist            # ✅/❌ per item, with where to fix; exit code 1 if any ❌
+    python -m handwritten_agent checklist   # ✅/❌ per item and where to fix; exit 1 if any ❌
     python -m handwritten_agent checklist --json checklist.json
 
 Each item of the seed's table is turned into something that can fail:
 
 ==========  =====================================================================================
-工具安全     no ``eval``/``exec`` call anywhere in the package (an ``ast`` scan); arguments validated first
+工具安全     no ``eval``/``exec`` call in the package (an ``ast`` scan); arguments validated first
 敏感操作     every L2/L3 tool of every role, called by a scripted model: paused, not executed
 最大步数     ``course-sim:repeat_forever`` (the same call every turn) ends at ``max_steps``
-消息结构     parallel calls against the strict offline server: the following request is accepted (no 400)
+消息结构     parallel calls against the strict offline server: the next request is accepted (no 400)
 日志         a traced run's JSONL carries request_id, tool, duration, error and the stop reason
 配置外置     no key-shaped text in code or notebooks; ``.env`` git-ignored; the key never printed
-异常兜底     a model that times out, and a tool whose database is gone: clear words, not a crash
-成本控制     a long session is trimmed to the token budget; tokens counted per model call in the trace
+异常兜底     a model that times out, a tool whose database is gone: clear words, not a crash
+成本控制     a long session is trimmed to the token budget; tokens counted per model call
 ==========  =====================================================================================
 
 The runs use the service's own agent factory (``service.agents.OfficeAssistant``) on scratch

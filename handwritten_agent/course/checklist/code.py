@@ -184,11 +184,15 @@ def find_secrets(files: Iterable[Path]) -> list[Finding]:
             except SyntaxError:
                 continue
             where = (
-                (lambda node: f"（第 {first} 个单元格，第 {node.lineno} 行）")
+                (lambda node, first=first: f"（第 {first} 个单元格，第 {node.lineno} 行）")
                 if path.suffix == ".ipynb"
                 else (lambda node: "")
             )
-            line = (lambda node: first) if path.suffix == ".ipynb" else (lambda node: node.lineno)
+            line = (
+                (lambda node, first=first: first)
+                if path.suffix == ".ipynb"
+                else (lambda node: node.lineno)
+            )
             for node in ast.walk(tree):
                 hits: list[tuple[str, ast.AST]] = []
                 if isinstance(node, ast.Call):

@@ -189,7 +189,7 @@ def trace_lines(path: Path) -> list[dict[str, Any]]:
     ]
 
 
-# --------------------------------------------------------------------------- the items that run something
+# --------------------------------------------------------------------- the items that run something
 
 
 def check_gated(lab: Lab) -> tuple[bool, str]:
@@ -389,7 +389,10 @@ def check_token_budget(lab: Lab) -> tuple[bool, str]:
     """A long session: what is sent must be trimmed to the token budget, and the trace must count
     tokens per model call.
     """
-    filler = "请帮我记一下：下周的周会改到周三上午十点，地点仍然在 A301，会议纪要由张明负责整理并发给全组。"
+    filler = (
+        "请帮我记一下：下周的周会改到周三上午十点，地点仍然在 A301，"
+        "会议纪要由张明负责整理并发给全组。"
+    )
     history: list[dict[str, Any]] = []
     for n in range(80):
         history += [

@@ -1,4 +1,5 @@
-"""``python -m handwritten_agent mcp-serve [--http --port N] [--tools office|day3|all]``: the course's tools over MCP.
+"""The course's tools over MCP:
+``python -m handwritten_agent mcp-serve [--http --port N] [--tools office|day3|all]``.
 
 Over stdio (the default) the server reads JSON-RPC on stdin and writes on stdout until stdin closes;
 with ``--http`` it serves streamable HTTP at ``http://HOST:PORT/mcp/`` until Ctrl+C. The office

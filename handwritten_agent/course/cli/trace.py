@@ -1,4 +1,5 @@
-"""``python -m handwritten_agent trace show|html|diagnose FILE``: looking at a trace from a terminal.
+"""Looking at a trace from a terminal:
+``python -m handwritten_agent trace show|html|diagnose FILE``.
 
 - ``show FILE [--run ID]``  the table of steps of every run (or one), then the findings
 - ``html FILE [-o OUT]``    a self-contained HTML page (default: FILE with ``.html``)

@@ -261,8 +261,8 @@ class LocalBackend:
     def complete(self, request: ChatRequest) -> Completion:
         def whole() -> Completion:
             last: ReplyDelta | Completion | None = None
-            for last in self._reply(request):
-                pass
+            for piece in self._reply(request):
+                last = piece
             assert isinstance(last, Completion)  # _reply() always ends with the whole Completion
             return last
 
