@@ -326,7 +326,7 @@ def day6_redact_line(
     check.done()
 
 
-# --------------------------------------------------------------------------- 6.2 a hand-written tracer
+# ------------------------------------------------------------------------ 6.2 a hand-written tracer
 
 _TRACER_NOW = datetime(2026, 3, 12, 14, 30)
 _COMMON = ("event", "request_id", "session_id", "user_id", "step")
@@ -344,8 +344,16 @@ _FIELD_HINT = {
     "request_id": (
         "request_id 就是 event.run_id：同一次运行（包括暂停后继续的那一段）的每一行都一样。"
     ),
-    "session_id": "session_id 和 user_id 是创建 StepTracer 时给的，每一行原样写上。",
-    "user_id": "session_id 和 user_id 是创建 StepTracer 时给的，每一行原样写上。",
+    "session_id": (
+        "session_id 和 user_id 是创建这个 StepTracer 时给的，每一行原样写上"
+        "（不改大小写、不转半角）：存在 self 上，不要存在类属性或全局变量里——"
+        "另一个 StepTracer 会把它改掉。"
+    ),
+    "user_id": (
+        "session_id 和 user_id 是创建这个 StepTracer 时给的，每一行原样写上"
+        "（不改大小写、不转半角）：存在 self 上，不要存在类属性或全局变量里——"
+        "另一个 StepTracer 会把它改掉。"
+    ),
     "step": "step 就是 event.step（第几步），每一行都要有。",
     "model": "model 写 event.reply.model（回答的那个模型）。",
     "finish_reason": "finish_reason 写 event.reply.finish_reason。",
@@ -574,7 +582,12 @@ def _read_lines(check: _Check, case: str, path: Path) -> list[Any]:
 
 
 def _compare_line(
-    check: _Check, case: str, index: int, got: dict[str, Any], want: dict[str, Any]
+    check: _Check,
+    case: str,
+    index: int,
+    got: dict[str, Any],
+    want: dict[str, Any],
+    extra_hint: str = "",
 ) -> None:
     kind = want["event"]
     where = f"第 {index + 1} 行（{kind}）"
@@ -677,7 +690,10 @@ def _compare_line(
             hint = 'stop 事件（运行结束）写一行 event 为 "run_end" 的记录。'
         shown = typed(wanted, 120) if isinstance(wanted, str) else _short(wanted, 120)
         raise check.fail(
-            case, expected=f"{where}的 {key} = {shown}", got=typed(value, 120), hint=hint
+            case,
+            expected=f"{where}的 {key} = {shown}",
+            got=typed(value, 120),
+            hint=hint + extra_hint,
         )
 
 
@@ -757,7 +773,12 @@ def _traced_run(
 
 
 def _compare_run(
-    check: _Check, case: str, lines: list[dict[str, Any]], expected: _ExpectedLines, probe: _Probe
+    check: _Check,
+    case: str,
+    lines: list[dict[str, Any]],
+    expected: _ExpectedLines,
+    probe: _Probe,
+    extra_hint: str = "",
 ) -> None:
     want = expected.lines
     kinds = [line.get("event") for line in lines]
@@ -805,7 +826,110 @@ def _compare_run(
             ),
         )
     for index, (got, wanted) in enumerate(zip(lines, want)):
-        _compare_line(check, case, index, got, wanted)
+        _compare_line(check, case, index, got, wanted, extra_hint)
+
+
+_TWO_TRACERS_HINT = (
+    "（这个用例里另一个 StepTracer 的运行插在这一段中间：ids 和合计都要记在这个 StepTracer"
+    " 自己身上（self），合计按 event.run_id 分开；不要放在类属性或全局变量里，也不要按 user_id"
+    " 或 session_id 记。）"
+)
+
+
+class _Interleaved:
+    """A scripted model whose first request first runs ``during()`` (another user's whole run): two
+    runs in flight at once, as in a server, one inside the other's model call."""
+
+    def __init__(self, script: list[Any], during: Callable[[], None]):
+        from ....scripted import ScriptedClient
+
+        self.inner, self.during, self.started = ScriptedClient(script), during, False
+
+    def complete(self, messages: Any, tools: Any = None, **options: Any) -> Any:
+        if not self.started:
+            self.started = True
+            self.during()
+        return self.inner.complete(messages, tools, **options)
+
+
+def _two_tracers(check: _Check, tracer_class: Any, folder: Path) -> None:
+    """Two tracers alive at once (one user, two sessions with Chinese and full-width ids), the
+    second run inside the first's model call: each writes its own ids and its own totals. Silent
+    when right (catches totals or ids kept on the class, in a global, or under the user)."""
+    from ....agent import Agent
+    from ....scenarios import basic_registry
+    from ....scripted import ScriptedClient, call
+
+    case = "两个 StepTracer 同时在用（同一个用户的两个会话，中文和全角的 id；另一段运行插在中间）"
+    specs = [  # (file, session_id, user_id, script, question)
+        (
+            folder / "会话甲.jsonl",
+            "会话-A",
+            "张三",
+            [
+                _model_reply(
+                    tool_calls=[call("get_weather", {"city": "广州"}, id="a1")], usage=(610, 11)
+                ),
+                _model_reply("广州今天有雨。", usage=(820, 9)),
+            ],
+            "广州天气？",
+        ),
+        (
+            str(folder / "会话乙.jsonl"),
+            "Ｗｅｂ-会话２",
+            "张三",
+            [_model_reply("你好，张三！", usage=(130, 7))],
+            "你好",
+        ),
+    ]
+    tracers = [
+        check.call(
+            case,
+            tracer_class,
+            path,
+            session,
+            user,
+            hint="StepTracer(path, session_id, user_id)：__init__ 记下这三样就够了。",
+        )
+        for path, session, user, *_ in specs
+    ]
+    expected = [_ExpectedLines(session, user) for _, session, user, *_ in specs]
+    probes = [_Probe(Path(spec[0]), want, 0) for spec, want in zip(specs, expected)]
+    inner_error: list[BaseException] = []
+
+    def second_run() -> None:
+        agent = Agent(
+            ScriptedClient(specs[1][3]),
+            basic_registry(_TRACER_NOW),
+            hooks=[tracers[1], expected[1], probes[1]],
+        )
+        try:
+            agent.run(specs[1][4])
+        except Exception as exc:  # noqa: BLE001 - reported after the outer run, with its case
+            inner_error.append(exc)
+
+    agent = Agent(
+        _Interleaved(specs[0][3], second_run),
+        basic_registry(_TRACER_NOW),
+        hooks=[tracers[0], expected[0], probes[0]],
+    )
+    check.call(case, agent.run, specs[0][4], hint="你的 on_event 在处理某个事件时抛出了异常。")
+    if inner_error:
+        exc = inner_error[0]
+        raise check.fail(
+            case,
+            expected="插在中间的那段运行也正常结束",
+            got=f"抛出了异常 {type(exc).__name__}: {_brief(str(exc), 160)}",
+            hint=(
+                "另一个 StepTracer 的运行插进来时，你的 on_event 出错了："
+                "每个 StepTracer 只用自己的状态。"
+            ),
+        )
+    for (path, session, *_), want, probe in zip(specs, expected, probes):
+        where = f"{case}：session_id={session!r} 的那个"
+        _compare_run(
+            check, where, _read_lines(check, where, Path(path)), want, probe, _TWO_TRACERS_HINT
+        )
 
 
 @exercise
@@ -918,6 +1042,7 @@ def day6_step_tracer(check: _Check, tracer_class: Callable[..., Any]) -> None:
         run_id="run_paused",
     )
     check.ok(case, " → ".join(line["event"] for line in lines))
+    _two_tracers(check, tracer_class, folder)
     check.done()
 
 
@@ -1159,7 +1284,7 @@ def _cost_difference(got: dict[str, Any], expected: dict[str, Any]) -> str | Non
     return None
 
 
-# --------------------------------------------------------------------------- 6.4 an evaluation case that tells right from wrong
+# ----------------------------------------------- 6.4 an evaluation case that tells right from wrong
 
 _SCORE_ZH = {"tools": "工具选择", "arguments": "参数", "database": "数据库", "answer": "回答事实"}
 
@@ -1307,9 +1432,9 @@ def day6_eval_case(check: _Check, make_case: Callable[[], Any]) -> None:
         case,
         make_case,
         hint=(
-            'EvalCase 的参数：EvalCase(id, request, kind, role="行政助理", expected_calls=[...],'
-            " forbidden_tools=[...], decide=None, state=[...], answer_facts=[...])；ExpectedCall(tool,"
-            ' arguments)、StateCheck(sql, rows, why="")。'
+            'EvalCase 的参数：EvalCase(id, request, kind, role="行政助理",'
+            " expected_calls=[...], forbidden_tools=[...], decide=None, state=[...],"
+            ' answer_facts=[...])；ExpectedCall(tool, arguments)、StateCheck(sql, rows, why="")。'
         ),
     )
     if not isinstance(made, EvalCase):
