@@ -8,6 +8,7 @@ in-process.
 
 from __future__ import annotations
 
+import re
 import socket
 import subprocess
 import sys
@@ -210,3 +211,40 @@ def test_the_office_evaluation_scores_the_same_through_mcp(
     assert [a.scores for a in remote.attempts] == [a.scores for a in local.attempts]
     assert [a.calls for a in remote.attempts] == [a.calls for a in local.attempts]
     assert any(a.passed for a in local.attempts)
+
+
+def test_rewritten_names_stay_apart_and_route_to_their_own_tool() -> None:
+    names = [
+        "查询订单",
+        "取消订单",  # same length, all Chinese: once both became "____"
+        "订单 查询",
+        "get_订单",
+        "get_客户",
+        "ａｂｃ",  # full-width letters
+        "a.b",
+        "a-b",
+        "x" * 70,
+        "x" * 64 + "y" * 6,  # same first 64 characters as the one above
+    ]
+    called: list[str] = []
+
+    def call(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        called.append(name)
+        return {"content": [{"type": "text", "text": name}]}
+
+    listing = [{"name": name, "inputSchema": {"type": "object"}} for name in names]
+    tools = tools_from_listing(listing, call)
+    local = [tool.name for tool in tools]
+    assert len(set(local)) == len(names), local
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]{1,64}", name) for name in local), local
+    assert local[names.index("a-b")] == "a-b"  # a valid name is kept as the server wrote it
+    assert local[names.index("get_订单")].startswith("get_")  # the readable part is kept
+    assert [tool.name for tool in tools_from_listing(listing, call)] == local  # stable
+    registry = ToolRegistry(tools)
+    for name, remote in zip(local, names):
+        result = registry.dispatch(name, {})
+        assert result.success and result.data == remote
+    assert called == names
+    taken = {"name": local[0], "inputSchema": {"type": "object"}}  # a valid name equal to a rewrite
+    with pytest.raises(ValueError, match="重名"):
+        tools_from_listing([listing[0], taken], call)

@@ -10,8 +10,9 @@ not answer in time becomes an error result in Chinese, never an exception out of
 Foreign tools are never trusted: every one is ``untrusted`` (Day 5's gate marks its results as
 external text), and its level is ``default_level`` (L2: confirm) unless the server's annotations say
 ``readOnlyHint`` (then ``read_only_level``; pass ``trust_annotations=False`` not to believe them
-either). Names are checked: a name the model API refuses is rewritten, a collision raises
-``ValueError`` (use ``prefix``). Only for a server you run yourself, ``trusted_server=True``
+either). Names are checked: a name the model API refuses is rewritten (its ASCII part and a short
+hash of the original, so Chinese names stay apart), a collision raises ``ValueError`` (use
+``prefix``). Only for a server you run yourself, ``trusted_server=True``
 believes the course metadata it sends in ``_meta`` (``server.META``: level, side effects, untrusted)
 — the same tools, the same gate. Each tool remembers the hash of what it was listed with
 (``metadata["mcp_hash"]``), for ``pins.PinnedTools``.
@@ -69,11 +70,24 @@ def result_to_tool_result(name: str, result: Any) -> ToolResult:
         return ToolResult.ok(text)
 
 
+_MAX_NAME = 64
+
+
 def safe_name(name: str, prefix: str = "") -> str:
     """A name the chat-completions API accepts (letters, digits, ``_``, ``-``; at most 64
     characters).
+
+    A valid name is kept as it is. A name that had to change (Chinese, spaces, punctuation, too
+    long) keeps its ASCII part and gains 8 hex digits of its original's SHA-256, so two names that
+    differ only in what was replaced (``查询订单`` and ``取消订单``, or two long names with the same
+    first 64 characters) stay two names, and the same name always gets the same rewrite.
     """
-    return _VALID_NAME.sub("_", f"{prefix}{name}")[:64] or "tool"
+    whole = f"{prefix}{name}"
+    if whole and not _VALID_NAME.search(whole) and len(whole) <= _MAX_NAME:
+        return whole
+    digest = hashlib.sha256(whole.encode("utf-8")).hexdigest()[:8]
+    kept = re.sub(r"_{2,}", "_", _VALID_NAME.sub("_", whole)).strip("_-")
+    return f"{kept[: _MAX_NAME - len(digest) - 1]}_{digest}" if kept else f"tool_{digest}"
 
 
 def tools_from_listing(
