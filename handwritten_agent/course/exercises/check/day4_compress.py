@@ -36,7 +36,17 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from .framework import _brief, _callable, _Check, _short, exercise, offline_client, typed
+from .framework import (
+    _brief,
+    _callable,
+    _Check,
+    _short,
+    exercise,
+    full_width,
+    offline_client,
+    refill,
+    typed,
+)
 
 __all__ = ["day4_compress"]
 
@@ -258,7 +268,10 @@ def _structure(messages: list[dict[str, Any]], got: Any, budget: int) -> str | N
             " summary_message(text) 放进 system 消息"
         )
     if len(summaries) > 1:
-        return f"结果里有 {len(summaries)} 条摘要：之前的摘要要交给模型、合进新摘要，而不是留着它再加一条"
+        return (
+            f"结果里有 {len(summaries)} 条摘要：之前的摘要要交给模型、合进新摘要，"
+            "而不是留着它再加一条"
+        )
     if summaries != [len(head)]:
         return "压缩后要有一条摘要（summary_message(...)），紧跟在开头的 system 消息后面"
     recent = [m for r in split_rounds(messages)[-2:] for m in r]
@@ -579,6 +592,7 @@ def _fixed_cases(check: _Check, compress: Callable[..., Any]) -> None:
             ),
         )
     check.ok(case, "快递状态（只在工具结果里）、预算、过敏、联系人")
+    _independent_compressions(check, compress)
 
     case = "告诉模型长度上限：压到低水位，剩余空间的 60%"
     for budget in (count_tokens(history) - 1, int(count_tokens(history) * 0.8)):
@@ -655,6 +669,112 @@ def _fixed_cases(check: _Check, compress: Callable[..., Any]) -> None:
     check.ok(case, "两轮都保留")
 
 
+def _other_conversation(number: int) -> list[dict[str, Any]]:
+    """A conversation of six plain rounds (Chinese, full-width and mixed text), the same shape for
+    every ``number`` and other contents: a cache under a key that leaves out what was said hits."""
+    people = ("张三", "Ｌｉｓａ", "王五_Wang")
+    cities = ("乌鲁木齐", "ＳＨＡＮＧＨＡＩ", "成都 Chengdu")
+    texts = [
+        f"我叫{people[number % 3]}，订单号 ZX-{number}{number}7。",
+        f"我住在{cities[number % 3]}。",
+        f"我的预算是 {full_width(str(3100 + 17 * number))} 元。",
+        f"第 {number} 段对话：下周二开会。",
+        f"请记住暗号“{'甲乙丙'[number % 3]}-{number}”。",
+        "今天先到这里，谢谢！",
+    ]
+    history = [{"role": "system", "content": SYSTEM_PROMPT}]
+    for text in texts:
+        history += [
+            {"role": "user", "content": text},
+            {"role": "assistant", "content": f"好的，记下了：{text[:12]}"},
+        ]
+    return history
+
+
+def _independent_compressions(check: _Check, compress: Callable[..., Any]) -> None:
+    """Three conversations in a row — another conversation, then the same list given other
+    contents: each is compressed on its own (no summary from another conversation reaches the
+    model, the summary is this request's, the last two rounds are its own). Silent when right."""
+    from ....memory import count_tokens
+    from ....messages import ChatResult
+    from ....scripted import FunctionClient
+
+    asked: list[str] = []
+    codes: list[str] = []
+
+    def client() -> FunctionClient:
+        def reply(messages: list[dict[str, Any]], tools: Any) -> ChatResult:
+            asked.append(json.dumps(messages, ensure_ascii=False))
+            codes.append(f"摘要编号 Q{len(codes) + 1}7")
+            return ChatResult(content=f"- {codes[-1]}：用户说过的事")
+
+        return FunctionClient(reply, max_calls=5)
+
+    kept: list[dict[str, Any]] = []
+
+    def outcome(messages: list[dict[str, Any]]) -> Callable[[], dict[str, Any]]:
+        def run() -> dict[str, Any]:
+            before = len(asked)
+            got = compress(messages, client(), count_tokens(messages) - 1)
+            mine = codes[before:]
+            others = codes[:before]
+            summary = (
+                next((m for m in got if _is_summary(m)), None) if isinstance(got, list) else None
+            )
+            return {
+                "摘要是这一次模型写的": bool(
+                    mine and summary and any(code in str(summary.get("content")) for code in mine)
+                ),
+                "写摘要的请求里有别的对话的摘要": any(
+                    code in request for request in asked[before:] for code in others
+                ),
+                "最近两轮": [m.get("content") for m in got[-4:] if isinstance(m, dict)]
+                if isinstance(got, list)
+                else typed(got, 80),
+            }
+
+        return run
+
+    def wanted(messages: list[dict[str, Any]]) -> dict[str, Any]:
+        return {
+            "摘要是这一次模型写的": True,
+            "写摘要的请求里有别的对话的摘要": False,
+            "最近两轮": [m["content"] for m in messages[-4:]],
+        }
+
+    runs = []
+    for number in (1, 2, 3):
+        conversation = _other_conversation(number)
+        target = conversation if number == 1 else kept
+        if number > 1:  # the same list object, given another conversation
+            runs.append(
+                (
+                    f"同一个列表换成第 {number} 段对话" if number == 3 else f"另一段对话 #{number}",
+                    (lambda c=conversation: outcome(refill(kept, c))()),
+                    wanted(conversation),
+                    f"{_roles(conversation)}，budget = 它的 token 数 − 1",
+                )
+            )
+        else:
+            runs.append(
+                (
+                    "第 1 段对话",
+                    outcome(target),
+                    wanted(conversation),
+                    f"{_roles(conversation)}，budget = 它的 token 数 − 1",
+                )
+            )
+    check.independent(
+        "另一段对话、同一个列表换了内容：各压各的",
+        runs,
+        hint=(
+            "每次压缩只依据这一次传进来的 messages：之前的摘要只从输入开头的 system 消息里取"
+            "（没有就是 None），不要把上一次的摘要、结果存在全局变量里，也不要按轮数、长度或"
+            " id(messages) 缓存。"
+        ),
+    )
+
+
 # ---------------------------------------------------------------------------------------------
 # The generated conversations
 # ---------------------------------------------------------------------------------------------
@@ -705,7 +825,10 @@ def _lost_hint(statement: str, values: tuple[str, ...], wordy: Wordy) -> str:
             "下一次压缩时却没有交给模型：之前的摘要要作为 previous_summary "
             "一起交给模型（滚动摘要），否则每压缩一次就丢一批。"
         )
-    return f"“{statement}”在后来的压缩里丢了：检查告诉模型的长度上限，以及之前的摘要有没有一起交给模型。"
+    return (
+        f"“{statement}”在后来的压缩里丢了：检查告诉模型的长度上限，"
+        "以及之前的摘要有没有一起交给模型。"
+    )
 
 
 def _generated_case(
