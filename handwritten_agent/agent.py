@@ -277,6 +277,12 @@ class Agent:
                     yield stop(reply.finish_reason, error=(f"第 {index} 步：{cut}"))  # type: ignore[arg-type]
                     return
                 if not reply.tool_calls:  # no tool wanted: this is the answer, unless it is empty
+                    if reply.refusal and not (reply.content or "").strip():
+                        yield stop(
+                            "refusal",
+                            error=f"第 {index} 步模型拒绝了这个请求：{reply.refusal}",
+                        )
+                        return
                     if not (reply.content or "").strip():
                         yield stop(
                             "error",

@@ -233,6 +233,9 @@ class ChatResult:
     model: str = ""
     raw: Any = None
     reasoning_content: str | None = None
+    refusal: str | None = None
+    """The model's own words when it declines (``message.refusal`` of structured outputs); then
+    ``content`` is usually ``None``."""
 
     def to_message(self) -> dict[str, Any]:
         """The assistant message to append to the conversation, echoing ``tool_calls`` exactly."""
@@ -260,6 +263,7 @@ class ChatResult:
             "usage": usage,
             "model": self.model,
             "reasoning_content": self.reasoning_content,
+            "refusal": self.refusal,
         }
 
     @classmethod
@@ -279,6 +283,7 @@ class ChatResult:
                 )
             ),
             reasoning_content=data.get("reasoning_content"),
+            refusal=data.get("refusal"),
         )
 
 

@@ -21,8 +21,8 @@ from .tools import ToolResult
 
 StopReason = str
 """``final``, ``max_steps``, ``timeout``, ``error``, ``needs_confirmation``, ``length`` (the reply
-was cut off at its token limit), ``content_filter`` (the provider withheld it), or the reason of a
-``StopRun``."""
+was cut off at its token limit), ``content_filter`` (the provider withheld it), ``refusal`` (the
+model declined in its ``refusal`` field, with no answer), or the reason of a ``StopRun``."""
 
 EventKind = str
 """The loop's own kinds — ``run_start``, ``model_call``, ``tool_call``, ``tool_result``,

@@ -62,6 +62,7 @@ ENDINGS_ZH: dict[str, str] = {
     "cancelled": "已取消",
     "length": "回复被截断了（达到回复长度上限）",
     "content_filter": "回复被内容过滤拦下了",
+    "refusal": "模型拒绝了这个请求",
 }
 """How a run ended, in words (``RunResult.stop_reason`` → Chinese)."""
 

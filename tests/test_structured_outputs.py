@@ -361,3 +361,41 @@ def test_local_json_mode_uses_the_json_grammar_and_tools_get_none(fake_llama_cpp
     assert "grammar" not in backend._prepare(with_tools).options
     plain = ChatRequest(model="m", messages=[{"role": "user", "content": "你好"}])
     assert "grammar" not in backend._prepare(plain).options
+
+
+def test_a_refusal_reaches_the_caller_and_ends_the_run_with_its_words(offline_server) -> None:
+    from handwritten_agent.agent import Agent
+    from handwritten_agent.llm import ChatClient
+    from handwritten_agent.messages import ChatResult
+    from handwritten_agent.scripted import ScriptedClient
+    from handwritten_agent.tools import ToolRegistry, tool
+    from handwritten_agent.widgets import ENDINGS_ZH
+
+    # the client keeps the API's refusal field, whole and streamed
+    client = ChatClient(offline_server.base_url, "test", "course-sim:malformed_json", max_retries=0)
+    messages = [{"role": "user", "content": "上海今天天气怎么样"}]
+    whole = client.complete(messages, [WEATHER])
+    done = [event for event in client.stream(messages, [WEATHER]) if event.kind == "done"]
+    for result in (whole, done[-1].result):
+        assert result.content is None and not result.tool_calls and result.refusal
+        assert ChatResult.from_dict(result.to_dict()).refusal == result.refusal
+    assert done[-1].result.refusal == whole.refusal
+
+    # the loop ends on it with the model's words, not as an "empty reply", and runs no tool
+    ran: list[str] = []
+
+    @tool(name="get_weather")
+    def get_weather(city: str) -> dict:
+        """查询城市天气。
+
+        Args:
+            city: 城市名，例如：上海
+        """
+        ran.append(city)
+        return {"city": city}
+
+    refused = ChatResult(content=None, refusal="这个请求我不能回答。", finish_reason="stop")
+    run = Agent(ScriptedClient([refused]), ToolRegistry([get_weather])).run("上海今天天气怎么样")
+    assert run.stop_reason == "refusal" and "这个请求我不能回答。" in (run.error or "")
+    assert "空回复" not in (run.error or "") and not ran and not run.answer
+    assert ENDINGS_ZH["refusal"]

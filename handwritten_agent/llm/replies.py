@@ -61,6 +61,7 @@ def result_from_completion(response: Any) -> ChatResult:
         model=response.model or "",
         raw=response,
         reasoning_content=_reasoning(message),
+        refusal=getattr(message, "refusal", None) or None,
     )
 
 
@@ -87,6 +88,7 @@ class _StreamAssembler:
     def __init__(self) -> None:
         self.content: list[str] = []
         self.reasoning: list[str] = []
+        self.refusal: list[str] = []
         self.saw_content = False
         self.calls: dict[int, dict[str, Any]] = {}
         self.finish_reason: str | None = None
@@ -108,6 +110,9 @@ class _StreamAssembler:
                 if reasoning:
                     self.reasoning.append(reasoning)
                     yield StreamEvent("reasoning", text=reasoning)
+                refusal = getattr(delta, "refusal", None)
+                if refusal:
+                    self.refusal.append(refusal)
                 if delta.content is not None:
                     self.saw_content = True
                     if delta.content:
@@ -150,4 +155,5 @@ class _StreamAssembler:
             model=self.model,
             raw=self.chunks,
             reasoning_content="".join(self.reasoning) if self.reasoning else None,
+            refusal="".join(self.refusal) or None,
         )

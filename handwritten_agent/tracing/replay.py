@@ -41,7 +41,15 @@ from ..tools import ToolRegistry, ToolResult
 from .redact import Redactor
 from .trace import TraceRun, as_run
 
-NATIVE_ENDINGS = ("final", "max_steps", "error", "needs_confirmation", "length", "content_filter")
+NATIVE_ENDINGS = (
+    "final",
+    "max_steps",
+    "error",
+    "needs_confirmation",
+    "length",
+    "content_filter",
+    "refusal",
+)
 """Stop reasons the loop reaches by itself; any other (``budget``, ``timeout``…) is re-raised at the
 same event.
 """
