@@ -187,4 +187,30 @@ def replica_app() -> Any:
     return app
 
 
-__all__ = ["PostgresServer", "execute", "missing", "replica_app", "rows"]
+def office_replica_app() -> Any:
+    """``uvicorn --factory pg_server:office_replica_app``: the real office service (the default
+    agent factory, the offline simulator, the office clock fixed) on the database in
+    ``HAT_TEST_DB``, its office data in ``HAT_TEST_DATA`` — a replica on a host of its own when
+    that folder is its alone.
+    """
+    from datetime import datetime
+
+    from handwritten_agent.config import load_settings
+    from handwritten_agent.service import ServiceSettings, create_app
+
+    lease = float(os.environ.get("HAT_TEST_LEASE", "30"))
+    return create_app(
+        ServiceSettings(
+            db_path=os.environ["HAT_TEST_DB"],
+            data_dir=os.environ["HAT_TEST_DATA"],
+            llm=load_settings({"LLM_PROVIDER": "offline"}, dotenv=False),
+            clock=lambda: datetime(2026, 3, 12, 14, 30),
+            workers=int(os.environ.get("HAT_TEST_WORKERS", "2")),
+            lease_seconds=lease,
+            heartbeat_seconds=lease / 6,
+            trace=False,
+        )
+    )
+
+
+__all__ = ["PostgresServer", "execute", "missing", "office_replica_app", "replica_app", "rows"]

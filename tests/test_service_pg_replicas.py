@@ -33,7 +33,16 @@ hangs, never a measure of speed).
 
 
 class Replica:
-    def __init__(self, db: str, folder: Path, *, workers: int, lease: float):
+    def __init__(
+        self,
+        db: str,
+        folder: Path,
+        *,
+        workers: int,
+        lease: float,
+        app: str = "pg_server:replica_app",
+        env: dict[str, str] | None = None,
+    ):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {
@@ -42,6 +51,7 @@ class Replica:
             "HAT_TEST_WORKERS": str(workers),
             "HAT_TEST_LEASE": str(lease),
             "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]),
+            **(env or {}),
         }
         self.log = (folder / f"replica-{self.port}.log").open("w")
         self.process = subprocess.Popen(
@@ -50,7 +60,7 @@ class Replica:
                 "-m",
                 "uvicorn",
                 "--factory",
-                "pg_server:replica_app",
+                app,
                 "--port",
                 str(self.port),
                 "--log-level",
@@ -226,3 +236,122 @@ def kinds(db: str, run_id: str) -> list[str]:
         kind
         for (kind,) in rows(db, "SELECT kind FROM events WHERE run_id = ? ORDER BY seq", (run_id,))
     ]
+
+
+# ------------------------------------------------------------------ a cumulative limit, two hosts
+
+
+def sms_message(ids: list[str]) -> str:
+    return f"给客户 {'、'.join(ids)} 发短信，内容是：本周五停车场维修"
+
+
+def sms_sent(hosts: list[Path]) -> int:
+    """Text messages in the outboxes of every host's office database, together."""
+    total = 0
+    for host in hosts:
+        ((count,),) = rows(
+            str(host / "office" / "office.sqlite"), "SELECT COUNT(*) FROM sms_outbox"
+        )
+        total += count
+    return total
+
+
+def settled(client: httpx.Client, run_id: str, request_id: str) -> dict:
+    """The run once its confirmation ``request_id`` has been applied: completed, failed, or waiting
+    for another request.
+    """
+    deadline = time.monotonic() + PATIENCE
+    while True:  # bounded by the deadline
+        run = client.get(f"/v1/runs/{run_id}").json()
+        if run["status"] in ("completed", "failed", "cancelled") or (
+            run["status"] == "requires_action" and [p["id"] for p in run["pending"]] != [request_id]
+        ):
+            return run
+        assert time.monotonic() < deadline, f"运行 {run_id} 没有在期限内处理完确认：{run}"
+        time.sleep(0.1)
+
+
+def test_the_cumulative_sms_limit_holds_across_replicas_on_two_hosts(postgres_url, tmp_path):
+    """Two replicas whose office data folders differ (two hosts), one database. A clerk asks for 4
+    messages on A and 4 on B (limit 5): each batch alone is L2; both are confirmed at the same
+    moment, each on its own replica. One batch is sent; the other has become L3 and waits for the
+    approver (the gate's rule for a cumulative limit) — never 8 messages on two confirmations.
+    """
+    store = Store(postgres_url)
+    try:
+        _, clerk = store.add_user("张明", "行政助理")
+        _, boss = store.add_user("李丽", "行政主管")
+    finally:
+        store.close()
+    hosts = [tmp_path / "host-a", tmp_path / "host-b"]
+    replicas = [
+        Replica(
+            postgres_url,
+            tmp_path,
+            workers=2,
+            lease=30.0,
+            app="pg_server:office_replica_app",
+            env={"HAT_TEST_DATA": str(host)},
+        )
+        for host in hosts
+    ]
+    clerks: list[httpx.Client] = []
+    try:
+        for replica in replicas:
+            replica.ready()
+        clerks = [replica.client(clerk) for replica in replicas]
+        ids = [f"C00{i}" for i in range(1, 9)]
+        runs = [
+            on.post("/v1/runs", json={"session_id": f"s{n}", "message": sms_message(batch)}).json()
+            for n, (on, batch) in enumerate(zip(clerks, (ids[:4], ids[4:])))
+        ]
+        waiting = [
+            wait_for(on, run["id"], "requires_action", timeout=PATIENCE)["pending"][0]
+            for on, run in zip(clerks, runs)
+        ]
+        assert [p["level"] for p in waiting] == ["L2", "L2"]  # each batch fits the limit alone
+        with ThreadPoolExecutor(2) as pool:
+            answers = list(
+                pool.map(
+                    lambda n: clerks[n].post(
+                        f"/v1/runs/{runs[n]['id']}/confirmations/{waiting[n]['id']}",
+                        json={"decision": "approve"},
+                    ),
+                    range(2),
+                )
+            )
+        assert [answer.status_code for answer in answers] == [200, 200], [a.text for a in answers]
+        after = [settled(on, run["id"], p["id"]) for on, run, p in zip(clerks, runs, waiting)]
+        assert sorted(run["status"] for run in after) == ["completed", "requires_action"], after
+        assert sms_sent(hosts) == 4, "两台机器上的副本合起来也不能超过累计上限"
+        (held,) = [run for run in after if run["status"] == "requires_action"]
+        assert [(p["level"], p["approver_role"]) for p in held["pending"]] == [("L3", "行政主管")]
+        assert "超过批量上限 5" in held["pending"][0]["reason"]
+        decisions = [
+            decision
+            for (decision,) in rows(
+                postgres_url,
+                "SELECT decision FROM audit WHERE tool = ? ORDER BY id",
+                ("send_sms_to_customers",),
+            )
+        ]
+        assert decisions.count("confirmed") == 1 and decisions.count("escalated") == 1, decisions
+
+        # the approver decides on the other replica: now the second batch goes out
+        other = 1 - after.index(held)
+        with replicas[other].client(boss) as approver:
+            queue = approver.get("/v1/confirmations").json()["data"]
+            assert [item["request"]["id"] for item in queue] == [held["pending"][0]["id"]]
+            decided = approver.post(
+                f"/v1/runs/{held['id']}/confirmations/{held['pending'][0]['id']}",
+                json={"decision": "approve"},
+            )
+            assert decided.status_code == 200, decided.text
+        done = settled(clerks[other], held["id"], held["pending"][0]["id"])
+        assert done["status"] == "completed", done
+        assert sms_sent(hosts) == 8
+    finally:
+        for on in clerks:
+            on.close()
+        for replica in replicas:
+            replica.stop()

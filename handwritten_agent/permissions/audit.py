@@ -25,6 +25,11 @@ carries that text's origin in ``provenance`` (JSON: tool, call id, excerpt). Row
 log is keyed by) and, when the gate knows them, the names of who asked and who decided
 (``user_name``, ``decided_name``), which the table shows.
 
+The service on PostgreSQL keeps the same tables in its database instead
+(``service.store.audit.PostgresAuditLog``, a subclass with the same methods), so replicas on several
+hosts count the same limits; its ``exclusive(user_id, tool)`` makes a check's counts and the row it
+writes one step across replicas. Here ``exclusive`` does nothing.
+
 Left out: retention and rotation, tamper-evidence (hash chains), and shipping rows elsewhere (Day 6
 writes traces; Day 7's service reads this table).
 """
@@ -35,6 +40,8 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -140,6 +147,15 @@ class AuditLog:
         for name, kind in _ADDED.items():
             if name not in present:
                 self._db.execute(f"ALTER TABLE audit ADD COLUMN {name} {kind}")
+
+    @contextmanager
+    def exclusive(self, user_id: str | None, tool: str) -> Iterator[None]:
+        """A block in which counting and writing down the calls of ``tool`` by ``user_id`` are one
+        step for everyone sharing this log (the service's PostgreSQL log locks per user and tool).
+        Here it does nothing: in one process the gate orders the approvals it applies itself, and
+        several processes on one file behave as they always have.
+        """
+        yield
 
     # ------------------------------------------------------------------ writing
 

@@ -3,11 +3,16 @@ gate, memory per session, a trace per run, and a fallback model.
 
 ``OfficeAssistant(settings)`` is the service's default agent factory. Created once per service, it
 opens (or, the first time, creates) the office database under ``settings.data_path / "office"`` and
-the policy whose audit log lies next to it; then, for every run (and every resume of a paused run),
-it builds:
+the policy whose audit log lies next to it — or, when the service runs on PostgreSQL, in the
+service's database (``store.audit.PostgresAuditLog``), so that the cumulative limits counted from it
+hold for every replica on every host; then, for every run (and every resume of a paused run), it
+builds:
 
 - the office tools for the service user (``office.registry(user)``: who books and sends is the user
-  behind the bearer token, never a tool argument), behind ``office.policy()`` with that user's role;
+  behind the bearer token, never a tool argument), behind ``office.policy()`` with that user's role,
+  through ``SharedLimitGate``: the permission gate whose check of one call — count what was granted,
+  write the decision — is one step per user and tool for every replica (``AuditLog.exclusive``;
+  nothing changes on SQLite);
 - the memory of the session: the runner passes the session's earlier turns, and a Day 4 window trims
   what is sent to ``settings.token_budget`` tokens, whole rounds at a time;
 - a Day 6 trace, ``traces/<run id>.jsonl`` (``request_id`` = the run id, with ``user_id`` and
@@ -35,12 +40,13 @@ from typing import Any
 
 from ..agent import Agent
 from ..claims import ClaimCheck
-from ..hooks import EventHook
-from ..messages import ChatModel
-from ..permissions import Policy, PolicyGate, User, approve, reject
+from ..hooks import EventHook, HookContext
+from ..messages import ChatModel, ToolCall
+from ..permissions import AuditLog, Policy, PolicyGate, User, approve, reject
 from ..run import AgentEvent
 from ..scenarios.office import OfficeScenario
 from ..storage import connect
+from ..tools import ToolResult
 from .models import Models, build_models
 from .settings import ServiceSettings
 
@@ -122,6 +128,31 @@ def open_office(folder: Path, clock: Callable[[], datetime]) -> OfficeScenario:
     return OfficeScenario(folder, clock)
 
 
+class SharedLimitGate(PolicyGate):
+    """The permission gate, each call's check inside ``policy.audit.exclusive(user, tool)``: the
+    counts behind a rate or cumulative limit and the decision row written after them are one step,
+    so two replicas checking the same user's same tool at once cannot both pass a limit that only
+    one of them may (see ``store.audit``). The tool itself runs after the block, never inside it.
+    """
+
+    def check_call(self, call: ToolCall, context: HookContext) -> ToolResult | None:
+        with self.policy.audit.exclusive(getattr(self.user, "id", None), call.name):
+            return super().check_call(call, context)
+
+
+def audit_log_for(db: str) -> AuditLog | None:
+    """Where the policy of a service on ``db`` writes its audit: the service's own PostgreSQL
+    database for a ``postgresql://`` URL; None (the office folder's SQLite file) otherwise.
+    """
+    from .store import is_postgres_url
+
+    if not is_postgres_url(db):
+        return None
+    from .store.audit import PostgresAuditLog
+
+    return PostgresAuditLog(db)
+
+
 def office_agent(
     client: ChatModel,
     office: OfficeScenario,
@@ -155,7 +186,7 @@ def office_agent(
         max_seconds=max_seconds,
         memory=Window(token_budget, tools=visible),
         hooks=[
-            PolicyGate(policy, user),
+            SharedLimitGate(policy, user),
             *([ClaimCheck.from_registry(registry)] if check_claims else []),
             *(hooks or []),
         ],
@@ -171,7 +202,8 @@ class OfficeAssistant:
         self.settings = settings
         self.clock: Callable[[], datetime] = settings.clock or datetime.now
         self.office = open_office(settings.data_path / "office", self.clock)
-        self.policy = self.office.policy()
+        audit = audit_log_for(settings.db_path)
+        self.policy = self.office.policy() if audit is None else self.office.policy(audit=audit)
         self.traces = settings.data_path / "traces"
         self.models = models or build_models(
             settings.llm,
@@ -238,6 +270,8 @@ def make_decision(row: dict[str, Any], decider: User) -> Any:
 __all__ = [
     "OfficeAssistant",
     "SYSTEM_PROMPT",
+    "SharedLimitGate",
+    "audit_log_for",
     "calendar",
     "default_agent_factory",
     "make_decision",
