@@ -21,6 +21,7 @@ pytest.importorskip("mcp", reason="没有安装 mcp（pip install 'mcp>=1.20,<2'
 
 from handwritten_agent.agent import Agent  # noqa: E402
 from handwritten_agent.course.evaluation.engine import evaluate  # noqa: E402
+from handwritten_agent.course.evaluation.mcp import MCPWorlds  # noqa: E402
 from handwritten_agent.course.evaluation.office_cases import (
     NOW,
     OFFICE_CASES,
@@ -33,7 +34,6 @@ from handwritten_agent.mcp_tools.adapter import (
     tools_from_listing,
 )  # noqa: E402
 from handwritten_agent.mcp_tools.connection import SDKConnection  # noqa: E402
-from handwritten_agent.mcp_tools.evaluation import MCPWorlds  # noqa: E402
 from handwritten_agent.mcp_tools.wire import WireClient, WireError  # noqa: E402
 from handwritten_agent.scenarios import basic_registry  # noqa: E402
 from handwritten_agent.tools import ToolRegistry  # noqa: E402

@@ -1,6 +1,10 @@
 """``connect()``: the one call notebooks make — settings from ``.env``, the course's own server when
 needed, a banner.
 
+The course's own server (the offline simulator and the local model) is not imported here: it is
+found through the ``handwritten_agent.servers`` entry point that ``pyproject.toml`` declares, so
+this module depends on no part of ``course/`` and another package could provide the server.
+
 Left out: the client itself (``client``).
 """
 
@@ -9,6 +13,8 @@ from __future__ import annotations
 import atexit
 import dataclasses
 import threading
+from collections.abc import Callable
+from importlib.metadata import entry_points
 from typing import Any
 
 from ..config import PRESETS, SIMULATOR_MODEL, ConfigError, Settings, read_variables, resolve
@@ -24,6 +30,20 @@ OFFLINE_API_KEY = "offline-no-key-needed"  # the course's own server accepts any
 _servers: dict[tuple[str, str | None], Any] = {}
 _servers_lock = threading.Lock()
 
+SERVERS_GROUP = "handwritten_agent.servers"
+
+
+def server_factory(name: str = "course") -> Callable[..., Any]:
+    """The ``serve(backend=..., model_path=...)`` function registered under ``name`` in the
+    ``handwritten_agent.servers`` entry-point group."""
+    found = [point for point in entry_points(group=SERVERS_GROUP) if point.name == name]
+    if not found:
+        raise ConfigError(
+            f"找不到课程自带的模型服务器（入口点 {SERVERS_GROUP}:{name}）。"
+            "请在项目目录里用 pip install -e . 安装（make install 会做这一步），再重启内核。"
+        )
+    return found[0].load()
+
 
 def shared_server(backend: str = "offline", model_path: str | None = None) -> Any:
     """The one in-process server per backend (and model file) in this process, started on first use
@@ -32,9 +52,7 @@ def shared_server(backend: str = "offline", model_path: str | None = None) -> An
     with _servers_lock:
         server = _servers.get(key)
         if server is None:
-            from ..course.offline import serve
-
-            server = serve(backend=backend, model_path=model_path)
+            server = server_factory()(backend=backend, model_path=model_path)
             if not _servers:
                 atexit.register(stop_shared_servers)
             _servers[key] = server

@@ -18,10 +18,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..scenarios.office import OfficeScenario
-from ..tools import ToolRegistry
-from .adapter import MCPToolbox
-from .wire import WireClient
+from ...mcp_tools.adapter import MCPToolbox
+from ...mcp_tools.wire import WireClient
+from ...scenarios.office import OfficeScenario
+from ...tools import ToolRegistry
 
 
 class _ServedOffice(OfficeScenario):
@@ -56,11 +56,11 @@ class MCPWorlds:
         self._n = 0
 
     def __call__(self, case: Any) -> Any:
-        from ..course.evaluation.engine import World
-        from ..course.evaluation.office_cases import ACTING, APPROVER, NOW
-        from ..permissions import User, approve, reject
-        from ..scenarios.office import APPROVER_ROLE
-        from ..service.agents import office_agent
+        from ...permissions import User, approve, reject
+        from ...scenarios.office import APPROVER_ROLE
+        from ...service.agents import office_agent
+        from .engine import World
+        from .office_cases import ACTING, APPROVER, NOW
 
         self._n += 1
         folder = self.root / f"{self._n:03d}_{case.id}"
