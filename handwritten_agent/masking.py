@@ -1,7 +1,7 @@
 """Masking personal data and secrets: mobile and landline numbers, Chinese ID numbers, emails, bank
 cards, API keys and tokens.
 
-The seeds' rule: a tool result is masked before it enters the model's context, unless a later step
+The course's rule: a tool result is masked before it enters the model's context, unless a later step
 really needs the clear value. The same masking is used for confirmation cards, the audit log and
 traces, so one module finds and masks, and everyone else calls it:
 

@@ -35,7 +35,7 @@ from .jsontext import json_type_name, json_type_zh
 from .messages import parse_arguments
 
 PERMISSION_LEVELS = ("L0", "L1", "L2", "L3")
-"""L0 hidden/refused, L1 read-only, L2 confirm once, L3 approval (the seeds' four-level model;
+"""L0 hidden/refused, L1 read-only, L2 confirm once, L3 approval (the course's four-level model;
 enforced on Day 5).
 """
 

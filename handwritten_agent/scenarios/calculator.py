@@ -1,13 +1,13 @@
 """A calculator tool that never runs the expression as code.
 
-The seeds' calculator calls ``eval`` on model output — even with ``__builtins__`` emptied, that can
-be escaped (attribute chains reach ``object.__subclasses__()``) or used to hang the process
-(``9**9**9**9``). Here the expression is only *parsed* with ``ast.parse`` into a tree, and a small
-interpreter walks that tree, accepting a whitelist of node types: numbers, ``+ - * / // % **``,
-parentheses, unary ``+``/``-``, a few ``math`` functions called by name, and the constants ``pi``,
-``e`` and ``tau``. Everything else (names, attributes, lambdas, subscripts, strings, comparisons …)
-is refused before anything is computed. Limits on length, node count, exponent and the size of
-every intermediate result keep each call fast and small.
+A calculator that calls ``eval`` on model output (a common shortcut in agent tutorials) — even with
+``__builtins__`` emptied, that can be escaped (attribute chains reach ``object.__subclasses__()``)
+or used to hang the process (``9**9**9**9``). Here the expression is only *parsed* with
+``ast.parse`` into a tree, and a small interpreter walks that tree, accepting a whitelist of node
+types: numbers, ``+ - * / // % **``, parentheses, unary ``+``/``-``, a few ``math`` functions called
+by name, and the constants ``pi``, ``e`` and ``tau``. Everything else (names, attributes, lambdas,
+subscripts, strings, comparisons …) is refused before anything is computed. Limits on length, node
+count, exponent and the size of every intermediate result keep each call fast and small.
 
 Input is normalised first, so the model (or a learner) may write ``×``, ``÷``, ``^`` for power and
 full-width digits and operators (``１２＋３``).

@@ -1,10 +1,10 @@
-"""The release checklist (seed 001 §8.4), checked against the course's office assistant and the
-package's code.
+"""The release checklist (Day 7's table of what to check before shipping), checked against the
+course's office assistant and the package's code.
 
     python -m handwritten_agent checklist   # ✅/❌ per item and where to fix; exit 1 if any ❌
     python -m handwritten_agent checklist --json checklist.json
 
-Each item of the seed's table is turned into something that can fail:
+Each item of the table is turned into something that can fail:
 
 ==========  =====================================================================================
 工具安全     no ``eval``/``exec`` call in the package (an ``ast`` scan); arguments validated first
@@ -48,7 +48,7 @@ class Item:
     key: str
     title: str
     question: str
-    """The seed's wording of what to confirm."""
+    """The table's wording of what to confirm."""
     passed: bool
     detail: str
     fix: str

@@ -1,7 +1,7 @@
 """Ten office requests the assistant must handle, each with the calls, the database state and the
 facts that decide it.
 
-They follow seed 003's office-admin scenario (rooms, bookings, notification emails, purchases) and
+They follow the course's office-admin scenario (rooms, bookings, notification emails, purchases) and
 the things that go wrong in production: a request to refuse, chit-chat that needs no tool, a
 multi-step task, a booking the user rejects at the confirmation, a bulk SMS that must wait for an
 approver, and an email carrying an injected instruction. The clock is fixed at 2026-03-12 14:30 (a

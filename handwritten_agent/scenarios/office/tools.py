@@ -1,5 +1,5 @@
-"""The office assistant's tools on the SQLite database: seed 003's four, plus bulk SMS, the inbox
-and customer records.
+"""The office assistant's tools on the SQLite database: the four of the office-admin scenario
+(rooms, bookings, notification emails, purchases), plus bulk SMS, the inbox and customer records.
 
 ==============================  =====  ==========================================================
 tool                            level  what it does
@@ -20,9 +20,9 @@ Every tool validates its input and returns the course's ``{success, data, error}
 raised as ``ToolError`` with a Chinese message the model can act on). The levels here are the tools'
 defaults; a ``Policy`` may change them per role.
 
-``send_sms_to_customers`` keeps the seeds' accident reproducible on purpose: a bulk tool whose
-recipients default to "everyone". Its ``targets`` option counts the recipients a call would reach,
-which the policy's bulk limit reads.
+``send_sms_to_customers`` keeps Day 5's accident (an SMS to every customer) reproducible on purpose:
+a bulk tool whose recipients default to "everyone". Its ``targets`` option counts the recipients a
+call would reach, which the policy's bulk limit reads.
 
 Left out: real email and SMS delivery (the outbox tables are the sandbox), cancelling bookings, time
 zones.
