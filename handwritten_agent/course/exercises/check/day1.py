@@ -15,6 +15,7 @@ from typing import Any
 from .framework import (
     _CALCULATOR_SCHEMA,
     _CHINESE,
+    ExerciseFailed,
     _brief,
     _callable,
     _Check,
@@ -765,6 +766,9 @@ def day1_assemble_stream(
 # ---------------------------------------------------------------------------------------------
 
 _VARIABLES = ("LLM_API_KEY", "LLM_MODEL", "LLM_BASE_URL", "LLM_TIMEOUT")
+_QUIET = "\0"
+"""Ends the name of a case added later, which prints nothing when it passes (a passing check's
+output stays as it was)."""
 # what a message must say besides the variable, in any words: (name shown in the hint, pattern)
 _MEANINGS = {
     "超时": re.compile(
@@ -857,6 +861,15 @@ def _explain_cases() -> list[
             "401 说明服务器不认这个密钥",
         ),
         (
+            "401 密钥错误（中文服务商的说法）" + _QUIET,
+            lambda: _status_error(
+                openai.AuthenticationError, 401, "身份验证失败：令牌已过期或验证不正确。"
+            ),
+            (key,),
+            (model, timeout, "超时"),
+            "401 说明服务器不认这个密钥",
+        ),
+        (
             "404 模型不存在（真实请求 course-sim:no_such_model）",
             lambda: _sdk_error("course-sim:no_such_model"),
             (model,),
@@ -869,6 +882,15 @@ def _explain_cases() -> list[
                 openai.NotFoundError,
                 404,
                 "The model `gpt-5o` does not exist or you do not have access to it.",
+            ),
+            (model,),
+            (key, timeout, "超时"),
+            "404 多半是模型名写错了",
+        ),
+        (
+            "404 模型不存在（中文和全角的说法）" + _QUIET,
+            lambda: _status_error(
+                openai.NotFoundError, 404, "模型 ｑｗｅｎ-ＭＡＸ-最新版 不存在，请检查模型名称。"
             ),
             (model,),
             (key, timeout, "超时"),
@@ -926,9 +948,37 @@ def _raised_hint(exc: Exception) -> str:
             " 判断异常的类型，再读它的属性。"
         )
     if isinstance(exc, KeyError):
-        return "按 type(exc) 查表只认得表里那几种类型：用 isinstance 逐个判断（子类也算），最后留一个兜底分支。"
+        return (
+            "按 type(exc) 查表只认得表里那几种类型：用 isinstance 逐个判断（子类也算），"
+            "最后留一个兜底分支。"
+        )
     return (
         "你的函数遇到这种异常时自己抛出了异常：用 isinstance 判断类型，任何异常都要返回一段文字。"
+    )
+
+
+_ESCAPED = re.compile(r"\\u[0-9a-fA-F]{4}")
+
+
+def _escaped(exc: Exception, got: Any) -> str | None:
+    """A ``\\uXXXX`` escape in the explanation that the error's own text does not have: Chinese
+    shown escaped (``json.dumps`` without ``ensure_ascii=False``). None when there is none."""
+    if not isinstance(got, str):
+        return None
+    found = _ESCAPED.search(got)
+    return found.group() if found is not None and found.group() not in str(exc) else None
+
+
+def _fail_escaped(check: _Check, case: str, given: str, got: str, escape: str) -> ExerciseFailed:
+    return check.fail(
+        case,
+        given=given,
+        expected="中文原样出现在说明里",
+        got=f"说明里有 {escape} 这样的转义：{_brief(got, 120)}",
+        hint=(
+            "json.dumps 默认把中文写成 \\uXXXX：要把错误内容放进说明，就用"
+            " json.dumps(..., ensure_ascii=False)，或直接用 exc.message / str(exc)。"
+        ),
     )
 
 
@@ -963,6 +1013,7 @@ def day1_explain_error(check: _Check, explain_error: Callable[[Exception], str])
 
     _callable(check.exercise, explain_error)
     for case, make_error, must, must_not, meaning in _explain_cases():
+        case, quiet = case.removesuffix(_QUIET), case.endswith(_QUIET)
         exc = make_error()
         got = check.call(
             case,
@@ -981,18 +1032,27 @@ def day1_explain_error(check: _Check, explain_error: Callable[[Exception], str])
                 hint=_too_short(got)
                 or "返回一句中文（str），说清楚出了什么问题、该改 .env 里的哪个变量。",
             )
+        escape = _escaped(exc, got)
+        if escape:
+            raise _fail_escaped(check, case, given, got, escape)
         missing = [word for word in must if not _says(got, word)]
         if missing:
             named = [word for word in _VARIABLES if word in got]
             hint = (
                 f"{meaning}：说明里要提到 "
-                f"{'、'.join(w if w in _VARIABLES else '“' + w + '”的意思（怎么说都行）' for w in missing)}"
-                "。"
+                + "、".join(w if w in _VARIABLES else f"“{w}”的意思（怎么说都行）" for w in missing)
+                + "。"
             )
             if named:
-                hint += f"你的说明提到的是 {'、'.join(named)}：看看判断顺序和 isinstance 的类型是不是对应上了。"
+                hint += (
+                    f"你的说明提到的是 {'、'.join(named)}："
+                    "看看判断顺序和 isinstance 的类型是不是对应上了。"
+                )
             if isinstance(exc, openai.APITimeoutError):
-                hint += "注意 openai.APITimeoutError 是 openai.APIConnectionError 的子类：先判断超时，再判断连接错误。"
+                hint += (
+                    "注意 openai.APITimeoutError 是 openai.APIConnectionError 的子类："
+                    "先判断超时，再判断连接错误。"
+                )
             raise check.fail(
                 case, given=given, expected=f"提到 {'、'.join(must)}", got=got, hint=hint
             )
@@ -1008,7 +1068,8 @@ def day1_explain_error(check: _Check, explain_error: Callable[[Exception], str])
                     "把所有变量都列一遍等于什么都没说。"
                 ),
             )
-        check.ok(case, f"{type(exc).__name__} → {_brief(got, 40)}")
+        if not quiet:
+            check.ok(case, f"{type(exc).__name__} → {_brief(got, 40)}")
 
     others: list[tuple[str, Callable[[], Exception]]] = [
         (
@@ -1019,10 +1080,28 @@ def day1_explain_error(check: _Check, explain_error: Callable[[Exception], str])
             "HTTP 400（SDK 的 BadRequestError）",
             lambda: _status_error(openai.BadRequestError, 400, "Invalid 'messages': empty array."),
         ),
+        (
+            "HTTP 400（中文信息，里面有 4010 这个数）" + _QUIET,
+            lambda: _status_error(
+                openai.BadRequestError, 400, "max_tokens 的取值 4010 超出了上限，请改小后重试。"
+            ),
+        ),
         ("不是 SDK 的异常：ValueError", lambda: ValueError("something unexpected")),
+        (
+            "HTTP 503（中文信息；和 500 是同一种异常）" + _QUIET,
+            lambda: _status_error(
+                openai.InternalServerError, 503, "上游服务暂时不可用：网关 β-接口 重置了连接。"
+            ),
+        ),
+        (
+            "同一种异常再来一次：ValueError（另一句话）" + _QUIET,
+            lambda: ValueError("配置文件缺少字段 甲-7"),
+        ),
         ("没有任何信息的异常：RuntimeError()", lambda: RuntimeError()),
     ]
+    earlier: list[Exception] = []
     for case, make_error in others:
+        case, quiet = case.removesuffix(_QUIET), case.endswith(_QUIET)
         exc = make_error()
         got = check.call(
             f"其他异常：{case}",
@@ -1048,8 +1127,58 @@ def day1_explain_error(check: _Check, explain_error: Callable[[Exception], str])
                 )
                 + '兜底分支也要返回一句中文，例如 f"调用模型失败：{type(exc).__name__}: {exc}"。',
             )
-        check.ok(f"其他异常：{case}", _brief(got, 40))
+        given = f"{type(exc).__name__}: {_brief(str(exc), 100)}"
+        escape = _escaped(exc, got)
+        if escape:
+            raise _fail_escaped(check, f"其他异常：{case}", given, got, escape)
+        wrong = [name for name in _VARIABLES[:2] + _VARIABLES[3:] if name in got]
+        if wrong and not any(name in str(exc) for name in wrong):
+            raise check.fail(
+                f"其他异常：{case}",
+                given=given,
+                expected=(
+                    "不指向 LLM_API_KEY、LLM_MODEL、LLM_TIMEOUT（这不是密钥、模型名或超时的问题）"
+                ),
+                got=got,
+                hint=(
+                    f"这个异常不是密钥、模型名或超时的问题，说明里却提到了 {'、'.join(wrong)}："
+                    "按异常的类型（isinstance）或 status_code 这个数来判断，不要在错误文字里找"
+                    "“401”这样的子串——“4010”里也有“401”。"
+                ),
+            )
+        leaked = next(
+            (
+                before
+                for before in earlier
+                if _message_of(before)
+                and _message_of(before) in got
+                and _message_of(before) not in str(exc)
+            ),
+            None,
+        )
+        if leaked is not None:
+            raise check.fail(
+                f"其他异常：{case}",
+                given=given,
+                expected=f"说明这一个异常（{type(exc).__name__}: {_brief(str(exc), 60)}）",
+                got=f"{_brief(got, 120)}（说的是前面那个异常：{_message_of(leaked)!r}）",
+                why="这次的说明里是前面另一个异常的内容",
+                hint=(
+                    "每次只依据这一次传进来的 exc 写说明：不要把说明按异常类型存起来"
+                    "（dict.setdefault 会把第一次的说明记进表里）、也不要存在全局变量里。"
+                ),
+            )
+        earlier.append(exc)
+        if not quiet:
+            check.ok(f"其他异常：{case}", _brief(got, 40))
     check.done()
+
+
+def _message_of(exc: Exception) -> str:
+    """The error's own words: the message of an HTTP error's body, else ``str(exc)``."""
+    body = getattr(exc, "body", None)
+    message = body.get("message") if isinstance(body, dict) else None
+    return message if isinstance(message, str) else str(exc)
 
 
 __all__ = ["day1_raw_chat", "day1_assemble_stream", "day1_explain_error"]
