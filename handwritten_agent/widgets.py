@@ -132,7 +132,14 @@ class ConfirmationCard:
         )
         self.starter = starter if starter is not None else getattr(gate, "user", None)
         self.decider = decider
-        self.approvers = [person for person in approvers if self._allowed(person, approve=True)]
+        # whom this card can be handed to: people who may approve it, never the one looking at it
+        # (an approver's own card offers no 交给 herself, so a click cannot add card after card)
+        viewer_id = getattr(self.viewer, "id", None)
+        self.approvers = [
+            person
+            for person in approvers
+            if self._allowed(person, approve=True) and person.id != viewer_id
+        ]
         self.decision: Decision | None = None
         self.handed_to: User | None = None
 

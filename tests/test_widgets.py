@@ -187,6 +187,10 @@ def test_an_l3_card_for_someone_without_the_approver_role_cannot_approve_and_han
         and panel.cards[1].viewer == BOSS
     )
     assert not panel.cards[1].approve_button.disabled and "1 个调用等待决定" in panel.note.value
+    # the approver's own card offers no 交给 herself: nothing there can add card after card
+    assert [b.description for b in panel.cards[1].hand_off_buttons] == []
+    card.hand_off_buttons[0].click()  # a second click on the handed-off card adds nothing either
+    assert len(panel.cards) == 2
     panel.cards[1].approve_button.click()
     assert (
         RAN == ["broadcast 停电"] and panel.done and "李丽（主管）批准了 broadcast" in panel.outcome
