@@ -3,10 +3,17 @@
 
 - L0 无权限: 模型看不到，也调用不了 — 内部管理接口、导出全部客户、扣款转账 — 禁止接入
 - L1 只读: 只查询，没有副作用 — 查会议室、查客户、读邮件 — 直接执行
-- L2 低风险操作: 有副作用，但可控、可撤销 — 订会议室、提交采购申请 — 用户确认一次
-- L3 高风险操作: 不可逆、对外发送，或一次影响很多人 — 发通知邮件、群发短信、删除数据 — 审批人批准
+- L2 低风险操作: 有副作用，但范围小：一次只涉及少数对象 — 订会议室、提交采购申请、
+  给几位客户发短信 — 用户确认一次
+- L3 高风险操作: 影响大：以公司名义的通知、一次影响很多人 — 发通知邮件、群发短信、删除数据
+  — 审批人批准
 
 (level, name: what marks it — typical tools — who decides)
+
+L2 and L3 are told apart by reach, not by whether the act can be undone: a text message cannot be
+unsent, yet three texts and a hundred and twenty are different risks. So a few texts are L2, and the
+policy's bulk limit (``Policy``) raises a send to many recipients — or many small sends that add up
+— to L3.
 
 Article 001 sorts tools into yellow (read-only: the model may call them), red (side effects: a
 person confirms or approves) and black (money, accounts, privacy: never called by the model, only
@@ -113,15 +120,15 @@ LEVELS: dict[Level, LevelInfo] = {
     ),
     Level.L2: LevelInfo(
         "低风险操作",
-        "有副作用，但可控、可撤销",
-        "订会议室、提交采购申请",
+        "有副作用，但范围小：一次只涉及少数对象",
+        "订会议室、提交采购申请、给几位客户发短信",
         "用户确认一次",
         "红色",
         "#ea580c",
     ),
     Level.L3: LevelInfo(
         "高风险操作",
-        "不可逆、对外发送，或一次影响很多人",
+        "影响大：以公司名义的通知、一次影响很多人",
         "发通知邮件、群发短信、删除数据",
         "审批人批准",
         "红色",
