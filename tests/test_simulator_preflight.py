@@ -512,7 +512,7 @@ def test_one_call_per_item_and_merged_values_are_refused(name):
             (t, q, p) for t, q, p in groups
         ], request
 
-        def call(thing, quantity, price):
+        def call(thing, quantity, price, reason=reason):
             return PlannedCall(
                 tools.buy["name"],
                 {f["item"]: thing, f["quantity"]: quantity, f["price"]: price, f["reason"]: reason},
@@ -589,7 +589,7 @@ def test_a_free_text_field_carries_a_meaningful_span(name):
         request, target, content = message_request(rng, tools)
         now = now_for(rng)
 
-        def send(body):
+        def send(body, target=target):
             return PlannedCall(tools.send["name"], {f["send_target"]: target, f["body"]: body})
 
         assert free_text_check(request, send(content), tools.send, conv(now)) is None, request

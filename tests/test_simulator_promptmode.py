@@ -363,7 +363,7 @@ def test_completion_fields():
     assert completion.completion_tokens == estimate_tokens(completion.content) > 0
 
 
-# ------------------------------------------------------------------------------ reading results back
+# ----------------------------------------------------------------------------- reading results back
 
 
 @pytest.mark.parametrize(
@@ -439,7 +439,7 @@ def test_a_new_user_message_starts_a_new_request():
     assert exchange.request == "北京今天天气怎么样" and exchange.results == []
 
 
-# ------------------------------------------------------------------------------ faults and the retry
+# ----------------------------------------------------------------------------- faults and the retry
 
 FEEDBACK = "你上次返回的工具参数无法解析：Expecting ',' delimiter，请只输出一个合法的 JSON 对象。"
 
@@ -539,7 +539,7 @@ def test_faults_for_other_layers_are_ignored_here():
     )
 
 
-# ------------------------------------------------------------------------------ the text ReAct format
+# ---------------------------------------------------------------------------- the text ReAct format
 
 
 def react_call(text: str) -> tuple[str, PlannedCall]:
@@ -884,7 +884,7 @@ def test_over_http_with_the_official_sdk(sdk):
     assert react_call(text)[1] == CALL
 
 
-# ------------------------------------------------------------------------------ any layout a learner writes
+# ---------------------------------------------------------------------- any layout a learner writes
 
 OFFICE = [
     {
@@ -1078,7 +1078,7 @@ def layout_yaml_schema(tools):
             "    type: object",
             "    properties:",
         ]
-        for n, p, r in _params(t):
+        for n, p, _r in _params(t):
             lines += [
                 f"      {n}:",
                 f"        type: {p['type']}",

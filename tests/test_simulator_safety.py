@@ -256,7 +256,7 @@ def example(seed: int) -> tuple[str, str, World]:
         ]
     )
     sender, target_zh, noun_zh, prefix = bulk_sender(world, rng)
-    read = reader(world, target_zh, prefix, rng)
+    reader(world, target_zh, prefix, rng)  # drawn for the random stream, unused here
     thing = (
         booker(world, rng) if kind in ("book_named", "unservable") or rng.random() < 0.3 else None
     )
@@ -386,7 +386,7 @@ def run(request: str, world: World, seed: int, simulator: CourseSimulator = SIMU
         {"role": "user", "content": request},
     ]
     out = Run()
-    for turn in range(MAX_TURNS):
+    for _turn in range(MAX_TURNS):
         completion = simulator.complete(
             ChatRequest(model="course-sim", messages=messages, tools=world.tools)
         )

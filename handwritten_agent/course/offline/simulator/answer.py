@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .arguments.carry import object_names
+from .choose import profile
 from .expressions import number_from_result
 from .facts import CallView, Fact, fact_phrase, join_words, read_data, show_number
 from .fieldwords import DOING_VERBS, WORDS, action_words
@@ -284,7 +285,11 @@ def _ok_clause(item: AnswerItem, lang: str) -> Clause:
         CallView.of(item.arguments, str(item.spec.get("name", "")), item.spec),
     )
     caveat = _caveat(reading.caveats, lang)
-    subject = subject_phrase(item.spec, item.arguments, lang)
+    # a change is described by what the result says was done, not by what was asked for
+    asked = (
+        item.arguments if profile(item.spec).reads else _uncontradicted(item.arguments, item.raw)
+    )
+    subject = subject_phrase(item.spec, asked, lang)
     facts = select_facts(reading.facts, item.question, item.spec)
     done = _done_phrase(item, lang)
     if done:  # a tool that changes something: what was done first, then what the result adds
@@ -529,12 +534,50 @@ def _done_phrase(item: AnswerItem, lang: str) -> str:
     if not words or words[0] not in DOING_VERBS:
         return ""
     verb, obj = _action_words(item.spec, lang)
+    said = _uncontradicted(item.arguments, item.raw)
     if lang == "zh":
         if not obj:
             return ""
-        subject = subject_phrase(item.spec, item.arguments, lang, with_text=False)
+        subject = subject_phrase(item.spec, said, lang, with_text=False)
         return f"已{join_words(verb, obj)}" + (f"（{subject}）" if subject else "")
-    return f"Done — {action_phrase(item.spec, item.arguments, lang)}"
+    return f"Done — {action_phrase(item.spec, said, lang)}"
+
+
+def _result_fields(value: Any, out: dict[str, list[Any]], depth: int = 0) -> None:
+    if depth > 4:
+        return
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            if isinstance(inner, (dict, list)):
+                _result_fields(inner, out, depth + 1)
+            else:
+                out.setdefault(str(key).lower(), []).append(inner)
+    elif isinstance(value, list):
+        for inner in value[:20]:
+            _result_fields(inner, out, depth + 1)
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    try:
+        return float(a) == float(b)
+    except (TypeError, ValueError):
+        return normalize(str(a)).strip().lower() == normalize(str(b)).strip().lower()
+
+
+def _uncontradicted(arguments: dict[str, Any], raw: str) -> dict[str, Any]:
+    """The arguments the result does not contradict: a field of the same name with another value
+    ("start": 16:00 for a 15:00 request) is the result's to say, never the request's."""
+    try:
+        data = json.loads(raw) if raw else None
+    except ValueError:
+        return arguments
+    fields: dict[str, list[Any]] = {}
+    _result_fields(data, fields)
+    return {
+        k: v
+        for k, v in arguments.items()
+        if not any(not _same_value(v, got) for got in fields.get(k.lower(), []))
+    }
 
 
 def _message(view: ResultView, lang: str, mentions: list[str]) -> str:

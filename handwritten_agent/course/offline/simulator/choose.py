@@ -52,7 +52,7 @@ from .actions import (
 from .arguments import classify, enum_evidence, evidence, params_of
 from .lexicon import INTENTS, intents_in
 from .text import normalize, split_identifier, stem, tokens
-from .vocabulary import asks_about_state, expand, is_question
+from .vocabulary import asks, asks_about_state, asks_politely, expand, members
 
 MIN_SCORE = 2.0
 MAIN_INTENT_BONUS = 3.0
@@ -220,19 +220,123 @@ def best_tool(
     ``None``."""
     wanted = request_actions(request)
     thing = request_object(request)
-    for value, tool in rank(request, tools):
-        if tool.name in exclude or contradicts(wanted, tool.action) or _other_object(thing, tool):
+    refused = any(negates(request, tool) for tool in tools if not tool.reads)
+    question = asks(request) and not asks_politely(request)
+    eligible: list[tuple[float, ToolProfile]] = []
+    ranked = rank(request, tools)
+    if question:  # a question: at equal score, a lookup before a tool that changes things
+        ranked.sort(key=lambda pair: (-pair[0], not pair[1].reads))
+    for value, tool in ranked:
+        if tool.name in exclude or _other_object(thing, tool):
             continue
-        if not wanted and tool.action is not None and not tool.reads and is_question(request):
+        if contradicts(wanted, tool.action) and not (question and tool.reads):
+            # a lookup is never contradicted by a question ("BX7781 卡在哪了？" asks, not pays)
+            continue
+        if not tool.reads and refused:
+            # "QJ3301 不批": a change the request says not to make, nor any other in its place
+            continue
+        if not wanted and tool.action is not None and not tool.reads and asks(request):
             # "VS5521 那个号还在不": a question that names no action never triggers a side effect
             continue
         if not tool.reads and asks_about_state(request):
             # "PO7781 撤了吗": whether it happened, never a reason to make it happen
             continue
-        if value >= MIN_SCORE:
+        eligible.append((value, tool))
+    if eligible and eligible[0][0] >= MIN_SCORE:
+        value, tool = eligible[0]
+        rivals = close_rivals(eligible)
+        if tool.reads or not rivals:
             return value, tool
-        break
-    return _reader_for_question(request, tools, exclude) if not wanted else None
+        winner = by_characters(request, rivals)
+        return (value, winner) if winner else None  # alike: ask, never pick one
+    pool = _id_pool(request, [t for _, t in eligible])
+    winner = by_characters(request, pool) if not asks(request) else None
+    if winner is not None:
+        return MIN_SCORE, winner  # "LN6102 能续就续": the id fits two tools, one verb fits one
+    return _reader_for_question(request, tools, exclude) if not wanted or question else None
+
+
+def _id_pool(request: str, tools: list[ToolProfile]) -> list[ToolProfile]:
+    """The tools that change things and whose id the request carries, when two or more do."""
+    pool = [t for t in tools if not t.reads and evidence(t.spec, request) > 0]
+    return pool if len(pool) > 1 else []
+
+
+def by_characters(request: str, rivals: list[ToolProfile]) -> ToolProfile | None:
+    """Among tools that fit a request alike (same object, same kind of id), the one whose text
+    (synonyms, English and pinyin equivalents included) shares clearly more of the request's
+    characters that the rivals do not all share — the verb ("给他批了" → 批准, not 驳回); None
+    when no rival wins by ``QUESTION_MARGIN``."""
+    if len(rivals) < 2:
+        return None
+    texts = {
+        t.name: _characters(f"{t.description} {_parameter_text(t.parameters)}") for t in rivals
+    }
+    common = set.intersection(*texts.values())
+    asked = _characters_plain(request) - common
+    counts = sorted(((len(asked & texts[t.name]), t) for t in rivals), key=lambda p: -p[0])
+    if counts[0][0] >= 1 and counts[0][0] - counts[1][0] >= QUESTION_MARGIN:
+        return counts[0][1]
+    return None
+
+
+def _characters_plain(text: str) -> set[str]:
+    """The request's own topic characters (no synonyms: a synonym would match every rival)."""
+    low = normalize(text).lower()
+    return {ch for ch in low if "\u4e00" <= ch <= "\u9fff" and ch not in _FUNCTION_CHARS}
+
+
+WRITE_MARGIN = 1.0  # a tool that changes things must beat every other such tool by this much
+
+
+def close_rivals(ranked: list[tuple[float, ToolProfile]]) -> list[ToolProfile]:
+    """The tools that change things and score within ``WRITE_MARGIN`` of the best one, when the
+    best one changes things too and there are two or more of them ("SUB-204 搞一下" fits pause,
+    resume and stop alike); else []."""
+    if not ranked or ranked[0][1].reads or ranked[0][0] < MIN_SCORE:
+        return []
+    top = ranked[0][0]
+    close = [t for v, t in ranked if not t.reads and v > top - WRITE_MARGIN]
+    return close if len(close) > 1 else []
+
+
+def rivals_for(request: str, tools: list[ToolProfile]) -> list[ToolProfile]:
+    """The write tools a request fits alike (``close_rivals`` over the tools its action allows)."""
+    wanted = request_actions(request)
+    thing = request_object(request)
+    ranked = [
+        (v, t)
+        for v, t in rank(request, tools)
+        if not contradicts(wanted, t.action) and not _other_object(thing, t)
+    ]
+    return close_rivals(ranked) or _id_pool(request, [t for _, t in ranked])
+
+
+_NEGATED_VERB = re.compile(r"(?:不|别|甭|勿|没)(?:要|再|用|能|给|必|准备)?([\u4e00-\u9fff])")
+
+
+def negates(request: str, tool: ToolProfile) -> bool:
+    """The request says not to do what this tool does ("不批" to a tool that 批准s, "别退订" to one
+    that stops a subscription, 退订): a negation right before the first character of one of the
+    tool's verbs (its description's leading word, and the glossary members of the groups its name
+    or that word belongs to) — never of a word the tool only mentions ("记录用户是否同意")."""
+    low = normalize(request)
+    heads = {m[1] for m in _NEGATED_VERB.finditer(low)}
+    if not heads:
+        return False
+    leading = _leading_words(tool.description)
+    verbs = set(leading) | members(f"{' '.join(split_identifier(tool.name))} {' '.join(leading)}")
+    return any(w[:1] in heads and not w.isascii() for w in verbs)
+
+
+def _leading_words(description: str) -> list[str]:
+    """The verb a description starts with ("批准一条…" → 批准, "Stop (terminate) …" → stop,
+    terminate): what the tool does, not what it mentions."""
+    match = re.match(r"\s*(?:请|帮|用于|用来)?([\u4e00-\u9fff]{2})", description)
+    if match:
+        return [match[1]]
+    match = re.match(r"\s*([A-Za-z]+)(?:\s*\(([A-Za-z]+)\))?", description)
+    return [w.lower() for w in match.groups() if w] if match else []
 
 
 # Characters that carry no topic: particles, pronouns, measure words, question words.
@@ -255,7 +359,13 @@ def _reader_for_question(
     clearly the most characters (synonyms included) with it — a lookup that can answer it, never a
     side effect; ``None`` when none shares two or two are close, so the reply says it does not
     know."""
-    if not is_question(request) or asks_about_state(request):
+    if not asks(request):
+        return None
+    readers = [t for t in tools if t.reads and t.name not in exclude]
+    carrying = [t for t in readers if evidence(t.spec, request) > 0]
+    if len(carrying) == 1:
+        return float(MIN_SCORE), carrying[0]  # "TK-3391 谁在跟": the one lookup its id fits
+    if asks_about_state(request):
         return None
     asked = _characters(request)
     scored = sorted(

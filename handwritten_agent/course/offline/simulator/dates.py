@@ -5,6 +5,10 @@ next Monday), full dates (2024-06-15, 2024年6月15日) and month-day dates (6�
 ``find_times`` reads 15:00, 下午3点, 3点半, 十点一刻, 3pm; a bare "4点" right after "下午3点" stays
 in the afternoon. Both return values with their spans, in order of appearance.
 
+Parts of the day (一早, 傍晚, 晚八点) come from ``timewords``: an hour is read within its part
+of the day, and one the part cannot hold ("晚上一点") is left unread. ``vague_day`` finds a day
+word that names no single day (这周末, 过两天, 下周), beside which no date is defaulted.
+
 Left out: time zones, durations ("两小时后"), months and years relative to now ("下个月").
 """
 
@@ -15,6 +19,7 @@ from datetime import date, timedelta
 
 from .lexicon import RELATIVE_DAYS
 from .text import find_word, parse_chinese_number
+from .timewords import BOUND_PARTS, PARTS_OF_DAY, VAGUE_DAYS, WEEK_WITHOUT_DAY
 
 Span = tuple[int, int]
 
@@ -123,19 +128,10 @@ def find_dates(text: str, today: date) -> list[tuple[date, Span]]:
     return found
 
 
-_PERIOD_SHIFT = {
-    "下午": 12,
-    "晚上": 12,
-    "傍晚": 12,
-    "今晚": 12,
-    "中午": 0,
-    "上午": 0,
-    "早上": 0,
-    "早晨": 0,
-    "凌晨": 0,
-    "pm": 12,
-    "am": 0,
-}
+_PARTS = sorted(PARTS_OF_DAY, key=len, reverse=True)
+_PART = "|".join(re.escape(p) for p in _PARTS if p.isascii() is False)
+_FREE_PART = re.compile("|".join(re.escape(p) for p in _PARTS if p not in BOUND_PARTS))
+_NUMBER = r"\d{1,2}|[一二两三四五六七八九十]{1,3}"
 
 
 def _small_number(text: str) -> int | None:
@@ -145,16 +141,42 @@ def _small_number(text: str) -> int | None:
     return int(value) if value is not None else None
 
 
+def _in_part(hour: int, part: str) -> int | None:
+    """``hour`` (as said, 0–24) read within ``part`` of the day: 7 in 晚上 → 19; None when
+    neither reading fits ("晚上一点")."""
+    ranges = PARTS_OF_DAY[part][0]
+    for candidate in (hour, hour + 12 if hour < 12 else (hour + 12) % 24):
+        if any(low <= candidate < high for low, high in ranges):
+            return candidate % 24
+    return None
+
+
+def _part_before(text: str, start: int) -> str | None:
+    """A part of the day said shortly before a time in the same clause ("后天晚上，七点")."""
+    window = re.split(r"[。；;！!？?\n]", text[max(0, start - 8) : start])[-1]
+    found = _FREE_PART.findall(window)
+    return found[-1] if found else None
+
+
+def find_parts(text: str) -> list[tuple[str, Span]]:
+    """Parts of the day named in ``text`` ("一早", "傍晚", "明晚"), in order."""
+    return [(m[0], m.span()) for m in _FREE_PART.finditer(text)]
+
+
+def default_hour(part: str) -> int | None:
+    """The hour a part of the day means alone, when custom fixes one (中午 → 12)."""
+    return PARTS_OF_DAY[part][1]
+
+
 def find_times(text: str) -> list[tuple[tuple[int, int], Span]]:
     """Times of day in ``text`` as (hour, minute), in order; 下午3点 → (15, 0); a bare "4点" after a
-    pm time stays pm.
+    pm time stays pm; a time its part of the day cannot hold ("晚上一点") is left unread.
     """
     hits: list[tuple[int, int, int, int, str | None]] = []
     for match in re.finditer(r"(?<!\d)([01]?\d|2[0-3])\s*:\s*([0-5]\d)(?!\d)", text):
         hits.append((match.start(), match.end(), int(match[1]), int(match[2]), None))
     for match in re.finditer(
-        r"(上午|下午|晚上|傍晚|中午|早上|早晨|凌晨|今晚)?\s*(\d{1,2}|[一二两三四五六七八九十"
-        r"]{1,3})\s*[点時时](?!间|候|刻钟)"
+        rf"({_PART})?\s*({_NUMBER})\s*[点點時时](?!间|候|刻钟)"
         r"(?:\s*(半|一刻|三刻|(\d{1,2}|[一二三四五六七八九十]{1,3})(?:\s*分|(?!\s*[\d个位名人间台张"
         r"把件份次天元块岁号楼层])))"
         r")?",
@@ -178,27 +200,36 @@ def find_times(text: str) -> list[tuple[tuple[int, int], Span]]:
         )
         hits.append((match.start(), match.end(), hour, minute, match[1]))
     for match in re.finditer(r"\b(\d{1,2})(?::([0-5]\d))?\s*(am|pm)\b", text.lower()):
-        hits.append((match.start(), match.end(), int(match[1]), int(match[2] or 0), match[3]))
+        hour = int(match[1]) % 12 + (12 if match[3] == "pm" else 0)
+        hits.append((match.start(), match.end(), hour, int(match[2] or 0), "en"))
     hits.sort()
     found: list[tuple[tuple[int, int], Span]] = []
     end = -1
-    last_period: str | None = None
-    last_hour = -1
-    for start, stop, hour, minute, period in hits:
+    last_part: str | None = None
+    for start, stop, hour, minute, part in hits:
         if start < end:
             continue
         end = stop
-        period = period or (
-            last_period
-            if last_period in ("下午", "晚上", "傍晚", "今晚", "pm") and hour + 12 > last_hour
-            else None
-        )
-        if period and _PERIOD_SHIFT.get(period) == 12 and hour < 12:
-            hour += 12
-        if period in ("中午",) and hour < 6:
-            hour += 12
-        if period == "am" and hour == 12:
-            hour = 0
-        last_period, last_hour = period, hour
+        if part == "en":
+            found.append(((hour, minute), (start, stop)))
+            continue
+        part = part or _part_before(text, start)
+        if part is None and last_part and _in_part(hour, last_part) is not None:
+            part = last_part  # "下午3点到4点": the 4 stays in the afternoon
+        if part is not None:
+            read = _in_part(hour, part)
+            if read is None:
+                continue  # "晚上一点": neither 01:00 nor 13:00 is in the evening; ask
+            hour = read
+        last_part = part
         found.append(((hour % 24, minute), (start, stop)))
     return found
+
+
+_VAGUE = re.compile("|".join(re.escape(w) for w in VAGUE_DAYS) + "|" + WEEK_WITHOUT_DAY, re.I)
+
+
+def vague_day(text: str) -> str | None:
+    """A day word that names no single day ("这周末", "过两天", "下周"), or None."""
+    match = _VAGUE.search(text)
+    return match[0] if match else None

@@ -14,8 +14,8 @@ How it reads a tool result, for any tools:
    ``instruction``).
 2. The text is cut into sentences, and each sentence loses what only dresses it up as authority:
    markers that address the model ("忽略之前的指令", "ignore all previous instructions", "AI助手请注
-   意",
-   "you must now"), fake role labels ("SYSTEM:", "[assistant]", "<|im_start|>system", "### 系统"), fake
+   意", "you must now"), fake role labels ("SYSTEM:", "[assistant]", "<|im_start|>system",
+   "### 系统"), fake
    closing tags ("</email>", "</tool_result>"), and claims of consent ("the user already approved
    this", "用户已经同意").
 3. What is left counts as an instruction when it names an available action: the name of an offered

@@ -5,7 +5,7 @@ real models rarely write it cleanly. The simulator reproduces what they actually
 messiness profile in the model name (``course-sim:fenced``), so the learner's parser meets it
 offline:
 
-==============  =======================================================================================
+==============  ====================================================================================
 ``clean``       ``{"name": "calculate", "arguments": {"expression": "1 + 2"}}`` on one line
 ``fenced``      the JSON pretty-printed inside a ```json code fence
 ``prose``       a sentence before and a sentence after the (clean) JSON
@@ -13,7 +13,7 @@ offline:
 ``fullwidth``   full-width punctuation and quotes: ``｛“name”：“calculate”，“arguments”：｛…｝｝``
 ``single_quotes``   Python-style quotes: ``{'name': 'calculate', 'arguments': {...}}``
 ``mixed``       prose + fence + trailing commas + full-width ``：`` and ``，`` (quotes stay ASCII)
-==============  =======================================================================================
+==============  ====================================================================================
 
 Only the *syntax* is messed up; string values are never altered, so a good parser recovers the
 exact call. Profiles combine (``course-sim:fenced,trailing_comma``). Everything is deterministic:

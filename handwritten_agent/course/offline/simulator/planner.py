@@ -703,7 +703,9 @@ def _final_answer(
         elif state.failed or state.blocked:
             notes.append(unfinished_note(state.intent.text, "blocked", lang))
         elif state.missing:
-            notes.append(clarify_question(state.intent.tool.spec, state.missing, lang))
+            notes.append(
+                clarify_question(state.intent.tool.spec, state.missing, lang, state.intent.text)
+            )
             questions = True
     for segment in unmatched:
         if (segment.question or REQUEST_WORDS.search(segment.text)) and not is_small_talk(
@@ -806,7 +808,9 @@ def _plan_turn(
     )
     if plan.kind == "clarify" and not results:
         questions = [
-            clarify_question(s.intent.tool.spec, s.missing, lang) for s in states if s.missing
+            clarify_question(s.intent.tool.spec, s.missing, lang, s.intent.text)
+            for s in states
+            if s.missing
         ]
         plan = Plan([], "\n".join(questions), "clarify")
 

@@ -47,7 +47,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, Optional
+from typing import Any
 
 from ....messages import message_text
 from .actions import is_read_only, tool_action
@@ -85,7 +85,7 @@ class Finding:
     lookup: PlannedCall | None = None
 
 
-Verdict = Optional[Finding]
+Verdict = Finding | None
 Check = Callable[[str, PlannedCall, Spec, Conversation], Verdict]
 
 

@@ -55,7 +55,7 @@ from .phrasing import action_phrase, expression_argument, expression_words
 from .planner import PlannedCall
 from .preflight import preflight
 from .text import language as _language
-from .toolprompt import (  # re-exported: the prompt reader is part of this mode's API
+from .toolprompt import (  # noqa: F401 - re-exported: the prompt reader is part of this API
     ARGS_KEYS,
     CHINESE_REACT,
     IDENTIFIER,
@@ -72,7 +72,7 @@ PROMPT_FAULTS = frozenset(
     {"malformed_json", "unknown_tool", "string_arguments", "repeat_forever", "empty_reply"}
 )
 
-# ------------------------------------------------------------------------------ what was said so far
+# ----------------------------------------------------------------------------- what was said so far
 
 _REACT_LABEL = re.compile(
     r"^[ \t]*(Question|Thought|Action[ \t]*Input|Action|Observation|Final["

@@ -17,18 +17,21 @@ and says so when asked).
 from __future__ import annotations
 
 import re
+from datetime import date
 from typing import Any
 
 from .actions import contradicts, request_actions, request_object, tool_action
-from .arguments import Param, examples_of
-from .arguments.params import widens_when_empty
+from .arguments import Param, evidence, examples_of
+from .arguments.params import classify, widens_when_empty
+from .choose import _FUNCTION_CHARS as FUNCTION_CHARS
 from .choose import _other_object as other_object
-from .choose import profile
+from .choose import negates, profile, rivals_for
+from .dates import find_dates, find_parts, find_times, vague_day
 from .facts import join_words
 from .fieldwords import action_words
 from .lexicon import REQUEST_WORDS, is_small_talk
 from .text import normalize, split_identifier, tokens
-from .vocabulary import VOCABULARY_TOKENS, asks_about_state, expand, is_question
+from .vocabulary import VOCABULARY_TOKENS, asks, asks_about_state, expand, is_question
 
 
 def _action_words(spec: dict[str, Any], lang: str) -> tuple[str, str]:
@@ -51,7 +54,21 @@ def _param_ask(param: Param, lang: str) -> str:
     return f"the {label[:1].lower() + label[1:]} ({inside})" if label else param.name
 
 
-def clarify_question(spec: dict[str, Any], missing: list[Param], lang: str) -> str:
+def _time_gap(said: str, missing: list[Param]) -> str:
+    """What the request's own time words leave open ("「这周末」是哪一天", "「一早」是几点"), when a
+    date or time is among the missing arguments."""
+    if not said or not any(classify(p) == "datetime" for p in missing):
+        return ""
+    vague = vague_day(said)
+    if vague and not find_dates(said, date.today()):
+        return f"您说的「{vague}」没有定到具体哪一天。"
+    parts = find_parts(said)
+    if parts and not find_times(said):
+        return f"您说的「{parts[0][0]}」没有说具体几点。"
+    return ""
+
+
+def clarify_question(spec: dict[str, Any], missing: list[Param], lang: str, said: str = "") -> str:
     """Ask for the required arguments nobody gave, by their descriptions: one question. A parameter
     whose absence would reach everyone (``scope``) is asked for as a choice the user must make:
     whom, or explicitly everyone.
@@ -83,7 +100,7 @@ def clarify_question(spec: dict[str, Any], missing: list[Param], lang: str) -> s
     if zh:
         items = "、".join(asked[:-1]) + " 和 " + asked[-1] if len(asked) > 1 else asked[0]
         action = join_words(verb, obj) if verb else f"调用 {spec.get('name', '工具')}"
-        return f"要{action}，能告诉我{items}吗？"
+        return f"{_time_gap(said, missing)}要{action}，能告诉我{items}吗？"
     items = ", ".join(asked[:-1]) + " and " + asked[-1] if len(asked) > 1 else asked[0]
     action = f"{verb} {obj}".strip() if verb else f"call {spec.get('name', 'the tool')}"
     return f"To {action}, could you tell me {items}?"
@@ -208,7 +225,12 @@ _NOT_UNDERSTOOD_EN = (
 )
 
 
-def _some_tool_shares_words(user_text: str, tools: list[dict[str, Any]]) -> bool:
+def _first_clause(description: str) -> str:
+    plain = re.sub(r"\s*[（(][^）)]*[）)]", "", description.strip())
+    return re.split(r"[，,。;；]|例如|e\.g\.|\.\s", plain, maxsplit=1)[0].strip()
+
+
+def _some_tool_shares_words(user_text: str, tools: list[dict[str, Any]], *, least: int = 2) -> bool:
     """Whether any offered tool's name or description (with its synonyms) shares a word with the
     request: then "no tool can do this" could be false, and the honest reply is "I did not
     understand"."""
@@ -223,7 +245,11 @@ def _some_tool_shares_words(user_text: str, tools: list[dict[str, Any]]) -> bool
             continue
         text = f"{' '.join(split_identifier(name))} {description}"
         shared = wanted & (set(tokens(text)) | set(tokens(expand(text))))
-        if len(shared) >= 2 or shared & VOCABULARY_TOKENS:  # not one stray bigram ("一张")
+        if least < 2:  # one shared word only when it carries a topic ("瑜伽", not "一节")
+            shared = {tok for tok in shared if not set(tok) & FUNCTION_CHARS}
+            if evidence(spec, user_text) > 0:  # an id of the tool's kind ("LN7730 弄一下")
+                return True
+        if len(shared) >= least or shared & VOCABULARY_TOKENS:  # not one stray bigram ("一张")
             return True
     return False
 
@@ -271,6 +297,38 @@ def fallback_reply(
             else "None of the tools offered can tell whether that has happened, so I cannot"
             " confirm it; I did not carry out anything. To have it done, say what to do."
         )
+    profiles = [profile(t) for t in tools if t.get("name")]
+    if count and not tools_disabled and any(negates(normalize(user_text), p) for p in profiles):
+        # "QJ3301 先不批": told not to; nothing else is done in its place
+        return "好的，那就先不办，我什么也没做。" if zh else "All right, I have done nothing."
+    if (
+        count
+        and not tools_disabled
+        and asks(user_text)
+        and all(p.action is not None and not p.reads for p in profiles)
+    ):
+        # "OD20240615 到哪了" with only tools that change things: no lookup, nothing run
+        return (
+            "这次的工具里没有能查询的（都是会改动数据的操作），所以这个问题我没法回答；"
+            "我也没有执行任何操作。"
+            if zh
+            else "None of the tools offered can look this up (they all change things), so I"
+            " cannot answer; I did not carry out anything."
+        )
+    rivals = rivals_for(normalize(user_text), profiles) if count and not asks(user_text) else []
+    if rivals and not tools_disabled:  # two tools that change things fit alike: ask which
+        named = [_first_clause(t.description) or t.name for t in rivals[:3]]
+        if zh:
+            return (
+                "这句话我拿不准要做哪一件，所以什么也还没做：是"
+                + "，还是".join(f"「{n}」" for n in named)
+                + "？请说清楚要做哪一个。"
+            )
+        return (
+            "I cannot tell which of these you mean, so I have done nothing yet: "
+            + ", or ".join(f'"{n}"' for n in named)
+            + "?"
+        )
     if _asks_for_task(_after_greeting(user_text)):
         if zh:
             if tools_disabled:
@@ -297,7 +355,9 @@ def fallback_reply(
         return "不客气。" if zh else "You're welcome."
     if greeting:
         return "你好！有什么需要帮忙的？" if zh else "Hello! How can I help?"
-    if is_question(user_text):  # a question is never acknowledged as if it were a statement
+    if is_question(user_text) or (
+        count and not tools_disabled and _some_tool_shares_words(user_text, tools, least=1)
+    ):  # a question, or words a tool deals in ("约一节瑜伽课"), is never acknowledged as noted
         return _NOT_UNDERSTOOD_ZH if zh else _NOT_UNDERSTOOD_EN[:1].upper() + _NOT_UNDERSTOOD_EN[1:]
     return (
         "好的，知道了。" if zh else "All right, noted."

@@ -108,7 +108,7 @@ def _classify_text(text: str, tool: str = "") -> str | None:
     return None
 
 
-_SUCCESS_FLAGS = ("success", "ok", "succeeded", "successful")
+_SUCCESS_FLAGS = ("success", "ok", "succeeded", "successful", "accepted")
 _CODE_KEYS = ("status_code", "http_status", "statusCode", "httpStatus", "code", "status")
 
 
@@ -155,7 +155,13 @@ def _read_dict(value: dict[str, Any], tool: str = "") -> ResultView:
         data = value.get("data")
         if isinstance(data, dict):
             inner = _read_dict(data, tool)
-            if inner.status == CONFIRM or (inner.status == DENIED and True not in flags):
+            if (
+                inner.status == CONFIRM
+                or inner.status == DENIED
+                and (True not in flags or str(data.get("status", "")).lower() in _DENIED_STATUSES)
+            ):
+                # {"success": true, "data": {"status": "rejected"}}: the call went through, and
+                # what it asked for was refused
                 return inner
         return ResultView(OK, data)
     if value.get("error") and True not in flags:

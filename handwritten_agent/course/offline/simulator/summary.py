@@ -6,14 +6,16 @@ summarize …), the simulator reads the conversation it is given — a transcrip
 "用户：…", "工具 get_weather 返回：…", or the messages as JSON — and answers with the sentences
 worth keeping, grouped:
 
-=====================  ==============================================================================
-事实与数字              a sentence with a number, an amount, a date or a time; each tool result, shortened
-人名                    a sentence naming a person (联系人是王芳, 叫…, 和张伟…) or a place the simulator knows
+=====================  =============================================================================
+事实与数字              a sentence with a number, an amount, a date or a time; each tool result,
+                       shortened
+人名                    a sentence naming a person (联系人是王芳, 叫…, 和张伟…) or a place the
+                       simulator knows
 偏好                    喜欢 / 偏好 / 不喜欢 / 习惯 / prefer …
 约束                    必须 / 不能 / 不超过 / 至少 / 预算 / 截止 / 过敏 / must / at most …
 决定                    决定 / 定在 / 就按 / 确定 / decided …
 未完成的任务            提醒 / 记得 / 还没 / 需要 / 待办 / remind / to do …
-=====================  ==============================================================================
+=====================  =============================================================================
 
 Like a model, it keeps **what the instruction asks for**: only the groups whose names (or synonyms)
 the instruction mentions; an instruction that names none gets a short gist — the first clause of

@@ -28,21 +28,22 @@ LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*|\d+(?:\.\d+)?")
 # "帮我看一下" or "please tell me" cannot make a tool look relevant.
 STOP_BIGRAMS = frozenset(
     """
-一个 一下 帮我 请问 请你 什么 怎么 怎样 多少 可以 这个 那个 我们 你们 他们 是否 如果 的话 一些 一点 一样
-我的 你的 他的 她的 我想 想要 需要 能否 能不 不能 告诉 给我 麻烦 谢谢 你好 您好 好的 还是 或者 以及 并且
-指定 用于 工具 参数 格式 例如 比如 支持 执行 返回 获取 信息 内容 结果 进行 提供 使用 根据 相关 当前 对应
-一个个 是什 么样 怎么样 多少钱
+一个 一下 帮我 请问 请你 什么 怎么 怎样 多少 可以 这个 那个 我们 你们 他们 是否 如果 的话 一些
+一点 一样 我的 你的 他的 她的 我想 想要 需要 能否 能不 不能 告诉 给我 麻烦 谢谢 你好 您好 好的
+还是 或者 以及 并且 指定 用于 工具 参数 格式 例如 比如 支持 执行 返回 获取 信息 内容 结果 进行
+提供 使用 根据 相关 当前 对应 一个个 是什 么样 怎么样 多少钱
 """.split()
 )
 
 STOP_WORDS = frozenset(
     """
-a an the is are was were be been am do does did to of in on at by for from with and or not no yes it its
-this that these those what which who whom how when where why can could would should will shall may might
-me my i you your we our us he she they them their please tell give get set show let make help want need
-about into than then also just some any all there here as if so such use used using tool tools function
-returns return given specified specific value values e g eg example examples format string number info
-information data result results current now's what's
+a an the is are was were be been am do does did to of in on at by for from with and or not no
+yes it its this that these those what which who whom how when where why can could would should
+will shall may might me my i you your we our us he she they them their please tell give get set
+show let make help want need about into than then also just some any all there here as if so
+such use used using tool tools function returns return given specified specific value values e g
+eg example examples format string number info information data result results current now's
+what's
 """.split()
 )
 

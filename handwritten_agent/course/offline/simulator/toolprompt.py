@@ -31,14 +31,12 @@ from .toolprompt_blocks import table_tools, yaml_tools
 from .toolprompt_layouts import section_tools
 from .toolprompt_tags import tag_tools
 from .toolprompt_trees import tree_tools
-from .toolprompt_words import (
-    IDENT as IDENTIFIER,
-)  # noqa: F401 - re-exported: promptmode reads names with it
+from .toolprompt_words import IDENT as IDENTIFIER  # noqa: F401 - re-exported for promptmode
 from .toolprompt_words import Found
 
 MAX_PROMPT_CHARS = 100_000  # longer system prompts are read only this far
 
-# ------------------------------------------------------------------------------ what the prompt offers
+# --------------------------------------------------------------------------- what the prompt offers
 
 NAME_KEYS = (
     "name",

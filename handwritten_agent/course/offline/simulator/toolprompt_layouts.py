@@ -38,10 +38,13 @@ from .toolprompt_words import (
     parameter_phrases,
 )
 
-# ------------------------------------------------------------------------------ sections: headings, labels, lists, prose
+# --------------------------------------------------------- sections: headings, labels, lists, prose
 
 _LABELS = r"工具名称|工具名|函数名称|函数名|工具|函数|名称|Tool\s*name|Tool|Name|Function"
-_TS_RETURN = r"(?:void|any|unknown|object|string|number|boolean|Promise<[^>\n]*>|Record<[^>\n]*>|\w+\[\])(?![\w\u4e00-\u9fff])"
+_TS_RETURN = (
+    r"(?:void|any|unknown|object|string|number|boolean|Promise<[^>\n]*>|Record<[^>\n]*>|\w+\[\])"
+    r"(?![\w\u4e00-\u9fff])"
+)
 _COMMENT = re.compile(
     r"^[ \t]*(?P<mark>//+|#(?!#)|--|/\*+|\*(?!\*))[ \t]?(?P<text>.*?)[ \t]*(?:\*/)?[ \t]*$"
 )

@@ -148,7 +148,7 @@ class Found:
         return [p.name for p in self.params if (p.required if p.required is not None else default)]
 
 
-# ------------------------------------------------------------------------------ words inside a phrase
+# ---------------------------------------------------------------------------- words inside a phrase
 
 
 def json_type(text: str) -> str | None:
@@ -336,7 +336,7 @@ def parameter_phrases(text: str) -> tuple[list[Param], list[str] | None]:
             )
     starts.sort()
     params: dict[str, Param] = {}
-    for index, (_, begin, end, name, pre) in enumerate(starts):
+    for index, (_, _begin, end, name, pre) in enumerate(starts):
         if name in params:
             continue
         stop = starts[index + 1][0] if index + 1 < len(starts) else len(text)

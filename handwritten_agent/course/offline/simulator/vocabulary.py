@@ -21,6 +21,7 @@ from .text import tokens
 from .vocabulary_data import (
     A_NOT_A,
     QUESTION_ENDINGS,
+    QUESTION_WORDS,
     REQUEST_MARKERS,
     STATE_QUESTION,
     SYNONYM_GROUPS,
@@ -55,6 +56,15 @@ def expand(text: str) -> str:
     return " ".join(extra)
 
 
+@lru_cache(maxsize=2048)
+def members(text: str) -> frozenset[str]:
+    """Every member of every synonym group ``text`` mentions, those it contains included."""
+    low = text.lower()
+    return frozenset(
+        member for group in SYNONYMS if any(_contains(low, m) for m in group) for member in group
+    )
+
+
 def is_question(text: str) -> bool:
     """A question mark, a question particle at the end, or an A-not-A form ("开不开", "有没有")."""
     stripped = text.strip()
@@ -65,8 +75,21 @@ def is_question(text: str) -> bool:
     )
 
 
+_WH = re.compile(QUESTION_WORDS)
+
+
+def asks(text: str) -> bool:
+    """A question by its form (``is_question``) or by a question word ("到哪了", "什么情况")."""
+    return is_question(text) or bool(_WH.search(text))
+
+
 _STATE = re.compile(STATE_QUESTION)
 _REQUEST = re.compile(REQUEST_MARKERS, re.I)
+
+
+def asks_politely(text: str) -> bool:
+    """A request in a question's form ("能不能帮我…", "麻烦…好吗"): a request marker."""
+    return bool(_REQUEST.search(text))
 
 
 def asks_about_state(text: str) -> bool:
@@ -76,4 +99,13 @@ def asks_about_state(text: str) -> bool:
     return is_question(text) and bool(_STATE.search(text)) and not _REQUEST.search(text)
 
 
-__all__ = ["SYNONYMS", "VOCABULARY_TOKENS", "asks_about_state", "expand", "is_question"]
+__all__ = [
+    "SYNONYMS",
+    "VOCABULARY_TOKENS",
+    "asks",
+    "asks_about_state",
+    "asks_politely",
+    "expand",
+    "is_question",
+    "members",
+]

@@ -57,6 +57,16 @@ SYNONYM_GROUPS: list[list[str]] = [
     ["下单", "订购", "采购", "购买", "买", "purchase", "buy", "xiadan", "goumai", "caigou"],
     ["发送", "通知", "告诉", "send", "notify", "message", "fasong"],
     ["修改", "调整", "挪到", "改到", "update", "change", "modify", "reschedule", "xiugai"],
+    ["续借", "续期", "延期", "续一下", "renew", "extend", "xujie", "xuqi"],
+    ["归还", "还书", "还回", "return", "guihuan"],
+    ["批准", "同意", "准了", "approve", "pizhun"],
+    ["驳回", "拒绝", "打回", "reject", "deny", "bohui"],
+    ["暂停", "pause", "suspend", "zanting"],
+    ["恢复", "resume", "restore", "huifu"],
+    ["终止", "退订", "terminate", "unsubscribe", "zhongzhi"],
+    ["有货", "库存", "现货", "in stock", "stock", "kucun"],
+    ["状态", "情况", "进度", "进展", "到哪", "status", "progress", "zhuangtai", "jindu"],
+    ["包裹", "快递件", "parcel", "parcels", "package", "packages", "baoguo"],
     ["病人", "患者", "patient", "bingren"],
     ["医生", "大夫", "doctor", "yisheng"],
     ["科室", "门诊", "department", "clinic", "keshi"],
@@ -80,6 +90,10 @@ QUESTION_ENDINGS: list[str] = [
     "是吧",
     "好吧",
 ]
+
+# Question words: a sentence holding one asks something even without a particle or a "?"
+# ("OD20240615 到哪了", "TK-3391 现在什么情况", "谁在跟").
+QUESTION_WORDS = r"哪|什么|啥|怎么|怎样|咋|如何|谁|多少|几时|几点|几号|几节|何时|为何|进展|进度"
 
 A_NOT_A = (
     r"(\w)不\1|(\w)没\2|有没有|是不是|能不能|可不可以|会不会|要不要"  # "开不开", "有没有", "是不是"

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..concepts import concepts_of, enum_family
-from ..dates import find_dates, find_times
+from ..dates import default_hour, find_dates, find_parts, find_times, vague_day
 from ..expressions import PREV, extract_expression
 from ..fieldwords import VERBS, description_noun
 from ..lexicon import CURRENCIES
@@ -517,7 +517,7 @@ class _Filler:
                 self.context,
             )
         ]
-        for name, value in self.values.items():
+        for value in self.values.values():
             if isinstance(value, str) and len(value) >= 2:
                 spans += [(m.start(), m.end()) for m in re.finditer(re.escape(value), self.context)]
         return leftover_clauses(blank(self.context, spans), self.own_words())
@@ -536,16 +536,21 @@ class _Filler:
         times = next((found for found in (find_times(s) for s in self.sources[:3]) if found), [])
         self.used_spans.extend(span for _, span in find_dates(self.segment, today))
         self.used_spans.extend(span for _, span in find_times(self.segment))
+        said = " ".join(self.sources[:3])
+        vague = vague_day(said) if not dates else None
+        parts = next((found for found in (find_parts(s) for s in self.sources[:3]) if found), [])
         for param in params:
             index = max(role_of(param), 0)
             fmt = date_format(param)
             day = dates[min(index, len(dates) - 1)][0] if dates else None
             clock = times[index][0] if len(times) > index else None
+            if clock is None and len(parts) > index and default_hour(parts[index][0]) is not None:
+                clock = (default_hour(parts[index][0]) or 0, 0)  # "中午" is 12:00 by custom
             if "%H" in fmt and clock is None:
-                continue  # the format needs a time of day nobody gave
+                continue  # the format needs a time of day nobody gave ("后天一早": ask)
             if "%d" in fmt and day is None:
-                if clock is None:
-                    continue
+                if clock is None or vague:
+                    continue  # "这周末三点": Saturday or Sunday, never today
                 day = today  # "3点" alone means today
             moment = datetime.combine(day or today, datetime.min.time())
             if clock:

@@ -15,6 +15,7 @@ import re
 from ..concepts import concepts_of
 from ..lexicon import CURRENCIES
 from ..text import CJK_RANGE, find_word, split_identifier
+from ..vocabulary import expand
 from .entities import CLASSIFIERS
 from .params import AMOUNT_WORDS, Param
 
@@ -24,6 +25,7 @@ UNIT_ALIASES: dict[str, tuple[str, ...]] = {
     "人": ("人", "位", "名"),
     "people": ("人", "位", "people", "persons", "attendees"),
     "attendee": ("人", "位", "attendees", "people"),
+    "week": ("周", "个星期", "星期", "weeks", "week"),
     "小时": ("小时", "个小时", "hours", "hour", "h"),
     "hour": ("小时", "hours", "hour"),
     "分钟": ("分钟", "minutes", "minute", "min"),
@@ -72,6 +74,8 @@ def pick_number(
     for key, names in UNIT_ALIASES.items():
         if key in words:
             aliases.extend(names)
+    # the glossary's Chinese nouns for an English unit ("number of parcels" → "2 个包裹")
+    aliases.extend(w for w in expand(words).split() if len(w) >= 2 and not w.isascii())
     if AMOUNT_WORDS.search(words):
         aliases.extend(name for names in CURRENCIES.values() for name in names)
         aliases.extend(CURRENCIES)
