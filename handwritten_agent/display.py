@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .messages import ToolCall
+from .run import ending_zh
 from .text import shorten
 
 if TYPE_CHECKING:
@@ -50,7 +51,8 @@ def format_run(result: RunResult) -> str:
     """The whole run, step by step, ending with how and why it stopped."""
     parts = [format_step(step) for step in result.steps]
     ending = (
-        f"结束：stop_reason={result.stop_reason}，{len(result.steps)} 步，{len(result.tool_calls)}"
+        f"结束：{ending_zh(result.stop_reason)}（stop_reason={result.stop_reason}），"
+        f"{len(result.steps)} 步，{len(result.tool_calls)}"
         f" 次工具调用，{result.duration_ms:g} ms"
     )
     if result.pending:
@@ -98,7 +100,9 @@ def format_event(event: AgentEvent) -> str:
         return f"最终回答：{event.answer}"
     if event.kind == "stop" and event.run is not None:
         run = event.run
-        return f"结束：stop_reason={run.stop_reason}" + (f"（{run.error}）" if run.error else "")
+        return f"结束：{ending_zh(run.stop_reason)}（stop_reason={run.stop_reason}）" + (
+            f"（{run.error}）" if run.error else ""
+        )
     if event.kind == "run_start":
         return "（继续运行）" if event.data.get("resumed") else "开始运行"
     shown = {k: v for k, v in event.to_dict().items() if k not in ("step", "ts")}

@@ -24,6 +24,32 @@ StopReason = str
 was cut off at its token limit), ``content_filter`` (the provider withheld it), ``refusal`` (the
 model declined in its ``refusal`` field, with no answer), or the reason of a ``StopRun``."""
 
+ENDINGS_ZH: dict[str, str] = {
+    "final": "模型给出了最终回答",
+    "needs_confirmation": "暂停，等人决定",
+    "max_steps": "步数用完了，模型还想调用工具",
+    "timeout": "时间用完了",
+    "error": "出错了",
+    "budget": "预算用完了",
+    "cancelled": "已取消",
+    "length": "回复被截断了（达到回复长度上限）",
+    "content_filter": "回复被内容过滤拦下了",
+    "refusal": "模型拒绝了这个请求",
+}
+"""How a run ended, in words (``RunResult.stop_reason`` → Chinese)."""
+
+
+def ending_zh(stop_reason: str | None) -> str:
+    """How a run ended, in Chinese words (an unknown reason is named as it is)."""
+    return ENDINGS_ZH.get(str(stop_reason), f"停止（{stop_reason}）")
+
+
+def ending_line(stop_reason: str | None) -> str:
+    """The Chinese words with the stop reason after them, e.g. ``预算用完了（budget）``: for lines
+    that a learner reads and may also want to match against ``result.stop_reason``."""
+    return f"{ending_zh(stop_reason)}（{stop_reason}）"
+
+
 EventKind = str
 """The loop's own kinds — ``run_start``, ``model_call``, ``tool_call``, ``tool_result``,
 ``needs_confirmation``, ``answer_reviewed``, ``final``, ``stop`` — or a kind reported into the run:
@@ -306,6 +332,7 @@ class AgentEvent:
 
 
 __all__ = [
+    "ENDINGS_ZH",
     "AgentEvent",
     "EventKind",
     "NeedsConfirmation",
@@ -315,4 +342,6 @@ __all__ = [
     "StopReason",
     "StopRun",
     "ToolCallRecord",
+    "ending_line",
+    "ending_zh",
 ]

@@ -45,6 +45,7 @@ from .permissions.audit import DECISIONS_ZH
 from .permissions.decisions import Decision, User, approve, reject
 from .permissions.gate import PolicyGate
 from .permissions.levels import Level
+from .run import ENDINGS_ZH, ending_zh
 from .text import shorten
 
 CARD_CLASS = "ha-confirmation-card"
@@ -52,25 +53,8 @@ CARD_CLASS = "ha-confirmation-card"
 styling.
 """
 
-ENDINGS_ZH: dict[str, str] = {
-    "final": "模型给出了最终回答",
-    "needs_confirmation": "暂停，等人决定",
-    "max_steps": "步数用完了，模型还想调用工具",
-    "timeout": "时间用完了",
-    "error": "出错了",
-    "budget": "预算用完了",
-    "cancelled": "已取消",
-    "length": "回复被截断了（达到回复长度上限）",
-    "content_filter": "回复被内容过滤拦下了",
-    "refusal": "模型拒绝了这个请求",
-}
-"""How a run ended, in words (``RunResult.stop_reason`` → Chinese)."""
 
 APPROVE_LABEL, REJECT_LABEL = "批准", "拒绝"
-
-
-def ending_zh(stop_reason: str) -> str:
-    return ENDINGS_ZH.get(stop_reason, f"停止（{stop_reason}）")
 
 
 def _badge(level: str) -> str:

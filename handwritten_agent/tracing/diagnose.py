@@ -46,6 +46,7 @@ from typing import Any
 
 from ..memory.rounds import pairing_problems
 from ..messages import call_key
+from ..run import ending_line
 from ..text import shorten
 from .trace import TraceRun, read_trace
 
@@ -483,7 +484,7 @@ def _ending(run: TraceRun, options: dict[str, Any]) -> Iterable[Finding]:
         yield Finding(
             reason,
             step,
-            f"运行以 {reason} 结束",
+            f"运行结束：{ending_line(reason)}",
             shorten(end.get("error"), 160),
             "看这个停止原因是哪个钩子（memory、gate、on_event）给出的。",
             "warning",
@@ -717,7 +718,7 @@ def five_steps(source: Any, request_id: str | None = None) -> list[Check]:
             4,
             "循环是否正常退出？",
             reason == "final",
-            f"以 {reason} 结束，{len(run.model_calls)} 步"
+            f"结束：{ending_line(reason)}，{len(run.model_calls)} 步"
             + (f"，{repeats} 次重复调用被拦截" if repeats else ""),
         )
     )

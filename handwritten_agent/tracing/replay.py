@@ -35,7 +35,7 @@ from ..hooks import HookContext
 from ..memory.rounds import latest_user_index
 from ..messages import ChatResult, ToolCall, Usage, message_text
 from ..permissions.gate import unmark_external
-from ..run import AgentEvent, NeedsConfirmation, RunResult, StopRun
+from ..run import AgentEvent, NeedsConfirmation, RunResult, StopRun, ending_line
 from ..text import shorten
 from ..tools import ToolRegistry, ToolResult
 from .redact import Redactor
@@ -306,7 +306,8 @@ class _Session:
                 and event.kind != "final"
             ):
                 raise StopRun(
-                    str(reason), str(end.get("error") or f"记录里的运行在这里以 {reason} 结束")
+                    str(reason),
+                    str(end.get("error") or f"记录里的运行在这里结束：{ending_line(reason)}"),
                 )
 
 

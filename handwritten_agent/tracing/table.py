@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..permissions.audit import DECISIONS_ZH
+from ..run import ending_zh
 from ..text import display_width, pad, shorten
 from .trace import TraceRun, read_trace
 
@@ -138,7 +139,8 @@ def run_rows(run: TraceRun, width: int = 60, *, timings: bool = True) -> list[di
                     "步": step,
                     "类型": "结束",
                     "内容": shorten(
-                        f"{line.get('stop_reason')}" + (f"：{detail}" if detail else ""), width
+                        ending_zh(line.get("stop_reason")) + (f"：{detail}" if detail else ""),
+                        width,
                     ),
                     "耗时 ms": _ms(line.get("duration_ms")),
                     "tokens 入/出": _tokens(line),

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ...agent import Agent, RunResult
+from ...run import ending_line
 from ...storage import connect
 
 
@@ -210,7 +211,7 @@ def run_case(case: EvalCase, world: World, repeat: int = 0, run_id: str | None =
         else result.stop_reason in ("final", "needs_confirmation")
     )
     if not answer_ok and not absent:
-        problems.append(f"没有得到回答（运行以 {result.stop_reason} 结束）")
+        problems.append(f"没有得到回答（运行结束：{ending_line(result.stop_reason)}）")
 
     scores = {
         "tools": tools_ok,
