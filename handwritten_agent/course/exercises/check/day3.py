@@ -16,6 +16,7 @@ from typing import Any
 from ....messages import canonical_arguments
 from .framework import (
     _CHINESE,
+    STATE_HINT,
     _brief,
     _callable,
     _Check,
@@ -54,6 +55,99 @@ def _names_a_currency(description: str) -> bool:
         word[i:j] for word in words for i in range(len(word)) for j in range(i + 2, len(word) + 1)
     ] + words
     return any(currency_code(piece) for piece in pieces)
+
+
+_WHEN = re.compile(
+    r"(?<![实及同准按定小临暂随即])时(?![间区刻段长效代])|如果|若(?!干)|当.{1,30}?时|需要|之前|之后|先用|先调|先查|用于|用来|适用|场景|遇到|问到|问起|想知道|想查|"
+    r"回答|用户(?:问|想|要)|[“\"「『‘'][^”\"」』’']{2,}[”\"」』’']|"
+    r"\b(?:when|if|before|whenever|use (?:it|this)|asks?|questions?)\b",
+    re.I,
+)
+"""A clause that says when to use a tool: a situation (时、如果、当、遇到、用户问 …) or an example
+request in quotes — the grammar of "when", not the words of one answer."""
+_EXAMPLE_WORDS = re.compile(
+    r"例如|比如|譬如|诸如|像是|这样的|之类|等等|或者|或|和|与|及|"
+    r"\b(?:e\.g\.|such as|for example|for instance|like|or|and)\b|[\s\W\d_]+",
+    re.I,
+)
+
+
+def _currency_words() -> re.Pattern[str]:
+    from ....scenarios.exchange import CNY_PER_UNIT, DISPLAY_NAMES, NAMES
+
+    words = sorted(
+        {*CNY_PER_UNIT, *DISPLAY_NAMES.values(), *(name for name in NAMES if len(name) > 1)},
+        key=len,
+        reverse=True,
+    )
+    return re.compile(
+        "|".join(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])" for word in words), re.I
+    )
+
+
+def _meaning(description: str, name: str) -> str:
+    """What a parameter's description says besides its examples: the currencies it names, the
+    words that lead to them (例如、比如 …), the parameter's own name and punctuation removed."""
+    text = _currency_words().sub(" ", description.replace(name, " "))
+    return _EXAMPLE_WORDS.sub("", text)
+
+
+def _description_problem(made: Any, names: list[str]) -> tuple[str, str, str] | None:
+    """(what is missing, what was read, hint) when the description does not say what the tool does,
+    when to use it, or what each of its two parameters means; None when it does.
+
+    "What it does" is read by the simulator, as a model reads it: the description alone — the name
+    hidden, the parameters left out — must point it at this tool for an exchange request."""
+    from ...offline.simulator.choose import MIN_SCORE, profile, score
+
+    description = str(made.description or "")
+    alone = profile(
+        {
+            "type": "function",
+            "function": {
+                "name": "tool_x",
+                "description": description,
+                "parameters": {"type": "object", "properties": {}},
+            },
+        }
+    )
+    requests = ("100 美元能换多少人民币", "200 人民币能换多少日元")
+    if any(score(request, alone) < MIN_SCORE for request in requests):
+        return (
+            "描述本身（不看工具名和参数）说清工具做什么：查什么、对什么",
+            f"描述：{_short(description, 120)}",
+            "模型先读描述再决定用哪个工具：写出动作和对象，例如“查询两种货币之间的汇率”。"
+            "“处理数据”“一个有用的工具”这类话，模型读不出它和汇率有关，换一个工具名就选不中了。",
+        )
+    if not _WHEN.search(description):
+        return (
+            "描述里说什么时候用它（什么样的问题、什么情况下）",
+            f"描述：{_short(description, 120)}",
+            "在描述里加一句什么时候用，例如：用户问“100 美元能换多少人民币”这类问题时，"
+            "先用它查汇率。",
+        )
+    properties = made.parameters.get("properties") or {}
+    meanings = {}
+    for name in names[:2]:
+        text = str((properties.get(name) or {}).get("description", ""))
+        meanings[name] = _meaning(text, name)
+        if len(_CHINESE.findall(meanings[name])) < 2 and not re.search(
+            r"[A-Za-z]{3,}", meanings[name]
+        ):
+            return (
+                f"参数 {name} 的说明除了例子，还说出它是什么（要换出的还是要换成的货币）",
+                f"{name}: {_short(text, 80)}",
+                f"只有例子不够：{name} 的说明先说它是什么，例如“要换出的货币，货币代码或中文名，"
+                "例如：USD 或 美元”。",
+            )
+    first, second = names[:2]
+    if meanings[first] == meanings[second]:
+        return (
+            "两个参数的说明分得清哪个是要换出的、哪个是要换成的货币",
+            f"{first} 和 {second} 的说明除了例子都是：{_short(meanings[first], 60)!r}",
+            "两个参数说明一样，模型就分不清方向：分别写“要换出的货币”和“要换成的货币”。",
+        )
+    return None
 
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
@@ -214,6 +308,16 @@ def day3_exchange_rate_tool(check: _Check, build_exchange_tool: Callable[[], Any
         )
     check.ok(case)
 
+    problem = _description_problem(made, names)
+    if problem is not None:  # a case added later: it prints nothing when it passes
+        wanted, read, hint = problem
+        raise check.fail(
+            "描述说清楚做什么、什么时候用，参数说明说清楚是什么",
+            expected=wanted,
+            got=read,
+            hint=hint,
+        )
+
     registry = ToolRegistry([made, calculator])
     source, target = names[0], names[1]
     pairs = [  # (case, from, to, (codes))
@@ -224,6 +328,18 @@ def day3_exchange_rate_tool(check: _Check, build_exchange_tool: Callable[[], Any
         ("小写代码：usd → hkd", "usd", "hkd", ("USD", "HKD")),
         ("同一种货币：英镑 → 英镑", "GBP", "GBP", ("GBP", "GBP")),
     ]
+    seen: list[tuple[dict[str, str], Any]] = []  # earlier calls, to recognise a result kept
+
+    def kept(data: Any) -> str:
+        """A state hint when ``data`` is what an earlier call with other arguments returned."""
+        earlier = next((args for args, value in seen if value == data), None)
+        return (
+            ""
+            if earlier is None
+            else f"这正是前面用 {json.dumps(earlier, ensure_ascii=False)} 调用时的结果："
+            "工具把结果存了起来，换了参数还返回旧的。" + STATE_HINT
+        )
+
     for label, first, second, (code_from, code_to) in pairs:
         case = f"直接调用工具：{label}"
         arguments = {source: first, target: second}
@@ -258,8 +374,9 @@ def day3_exchange_rate_tool(check: _Check, build_exchange_tool: Callable[[], Any
                 given=arguments,
                 expected=f"汇率 {right:.6g}（1 {code_from} = {right:.6g} {code_to}）",
                 got=_short(result.data, 200),
-                hint=hint,
+                hint=kept(result.data) or hint,
             )
+        seen.append((arguments, result.data))
         check.ok(case, f"1 {code_from} = {rate:g} {code_to}")
 
     for label, arguments, bad in (
@@ -274,7 +391,8 @@ def day3_exchange_rate_tool(check: _Check, build_exchange_tool: Callable[[], Any
                 given=arguments,
                 expected="调用失败（raise ToolError），错误说明里提到这个货币",
                 got=f"成功：{_short(result.data, 160)}",
-                hint=(
+                hint=kept(result.data)
+                or (
                     "currency_code() 返回 None 时 raise"
                     ' ToolError(f"不认识的货币“{text}”…")：不要返回 0、None 或一个带 error 的 dict'
                     " 假装成功。"
@@ -1218,7 +1336,10 @@ def day3_unknown_tool_message(
 
     _same_name_other_tools(check, unknown_tool_message)
 
-    case = "接在模拟器 course-sim:unknown_tool 上：模型只知道你的消息里列出的工具，读完后改用正确的工具"
+    case = (
+        "接在模拟器 course-sim:unknown_tool 上：模型只知道你的消息里列出的工具，"
+        "读完后改用正确的工具"
+    )
     client, registry = offline_client("course-sim:unknown_tool"), basic_registry()
     messages: list[dict[str, Any]] = [{"role": "user", "content": "帮我算一下 17 * 9"}]
     sent: list[str] = []
