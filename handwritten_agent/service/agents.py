@@ -140,9 +140,10 @@ class SharedLimitGate(PolicyGate):
             return super().check_call(call, context)
 
 
-def audit_log_for(db: str) -> AuditLog | None:
+def audit_log_for(db: str, *, connections: int = 4) -> AuditLog | None:
     """Where the policy of a service on ``db`` writes its audit: the service's own PostgreSQL
-    database for a ``postgresql://`` URL; None (the office folder's SQLite file) otherwise.
+    database for a ``postgresql://`` URL (at most ``connections`` at once: one per run checking a
+    call, and one to spare); None (the office folder's SQLite file) otherwise.
     """
     from .store import is_postgres_url
 
@@ -150,7 +151,7 @@ def audit_log_for(db: str) -> AuditLog | None:
         return None
     from .store.audit import PostgresAuditLog
 
-    return PostgresAuditLog(db)
+    return PostgresAuditLog(db, max_size=max(2, connections))
 
 
 def office_agent(
@@ -202,7 +203,7 @@ class OfficeAssistant:
         self.settings = settings
         self.clock: Callable[[], datetime] = settings.clock or datetime.now
         self.office = open_office(settings.data_path / "office", self.clock)
-        audit = audit_log_for(settings.db_path)
+        audit = audit_log_for(settings.db_path, connections=settings.workers + 1)
         self.policy = self.office.policy() if audit is None else self.office.policy(audit=audit)
         self.traces = settings.data_path / "traces"
         self.models = models or build_models(
