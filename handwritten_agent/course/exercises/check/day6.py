@@ -1238,6 +1238,9 @@ def _independent_reports(
         wide: {"calls": 1, "cost": cost("m1", 30, 30), "unknown": 0},
     }
     second = [_model_call("李四", "m2", 500, 50), _model_call("张三", "m1", 7, 7)]
+    # a prefix, an extension, another case and another width of a priced model: all unpriced
+    near_misses = ["m1-mini", "m", "M1", full_width("m2")]
+    unpriced = [_model_call("王五", model, 100, 10) for model in near_misses]
     second_report = {
         "李四": {"calls": 1, "cost": cost("m2", 500, 50), "unknown": 0},
         "张三": {"calls": 1, "cost": cost("m1", 7, 7), "unknown": 0},
@@ -1257,6 +1260,21 @@ def _independent_reports(
         hint=(
             "user_id 原样作键（不要 lower()、不要转换全角）；合计放在函数里面的局部变量中，每次调用"
             "从空开始。"
+        ),
+    )
+    check.independent(
+        "模型名只差一点",
+        [
+            (
+                "、".join(map(repr, near_misses)) + " 都不在价格表 m1、m2 里",
+                lambda: cost_by_user(copy.deepcopy(unpriced), prices),
+                {"王五": {"calls": len(near_misses), "cost": None, "unknown": len(near_misses)}},
+            )
+        ],
+        same=lambda want, got: isinstance(got, dict) and _cost_difference(got, want) is None,
+        hint=(
+            "价格用 prices.get(model) 按模型名精确查找：不在表里的模型就是未知，"
+            "不要按前缀、子串、大小写或全角去凑一个“差不多”的价格。"
         ),
     )
 
