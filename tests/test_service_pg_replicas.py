@@ -2,8 +2,9 @@
 
 Each replica is ``service_world``'s service (``pg_server.replica_app``) whose event streams never
 poll: only a ``NOTIFY`` from the database wakes them, so a stream that ends at all on replica B, for
-a run executed on replica A, was woken across processes. Skipped (in Chinese) where PostgreSQL is
-not installed.
+a run executed on replica A, was woken across processes. The cumulative-limit test runs the real
+office service instead (``pg_server.office_replica_app``), each replica with an office data folder
+of its own, as on two hosts. Skipped (in Chinese) where PostgreSQL is not installed.
 """
 
 from __future__ import annotations
