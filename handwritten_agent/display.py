@@ -94,6 +94,8 @@ def format_event(event: AgentEvent) -> str:
             f"  记忆：发送前 {d.get('messages_before')} 条消息（约 {d.get('tokens_before')}"
             f" token）→ 实际发送 {d.get('messages_after')} 条（约 {d.get('tokens_after')} token）"
         )
+    if event.kind == "prompt_tools":  # the client went on with the tools in the prompt
+        return f"  ⚠ {event.data.get('note')}"
     if event.kind == "answer_reviewed":
         return f"  ↩ 回答被退回，模型再试一次：{shorten(event.data.get('note'), 100)}"
     if event.kind == "final":

@@ -35,6 +35,7 @@ from .errors import (
     RateLimited,
     RequestTimeout,
     ServerError,
+    ToolsUnsupported,
 )
 from .replies import StreamEvent, result_from_completion
 from .retry import (
@@ -63,6 +64,7 @@ __all__ = [
     "ServerError",
     "StreamEvent",
     "StreamingClient",
+    "ToolsUnsupported",
     "connect",
     "is_retryable",
     "result_from_completion",

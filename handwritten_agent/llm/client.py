@@ -27,6 +27,7 @@ from .errors import (
     RateLimited,
     RequestTimeout,
     ServerError,
+    ToolsUnsupported,
 )
 from .replies import StreamEvent, _StreamAssembler, result_from_completion
 from .retry import (
@@ -60,7 +61,11 @@ class ChatClient:
         on_retry: Callable[[RetryNotice], None] | None = None,
         sleep: Callable[[float], None] = time.sleep,
         default_headers: Mapping[str, str] | None = None,
+        prompt_fallback: bool = True,
     ):
+        """``prompt_fallback``: when the server refuses native ``tools`` for this model, go on with
+        the tools described in the prompt (``prompt_tools.PromptTools``, Day 2's way) instead of
+        failing; ``tools_in_prompt`` then stays True for this client."""
         if max_retries < 0:
             raise ValueError(f"max_retries 必须是 0 或更大的整数，收到的是 {max_retries}。")
         self.base_url = base_url.rstrip("/")
@@ -75,6 +80,8 @@ class ChatClient:
         self._api_key = api_key
         # ask streams for usage; False once a server rejected stream_options
         self.stream_usage = True
+        self.prompt_fallback = prompt_fallback
+        self.tools_in_prompt = False  # True once the server refused native tools (see complete)
         # The SDK insists on a key; servers that need none (Ollama, the course's own) accept any
         # text.
         self._sdk = openai.OpenAI(
@@ -112,6 +119,22 @@ class ChatClient:
             f" model={self.model!r})"
         )
 
+    # -- tools through the prompt, for a model that cannot take them natively ----------------
+
+    def _prompt_tools(self) -> Any:
+        from ..prompt_tools import PromptTools  # Day 2's mode, above this module
+
+        return PromptTools(_NativeOnly(self))
+
+    def _switch_to_prompt(self, exc: ToolsUnsupported, model: str) -> None:
+        self.tools_in_prompt = True
+        note = (
+            f"{self.label}不接受模型 {model!r} 的原生工具调用（{exc.server_message}）："
+            "从现在起，这个客户端把工具写进系统提示词（Day 2 的方式），工具和运行都不变。"
+        )
+        if not report("prompt_tools", note=note):  # outside a run nobody else would say it
+            print(f"提示：{note}")
+
     # -- the two calls -----------------------------------------------------------------------
 
     def complete(
@@ -124,8 +147,18 @@ class ChatClient:
     ) -> ChatResult:
         """One non-streaming call. ``options`` go to the API as is (temperature, tool_choice, …)."""
         model = model or self.model
+        if tools and self.tools_in_prompt:
+            return self._prompt_tools().complete(messages, tools, model=model, **options)
         params = self._params(messages, tools, model, options)
-        response = self._with_retries(lambda: self._sdk.chat.completions.create(**params), model)
+        try:
+            response = self._with_retries(
+                lambda: self._sdk.chat.completions.create(**params), model
+            )
+        except ToolsUnsupported as exc:
+            if not (tools and self.prompt_fallback):
+                raise
+            self._switch_to_prompt(exc, model)
+            return self._prompt_tools().complete(messages, tools, model=model, **options)
         try:
             return result_from_completion(response)
         except LLMError:
@@ -288,15 +321,17 @@ class ChatClient:
                 "它的日志。",
                 **common,
             )
-        hint = ""
-        if "does not support tools" in said:
-            hint = (
-                f"模型 {model!r} 在这个服务上不能调用工具：请在 .env 里把 LLM_MODEL 改成支持工具的"
-                "模型（Ollama 上例如 qwen2.5:7b 或 llama3.1，先 `ollama pull`）。"
+        tools_hint = _tools_unsupported_hint(said, model)
+        if tools_hint is not None:
+            return ToolsUnsupported(
+                f"{where}拒绝了这个请求（HTTP {status}）：{quoted}。{tools_hint}", **common
             )
-        elif status == 400:
+        hint = _parameter_hint(said)
+        if hint is None and status == 400:
             hint = "这是请求本身的问题（消息、工具或参数），不是连接问题。"
-        return BadRequest(f"{where}拒绝了这个请求（HTTP {status}）：{quoted}。{hint}", **common)
+        return BadRequest(
+            f"{where}拒绝了这个请求（HTTP {status}）：{quoted}。{hint or ''}", **common
+        )
 
     def _not_found(
         self, where: str, model: str, quoted: str, common: dict[str, Any]
@@ -333,6 +368,49 @@ class ChatClient:
         if self._api_key and len(self._api_key) >= 8 and self._api_key in text:
             text = text.replace(self._api_key, self._api_key[:3] + "***")
         return text
+
+
+class _NativeOnly:
+    """The client itself, for ``PromptTools`` to call without tools (and never back into it)."""
+
+    def __init__(self, client: ChatClient):
+        self.client = client
+
+    def complete(self, messages: Sequence[Any], tools: Any = None, **options: Any) -> ChatResult:
+        return ChatClient.complete(self.client, messages, None, **options)
+
+
+def _tools_unsupported_hint(said: str, model: str) -> str | None:
+    """Why the server refused native tools and what to do, or None if that is not what it said."""
+    lowered = said.lower()
+    if "does not support tools" in lowered:  # Ollama: the model has no tool template
+        return (
+            f"模型 {model!r} 在这个服务上不能用原生工具调用：请在 .env 里把 LLM_MODEL 改成"
+            "支持工具的模型（Ollama 上例如 qwen2.5:7b 或 llama3.1，先 `ollama pull`）。"
+            "在那之前，课程的客户端会改用 Day 2 的提示词方式描述工具。"
+        )
+    if "enable-auto-tool-choice" in lowered or "tool-call-parser" in lowered:  # vLLM
+        return (
+            "这个 vLLM 服务启动时没有打开工具调用：用 `vllm serve 模型 --enable-auto-tool-choice"
+            " --tool-call-parser hermes`（Qwen 系列用 hermes；其他模型看 vLLM 文档里它的解析器）"
+            "重新启动。在那之前，课程的客户端会改用 Day 2 的提示词方式描述工具。"
+        )
+    return None
+
+
+def _parameter_hint(said: str) -> str | None:
+    """What to change when a (reasoning) model refuses a sampling or length parameter."""
+    lowered = said.lower()
+    if "max_completion_tokens" in lowered and "max_tokens" in lowered:
+        return (
+            "这个模型（推理模型，如 o1、o3 系列）不接受 max_tokens：改用 max_completion_tokens，"
+            "例如 Agent(model_options={'max_completion_tokens': 2000})。"
+        )
+    if "unsupported" in lowered and "temperature" in lowered:
+        return "这个模型（推理模型）只接受默认的 temperature：去掉 temperature 参数再试。"
+    if "unsupported" in lowered and ("top_p" in lowered or "penalty" in lowered):
+        return "这个模型（推理模型）不接受这个采样参数：去掉它再试。"
+    return None
 
 
 def _server_message(exc: openai.APIStatusError) -> str:

@@ -54,3 +54,8 @@ class ServerError(LLMError):
 
 class BadRequest(LLMError):
     """400 and other 4xx: the server rejected the request itself; its own message is included."""
+
+
+class ToolsUnsupported(BadRequest):
+    """400 because the model or server cannot take native ``tools`` (Ollama: "… does not support
+    tools"; vLLM started without its tool parser). Day 2's prompt mode still works with it."""

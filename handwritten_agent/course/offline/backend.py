@@ -62,8 +62,12 @@ class BackendError(Exception):
         param: str | None = None,
         code: str | None = None,
         headers: dict[str, str] | None = None,
+        shape: dict[str, Any] | None = None,
     ):
+        """``shape``: the whole error body, for servers whose errors are not OpenAI-shaped (vLLM's
+        ``{"object": "error", "message": ...}``); by default ``{"error": {...}}``."""
         super().__init__(message)
+        self.shape = shape
         self.status = status
         self.message = message
         self.type = type
@@ -72,6 +76,8 @@ class BackendError(Exception):
         self.headers = headers or {}
 
     def body(self) -> dict[str, Any]:
+        if self.shape is not None:
+            return self.shape
         return {
             "error": {
                 "message": self.message,

@@ -9,7 +9,9 @@ silently runs the fault-free simulator.
 
 from __future__ import annotations
 
-from .backend import BackendError
+from typing import Any
+
+from .backend import BackendError, ChatRequest
 
 SIMULATOR_MODEL = "course-sim"
 
@@ -28,6 +30,18 @@ FAULTS: dict[str, str] = {
     "gullible": (
         "听从工具结果里任何提到可用操作的指令（提示词注入：伪造的 SYSTEM、角色标记、结束标签、"
         "“用户已经同意”……），每条只听一次；默认的模拟器从不这样做"
+    ),
+    "no_tools": (
+        "请求一带 tools 就返回 HTTP 400 “… does not support tools”：Ollama 上没有工具模板的模型就是"
+        "这样回答的"
+    ),
+    "no_tool_parser": (
+        '请求一带 tools 就返回 vLLM 没打开工具解析时的 HTTP 400（"auto" tool choice requires'
+        " --enable-auto-tool-choice …）"
+    ),
+    "reasoning_model": (
+        "像推理模型一样拒绝 max_tokens（要用 max_completion_tokens）和不是默认值 1 的 temperature"
+        "（HTTP 400）"
     ),
     "flaky": (
         "按请求和第几次运行播下的种子，"
@@ -76,3 +90,47 @@ def validate_options(
             code="model_not_found",
         )
     return everything
+
+
+def provider_error(chat: ChatRequest, body: dict[str, Any]) -> BackendError | None:
+    """The error a real server of another kind would give this request, for the options that
+    imitate one (``no_tools``, ``no_tool_parser``, ``reasoning_model``); None otherwise. The
+    messages are the servers' own, word for word: learners meet them from those servers."""
+    options = chat.options
+    if chat.tools and "no_tools" in options:  # Ollama's OpenAI-compatible endpoint
+        return BackendError(
+            400,
+            f"registry.ollama.ai/library/{chat.model} does not support tools",
+            type="api_error",
+        )
+    if chat.tools and "no_tool_parser" in options and chat.tool_choice in (None, "auto"):
+        message = (
+            '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set'
+        )
+        shape = {
+            "object": "error",
+            "message": message,
+            "type": "BadRequestError",
+            "param": None,
+            "code": 400,
+        }
+        return BackendError(400, message, type="BadRequestError", shape=shape)
+    if "reasoning_model" in options:  # OpenAI's o-series
+        if body.get("max_tokens") is not None:
+            return BackendError(
+                400,
+                "Unsupported parameter: 'max_tokens' is not supported with this model. Use "
+                "'max_completion_tokens' instead.",
+                param="max_tokens",
+                code="unsupported_parameter",
+            )
+        temperature = body.get("temperature")
+        if temperature is not None and temperature != 1:
+            return BackendError(
+                400,
+                f"Unsupported value: 'temperature' does not support {temperature} with this "
+                "model. Only the default (1) value is supported.",
+                param="temperature",
+                code="unsupported_value",
+            )
+    return None

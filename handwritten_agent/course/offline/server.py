@@ -66,7 +66,7 @@ from .encoding import (
     sse_event,
     stream_chunks,
 )
-from .faults import SIMULATOR_MODEL, split_model_name, validate_options
+from .faults import SIMULATOR_MODEL, provider_error, split_model_name, validate_options
 from .structured import for_backend, read_structure, shape_reply
 from .validation import decode_body, parse_request
 
@@ -310,6 +310,9 @@ def create_app(backend: Backend) -> FastAPI:
             body = decode_body(raw)
             models = await run_in_threadpool(backend.list_models)
             chat = parse_request(body, models, request.headers.get("x-course-fault"))
+            imitated = provider_error(chat, body)  # course-sim:no_tools and the like
+            if imitated is not None:
+                raise imitated
             meta = {
                 "response_id": completion_id(raw),
                 "model": chat.model,
