@@ -13,4 +13,6 @@ ones beside it in ``handwritten_agent/``. Here live:
 - ``checklist``   the release checklist as a command
 - ``bench``       the benchmarks behind the README's figures
 - ``cli``         ``python -m handwritten_agent …``
+- ``postgres``    a throw-away PostgreSQL server (the service's tests, Day 7)
+- ``doctor``      ``python -m handwritten_agent doctor``: does a server give its model the tools?
 """
