@@ -14,7 +14,10 @@ label:
 - other data reads as subject + facts + caveats: "北京明天多云，温度 4 到 15 摄氏度，南风 2 级（示例
   数据，非实时）";
 - an error is said once, plainly: "1 除以 0 没有结果：除数不能为零"; a call waiting for
-  confirmation, or refused, is reported as not done, with the reason.
+  confirmation, or refused, is reported as not done, with the reason;
+- a change is described by the arguments its result does not contradict: a field of the result with
+  the same name and another value ("start": 16:30 for a 15:00 request) is said from the result,
+  never the request.
 
 Several questions make one sentence of clauses joined by "；". Answers are in the request's language
 (Chinese or English). Statuses are read in ``results``.

@@ -28,8 +28,18 @@ not match — the lesson of the course: write clear descriptions with examples.
 A tool's text also holds the synonyms, English and pinyin equivalents of its words (``vocabulary``),
 so "把预约撤了" matches a tool described as "Cancel an appointment".
 
-Left out: learned embeddings, synonyms beyond the lexicon and ``vocabulary``, and any per-tool
-special case.
+Two tools that change things must not be told apart by luck: when the best one does not beat every
+other such tool by ``WRITE_MARGIN`` ("SUB-204 搞一下" fits pause, resume and stop alike), or when no
+tool scores but the request's id fits two of them ("LN7730 弄一下"), the one whose text shares
+clearly more of the request's own characters that the rivals do not all share wins ("给他批了" →
+批准, not 驳回); if none does, nothing is chosen and the reply asks which one (``rivals_for``). A
+request that negates a tool's verb ("QJ3301 不批", "别退订") changes nothing at all. A question (a
+particle, a "?", or a question word: "到哪了", "什么情况") never triggers a tool that changes things
+unless it names that tool's action, and at equal score a lookup comes first; a question with an id
+that exactly one lookup takes goes to that lookup.
+
+Left out: learned embeddings, synonyms beyond the lexicon and ``vocabulary``, any per-tool
+special case, and word senses (a character shared by chance counts like a verb in the tie-break).
 """
 
 from __future__ import annotations

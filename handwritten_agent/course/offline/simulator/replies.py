@@ -8,7 +8,12 @@ fallback reply.
   fits; the step before gave no result; "有的话…" and there was none; the thing the user named was
   not among the results);
 - ``fallback_reply``: the honest reply when no tool fits — why a request was not done; what this
-  simulator is (only when asked who it is); asked what it can do, what the offered tools do.
+  simulator is (only when asked who it is); asked what it can do, what the offered tools do; told
+  not to do something, that nothing was done; two tools that change things fitting alike, which one
+  is meant; a question with only tools that change things, that none can look it up.
+
+``clarify_question`` also says what the request's own time words leave open ("「这周末」没有定到
+具体哪一天", "「一早」没有说具体几点").
 
 Left out: small talk beyond a greeting, a thanks and "who are you" (the simulator is a rule engine
 and says so when asked).
@@ -23,7 +28,6 @@ from typing import Any
 from .actions import contradicts, request_actions, request_object, tool_action
 from .arguments import Param, evidence, examples_of
 from .arguments.params import classify, widens_when_empty
-from .choose import _FUNCTION_CHARS as FUNCTION_CHARS
 from .choose import _other_object as other_object
 from .choose import negates, profile, rivals_for
 from .dates import find_dates, find_parts, find_times, vague_day
@@ -225,12 +229,17 @@ _NOT_UNDERSTOOD_EN = (
 )
 
 
+def _carries_an_id(user_text: str, tools: list[dict[str, Any]]) -> bool:
+    """The statement holds an id of a kind a tool takes ("LN7730 …" for "loan id like LN5521")."""
+    return any(evidence(spec, user_text) > 0 for spec in tools if spec.get("name"))
+
+
 def _first_clause(description: str) -> str:
     plain = re.sub(r"\s*[（(][^）)]*[）)]", "", description.strip())
     return re.split(r"[，,。;；]|例如|e\.g\.|\.\s", plain, maxsplit=1)[0].strip()
 
 
-def _some_tool_shares_words(user_text: str, tools: list[dict[str, Any]], *, least: int = 2) -> bool:
+def _some_tool_shares_words(user_text: str, tools: list[dict[str, Any]]) -> bool:
     """Whether any offered tool's name or description (with its synonyms) shares a word with the
     request: then "no tool can do this" could be false, and the honest reply is "I did not
     understand"."""
@@ -245,11 +254,7 @@ def _some_tool_shares_words(user_text: str, tools: list[dict[str, Any]], *, leas
             continue
         text = f"{' '.join(split_identifier(name))} {description}"
         shared = wanted & (set(tokens(text)) | set(tokens(expand(text))))
-        if least < 2:  # one shared word only when it carries a topic ("瑜伽", not "一节")
-            shared = {tok for tok in shared if not set(tok) & FUNCTION_CHARS}
-            if evidence(spec, user_text) > 0:  # an id of the tool's kind ("LN7730 弄一下")
-                return True
-        if len(shared) >= least or shared & VOCABULARY_TOKENS:  # not one stray bigram ("一张")
+        if len(shared) >= 2 or shared & VOCABULARY_TOKENS:  # not one stray bigram ("一张")
             return True
     return False
 
@@ -356,8 +361,8 @@ def fallback_reply(
     if greeting:
         return "你好！有什么需要帮忙的？" if zh else "Hello! How can I help?"
     if is_question(user_text) or (
-        count and not tools_disabled and _some_tool_shares_words(user_text, tools, least=1)
-    ):  # a question, or words a tool deals in ("约一节瑜伽课"), is never acknowledged as noted
+        count and not tools_disabled and _carries_an_id(user_text, tools)
+    ):  # a question, or an id a tool acts on ("LN7730 弄一下"), is never acknowledged as noted
         return _NOT_UNDERSTOOD_ZH if zh else _NOT_UNDERSTOOD_EN[:1].upper() + _NOT_UNDERSTOOD_EN[1:]
     return (
         "好的，知道了。" if zh else "All right, noted."

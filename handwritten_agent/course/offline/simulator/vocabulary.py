@@ -4,8 +4,10 @@
 so a tool described in English ("Cancel an appointment") is matched by a Chinese request ("把预约撤
 了"), a pinyin tool name by its Chinese verb, and a homophone typo (定 for 订) by the verb it stands
 for. ``is_question`` tells a question ending in a particle (…放假不？ …有打印机没) or an A-not-A
-form (开不开) from a statement; ``asks_about_state`` tells a question whether something has
-happened (撤了吗) from a request to do it.
+form (开不开) from a statement, and ``asks`` also takes a question word (到哪了, 什么情况);
+``asks_about_state`` tells a question whether something has happened (撤了吗) from a request to do
+it, and ``asks_politely`` a request in a question's form (能不能帮我…); ``members`` lists every
+member of the groups a text names.
 
 Left out: word senses (a member of a group is taken in the group's sense wherever it appears) and
 any learned similarity; the tables are small on purpose and grow by editing ``vocabulary_data``, not

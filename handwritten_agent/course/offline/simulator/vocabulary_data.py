@@ -29,6 +29,9 @@ SYNONYM_GROUPS: list[list[str]] = [
         "定个",
         "定下",
         "占一下",
+        "约个",
+        "约一下",
+        "约上",
         "占个",
         "排上",
         "挂号",
@@ -93,7 +96,7 @@ QUESTION_ENDINGS: list[str] = [
 
 # Question words: a sentence holding one asks something even without a particle or a "?"
 # ("OD20240615 到哪了", "TK-3391 现在什么情况", "谁在跟").
-QUESTION_WORDS = r"哪|什么|啥|怎么|怎样|咋|如何|谁|多少|几时|几点|几号|几节|何时|为何|进展|进度"
+QUESTION_WORDS = r"哪|什么|啥|怎么|怎样|咋|如何|谁|多少|几时|几点|几号|几节|何时|为何"
 
 A_NOT_A = (
     r"(\w)不\1|(\w)没\2|有没有|是不是|能不能|可不可以|会不会|要不要"  # "开不开", "有没有", "是不是"
