@@ -27,7 +27,9 @@ __all__ = ["day4_compress", "day4_search_memories", "day4_split_rounds", "day4_t
 
 MEMORY_SCHEMA = """
 CREATE TABLE memories (id INTEGER PRIMARY KEY, user_id TEXT NOT NULL, text TEXT NOT NULL);
-CREATE VIRTUAL TABLE memories_fts USING fts5(text, content='memories', content_rowid='id', tokenize='trigram');
+CREATE VIRTUAL TABLE memories_fts USING fts5(
+    text, content='memories', content_rowid='id', tokenize='trigram'
+);
 CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
     INSERT INTO memories_fts(rowid, text) VALUES (new.id, new.text);
 END;
@@ -381,7 +383,46 @@ def day4_split_rounds(
     _same_list_again(
         check, split_rounds, reference, [messages for _, messages in _split_cases()[2:5]]
     )
+    _empty_users(check, split_rounds, reference)
     check.done()
+
+
+def _empty_users(check: _Check, fn: Callable[..., Any], reference: Callable[..., Any]) -> None:
+    """An empty user message, one of full-width spaces only, and one with no content key: each
+    still starts a round, as the rule says (silent when right)."""
+    system = {"role": "system", "content": "你是助手。"}
+    conversations = [
+        [
+            system,
+            {"role": "user", "content": "你好"},
+            {"role": "assistant", "content": "你好！"},
+            {"role": "user", "content": ""},
+            {"role": "assistant", "content": "你想说什么？"},
+        ],
+        [
+            {"role": "user", "content": "\u3000\u3000"},
+            {"role": "assistant", "content": "请问有什么需要？"},
+            {"role": "user"},
+            {"role": "assistant", "content": "我在。"},
+            {"role": "user", "content": "ＯＫ，谢谢"},
+        ],
+    ]
+    check.independent(
+        "空的 user 消息也开始一轮",
+        [
+            (
+                f"第 {number} 段对话",
+                lambda c=content: fn(copy.deepcopy(c)),
+                reference(copy.deepcopy(content)),
+                _describe(content),
+            )
+            for number, content in enumerate(conversations, 1)
+        ],
+        hint=(
+            "一轮从一条 user 消息开始，不管它的内容是不是空的（空字符串、只有全角空格、没有 content"
+            "）：只看 role，不看 content。"
+        ),
+    )
 
 
 def _same_list_again(
@@ -565,7 +606,10 @@ def _check_too_long(
                 " 个 token。"
             )
         elif tokens == needed - budget:
-            hint = f"tokens 是需要的总数（{needed}），不是超出的部分（{needed - budget}）：超出多少写在说明文字里。"
+            hint = (
+                f"tokens 是需要的总数（{needed}），不是超出的部分（{needed - budget}）："
+                "超出多少写在说明文字里。"
+            )
         elif reported != budget:
             hint = f"budget 要原样报出传进来的预算 {budget}。"
         else:
@@ -1004,8 +1048,9 @@ def day4_search_memories(check: _Check, search_memories: Callable[..., list[str]
                                 " _。反过来的话，给 % 加上的 \\ 会被再次加倍，查询变成了“一个真的"
                                 "反斜杠，后面跟一个通配符”，真的含 % 的记忆反而查不到。"
                                 if "%" in query and len(got) < len(wanted)
-                                else "LIKE 里的 % 和 _ 是通配符：查询里的 % 要转义（例如 replace('%',"
-                                " '\\\\%') 并写 ESCAPE '\\\\'），否则会匹配所有记忆。"
+                                else "LIKE 里的 % 和 _ 是通配符：查询里的 % 要转义"
+                                "（例如 replace('%', '\\\\%') 并写 ESCAPE '\\\\'）"
+                                "，否则会匹配所有记忆。"
                                 if "%" in query
                                 else (
                                     "FTS5 的 MATCH 会把引号、AND、OR"
