@@ -6,10 +6,23 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 
 import pytest
-from prose_figures import stale_figures
+from prose_figures import (
+    amount,
+    cjk_number,
+    outputs_text,
+    stale_figures,
+    wrong_claims,
+    wrong_line_counts,
+    wrong_prices,
+    wrong_shares,
+    wrong_step_counts,
+)
+
+from handwritten_agent.pricing import DEFAULT_PRICES
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted(
@@ -78,3 +91,187 @@ def test_settings_written_in_code_may_be_quoted_but_not_as_measurements():
 
 def test_figures_inside_code_spans_are_not_prose():
     assert stale_figures({"cells": [markdown("平均耗时见 `bench --n 500 ms`。")]}) == []
+
+
+# --- Claims in words: frequency, ratio, line count, step count, price -----------------------------
+
+PRICES = DEFAULT_PRICES
+
+
+def code_lines(count: int, printed: str = "") -> dict:
+    source = "\n".join(f"value_{n} = {n}" for n in range(count))
+    return code(source, printed)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_claim_in_words_agrees_with_the_output_it_is_about(path):
+    wrong = wrong_claims(load(path), PRICES)
+    assert not wrong, "\n".join(str(w) for w in wrong)
+
+
+def test_spoken_amounts_are_read_as_ranges():
+    assert [cjk_number(t) for t in ("两", "三十", "一百零六", "12", "十二")] == [2, 30, 106, 12, 12]
+    assert amount("三十", "几") == (30, 39)
+    assert amount("十几") == (11, 19)
+    assert amount("二三十") == (20, 30)
+    assert amount("一百", "来") == (80, 120)
+    assert amount("12") == (12, 12)
+
+
+SUMMARIES = "超出预算以后的 12 轮里，有 6 轮写了摘要（6/12 轮），有的轮写了两三次\n"
+
+
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "一旦超出预算，差不多每一轮都要重写摘要。",
+        "一旦超出预算，几乎每轮都要重写摘要。",
+        "超出预算以后，每一轮都要重写摘要。",
+        "超出预算以后，很少有轮要重写摘要。",
+        "超出预算以后，大多数轮都要重写摘要。",
+    ],
+)
+def test_a_frequency_word_the_count_contradicts_is_caught(prose):
+    notebook = {"cells": [code("print(summary_rounds())", SUMMARIES), markdown(prose)]}
+    assert [w.kind for w in wrong_shares(notebook)] == ["频率/比例"]
+
+
+def test_a_frequency_word_the_count_bears_out_passes():
+    for prose in ("超出预算以后，有一半的轮要重写摘要。", "重写摘要的轮数见上一格。"):
+        notebook = {"cells": [code("print(summary_rounds())", SUMMARIES), markdown(prose)]}
+        assert wrong_shares(notebook) == []
+
+
+def test_the_count_is_found_by_what_it_counts_not_by_being_next_to_the_prose():
+    notebook = {
+        "cells": [
+            code("print(summary_rounds())", SUMMARIES),
+            markdown("## 7. 费用"),
+            code("print(cost())", "合计 0.1 元\n"),
+            markdown("回顾：只压缩必要部分的手写版几乎每轮都写一次摘要。"),
+        ]
+    }
+    assert [w.claim for w in wrong_shares(notebook)] == ["几乎每"]
+
+
+FLAKY = "pass^1 = 87%（26/30 次运行通过），pass^3 = 60%\n"
+
+
+def test_a_ratio_of_failures_is_read_against_a_count_of_passes():
+    notebook = {
+        "cells": [markdown("按种子，大约三次里有一次走偏。"), code("print(report.table())", FLAKY)]
+    }
+    assert [w.claim for w in wrong_shares(notebook)] == ["三次里有一次"]
+    notebook["cells"][0] = markdown("按种子，三十次里有四次走偏。")
+    assert wrong_shares(notebook) == []
+    notebook["cells"][0] = markdown("按种子，一半的运行走偏。")
+    assert [w.claim for w in wrong_shares(notebook)] == ["一半"]
+
+
+def test_a_sentence_about_something_else_or_only_possible_is_not_read_against_a_count():
+    notebook = {
+        "cells": [
+            code("print(report.table())", FLAKY),
+            markdown("时间戳每次都不一样，所以不打印。真实模型可能三次里有一次走偏。"),
+        ]
+    }
+    assert wrong_shares(notebook) == []
+
+
+def test_a_line_count_the_code_does_not_have_is_caught():
+    prose = "能用了。但只要换几种请求，就能看到这三十几行离上线还差多远："
+    long = {"cells": [markdown("## 2. 手写服务"), code_lines(106), markdown(prose)]}
+    assert [w.claim for w in wrong_line_counts(long)] == ["三十几行"]
+    short = {"cells": [markdown("## 2. 手写服务"), code_lines(34), markdown(prose)]}
+    assert wrong_line_counts(short) == []
+    under = {
+        "cells": [
+            markdown("## 4. 暂停"),
+            code_lines(80),
+            markdown("不到五十行，暂停、继续都有了。"),
+        ]
+    }
+    assert [w.claim for w in wrong_line_counts(under)] == ["不到五十行"]
+
+
+def test_a_line_count_is_read_against_its_own_section_not_another():
+    notebook = {
+        "cells": [
+            markdown("## 1. 小函数"),
+            code_lines(33),
+            markdown("## 2. 服务"),
+            code_lines(106),
+            markdown("这三十几行还差得远。"),
+        ]
+    }
+    assert [w.claim for w in wrong_line_counts(notebook)] == ["三十几行"]
+
+
+RUN = "第 1 步：调用 get_exchange_rate\n第 2 步：调用 calculator\n第 3 步：回答 720 元\n"
+
+
+def test_a_step_count_the_run_does_not_show_is_caught():
+    notebook = {
+        "cells": [markdown("所以必须分两步：先拿到汇率，再计算。"), code("run_case(q)", RUN)]
+    }
+    assert [w.claim for w in wrong_step_counts(notebook)] == ["分两步"]
+    notebook["cells"][0] = markdown("所以工具要调用两次，模型一共走三步。")
+    assert wrong_step_counts(notebook) == []
+    notebook["cells"][0] = markdown("真实模型也可能分两步来调用。")  # only possible: not a claim
+    assert wrong_step_counts(notebook) == []
+    notebook["cells"][0] = markdown("按第 8 节的五步排查清单查。")  # a name, not a count
+    assert wrong_step_counts(notebook) == []
+
+
+def test_a_price_that_is_not_the_price_tables_is_caught_in_prose_and_in_outputs():
+    day4 = copy.deepcopy(load(ROOT / "notebooks" / "day4_memory.ipynb"))
+    day4["cells"].append(markdown("deepseek-chat 每百万 token：输入 0.27 美元，输出 1.10 美元。"))
+    assert sorted(w.claim for w in wrong_prices(day4, PRICES)) == ["0.27", "1.1"]
+    day6 = {
+        "cells": [code("print(prices)", "deepseek-chat  输入 0.14 · 输出 0.28 美元/百万 token\n")]
+    }
+    assert [w.claim for w in wrong_prices(day6, PRICES)] == ["0.14"]
+    told = {
+        "cells": [markdown("DeepSeek 的价格（每百万 token）：输入 0.28 美元、输出 0.42 美元。")]
+    }
+    assert wrong_prices(told, PRICES) == []
+
+
+def test_day_4_and_day_6_state_the_same_deepseek_prices_the_price_table_holds():
+    stated = []
+    for name in ("day4_memory.ipynb", "day6_observability.ipynb"):
+        shown = outputs_text(load(ROOT / "notebooks" / name))
+        line = next(
+            line for line in shown.splitlines() if "deepseek-chat" in line and "百万" in line
+        )
+        stated.append(sorted(set(re.findall(r"\d+\.\d+", line.split("读取")[-1] + line))))
+    price = PRICES["deepseek-chat"]
+    for numbers in stated:
+        assert {str(price["input"]), str(price["output"]), str(price["cached_input"])} <= set(
+            numbers
+        )
+
+
+def test_a_subsection_is_read_on_its_own_unless_the_prose_opens_it():
+    service = {
+        "cells": [
+            markdown("## 2. 先手写"),
+            code_lines(38),
+            markdown("### 2.4 调用它"),
+            code_lines(76),
+            markdown("就能看到这三十几行离上线还差多远："),
+        ]
+    }
+    assert [w.claim for w in wrong_line_counts(service)] == ["三十几行"]
+    adapter = {
+        "cells": [
+            markdown("## 4. 适配器"),
+            code_lines(24),
+            markdown("### 4.2 用起来"),
+            code_lines(5),
+            markdown("### 4.3 手写适配器的漏洞\n\n二十行就能用了，但它把别人的工具当成了自己的："),
+        ]
+    }
+    assert wrong_line_counts(adapter) == []
+    adapter["cells"][1] = code_lines(60)
+    assert [w.claim for w in wrong_line_counts(adapter)] == ["二十行"]
