@@ -6,7 +6,7 @@ One idea per module:
 - ``fields``    the line's field names: the reference articles' log fields and the
                 OpenTelemetry GenAI names
 - ``writer``    append-only JSONL, one unbuffered write per line (a crash loses at most one line)
-- ``trace``     reading a trace back (a cut-off last line is skipped with a warning), runs, lines
+- ``reading``   reading a trace back (a cut-off last line is skipped with a warning), runs, lines
 - ``redact``    secrets and personal data removed before anything is written
 - ``cost``      a price table (cached input too), cost per run and per day, a ``Budget`` that stops
                 a run, a daily bill alert
@@ -29,10 +29,10 @@ from __future__ import annotations
 from .cost import Budget, CostTotal, Price, PriceTable, cost_report
 from .diagnose import Finding, diagnose, five_steps
 from .fields import SEED_TO_OTEL
+from .reading import Trace, TraceRun, TraceWarning, read_trace
 from .redact import Redactor, environment_secrets
 from .replay import Divergence, ReplayResult, replay
 from .table import format_steps, steps_table
-from .trace import Trace, TraceRun, TraceWarning, read_trace
 from .tracer import Tracer
 
 __all__ = [

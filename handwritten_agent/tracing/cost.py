@@ -50,7 +50,7 @@ from ..pricing import (
 )  # noqa: F401 - re-exported
 from ..run import StopRun
 from ..tokens import cached_tokens, count_message_tokens
-from .trace import iter_lines, parse_ts
+from .reading import iter_lines, parse_ts
 
 
 @dataclass

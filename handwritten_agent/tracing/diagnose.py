@@ -48,7 +48,7 @@ from ..memory.rounds import pairing_problems
 from ..messages import call_key
 from ..run import ending_line
 from ..text import shorten
-from .trace import TraceRun, read_trace
+from .reading import TraceRun, read_trace
 
 ACKNOWLEDGES_FAILURE = (
     "失败",
@@ -647,7 +647,7 @@ class Check:
 def five_steps(source: Any, request_id: str | None = None) -> list[Check]:
     """The reference articles' five questions (001 §7.2), in order, answered from one run's
     lines."""
-    from .trace import as_run
+    from .reading import as_run
 
     run = as_run(source, request_id)
     checks: list[Check] = []

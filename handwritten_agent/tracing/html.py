@@ -18,10 +18,10 @@ from typing import Any
 
 from .cost import CURRENCY_ZH
 from .diagnose import diagnose
+from .reading import TraceRun, parse_ts, read_trace
 from .spans import intervals, run_span_ms
 from .table import COLUMNS, run_rows
 from .timeline import COLOURS, LEGEND, MODEL_COLOUR, RETRY_COLOUR, legend_keys
-from .trace import TraceRun, parse_ts, read_trace
 
 STYLE = """
 body{font-family:system-ui,-apple-system,"PingFang SC","Microsoft YaHei","Noto Sans CJK SC",

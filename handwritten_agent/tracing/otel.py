@@ -32,8 +32,8 @@ import json
 from typing import Any
 
 from .fields import SEED_TO_OTEL
+from .reading import parse_ts, read_trace
 from .spans import intervals
-from .trace import parse_ts, read_trace
 
 
 def _ns(seconds: float) -> int:

@@ -38,8 +38,8 @@ from ..permissions.gate import unmark_external
 from ..run import AgentEvent, NeedsConfirmation, RunResult, StopRun, ending_line
 from ..text import shorten
 from ..tools import ToolRegistry, ToolResult
+from .reading import TraceRun, as_run
 from .redact import Redactor
-from .trace import TraceRun, as_run
 
 NATIVE_ENDINGS = (
     "final",

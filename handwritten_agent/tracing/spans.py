@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .trace import TraceRun, parse_ts
+from .reading import TraceRun, parse_ts
 
 
 @dataclass(frozen=True)

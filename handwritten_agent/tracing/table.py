@@ -14,7 +14,7 @@ from typing import Any
 from ..permissions.audit import DECISIONS_ZH
 from ..run import ending_zh
 from ..text import display_width, pad, shorten
-from .trace import TraceRun, read_trace
+from .reading import TraceRun, read_trace
 
 COLUMNS = ("步", "类型", "内容", "耗时 ms", "tokens 入/出", "状态")
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .reading import as_run, parse_ts
 from .spans import intervals, run_span_ms
-from .trace import as_run, parse_ts
 
 COLOURS = {
     "success": "#4c78a8",

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from ...tracing.diagnose import diagnose, format_findings
 from ...tracing.html import write_html
+from ...tracing.reading import read_trace
 from ...tracing.table import format_steps
-from ...tracing.trace import read_trace
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
