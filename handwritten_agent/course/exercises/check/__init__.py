@@ -73,13 +73,13 @@ vary.
 
 from __future__ import annotations
 
+from .appendix_mcp import *  # noqa: F401,F403
 from .day1 import *  # noqa: F401,F403
 from .day2 import *  # noqa: F401,F403
+from .day2_structured import *  # noqa: F401,F403
 from .day3 import *  # noqa: F401,F403
 from .day4 import *  # noqa: F401,F403
 from .day5 import *  # noqa: F401,F403
 from .day6 import *  # noqa: F401,F403
 from .day7 import *  # noqa: F401,F403
-from .day2_structured import *  # noqa: F401,F403
-from .appendix_mcp import *  # noqa: F401,F403
 from .framework import NOT_DONE, ExerciseFailed, offline_base_url, offline_client  # noqa: F401

@@ -116,7 +116,10 @@ def _clearance_hint(
             "（先 deny，再 ask，最后 allow）。"
         )
     if rule == "l0":
-        return "L0 是“模型永远不能用”，不是“最低的级别”：不管许可级别多高都拒绝，不要按数字大小和许可级别比较。"
+        return (
+            "L0 是“模型永远不能用”，不是“最低的级别”：不管许可级别多高都拒绝，"
+            "不要按数字大小和许可级别比较。"
+        )
     if rule == "unknown_level":
         return (
             f"{call.name} 的级别写成了 {tool_level!r}，不是 L0–L3 中的任何一个。"
@@ -203,8 +206,8 @@ class _HandGate:
 
 
 def _independent_policies(check: _Check, check_clearance: Callable[..., Any], staff: Any) -> None:
-    """The same calls under other, fresh policies (a tool's level changed, a Chinese tool name): each
-    decided from *that* policy (silent when right)."""
+    """The same calls under other, fresh policies (a tool's level changed, a Chinese tool name):
+    each decided from *that* policy (silent when right)."""
     from ....permissions import User
 
     def under(policy: dict[str, Any], call: Any, user: Any) -> Callable[[], Any]:
@@ -953,7 +956,7 @@ def day5_rate_limiter(check: _Check, rate_limiter_class: Callable[..., Any]) -> 
     )  # far from time.time(): a limiter that reads the real clock gives itself away
     case = "同一用户同一工具：上限 3 次"
     limiter, history = make(case, 3, 3600, clock), []
-    for n in range(3):
+    for _ in range(3):
         allow(case, limiter, "u1", "send_email", True, "前 3 次都应该放行。", history)
         clock.now += 10
     allow(case, limiter, "u1", "send_email", False, "第 4 次超过上限，返回 False。", history)
@@ -1445,8 +1448,8 @@ def day5_decide_all(check: _Check, drive: Callable[..., Any]) -> None:
             ("什么也不批准", again("book", {"room": "room_702"}, set()), ["final", []]),
         ],
         hint=(
-            "期望和实际写的是 [stop_reason, 执行了的工具]。request.id 只在一次运行里唯一：每次运行都"
-            "按这一次的 pending 和 approve_tools 重新决定，不要把决定存在全局变量里。"
+            "期望和实际写的是 [stop_reason, 执行了的工具]。request.id 只在一次运行里唯一："
+            "每次运行都按这一次的 pending 和 approve_tools 重新决定，不要把决定存在全局变量里。"
         ),
     )
     check.done()

@@ -416,7 +416,10 @@ def _expect_events(
         elif any(i is None for i in ids):
             hint = "每个事件都要有 id 行（id: 事件的 id）：断线重连时客户端靠它告诉服务从哪里继续。"
         elif len(set(numbers)) < len(numbers):
-            hint = "同一个事件发了不止一次：每发出一个事件，就把 after 更新成它的 id，下次只读 id 更大的。"
+            hint = (
+                "同一个事件发了不止一次：每发出一个事件，就把 after 更新成它的 id，"
+                "下次只读 id 更大的。"
+            )
         elif any(number <= after for number in numbers):
             hint = (
                 f"只发 id 大于 after（这里是 {after}）的事件：after"
@@ -466,7 +469,10 @@ def _expect_events(
                     " str(data)（那是 Python 的写法：单引号、None）。"
                 )
             else:
-                hint = "data 行写这个事件自己的 data 字典（events_after 返回的字典里的 data），原样变成 JSON。"
+                hint = (
+                    "data 行写这个事件自己的 data 字典（events_after 返回的字典里的 data），"
+                    "原样变成 JSON。"
+                )
             raise check.fail(
                 case,
                 given=shown,
