@@ -1148,6 +1148,29 @@ def _fresh_limiters(check: _Check, rate_limiter_class: Callable[..., Any]) -> No
         ),
     )
 
+    def fractional() -> list[Any]:
+        clock = _Clock(8_000_000.0)
+        limiter, found = rate_limiter_class(1, 1.5, clock), []
+        for step in (0.0, 1.25, 0.25, 0.25):  # at 0, 1.25, 1.5 and 1.75 seconds (exact in binary)
+            clock.now += step
+            found.append(limiter.allow("张三", "查询天气"))
+        return found
+
+    check.independent(
+        "窗口不是整数秒",
+        [
+            (
+                "每 1.5 秒 1 次：第 0、1.25、1.5、1.75 秒各调用一次",
+                fractional,
+                [True, False, True, False],
+            )
+        ],
+        hint=(
+            "per_seconds 可能是小数（1.5 秒）：原样用它比较时间，不要 int() 或 round()——"
+            "1.5 取整成 1，第 1.25 秒的调用就被当成窗口外了。"
+        ),
+    )
+
 
 # ---------------------------------------------------------------------------------------------
 # 5.4 deciding every pending call and driving the run to its end

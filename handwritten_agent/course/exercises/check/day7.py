@@ -919,6 +919,58 @@ def _fresh_stores(check: _Check, store_class: Any) -> None:
     )
 
 
+def _body_fingerprints(check: _Check, store_class: Any) -> None:
+    """Nested objects with their fields in another order are the same body; a false, empty or
+    missing field makes another body (silent when right): the fingerprint is the whole canonical
+    JSON, sorted at every level, nothing left out."""
+    from ....service.store import IdempotencyConflict
+
+    first = {
+        "message": "订会议室",
+        "options": {"room": "Ｂ５０２", "notify": True, "attendees": ["张三", "李四"]},
+        "urgent": False,
+        "tags": [],
+    }
+    calls = [
+        ("第一次", first),
+        (
+            "内层对象的字段换了顺序",
+            {
+                "tags": [],
+                "urgent": False,
+                "options": {"attendees": ["张三", "李四"], "notify": True, "room": "Ｂ５０２"},
+                "message": "订会议室",
+            },
+        ),
+        ("少了值为 false 的字段 urgent", {k: v for k, v in first.items() if k != "urgent"}),
+        ("少了值为空列表的字段 tags", {k: v for k, v in first.items() if k != "tags"}),
+    ]
+    wanted = [["r1", True], ["r1", False], "冲突", "冲突"]
+
+    def outcomes() -> list[Any]:
+        store, found = store_class(60, _Clock()), []
+        for number, (_, sent) in enumerate(calls, 1):
+            try:
+                got = store.run_once(
+                    "张三", "订会议室-1", copy.deepcopy(sent), lambda number=number: f"r{number}"
+                )
+            except IdempotencyConflict:
+                got = "冲突"
+            found.append(list(got) if isinstance(got, tuple) else got)
+        return found
+
+    shown = "；".join(f"{label}：{json.dumps(sent, ensure_ascii=False)}" for label, sent in calls)
+    check.independent(
+        "请求体的指纹：内层字段的顺序不算，false 和空值也算",
+        [("一个新的存储，同一个键依次 4 次 run_once", outcomes, wanted, shown)],
+        hint=(
+            "指纹是整个请求体的规范 JSON：json.dumps(body, sort_keys=True, ensure_ascii=False)"
+            "——sort_keys 会把每一层的字段都排好序（只排最外层不够）；不要丢掉值为 false、0、"
+            "空字符串或空列表的字段，它们也是请求的一部分。"
+        ),
+    )
+
+
 @exercise
 def day7_idempotency_store(check: _Check, store_class: Any) -> None:
     """Exercise 7.2: ``IdempotencyStore(ttl, clock)`` with ``run_once(user_id, key, body, create) ->
@@ -1207,6 +1259,7 @@ def day7_idempotency_store(check: _Check, store_class: Any) -> None:
     check.ok(case)
 
     _fresh_stores(check, store_class)
+    _body_fingerprints(check, store_class)
 
     case = "20 个相同的请求同时到达：create() 只调用 1 次"
     shared = _instance(check, case, store_class, 60, _Clock())
