@@ -4,8 +4,9 @@ Each request names a day (今儿, 明早, 大后天, 下下周三 …) and a par
 hour (一早八点, 晚八点, 傍晚, 中午 …), in varied wording. The expected reading is computed here from
 the calendar, independently of the simulator: a moment already past relative to "now", a part of
 the day with no hour where the tool needs one, a day word that names no single day (这周末, 过两天,
-下周) and an hour its part of the day cannot hold (晚上一点) must make no side effect (the
-simulator asks); everything else must be booked for exactly that date and time.
+下周), an hour its part of the day cannot hold (晚上一点) and a bare hour that could be night or
+day (3 点) must make no side effect (the simulator asks); everything else must be booked for exactly
+that date and time.
 
 The tool sets: the gym and the venue of ``test_simulator_generated`` (one "YYYY-MM-DD HH:MM"
 field; a date and a time field) and a courier desk described in English whose time field is ISO
@@ -89,6 +90,8 @@ HOURS: dict[str, tuple[int, int] | None] = {
     "晚上 9 点半": (21, 30),
     "晚上一点": None,
     "下午十点": None,
+    "3 点": None,  # 03:00 or 15:00: asked
+    "五点半": None,
 }
 NO_HOUR = ["一早", "早上", "下午", "傍晚", "晚上"]
 # compound words that name a day and a part of it at once

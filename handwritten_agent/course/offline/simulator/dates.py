@@ -131,7 +131,8 @@ def find_dates(text: str, today: date) -> list[tuple[date, Span]]:
 _PARTS = sorted(PARTS_OF_DAY, key=len, reverse=True)
 _PART = "|".join(re.escape(p) for p in _PARTS if p.isascii() is False)
 _FREE_PART = re.compile("|".join(re.escape(p) for p in _PARTS if p not in BOUND_PARTS))
-_NUMBER = r"\d{1,2}|[一二两三四五六七八九十]{1,3}"
+# an hour in digits or Chinese numerals; a numeral right after 周/星期/礼拜 is the weekday ("周一五点")
+_NUMBER = r"\d{1,2}|(?<![周期拜])[一二两三四五六七八九十]{1,3}"
 
 
 def _small_number(text: str) -> int | None:
@@ -172,9 +173,22 @@ def find_times(text: str) -> list[tuple[tuple[int, int], Span]]:
     """Times of day in ``text`` as (hour, minute), in order; 下午3点 → (15, 0); a bare "4点" after a
     pm time stays pm; a time its part of the day cannot hold ("晚上一点") is left unread.
     """
+    return [(hm, span) for hm, span, _ in _read_times(text)]
+
+
+def ambiguous_times(text: str) -> list[Span]:
+    """Spans of hours said with no part of the day that could be night or day ("明天 3 点":
+    03:00 or 15:00); a tool that needs the exact time asks."""
+    return [span for _, span, bare in _read_times(text) if bare]
+
+
+BARE_HOURS = range(1, 7)  # "3点" alone: 03:00 or 15:00 — never guessed
+
+
+def _read_times(text: str) -> list[tuple[tuple[int, int], Span, bool]]:
     hits: list[tuple[int, int, int, int, str | None]] = []
     for match in re.finditer(r"(?<!\d)([01]?\d|2[0-3])\s*:\s*([0-5]\d)(?!\d)", text):
-        hits.append((match.start(), match.end(), int(match[1]), int(match[2]), None))
+        hits.append((match.start(), match.end(), int(match[1]), int(match[2]), "clock"))
     for match in re.finditer(
         rf"({_PART})?\s*({_NUMBER})\s*[点點時时](?!间|候|刻钟)"
         r"(?:\s*(半|一刻|三刻|(\d{1,2}|[一二三四五六七八九十]{1,3})(?:\s*分|(?!\s*[\d个位名人间台张"
@@ -203,15 +217,15 @@ def find_times(text: str) -> list[tuple[tuple[int, int], Span]]:
         hour = int(match[1]) % 12 + (12 if match[3] == "pm" else 0)
         hits.append((match.start(), match.end(), hour, int(match[2] or 0), "en"))
     hits.sort()
-    found: list[tuple[tuple[int, int], Span]] = []
+    found: list[tuple[tuple[int, int], Span, bool]] = []
     end = -1
     last_part: str | None = None
     for start, stop, hour, minute, part in hits:
         if start < end:
             continue
         end = stop
-        if part == "en":
-            found.append(((hour, minute), (start, stop)))
+        if part in ("en", "clock"):
+            found.append(((hour, minute), (start, stop), False))
             continue
         part = part or _part_before(text, start)
         if part is None and last_part and _in_part(hour, last_part) is not None:
@@ -222,7 +236,7 @@ def find_times(text: str) -> list[tuple[tuple[int, int], Span]]:
                 continue  # "晚上一点": neither 01:00 nor 13:00 is in the evening; ask
             hour = read
         last_part = part
-        found.append(((hour % 24, minute), (start, stop)))
+        found.append(((hour % 24, minute), (start, stop), part is None and hour in BARE_HOURS))
     return found
 
 

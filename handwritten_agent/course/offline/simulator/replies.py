@@ -30,7 +30,7 @@ from .arguments import Param, evidence, examples_of
 from .arguments.params import classify, widens_when_empty
 from .choose import _other_object as other_object
 from .choose import negates, profile, rivals_for
-from .dates import find_dates, find_parts, find_times, vague_day
+from .dates import ambiguous_times, find_dates, find_parts, find_times, vague_day
 from .facts import join_words
 from .fieldwords import action_words
 from .lexicon import REQUEST_WORDS, is_small_talk
@@ -69,6 +69,10 @@ def _time_gap(said: str, missing: list[Param]) -> str:
     parts = find_parts(said)
     if parts and not find_times(said):
         return f"您说的「{parts[0][0]}」没有说具体几点。"
+    bare = ambiguous_times(said)
+    if bare:
+        hour = said[bare[0][0] : bare[0][1]].strip()
+        return f"您说的「{hour}」是下午还是凌晨？"
     return ""
 
 

@@ -13,7 +13,14 @@ from functools import lru_cache
 from typing import Any
 
 from ..concepts import concepts_of, enum_family
-from ..dates import default_hour, find_dates, find_parts, find_times, vague_day
+from ..dates import (
+    ambiguous_times,
+    default_hour,
+    find_dates,
+    find_parts,
+    find_times,
+    vague_day,
+)
 from ..expressions import PREV, extract_expression
 from ..fieldwords import VERBS, description_noun
 from ..lexicon import CURRENCIES
@@ -539,6 +546,8 @@ class _Filler:
         said = " ".join(self.sources[:3])
         vague = vague_day(said) if not dates else None
         parts = next((found for found in (find_parts(s) for s in self.sources[:3]) if found), [])
+        said_at = next((s for s in self.sources[:3] if find_times(s)), "")
+        bare = set(ambiguous_times(said_at))  # spans in the text the times were read from
         for param in params:
             index = max(role_of(param), 0)
             fmt = date_format(param)
@@ -548,6 +557,8 @@ class _Filler:
                 clock = (default_hour(parts[index][0]) or 0, 0)  # "中午" is 12:00 by custom
             if "%H" in fmt and clock is None:
                 continue  # the format needs a time of day nobody gave ("后天一早": ask)
+            if "%H" in fmt and len(times) > index and times[index][1] in bare:
+                continue  # "明天 3 点": 03:00 or 15:00, asked, never guessed
             if "%d" in fmt and day is None:
                 if clock is None or vague:
                     continue  # "这周末三点": Saturday or Sunday, never today
