@@ -131,7 +131,8 @@ def find_dates(text: str, today: date) -> list[tuple[date, Span]]:
 _PARTS = sorted(PARTS_OF_DAY, key=len, reverse=True)
 _PART = "|".join(re.escape(p) for p in _PARTS if p.isascii() is False)
 _FREE_PART = re.compile("|".join(re.escape(p) for p in _PARTS if p not in BOUND_PARTS))
-# an hour in digits or Chinese numerals; a numeral right after 周/星期/礼拜 is the weekday ("周一五点")
+# an hour in digits or Chinese numerals; a numeral right after 周/星期/礼拜 is the weekday
+# ("周一五点")
 _NUMBER = r"\d{1,2}|(?<![周期拜])[一二两三四五六七八九十]{1,3}"
 
 
