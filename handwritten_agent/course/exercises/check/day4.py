@@ -473,6 +473,35 @@ def _rounds_of(
     return split_head(messages)[0], split_rounds(messages)
 
 
+def _middle_system(
+    check: _Check, trim: Callable[..., Any], system: dict[str, Any], rounds: list[Any]
+) -> None:
+    """A system message in the middle of the conversation belongs to its round: it stays where it
+    is while its round is kept and goes with it (silent when right)."""
+    from ....memory import count_tokens
+
+    note = {"role": "system", "content": "（系统提示：用户切换到了“简洁模式”，回答不超过两句。）"}
+    messages = [system] + rounds[0] + rounds[1][:1] + [note] + rounds[1][1:] + rounds[2]
+    keep_two = count_tokens([system] + rounds[1] + [note] + rounds[2])
+    keep_one = count_tokens([system] + rounds[2]) + 2
+    check.independent(
+        "对话中间的 system 消息属于它所在的那一轮",
+        [
+            (
+                f"budget={budget}",
+                lambda budget=budget: trim(copy.deepcopy(messages), budget),
+                _expected_trim(copy.deepcopy(messages), budget),
+                f"{_describe(messages)}\nbudget={budget}",
+            )
+            for budget in (keep_two, keep_one)
+        ],
+        hint=(
+            "只有开头连续的 system 消息是头部；对话中间的 system 消息留在它所在的那一轮里、"
+            "在原来的位置：不要把它挪到开头，它那一轮被丢掉时它也一起丢掉。"
+        ),
+    )
+
+
 def _expected_trim(
     messages: list[dict[str, Any]],
     budget: int,
@@ -813,6 +842,7 @@ def day4_trim(
         [[system] + rounds[0] + rounds[1], [system] + rounds[2], [system] + rounds[1] + rounds[2]],
         10_000,
     )
+    _middle_system(check, trim, system, rounds)
 
     case = "性质检查：300 段随机对话 × 随机预算"
     rng = random.Random(42)
