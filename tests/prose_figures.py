@@ -507,3 +507,49 @@ def wrong_claims(notebook: dict[str, Any], prices: dict[str, dict[str, Any]]) ->
 
 __all__ += ["WrongClaim", "amount", "cjk_number", "wrong_claims", "wrong_line_counts"]
 __all__ += ["wrong_prices", "wrong_shares", "wrong_step_counts"]
+
+
+SECTION_REF = re.compile(r"第\s*(?P<number>\d+(?:\.\d+)*)\s*节「(?P<title>[^」]+)」")
+NOTEBOOK_LINK = re.compile(r"\]\((?P<path>[^)\s]+\.ipynb)\)")
+
+
+def headings(notebook: dict[str, Any]) -> dict[str, str]:
+    """Section number → its title, from Markdown headings such as ``## 4. 手写 `extract_json```."""
+    found = {}
+    for cell in notebook["cells"]:
+        if cell["cell_type"] != "markdown":
+            continue
+        for match in re.finditer(
+            r"^#+\s*(\d+(?:\.\d+)*)\.?\s+(.+?)\s*$", _text(cell["source"]), re.M
+        ):
+            found.setdefault(match.group(1), match.group(2))
+    return found
+
+
+def wrong_section_titles(path: str | Path) -> list[WrongClaim]:
+    """``第 4 节「标题」`` where section 4 of the notebook it points at (the last notebook linked
+    before it in the cell, else its own notebook) has another title. A title may stop where the
+    heading's own colon starts (「成本」 for "10. 成本：价格表……").
+    """
+    path = Path(path)
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    found = []
+    for index, cell in enumerate(notebook["cells"]):
+        if cell["cell_type"] != "markdown":
+            continue
+        text = _text(cell["source"])
+        for match in SECTION_REF.finditer(text):
+            links = list(NOTEBOOK_LINK.finditer(text, 0, match.start()))
+            target = (path.parent / links[-1].group("path")).resolve() if links else path
+            if not target.exists():
+                found.append(WrongClaim(index, "链接", str(target.name), "没有这个笔记本", text))
+                continue
+            title = headings(json.loads(target.read_text(encoding="utf-8"))).get(match["number"])
+            wanted = match["title"].strip()
+            if title is None or not (title == wanted or title.startswith(wanted + "：")):
+                shown = f"第 {match['number']} 节是「{title}」" if title else "没有这一节"
+                found.append(WrongClaim(index, "节标题", match.group(0), shown, text[:120]))
+    return found
+
+
+__all__ += ["headings", "wrong_section_titles"]

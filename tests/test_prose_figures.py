@@ -18,6 +18,7 @@ from prose_figures import (
     wrong_claims,
     wrong_line_counts,
     wrong_prices,
+    wrong_section_titles,
     wrong_shares,
     wrong_step_counts,
 )
@@ -28,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted(
     (ROOT / "solutions").glob("*.ipynb")
 )
+EXERCISES = sorted((ROOT / "exercises").glob("*.ipynb"))
 
 
 def load(path: Path) -> dict:
@@ -275,3 +277,33 @@ def test_a_subsection_is_read_on_its_own_unless_the_prose_opens_it():
     assert wrong_line_counts(adapter) == []
     adapter["cells"][1] = code_lines(60)
     assert [w.claim for w in wrong_line_counts(adapter)] == ["二十行"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS + EXERCISES, ids=lambda p: p.name)
+def test_every_section_a_notebook_names_has_that_title(path):
+    wrong = wrong_section_titles(path)
+    assert not wrong, "\n".join(str(w) for w in wrong)
+
+
+def test_a_section_title_that_does_not_exist_is_caught(tmp_path):
+    (tmp_path / "notebooks").mkdir()
+    lesson = {
+        "cells": [
+            markdown("## 4. 手写 `extract_json`：三个关键想法\n"),
+            markdown("## 10. 成本：价格表\n"),
+        ]
+    }
+    (tmp_path / "notebooks" / "day2.ipynb").write_text(json.dumps(lesson), encoding="utf-8")
+    exercise = tmp_path / "day2_solutions.ipynb"
+    for reference, wrong in [
+        ("第 4 节「手写一个更好的 `extract_json`」", ["第 4 节「手写一个更好的 `extract_json`」"]),
+        (
+            "第 5 节「手写 `extract_json`：三个关键想法」",
+            ["第 5 节「手写 `extract_json`：三个关键想法」"],
+        ),
+        ("第 4 节「手写 `extract_json`：三个关键想法」", []),
+        ("第 10 节「成本」", []),
+    ]:
+        text = f"（课程内容：[Day 2 笔记本](notebooks/day2.ipynb){reference}）"
+        exercise.write_text(json.dumps({"cells": [markdown(text)]}), encoding="utf-8")
+        assert [w.claim for w in wrong_section_titles(exercise)] == wrong
