@@ -141,7 +141,13 @@ def day1_raw_chat(check: _Check, chat_once: Callable[[str, str, str, str], str])
 
     requests = (  # (case, path under the server, api_key, model, user_message)
         ("base_url 以 /v1 结尾", "/v1", "sk-check-123", "demo-model", "你好"),
-        ("base_url 末尾带 /，换一个密钥和模型", "/v1/", "sk-other-987", "qwen-plus", "在吗？"),
+        (  # a model name with capitals and a slash, as some providers write them: sent as given
+            "base_url 末尾带 /，换一个密钥和模型",
+            "/v1/",
+            "sk-other-987",
+            "Qwen/Qwen2.5-7B-Instruct",
+            "在吗？",
+        ),
         ("base_url 的路径不是 /v1", "/api/paas/v4", "sk-check-456", "glm-4-flash", "Hello"),
         (
             "消息里有引号、换行、反斜杠和花括号",

@@ -87,7 +87,11 @@ class RecordingServer:
 
     @staticmethod
     def reply_for(number: int) -> str:
-        """The reply text to the ``number``-th request (0-based)."""
+        """The reply text to the ``number``-th request (0-based): every second one starts with
+        spaces and ends with a newline, with full-width and mixed text, as real replies do — to be
+        returned as it is, never stripped or normalised."""
+        if number % 2:
+            return f"  这是记录服务器的第 {number + 1} 条回复（Ｍｉｘｅｄ text：ＯＫ）。\n"
         return f"这是记录服务器的第 {number + 1} 条回复。"
 
     def __enter__(self) -> RecordingServer:
