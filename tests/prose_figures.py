@@ -553,3 +553,50 @@ def wrong_section_titles(path: str | Path) -> list[WrongClaim]:
 
 
 __all__ += ["headings", "wrong_section_titles"]
+
+
+# --- One word for one thing -------------------------------------------------------------------
+
+SYNONYMS = {  # a word the course does not use → the one it uses for the same thing
+    "打码": "脱敏",
+    "重复调用保护": "重复调用护栏",
+    "异常保护": "捕获异常",
+    "正常退出": "正常结束",
+    "三种退出": "三个出口",
+}
+DISCLAIMER = re.compile(r"规则引擎[，,、：:]?\s*(?:\*\*)?\s*不是\s*(?:LLM|大(?:语言)?模型)")
+
+
+def _reader_text(cell: dict[str, Any]) -> str:
+    """What a learner reads in a cell: Markdown, or the comments and strings of code."""
+    source = _text(cell["source"])
+    if cell["cell_type"] == "markdown":
+        return source
+    return "\n".join(
+        re.findall(r"#[^\n]*|'''.*?'''|\"\"\".*?\"\"\"|\"[^\"\n]*\"|'[^'\n]*'", source, re.S)
+    )
+
+
+def other_words(notebook: dict[str, Any], synonyms: dict[str, str] = SYNONYMS) -> list[WrongClaim]:
+    """Words a learner reads that name a thing the course calls by another word."""
+    found = []
+    for index, cell in enumerate(notebook["cells"]):
+        text = _reader_text(cell)
+        for word, term in synonyms.items():
+            if word in text:
+                at = text.index(word)
+                context = text[max(0, at - 40) : at + 40]
+                found.append(WrongClaim(index, "用词", word, f"课程叫它“{term}”", context))
+    return found
+
+
+def disclaimer_cells(notebook: dict[str, Any]) -> list[int]:
+    """The Markdown cells that say the simulator is a rule engine, not an LLM."""
+    return [
+        index
+        for index, cell in enumerate(notebook["cells"])
+        if cell["cell_type"] == "markdown" and DISCLAIMER.search(_text(cell["source"]))
+    ]
+
+
+__all__ += ["SYNONYMS", "disclaimer_cells", "other_words"]

@@ -13,6 +13,8 @@ import pytest
 from prose_figures import (
     amount,
     cjk_number,
+    disclaimer_cells,
+    other_words,
     outputs_text,
     stale_figures,
     wrong_claims,
@@ -307,3 +309,52 @@ def test_a_section_title_that_does_not_exist_is_caught(tmp_path):
         text = f"（课程内容：[Day 2 笔记本](notebooks/day2.ipynb){reference}）"
         exercise.write_text(json.dumps({"cells": [markdown(text)]}), encoding="utf-8")
         assert [w.claim for w in wrong_section_titles(exercise)] == wrong
+
+
+DAYS_1_TO_6 = [
+    path
+    for folder in ("notebooks", "solutions", "exercises")
+    for path in sorted((ROOT / folder).glob("day[1-6]_*.ipynb"))
+]
+
+
+@pytest.mark.parametrize("path", DAYS_1_TO_6, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_one_word_for_one_thing(path):
+    wrong = other_words(load(path))
+    assert not wrong, "\n".join(str(w) for w in wrong)
+
+
+def test_a_second_word_for_the_same_thing_is_caught_in_prose_and_in_code_comments():
+    notebook = {
+        "cells": [
+            markdown("手机号在结果里已经被打码。"),
+            code("mask(text)  # 给手机号脱敏\nprint('打码后的样子：', text)", ""),
+            code("x = '打码'.join(parts)", ""),
+        ]
+    }
+    assert [(w.cell, w.claim) for w in other_words(notebook)] == [
+        (0, "打码"),
+        (1, "打码"),
+        (2, "打码"),
+    ]
+    assert other_words({"cells": [markdown("手机号在结果里已经脱敏。")]}) == []
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "notebooks").glob("day[1-6]_*.ipynb")), ids=lambda p: p.name
+)
+def test_the_rule_engine_disclaimer_is_in_one_prose_cell_a_day(path):
+    cells = disclaimer_cells(load(path))
+    assert len(cells) <= 1, f"“规则引擎，不是 LLM”出现在第 {cells} 格：每天说一次就够了（横幅另算）"
+
+
+def test_repeated_disclaimers_are_counted():
+    notebook = {
+        "cells": [
+            markdown("它是一个确定性的**规则引擎，不是 LLM**。"),
+            markdown("这一节固定使用离线课程模拟器（规则引擎，不是 LLM）。"),
+            markdown("离线课程模拟器（一个规则引擎，不是大模型）。"),
+            markdown("模拟器不读否定句。"),
+        ]
+    }
+    assert disclaimer_cells(notebook) == [0, 1, 2]
