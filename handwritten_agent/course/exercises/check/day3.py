@@ -1097,30 +1097,50 @@ def _same_name_other_tools(check: _Check, unknown_tool_message: Callable[..., An
         ["get_exchange_rate"],
         ["get_weather", "calculator"],
     ]
-    every = {name for names in lists for name in names}
+    called = ["web_lookup"] * 4
+    exact = ("Web_Lookup", ["Send_Email", "查询_weather", full_width("calc")])
+    every = {name for names in [*lists, exact[1]] for name in names}
 
-    def lists_exactly(want: list[str], got: Any) -> bool:
+    def lists_exactly(want: tuple[str, list[str]], got: Any) -> bool:
+        name, names = want
         return (
             isinstance(got, str)
-            and all(mentions(got, name) for name in want)
-            and not any(mentions(got, name) for name in every - set(want))
+            and mentions(got, name)
+            and all(mentions(got, valid) for valid in names)
+            and not any(mentions(got, other) for other in every - set(names))
         )
 
     check.independent(
         "同一个叫错的名字、换一组可用工具",
         [
             (
-                f"可用工具 {names}",
-                (lambda names=names: unknown_tool_message("web_lookup", list(names))),
-                names,
-                ("web_lookup", names),
+                f"叫错的名字 {name!r}，可用工具 {names}",
+                (lambda name=name, names=names: unknown_tool_message(name, list(names))),
+                (name, names),
+                (name, names),
             )
-            for names in lists
+            for name, names in zip(called, lists)
         ],
         same=lists_exactly,
         hint=(
             "可用的工具每次都从这一次的参数 valid_names 生成：不要按 name "
             "把上一次的消息存起来再用。"
+        ),
+    )
+    check.independent(  # capitals, Chinese and full-width letters: every name as given
+        "名字原样写",
+        [
+            (
+                f"叫错的名字 {exact[0]!r}，可用工具 {exact[1]}",
+                lambda: unknown_tool_message(exact[0], list(exact[1])),
+                exact,
+                exact,
+            )
+        ],
+        same=lists_exactly,
+        hint=(
+            "名字（叫错的那个和可用的）都原样写进消息：不改大小写、不转半角，"
+            "模型会照着你写的名字去调用。"
         ),
     )
 
