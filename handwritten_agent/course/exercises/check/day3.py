@@ -1,5 +1,10 @@
 """Checkers for the Day 3 exercises (原生 tools 与 ReAct 循环).
 
+A tool's description (3.1) is judged by its structure, not its phrasing: read alone (the name
+hidden, the parameters left out) the simulator must tie it to an exchange request; it has a clause
+saying when to use the tool (a situation or a quoted example request); each parameter's note says
+what it is apart from its examples, and the two notes differ.
+
 Left out: judging how an answer is worded — where a check needs the model's final answer it looks
 for the facts (the numbers), never for sentences.
 """
