@@ -233,30 +233,16 @@ RATIO = re.compile(
 )
 FRACTION_LINE = re.compile(
     r"(?<![\w/.-])(?P<a>\d+)\s*/\s*(?P<b>\d+)(?![\w/.-])"
-    r"|(?P<b2>\d+)\s*[轮次个]里[，,]?\s*有\s*(?P<a2>\d+)\s*[轮次个]"
-    r"|(?P<a3>\d+)\s*[轮次个]\s*[（(]\s*(?P<b3>\d+)\s*[轮次个]里"
-)
+    r"|(?P<b2>\d+)\s*(?P<u2>[轮次个])里[，,]?\s*有\s*(?P<a2>\d+)\s*(?P=u2)"
+    r"|(?P<a3>\d+)\s*(?P<u3>[轮次个])\s*[（(]\s*(?P<b3>\d+)\s*(?P=u3)里"
+)  # "13 次（20 轮里）" counts one thing against another: not a share
 BIGRAM = re.compile(r"(?=([\u4e00-\u9fff]{2}))")
-COMMON_PAIRS = {
-    "一次",
-    "一个",
-    "这一",
-    "一轮",
-    "每一",
-    "都要",
-    "的是",
-    "是一",
-    "了一",
-    "有一",
-    "一样",
-    "都一",
-    "每次",
-    "几次",
-}
+FUNCTION_CHARS = set("的了都也每次轮个是在有和就还一这那几问会")
+"""Characters of grammar and counting: a word pair with one of them says nothing about a subject."""
 
 
 def _pairs(text: str) -> set[str]:
-    return set(BIGRAM.findall(text)) - COMMON_PAIRS
+    return {pair for pair in BIGRAM.findall(text) if not FUNCTION_CHARS & set(pair)}
 
 
 def _share_claims(sentence: str) -> list[tuple[str, float, float]]:
@@ -340,8 +326,12 @@ def wrong_shares(notebook: dict[str, Any]) -> list[WrongClaim]:
         near = set(_code_cells_near(cells, index))
         for words, low, high in claims:
             at = sentence.index(words)
-            clause = _clause(sentence, at).replace(words, " ")
-            if SAMENESS.match(sentence, at + len(words)) or CHANCE.search(clause):
+            whole = _clause(sentence, at)
+            before, _, after_words = whole.partition(words)
+            # what happens that often: the words after the quantifier ("每一轮都|要重写摘要"),
+            # or before it when nothing follows ("只能回答|一半")
+            clause = after_words if _pairs(after_words) else before
+            if SAMENESS.match(sentence, at + len(words)) or CHANCE.search(whole):
                 continue  # "每次都不一样", "次次都通过的机会": not a share of a count
             unit = re.search(r"[轮次个]", words + sentence[at + len(words) : at + len(words) + 1])
             negative = bool(NEGATIVE.search(clause))

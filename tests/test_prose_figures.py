@@ -358,3 +358,49 @@ def test_repeated_disclaimers_are_counted():
         ]
     }
     assert disclaimer_cells(notebook) == [0, 1, 2]
+
+
+def test_claims_planted_in_real_notebooks_are_caught():
+    day6 = copy.deepcopy(load(ROOT / "notebooks" / "day6_observability.ipynb"))
+    day6["cells"].append(markdown("按种子，`course-sim:flaky` 大约三次里有一次走偏。"))
+    assert [w.claim for w in wrong_shares(day6)] == ["三次里有一次"]
+
+    day3 = copy.deepcopy(load(ROOT / "notebooks" / "day3_native_tools_react_loop.ipynb"))
+    run = next(
+        i
+        for i, cell in enumerate(day3["cells"])
+        if "查询汇率后计算 100 美元" in "".join(cell["source"]) and cell["cell_type"] == "code"
+    )
+    day3["cells"].insert(run, markdown("第二个工具的参数依赖第一个工具的结果，所以必须分两步。"))
+    assert [w.claim for w in wrong_step_counts(day3)] == ["分两步"]
+
+
+@pytest.mark.parametrize(
+    ("words", "caught"),
+    [
+        ("差不多每一轮都要重写摘要", True),
+        ("大多数轮都要重写摘要", True),
+        ("很少有轮要重写摘要", True),
+        ("有一半的轮要重写摘要", False),
+    ],
+)
+def test_day_4_prose_is_read_against_the_count_its_code_prints(words, caught):
+    day4 = copy.deepcopy(load(ROOT / "notebooks" / "day4_memory.ipynb"))
+    counted = next(
+        cell
+        for cell in day4["cells"]
+        if cell["cell_type"] == "code" and "after_first" in "".join(cell["source"])
+    )
+    counted["outputs"] = [
+        {
+            "output_type": "stream",
+            "name": "stdout",
+            "text": "第一次超出预算以后的 12 轮里，有 6 轮写了摘要（6/12 轮），"
+            "其中 6 轮写了不止一次\n",
+        }
+    ]
+    prose = day4["cells"][day4["cells"].index(counted) + 1]
+    text = "".join(prose["source"])
+    assert "就一再重写摘要" in text
+    prose["source"] = text.replace("就一再重写摘要", words)
+    assert bool(wrong_shares(day4)) == caught
