@@ -237,14 +237,14 @@ def test_a_full_disk_mid_run_fails_the_run_with_the_reason_and_logs_it(tmp_path,
     running = Service(tmp_path, heartbeat_seconds=0.2, lease_seconds=3)
     store = running.app.state.store
     _, token = store.add_user("张明", "行政助理")
-    real = store.add_event
+    real = store.add_events  # a run's events are stored a few at a time
 
-    def full_disk(run_id, kind, data):
-        if kind in ("tool_call", "tool_result", "stop"):
+    def full_disk(run_id, events):
+        if any(kind in ("tool_call", "tool_result", "stop") for kind, _ in events):
             raise sqlite3.OperationalError("database or disk is full")
-        return real(run_id, kind, data)
+        return real(run_id, events)
 
-    store.add_event = full_disk
+    store.add_events = full_disk
     caplog.set_level(logging.WARNING, logger="handwritten_agent.service")
     try:
         with running.client(token) as zhang:

@@ -307,6 +307,7 @@ def create_app(
                 idempotency_key=idempotency_key,
                 body_hash=body_fingerprint(body.model_dump()),
                 ttl=settings.idempotency_ttl,
+                worker=app.state.manager.worker,  # the lease is taken with the insert
             )
         except IdempotencyConflict:
             raise APIError(
@@ -315,7 +316,7 @@ def create_app(
                 "这个 Idempotency-Key 已经用于另一个不同内容的请求：每个新请求请用新的键。",
             ) from None
         if created:
-            app.state.manager.submit(run["id"])
+            app.state.manager.submit(run["id"], leased=True)
         else:
             response.status_code = 200
             response.headers["Idempotent-Replayed"] = "true"

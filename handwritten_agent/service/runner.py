@@ -1,5 +1,8 @@
 """Runs in the background: each run is the Day 3 loop in a worker thread, its events written to the
-store as they happen.
+store as they happen — a few at a time (``EventLog``): an event the loop follows at once with
+another (a model's reply before its tool call, ``final`` before ``stop``) waits for it, so a run
+commits about four times, not once per event; a ``tool_call`` is committed before its tool runs, and
+the run's last events with its end.
 
 A run is started by ``submit``, paused by the permission gate (``requires_action``, its state stored
 as JSON), resumed by ``decide`` once every pending request has a decision — also after the service
@@ -132,6 +135,44 @@ def mask_event(kind: str, data: Any) -> Any:
     return walk_json(data, redact.text, field)
 
 
+HELD_EVENTS = frozenset({"model_call", "permission", "final", "stop"})
+"""Events the loop follows at once with another event, with nothing slow and no side effect in
+between (``model_call`` → a ``tool_call`` or ``final``; a ``permission`` report → its
+``tool_result`` or ``needs_confirmation``; ``final`` → ``stop``; ``stop`` → the run's end). They
+wait in memory and are committed with the next event, so a run commits a few times, not once per
+event. Every other event — a ``tool_call`` about to run, its result, a ``needs_confirmation``, a
+retry report before a wait, and anything unknown — is committed before the loop goes on; the run's
+last events are committed with its end (``Store.finish``)."""
+
+
+class EventLog:
+    """A run's events on their way to the store: held ones (``HELD_EVENTS``) wait, any other one is
+    committed together with them, in one transaction that also reads whether a cancel was asked
+    for. A cancel made in this process is seen at every event; one made in another process at the
+    next commit — still before any tool runs, since a ``tool_call`` is always committed first.
+    """
+
+    def __init__(self, store: Store, run_id: str, cancelled: Callable[[str], bool]):
+        self.store, self.run_id, self._cancelled = store, run_id, cancelled
+        self._held: list[tuple[str, dict[str, Any]]] = []
+
+    def __call__(self, event: AgentEvent) -> None:
+        self._held.append((event.kind, mask_event(event.kind, event_data(event))))
+        stop_asked = False
+        if event.kind not in HELD_EVENTS:
+            events, self._held = self._held, []
+            stop_asked = self.store.add_events(self.run_id, events)
+        if event.kind != "stop" and (stop_asked or self._cancelled(self.run_id)):
+            raise StopRun("cancelled", "运行已被取消。")
+
+    def take(self) -> list[tuple[str, dict[str, Any]]]:
+        """The events not stored yet (for ``Store.finish``, which stores them with the run's
+        end).
+        """
+        events, self._held = self._held, []
+        return events
+
+
 def status_for(stop_reason: str) -> str:
     return {
         "final": "completed",
@@ -164,6 +205,8 @@ class RunManager:
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="run")
         self._futures: dict[str, Future] = {}
         self._active: set[str] = set()
+        self._cancels: set[str] = set()
+        """Runs a cancel was asked for through this process (the store has it too)."""
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._unwritten: dict[str, str] = {}
@@ -226,17 +269,25 @@ class RunManager:
 
     # ----------------------------------------------------------------------- operations
 
-    def submit(self, run_id: str) -> None:
-        """Queue a new run in this process's pool (taking its lease)."""
-        self.store.lease(run_id, self.worker)
+    def submit(self, run_id: str, *, leased: bool = False) -> None:
+        """Queue a new run in this process's pool (taking its lease, unless ``leased``: the run was
+        created with this manager's ``worker`` already holding it).
+        """
+        if not leased:
+            self.store.lease(run_id, self.worker)
         self._start(run_id, self._execute)
 
     def cancel(self, run: dict[str, Any]) -> dict[str, Any]:
         """Ask a run to stop. A queued or paused run stops at once; a running one at its next
         event.
         """
+        with self._lock:  # seen by the run at its next event if it runs in this process
+            self._cancels.add(run["id"])
         self.store.request_cancel(run["id"])
-        self.store.cancel_waiting(run["id"], "运行已被取消。")
+        stopped_now = self.store.cancel_waiting(run["id"], "运行已被取消。")
+        with self._lock:  # kept only while the run may still be running in this process
+            if stopped_now or run["id"] not in self._active:
+                self._cancels.discard(run["id"])
         return self.store.get_run(run["id"]) or run
 
     def decide(self, run: dict[str, Any], request_id: str) -> None:
@@ -270,6 +321,7 @@ class RunManager:
                 )
             finally:
                 with self._lock:
+                    self._cancels.discard(run_id)
                     if run_id not in self._unwritten:  # a failure not yet written keeps its lease
                         self._active.discard(run_id)
 
@@ -277,17 +329,15 @@ class RunManager:
             self._active.add(run_id)
             self._futures[run_id] = self._pool.submit(tracked, run_id)
 
-    def _agent_for(self, run: dict[str, Any]) -> tuple[Agent, User]:
+    def _agent_for(self, run: dict[str, Any], log: EventLog) -> tuple[Agent, User]:
         owner = self.store.user(run["user_id"])
         if owner is None:
             raise RuntimeError(f"运行的发起人 {run['user_id']} 已经不在数据库里了。")
+        return self.make_agent(owner, run["session_id"], log, run["id"]), owner
 
-        def on_event(event: AgentEvent) -> None:
-            self.store.add_event(run["id"], event.kind, mask_event(event.kind, event_data(event)))
-            if event.kind != "stop" and self.store.cancel_requested(run["id"]):
-                raise StopRun("cancelled", "运行已被取消。")
-
-        return self.make_agent(owner, run["session_id"], on_event, run["id"]), owner
+    def _cancel_asked_here(self, run_id: str) -> bool:
+        with self._lock:
+            return run_id in self._cancels
 
     def _execute(self, run_id: str) -> None:
         if not self.store.claim(
@@ -296,8 +346,9 @@ class RunManager:
             return  # cancelled before it started, or another worker has it
         run = self.store.get_run(run_id)
         assert run is not None
+        outbox = EventLog(self.store, run_id, self._cancel_asked_here)
         try:
-            agent, owner = self._agent_for(run)
+            agent, owner = self._agent_for(run, outbox)
             history = self.store.history(owner, run["session_id"])
             run["history_len"] = len(
                 history
@@ -305,20 +356,21 @@ class RunManager:
             result = agent.run(run["message"], history, run_id=run_id)
         # a cancel that arrived as the run started: it left the agent instead of ending the loop
         except StopRun as exc:
-            self._stopped(run_id, exc)
+            self._stopped(run_id, exc, outbox.take())
             return
         except (
             Exception
         ) as exc:  # building the agent failed (e.g. a bad .env): the run fails with the reason
-            self._fail(run_id, exc)
+            self._fail(run_id, exc, outbox.take())
             return
-        self._finish(run, owner, result)
+        self._finish(run, owner, result, outbox.take())
 
     def _resume(self, run_id: str) -> None:
         run = self.store.get_run(run_id)
         assert run is not None and run["state"]
+        outbox = EventLog(self.store, run_id, self._cancel_asked_here)
         try:
-            agent, owner = self._agent_for(run)
+            agent, owner = self._agent_for(run, outbox)
             paused = RunResult.from_json(run["state"])
             decided = self.store.decisions(run_id)
             decisions = {
@@ -329,12 +381,12 @@ class RunManager:
             }
             result = agent.resume(paused, decisions)
         except StopRun as exc:  # a cancel that raced the decision
-            self._stopped(run_id, exc)
+            self._stopped(run_id, exc, outbox.take())
             return
         except Exception as exc:
-            self._fail(run_id, exc)
+            self._fail(run_id, exc, outbox.take())
             return
-        self._finish(run, owner, result)
+        self._finish(run, owner, result, outbox.take())
 
     def _decider(self, row: dict[str, Any]) -> User:
         decider = self.store.user(row["decided_by"])
@@ -344,7 +396,13 @@ class RunManager:
             )
         return decider
 
-    def _finish(self, run: dict[str, Any], owner: User, result: RunResult) -> None:
+    def _finish(
+        self,
+        run: dict[str, Any],
+        owner: User,
+        result: RunResult,
+        events: list[tuple[str, dict[str, Any]]],
+    ) -> None:
         status = status_for(result.stop_reason)
         fields: dict[str, Any] = {
             "status": status,
@@ -364,13 +422,14 @@ class RunManager:
         if status == "failed":
             log.warning("run %s failed: %s: %s", run["id"], result.stop_reason, result.error)
         self.store.finish(
-            run["id"], self.worker, history=history, **fields
+            run["id"], self.worker, history=history, events=events, **fields
         )  # False: our lease expired and the run was failed; that stands
 
-    def _stopped(self, run_id: str, exc: StopRun) -> None:
+    def _stopped(self, run_id: str, exc: StopRun, events: list[tuple[str, dict[str, Any]]]) -> None:
         self.store.finish(
             run_id,
             self.worker,
+            events=events,
             status=status_for(exc.reason),
             stop_reason=exc.reason,
             error=exc.message,
@@ -378,12 +437,13 @@ class RunManager:
             stop_event={"stop_reason": exc.reason, "error": exc.message},
         )
 
-    def _fail(self, run_id: str, exc: Exception) -> None:
+    def _fail(self, run_id: str, exc: Exception, events: list[tuple[str, dict[str, Any]]]) -> None:
         log.warning("run %s failed: %s: %s", run_id, type(exc).__name__, exc)
         error = f"运行失败：{type(exc).__name__}: {shorten(str(exc), 300)}"
         self.store.finish(
             run_id,
             self.worker,
+            events=events,
             status="failed",
             stop_reason="error",
             error=error,

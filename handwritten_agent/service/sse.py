@@ -80,12 +80,24 @@ async def stream_events(
         wakeups.unregister(run_id, ticket)
 
 
-def _state(store: Store, run_id: str, seen: int) -> tuple[dict[str, Any] | None, bool]:
-    """The run and whether events after ``seen`` exist (read in a worker thread, never on the
-    loop).
+ENDS = (*TERMINAL, "requires_action")
+"""A stream ends when its run has one of these statuses and no event is left to send."""
+
+
+def _look(
+    store: Store, run_id: str, seen: int
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """One look at the store, in one worker thread (never on the loop): the events after ``seen``;
+    when there are none, the run too (None when it is gone), read before the events are read again,
+    so a run that ends between the two reads still has its last events sent before ``end``.
     """
+    batch = store.events_after(run_id, seen, raw=True)
+    if batch:
+        return batch, None
     run = store.get_run(run_id)
-    return run, bool(run is not None and store.events_after(run_id, seen, limit=1))
+    if run is None or run["status"] not in ENDS:
+        return [], run
+    return store.events_after(run_id, seen, raw=True), run
 
 
 async def _events(
@@ -105,15 +117,14 @@ async def _events(
         if await request.is_disconnected():
             return
         changed.clear()  # before reading: a write committed from here on wakes the wait below
-        batch = await run_in_threadpool(store.events_after, run_id, seen, raw=True)
+        batch, run = await run_in_threadpool(_look, store, run_id, seen)
         for item in batch:  # the stored JSON text is one line already (json.dumps escapes newlines)
             seen = item["id"]
             yield f"id: {item['id']}\nevent: {item['event']}\ndata: {item['data']}\n\n"
         if batch:
             idle_since = quiet_since = time.monotonic()
             continue
-        run, more = await run_in_threadpool(_state, store, run_id, seen)
-        if run is None or (run["status"] in (*TERMINAL, "requires_action") and not more):
+        if run is None or run["status"] in ENDS:
             end = {
                 "status": run["status"] if run else None,
                 "stop_reason": run["stop_reason"] if run else None,

@@ -4,7 +4,8 @@ in-process.
 Ours: ``python -m handwritten_agent service --workers 4`` started as its own process, the way a
 learner runs it (on the offline simulator, which it serves in a thread of that process). 50 clients
 at once each send ``POST /v1/runs`` and read the run's event stream until its ``end`` event; a run's
-time is from the POST to that event. Floor: the same office agent (``OfficeAssistant``: tools,
+time is from the POST to that event. Each run has a session of its own that no earlier round used,
+so, like the floor's, it carries no history. Floor: the same office agent (``OfficeAssistant``: tools,
 policy, memory window, trace file) on the same simulator, the same 50 requests submitted at once to
 a pool of the same 4 threads in this process; a run's time is from the submit to ``agent.run``
 returning. Both times include the wait for a free worker (50 runs, 4 at a time), so what differs is
@@ -77,8 +78,8 @@ def _floor_round(folder: Path, messages: list[str], workers: int) -> list[float]
         return list(pool.map(lambda i: one(i, start), range(len(messages))))
 
 
-def _run_over_http(client: Any, url: str, message: str, index: int, start: float) -> float:
-    run = client.post("/v1/runs", json={"session_id": f"s{index}", "message": message})
+def _run_over_http(client: Any, session: str, message: str, index: int, start: float) -> float:
+    run = client.post("/v1/runs", json={"session_id": session, "message": message})
     run.raise_for_status()
     end = None
     with client.stream("GET", f"/v1/runs/{run.json()['id']}/events", timeout=120) as response:
@@ -152,12 +153,15 @@ class _ServiceProcess:
             limits=httpx.Limits(max_connections=RUNS + 10, max_keepalive_connections=RUNS + 10),
         )
 
-    def round(self, messages: list[str]) -> list[float]:
+    def round(self, messages: list[str], label: str) -> list[float]:
+        """Every message at once, each in a session of its own that no earlier round used: like
+        the floor's runs, none has a history to send along.
+        """
         with ThreadPoolExecutor(len(messages)) as pool:
             start = time.perf_counter()
             return list(
                 pool.map(
-                    lambda i: _run_over_http(self.client, self.url, messages[i], i, start),
+                    lambda i: _run_over_http(self.client, f"{label}_s{i}", messages[i], i, start),
                     range(len(messages)),
                 )
             )
@@ -190,14 +194,14 @@ def service_vs_in_process(ctx: Context) -> list[Figure]:
     with tempfile.TemporaryDirectory(prefix="bench_service_") as folder:
         service = _ServiceProcess(Path(folder) / "service", WORKERS)
         try:
-            service.round(messages[:1])  # warm-up
+            service.round(messages[:1], "warm-up")
             bar = ctx.progress(ROUNDS * 2, "service")
             for index in range(ROUNDS):
                 samples = _floor_round(Path(folder) / f"floor{index}", messages, WORKERS)
                 floor += samples
                 walls["floor"].append(max(samples))
                 bar.update(1)
-                samples = service.round(messages)
+                samples = service.round(messages, f"round{index}")
                 ours += samples
                 walls["ours"].append(max(samples))
                 bar.update(1)

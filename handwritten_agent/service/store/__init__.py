@@ -11,7 +11,10 @@ right after (even ``kill -9``) loses nothing it reported as done. Commits are no
 disk one by one (``synchronous=NORMAL``, WAL's usual setting): with one ``fsync`` per event, a run's
 ten events cost 200 ms on an ordinary disk, and every run waits on every other's; a power cut may
 lose the last commits, never half of one. (The permission audit log keeps ``synchronous=FULL``: a
-decision is on the disk before its tool runs.)
+decision is on the disk before its tool runs.) A write that is one statement (a run's next events,
+``add_events``; a claim; a new run without an idempotency key) is its own transaction on SQLite,
+with no ``BEGIN``/``COMMIT`` around it: the process's write lock is then held for one call into
+SQLite, which matters when dozens of threads want the interpreter.
 
 Several uvicorn workers on one host can share the file (WAL allows one writer and many readers).
 Past one host the same methods run on PostgreSQL, where several replicas share the database: a
@@ -40,7 +43,7 @@ import threading
 import time
 import unicodedata
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -262,6 +265,25 @@ class Store:
             for watcher in list(self._watchers):
                 watcher(run_id)
 
+    def _write_one(self, run_id: str | None, sql: str, params: Any) -> int:
+        """One write statement, committed on its own; returns its row count, then wakes the
+        watchers of ``run_id``. On SQLite the statement is its own transaction (no ``BEGIN`` and
+        ``COMMIT`` around it): the write lock is held for one call into SQLite instead of three,
+        which matters when many threads want the interpreter. Elsewhere it is ``_write``'s
+        transaction.
+        """
+        if self.dialect != "sqlite":
+            with self._write(serial=False) as db:
+                if run_id is not None:
+                    self._touch(run_id)
+                return db.execute(sql, params).rowcount
+        with self._write_lock, self._connect() as db:
+            count = db.execute(sql, params).rowcount
+        if run_id is not None:
+            for watcher in list(self._watchers):
+                watcher(run_id)
+        return count
+
     def _touch(self, run_id: str) -> None:
         self._local.touched.add(run_id)
 
@@ -397,45 +419,51 @@ class Store:
         idempotency_key: str | None = None,
         body_hash: str = "",
         ttl: float = 86400.0,
+        worker: str | None = None,
     ) -> tuple[dict[str, Any], bool]:
         """A new queued run — or, for an idempotency key seen before with the same body, that run
         again.
 
         Returns ``(run, created)``. The check and the insert are one transaction, so twenty
         identical requests arriving together create one run. Raises ``IdempotencyConflict`` for a
-        reused key with a different body. An expired key is forgotten and counts as new.
+        reused key with a different body. An expired key is forgotten and counts as new. A
+        ``worker`` takes the new run's lease in the same transaction (``lease``, one commit fewer).
         """
         now = self.clock()
+        run_id = f"run_{uuid.uuid4().hex[:16]}"
+        insert = (
+            "INSERT INTO runs (id, user_id, session_id, message, status, created_at, updated_at,"
+            " worker, heartbeat) VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?)"
+        )
+        values = (run_id, user.id, session_id, message, now, now, worker, now if worker else None)
+        if idempotency_key is None:  # nothing to read first: one statement
+            self._write_one(None, insert, values)
+            created = self.get_run(run_id)
+            assert created is not None
+            return created, True
         with self._write() as db:
-            if idempotency_key is not None:
-                row = db.execute(
-                    "SELECT body_hash, run_id, expires_at FROM idempotency_keys WHERE user_id = ?"
-                    " AND key = ?",
-                    (user.id, idempotency_key),
+            row = db.execute(
+                "SELECT body_hash, run_id, expires_at FROM idempotency_keys WHERE user_id = ?"
+                " AND key = ?",
+                (user.id, idempotency_key),
+            ).fetchone()
+            if row is not None and row["expires_at"] > now:
+                if row["body_hash"] != body_hash:
+                    raise IdempotencyConflict(idempotency_key)
+                existing = db.execute(
+                    "SELECT * FROM runs WHERE id = ?", (row["run_id"],)
                 ).fetchone()
-                if row is not None and row["expires_at"] > now:
-                    if row["body_hash"] != body_hash:
-                        raise IdempotencyConflict(idempotency_key)
-                    existing = db.execute(
-                        "SELECT * FROM runs WHERE id = ?", (row["run_id"],)
-                    ).fetchone()
-                    if existing is not None:
-                        return _run_row(existing), False
-                db.execute(
-                    "DELETE FROM idempotency_keys WHERE user_id = ? AND key = ?",
-                    (user.id, idempotency_key),
-                )
-            run_id = f"run_{uuid.uuid4().hex[:16]}"
+                if existing is not None:
+                    return _run_row(existing), False
             db.execute(
-                "INSERT INTO runs (id, user_id, session_id, message, status, created_at,"
-                " updated_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)",
-                (run_id, user.id, session_id, message, now, now),
+                "DELETE FROM idempotency_keys WHERE user_id = ? AND key = ?",
+                (user.id, idempotency_key),
             )
-            if idempotency_key is not None:
-                db.execute(
-                    "INSERT INTO idempotency_keys VALUES (?, ?, ?, ?, ?, ?)",
-                    (user.id, idempotency_key, body_hash, run_id, now, now + ttl),
-                )
+            db.execute(insert, values)
+            db.execute(
+                "INSERT INTO idempotency_keys VALUES (?, ?, ?, ?, ?, ?)",
+                (user.id, idempotency_key, body_hash, run_id, now, now + ttl),
+            )
             row = db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
         return _run_row(row), True
 
@@ -469,6 +497,7 @@ class Store:
         *,
         history: tuple[User, str, list[dict[str, Any]]] | None = None,
         stop_event: dict[str, Any] | None = None,
+        events: Sequence[tuple[str, dict[str, Any]]] = (),
         **fields: Any,
     ) -> bool:
         """Record how a run ended — only if ``worker`` still holds it (a run whose lease expired was
@@ -478,7 +507,9 @@ class Store:
         in the same transaction, so a client that sees the run completed and sends the next message
         finds it remembered. ``stop_event`` is stored as the run's ``stop`` event in that
         transaction too (when the loop did not write one), so a reader never sees the run ended
-        without it.
+        without it. ``events`` — the run's last events, not yet stored (its own ``stop`` among
+        them) — are stored first in the same transaction, whether or not ``worker`` still holds
+        the run (they happened).
         """
         if "pending" in fields:
             fields["pending"] = json.dumps(fields["pending"], ensure_ascii=False)
@@ -486,6 +517,7 @@ class Store:
         names = ", ".join(f"{name} = ?" for name in fields)
         with self._write() as db:
             self._touch(run_id)
+            self._add_events(db, run_id, list(events))
             changed = db.execute(
                 f"UPDATE runs SET {names} WHERE id = ? AND status = 'running' AND worker = ?",
                 (*fields.values(), run_id, worker),
@@ -515,13 +547,12 @@ class Store:
         """
         now = self.clock()
         lease = (worker, now) if to_status == "running" else (None, None)
-        with self._write(serial=False) as db:
-            self._touch(run_id)
-            changed = db.execute(
-                "UPDATE runs SET status = ?, updated_at = ?, worker = ?, heartbeat = ? WHERE id ="
-                f" ? AND status IN ({', '.join('?' * len(from_status))})",
-                (to_status, now, *lease, run_id, *from_status),
-            ).rowcount
+        changed = self._write_one(
+            run_id,
+            "UPDATE runs SET status = ?, updated_at = ?, worker = ?, heartbeat = ? WHERE id ="
+            f" ? AND status IN ({', '.join('?' * len(from_status))})",
+            (to_status, now, *lease, run_id, *from_status),
+        )
         return changed == 1
 
     def lease(self, run_id: str, worker: str) -> bool:
@@ -639,6 +670,33 @@ class Store:
         with self._write(serial=False) as db:
             return self._add_event(db, run_id, kind, data)
 
+    def add_events(self, run_id: str, events: list[tuple[str, dict[str, Any]]]) -> bool:
+        """Append several events of one run, in order, in one transaction (one commit, not one per
+        event); returns whether a cancel of the run was requested (read once they are stored).
+        """
+        if self.dialect == "sqlite" and events:  # one statement: numbered in it, atomic alone
+            self._write_one(run_id, *_insert_events(run_id, events, self.clock()))
+            return self.cancel_requested(run_id)
+        with self._write(serial=False) as db:
+            self._add_events(db, run_id, events)
+            row = db.execute("SELECT cancel_requested FROM runs WHERE id = ?", (run_id,)).fetchone()
+        return bool(row and row["cancel_requested"])
+
+    def _add_events(self, db: Any, run_id: str, events: list[tuple[str, dict[str, Any]]]) -> None:
+        if not events:
+            return
+        self._touch(run_id)
+        self._lock_run(db, run_id)  # numbers are taken one at a time per run
+        last = db.execute(
+            "SELECT COALESCE(MAX(seq), 0) FROM events WHERE run_id = ?", (run_id,)
+        ).fetchone()[0]
+        now = self.clock()
+        for seq, (kind, data) in enumerate(events, start=last + 1):
+            db.execute(
+                "INSERT INTO events VALUES (?, ?, ?, ?, ?)",
+                (run_id, seq, kind, json.dumps(data, ensure_ascii=False, default=str), now),
+            )
+
     def _add_event(
         self, db: sqlite3.Connection, run_id: str, kind: str, data: dict[str, Any]
     ) -> int:
@@ -750,6 +808,24 @@ class Store:
                 self.clock(),
             ),
         )
+
+
+def _insert_events(
+    run_id: str, events: list[tuple[str, dict[str, Any]]], now: float
+) -> tuple[str, dict[str, Any]]:
+    """One ``INSERT`` of a run's events numbered after its last one (SQLite runs the ``SELECT``
+    to the end before inserting, since it reads the table written).
+    """
+    last = "(SELECT COALESCE(MAX(seq), 0) AS n FROM events WHERE run_id = :run) AS last"
+    rows = " UNION ALL ".join(
+        f"SELECT :run, last.n + {number}, :kind{number}, :data{number}, :ts FROM {last}"
+        for number in range(1, len(events) + 1)
+    )
+    params: dict[str, Any] = {"run": run_id, "ts": now}
+    for number, (kind, data) in enumerate(events, start=1):
+        params[f"kind{number}"] = kind
+        params[f"data{number}"] = json.dumps(data, ensure_ascii=False, default=str)
+    return f"INSERT INTO events {rows}", params
 
 
 def _run_row(row: sqlite3.Row) -> dict[str, Any]:
