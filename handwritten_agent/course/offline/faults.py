@@ -36,8 +36,8 @@ FAULTS: dict[str, str] = {
         "这样回答的"
     ),
     "no_tool_parser": (
-        '请求一带 tools 就返回 vLLM 没打开工具解析时的 HTTP 400（"auto" tool choice requires'
-        " --enable-auto-tool-choice …）"
+        "请求一带 tools 就返回 vLLM 启动时没打开工具解析（--enable-auto-tool-choice、"
+        "--tool-call-parser）时的 HTTP 400"
     ),
     "reasoning_model": (
         "像推理模型一样拒绝 max_tokens（要用 max_completion_tokens）和不是默认值 1 的 temperature"
