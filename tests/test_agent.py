@@ -457,6 +457,9 @@ EXPECTED_STOPS = {
     "flaky": (
         "final"
     ),  # a run that goes wrong still ends with an answer (a near miss, or a step skipped)
+    "no_tools": "final",  # the client goes on with the tools in the prompt (Day 2's mode)
+    "no_tool_parser": "final",  # the same, for vLLM's refusal
+    "reasoning_model": "final",  # the loop sends neither max_tokens nor temperature
 }
 
 
