@@ -129,6 +129,21 @@ _ADDED = {"targets": "INTEGER", "provenance": "TEXT", "user_name": "TEXT", "deci
 """Columns newer than the first audit files: added to a file that lacks them."""
 
 
+def request_row(request: Any, user_id: str | None) -> tuple[Any, ...]:
+    """One issued confirmation request as the row both audit stores write (column order)."""
+    return (
+        request.id,
+        request.run_id,
+        request.tool_call_id,
+        request.tool,
+        request.arguments_sha256,
+        str(request.level),
+        request.approver_role,
+        user_id,
+        time.time(),
+    )
+
+
 class AuditLog:
     """An append-only decision log in one SQLite file (``":memory:"`` for a log that lives as long
     as the object).
@@ -186,17 +201,7 @@ class AuditLog:
         with self._lock:
             self._db.execute(
                 "INSERT OR IGNORE INTO requests VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    request.id,
-                    request.run_id,
-                    request.tool_call_id,
-                    request.tool,
-                    request.arguments_sha256,
-                    str(request.level),
-                    request.approver_role,
-                    user_id,
-                    time.time(),
-                ),
+                request_row(request, user_id),
             )
 
     def settle(

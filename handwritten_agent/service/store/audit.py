@@ -43,7 +43,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ...permissions.audit import _COLUMNS, GRANTED, AuditLog
+from ...permissions.audit import _COLUMNS, GRANTED, AuditLog, request_row
 
 LIMIT_LOCK_CLASS = 7_270_010
 """The first key of the two-key advisory locks taken per user and tool (the store's own locks use
@@ -149,17 +149,7 @@ class PostgresAuditLog(AuditLog):
             db.execute(
                 "INSERT INTO audit_requests VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
                 " ON CONFLICT (id) DO NOTHING",
-                (
-                    request.id,
-                    request.run_id,
-                    request.tool_call_id,
-                    request.tool,
-                    request.arguments_sha256,
-                    str(request.level),
-                    request.approver_role,
-                    user_id,
-                    time.time(),
-                ),
+                request_row(request, user_id),
             )
 
     def settle(
