@@ -535,6 +535,10 @@ def test_without_quotes_an_optional_free_text_parameter_is_not_filled_twice():
             "给 li@x.com 发邮件，正文是明天十点开会，主题为周会",
             {"to": "li@x.com", "subject": "周会", "body": "明天十点开会"},
         ),
+        (  # a label word, then a colon as well: the colon is punctuation, not the text
+            "给 wang@x.com 发邮件，主题是：周报，正文为: 见附件",
+            {"to": "wang@x.com", "subject": "周报", "body": "见附件"},
+        ),
         (
             "email bob@x.com with the subject lunch plans and the body see you at noon",
             {"to": "bob@x.com", "subject": "lunch plans", "body": "see you at noon"},

@@ -241,7 +241,7 @@ def labelled_for(params: list[Param], text: str) -> dict[str, tuple[str, int, in
     for param in params:
         for token in labels[param.name] - shared:
             chinese = bool(re.search(r"[^\x00-\x7f]", token))
-            marker = r"\s*(?:是|为|[:：=])\s*" if chinese else r"\s*(?:is\s+|[:=]\s*)?"
+            marker = r"\s*(?:(?:是|为)\s*[:：=]?|[:：=])\s*" if chinese else r"\s*(?:is\s+|[:=]\s*)?"
             edge = "" if chinese else r"\b"
             hits += [
                 (m.start(), m.end(), param.name)
@@ -266,7 +266,7 @@ def labelled_for(params: list[Param], text: str) -> dict[str, tuple[str, int, in
         value = re.sub(
             r"(?:[，,；;]\s*|\s+)(?:and|with|和|并且|以及)?\s*(?:the\s+)?$", "", value, flags=re.I
         )
-        value = value.strip(" ，,;；。.、\"'“”")
+        value = value.strip(" ，,;；。.、:：\"'“”")
         if (
             value
         ):  # a label said again later is the more specific one ("提交报销：…，原因是加班晚归")
