@@ -10,7 +10,7 @@ PORT   ?= 8765
 # JupyterLab refuses to start as root (e.g. in a container) unless told to
 LAB_ARGS ?= $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
 
-.PHONY: install venv-python lab test test-fast bench eval notebooks exercises check-exercises serve live live-quick live-notebooks local local-rebuild clean
+.PHONY: install venv-python lab lint test test-fast bench eval notebooks exercises check-exercises serve live live-quick live-notebooks local local-rebuild clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,11 +35,16 @@ lab: install
 	$(BIN)/jupyter lab $(LAB_ARGS) --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/notebooks
 
 ## pytest for the package + nbval for notebooks/ and solutions/, always on the offline simulator
-test: install
+test: install lint
 	LLM_PROVIDER=offline $(BIN)/python -m pytest tests notebooks solutions $(NBVAL)
 
+## ruff: lint and format check of the package and its tests (notebooks are nbval's)
+lint: install
+	$(BIN)/ruff check handwritten_agent tests
+	$(BIN)/ruff format --check handwritten_agent tests
+
 ## only the package tests
-test-fast: install
+test-fast: install lint
 	LLM_PROVIDER=offline $(BIN)/python -m pytest tests
 
 ## benchmarks, each figure next to its floor: a table, and bench.json (not in make test: timings are noisy)

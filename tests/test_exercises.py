@@ -360,8 +360,8 @@ def _check_calls(path: Path) -> list[tuple[str, str]]:
         if _is_check_cell(cell):
             match = _CHECK_CALL.match(_source(cell).strip())
             assert match, (
-                f"{path.name}: a check cell must be exactly `check.dayN_name(obj)` (or `(obj, other)`), got"
-                f" {_source(cell)!r}"
+                f"{path.name}: a check cell must be exactly `check.dayN_name(obj)`"
+                f" (or `(obj, other)`), got {_source(cell)!r}"
             )
             calls.append((match.group(1), tuple(match.group(2).split(", "))))
     return calls

@@ -221,7 +221,9 @@ def test_two_pending_sms_batches_cannot_send_more_than_the_limit_over_http(servi
             assert answer.status_code == 200
         # Both resumed runs race for the limit: whichever the workers take first sends its
         # four, and the other must go back to the approver, not run.
-        ends = [wait_for(clerk, run["id"], "requires_action", "completed", "failed") for run in runs]
+        ends = [
+            wait_for(clerk, run["id"], "requires_action", "completed", "failed") for run in runs
+        ]
         assert sorted(end["status"] for end in ends) == ["completed", "requires_action"], ends
         again = next(end for end in ends if end["status"] == "requires_action")
         assert office_rows(folder, "SELECT COUNT(*) FROM sms_outbox") == [(4,)]

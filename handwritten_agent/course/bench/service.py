@@ -4,13 +4,13 @@ in-process.
 Ours: ``python -m handwritten_agent service --workers 4`` started as its own process, the way a
 learner runs it (on the offline simulator, which it serves in a thread of that process). 50 clients
 at once each send ``POST /v1/runs`` and read the run's event stream until its ``end`` event; a run's
-time is from the POST to that event. Each run has a session of its own that no earlier round used,
-so, like the floor's, it carries no history. Floor: the same office agent (``OfficeAssistant``: tools,
-policy, memory window, trace file) on the same simulator, the same 50 requests submitted at once to
-a pool of the same 4 threads in this process; a run's time is from the submit to ``agent.run``
-returning. Both times include the wait for a free worker (50 runs, 4 at a time), so what differs is
-the service's own cost: HTTP, the SQLite writes (the run, every event, the session), and the SSE
-stream (polling the store every ``sse_poll_seconds``).
+time is from the POST to that event. Each run has a session of its own that no earlier round
+used, so, like the floor's, it carries no history. Floor: the same office agent
+(``OfficeAssistant``: tools, policy, memory window, trace file) on the same simulator, the same
+50 requests submitted at once to a pool of the same 4 threads in this process; a run's time is
+from the submit to ``agent.run`` returning. Both times include the wait for a free worker (50
+runs, 4 at a time), so what differs is the service's own cost: HTTP, the SQLite writes (the run,
+every event, the session), and the SSE stream (polling the store every ``sse_poll_seconds``).
 
 The requests are read-only office questions (free rooms at a given hour, reading one email), so no
 run waits for a person. Two rounds, floor and ours alternating, after one warm-up run on each side.

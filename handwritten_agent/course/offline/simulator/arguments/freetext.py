@@ -241,7 +241,9 @@ def labelled_for(params: list[Param], text: str) -> dict[str, tuple[str, int, in
     for param in params:
         for token in labels[param.name] - shared:
             chinese = bool(re.search(r"[^\x00-\x7f]", token))
-            marker = r"\s*(?:(?:是|为)\s*[:：=]?|[:：=])\s*" if chinese else r"\s*(?:is\s+|[:=]\s*)?"
+            marker = (
+                r"\s*(?:(?:是|为)\s*[:：=]?|[:：=])\s*" if chinese else r"\s*(?:is\s+|[:=]\s*)?"
+            )
             edge = "" if chinese else r"\b"
             hits += [
                 (m.start(), m.end(), param.name)
