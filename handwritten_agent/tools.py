@@ -382,8 +382,25 @@ def build_schema(fn: Callable[..., Any]) -> tuple[str, dict[str, Any]]:
         "required": required,
         "additionalProperties": False,
     }
-    Draft202012Validator.check_schema(parameters)
+    check_schema(parameters)
     return description, parameters
+
+
+_CHECKED: set[str] = set()  # schemas already found valid, as canonical JSON
+_CHECKED_LIMIT = 4096
+
+
+def check_schema(schema: dict[str, Any]) -> None:
+    """``Draft202012Validator.check_schema``, once per distinct schema: checking walks the whole
+    metaschema (about 10 ms a tool), and a service builds the same tools for every run.
+    """
+    key = json.dumps(schema, sort_keys=True, ensure_ascii=False, default=repr)
+    if key in _CHECKED:
+        return
+    Draft202012Validator.check_schema(schema)
+    if len(_CHECKED) >= _CHECKED_LIMIT:
+        _CHECKED.clear()
+    _CHECKED.add(key)
 
 
 def _is_optional(annotation: Any) -> bool:
