@@ -32,7 +32,7 @@ rule                    symptom in the trace
 tools, did they succeed, were results handed back correctly, did the loop end properly, does the
 answer use the results.
 
-Left out: judging whether an answer is *true* (that needs the evaluation of Day 7), and rules across
+Left out: judging whether an answer is *true* (that needs the evaluation of Day 6), and rules across
 runs (e.g. a user retrying the same request).
 """
 
@@ -511,7 +511,7 @@ def _model_error(run: TraceRun, end: dict[str, Any]) -> Finding:
             step,
             "服务器错误（HTTP 5xx）",
             f"重试之后仍然失败：{shorten(error, 120)}",
-            "问题在服务端：稍后重试，或配置一个备用模型（第 7 天）。",
+            "问题在服务端：稍后重试，或配置一个备用模型（附录「上线之后」第 1 节）。",
             "error",
             run.request_id,
         )
@@ -716,7 +716,7 @@ def five_steps(source: Any, request_id: str | None = None) -> list[Check]:
     checks.append(
         Check(
             4,
-            "循环是否正常退出？",
+            "循环是否正常结束？",
             reason == "final",
             f"结束：{ending_line(reason)}，{len(run.model_calls)} 步"
             + (f"，{repeats} 次重复调用被拦截" if repeats else ""),
