@@ -4,9 +4,9 @@ with it.
 A model's arguments and a client's request body are JSON *text* from outside the program. This
 module reads it safely (``loads_bounded``: nesting has a limit, the same on every Python version)
 and says what is wrong in Chinese: ``describe_json_error`` translates ``json``'s English error
-messages, and ``json_type_name`` / ``json_type_zh`` name a value's JSON type (the one table of
-Chinese type names the package uses: tool validation errors, the parser's messages, the service's
-400s).
+messages (given the error itself, it also reads the text around the error's position), and
+``json_type_name`` / ``json_type_zh`` name a value's JSON type (the one table of Chinese type names
+the package uses: tool validation errors, the parser's messages, the service's 400s).
 
 Left out: JSON repair (``parsing``), schema validation (``tools``, with ``jsonschema``).
 """
@@ -34,9 +34,68 @@ reason each.
 """
 
 
-def describe_json_error(message: str) -> str:
-    """The Chinese reason for a ``json.JSONDecodeError.msg`` (or any text containing one)."""
-    return next((zh for en, zh in JSON_ERRORS_ZH if en in message), "不是合法的 JSON")
+CLOSERS_ZH = {"{": "右花括号", "[": "右方括号"}
+"""What closes each container, in Chinese (for "a comma or the closing bracket is missing")."""
+
+
+def describe_json_error(error: str | json.JSONDecodeError) -> str:
+    """The Chinese reason for a ``json`` decoding error.
+
+    Give the ``json.JSONDecodeError`` itself when you have it: its text and position say more than
+    its message. After a value, ``json`` reports only "Expecting ',' delimiter", though a closing
+    bracket would do as well; with the text it is known which one (``}`` in an object, ``]`` in an
+    array), whether the text simply ended there, and whether a "missing value" or "missing key" is
+    really a comma before a closing bracket (Python before 3.13 words a trailing comma that way).
+    With the message alone (``exc.msg``, or any text containing it) the reason names both brackets.
+    """
+    if isinstance(error, json.JSONDecodeError):
+        return _describe_at(error.msg, error.doc, error.pos)
+    return _describe_message(error)
+
+
+def _describe_message(message: str) -> str:
+    reason = next((zh for en, zh in JSON_ERRORS_ZH if en in message), "不是合法的 JSON")
+    return "缺少逗号或右括号（} 或 ]）" if reason == "缺少逗号" else reason
+
+
+def _describe_at(message: str, doc: str, pos: int) -> str:
+    if not doc.strip():
+        return "文字是空的，没有 JSON"
+    before, after = doc[:pos].rstrip(), doc[pos:].strip()
+    if before.endswith(",") and after[:1] in ("}", "]") and _names_missing_item(message):
+        return "最后一项后面多了一个逗号"
+    reason = _describe_message(message)
+    if "Expecting ',' delimiter" in message:
+        closer = CLOSERS_ZH.get(_innermost_open(doc, pos) or "")
+        reason = f"缺少逗号或{closer}" if closer else reason
+    return (
+        f"{reason}（文字到这里就结束了）" if not after and reason != "不是合法的 JSON" else reason
+    )
+
+
+def _names_missing_item(message: str) -> bool:
+    return any(en in message for en in ("Expecting property name", "Expecting value"))
+
+
+def _innermost_open(text: str, end: int) -> str | None:
+    """The ``{`` or ``[`` still open at ``end`` (outside strings), or None."""
+    stack: list[str] = []
+    in_string = escaped = False
+    for ch in text[:end]:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            stack.append(ch)
+        elif ch in "]}" and stack:
+            stack.pop()
+    return stack[-1] if stack else None
 
 
 MAX_JSON_DEPTH = 200
@@ -125,6 +184,7 @@ def json_type_zh(value_or_type: Any) -> str:
 
 
 __all__ = [
+    "CLOSERS_ZH",
     "JSON_ERRORS_ZH",
     "JSON_TYPES_ZH",
     "MAX_JSON_DEPTH",
