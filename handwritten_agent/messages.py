@@ -214,12 +214,34 @@ class ToolCall:
 
 @dataclass(frozen=True)
 class Usage:
+    """The tokens one call (or a run, summed) was charged for, as the backend reported them."""
+
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_tokens: int | None = None
+    """The part of ``prompt_tokens`` the provider served from its prompt cache (cheaper); ``None``
+    when it did not say. ``llm.replies.usage_of`` reads it from a response, the only reader."""
 
     @property
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
+
+    def to_dict(self) -> dict[str, int]:
+        """Plain JSON data; ``cached_tokens`` only when the backend reported it."""
+        data = {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens}
+        if self.cached_tokens is not None:
+            data["cached_tokens"] = self.cached_tokens
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Usage:
+        """The inverse of ``to_dict``."""
+        cached = data.get("cached_tokens")
+        return cls(
+            int(data.get("prompt_tokens") or 0),
+            int(data.get("completion_tokens") or 0),
+            None if cached is None else int(cached),
+        )
 
 
 @dataclass
@@ -248,19 +270,11 @@ class ChatResult:
         """Plain JSON data (everything but ``raw``), e.g. to store a paused run or to record a
         trace.
         """
-        usage = (
-            None
-            if self.usage is None
-            else {
-                "prompt_tokens": self.usage.prompt_tokens,
-                "completion_tokens": self.usage.completion_tokens,
-            }
-        )
         return {
             "content": self.content,
             "tool_calls": [call.to_dict() for call in self.tool_calls],
             "finish_reason": self.finish_reason,
-            "usage": usage,
+            "usage": None if self.usage is None else self.usage.to_dict(),
             "model": self.model,
             "reasoning_content": self.reasoning_content,
             "refusal": self.refusal,
@@ -275,13 +289,7 @@ class ChatResult:
             tool_calls=[ToolCall.from_dict(c) for c in data.get("tool_calls") or []],
             finish_reason=data.get("finish_reason"),
             model=data.get("model") or "",
-            usage=(
-                None
-                if usage is None
-                else Usage(
-                    int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0))
-                )
-            ),
+            usage=None if usage is None else Usage.from_dict(usage),
             reasoning_content=data.get("reasoning_content"),
             refusal=data.get("refusal"),
         )

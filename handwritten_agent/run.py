@@ -198,10 +198,15 @@ class RunResult:
     @property
     def usage(self) -> Usage:
         """Tokens summed over the model calls that reported usage (see ``Step.reply.usage`` for
-        which did).
+        which did); ``cached_tokens`` over the calls that reported it, ``None`` if none did.
         """
         usages = [step.reply.usage for step in self.steps if step.reply.usage]
-        return Usage(sum(u.prompt_tokens for u in usages), sum(u.completion_tokens for u in usages))
+        cached = [u.cached_tokens for u in usages if u.cached_tokens is not None]
+        return Usage(
+            sum(u.prompt_tokens for u in usages),
+            sum(u.completion_tokens for u in usages),
+            sum(cached) if cached else None,
+        )
 
     def to_json(self) -> str:
         """The whole run as JSON text: enough for ``Agent.resume`` in another process (Day 7 stores

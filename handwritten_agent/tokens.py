@@ -155,32 +155,4 @@ def count_message_tokens(
     return total
 
 
-def cached_tokens(raw: Any) -> int | None:
-    """The input tokens a provider says it served from its cache; None if it did not say.
-
-    Read from a raw response (the SDK's object or a dict):
-
-    ``usage.prompt_tokens_details.cached_tokens`` (OpenAI and compatible servers), else DeepSeek's
-    ``usage.prompt_cache_hit_tokens``.
-    """
-
-    def get(value: Any, name: str) -> Any:
-        if isinstance(value, dict):
-            return value.get(name)
-        found = getattr(value, name, None)
-        if found is None:  # pydantic models keep fields they do not declare in model_extra
-            found = (getattr(value, "model_extra", None) or {}).get(name)
-        return found
-
-    usage = get(raw, "usage") if raw is not None else None
-    if usage is None:
-        return None
-    details = get(usage, "prompt_tokens_details")
-    openai_style = get(details, "cached_tokens") if details is not None else None
-    for value in (openai_style, get(usage, "prompt_cache_hit_tokens")):
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-    return None
-
-
-__all__ = ["cached_tokens", "count_message_tokens", "estimate_tokens", "text_features"]
+__all__ = ["count_message_tokens", "estimate_tokens", "text_features"]

@@ -23,6 +23,7 @@ from conftest import FIXED_NOW
 from handwritten_agent.course.offline.backend import ChatRequest
 from handwritten_agent.course.offline.simulator import CourseSimulator
 from handwritten_agent.llm import ChatClient
+from handwritten_agent.llm.replies import usage_of
 from handwritten_agent.memory import (
     CallLog,
     Conversation,
@@ -35,10 +36,10 @@ from handwritten_agent.memory import (
     split_rounds,
     trim_messages,
 )
-from handwritten_agent.memory.caching import reported_cached_tokens, shared_prefix_tokens
+from handwritten_agent.memory.caching import shared_prefix_tokens
 from handwritten_agent.memory.sample import PLANTED, ask_planted, rounds
 from handwritten_agent.memory.summary import is_summary_message, summary_message
-from handwritten_agent.messages import ChatResult
+from handwritten_agent.messages import ChatResult, Usage
 from handwritten_agent.pricing import Price
 from handwritten_agent.scenarios import basic_registry
 from handwritten_agent.scripted import FunctionClient
@@ -234,7 +235,7 @@ def test_call_log_records_every_call_and_prices_it():
     def model(messages, tools):
         return ChatResult(
             content="好的",
-            usage=SimpleNamespace(prompt_tokens=count_tokens(messages, tools), completion_tokens=3),
+            usage=Usage(prompt_tokens=count_tokens(messages, tools), completion_tokens=3),
         )
 
     log = CallLog(FunctionClient(model))
@@ -256,22 +257,18 @@ def test_call_log_records_every_call_and_prices_it():
 
 
 def test_reported_cached_tokens_reads_openai_and_deepseek_usage():
-    openai_like = ChatResult(
-        content="",
-        raw=SimpleNamespace(
+    openai_like = usage_of(
+        SimpleNamespace(
             usage=SimpleNamespace(prompt_tokens_details=SimpleNamespace(cached_tokens=1152))
-        ),
+        )
     )
-    deepseek_like = ChatResult(
-        content="",
-        raw=SimpleNamespace(
+    deepseek_like = usage_of(
+        SimpleNamespace(
             usage=SimpleNamespace(prompt_tokens_details=None, prompt_cache_hit_tokens=640)
-        ),
+        )
     )
-    assert (
-        reported_cached_tokens(openai_like) == 1152 and reported_cached_tokens(deepseek_like) == 640
-    )
-    assert reported_cached_tokens(ChatResult(content="")) is None
+    assert openai_like.cached_tokens == 1152 and deepseek_like.cached_tokens == 640
+    assert usage_of(SimpleNamespace(usage=None)) is None and usage_of(None) is None
 
 
 # -- the simulator reads a tight summary back ------------------------------------------------------

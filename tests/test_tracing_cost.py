@@ -275,7 +275,11 @@ def test_cached_input_tokens_are_billed_at_the_cached_price_and_missing_details_
 def test_the_tracer_reads_cached_tokens_from_openai_and_deepseek_shaped_responses():
     from openai.types.chat import ChatCompletion
 
-    from handwritten_agent.tracing.cost import cached_tokens
+    from handwritten_agent.llm.replies import result_from_completion, usage_of
+
+    def cached_tokens(response):
+        usage = usage_of(response)
+        return None if usage is None else usage.cached_tokens
 
     body = {
         "id": "x",
@@ -308,9 +312,9 @@ def test_the_tracer_reads_cached_tokens_from_openai_and_deepseek_shaped_response
     prices = PriceTable()
     prices.set("m2", input=2.0, output=8.0, cached_input=0.5)
     tracer = Tracer(prices=prices, redactor=Redactor(environment=False))
-    reply_ = ChatResult(
-        content="好", finish_reason="stop", usage=Usage(3000, 20), model="m2", raw=openai_style
-    )
+    reply_ = result_from_completion(openai_style)
+    assert reply_.usage == Usage(3000, 20, 2048)
+    assert ChatResult.from_dict(reply_.to_dict()).usage == reply_.usage  # a paused run keeps it
     Agent(ScriptedClient([reply_]), basic_registry(NOW), hooks=[tracer]).run("你好")
     line = next(l for l in tracer.lines if l["event"] == "model_call")
     assert line["gen_ai.usage.cache_read.input_tokens"] == 2048

@@ -57,7 +57,7 @@ def result_from_completion(response: Any) -> ChatResult:
         content=message.content,
         tool_calls=calls,
         finish_reason=choice.finish_reason,
-        usage=_usage(response.usage),
+        usage=usage_of(response),
         model=response.model or "",
         raw=response,
         reasoning_content=_reasoning(message),
@@ -65,11 +65,37 @@ def result_from_completion(response: Any) -> ChatResult:
     )
 
 
-def _usage(usage: Any) -> Usage | None:
+def usage_of(response: Any) -> Usage | None:
+    """The ``Usage`` a response (or a stream's last chunk) reports; ``None`` if it has none.
+
+    Works on the SDK's objects and on plain dicts. The cached input tokens are read from
+    ``usage.prompt_tokens_details.cached_tokens`` (OpenAI and compatible servers), else from
+    DeepSeek's ``usage.prompt_cache_hit_tokens``; ``None`` when the backend says neither.
+    """
+
+    def get(value: Any, name: str) -> Any:
+        if value is None:
+            return None
+        if isinstance(value, dict):
+            return value.get(name)
+        found = getattr(value, name, None)
+        if found is None:  # pydantic models keep fields they do not declare in model_extra
+            found = (getattr(value, "model_extra", None) or {}).get(name)
+        return found
+
+    def count(value: Any) -> int | None:
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    usage = get(response, "usage")
     if usage is None:
         return None
+    cached = count(get(get(usage, "prompt_tokens_details"), "cached_tokens"))
+    if cached is None:
+        cached = count(get(usage, "prompt_cache_hit_tokens"))
     return Usage(
-        prompt_tokens=usage.prompt_tokens or 0, completion_tokens=usage.completion_tokens or 0
+        prompt_tokens=count(get(usage, "prompt_tokens")) or 0,
+        completion_tokens=count(get(usage, "completion_tokens")) or 0,
+        cached_tokens=cached,
     )
 
 
@@ -99,8 +125,7 @@ class _StreamAssembler:
     def add(self, chunk: Any) -> Iterator[StreamEvent]:
         self.chunks.append(chunk)
         self.model = chunk.model or self.model
-        if getattr(chunk, "usage", None) is not None:
-            self.usage = _usage(chunk.usage)
+        self.usage = usage_of(chunk) or self.usage
         for choice in chunk.choices or []:
             if choice.index != 0:
                 continue

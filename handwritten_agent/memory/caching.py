@@ -10,11 +10,11 @@ start of the request — a window that drops the oldest round, a summary written
 full for everything after the change.
 
 ``CallLog(client)`` is a ``ChatModel`` that passes every call on and records it: the messages and
-tools sent, the usage the backend reported, the cached tokens it reported (``None`` when it reports
-none — the offline simulator never does), and an **estimate**: the longest prefix of whole messages
-(with the same tools) that the request shares with any earlier request in the log
-(``shared_prefix_tokens``). Give the same ``CallLog`` to the agent and to the summarizer, and the
-summarizer's own calls are counted too.
+tools sent, the usage the backend reported, the cached tokens it reported (``Usage.cached_tokens``,
+``None`` when it reports none — the offline simulator never does), and an **estimate**: the longest
+prefix of whole messages (with the same tools) that the request shares with any earlier request in
+the log (``shared_prefix_tokens``). Give the same ``CallLog`` to the agent and to the summarizer,
+and the summarizer's own calls are counted too.
 
 ``CallLog.cost(price)`` turns a log into money with a ``pricing.Price``: uncached input, cached
 input and output tokens at their own prices.
@@ -33,7 +33,7 @@ from typing import Any
 
 from ..messages import ChatModel, ChatResult
 from ..pricing import Price
-from ..tokens import cached_tokens, count_message_tokens
+from ..tokens import count_message_tokens
 from .rounds import Message
 
 
@@ -82,13 +82,6 @@ def shared_prefix_tokens(
     tokens = count_message_tokens(messages[:longest], list(tools) if tools else None)
     tokens = tokens // step * step
     return tokens if tokens >= minimum else 0
-
-
-def reported_cached_tokens(result: ChatResult) -> int | None:
-    """The cached input tokens a backend reported for ``result`` (OpenAI's or DeepSeek's field), or
-    ``None``.
-    """
-    return cached_tokens(result.raw)
 
 
 @dataclass
@@ -143,7 +136,7 @@ class CallLog:
                 usage.prompt_tokens if usage else None,
                 usage.completion_tokens if usage else None,
                 estimate,
-                reported_cached_tokens(result),
+                usage.cached_tokens if usage else None,
             )
         )
         return result
@@ -175,4 +168,4 @@ class CallLog:
         )
 
 
-__all__ = ["CallLog", "LoggedCall", "reported_cached_tokens", "shared_prefix_tokens"]
+__all__ = ["CallLog", "LoggedCall", "shared_prefix_tokens"]

@@ -9,7 +9,8 @@ shared with Day 4, and are re-exported here.
 
 **Cached input.** Providers with prompt caching bill the part of the input served from their cache
 at a lower price and report it: ``usage.prompt_tokens_details.cached_tokens`` (OpenAI and
-compatible) or ``usage.prompt_cache_hit_tokens`` (DeepSeek). The tracer writes it as
+compatible) or ``usage.prompt_cache_hit_tokens`` (DeepSeek); the client reads it once, into
+``Usage.cached_tokens`` (``llm.replies.usage_of``). The tracer writes it as
 ``gen_ai.usage.cache_read.input_tokens`` (part of ``input_tokens``, as the OpenTelemetry convention
 says), and a price's ``cached_input`` prices it; when a backend does not say, every input token is
 billed at the full price (an upper bound).
@@ -49,7 +50,7 @@ from ..pricing import (
     PriceTable,
 )  # noqa: F401 - re-exported
 from ..run import StopRun
-from ..tokens import cached_tokens, count_message_tokens
+from ..tokens import count_message_tokens
 from .reading import iter_lines, parse_ts
 
 
@@ -244,7 +245,7 @@ class Budget:
             "gen_ai.request.model": self.model,
             "input_tokens": usage.prompt_tokens if usage is not None else None,
             "output_tokens": usage.completion_tokens if usage is not None else None,
-            CACHED_TOKENS: cached_tokens(event.reply.raw),
+            CACHED_TOKENS: usage.cached_tokens if usage is not None else None,
         }
         line["cost"], line["cost_currency"] = self.prices.cost_of(line)
         self.charge(line)
@@ -323,6 +324,5 @@ __all__ = [
     "Price",
     "PriceTable",
     "bill_alert",
-    "cached_tokens",
     "cost_report",
 ]

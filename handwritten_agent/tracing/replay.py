@@ -35,6 +35,7 @@ from ..hooks import HookContext
 from ..memory.rounds import latest_user_index
 from ..messages import ChatResult, ToolCall, Usage, message_text
 from ..permissions.gate import unmark_external
+from ..pricing import CACHED_TOKENS
 from ..run import AgentEvent, NeedsConfirmation, RunResult, StopRun, ending_line
 from ..text import shorten
 from ..tools import ToolRegistry, ToolResult
@@ -139,7 +140,11 @@ def _reply(line: dict[str, Any]) -> ChatResult:
     usage = (
         None
         if line.get("input_tokens") is None
-        else Usage(int(line["input_tokens"]), int(line.get("output_tokens") or 0))
+        else Usage(
+            int(line["input_tokens"]),
+            int(line.get("output_tokens") or 0),
+            line.get(CACHED_TOKENS),
+        )
     )
     return ChatResult(
         content=output.get("content"),

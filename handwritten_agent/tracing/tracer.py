@@ -46,7 +46,7 @@ from urllib.parse import urlsplit
 from ..messages import ToolCall, parse_arguments
 from ..run import AgentEvent, RunResult
 from ..text import shorten
-from .cost import CACHED_TOKENS, PriceTable, cached_tokens
+from .cost import CACHED_TOKENS, PriceTable
 from .fields import OPERATION
 from .redact import Redactor
 from .writer import JsonlWriter
@@ -287,7 +287,7 @@ class Tracer:
             "gen_ai.provider.name": self.provider,
             "input_tokens": usage.prompt_tokens if usage is not None else None,
             "output_tokens": usage.completion_tokens if usage is not None else None,
-            CACHED_TOKENS: cached_tokens(reply.raw) if usage is not None else None,
+            CACHED_TOKENS: usage.cached_tokens if usage is not None else None,
             "finish_reason": reply.finish_reason,
             "duration_ms": event.duration_ms,
             "message_count": len(event.messages or []),
