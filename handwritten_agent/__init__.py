@@ -24,7 +24,9 @@ The modules a learner reads, day by day (see the README's course map):
          ``storage`` SQLite
 - Day 6  ``tracing``   a JSONL trace of every event, redaction, cost and budget, diagnosis, replay;
          ``tool_cache`` caching read-only tools
-- Day 7  ``service``   the office assistant as a FastAPI service; ``fallback`` a second model
+- Day 7  ``service``   the office assistant as a FastAPI service
+- Appendix ``fallback`` a second model (``appendix_after_launch.ipynb``, 上线之后, with the
+         release checklist, the load run and scaling out)
 
 ``text`` (short text, aligned tables) serves all of them. ``course/`` is the course's machinery —
 the offline simulator and server, the local model, the exercise checkers, the evaluation, the

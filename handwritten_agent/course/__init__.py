@@ -10,9 +10,10 @@ ones beside it in ``handwritten_agent/``. Here live:
 - ``exercises``   the exercise builder (solutions → exercises) and the checkers behind every check
                   cell
 - ``evaluation``  scoring the office assistant on requests with known outcomes (pass^k)
-- ``checklist``   the release checklist as a command
+- ``checklist``   the release checklist as a command (run in the appendix notebook)
 - ``bench``       the benchmarks behind the README's figures
 - ``cli``         ``python -m handwritten_agent …``
-- ``postgres``    a throw-away PostgreSQL server (the service's tests, Day 7)
+- ``postgres``    a throw-away PostgreSQL server (the service's tests, the appendix notebook
+                  ``appendix_after_launch.ipynb``)
 - ``doctor``      ``python -m handwritten_agent doctor``: does a server give its model the tools?
 """

@@ -1,7 +1,8 @@
 """A throw-away PostgreSQL server: Debian's binaries (``apt-get install postgresql``), ``initdb``
 into a temporary folder, ``pg_ctl start`` on a free port with its socket in that folder, stopped
 (and the folder removed) by ``stop()`` or at the end of a ``with`` block. The tests start one per
-session; Day 7 starts one to show the service's second store for real.
+session; the appendix notebook ``appendix_after_launch.ipynb`` (上线之后) starts one to show the
+service's second store for real.
 
 ``initdb`` and ``pg_ctl`` refuse to run as root: as root, the folder belongs to the ``postgres``
 user and both run through ``runuser -u postgres``. The server trusts local connections (no

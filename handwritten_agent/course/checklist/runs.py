@@ -9,7 +9,8 @@ what happened: the run's result, the office database, the run's trace file. A ch
 ``(passed, detail)``; the detail says what was seen, in Chinese.
 
 Left out: real providers (the checks need models that misbehave on purpose; the offline simulator
-and scripted models do that reproducibly), and load (the Day 7 notebook has a small load run).
+and scripted models do that reproducibly), and load (the appendix notebook
+``appendix_after_launch.ipynb``, 上线之后, has a small load run).
 """
 
 from __future__ import annotations
