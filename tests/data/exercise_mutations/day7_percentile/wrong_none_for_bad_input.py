@@ -6,7 +6,9 @@ import math
 def percentile(values, p):
     if not values:
         return None
-    p = min(max(p, 1), 100)
+    if p <= 0:
+        p = 1
+    p = min(p, 100)
     ordered = sorted(values)
     return ordered[max(1, math.ceil(p * len(ordered) / 100)) - 1]
 
