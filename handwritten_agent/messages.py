@@ -96,13 +96,26 @@ class PairingProblem:
     ids: tuple[str, ...]
     before: int | None = None
 
+    def describe(self) -> str:
+        """The problem in Chinese, for a learner (``memory.pairing_problems`` lists these)."""
+        if self.kind == "orphan":
+            return (
+                f"第 {self.index} 条 tool 消息（tool_call_id={self.ids[0]!r}）没有回答它前面那条"
+                " assistant 消息里的任何调用"
+            )
+        where = f"第 {self.before} 条消息之前" if self.before is not None else "消息列表结束时"
+        return (
+            f"第 {self.index} 条 assistant 消息的工具调用 {', '.join(self.ids)}"
+            f" 在{where}没有得到 tool 消息的回答"
+        )
 
-def pairing_problems(messages: Sequence[dict[str, Any]]) -> list[PairingProblem]:
+
+def find_pairing_problems(messages: Sequence[dict[str, Any]]) -> list[PairingProblem]:
     """Every pairing problem of a message list, in order (empty when the list is well formed).
 
     Ids are compared as a set: a server that reuses one id for every call is answered once per
-    distinct id. Callers word the problems for their reader: the memory module in Chinese, the
-    offline server as the API's 400.
+    distinct id. Callers word the problems for their reader: ``PairingProblem.describe`` in
+    Chinese (``memory.pairing_problems``), the offline server as the API's 400.
     """
     problems: list[PairingProblem] = []
     open_ids: list[str] = []
@@ -134,6 +147,11 @@ def pairing_problems(messages: Sequence[dict[str, Any]]) -> list[PairingProblem]
             opened_at = index
     close(None)
     return problems
+
+
+pairing_problems = find_pairing_problems
+"""The old name of ``find_pairing_problems``, kept while the offline server still imports it; the
+learner's ``pairing_problems`` (Chinese sentences) is ``memory.pairing_problems``."""
 
 
 def message_text(message: dict[str, Any]) -> str:
@@ -314,7 +332,7 @@ __all__ = [
     "Usage",
     "call_key",
     "canonical_arguments",
+    "find_pairing_problems",
     "message_text",
-    "pairing_problems",
     "parse_arguments",
 ]

@@ -1,5 +1,5 @@
 """SQLite, opened one way: the package's demo data, audit log, long-term memory and service store
-all use ``connect``.
+all use ``open_sqlite`` (``llm.connect`` is the other ``connect``: to a model).
 
 Every connection gets rows that read like dicts (``sqlite3.Row``), foreign keys enforced, and a
 30-second wait when another connection holds the lock (instead of failing at once with "database is
@@ -16,6 +16,9 @@ locked"). The options say what differs between the uses:
   ``synchronous=NORMAL`` — with WAL a commit survives a killed process, and a power cut may lose the
   last ones (the service store's events: much faster); ``None`` leaves SQLite's default.
 
+``add_missing_columns`` is the one schema step the SQLite files share: a file written by an older
+version gains the columns a newer one writes (``ALTER TABLE … ADD COLUMN``), nothing is dropped.
+
 Left out: connection pools and any database but SQLite (past one host, implement the same methods on
 PostgreSQL).
 """
@@ -24,12 +27,13 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Mapping
 from pathlib import Path
 
 BUSY_TIMEOUT_SECONDS = 30
 
 
-def connect(
+def open_sqlite(
     path: str | os.PathLike[str],
     *,
     read_only: bool = False,
@@ -60,4 +64,26 @@ def connect(
     return db
 
 
-__all__ = ["BUSY_TIMEOUT_SECONDS", "connect"]
+connect = open_sqlite
+"""The old name of ``open_sqlite``, kept for the callers that still import it."""
+
+
+def table_columns(db: sqlite3.Connection, table: str) -> set[str]:
+    """The names of ``table``'s columns (empty when there is no such table)."""
+    return {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+
+
+def add_missing_columns(
+    db: sqlite3.Connection, table: str, columns: Mapping[str, str]
+) -> list[str]:
+    """Add each column of ``columns`` (name → SQL type) that ``table`` does not have yet; the
+    names added, in order. Table and column names come from the package, never from input.
+    """
+    present = table_columns(db, table)
+    added = [name for name in columns if name not in present]
+    for name in added:
+        db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {columns[name]}")
+    return added
+
+
+__all__ = ["BUSY_TIMEOUT_SECONDS", "add_missing_columns", "connect", "open_sqlite", "table_columns"]

@@ -37,7 +37,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from ..storage import connect
+from ..storage import open_sqlite
 
 KINDS = ("fact", "preference", "constraint", "task")
 _CJK = "\u3400-\u9fff\uf900-\ufaff"
@@ -161,7 +161,7 @@ class LongTermMemory:
         self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = connect(self.path, shared=True)
+        self._db = open_sqlite(self.path, shared=True)
         self._lock = threading.Lock()
         with self._lock, self._db:
             self._db.executescript("""

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..messages import pairing_problems as find_pairing_problems
+from ..messages import find_pairing_problems
 
 Message = dict[str, Any]
 
@@ -59,29 +59,11 @@ def pairing_problems(messages: list[Message]) -> list[str]:
     """What the API would reject about tool pairing, in Chinese; an empty list when every call is
     answered.
 
-    Checks (``messages.pairing_problems``): every tool message answers a call of the assistant
-    message right before the run of tool messages it belongs to; every call of that assistant
-    message gets a tool message before any other message follows (also at the end of the list).
+    The rule is ``messages.find_pairing_problems``: every tool message answers a call of the
+    assistant message right before the run of tool messages it belongs to; every call of that
+    assistant message gets a tool message before any other message follows (also at the end).
     """
-    words = []
-    for problem in find_pairing_problems(messages):
-        if problem.kind == "orphan":
-            words.append(
-                f"第 {problem.index} 条 tool"
-                f" 消息（tool_call_id={problem.ids[0]!r}）没有回答它前面那条 assistant"
-                " 消息里的任何调用"
-            )
-        else:
-            where = (
-                f"第 {problem.before} 条消息之前"
-                if problem.before is not None
-                else "消息列表结束时"
-            )
-            words.append(
-                f"第 {problem.index} 条 assistant 消息的工具调用 {', '.join(problem.ids)}"
-                f" 在{where}没有得到 tool 消息的回答"
-            )
-    return words
+    return [problem.describe() for problem in find_pairing_problems(messages)]
 
 
 def latest_user_index(messages: list[Message]) -> int:

@@ -45,7 +45,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ..storage import connect
+from ..storage import add_missing_columns, open_sqlite
 
 GRANTED = ("allowed", "confirmed", "approved")
 """Decisions after which the tool ran (or was about to): what rate limits count."""
@@ -154,14 +154,11 @@ class AuditLog:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = connect(
+        self._db = open_sqlite(
             self.path, autocommit=True, shared=True, wal=self.path != ":memory:", durable=True
         )
         self._db.executescript(_SCHEMA)
-        present = {row[1] for row in self._db.execute("PRAGMA table_info(audit)")}
-        for name, kind in _ADDED.items():
-            if name not in present:
-                self._db.execute(f"ALTER TABLE audit ADD COLUMN {name} {kind}")
+        add_missing_columns(self._db, "audit", _ADDED)
 
     @contextmanager
     def exclusive(self, user_id: str | None, tool: str) -> Iterator[None]:

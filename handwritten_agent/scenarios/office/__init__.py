@@ -26,7 +26,7 @@ from typing import Any
 
 from ...masking import MaskingRules
 from ...permissions import AuditLog, Policy, RateLimit, RoleRules, User
-from ...storage import connect
+from ...storage import open_sqlite
 from ...tools import ToolRegistry
 from .data import create_database
 from .tools import office_tools
@@ -136,7 +136,7 @@ class OfficeScenario:
 
     def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
         """Rows of a read-only query on the database, as dicts."""
-        with closing(connect(self.db_path, read_only=True)) as db:
+        with closing(open_sqlite(self.db_path, read_only=True)) as db:
             return [dict(row) for row in db.execute(sql, params).fetchall()]
 
     def count(self, table: str) -> int:
@@ -162,7 +162,7 @@ class OfficeScenario:
         received_at: str = "2026-03-12 12:00",
     ) -> None:
         """Put one more message in the inbox (to try other wordings of an injection)."""
-        with closing(connect(self.db_path)) as db, db:
+        with closing(open_sqlite(self.db_path)) as db, db:
             db.execute(
                 "INSERT INTO inbox VALUES (?, ?, ?, ?, ?)",
                 (email_id, sender, subject, body, received_at),

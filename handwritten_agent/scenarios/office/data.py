@@ -19,7 +19,7 @@ from contextlib import closing
 from datetime import date, timedelta
 from pathlib import Path
 
-from ...storage import connect
+from ...storage import open_sqlite
 
 SCHEMA = """
 CREATE TABLE rooms (
@@ -143,7 +143,7 @@ def create_database(path: str | Path, *, customers: int = 120, seed: int = 20260
             " 会用一个新的临时目录）。"
         )
     rng = random.Random(seed)
-    with closing(connect(path)) as db, db:
+    with closing(open_sqlite(path)) as db, db:
         db.executescript(SCHEMA)
         db.executemany("INSERT INTO rooms VALUES (?, ?, ?, ?)", ROOMS)
         db.executemany(

@@ -41,16 +41,12 @@ from pathlib import Path
 from typing import Any
 
 from ...permissions.levels import Level
-from ...storage import connect
+from ...storage import open_sqlite
 from ...tools import Tool, ToolError, tool
 
 TIME_FORMAT = "%Y-%m-%d %H:%M"
 EMAIL = re.compile(r"^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$")
 MAX_SMS_LENGTH = 300
-
-
-def _connect(path: Path) -> sqlite3.Connection:
-    return connect(path)
 
 
 def _time(value: str, name: str) -> datetime:
@@ -83,7 +79,7 @@ def office_tools(
         return now().strftime(TIME_FORMAT)
 
     def recipients(customer_ids: list[str] | None) -> list[sqlite3.Row]:
-        with closing(_connect(path)) as db:
+        with closing(open_sqlite(path)) as db:
             if not customer_ids:
                 return db.execute("SELECT id, phone FROM customers ORDER BY id").fetchall()
             rows = db.execute(
@@ -103,7 +99,7 @@ def office_tools(
         ids = arguments.get("customer_ids")
         if ids:
             return len(set(ids))
-        with closing(_connect(path)) as db:
+        with closing(open_sqlite(path)) as db:
             return int(db.execute("SELECT COUNT(*) FROM customers").fetchone()[0])
 
     def sms_summary(arguments: dict[str, Any]) -> str:
@@ -123,7 +119,7 @@ def office_tools(
             min_capacity: 至少要容纳的人数，例如：6
         """
         start, end = _slot(start_time, end_time)
-        with closing(_connect(path)) as db:
+        with closing(open_sqlite(path)) as db:
             rooms = db.execute(
                 "SELECT id, name, location, capacity FROM rooms WHERE capacity >= ? AND id NOT IN"
                 " (SELECT room_id FROM bookings WHERE start_time < ? AND end_time > ?) ORDER BY"
@@ -151,7 +147,7 @@ def office_tools(
         start, end = _slot(start_time, end_time)
         if attendee_count < 1:
             raise ToolError(f"参会人数至少是 1，收到的是 {attendee_count}。")
-        with closing(_connect(path)) as db, db:
+        with closing(open_sqlite(path)) as db, db:
             room = db.execute("SELECT * FROM rooms WHERE id = ?", (room_id,)).fetchone()
             if room is None:
                 known = "、".join(
@@ -214,7 +210,7 @@ def office_tools(
             raise ToolError(f"收件人邮箱格式不对：{to_address!r}，例如 zhangming@example.com。")
         if not subject.strip() or not content.strip():
             raise ToolError("邮件主题和正文都不能为空。")
-        with closing(_connect(path)) as db, db:
+        with closing(open_sqlite(path)) as db, db:
             cursor = db.execute(
                 "INSERT INTO email_outbox (to_address, subject, content, sent_by, sent_at) VALUES"
                 " (?, ?, ?, ?, ?)",
@@ -255,7 +251,7 @@ def office_tools(
                 ensure_ascii=False,
             ).encode()
         ).hexdigest()
-        with closing(_connect(path)) as db, db:
+        with closing(open_sqlite(path)) as db, db:
             same = db.execute(
                 "SELECT id FROM purchase_requests WHERE fingerprint = ?", (fingerprint,)
             ).fetchone()
@@ -308,7 +304,7 @@ def office_tools(
             )
         rows = recipients(customer_ids)
         sent_at = stamp()
-        with closing(_connect(path)) as db, db:
+        with closing(open_sqlite(path)) as db, db:
             db.executemany(
                 "INSERT INTO sms_outbox (customer_id, phone, content, sent_by, sent_at) VALUES (?,"
                 " ?, ?, ?, ?)",
@@ -326,7 +322,7 @@ def office_tools(
         Args:
             email_id: 邮件编号，例如：M001
         """
-        with closing(_connect(path)) as db:
+        with closing(open_sqlite(path)) as db:
             row = db.execute(
                 "SELECT * FROM inbox WHERE id = ?", (email_id.strip().upper(),)
             ).fetchone()
@@ -348,7 +344,7 @@ def office_tools(
         Args:
             customer_id: 客户编号，例如：C001
         """
-        with closing(_connect(path)) as db:
+        with closing(open_sqlite(path)) as db:
             row = db.execute(
                 "SELECT * FROM customers WHERE id = ?", (customer_id.strip().upper(),)
             ).fetchone()
@@ -363,7 +359,7 @@ def office_tools(
         Args:
             include_personal_data: 是否包含身份证号、银行卡号等个人信息，例如：true
         """
-        with closing(_connect(path)) as db:
+        with closing(open_sqlite(path)) as db:
             rows = [dict(row) for row in db.execute("SELECT * FROM customers ORDER BY id")]
         return {
             "customers": (
