@@ -61,6 +61,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .messages import latest_user_index
 from .run import RunResult, ToolCallRecord
 
 NOTE_MARK = "【系统检查】"
@@ -666,30 +667,25 @@ class ClaimCheck:
         )
 
 
+def _is_note(message: dict[str, Any]) -> bool:
+    content = message.get("content")
+    return isinstance(content, str) and content.startswith(NOTE_MARK)
+
+
 def user_request(messages: Sequence[dict[str, Any]]) -> str:
     """The text of the last user message that is not a note: the request the run is answering."""
-    for message in reversed(messages):
-        content = message.get("content")
-        if (
-            message.get("role") == "user"
-            and isinstance(content, str)
-            and not content.startswith(NOTE_MARK)
-        ):
-            return content
-    return ""
+    index = latest_user_index(
+        messages, skip=lambda m: _is_note(m) or not isinstance(m.get("content"), str)
+    )
+    return messages[index]["content"] if index >= 0 else ""
 
 
 def already_noted(messages: Sequence[dict[str, Any]]) -> bool:
     """True when the current run (the messages after the last user message that is not a note)
     already got a note.
     """
-    for message in reversed(messages):
-        if message.get("role") == "user":
-            content = message.get("content")
-            if not (isinstance(content, str) and content.startswith(NOTE_MARK)):
-                return False
-            return True
-    return False
+    index = latest_user_index(messages)
+    return index >= 0 and _is_note(messages[index])
 
 
 __all__ = [

@@ -9,7 +9,9 @@ who wants the rest. ``ChatModel`` is the one-method protocol the agent depends o
 A tool call's identity lives here too, once: ``parse_arguments`` decodes its arguments,
 ``canonical_arguments`` writes them the one way, and ``ToolCall.key`` (name + canonical arguments)
 is what "the same call" means for the repeat guard, approvals, the tool cache and diagnosis alike.
-``message_text`` is the one reading of a message's text (string content or text parts).
+``message_text`` is the one reading of a message's text (string content or text parts),
+``latest_user_index`` the one way to find the current request, and ``find_pairing_problems`` the
+one statement of the rule that pairs tool calls with their results.
 
 Left out: multimodal content parts (only their text is read), logprobs, and multiple choices (``n >
 1``).
@@ -18,7 +20,7 @@ Left out: multimodal content parts (only their text is read), logprobs, and mult
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -166,6 +168,20 @@ def message_text(message: dict[str, Any]) -> str:
             if isinstance(part, dict) and part.get("type", "text") == "text"
         )
     return ""
+
+
+def latest_user_index(
+    messages: Sequence[dict[str, Any]], skip: Callable[[dict[str, Any]], bool] | None = None
+) -> int:
+    """The index of the last user message (one that ``skip`` does not pass over); -1 if none.
+
+    The one place a run's current request is looked up: memory, replay and the claim check use it.
+    """
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
+        if message.get("role") == "user" and (skip is None or not skip(message)):
+            return index
+    return -1
 
 
 @dataclass(frozen=True)
@@ -333,6 +349,7 @@ __all__ = [
     "call_key",
     "canonical_arguments",
     "find_pairing_problems",
+    "latest_user_index",
     "message_text",
     "parse_arguments",
 ]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..messages import find_pairing_problems
+from ..messages import find_pairing_problems, latest_user_index
 
 Message = dict[str, Any]
 
@@ -64,10 +64,6 @@ def pairing_problems(messages: list[Message]) -> list[str]:
     assistant message gets a tool message before any other message follows (also at the end).
     """
     return [problem.describe() for problem in find_pairing_problems(messages)]
-
-
-def latest_user_index(messages: list[Message]) -> int:
-    return max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
 
 
 __all__ = ["Message", "join", "latest_user_index", "pairing_problems", "split_head", "split_rounds"]

@@ -32,8 +32,7 @@ from typing import Any
 from ..agent import Agent
 from ..confirmation import ConfirmationRequest
 from ..hooks import HookContext
-from ..memory.rounds import latest_user_index
-from ..messages import ChatResult, ToolCall, Usage, message_text
+from ..messages import ChatResult, ToolCall, Usage, latest_user_index, message_text
 from ..permissions.gate import unmark_external
 from ..pricing import CACHED_TOKENS
 from ..run import AgentEvent, NeedsConfirmation, RunResult, StopRun, ending_line
