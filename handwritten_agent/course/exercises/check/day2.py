@@ -24,6 +24,7 @@ from .framework import (
     mentions,
     offline_client,
     snapshot,
+    text_difference,
     typed,
     value_difference,
 )
@@ -99,6 +100,16 @@ _EXTRACT_CASES: list[tuple[str, str, Any, str]] = [
         ),
         {"name": "get_current_time", "arguments": {}},
         "只要第一个对象：从第一个 { 数括号，数到 0 就停。",
+    ),
+    (
+        "第一个对象里没有 name：也返回它",
+        '参数先确认一下 {"城市": "北京", "日期": "明天"}，再调用 {"name": "get_weather",'
+        ' "arguments": {"city": "北京"}}',
+        {"城市": "北京", "日期": "明天"},
+        (
+            "题目要的是回复里的第一个 JSON 对象，不管它有没有 name 键：不要跳过不像工具调用的"
+            "对象，判断是不是工具调用是 parse_tool_call 的事。"
+        ),
     ),
     (
         "字符串里有不成对的括号",
@@ -412,6 +423,10 @@ _BARE_VALUE = '{"name": "calculate", "arguments": {"expression": (3 + 4) * 5}}'
 _NOT_OBJECT = '{"name": "calculate", "arguments": 35}'
 _NO_NAME = '好的：{"arguments": {"expression": "(3 + 4) * 5"}}'
 _GOOD = '{"name": "calculate", "arguments": {"expression": "(3 + 4) * 5"}}'
+# A long reply: a paragraph of Chinese before the broken JSON, blank lines around it
+_LONG_BROKEN = (
+    "\n  " + "好的，我先想一想这道题怎么算，再调用计算器。" * 30 + "\n" + _BARE_VALUE + "\n\n"
+)
 
 
 def _appended_difference(
@@ -442,6 +457,18 @@ def _appended_difference(
             return f"追加的第 {index + 1} 条的 role 是 {message.get('role')!r}，应该是 {role!r}"
         text = message.get("content")
         if role == "assistant" and text != content:
+            if isinstance(text, str) and len(content) > 120:
+                cut = content.find(text) if text else -1
+                return (
+                    f"追加的第 {index + 1} 条应该是模型那次回复的原文（{len(content)} 个字符），"
+                    f"实际是 {len(text)} 个字符："
+                    + (
+                        f"原文的一段，开头少了 {cut} 个字符、结尾少了"
+                        f" {len(content) - cut - len(text)} 个字符"
+                        if cut >= 0
+                        else text_difference(content, text)
+                    )
+                )
             return (
                 f"追加的第 {index + 1} 条应该是模型那次回复的原文 {content!r}，实际是"
                 f" {_short(text, 120)}"
@@ -504,6 +531,13 @@ def day2_retry_on_parse_error(check: _Check, ask_for_tool_call: Callable[..., An
     # (case, replies, max_attempts, how many requests, succeeds?)
     scenarios: list[tuple[str, list[str], int | None, int, bool]] = [
         ("第一次回复被截断，第二次正确", [_TRUNCATED, _GOOD], 3, 2, True),
+        (
+            "一段很长的中文说明加写坏的 JSON：原文整段追加，一个字不少",
+            [_LONG_BROKEN, _GOOD],
+            3,
+            2,
+            True,
+        ),
         (
             "连续写坏两次（两种不同的错），第三次正确",
             [_BARE_VALUE, _NOT_OBJECT, _GOOD, _GOOD],
@@ -642,6 +676,12 @@ def day2_retry_on_parse_error(check: _Check, ask_for_tool_call: Callable[..., An
                     hint=(
                         '每次解析失败，在对话后面追加两条：{"role": "assistant", "content": 原文}、'
                         '{"role": "user", "content": error.message}，然后带着整个对话再问。'
+                        + (
+                            "原文就是 reply.content 本身：不要 strip()，不要截短，也不要只留 JSON"
+                            " 那一段——模型要看到自己上次写了什么。"
+                            if "原文" in problem
+                            else ""
+                        )
                     ),
                 )
         check.ok(case, f"问了 {asked} 次，" + ("返回 ToolCall" if succeeds else "抛出 ValueError"))

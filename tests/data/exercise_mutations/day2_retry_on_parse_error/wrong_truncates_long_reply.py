@@ -1,0 +1,21 @@
+"""Keeps only the first 200 characters of the broken reply to save tokens: the task says the
+model's 原文, and a long reply loses the very JSON the model has to fix."""
+
+from handwritten_agent.parsing import ParseError, parse_tool_call
+
+
+def ask_for_tool_call(client, messages, max_attempts=3):
+    messages = list(messages)
+    error = None
+    for _ in range(max_attempts):
+        text = client.complete(messages).content or ""
+        parsed = parse_tool_call(text)
+        if not isinstance(parsed, ParseError):
+            return parsed
+        error = parsed
+        messages += [{"role": "assistant", "content": text[:200]}, {"role": "user", "content": error.message}]
+    raise ValueError(f"问了 {max_attempts} 次仍然无法解析：{error.message}")
+
+
+FAILS_AT = "原文整段追加"
+ARGS = (ask_for_tool_call,)
