@@ -41,12 +41,14 @@ enforced on Day 5).
 
 
 def level_name(level: Any) -> str:
-    """``Level.L2``, ``"L2"`` or ``2`` → ``"L2"``; anything else raises ``ValueError`` naming the
-    valid levels.
+    """``Level.L2``, ``"L2"``, ``"l2"`` or ``2`` → ``"L2"``; anything else raises ``ValueError``
+    naming the valid levels. The one reading of a level: ``permissions.Level.of`` uses it too.
     """
     value = getattr(level, "value", level)
     if isinstance(value, int) and not isinstance(value, bool):
         value = f"L{value}"
+    elif isinstance(value, str):
+        value = value.strip().upper()
     if value not in PERMISSION_LEVELS:
         raise ValueError(
             f"权限级别 {level!r} 无效：请用 {'、'.join(PERMISSION_LEVELS)} 之一（或 Level.L0 …"

@@ -41,6 +41,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from ..tools import level_name
+
 
 class Level(str, Enum):
     """A tool's permission level. Ordered: ``Level.L1 < Level.L3``."""
@@ -72,18 +74,9 @@ class Level(str, Enum):
     @classmethod
     def of(cls, value: Any) -> Level:
         """``Level.L2``, ``"L2"``, ``"l2"`` or ``2`` → ``Level.L2``; anything else raises
-        ``ValueError`` in Chinese.
+        ``ValueError`` in Chinese (``tools.level_name``: one reading of a level for both).
         """
-        if isinstance(value, Level):
-            return value
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
-            return cls(f"L{value}")
-        if isinstance(value, str) and value.strip().upper() in cls.__members__:
-            return cls(value.strip().upper())
-        raise ValueError(
-            f"权限级别 {value!r} 无效：请用 Level.L0、Level.L1、Level.L2、Level.L3（或 "
-            f'"L0"…"L3"）。'
-        )
+        return value if isinstance(value, Level) else cls(level_name(value))
 
     @property
     def info(self) -> LevelInfo:
