@@ -56,21 +56,31 @@ def _settings(folder: Path, workers: int) -> Any:
     )
 
 
-def _floor_round(folder: Path, messages: list[str], workers: int) -> list[float]:
+Timed = tuple[float, tuple[str, ...]]
+"""A run's time in ms and the tools it ran, in order: both sides must have done the same work."""
+
+
+def _floor_round(folder: Path, messages: list[str], workers: int) -> list[Timed]:
     from ...service.agents import OfficeAssistant
     from ...service.store import User
 
     factory = OfficeAssistant(_settings(folder, workers))
-    user = User("u_bench", "张明", "行政助理")
+    user = User(id="u_bench", role="行政助理", name="张明")  # the service's bench user's role
 
-    def one(index: int, start: float) -> float:
+    def one(index: int, start: float) -> Timed:
         agent = factory(
             user, f"s{index}", lambda event: None, f"run_floor_{time.monotonic_ns()}_{index}"
         )
         result = agent.run(messages[index], [], run_id=f"run_floor_{index}_{time.monotonic_ns()}")
         if result.stop_reason != "final":
             raise RuntimeError(f"floor run {index} ended {result.stop_reason}: {result.error}")
-        return (time.perf_counter() - start) * 1000
+        ran = tuple(
+            record.call.name
+            for step in result.steps
+            for record in step.calls
+            if record.result is not None and record.result.success
+        )
+        return (time.perf_counter() - start) * 1000, ran
 
     one(0, time.perf_counter())  # warm-up: the simulator's first answers, imports
     with ThreadPoolExecutor(workers) as pool:
@@ -78,21 +88,27 @@ def _floor_round(folder: Path, messages: list[str], workers: int) -> list[float]
         return list(pool.map(lambda i: one(i, start), range(len(messages))))
 
 
-def _run_over_http(client: Any, session: str, message: str, index: int, start: float) -> float:
+def _run_over_http(client: Any, session: str, message: str, index: int, start: float) -> Timed:
     run = client.post("/v1/runs", json={"session_id": session, "message": message})
     run.raise_for_status()
     end = None
+    ran: list[str] = []
     with client.stream("GET", f"/v1/runs/{run.json()['id']}/events", timeout=120) as response:
         event = None
         for line in response.iter_lines():
             if line.startswith("event: "):
                 event = line[7:]
+            elif line.startswith("data: ") and event == "tool_result":
+                result = json.loads(line[6:])
+                if result.get("success"):
+                    ran.append(result["name"])
             elif line.startswith("data: ") and event == "end":
                 end = json.loads(line[6:])
                 break
     if end is None or end["status"] != "completed":
-        raise RuntimeError(f"service run {index} ended {end}")
-    return (time.perf_counter() - start) * 1000
+        said = client.get(f"/v1/runs/{run.json()['id']}").json().get("error")
+        raise RuntimeError(f"service run {index} ended {end}: {said}")
+    return (time.perf_counter() - start) * 1000, tuple(ran)
 
 
 class _ServiceProcess:
@@ -140,10 +156,9 @@ class _ServiceProcess:
         line = self.process.stdout.readline() if self.process.stdout else ""
         found = re.search(r"http://[\d.]+:\d+", line)
         if not found:
-            self.stop()
-            said = line.strip() or (
-                self.process.stderr.read()[-500:] if self.process.stderr else ""
-            )
+            self.process.kill()
+            _, errors = self.process.communicate(timeout=30)
+            said = line.strip() or (errors or "")[-500:]
             raise Unavailable(f"服务没有启动：{said}")
         self.url = found.group(0)
         self.client = httpx.Client(
@@ -153,7 +168,7 @@ class _ServiceProcess:
             limits=httpx.Limits(max_connections=RUNS + 10, max_keepalive_connections=RUNS + 10),
         )
 
-    def round(self, messages: list[str], label: str) -> list[float]:
+    def round(self, messages: list[str], label: str) -> list[Timed]:
         """Every message at once, each in a session of its own that no earlier round used: like
         the floor's runs, none has a history to send along.
         """
@@ -177,6 +192,18 @@ class _ServiceProcess:
             self.process.communicate()
 
 
+def _same_work(messages: list[str], served: list[Timed], in_process: list[Timed]) -> None:
+    """Both sides ran the same tools for every message, and each ran at least one: a floor whose
+    agent saw no tools (a wrong role, say) answers in a third of the time and proves nothing.
+    """
+    for message, (_, ours), (_, floor) in zip(messages, served, in_process):
+        if ours != floor or not floor:
+            raise RuntimeError(
+                f"the two sides did different work for {message!r}: service ran {list(ours)},"
+                f" in-process ran {list(floor)}"
+            )
+
+
 @benchmark(
     "service",
     title=(
@@ -197,14 +224,15 @@ def service_vs_in_process(ctx: Context) -> list[Figure]:
             service.round(messages[:1], "warm-up")
             bar = ctx.progress(ROUNDS * 2, "service")
             for index in range(ROUNDS):
-                samples = _floor_round(Path(folder) / f"floor{index}", messages, WORKERS)
-                floor += samples
-                walls["floor"].append(max(samples))
+                in_process = _floor_round(Path(folder) / f"floor{index}", messages, WORKERS)
+                floor += [ms for ms, _ in in_process]
+                walls["floor"].append(max(ms for ms, _ in in_process))
                 bar.update(1)
-                samples = service.round(messages, f"round{index}")
-                ours += samples
-                walls["ours"].append(max(samples))
+                served = service.round(messages, f"round{index}")
+                ours += [ms for ms, _ in served]
+                walls["ours"].append(max(ms for ms, _ in served))
                 bar.update(1)
+                _same_work(messages, served, in_process)
             bar.close()
         finally:
             service.stop()
