@@ -9,7 +9,10 @@ Parts of the day (一早, 傍晚, 晚八点) come from ``timewords``: an hour is
 of the day, and one the part cannot hold ("晚上一点") is left unread. ``vague_day`` finds a day
 word that names no single day (这周末, 过两天, 下周), beside which no date is defaulted.
 
-Left out: time zones, durations ("两小时后"), months and years relative to now ("下个月").
+``find_duration`` reads how long something lasts ("开一个半小时", "半个钟头", "90 分钟"), so an end
+time can follow from a start time.
+
+Left out: time zones, offsets from now ("两小时后"), months and years relative to now ("下个月").
 """
 
 from __future__ import annotations
@@ -179,14 +182,28 @@ def find_times(text: str) -> list[tuple[tuple[int, int], Span]]:
 
 def ambiguous_times(text: str) -> list[Span]:
     """Spans of hours said with no part of the day that could be night or day ("明天 3 点":
-    03:00 or 15:00); a tool that needs the exact time asks."""
-    return [span for _, span, bare in _read_times(text) if bare]
+    03:00 or 15:00; "7 点": 07:00 or 19:00); a tool that needs the exact time asks."""
+    return [span for _, span, bare in _read_times(text) if bare is True]
 
 
-BARE_HOURS = range(1, 7)  # "3点" alone: 03:00 or 15:00 — never guessed
+def morning_by_default(text: str) -> list[Span]:
+    """Spans of hours 8–11 said with no part of the day ("明天 9 点"): read as morning, which is
+    right unless that morning has already passed (then it may mean the evening: ask)."""
+    return [
+        span
+        for (hour, _), span, bare in _read_times(text)
+        if bare is None and hour in MORNING_BY_DEFAULT
+    ]
 
 
-def _read_times(text: str) -> list[tuple[tuple[int, int], Span, bool]]:
+BARE_HOURS = range(1, 8)  # "3点" / "7点" alone: 03:00 or 15:00, 07:00 or 19:00 — never guessed
+MORNING_BY_DEFAULT = range(8, 12)  # "9点" alone: 09:00, unless 09:00 today is past
+
+
+def _read_times(text: str) -> list[tuple[tuple[int, int], Span, bool | None]]:
+    """(hour, minute), span, and whether the hour was said bare: True for an hour that could be
+    night or day, None for one said with no part of the day that reads as morning (9点), False
+    otherwise."""
     hits: list[tuple[int, int, int, int, str | None]] = []
     for match in re.finditer(r"(?<!\d)([01]?\d|2[0-3])\s*:\s*([0-5]\d)(?!\d)", text):
         hits.append((match.start(), match.end(), int(match[1]), int(match[2]), "clock"))
@@ -218,7 +235,7 @@ def _read_times(text: str) -> list[tuple[tuple[int, int], Span, bool]]:
         hour = int(match[1]) % 12 + (12 if match[3] == "pm" else 0)
         hits.append((match.start(), match.end(), hour, int(match[2] or 0), "en"))
     hits.sort()
-    found: list[tuple[tuple[int, int], Span, bool]] = []
+    found: list[tuple[tuple[int, int], Span, bool | None]] = []
     end = -1
     last_part: str | None = None
     for start, stop, hour, minute, part in hits:
@@ -237,8 +254,45 @@ def _read_times(text: str) -> list[tuple[tuple[int, int], Span, bool]]:
                 continue  # "晚上一点": neither 01:00 nor 13:00 is in the evening; ask
             hour = read
         last_part = part
-        found.append(((hour % 24, minute), (start, stop), part is None and hour in BARE_HOURS))
+        bare = part is None and hour in BARE_HOURS
+        found.append(
+            ((hour % 24, minute), (start, stop), None if part is None and not bare else bare)
+        )
     return found
+
+
+_DURATION = re.compile(
+    r"(?<![每第])(?:(\d+(?:\.\d+)?|[一二两三四五六七八九十]{1,3})\s*个?\s*(半)?\s*(?:小时|钟头|钟点)"
+    r"(?:\s*(\d{1,2}|[一二三四五六七八九十]{1,3})\s*分钟?)?|(半)\s*个?\s*(?:小时|钟头)"
+    r"|(\d{2,3}|[一二三四五六七八九十]{2,4})\s*分钟)"
+    r"(?!\s*(?:[以之]?[后前内]|一次|一班))"
+)
+
+
+def find_duration(text: str) -> int | None:
+    """How long something lasts, in minutes, when the text says it once ("开一个小时",
+    "一个半钟头", "半小时", "90 分钟"); None for none, for two different ones, and for an offset
+    from now ("两小时后", "提前一小时").
+    """
+    found: set[int] = set()
+    for match in _DURATION.finditer(text):
+        if re.search(r"提前|早|晚|推迟|延后|过", text[max(0, match.start() - 2) : match.start()]):
+            continue  # "提前一小时", "晚半小时": an offset, not a length
+        if match[4]:
+            found.add(30)
+        elif match[5]:
+            minutes = _small_number(match[5])
+            if minutes:
+                found.add(minutes)
+        else:
+            hours = (
+                float(match[1]) if re.fullmatch(r"[\d.]+", match[1]) else _small_number(match[1])
+            )
+            if not hours:
+                continue
+            extra = _small_number(match[3]) if match[3] else 0
+            found.add(round(hours * 60) + (30 if match[2] else 0) + (extra or 0))
+    return found.pop() if len(found) == 1 else None
 
 
 _VAGUE = re.compile("|".join(re.escape(w) for w in VAGUE_DAYS) + "|" + WEEK_WITHOUT_DAY, re.I)

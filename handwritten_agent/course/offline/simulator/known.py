@@ -32,7 +32,7 @@ from typing import Any
 
 from ....messages import message_text
 from .actions import READ, request_actions
-from .lexicon import REQUEST_WORDS, is_small_talk
+from .lexicon import ASKS_FOR_SOMETHING, REQUEST_WORDS, is_small_talk
 from .planner import Plan
 from .summary import GROUPS, _has_name
 from .text import language, normalize, tokens
@@ -152,6 +152,8 @@ def _tells_about_user(text: str) -> bool:
     """A statement that asks for nothing: a constraint, preference, decision, task or people, or a
     number said about "我".
     """
+    if ASKS_FOR_SOMETHING.search(_REMEMBER_PREFIX.sub("", text.strip())):
+        return False
     groups = _statement_groups(
         text
     )  # a place or a name alone ("成都天气") tells nothing about the user

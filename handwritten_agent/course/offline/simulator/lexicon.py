@@ -273,6 +273,18 @@ REQUEST_WORDS = re.compile(
     re.I,
 )
 
+# a sentence in the form of a request, whatever its verb: "…一下", "帮她…", a condition with its
+# consequence ("要是…就…"), a soft imperative ending ("…吧", "…哈") — never a plain statement
+ASKS_FOR_SOMETHING = re.compile(
+    r"一下|帮|替[我你他她]|麻烦|(?:要是|如果|假如|假若|若是|万一|只要).{1,40}?就"
+    r"|[吧呗哈]\s*[。！!~～]*\s*$"
+)
+# what an action is done on or at: a time of day, a day, an id or code ("B502", "P003")
+ACTION_DATA = re.compile(
+    r"\d\s*[点:：]|[今明后]天|[今明]儿|大后天|周[一二三四五六日天]|星期|礼拜|号"
+    r"|(?<![A-Za-z])[A-Za-z]{1,4}-?\d{2,}"
+)
+
 
 def is_small_talk(text: str) -> bool:
     low = normalize(text).lower().strip(" ,.!?，。！？~")

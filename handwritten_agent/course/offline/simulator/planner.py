@@ -71,7 +71,7 @@ from .arguments import (
     number_from_result,
     params_of,
 )
-from .arguments.carry import MAX_OBJECTS, objects_in
+from .arguments.carry import MAX_OBJECTS, bounds_from, objects_in
 from .choose import MIN_SCORE, ToolProfile, best_tool, profile, rank
 from .grounding import display_names, lookup_tool
 from .lexicon import REQUEST_WORDS, is_small_talk
@@ -286,6 +286,8 @@ def _fill(
         seen_calls=_SEEN.get(),
     )
     outcome = fill_arguments(intent.tool.spec, ctx)
+    if intent.grounds and not ctx.named:
+        _bounds_from_action(user_text, intents, intent, now, outcome)
     if intent.grounds and ctx.named:
         # looking up a thing the user named: no filter of ours may hide it (the action says whether
         # it fits)
@@ -294,6 +296,28 @@ def _fill(
             {k: v for k, v in arguments.items() if k in required} for arguments in outcome.arguments
         ]
     return outcome
+
+
+def _bounds_from_action(
+    user_text: str, intents: list[Intent], intent: Intent, now: datetime, outcome: FillOutcome
+) -> None:
+    """A lookup before an action filters by what the action was given: "8 个人" for the booking's
+    参会人数 is the lookup's 至少要容纳的人数 too, not its default of 1."""
+    action = next((i for i in intents if not i.grounds and i.segments == intent.segments), None)
+    if action is None or not outcome.arguments:
+        return
+    done = _fill(user_text, intents, action, now, has_previous=False)
+    if not done.arguments:
+        return
+    params = {param.name: param for param in params_of(action.tool.spec)}
+    numbers = [(params[k], v) for k, v in done.arguments[0].items() if k in params]
+    own = {param.name: param for param in params_of(intent.tool.spec)}
+    for name, value in bounds_from(intent.tool.spec, numbers).items():
+        for arguments in outcome.arguments:
+            said = arguments.get(name)
+            default = own[name].schema.get("default") if own[name].has_default else None
+            if said is None or said == default:
+                arguments[name] = value
 
 
 def _result_names(

@@ -30,10 +30,17 @@ from .arguments import Param, evidence, examples_of
 from .arguments.params import classify, widens_when_empty
 from .choose import _other_object as other_object
 from .choose import negates, profile, rivals_for
-from .dates import ambiguous_times, find_dates, find_parts, find_times, vague_day
+from .dates import (
+    ambiguous_times,
+    find_dates,
+    find_parts,
+    find_times,
+    morning_by_default,
+    vague_day,
+)
 from .facts import join_words
 from .fieldwords import action_words
-from .lexicon import REQUEST_WORDS, is_small_talk
+from .lexicon import ACTION_DATA, ASKS_FOR_SOMETHING, REQUEST_WORDS, is_small_talk
 from .text import normalize, split_identifier, tokens
 from .vocabulary import VOCABULARY_TOKENS, asks, asks_about_state, expand, is_question
 
@@ -69,9 +76,12 @@ def _time_gap(said: str, missing: list[Param]) -> str:
     parts = find_parts(said)
     if parts and not find_times(said):
         return f"您说的「{parts[0][0]}」没有说具体几点。"
-    bare = ambiguous_times(said)
+    bare = ambiguous_times(said) or morning_by_default(said)
     if bare:
         hour = said[bare[0][0] : bare[0][1]].strip()
+        hours = find_times(hour)
+        if hours and hours[0][0][0] >= 6:
+            return f"您说的「{hour}」是上午还是晚上？"
         return f"您说的「{hour}」是下午还是凌晨？"
     return ""
 
@@ -365,8 +375,15 @@ def fallback_reply(
     if greeting:
         return "你好！有什么需要帮忙的？" if zh else "Hello! How can I help?"
     if is_question(user_text) or (
-        count and not tools_disabled and _carries_an_id(user_text, tools)
-    ):  # a question, or an id a tool acts on ("LN7730 弄一下"), is never acknowledged as noted
+        count
+        and not tools_disabled
+        and (
+            _carries_an_id(user_text, tools)
+            or ASKS_FOR_SOMETHING.search(user_text)
+            or ACTION_DATA.search(user_text)
+        )
+    ):  # a question, a request's form or what an action is done on or at ("LN7730 弄一下",
+        # "周二十点，B501") is never acknowledged as noted
         return _NOT_UNDERSTOOD_ZH if zh else _NOT_UNDERSTOOD_EN[:1].upper() + _NOT_UNDERSTOOD_EN[1:]
     return (
         "好的，知道了。" if zh else "All right, noted."

@@ -101,6 +101,25 @@ def constraints_of(
     return found
 
 
+def bounds_from(spec: dict[str, Any], numbers: list[tuple[Param, Any]]) -> dict[str, Any]:
+    """The bound parameters of a lookup (``min_capacity`` "至少要容纳的人数") that a number of the
+    later call sets (``attendee_count`` "参会人数" 10 → ``min_capacity`` 10)."""
+    found: dict[str, Any] = {}
+    for param in params_of(spec):
+        if not _bound(param.name) or param.type not in ("integer", "number"):
+            continue
+        values = {
+            value
+            for own, value in numbers
+            if isinstance(value, (int, float))
+            and not isinstance(value, bool)
+            and _topic(param) & _topic(own)
+        }
+        if len(values) == 1:
+            found[param.name] = values.pop()
+    return found
+
+
 def _satisfies(item: dict[str, Any], constraints: list[tuple[list[str], str, float]]) -> bool:
     for words, op, bound in constraints:
         field = next((key for key in item if _words(key) == words), None) or next(
@@ -197,6 +216,7 @@ def value_from_results(
 __all__ = [
     "MAX_OBJECTS",
     "NONE_FIT",
+    "bounds_from",
     "constraints_of",
     "object_names",
     "objects_in",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
@@ -17,8 +17,10 @@ from ..dates import (
     ambiguous_times,
     default_hour,
     find_dates,
+    find_duration,
     find_parts,
     find_times,
+    morning_by_default,
     vague_day,
 )
 from ..expressions import PREV, extract_expression
@@ -548,9 +550,16 @@ class _Filler:
         parts = next((found for found in (find_parts(s) for s in self.sources[:3]) if found), [])
         said_at = next((s for s in self.sources[:3] if find_times(s)), "")
         bare = set(ambiguous_times(said_at))  # spans in the text the times were read from
-        for param in params:
+        morning = set(morning_by_default(said_at))  # "9点": 09:00 unless that has passed
+        lasting = find_duration(said) if len(times) == 1 else None
+        start: datetime | None = None
+        for param in sorted(params, key=lambda p: max(role_of(p), 0)):
             index = max(role_of(param), 0)
             fmt = date_format(param)
+            if index == 1 and lasting and start is not None and "%H" in fmt:
+                # "三点开始，开一个半小时": the end is the start plus the length
+                self.values[param.name] = (start + timedelta(minutes=lasting)).strftime(fmt)
+                continue
             day = dates[min(index, len(dates) - 1)][0] if dates else None
             clock = times[index][0] if len(times) > index else None
             if clock is None and len(parts) > index and default_hour(parts[index][0]) is not None:
@@ -566,6 +575,13 @@ class _Filler:
             moment = datetime.combine(day or today, datetime.min.time())
             if clock:
                 moment = moment.replace(hour=clock[0], minute=clock[1])
+                if (
+                    "%H" in fmt
+                    and any(times[i][1] in morning for i in range(min(len(times), 2)))
+                    and moment + timedelta(hours=12) > self.ctx.now > moment
+                ):
+                    continue  # "今天 9 点" at 14:30: 09:00 has passed, 21:00 may be meant — ask
+                start = moment if index == 0 else start
             self.values[param.name] = moment.strftime(fmt)
 
     def entity(self, param: Param) -> None:
