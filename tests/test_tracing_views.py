@@ -13,10 +13,10 @@ from pathlib import Path
 from handwritten_agent.agent import Agent
 from handwritten_agent.scenarios import basic_registry
 from handwritten_agent.scripted import ScriptedClient, call, calls, reply
+from handwritten_agent.text import display_width
 from handwritten_agent.tracing import Redactor, Tracer, format_steps, read_trace, steps_table
 from handwritten_agent.tracing.html import to_html
 from handwritten_agent.tracing.spans import intervals
-from handwritten_agent.tracing.table import display_width
 
 NOW = datetime(2026, 3, 12, 14, 30)
 ROOT = Path(__file__).resolve().parents[1]

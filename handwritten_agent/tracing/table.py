@@ -13,7 +13,7 @@ from typing import Any
 
 from ..permissions.audit import DECISIONS_ZH
 from ..run import ending_zh
-from ..text import display_width, pad, shorten
+from ..text import shorten, text_table
 from .reading import TraceRun, read_trace
 
 COLUMNS = ("步", "类型", "内容", "耗时 ms", "tokens 入/出", "状态")
@@ -197,14 +197,9 @@ def format_steps(source: Any, width: int = 60, *, timings: bool = True) -> str:
     columns = COLUMNS if timings else tuple(c for c in COLUMNS if c != "耗时 ms")
     for run in read_trace(source).runs:
         rows = run_rows(run, width, timings=timings)
-        widths = [max([display_width(c)] + [display_width(r[c]) for r in rows]) for c in columns]
-        lines = [
-            f"运行 {run.request_id}（用户 {run.user_id if run.user_id is not None else '未记录'}）",
-            "  ".join(pad(c, w) for c, w in zip(columns, widths)).rstrip(),
-            "  ".join("-" * w for w in widths),
-        ]
-        lines += ["  ".join(pad(r[c], w) for c, w in zip(columns, widths)).rstrip() for r in rows]
-        blocks.append("\n".join(lines))
+        user = run.user_id if run.user_id is not None else "未记录"
+        table = text_table(columns, [[row[c] for c in columns] for row in rows])
+        blocks.append(f"运行 {run.request_id}（用户 {user}）\n{table}")
     return "\n\n".join(blocks) if blocks else "（trace 里没有运行）"
 
 
