@@ -28,7 +28,8 @@ log is keyed by) and, when the gate knows them, the names of who asked and who d
 The service on PostgreSQL keeps the same tables in its database instead
 (``service.store.audit.PostgresAuditLog``, a subclass with the same methods), so replicas on several
 hosts count the same limits; its ``exclusive(user_id, tool)`` makes a check's counts and the row it
-writes one step across replicas. Here ``exclusive`` does nothing.
+writes one step across replicas. Here ``exclusive`` does nothing. Both build their rows the same
+way: ``decision_row`` for a decision, ``request_row`` for an issued request.
 
 Left out: retention and rotation, tamper-evidence (hash chains), and shipping rows elsewhere (Day 6
 writes traces; Day 7's service reads this table).
@@ -144,6 +145,23 @@ def request_row(request: Any, user_id: str | None) -> tuple[Any, ...]:
     )
 
 
+def decision_row(decision: str, fields: dict[str, Any]) -> tuple[list[str], list[Any]]:
+    """One decision as the column names and values both audit stores insert.
+
+    Unknown fields are refused, ``ts`` defaults to now, and arguments and provenance that are not
+    text are written as sorted JSON.
+    """
+    unknown = set(fields) - set(_COLUMNS)
+    if unknown:
+        raise TypeError(f"审计日志没有这些字段：{sorted(unknown)}")
+    row = {"ts": time.time(), **fields, "decision": decision}
+    for name in ("arguments", "provenance"):
+        if not isinstance(row.get(name), (str, type(None))):
+            row[name] = json.dumps(row[name], ensure_ascii=False, sort_keys=True, default=str)
+    names = [name for name in _COLUMNS if name in row]
+    return names, [row[name] for name in names]
+
+
 class AuditLog:
     """An append-only decision log in one SQLite file (``":memory:"`` for a log that lives as long
     as the object).
@@ -173,21 +191,11 @@ class AuditLog:
 
     def record(self, decision: str, **fields: Any) -> int:
         """Write one decision row now (committed before this returns); returns its id."""
-        unknown = set(fields) - set(_COLUMNS)
-        if unknown:
-            raise TypeError(f"审计日志没有这些字段：{sorted(unknown)}")
-        fields.setdefault("ts", time.time())
-        fields["decision"] = decision
-        for name in ("arguments", "provenance"):
-            if not isinstance(fields.get(name), (str, type(None))):
-                fields[name] = json.dumps(
-                    fields[name], ensure_ascii=False, sort_keys=True, default=str
-                )
-        names = [name for name in _COLUMNS if name in fields]
+        names, values = decision_row(decision, fields)
         with self._lock:
             cursor = self._db.execute(
                 f"INSERT INTO audit ({', '.join(names)}) VALUES ({', '.join('?' for _ in names)})",
-                [fields[name] for name in names],
+                values,
             )
         return int(cursor.lastrowid)
 
@@ -362,4 +370,4 @@ def format_audit(rows: list[dict[str, Any]], *, limit: int = 60, show_time: bool
     )
 
 
-__all__ = ["AuditLog", "DECISIONS_ZH", "GRANTED", "format_audit"]
+__all__ = ["AuditLog", "DECISIONS_ZH", "GRANTED", "decision_row", "format_audit", "request_row"]
