@@ -739,6 +739,7 @@ def day2_render_tool_prompt(
 
     _callable(check.exercise, render_tool_prompt)
     client = offline_client("course-sim")
+    rendered: dict[str, str] = {}  # prompt -> the label of the tools it was rendered for
     for label, tools, requests in PROMPT_TOOL_SETS:
         case = f"渲染{label}"
         given = json.loads(json.dumps(tools, ensure_ascii=False))
@@ -767,6 +768,23 @@ def day2_render_tool_prompt(
                 got=typed(prompt),
                 hint="函数要 return 拼好的字符串。",
             )
+        if prompt in rendered:
+            raise check.fail(
+                case,
+                expected=(
+                    f"为这组工具（{', '.join(t['name'] for t in tools) or '没有工具'}）新写的提示词"
+                ),
+                got=(
+                    f"和前面渲染「{rendered[prompt]}」时返回的提示词一字不差"
+                    f"（{len(prompt)} 个字符）"
+                ),
+                hint=(
+                    "每次调用都要从这次传入的 tools 重新生成：不要把上一次的结果存在全局变量里，"
+                    "也不要按工具个数、工具名这类只占输入一部分的键缓存——名字一样，描述和参数可能"
+                    "已经变了。"
+                ),
+            )
+        rendered[prompt] = label
         if not tools:
             if any(
                 mentions(prompt, name)

@@ -108,6 +108,66 @@ _WEATHER = [
     },
 ]
 
+# Two names where one is the start of the other, a camelCase name and five enum values
+_MESSAGING = [
+    {
+        "name": "send_sms",
+        "description": "给一个手机号发一条短信，例如“给 13800000000 发短信说我到了”。",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "phone": {"type": "string", "description": "手机号，例如：13800000000"},
+                "text": {"type": "string", "description": "短信内容"},
+            },
+            "required": ["phone", "text"],
+        },
+    },
+    {
+        "name": "send_sms_to_all",
+        "description": "给通讯录里的所有人群发同一条短信，例如“群发短信通知明天放假”。",
+        "parameters": {
+            "type": "object",
+            "properties": {"text": {"type": "string", "description": "短信内容"}},
+            "required": ["text"],
+        },
+    },
+    {
+        "name": "lookupHRPolicy",
+        "description": "查询公司的人事制度，例如“年假有几天”“出差怎么报销”。",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "topic": {
+                    "type": "string",
+                    "enum": ["年假", "病假", "报销", "加班", "出差"],
+                    "description": "制度的主题",
+                },
+            },
+            "required": ["topic"],
+        },
+    },
+]
+# The same name as _WEATHER with other parameters: a prompt cached by the tools' names is stale
+_WEATHER_UNITS = [
+    {
+        "name": "get_weather",
+        "description": "查询某个城市未来几天的天气预报，可以选温度单位，例如“明天广州多少度”。",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "city": {"type": "string", "description": "城市名称，例如：广州"},
+                "unit": {
+                    "type": "string",
+                    "enum": ["摄氏度", "华氏度"],
+                    "description": "温度单位",
+                },
+                "days": {"type": "integer", "description": "预报几天，例如 3"},
+            },
+            "required": ["city", "days"],
+        },
+    },
+]
+
 PROMPT_TOOL_SETS: list[tuple[str, list[dict[str, Any]], list[tuple[str, str, dict[str, Any]]]]] = [
     (
         "三个工具（股价、翻译、时间）",
@@ -135,6 +195,23 @@ PROMPT_TOOL_SETS: list[tuple[str, list[dict[str, Any]], list[tuple[str, str, dic
         ],
     ),
     ("只有一个工具", _WEATHER, [("杭州今天天气怎么样？", "get_weather", {"city": "杭州"})]),
+    (
+        "名字相近的三个工具（send_sms、send_sms_to_all、lookupHRPolicy）",
+        _MESSAGING,
+        [
+            (
+                "给 13800000000 发短信说我到了",
+                "send_sms",
+                {"phone": "13800000000", "text": "我到了"},
+            ),
+            ("年假有几天？", "lookupHRPolicy", {"topic": "年假"}),
+        ],
+    ),
+    (
+        "同名的 get_weather 换了参数（温度单位、天数）",
+        _WEATHER_UNITS,
+        [("广州未来 3 天的天气，用华氏度", "get_weather", {"city": "广州", "days": 3})],
+    ),
     ("没有工具（空列表）", [], []),
 ]
 """(label, tools, [(request, tool the simulator must call, the required arguments it must
@@ -158,13 +235,22 @@ def _found(prompt: str, word: str) -> bool:
     return mentions(prompt, word) if re.fullmatch(r"[\w.\-]+", word, re.A) else word in prompt
 
 
-def _type_stated(prompt: str, name: str, json_type: str) -> bool:
+def _type_stated(prompt: str, name: str, json_type: str, enum: Any = None) -> bool:
     """Some occurrence of parameter ``name`` has a word for ``json_type`` close to it (before or
-    after).
+    after); for a string with an ``enum``, its values in quotes right after the name say it too
+    (a TypeScript union ``"年假" | "病假"``).
     """
     pattern = re.compile(_TYPE_WORDS.get(json_type, re.escape(json_type)), re.I)
+    quoted = (
+        [f'"{value}"' for value in enum if isinstance(value, str)]
+        if json_type == "string" and isinstance(enum, list)
+        else []
+    )
     for match in re.finditer(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", prompt):
         if pattern.search(prompt[max(0, match.start() - 40) : match.end() + 160]):
+            return True
+        after = prompt[match.end() : match.end() + 12 + sum(len(value) + 3 for value in quoted)]
+        if quoted and all(value in after for value in quoted):
             return True
     return False
 
@@ -278,7 +364,9 @@ def prompt_problems(prompt: str, tools: list[dict[str, Any]]) -> list[tuple[str,
                         "每个参数都要写出描述：模型靠它知道该填什么。",
                     )
                 )
-            if pschema.get("type") and not _type_stated(prompt, pname, pschema["type"]):
+            if pschema.get("type") and not _type_stated(
+                prompt, pname, pschema["type"], pschema.get("enum")
+            ):
                 problems.append(
                     (
                         f"写出参数 {where} 的类型",
