@@ -266,9 +266,13 @@ def test_compress_with_the_simulator_keeps_what_the_prompt_asks_for(sim):
     compressed = compress(messages, sim, budget=count_tokens(messages) - 20, keep_last_rounds=1)
     summary = summary_text(compressed[1])
     assert re.search(r"预算上限(是)? 5000 元", summary) and "calculator" not in summary
-    seeds_prompt = "把下面的对话压缩成要点，保留关键事实和未完成的任务。"
+    tutorial_prompt = "把下面的对话压缩成要点，保留关键事实和未完成的任务。"
     compressed = compress(
-        messages, sim, budget=count_tokens(messages) - 20, keep_last_rounds=1, prompt=seeds_prompt
+        messages,
+        sim,
+        budget=count_tokens(messages) - 20,
+        keep_last_rounds=1,
+        prompt=tutorial_prompt,
     )
     assert "5000" in summary_text(compressed[1]) and "【约束】" not in compressed[1]["content"]
 

@@ -1,5 +1,5 @@
-"""The tracer: one line per event with the seeds' and OTel's field names, tokens null when unknown,
-redaction, crash safety.
+"""The tracer: one line per event with the course's and OTel's field names, tokens null when
+unknown, redaction, crash safety.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def check_invariants(trace) -> None:
                     )
 
 
-def test_a_run_becomes_lines_with_the_seeds_fields_and_otel_names(tmp_path, offline_server):
+def test_a_run_becomes_lines_with_the_course_fields_and_otel_names(tmp_path, offline_server):
     client = ChatClient(offline_server.base_url, OFFLINE_API_KEY, "course-sim", max_retries=0)
     tracer = Tracer(tmp_path / "t.jsonl", client=client, user_id="u_001", session_id="s_01")
     result = Agent(client, basic_registry(NOW), hooks=[tracer]).run(

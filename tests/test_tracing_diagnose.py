@@ -1,4 +1,4 @@
-"""diagnose: each row of the seeds' error table produced on purpose (simulator faults, a scripted
+"""diagnose: each row of the course's error table produced on purpose (simulator faults, a scripted
 model) and found.
 """
 
@@ -110,7 +110,7 @@ def test_reused_tool_call_ids_and_a_tool_message_answering_the_wrong_id(offline_
         ScriptedClient([calls(call("calculator", {"expression": "2"}, id="c1")), reply("2")])
     )
     model = [l for l in lines if l["event"] == "model_call"][1]
-    # the seeds' bug: an id made from the turn
+    # a classic bug: an id made from the turn
     model["gen_ai.input.messages"][-1]["tool_call_id"] = "call_1_calculator"
     assert rules(lines) == ["tool_call_id"] and five_steps(lines)[2].ok is False
 
