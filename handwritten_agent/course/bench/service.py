@@ -12,11 +12,18 @@ from the submit to ``agent.run`` returning. Both times include the wait for a fr
 runs, 4 at a time), so what differs is the service's own cost: HTTP, the SQLite writes (the run,
 every event, the session), and the SSE stream (polling the store every ``sse_poll_seconds``).
 
-The requests are read-only office questions (free rooms at a given hour, reading one email), so no
-run waits for a person. Two rounds, floor and ours alternating, after one warm-up run on each side.
+Where PostgreSQL runs here (``course.postgres``), the same rounds also go to the service on a
+throw-away PostgreSQL database: one replica with 4 workers, and two replicas with 2 workers each
+behind one database, each run posted to one replica and streamed from the other (its events reach
+that stream through ``LISTEN/NOTIFY``).
 
-Left out: runs that pause for a confirmation (their time is a person's), several service processes,
-and a real model (its seconds per call would hide everything measured here).
+The requests are read-only office questions (free rooms at a given hour, reading one email), so no
+run waits for a person; both sides report the tools each run ran, and a round whose two sides did
+different work stops the benchmark. Two rounds, the floor first and then each service, after one
+warm-up run on each service.
+
+Left out: runs that pause for a confirmation (their time is a person's), a load balancer in front
+of the replicas, and a real model (its seconds per call would hide everything measured here).
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -88,12 +96,18 @@ def _floor_round(folder: Path, messages: list[str], workers: int) -> list[Timed]
         return list(pool.map(lambda i: one(i, start), range(len(messages))))
 
 
-def _run_over_http(client: Any, session: str, message: str, index: int, start: float) -> Timed:
+def _run_over_http(
+    client: Any, session: str, message: str, index: int, start: float, stream: Any = None
+) -> Timed:
+    """POST the run through ``client``, read its events through ``stream`` (another replica's
+    client; default ``client``) until ``end``.
+    """
     run = client.post("/v1/runs", json={"session_id": session, "message": message})
     run.raise_for_status()
     end = None
     ran: list[str] = []
-    with client.stream("GET", f"/v1/runs/{run.json()['id']}/events", timeout=120) as response:
+    reader = stream or client
+    with reader.stream("GET", f"/v1/runs/{run.json()['id']}/events", timeout=120) as response:
         event = None
         for line in response.iter_lines():
             if line.startswith("event: "):
@@ -116,14 +130,24 @@ class _ServiceProcess:
     user.
     """
 
-    def __init__(self, folder: Path, workers: int):
+    def __init__(
+        self, folder: Path, workers: int, *, db: str | None = None, token: str | None = None
+    ):
+        """``db``: a ``postgresql://`` URL several processes share (default: a SQLite file in
+        ``folder``); ``token``: the bench user's, when an earlier process on ``db`` made them.
+        """
         import httpx
 
         from ...service.store import Store
 
         folder.mkdir(parents=True, exist_ok=True)
-        db = folder / "service.sqlite3"
-        _, token = Store(db).add_user("张明", "行政助理")
+        db = db or str(folder / "service.sqlite3")
+        if token is None:
+            store = Store(db)
+            _, token = store.add_user("张明", "行政助理")
+            if hasattr(store, "close"):
+                store.close()
+        self.token = token
         env = {**os.environ, "LLM_PROVIDER": "offline"}
         for name in (
             "LLM_BASE_URL",
@@ -169,17 +193,7 @@ class _ServiceProcess:
         )
 
     def round(self, messages: list[str], label: str) -> list[Timed]:
-        """Every message at once, each in a session of its own that no earlier round used: like
-        the floor's runs, none has a history to send along.
-        """
-        with ThreadPoolExecutor(len(messages)) as pool:
-            start = time.perf_counter()
-            return list(
-                pool.map(
-                    lambda i: _run_over_http(self.client, f"{label}_s{i}", messages[i], i, start),
-                    range(len(messages)),
-                )
-            )
+        return _round([self], messages, label)
 
     def stop(self) -> None:
         if getattr(self, "client", None) is not None:
@@ -190,6 +204,22 @@ class _ServiceProcess:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.communicate()
+
+
+def _round(replicas: list[_ServiceProcess], messages: list[str], label: str) -> list[Timed]:
+    """Every message at once, each in a session of its own that no earlier round used (like the
+    floor's runs, none has a history to send along). Run ``i`` is posted to replica ``i mod n``
+    and its events read from the next replica: with two, every stream crosses processes.
+    """
+    count = len(replicas)
+
+    def one(i: int, start: float) -> Timed:
+        post, read = replicas[i % count], replicas[(i + 1) % count]
+        return _run_over_http(post.client, f"{label}_s{i}", messages[i], i, start, read.client)
+
+    with ThreadPoolExecutor(len(messages)) as pool:
+        start = time.perf_counter()
+        return list(pool.map(lambda i: one(i, start), range(len(messages))))
 
 
 def _same_work(messages: list[str], served: list[Timed], in_process: list[Timed]) -> None:
@@ -215,50 +245,84 @@ def _same_work(messages: list[str], served: list[Timed], in_process: list[Timed]
 def service_vs_in_process(ctx: Context) -> list[Figure]:
     runs = min(RUNS, max(2, ctx.n))
     messages = _messages(runs)
-    ours: list[float] = []
     floor: list[float] = []
-    walls: dict[str, list[float]] = {"ours": [], "floor": []}
-    with tempfile.TemporaryDirectory(prefix="bench_service_") as folder:
-        service = _ServiceProcess(Path(folder) / "service", WORKERS)
-        try:
-            service.round(messages[:1], "warm-up")
-            bar = ctx.progress(ROUNDS * 2, "service")
-            for index in range(ROUNDS):
-                in_process = _floor_round(Path(folder) / f"floor{index}", messages, WORKERS)
-                floor += [ms for ms, _ in in_process]
-                walls["floor"].append(max(ms for ms, _ in in_process))
-                bar.update(1)
-                served = service.round(messages, f"round{index}")
-                ours += [ms for ms, _ in served]
-                walls["ours"].append(max(ms for ms, _ in served))
+    floor_walls: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="bench_service_") as folder, ExitStack() as stack:
+        root = Path(folder)
+        deployments = _deployments(root, stack)
+        for replicas in deployments.values():
+            _round(replicas, messages[:1], "warm-up")
+        ours: dict[str, list[float]] = {name: [] for name in deployments}
+        walls: dict[str, list[float]] = {name: [] for name in deployments}
+        bar = ctx.progress(ROUNDS * (1 + len(deployments)), "service")
+        for index in range(ROUNDS):
+            in_process = _floor_round(root / f"floor{index}", messages, WORKERS)
+            floor += [ms for ms, _ in in_process]
+            floor_walls.append(max(ms for ms, _ in in_process))
+            bar.update(1)
+            for name, replicas in deployments.items():
+                served = _round(replicas, messages, f"{name.split()[0]}{index}")
+                ours[name] += [ms for ms, _ in served]
+                walls[name].append(max(ms for ms, _ in served))
                 bar.update(1)
                 _same_work(messages, served, in_process)
-            bar.close()
-        finally:
-            service.stop()
-    ours_stats, floor_stats = Stats.of(ours), Stats.of(floor)
-    ratio = (
-        f"ratio p50 {ours_stats.median / floor_stats.median:.2f}x, p95"
-        f" {ours_stats.p95 / floor_stats.p95:.2f}x"
-    )
-    return [
-        Figure(
-            "service",
-            f"one of {runs} concurrent runs, POST to the SSE end event ({WORKERS} workers, offline"
-            " simulator)",
-            "ms",
-            ours_stats,
-            floor_stats,
-            FLOOR_IS,
-            note=f"{ROUNDS} rounds; {ratio}",
-        ),
-        Figure(
-            "service",
-            f"all {runs} runs, first POST to the last end event",
-            "ms",
-            Stats.of(walls["ours"]),
-            Stats.of(walls["floor"]),
-            FLOOR_IS,
-            note=f"{ROUNDS} rounds",
-        ),
+        bar.close()
+    floor_stats = Stats.of(floor)
+    figures = []
+    for name in deployments:
+        stats = Stats.of(ours[name])
+        ratio = (
+            f"ratio p50 {stats.median / floor_stats.median:.2f}x, p95"
+            f" {stats.p95 / floor_stats.p95:.2f}x"
+        )
+        figures += [
+            Figure(
+                "service",
+                f"one of {runs} concurrent runs, POST to the SSE end event ({name}, offline"
+                " simulator)",
+                "ms",
+                stats,
+                floor_stats,
+                FLOOR_IS,
+                note=f"{ROUNDS} rounds; {ratio}",
+            ),
+            Figure(
+                "service",
+                f"all {runs} runs, first POST to the last end event ({name})",
+                "ms",
+                Stats.of(walls[name]),
+                Stats.of(floor_walls),
+                FLOOR_IS,
+                note=f"{ROUNDS} rounds",
+            ),
+        ]
+    return figures
+
+
+def _deployments(root: Path, stack: ExitStack) -> dict[str, list[_ServiceProcess]]:
+    """The services measured, by name: SQLite with 4 workers; where PostgreSQL runs here, one
+    replica with 4 workers and two replicas with 2 workers each on one database (the same 4
+    workers in all). Each process is stopped when ``stack`` closes.
+    """
+
+    def started(process: _ServiceProcess) -> _ServiceProcess:
+        stack.callback(process.stop)
+        return process
+
+    found = {f"SQLite, {WORKERS} workers": [started(_ServiceProcess(root / "sqlite", WORKERS))]}
+    from .. import postgres
+
+    if postgres.missing() is not None:
+        return found
+    server = stack.enter_context(postgres.PostgresServer())
+    one = server.create_database()
+    found[f"PostgreSQL, 1 replica, {WORKERS} workers"] = [
+        started(_ServiceProcess(root / "pg1", WORKERS, db=one))
     ]
+    two = server.create_database()
+    first = started(_ServiceProcess(root / "pg2a", WORKERS // 2, db=two))
+    found[f"PostgreSQL, 2 replicas, {WORKERS // 2} workers each, streams from the other one"] = [
+        first,
+        started(_ServiceProcess(root / "pg2b", WORKERS // 2, db=two, token=first.token)),
+    ]
+    return found
