@@ -16,6 +16,7 @@ from typing import Any
 import openai
 
 from ..config import Settings, _display_url
+from ..masking import HIDDEN
 from ..messages import ChatResult
 from ..reporting import report
 from .errors import (
@@ -366,7 +367,7 @@ class ChatClient:
     def _mask(self, text: str) -> str:
         """Servers sometimes echo the key in an error message; never pass it on."""
         if self._api_key and len(self._api_key) >= 8 and self._api_key in text:
-            text = text.replace(self._api_key, self._api_key[:3] + "***")
+            text = text.replace(self._api_key, self._api_key[:3] + HIDDEN)
         return text
 
 
