@@ -829,6 +829,28 @@ def day5_mask_personal(check: _Check, mask_personal: Callable[[str], str]) -> No
         "身份证号正好 18 位，前后都不能紧挨着数字。",
     )
 
+    texts = [
+        ("同一个号码在句子末尾", "请回电 13812345678", "请回电 138****5678"),
+        ("同一个号码在句子开头", "13812345678 是我的新号码", "138****5678 是我的新号码"),
+        (
+            "全角字母和标点中间",
+            "ＡＢＣ公司，电话：13812345678！",
+            "ＡＢＣ公司，电话：138****5678！",
+        ),
+        ("一样长的另一个号码", "请回电 15987654321", "请回电 159****4321"),
+    ]
+    check.independent(
+        "同一个号码放进不同的文字",
+        [
+            (label, (lambda text=text: mask_personal(text)), want, text)
+            for label, text, want in texts
+        ],
+        hint=(
+            "每次都从这次传入的整段 text 算出结果：不要按号码、长度这类只占输入一部分的键缓存，"
+            "号码一样，前后的文字可能不一样。"
+        ),
+    )
+
     rng = random.Random(20260312)
     for index in range(300):
         pieces, expected_pieces = [], []
