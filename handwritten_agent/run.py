@@ -299,6 +299,8 @@ class AgentEvent:
                     "output_tokens": reply.usage.completion_tokens,
                 }
             )
+            if usage is not None and reply.usage.cached_tokens is not None:
+                usage["cached_input_tokens"] = reply.usage.cached_tokens
             calls = [
                 {"id": c.id, "name": c.name, "arguments": c.arguments} for c in reply.tool_calls
             ]

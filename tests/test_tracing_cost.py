@@ -11,6 +11,7 @@ import pytest
 
 from handwritten_agent.agent import Agent
 from handwritten_agent.messages import ChatResult, Usage
+from handwritten_agent.run import AgentEvent
 from handwritten_agent.scenarios import basic_registry
 from handwritten_agent.scripted import ScriptedClient, call, calls, reply
 from handwritten_agent.tool_cache import ToolCache
@@ -315,6 +316,8 @@ def test_the_tracer_reads_cached_tokens_from_openai_and_deepseek_shaped_response
     reply_ = result_from_completion(openai_style)
     assert reply_.usage == Usage(3000, 20, 2048)
     assert ChatResult.from_dict(reply_.to_dict()).usage == reply_.usage  # a paused run keeps it
+    shown = AgentEvent("model_call", 1, reply=reply_).to_dict()["usage"]  # the SSE and display
+    assert shown == {"input_tokens": 3000, "output_tokens": 20, "cached_input_tokens": 2048}
     Agent(ScriptedClient([reply_]), basic_registry(NOW), hooks=[tracer]).run("你好")
     line = next(l for l in tracer.lines if l["event"] == "model_call")
     assert line["gen_ai.usage.cache_read.input_tokens"] == 2048
