@@ -6,7 +6,7 @@ events, so it is exactly the request, counted with ``count_tokens``). ``plot_tok
 the lines with matplotlib, the budget as a dashed line. ``plot_call_logs`` draws the same from
 ``caching.CallLog``s, where the summarizer's own calls are recorded too: they appear as crosses.
 
-Chinese labels need a font with Chinese glyphs; ``plotting.chinese_font()`` looks for a common one
+Chinese labels need a font with Chinese glyphs; ``plotting.use_chinese_font()`` picks a common one
 (Noto Sans CJK, WenQuanYi, PingFang, Microsoft YaHei, SimHei …) and the labels fall back to English
 when there is none, instead of drawing empty boxes.
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..plotting import chinese_font
+from ..plotting import chinese_font, use_chinese_font
 from ..tokens import count_message_tokens
 
 
@@ -44,6 +44,17 @@ def tokens_per_call(
     return counts
 
 
+def _label(label: Any, zh: bool) -> str:
+    """A ``(中文, English)`` pair read in the language the fonts allow; a string as it is."""
+    return (label[0] if zh else label[1]) if isinstance(label, tuple) else str(label)
+
+
+def _budget_line(ax: Any, budget: int | None, zh: bool) -> None:
+    if budget is not None:
+        label = ("预算" if zh else "budget") + f" {budget}"
+        ax.axhline(budget, linestyle="--", color="grey", linewidth=1, label=label)
+
+
 def plot_tokens_per_call(
     series: dict[Any, list[int]], *, budget: int | None = None, title: str | None = None
 ) -> Any:
@@ -54,26 +65,14 @@ def plot_tokens_per_call(
     """
     import matplotlib.pyplot as plt
 
-    font = chinese_font()
-    zh = font is not None
-    if zh:
-        plt.rcParams["font.sans-serif"] = [font, *plt.rcParams["font.sans-serif"]]
-        plt.rcParams["axes.unicode_minus"] = False
+    zh = use_chinese_font() is not None
     fig, ax = plt.subplots(figsize=(8, 4.2), dpi=100)
     for label, counts in series.items():
-        if isinstance(label, tuple):
-            label = label[0] if zh else label[1]
+        label = _label(label, zh)
         ax.plot(
             range(1, len(counts) + 1), counts, marker="o", markersize=3, linewidth=1.6, label=label
         )
-    if budget is not None:
-        ax.axhline(
-            budget,
-            linestyle="--",
-            color="grey",
-            linewidth=1,
-            label=("预算" if zh else "budget") + f" {budget}",
-        )
+    _budget_line(ax, budget, zh)
     ax.set_xlabel("第几次请求模型" if zh else "model call")
     ax.set_ylabel("每次请求的 token 数（估算）" if zh else "tokens per request (estimate)")
     ax.set_title(
@@ -99,16 +98,11 @@ def plot_call_logs(
     """
     import matplotlib.pyplot as plt
 
-    font = chinese_font()
-    zh = font is not None
-    if zh:
-        plt.rcParams["font.sans-serif"] = [font, *plt.rcParams["font.sans-serif"]]
-        plt.rcParams["axes.unicode_minus"] = False
+    zh = use_chinese_font() is not None
     fig, ax = plt.subplots(figsize=(9, 4.6), dpi=100)
     crosses = False
     for label, log in logs.items():
-        if isinstance(label, tuple):
-            label = label[0] if zh else label[1]
+        label = _label(label, zh)
         agent = [
             (i, call.input_tokens or 0) for i, call in enumerate(log.calls, 1) if call.has_tools
         ]
@@ -137,14 +131,7 @@ def plot_call_logs(
         ax.scatter(
             [], [], marker="x", color="grey", label="× 写摘要的请求" if zh else "× summary request"
         )
-    if budget is not None:
-        ax.axhline(
-            budget,
-            linestyle="--",
-            color="grey",
-            linewidth=1,
-            label=("预算" if zh else "budget") + f" {budget}",
-        )
+    _budget_line(ax, budget, zh)
     ax.set_xlabel("第几次请求模型（包括写摘要）" if zh else "model call (summaries included)")
     ax.set_ylabel("这次请求的输入 token 数" if zh else "input tokens of the call")
     ax.set_title(
