@@ -52,6 +52,7 @@ from functools import lru_cache
 from typing import Any
 
 from .actions import (
+    READ,
     contradicts,
     is_read_only,
     request_actions,
@@ -59,7 +60,7 @@ from .actions import (
     request_verbs,
     tool_action,
 )
-from .arguments import classify, enum_evidence, evidence, params_of
+from .arguments import classify, enum_evidence, evidence, examples_of, params_of
 from .lexicon import INTENTS, intents_in
 from .text import normalize, split_identifier, stem, tokens
 from .vocabulary import asks, asks_about_state, asks_politely, expand, members
@@ -263,7 +264,10 @@ def best_tool(
     winner = by_characters(request, pool) if not asks(request) else None
     if winner is not None:
         return MIN_SCORE, winner  # "LN6102 能续就续": the id fits two tools, one verb fits one
-    return _reader_for_question(request, tools, exclude) if not wanted or question else None
+    reading = bool(wanted) and wanted <= {READ}  # "查一下 WX2001": a lookup is asked for
+    if not wanted or question or reading:
+        return _reader_for_question(request, tools, exclude, reading)
+    return None
 
 
 def _id_pool(request: str, tools: list[ToolProfile]) -> list[ToolProfile]:
@@ -363,16 +367,18 @@ def _characters(text: str) -> set[str]:
 
 
 def _reader_for_question(
-    request: str, tools: list[ToolProfile], exclude: frozenset[str]
+    request: str, tools: list[ToolProfile], exclude: frozenset[str], reading: bool = False
 ) -> tuple[float, ToolProfile] | None:
     """For a question no tool scored for ("瑜伽课明天开没？"), the read-only tool whose text shares
     clearly the most characters (synonyms included) with it — a lookup that can answer it, never a
     side effect; ``None`` when none shares two or two are close, so the reply says it does not
-    know."""
-    if not asks(request):
+    know. A request to look something up (``reading``) counts as a question."""
+    if not asks(request) and not reading:
         return None
     readers = [t for t in tools if t.reads and t.name not in exclude]
-    carrying = [t for t in readers if evidence(t.spec, request) > 0]
+    carrying = [
+        t for t in readers if evidence(t.spec, request) > 0 or _names_an_example(t.spec, request)
+    ]
     if len(carrying) == 1:
         return float(MIN_SCORE), carrying[0]  # "TK-3391 谁在跟": the one lookup its id fits
     if asks_about_state(request):
@@ -391,6 +397,13 @@ def _reader_for_question(
     if len(scored) > 1 and scored[0][0] - scored[1][0] < QUESTION_MARGIN:
         return None
     return float(MIN_SCORE), scored[0][1]
+
+
+def _names_an_example(spec: dict[str, Any], request: str) -> bool:
+    """The request names a value a parameter gives as its example ("内胎" for "part name, e.g.
+    内胎")."""
+    text = normalize(request)
+    return any(len(str(e)) >= 2 and str(e) in text for p in params_of(spec) for e in examples_of(p))
 
 
 def _other_object(thing: str | None, tool: ToolProfile) -> bool:

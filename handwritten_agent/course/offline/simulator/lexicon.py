@@ -285,6 +285,12 @@ ACTION_DATA = re.compile(
     r"|(?<![A-Za-z])[A-Za-z]{1,4}-?\d{2,}"
 )
 
+# the shape of an order, whatever the verb: "把…", "给…" at the start, a verb with 个 and its object
+# ("打个气", "约个保养"; not 这个/一个/几个)
+ACTION_FORM = re.compile(
+    r"^\s*(?:把|将|给|替|帮)|(?<![这那一两几每某哪整半各有是])个(?=[\u4e00-\u9fff])"
+)
+
 
 def is_small_talk(text: str) -> bool:
     low = normalize(text).lower().strip(" ,.!?，。！？~")

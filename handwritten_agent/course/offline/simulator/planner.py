@@ -137,8 +137,22 @@ NEXT_STEP = re.compile(
 )
 
 
+# a content label with a verb of saying ("内容就说…", "正文写成…"): what follows is content, like
+# after a colon
+_AFTER_SAYING = re.compile(
+    r"(?:内容|正文|原因|理由|事由|备注|留言|说明)\s*(?:就|要|请|可以)?\s*(?:写成|写上|写着|写|说|填)"
+)
+
+
 def quoted_spans(text: str) -> list[tuple[int, int]]:
     spans = [(quote.start, quote.end) for quote in find_quotes(text)]
+    saying = next(
+        (m for m in _AFTER_SAYING.finditer(text) if not any(a <= m.start() < b for a, b in spans)),
+        None,
+    )
+    if saying:
+        stop = NEXT_STEP.search(text, saying.end())
+        spans.append((saying.end(), stop.start() if stop else len(text)))
     colon = next(
         (m for m in _AFTER_COLON.finditer(text) if not any(a <= m.start() < b for a, b in spans)),
         None,
@@ -206,7 +220,7 @@ class Intent:
 _CONTENT_CLAUSE = re.compile(
     r"^(?:其中|并且|并|另外)?\s*(?:邮件|短信|消息|通知)?(?:的)?(?:内容|正文|原因|理由|事由|用途|主"
     r"题|标题|题目|备注|说明|留言|附言|署名)"
-    r"\s*(?:是|为|写|写着|如下|[:=“\"「『‘'《])"
+    r"\s*(?:是|为|(?:就|要|请|可以)?\s*(?:写|说|填)|如下|[:=“\"「『‘'《])"
     r"|^(?:with\s+)?(?:the\s+)?(?:subject|body|content|message|text|reason|title|note)\s"
     r"*(?:is|:|=|\"|“)",
     re.I,

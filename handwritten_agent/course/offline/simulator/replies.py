@@ -26,7 +26,7 @@ from datetime import date
 from typing import Any
 
 from .actions import contradicts, request_actions, request_object, tool_action
-from .arguments import Param, evidence, examples_of
+from .arguments import Param, evidence, examples_of, params_of
 from .arguments.params import classify, widens_when_empty
 from .choose import _other_object as other_object
 from .choose import negates, profile, rivals_for
@@ -40,7 +40,7 @@ from .dates import (
 )
 from .facts import join_words
 from .fieldwords import action_words
-from .lexicon import ACTION_DATA, ASKS_FOR_SOMETHING, REQUEST_WORDS, is_small_talk
+from .lexicon import ACTION_DATA, ACTION_FORM, ASKS_FOR_SOMETHING, REQUEST_WORDS, is_small_talk
 from .text import normalize, split_identifier, tokens
 from .vocabulary import VOCABULARY_TOKENS, asks, asks_about_state, expand, is_question
 
@@ -270,6 +270,9 @@ def _some_tool_shares_words(user_text: str, tools: list[dict[str, Any]]) -> bool
         shared = wanted & (set(tokens(text)) | set(tokens(expand(text))))
         if len(shared) >= 2 or shared & VOCABULARY_TOKENS:  # not one stray bigram ("一张")
             return True
+        examples = [e for p in params_of(spec) for e in examples_of(p) if len(str(e)) >= 2]
+        if evidence(spec, user_text) or any(str(e) in normalize(user_text) for e in examples):
+            return True  # "查一下内胎" to a tool whose part is "例如 内胎": a value it takes
     return False
 
 
@@ -381,6 +384,7 @@ def fallback_reply(
             _carries_an_id(user_text, tools)
             or ASKS_FOR_SOMETHING.search(user_text)
             or ACTION_DATA.search(user_text)
+            or ACTION_FORM.search(user_text)
         )
     ):  # a question, a request's form or what an action is done on or at ("LN7730 弄一下",
         # "周二十点，B501") is never acknowledged as noted

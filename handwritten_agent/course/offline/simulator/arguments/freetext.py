@@ -49,7 +49,7 @@ _NEXT_STEP = re.compile(
 # "告诉他积分快过期了", "提醒大家带电脑": who is told is not part of what they are told.
 _TELL_LEAD = re.compile(
     r"^(?:(?:告诉|提醒|通知|转告|跟|和)(?:一下)?(?:他们|她们|他|她|对方|客户|大家|各位|所有人)(?:一"
-    r"下|一声|说)?|说|讲)"
+    r"下|一声|说)?|(?:说|讲)(?:一下|一声)?)"
     r"\s*[，,:：]?\s*(?=\S)"
 )
 # A free-text parameter that holds the content itself (the one that takes the request's words).
@@ -94,11 +94,11 @@ def without_own_words(text: str, own: frozenset[str]) -> str:
 
 # Words for what a free-text parameter holds, so "主题是《…》" finds a parameter named ``subject``.
 _LABEL_WORDS: dict[str, tuple[str, ...]] = {
-    "subject": ("主题", "标题"),
-    "title": ("标题", "题目", "名字"),
-    "body": ("正文", "内容"),
-    "content": ("内容", "正文"),
-    "message": ("消息", "内容", "留言"),
+    "subject": ("主题", "标题", "title"),
+    "title": ("标题", "题目", "名字", "subject"),
+    "body": ("正文", "内容", "content", "message", "text"),
+    "content": ("内容", "正文", "body", "message", "text"),
+    "message": ("消息", "内容", "留言", "body", "content", "text"),
     "text": ("文本", "这句话", "句子", "文字"),
     "query": ("搜索", "查询", "关键词", "搜"),
     "keyword": ("关键词", "关键字"),
@@ -224,6 +224,12 @@ def quotes_for(params: list[Param], text: str) -> dict[str, Quote]:
     return chosen
 
 
+_SAYING = (
+    r"\s*(?:就|要|请|可以|麻烦)?\s*(?:写成|写上|写为|写着|写|说|填上|填)(?:的是|是|为|成)?"
+    r"\s*[:：=]?\s*(?=\S)"
+)
+
+
 def labelled_for(params: list[Param], text: str) -> dict[str, tuple[str, int, int]]:
     """The words each free-text parameter's label introduces: "主题：周会，内容：明天十点开会" →
     subject "周会", content "明天十点开会"; "with the subject customer list" → subject "customer
@@ -256,6 +262,13 @@ def labelled_for(params: list[Param], text: str) -> dict[str, tuple[str, int, in
                     (m.start(), m.end(), param.name)
                     for m in re.finditer(
                         r"(?:^|(?<=[，,；;\s]))" + re.escape(token) + r"\s+(?=\S)", text
+                    )
+                ]
+                # "主题写“…”", "内容就说…": a label that starts a clause, then a verb of saying
+                hits += [
+                    (m.start(), m.end(), param.name)
+                    for m in re.finditer(
+                        r"(?:^|(?<=[，,；;。\s]))" + re.escape(token) + _SAYING, text
                     )
                 ]
     hits.sort()

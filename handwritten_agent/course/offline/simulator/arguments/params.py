@@ -203,7 +203,7 @@ def examples_of(param: Param) -> list[str]:
 def learn_pattern(example: str) -> re.Pattern[str] | None:
     """Generalize an example value into a regex: letters stay, digit runs become ``\\d{n}``."""
     if "@" in example and re.fullmatch(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", example):
-        return re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+        return EMAIL
     if re.fullmatch(r"[A-Za-z0-9_\-./:#]+", example):
         if any(ch.isdigit() for ch in example):
             parts = []
@@ -288,7 +288,11 @@ def classify(param: Param) -> str:
 
 Span = tuple[int, int]
 
-EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# ASCII only: a Chinese character next to an address ("给a@b.com发邮件") is not part of it
+EMAIL = re.compile(
+    r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"
+    r"(?![A-Za-z0-9-])"
+)
 PHONE = re.compile(r"(?<!\d)(?:\+?86[- ]?)?1[3-9]\d{9}(?!\d)")
 KNOWN_FORMATS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     (re.compile(r"e-?mail|邮箱|邮件地址|mail address"), EMAIL),
