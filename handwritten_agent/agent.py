@@ -210,7 +210,7 @@ class Agent:
             steps=steps,
             run_id=paused.run_id,
             paused=list(paused.paused),
-            answered=dict(paused.answered),
+            results_by_call=dict(paused.results_by_call),
         )
         yield from self._drive(self._loop(run, decisions))
 
@@ -394,7 +394,7 @@ class Agent:
                 with within(
                     context
                 ):  # a tool (or a registry wrapping it, e.g. a cache) reports into this call
-                    record = self._execute(call, run.answered, context)
+                    record = self._execute(call, run.results_by_call, context)
             except NeedsConfirmation as paused:
                 run.paused.append(PausedCall(call, paused.request))
                 yield from (

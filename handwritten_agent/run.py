@@ -178,7 +178,7 @@ class RunResult:
     run_id: str = ""
     paused: list[PausedCall] = field(default_factory=list)
     """With ``needs_confirmation``: the calls waiting for a decision, in call order."""
-    answered: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    results_by_call: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
     """The repeat guard's memory (``ToolCall.key`` → result), so a resumed run still knows what it
     already did.
     """
@@ -222,7 +222,7 @@ class RunResult:
                 "steps": [s.to_dict() for s in self.steps],
                 "duration_ms": self.duration_ms,
                 "paused": [p.to_dict() for p in self.paused],
-                "answered": self.answered,
+                "results_by_call": self.results_by_call,
             },
             ensure_ascii=False,
             default=str,
@@ -241,7 +241,9 @@ class RunResult:
             duration_ms=data.get("duration_ms", 0.0),
             run_id=data.get("run_id", ""),
             paused=[PausedCall.from_dict(p) for p in data.get("paused", [])],
-            answered=dict(data.get("answered", {})),
+            results_by_call=dict(  # "answered": its name in runs paused by older versions
+                data.get("results_by_call", data.get("answered", {}))
+            ),
         )
 
 

@@ -14,7 +14,7 @@ from well_formed import assert_well_formed
 from handwritten_agent.agent import DEFAULT_SYSTEM_PROMPT, REPEATED_CALL_NOTE, Agent
 from handwritten_agent.display import format_event, format_run, print_event
 from handwritten_agent.messages import ChatResult, ToolCall
-from handwritten_agent.run import AgentEvent
+from handwritten_agent.run import AgentEvent, RunResult
 from handwritten_agent.scenarios import basic_registry
 from handwritten_agent.scripted import ScriptedClient, call, calls, reply
 from handwritten_agent.tools import ToolRegistry, tool
@@ -156,6 +156,10 @@ def test_repeated_identical_call_is_not_executed_again():
         and content["note"] == REPEATED_CALL_NOTE
     )
     assert not result.steps[2].calls[0].repeated
+    stored = json.loads(result.to_json())
+    assert set(stored["results_by_call"]) == {c.call.key for c in result.tool_calls}
+    older = json.dumps({**stored, "answered": stored.pop("results_by_call")})  # an older version's
+    assert RunResult.from_json(older).results_by_call == result.results_by_call
 
 
 def test_repeating_forever_stops_at_max_steps_with_one_execution():
