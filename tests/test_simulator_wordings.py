@@ -1,0 +1,253 @@
+"""The simulator on wordings of kinds it was not shown, over the office tools and over a bike-repair
+desk it has never met (English descriptions for some tools, pinyin names for others).
+
+Each kind is checked by what is called and with which arguments, or by what the reply does not
+claim: a stated length gives the end time; an hour that could be morning or evening is asked about;
+an e-mail address ends where the ASCII ends; a label with a verb of saying introduces the content;
+a request to look something up reaches the one lookup that takes its value; and a sentence shaped
+like an order is never acknowledged as a statement.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from datetime import datetime
+from typing import Any
+
+import pytest
+
+from handwritten_agent.course.offline.simulator.dates import (
+    ambiguous_times,
+    find_duration,
+    morning_by_default,
+)
+from handwritten_agent.course.offline.simulator.planner import plan_turn
+from handwritten_agent.scenarios.office.tools import office_tools
+from handwritten_agent.tools import ToolRegistry
+
+NOW = datetime(2026, 3, 12, 14, 30)  # a Thursday afternoon
+OFFICE = ToolRegistry(office_tools(tempfile.mktemp(suffix=".db"), "E001")).schemas()
+ACKNOWLEDGED = re.compile(r"知道了|记下了|noted", re.I)
+NO_TOOL = re.compile(r"没有能做这件事|none of the \d+ tools")
+
+
+def fn(name: str, description: str, properties: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "function",
+        "function": {
+            "name": name,
+            "description": description,
+            "parameters": {
+                "type": "object",
+                "properties": properties,
+                "required": list(properties),
+            },
+        },
+    }
+
+
+def text(description: str) -> dict[str, str]:
+    return {"type": "string", "description": description}
+
+
+BIKE = [
+    fn(
+        "book_repair",
+        "Book a repair bench for a time slot. Side effect: creates a booking.",
+        {
+            "bench": text("bench id like BN12"),
+            "start": text("start time, format YYYY-MM-DD HH:MM"),
+            "end": text("end time, format YYYY-MM-DD HH:MM"),
+        },
+    ),
+    fn(
+        "quxiao_weixiu", "取消一个维修单，需要维修单号", {"order_id": text("维修单号，例如 WX1024")}
+    ),
+    fn(
+        "check_parts",
+        "Check whether a spare part is in stock (read only)",
+        {"part": text("part name, e.g. 内胎")},
+    ),
+    fn(
+        "lookup_order",
+        "Look up a repair order by its id, e.g. WX1024 (read only)",
+        {"order_id": text("repair order id like WX1024")},
+    ),
+]
+
+
+def plan(request: str, tools: list[dict[str, Any]]):
+    return plan_turn(request, tools, [], now=NOW)
+
+
+def calls(request: str, tools: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    return [(call.name, call.arguments) for call in plan(request, tools).calls]
+
+
+# -- lengths ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said, minutes",
+    [
+        ("开一个小时", 60),
+        ("一个半钟头", 90),
+        ("半个小时", 30),
+        ("两个小时", 120),
+        ("大概 45 分钟", 45),
+        ("1.5 小时", 90),
+        ("1小时20分钟", 80),
+        # an offset from now, a rate, an ordinal, two lengths: no length of the event
+        ("两小时后提醒我", None),
+        ("提前一个小时到", None),
+        ("每小时一班", None),
+        ("第一个小时", None),
+        ("先开一小时，再开两小时", None),
+    ],
+)
+def test_a_length_is_read_once_and_only_as_a_length(said, minutes):
+    assert find_duration(said) == minutes
+
+
+@pytest.mark.parametrize(
+    "request_text, start, end",
+    [
+        ("BN12 明天下午三点订上，修两个钟头", "2026-03-13 15:00", "2026-03-13 17:00"),
+        ("下周一上午十点半给我订 BN12，半个小时就够", "2026-03-16 10:30", "2026-03-16 11:00"),
+        ("reserve BN12 tomorrow 3pm for 90 分钟", "2026-03-13 15:00", "2026-03-13 16:30"),
+    ],
+)
+def test_a_stated_length_gives_the_end_time(request_text, start, end):
+    assert calls(request_text, BIKE) == [
+        ("book_repair", {"bench": "BN12", "start": start, "end": end})
+    ]
+
+
+def test_a_length_beside_two_times_does_not_override_them():
+    made = calls("BN12 明天下午3点到4点订上，大概两个小时", BIKE)
+    assert made and made[0][1]["end"] == "2026-03-13 16:00", made
+
+
+# -- hours that could be morning or evening --------------------------------------------------------
+
+
+def test_seven_alone_is_asked_and_nine_alone_is_morning():
+    assert ambiguous_times("明天7点") and not morning_by_default("明天7点")
+    assert morning_by_default("明天9点") and not ambiguous_times("明天9点")
+    assert not morning_by_default("明天上午9点") and not morning_by_default("晚上9点")
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["BN12 明天7点订上，一个小时", "今天9点到10点订 BN12", "今天 11 点半订 BN12，修半小时"],
+)
+def test_an_hour_that_could_be_evening_is_asked_never_booked(request_text):
+    reply = plan(request_text, BIKE)
+    assert not reply.calls and reply.kind == "clarify", reply
+    assert "上午还是晚上" in reply.answer, reply.answer
+
+
+def test_a_bare_morning_hour_still_ahead_is_booked_in_the_morning():
+    assert calls("明天9点到10点订 BN12", BIKE) == [
+        ("book_repair", {"bench": "BN12", "start": "2026-03-13 09:00", "end": "2026-03-13 10:00"})
+    ]
+
+
+# -- a lookup before an action filters by the action's number ------------------------------------
+
+
+def test_the_lookup_before_a_booking_asks_for_rooms_that_hold_the_people():
+    made = calls("明天下午3点到4点帮我订个会议室，7个人开会", OFFICE)
+    assert made and made[0][0] == "query_room_availability", made
+    assert made[0][1]["min_capacity"] == 7, made
+
+
+def test_a_capacity_the_user_states_is_kept():
+    made = calls("明天下午3点到4点帮我订个能坐12人的会议室，8个人开会", OFFICE)
+    assert made and made[0][1]["min_capacity"] == 12, made
+
+
+# -- free text: addresses and labels ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "request_text, subject, content",
+    [
+        (
+            "给zhao.min@example.com发封邮件，主题写“例会取消”，内容就说周一的例会取消了，改到周三",
+            "例会取消",
+            "周一的例会取消了,改到周三",
+        ),
+        (
+            "发邮件给ann@x.org，标题写 Offsite moved，正文就写 The offsite is cancelled, see you.",
+            "Offsite moved",
+            "The offsite is cancelled, see you",
+        ),
+        ("Email ann@x.org with subject Lunch and body See you at noon", "Lunch", "See you at noon"),
+    ],
+)
+def test_an_address_next_to_chinese_and_labels_with_a_verb_of_saying(
+    request_text, subject, content
+):
+    made = calls(request_text, OFFICE)
+    assert len(made) == 1 and made[0][0] == "send_notification_email", made
+    arguments = made[0][1]
+    assert re.fullmatch(r"[a-z.]+@[a-z.]+", arguments["to_address"]), arguments
+    assert arguments["subject"] == subject and arguments["content"] == content, arguments
+
+
+def test_say_a_word_is_not_the_content():
+    made = calls("给zhao@example.com发个邮件说一下明天放假", OFFICE)
+    assert made and made[0][1]["content"] == "明天放假", made
+
+
+# -- a lookup is reached by what it takes ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "request_text, tool, arguments",
+    [
+        ("查一下WX2001", "lookup_order", {"order_id": "WX2001"}),
+        ("帮我看下 WX2001 修到哪一步了", "lookup_order", {"order_id": "WX2001"}),
+        ("内胎还有货不？", "check_parts", {"part": "内胎"}),
+        ("查一下内胎", "check_parts", {"part": "内胎"}),
+    ],
+)
+def test_a_lookup_request_reaches_the_one_lookup_that_takes_its_value(
+    request_text, tool, arguments
+):
+    assert calls(request_text, BIKE) == [(tool, arguments)]
+
+
+@pytest.mark.parametrize("request_text", ["查一下刹车线", "看看 WX2001 的发票"])
+def test_a_request_no_tool_fits_exactly_never_says_no_tool_fits_when_one_is_near(request_text):
+    reply = plan(request_text, BIKE)
+    assert not [c for c in reply.calls if c.name in ("book_repair", "quxiao_weixiu")], reply
+    if not reply.calls:
+        assert not ACKNOWLEDGED.search(reply.answer), reply.answer
+
+
+# -- an order is never acknowledged ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "request_text, tools",
+    [
+        ("给自行车打个气", BIKE),
+        ("BN12 明儿傍晚我占一下哈", BIKE),
+        ("下周二上午十点，B501，开两个钟头，15个人", OFFICE),
+        ("要是 WX2001 修好了就帮我通知车主", BIKE),
+        ("把那台车的链条换了吧", BIKE),
+    ],
+)
+def test_a_sentence_shaped_like_an_order_is_never_acknowledged(request_text, tools):
+    reply = plan(request_text, tools)
+    assert not ACKNOWLEDGED.search(reply.answer or ""), reply.answer
+    assert not [c for c in reply.calls if c.name in ("book_repair", "quxiao_weixiu")], reply
+
+
+@pytest.mark.parametrize("request_text", ["同行的同事是张伟和李娜。", "我叫王小明"])
+def test_a_plain_statement_is_still_acknowledged(request_text):
+    reply = plan(request_text, BIKE)
+    assert not reply.calls and ACKNOWLEDGED.search(reply.answer), reply.answer
