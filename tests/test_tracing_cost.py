@@ -381,3 +381,23 @@ def test_a_bill_alert_says_when_a_days_spending_passes_the_line(tmp_path):
         and "1 次调用的费用未知" in message
     )
     assert bill_alert(path, 0.005, day="2000-01-01") is None
+
+
+def test_a_cache_note_goes_to_the_tool_result_of_its_own_run():
+    """Two runs sharing one tracer: a note reported in one run never lands on the other's line."""
+    from handwritten_agent.messages import ToolCall
+    from handwritten_agent.run import ToolCallRecord
+    from handwritten_agent.tools import ToolResult
+
+    tracer = Tracer(redactor=Redactor(environment=False))
+
+    def result(run_id: str, call_id: str) -> AgentEvent:
+        record = ToolCallRecord(ToolCall(call_id, "room_status", "{}"), ToolResult.ok("空闲"), 1.0)
+        return AgentEvent("tool_result", 1, record=record, run_id=run_id)
+
+    tracer.on_event(AgentEvent("tool_cache", 1, run_id="run_a", data={"cache.hit": True}))
+    tracer.on_event(result("run_b", "b1"))
+    tracer.on_event(result("run_a", "a1"))
+    by_run = {line["request_id"]: line for line in tracer.lines}
+    assert by_run["run_b"]["status"] == "success" and "cache.hit" not in by_run["run_b"]
+    assert by_run["run_a"]["status"] == "cached" and by_run["run_a"]["cache.hit"] is True

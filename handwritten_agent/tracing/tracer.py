@@ -172,7 +172,7 @@ class Tracer:
         self.lines: list[dict[str, Any]] = []
         self._runs: dict[str, _RunTotals] = {}
         self._current: str | None = None
-        self._notes: dict[str, Any] = {}
+        self._notes: dict[str, dict[str, Any]] = {}  # per run, for its next tool_result line
         self._lock = threading.RLock()
 
     # ----------------------------------------------------------------------- the hook
@@ -183,7 +183,7 @@ class Tracer:
         """
         if event.kind == "tool_cache":
             with self._lock:
-                self._notes.update(event.data)
+                self._notes.setdefault(event.run_id, {}).update(event.data)
             return
         self.write(self._line(event), event.ts)
         if event.kind == "stop" and self.close_at_stop:
@@ -248,7 +248,7 @@ class Tracer:
             return {**base, **_call_fields(event.call), **_arguments(event.call)}
         if kind == "tool_result" and event.record is not None:
             with self._lock:
-                notes, self._notes = self._notes, {}
+                notes = self._notes.pop(run_id, {})
             return {**base, **self._tool_result(event, notes)}
         if kind == "final":
             return {**base, "answer": event.answer}
