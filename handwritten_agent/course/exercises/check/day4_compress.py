@@ -654,6 +654,35 @@ def _fixed_cases(check: _Check, compress: Callable[..., Any]) -> None:
         )
     check.ok(case, _roles(second))
 
+    case = "开头的 system 消息提到了摘要的标题：它仍是开头的消息，不是之前的摘要"
+    from ....memory import SUMMARY_HEADING
+
+    told = {
+        "role": "system",
+        "content": (
+            f"{SYSTEM_PROMPT}以“{SUMMARY_HEADING}”开头的 system 消息是较早对话的摘要，"
+            "把它当作已知的事实。"
+        ),
+    }
+    mentioning = [told] + history[1:]
+    budget = count_tokens(mentioning) - 1
+    got = _run(check, case, compress, mentioning, marker("- 用户的预算上限是 4300 元"), budget)
+    problem = _structure(mentioning, got, budget)
+    if problem:
+        raise check.fail(
+            case,
+            given=f"开头的 system 消息：{told['content']}",
+            expected=_roles(_head(mentioning) + [summary_message("…")] + mentioning[-8:]),
+            got=_roles(got) if isinstance(got, list) else _short(got, 80),
+            hint=(
+                f"之前的摘要是内容以 {SUMMARY_HEADING} 开头的 system 消息："
+                "用 content.startswith(SUMMARY_HEADING) 认它，不要用 in——一条在中间提到这个标题"
+                "的 system 消息是开头的指示，要原样留在最前面。"
+                + (f"（{problem}）" if problem else "")
+            ),
+        )
+    check.ok(case, "开头的 system 消息原样保留，摘要只有一条")
+
     case = "最近两轮之外没有更早的轮：原样返回"
     short = [history[0]] + history[-8:]
     asked.clear()
