@@ -966,6 +966,7 @@ def day3_loop_exits(check: _Check, run_loop: Callable[..., Any]) -> None:
         ("空回复（content 是空字符串）→ error", reply("")),
         ("content 是 None、也没有工具调用 → error", reply(None)),  # type: ignore[arg-type]
         ("content 只有空白 → error", reply("  \n ")),
+        ("content 只有全角空格和换行（中文输入法打出的空白）→ error", reply("\u3000\u3000\n")),
     ):
         reason, messages, client = outcome(case, [empty], "你好", 5)
         expect(
