@@ -991,8 +991,8 @@ def day4_search_memories(check: _Check, search_memories: Callable[..., list[str]
                 expected="不重复的结果：每条记忆文本只出现一次",
                 got=f"{got}（重复的：{twice}）",
                 hint=(
-                    "同一段文字可能存了不止一次（也可能 MATCH 和 LIKE 都找到了）：返回前去重，"
-                    "例如 list(dict.fromkeys(texts)) 或 SELECT DISTINCT。"
+                    "同一段文字可能存了不止一次（也可能 MATCH 和 LIKE 都找到了）：在 SQL 里去重，"
+                    "SELECT DISTINCT text … LIMIT ?（先去重再取 k 条）。"
                 ),
             )
         owners = {text: owner for owner, text in data}
@@ -1135,6 +1135,31 @@ def day4_search_memories(check: _Check, search_memories: Callable[..., list[str]
         ["我喜欢靠窗的座位"],
         saved_twice,
     )
+
+    # Copies of one memory at both ends, so a LIMIT before removing duplicates keeps only copies in
+    # either order
+    repeated = [("alice", "我喜欢靠窗的座位")] * 2 + [("alice", "靠窗的位置要安静一点")]
+    repeated += [("alice", "我喜欢靠窗的座位")] * 2 + [("bob", "我也喜欢靠窗的座位")]
+    distinct = ["我喜欢靠窗的座位", "靠窗的位置要安静一点"]
+    for case, query in (
+        ("同一条记忆存了四次，k=2：先去重再取 2 条（两个字，LIKE）", "靠窗"),
+        ("同一条记忆存了四次，k=2：先去重再取 2 条（三个字，MATCH）", "靠窗的"),
+    ):
+        got = ask(case, "alice", query, 2, repeated)
+        if sorted(got) != sorted(distinct):
+            raise check.fail(
+                case,
+                given=("alice", query, 2),
+                expected=f"{distinct}（两条不同的记忆都匹配，k=2 就给 2 条）",
+                got=got,
+                hint=(
+                    "先去重再取 k 条：SELECT DISTINCT text … LIMIT ?。先 LIMIT 再在 Python 里去重，"
+                    "重复的几行占掉了名额，结果就比 k 条少。"
+                    if len(got) < len(distinct) and set(got) <= set(distinct)
+                    else "这两条不同的记忆都含查询词，k=2 时两条都要返回，别的不要。"
+                ),
+            )
+        check.ok(case, _brief(got, 40))
 
     _independent_searches(check, search_memories)
 
