@@ -55,7 +55,7 @@ def describe_json_error(error: str | json.JSONDecodeError) -> str:
 
 def _describe_message(message: str) -> str:
     reason = next((zh for en, zh in JSON_ERRORS_ZH if en in message), "不是合法的 JSON")
-    return "缺少逗号或右括号（} 或 ]）" if reason == "缺少逗号" else reason
+    return "缺少逗号、} 或 ]" if reason == "缺少逗号" else reason
 
 
 def _describe_at(message: str, doc: str, pos: int) -> str:
@@ -68,9 +68,7 @@ def _describe_at(message: str, doc: str, pos: int) -> str:
     if "Expecting ',' delimiter" in message:
         closer = CLOSERS_ZH.get(_innermost_open(doc, pos) or "")
         reason = f"缺少逗号或{closer}" if closer else reason
-    return (
-        f"{reason}（文字到这里就结束了）" if not after and reason != "不是合法的 JSON" else reason
-    )
+    return f"{reason}，文字到这里就结束了" if not after and reason != "不是合法的 JSON" else reason
 
 
 def _names_missing_item(message: str) -> bool:

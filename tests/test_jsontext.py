@@ -25,8 +25,8 @@ def _error(text: str) -> json.JSONDecodeError:
         ('[{"a": 1 "b": 2}]', "缺少逗号或右花括号"),
         # brackets and quotes inside strings are text, not structure
         ('{"s": "x}\\"[", "b": 1 "c": 2}', "缺少逗号或右花括号"),
-        ('{"expression": "17 * 9"', "缺少逗号或右花括号（文字到这里就结束了）"),
-        ("[1, 2", "缺少逗号或右方括号（文字到这里就结束了）"),
+        ('{"expression": "17 * 9"', "缺少逗号或右花括号，文字到这里就结束了"),
+        ("[1, 2", "缺少逗号或右方括号，文字到这里就结束了"),
         ('{"a": 1,}', "最后一项后面多了一个逗号"),
         ("[1, 2, ]", "最后一项后面多了一个逗号"),
         ('{"a": 1,\n}\n', "最后一项后面多了一个逗号"),
@@ -45,7 +45,7 @@ def test_reason_from_the_message_alone_names_both_brackets() -> None:
     # The message is the same in an object and in an array: it cannot say which bracket.
     messages = {_error('{"a": 1 "b": 2}').msg, _error("[1 2]").msg}
     assert len(messages) == 1
-    assert describe_json_error(messages.pop()) == "缺少逗号或右括号（} 或 ]）"
+    assert describe_json_error(messages.pop()) == "缺少逗号、} 或 ]"
 
 
 def test_text_containing_a_message_and_unknown_messages() -> None:
