@@ -151,11 +151,6 @@ def find_pairing_problems(messages: Sequence[dict[str, Any]]) -> list[PairingPro
     return problems
 
 
-pairing_problems = find_pairing_problems
-"""The old name of ``find_pairing_problems``, kept while the offline server still imports it; the
-learner's ``pairing_problems`` (Chinese sentences) is ``memory.pairing_problems``."""
-
-
 def message_text(message: dict[str, Any]) -> str:
     """A message's text: ``content`` as a string, or the text parts of multi-part content joined."""
     content = message.get("content")

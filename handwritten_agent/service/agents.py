@@ -45,7 +45,7 @@ from ..messages import ChatModel, ToolCall
 from ..permissions import AuditLog, Policy, PolicyGate, User, approve, reject
 from ..run import AgentEvent
 from ..scenarios.office import OfficeScenario
-from ..storage import connect
+from ..storage import open_sqlite
 from ..tools import ToolResult
 from .models import Models, build_models
 from .settings import ServiceSettings
@@ -122,7 +122,7 @@ def open_office(folder: Path, clock: Callable[[], datetime]) -> OfficeScenario:
             OfficeScenario.create(folder, now=clock)
         except FileExistsError:  # another process created it first: use theirs
             pass
-    connect(
+    open_sqlite(
         database, wal=True
     ).close()  # many runs write at once; WAL lets readers go on (the setting stays in the file)
     return OfficeScenario(folder, clock)

@@ -32,7 +32,7 @@ from typing import Any
 
 from ...agent import Agent, RunResult
 from ...run import ending_line
-from ...storage import connect
+from ...storage import open_sqlite
 
 
 @dataclass(frozen=True)
@@ -189,7 +189,7 @@ def run_case(case: EvalCase, world: World, repeat: int = 0, run_id: str | None =
                 )
 
     database_ok = True
-    with closing(connect(world.db_path, read_only=True)) as db:
+    with closing(open_sqlite(world.db_path, read_only=True)) as db:
         for check in case.state:
             rows = [list(row) for row in db.execute(check.sql).fetchall()]
             if rows != check.rows:

@@ -22,7 +22,7 @@ import re
 from typing import Any
 
 from ...jsontext import loads_bounded
-from ...messages import pairing_problems
+from ...messages import find_pairing_problems
 from .backend import BackendError, ChatRequest
 from .faults import SIMULATOR_MODEL, split_model_name, validate_options
 
@@ -170,9 +170,9 @@ def _validate_assistant_tool_calls(i: int, tool_calls: Any) -> None:
 
 def _validate_tool_pairing(messages: list[dict[str, Any]]) -> None:
     """Every tool message answers the assistant tool calls just before it, and every call gets an
-    answer (``messages.pairing_problems``); the first problem is refused with the real API's
+    answer (``messages.find_pairing_problems``); the first problem is refused with the real API's
     wording."""
-    for problem in pairing_problems(messages):
+    for problem in find_pairing_problems(messages):
         if problem.kind == "orphan":
             raise bad_request(
                 "Invalid parameter: messages with role 'tool' must be a response to a preceeding "

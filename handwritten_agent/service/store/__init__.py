@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from ...permissions.decisions import User
-from ...storage import connect
+from ...storage import open_sqlite, table_columns
 from .migrations import MIGRATIONS, VERSION_TABLE, Migration
 
 TERMINAL = ("completed", "failed", "cancelled")
@@ -218,9 +218,7 @@ class Store:
     def _lock_schema(self, db: Any) -> None:
         """Nothing on SQLite: ``BEGIN IMMEDIATE`` already keeps a second process out."""
 
-    @staticmethod
-    def _columns(db: Any, table: str) -> set[str]:
-        return {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+    _columns = staticmethod(table_columns)
 
     def _lock_run(self, db: Any, run_id: str) -> None:
         """Nothing on SQLite (one writer at a time); PostgreSQL locks the run's row."""
@@ -240,7 +238,7 @@ class Store:
         """
         db = getattr(self._local, "db", None)
         if db is None:
-            db = connect(
+            db = open_sqlite(
                 self.path, autocommit=True, durable=False
             )  # a commit survives the process dying; a power cut may lose the last ones
             self._local.db = db

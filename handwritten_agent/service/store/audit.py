@@ -36,14 +36,13 @@ SQLite service into PostgreSQL (a service moved to PostgreSQL starts its limits 
 from __future__ import annotations
 
 import hashlib
-import json
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ...permissions.audit import _COLUMNS, GRANTED, AuditLog, request_row
+from ...permissions.audit import GRANTED, AuditLog, decision_row, request_row
 
 LIMIT_LOCK_CLASS = 7_270_010
 """The first key of the two-key advisory locks taken per user and tool (the store's own locks use
@@ -125,22 +124,12 @@ class PostgresAuditLog(AuditLog):
     # ------------------------------------------------------------------ writing
 
     def record(self, decision: str, **fields: Any) -> int:
-        unknown = set(fields) - set(_COLUMNS)
-        if unknown:
-            raise TypeError(f"审计日志没有这些字段：{sorted(unknown)}")
-        fields.setdefault("ts", time.time())
-        fields["decision"] = decision
-        for name in ("arguments", "provenance"):
-            if not isinstance(fields.get(name), (str, type(None))):
-                fields[name] = json.dumps(
-                    fields[name], ensure_ascii=False, sort_keys=True, default=str
-                )
-        names = [name for name in _COLUMNS if name in fields]
+        names, values = decision_row(decision, fields)
         with self._db() as db:
             row = db.execute(
                 f"INSERT INTO audit ({', '.join(names)}) VALUES"
                 f" ({', '.join('%s' for _ in names)}) RETURNING id",
-                [fields[name] for name in names],
+                values,
             ).fetchone()
         return int(row["id"])
 
