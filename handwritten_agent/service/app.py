@@ -140,14 +140,6 @@ offers to authorize).
 """
 
 
-def current_user(request: Request) -> User:
-    """The same check for code that has only the request (e.g. an endpoint added to the app from
-    outside).
-    """
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    return _user_for(request.app.state.store, token if scheme.lower() == "bearer" else None)
-
-
 def public_run(run: dict[str, Any], viewer: User | None = None) -> dict[str, Any]:
     """What the API shows of a run (no internal state, no owner id). A ``viewer`` who is not the
     run's owner (an approver) sees its texts with secrets and personal data masked, as the
@@ -537,7 +529,6 @@ __all__ = [
     "CurrentUser",
     "authenticated_user",
     "create_app",
-    "current_user",
     "error_response",
     "from_environment",
     "public_run",

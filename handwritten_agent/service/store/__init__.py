@@ -473,21 +473,6 @@ class Store:
             return None
         return _run_row(row)
 
-    def update_run(self, run_id: str, **fields: Any) -> dict[str, Any]:
-        if "status" in fields and fields["status"] not in STATUSES:
-            raise ValueError(f"unknown status {fields['status']!r}")
-        if "pending" in fields:
-            fields["pending"] = json.dumps(fields["pending"], ensure_ascii=False)
-        fields["updated_at"] = self.clock()
-        names = ", ".join(f"{name} = ?" for name in fields)
-        with self._write(serial=False) as db:
-            self._touch(run_id)
-            db.execute(
-                f"UPDATE runs SET {names} WHERE id = ?", (*fields.values(), run_id)
-            )  # names are ours, values bound
-            row = db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
-        return _run_row(row)
-
     def finish(
         self,
         run_id: str,
@@ -788,10 +773,6 @@ class Store:
             (user.id, session_id),
         ).fetchone()
         return json.loads(row["history"]) if row else []
-
-    def save_history(self, user: User, session_id: str, history: list[dict[str, Any]]) -> None:
-        with self._write() as db:
-            self._save_history(db, user, session_id, history)
 
     def _save_history(
         self, db: sqlite3.Connection, user: User, session_id: str, history: list[dict[str, Any]]
