@@ -1,8 +1,9 @@
 """Checkers for the Day 2 exercises (提示词 + JSON).
 
 Left out: judging a tool prompt's wording — 2.3 checks what the prompt states (names, descriptions,
-types, enums, required, the reply format), what the simulator reads from it, and which calls it then
-makes.
+types, enums, required, the reply format), what the simulator reads from it, which calls it then
+makes, and that each set of tools gets its own prompt (one returned again for other tools is state
+kept between calls).
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ The check judges what the learner's compression keeps, on conversations nobody h
    message — tool results too — in what the model is asked to summarize, a length limit that brings
    the request down to the low-water mark (the summary fills at most 60% of the room the budget
    leaves once the system messages and the last two rounds are counted), the earlier summary handed
-   over at the next compression (one summary, never two), a history with nothing older than its last
+   over at the next compression (one summary, never two), a head system message that only mentions
+   the summary heading kept in the head, a history with nothing older than its last
    two rounds returned as it is, the input unchanged, and no use of the package's
    ``compress``/``Summarizer``;
 2. three conversations generated from seeds — facts with values drawn at random (budgets, allergies,
