@@ -10,6 +10,7 @@ used.
                one
 - ``poisoned`` test servers whose tools lie (tool poisoning, a description changed after approval)
 - ``startup``  a server child's fast start (skips an optional import that costs seconds)
+- ``cli``      the server's command line (``python -m handwritten_agent.mcp_tools``)
 
 Left out: resources, prompts, sampling, roots, elicitation and OAuth — only tools are used here.
 The package is named ``mcp_tools`` so that it never hides the SDK's top-level ``mcp`` package.

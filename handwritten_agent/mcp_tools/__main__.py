@@ -1,10 +1,10 @@
-"""``python -m handwritten_agent.mcp_tools``: the same as ``python -m handwritten_agent
-mcp-serve``.
+"""``python -m handwritten_agent.mcp_tools``: the same server as ``python -m handwritten_agent
+mcp-serve`` (``cli``), with a fast start.
 """
 
 import sys
 
-from ..course.cli.mcp import main
+from .cli import main
 from .startup import skip_slow_optional_imports
 
 if __name__ == "__main__":
