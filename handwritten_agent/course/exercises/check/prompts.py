@@ -319,16 +319,29 @@ def prompt_problems(prompt: str, tools: list[dict[str, Any]]) -> list[tuple[str,
         name, description = spec["name"], spec.get("description", "")
         if not mentions(prompt, name):
             glued = name in prompt
+            folded = next(
+                (
+                    prompt[m.start() : m.end()]
+                    for m in re.finditer(re.escape(name), prompt, re.I)
+                    if prompt[m.start() : m.end()] != name
+                ),
+                None,
+            )
             problems.append(
                 (
                     f"写出工具 {name} 的名字",
                     f"提示词里有工具名 {name}（前后用空格或标点隔开）",
-                    excerpt(prompt, *([name] if glued else [])),
+                    excerpt(prompt, *([name] if glued else [folded] if folded else [])),
                     (
                         "工具名和别的字连在了一起，模型分不出哪里是名字：名字之间用逗号、"
                         "换行或列表隔开。"
                         if glued
-                        else "每个工具都要写出 name：模型要用这个名字调用它。"
+                        else (
+                            f"提示词里写的是 {folded}：工具名要一字不差，大小写也不能改——模型照着"
+                            f"写出的名字调用，{folded} 这个工具不存在。"
+                            if folded
+                            else "每个工具都要写出 name：模型要用这个名字调用它。"
+                        )
                     ),
                 )
             )
