@@ -10,6 +10,7 @@ like an order is never acknowledged as a statement.
 
 from __future__ import annotations
 
+import json
 import re
 import tempfile
 from datetime import datetime
@@ -17,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from handwritten_agent.course.offline.backend import ChatRequest
+from handwritten_agent.course.offline.simulator import CourseSimulator
 from handwritten_agent.course.offline.simulator.dates import (
     ambiguous_times,
     find_duration,
@@ -251,3 +254,119 @@ def test_a_sentence_shaped_like_an_order_is_never_acknowledged(request_text, too
 def test_a_plain_statement_is_still_acknowledged(request_text):
     reply = plan(request_text, BIKE)
     assert not reply.calls and ACKNOWLEDGED.search(reply.answer), reply.answer
+
+
+# -- conditions: numbers compared, yes-or-no questions, pronouns, the branch that does nothing ----
+
+PARTS = [
+    fn(
+        "check_parts",
+        "Check how many of a spare part are in stock (read only)",
+        {"part": text("part name, e.g. 内胎")},
+    ),
+    fn(
+        "dinggou_peijian",
+        "订购配件：配件名、数量、单价",
+        {
+            "part": text("配件名称，例如 刹车片"),
+            "qty": {"type": "integer", "description": "数量"},
+            "unit_price": {"type": "number", "description": "单价（元）"},
+        },
+    ),
+    fn(
+        "tongzhi_kehu",
+        "给客户发通知短信",
+        {
+            "customer_ids": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "客户编号列表，例如 K001",
+            },
+            "content": text("短信内容"),
+        },
+    ),
+    fn(
+        "find_customer",
+        "Find a customer by id, e.g. K001: name, tier and loyalty points (read only)",
+        {"customer_id": text("customer id like K001")},
+    ),
+]
+
+
+def run(request: str, results: dict[str, Any]) -> tuple[list[tuple[str, dict[str, Any]]], str]:
+    """The whole simulator over ``PARTS``; each tool answers with ``results[name]``."""
+    messages: list[dict[str, Any]] = [{"role": "user", "content": request}]
+    made: list[tuple[str, dict[str, Any]]] = []
+    for _ in range(5):
+        reply = SIMULATOR.complete(ChatRequest(model="course-sim", messages=messages, tools=PARTS))
+        if not reply.tool_calls:
+            return made, reply.content or ""
+        messages.append({"role": "assistant", "content": None, "tool_calls": reply.tool_calls})
+        for call in reply.tool_calls:
+            name = call["function"]["name"]
+            made.append((name, json.loads(call["function"]["arguments"])))
+            body = {"success": True, "data": results.get(name, {}), "error": None}
+            messages.append(
+                {"role": "tool", "tool_call_id": call["id"], "content": json.dumps(body)}
+            )
+    return made, ""
+
+
+SIMULATOR = CourseSimulator(now=NOW)
+EFFECTS = ("dinggou_peijian", "tongzhi_kehu")
+
+
+@pytest.mark.parametrize(
+    "request_text, stock, acts",
+    [
+        ("如果内胎的库存少于 5 个，就订购内胎 10 个，单价 25", 2, True),
+        ("如果内胎的库存少于 5 个，就订购内胎 10 个，单价 25", 8, False),
+        ("看下内胎库存够不够 5 个？不够就算了，够就订购内胎 10 个，单价 25", 3, False),
+    ],
+)
+def test_a_number_the_condition_compares_decides_it(request_text, stock, acts):
+    made, answer = run(request_text, {"check_parts": {"part": "内胎", "stock": stock}})
+    assert made and made[0][0] == "check_parts", made
+    ordered = [args for name, args in made if name == "dinggou_peijian"]
+    assert bool(ordered) == acts, (made, answer)
+    if not acts:
+        assert "不成立" in answer and "没有合适的工具" not in answer, answer
+
+
+@pytest.mark.parametrize(
+    "request_text, points, acts",
+    [
+        (
+            "查下 K007 积分有没有超过 5000，超过了就给他发短信说可以兑换礼品，没超过就不用发",
+            8200,
+            True,
+        ),
+        (
+            "查下 K007 积分有没有超过 5000，超过了就给他发短信说可以兑换礼品，没超过就不用发",
+            3100,
+            False,
+        ),
+        ("要是 K007 的积分不少于 3000，就通知她：积分可以兑换了；不然就算了", 3000, True),
+    ],
+)
+def test_a_yes_or_no_question_then_its_answer_is_a_condition_and_he_is_the_one_named(
+    request_text, points, acts
+):
+    customer = {"id": "K007", "name": "周敏", "tier": "silver", "points": points}
+    made, answer = run(request_text, {"find_customer": customer})
+    sent = [args for name, args in made if name == "tongzhi_kehu"]
+    assert bool(sent) == acts, (made, answer)
+    if acts:
+        assert sent[0]["customer_ids"] == ["K007"], sent
+    assert "没有合适的工具" not in answer, answer  # the branch that does nothing asks for nothing
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["K007 是不是金卡会员？是就给她发短信：感谢支持", "如果 K007 是金卡会员，就通知他：感谢支持"],
+)
+def test_a_condition_on_what_something_is_is_asked_when_the_value_is_in_other_words(request_text):
+    customer = {"id": "K007", "name": "周敏", "tier": "silver", "points": 10}
+    made, answer = run(request_text, {"find_customer": customer})
+    assert not [name for name, _ in made if name in EFFECTS], (made, answer)
+    assert "已发送" not in answer and "已通知" not in answer, answer

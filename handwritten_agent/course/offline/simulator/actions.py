@@ -227,13 +227,17 @@ def tool_action(name: str, description: str) -> str | None:
     words = split_identifier(name)
     if words and words[0] in NAME_VERBS:
         return NAME_VERBS[words[0]]
-    lead = _DESCRIPTION_LEAD.sub("", normalize(description).strip())[:12]
-    hits = []
-    for family, regex in list(_ZH_RE.items()) + list(_EN_RE.items()):
-        match = regex.search(lead)
-        if match:
-            hits.append((match.start(), family))
-    return min(hits)[1] if hits else None
+    plain = normalize(description).strip()
+    # "内部工具：预订会议室" after its label; else "订购配件：配件名、数量", the label is the verb
+    for lead in (_DESCRIPTION_LEAD.sub("", plain)[:12], plain[:12]):
+        hits = []
+        for family, regex in list(_ZH_RE.items()) + list(_EN_RE.items()):
+            match = regex.search(lead)
+            if match:
+                hits.append((match.start(), family))
+        if hits:
+            return min(hits)[1]
+    return None
 
 
 def is_read_only(action: str | None) -> bool:

@@ -746,6 +746,8 @@ def _final_answer(
             )
             questions = True
     for segment in unmatched:
+        if _NOTHING_BRANCH.search(segment.text):
+            continue  # "不是的话就算了": the branch where nothing is done asks for nothing
         if (segment.question or REQUEST_WORDS.search(segment.text)) and not is_small_talk(
             segment.text
         ):
@@ -755,6 +757,17 @@ def _final_answer(
             [], fallback_reply(user_text, [p.spec for p in profiles.values()], lang), "fallback"
         )
     return Plan([], compose_answer(items, notes, lang), "clarify" if questions else "final")
+
+
+# the other branch of a condition when it says to do nothing ("不然就算了", "没超过就不用发",
+# "没出来就先别约", "otherwise don't")
+_NOTHING_BRANCH = re.compile(
+    r"^(?:否则|不然|要不然|要不|如果|要是|假如|若)?\s*(?:不|没|无)[^，,。；;]{0,12}?"
+    r"(?:的话)?\s*(?:那)?(?:就)?\s*(?:先)?(?:算了|不用|不必|别|不要|免了|拉倒|甭)"
+    r"|^(?:否则|不然|要不然)\s*(?:就)?\s*(?:算了|不用|不必|别|不要|免了|拉倒|甭)"
+    r"|^(?:otherwise|if not|else)\b.*\b(?:don't|do not|skip|leave it)\b",
+    re.I,
+)
 
 
 def plan_turn(

@@ -53,7 +53,9 @@ from ....messages import message_text
 from .actions import is_read_only, tool_action
 from .answer import AnswerItem, compose_answer
 from .arguments import FillContext, Param, classify, fill_arguments, params_of
+from .arguments.carry import objects_in
 from .choose import MIN_SCORE, profile, score
+from .fieldwords import field_label, synonyms, words_of
 from .planner import Plan, PlannedCall, quoted_spans
 from .results import OK, read_result, tool_text
 from .text import find_numbers, language, normalize, tokens
@@ -210,6 +212,15 @@ _ELSE = re.compile(
     r"不行的话|\botherwise\b|\bif not\b)\s*(?P<rest>[^。；;！!？?]*)",
     re.I,
 )
+# "积分有没有超过 5000，超过了就发…": a yes-or-no question, then a clause that acts on its answer
+_YES_NO = re.compile(r"有没有|是不是|是否|能不能|够不够|[吗么]\s*$|没有?\s*$|(.)不\1")
+_ANSWER_THEN = re.compile(
+    r"(?:^|(?<=[，,；;。？?！!\s]))(?P<yes>[^，,。；;！!？?就]{1,8}?)\s*(?:那)?就(?!是)"
+)
+# the other branch said with a negation ("没超过就不用发", "不够就算了")
+_NEGATED_BRANCH = re.compile(
+    r"(?:^|(?<=[，,；;。？?！!\s]))(?:不|没)[^，,。；;就]{0,8}(?:的话)?\s*就"
+)
 _NOT_A_CONDITION = {"没有", "没", "不是", "不行", "不", "不然"}  # "没有的话…": the other branch
 _POLITE = re.compile(
     r"^(?:您|你)?(?:可以|方便|可能|行|能行|不麻烦|不介意|愿意|possible|you can|"
@@ -249,10 +260,30 @@ def conditions(request: str) -> list[Condition]:
             or _ELSE.match(match[0])
         ):
             continue
+        if match["bare"] and len(cond) <= 3:
+            # "看看积分是不是超过 5000，是的话…": the condition is the question just before
+            before = re.split(r"[，,；;。]", text[: match.start()].rstrip("，, "))[-1].strip()
+            cond = before or cond
         rest = text[match.end() :]
         other = _ELSE.search(rest)
         then = rest[: other.start()] if other else re.split(r"[。；;！!]", rest)[0]
         found.append(Condition(cond, match.group(0), then, other["rest"] if other else ""))
+    if found:
+        return found
+    for match in _ANSWER_THEN.finditer(text):
+        before = re.split(r"[，,；;。]", text[: match.start()].rstrip("，,？?！! "))[-1].strip()
+        if (
+            not before
+            or any(a <= match.start() < b for a, b in content)
+            or _NEGATED_BRANCH.match(text, match.start())
+            or not _YES_NO.search(before)
+        ):
+            continue
+        rest = text[match.end() :]
+        other = _ELSE.search(rest) or _NEGATED_BRANCH.search(rest)
+        then = rest[: other.start()] if other else re.split(r"[。；;！!]", rest)[0]
+        otherwise = rest[other.end() :] if other else ""
+        return [Condition(before, f"{before}，{match.group(0)}", then, otherwise)]
     return found
 
 
@@ -265,6 +296,10 @@ def _speaks_to(condition: Condition, call: PlannedCall, raw: str) -> bool:
     wanted = _words(condition.text) - _STOP_TOKENS
     if not wanted:
         return True  # "有的话": the condition is the lookup's own outcome
+    if _compared(condition, raw) is not None:
+        return True  # "积分超过 5000": a number of the result decides it
+    if _is_equality(condition):
+        return _equals(condition, raw) is not None  # "是金卡会员": only a value that says so
     given = set(tokens(" ".join(map(str, call.arguments.values()))))
     return bool((wanted - given) & _words(raw))
 
@@ -283,8 +318,89 @@ def _empty(value: Any) -> bool:
     return False
 
 
+_GREATER = r"超过了?|大于|高于|多于|more than|over|above|greater than"
+_AT_LEAST = r"不少于|不低于|至少|达到了?|够不够|满|够|at least"
+_AT_MOST = r"不超过|不高于|不多于|at most|no more than"
+_LESS = r"少于|低于|小于|不足|不到|less than|fewer than|below|under"
+_COMPARE = re.compile(
+    rf"(?P<what>[\u4e00-\u9fffA-Za-z_ ]{{1,16}}?)\s*(?:有没有|是否|是不是|有|is|are)?\s*"
+    rf"(?P<op>{_AT_MOST}|{_AT_LEAST}|{_GREATER}|{_LESS})\s*"
+    r"(?P<n>\d+(?:\.\d+)?(?:\s*[万千])?|[一二两三四五六七八九十百千万]+)",
+    re.I,
+)
+
+
+def _compared(condition: Condition, raw: str) -> bool | None:
+    """A condition that compares a number ("积分超过 5000", "库存不少于 3 个") decided by the one
+    numeric field of the result its words name (by the field's name, label or synonyms); None when
+    it compares nothing, or no single field answers it."""
+    match = _COMPARE.search(normalize(condition.text))
+    numbers = find_numbers(match["n"]) if match else []
+    if not match or not numbers:
+        return None
+    what = re.sub(r"[A-Za-z]+\d+|的", "", match["what"]).strip().lower()
+    bound = numbers[0].value
+    view = read_result(raw)
+    if view.status != OK:
+        return None
+    values = set()
+    for item in objects_in(view.value):
+        for key, value in item.items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                continue
+            names = {key.lower(), field_label(key, "zh"), *synonyms(key), *words_of(key)}
+            if what and any(len(n) >= 2 and (n in what or what in n) for n in names if n):
+                values.add(float(value))
+    if len(values) != 1:
+        return None
+    value, op = values.pop(), match["op"].lower()
+    if re.fullmatch(_AT_MOST, op, re.I):
+        return value <= bound
+    if re.fullmatch(_AT_LEAST, op, re.I):
+        return value >= bound
+    if re.fullmatch(_GREATER, op, re.I):
+        return value > bound
+    return value < bound
+
+
+_IS = re.compile(
+    r"^(?P<what>[^，,。?？]{0,16}?)(?:是不是|是否是?|是|为|属于)(?P<value>[^，,。?？]{1,16})$"
+)
+
+
+def _equals(condition: Condition, raw: str) -> bool | None:
+    """A condition that says what something is ("C017 是金卡会员"): True when a result's text value
+    is what it names (the same word, either way round); None when no value says so — a value in
+    other words ("normal" for 金卡) is not read as a no, it is asked about."""
+    match = _IS.match(re.sub(r"[A-Za-z]+\d+", "", normalize(condition.text)).strip())
+    if not match or _COMPARE.search(normalize(condition.text)):
+        return None
+    said = match["value"].strip().lower()
+    view = read_result(raw)
+    if view.status != OK:
+        return None
+    for item in objects_in(view.value):
+        for value in item.values():
+            if isinstance(value, str) and 2 <= len(value.strip()) <= 20:
+                shown = normalize(value).strip().lower()
+                if shown in said or said in shown:
+                    return True
+    return None
+
+
+def _is_equality(condition: Condition) -> bool:
+    text = re.sub(r"[A-Za-z]+\d+", "", normalize(condition.text)).strip()
+    return bool(_IS.match(text)) and not _COMPARE.search(normalize(condition.text))
+
+
 def _holds(condition: Condition, done: PlannedCall, raw: str) -> bool:
-    """A result that speaks to the condition: found something, and every id the condition names."""
+    """A result that speaks to the condition: a number it compares, as compared; else found
+    something, and every id the condition names."""
+    compared = _compared(condition, raw)
+    if compared is not None:
+        return compared
+    if _is_equality(condition):
+        return bool(_equals(condition, raw))
     view = read_result(raw)
     ids = {
         w
@@ -372,7 +488,8 @@ _ITEM = re.compile(
     rf"(?:[，,、\s]*(?:每(?P=unit2)|每个|单价|各)\s*(?:是|为)?\s*(?P<price2>{_NUM}){_YUAN})?"
 )
 _ITEM_LEAD = re.compile(
-    r"^(?:再|还有|以及|和|跟|买|要|采购|购买|申请|提交|帮我|另外|外加|加上|" r"然后|并且)+"
+    r"^(?:再|还有|以及|和|跟|买|要|采购|购买|申购|订购|下单|订|申请|提交|帮我|另外|外加|加上|"
+    r"然后|并且|那就|就)+"
 )
 _QUANTITY = re.compile(r"quantit|qty|count|number of|amount of|数量|个数|件数|台数", re.I)
 _PRICE_FIELD = re.compile(r"price|cost|单价|价格|金额|费用", re.I)
@@ -475,6 +592,14 @@ def _item_arguments(call: PlannedCall, params: list[Param], field: Param, item: 
     return arguments
 
 
+def acted_items(request: str) -> list[Item]:
+    """The items the request acts on: not those inside a condition ("库存少于 5 个就订 10 个")."""
+    text = normalize(request)
+    for condition in conditions(request):
+        text = text.replace(condition.text, " ")
+    return items(text)
+
+
 def split_items(plan: Plan, request: str, specs: list[Spec], conv: Conversation) -> Plan:
     """One call per item the request names ("显示器 2 台每台 1299；键盘 3 个每个 199") to a tool
     that takes one item, each call's item, quantity and price from its own item; a question when
@@ -486,7 +611,7 @@ def split_items(plan: Plan, request: str, specs: list[Spec], conv: Conversation)
         params = params_of(spec)
         field = None if reads(spec) else _one_item_tool(params)
         own = normalize(f"{spec.get('name', '')} {spec.get('description') or ''}")
-        named = [i for i in items(request) if i.name not in own] if field else []
+        named = [i for i in acted_items(request) if i.name not in own] if field else []
         if not named:
             out.append(call)
             continue
@@ -518,7 +643,7 @@ def items_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation)
     """One call per named item, each call's values from one item."""
     params = params_of(spec)
     own = normalize(f"{spec.get('name', '')} {spec.get('description') or ''}")
-    named = [i for i in items(request) if i.name not in own]  # not the tool's own object
+    named = [i for i in acted_items(request) if i.name not in own]  # not the tool's own object
     if len(named) < 2 or not any(map(_is_item, params)) or any(p.type == "array" for p in params):
         return None
     made = (*conv.planned, *(done for done, _ in conv.results))

@@ -699,6 +699,15 @@ class _Filler:
             ]
             # "除了 C002 以外的客户": who is left out is said, who is meant is not — nothing here to
             # fill the list with
+            if not found and _POINTS_BACK.search(self.segment):
+                # "如果 C017 是金卡会员，就给他发短信": "他" is the one id the request names
+                named = {
+                    value
+                    for regex in patterns_of(item)
+                    for value, span in find_pattern(regex, self.sources[2], wants_upper(item))
+                    if not excluded(span, self.sources[2])
+                }
+                found = [(named.pop(), (0, 0))] if len(named) == 1 else []
         elif kind == "city":
             found = find_cities(self.context, self.english)
         else:
@@ -707,6 +716,11 @@ class _Filler:
             list(dict.fromkeys(value for value, _ in found)) or None
         )  # each one once, however many patterns found it
 
+
+# a word that points back at someone the request named ("给他发", "通知这位客户")
+_POINTS_BACK = re.compile(
+    r"(?<![其])[他她它](?!人)|这位|这个客户|该客户|对方|\b(?:him|her|them|this customer)\b", re.I
+)
 
 # "内容和上次一样", "跟之前那条一样", "同上": the text is one said before, not these words
 SAME_AS_BEFORE = re.compile(

@@ -154,8 +154,8 @@ AMOUNT_WORDS = re.compile(r"amount|money|price|sum|金额|数额|钱|价格")
 # A thing to buy, order or hand over: named in the request by the words around a quantity ("买 5 把
 # 人体工学椅").
 THING_WORDS = re.compile(
-    r"\b(?:item|items|product|goods|article|thing|merchandise)\b|物品|商品|物资|货品|品名|东西|产品"
-    r"|物件|用品|设备|商品名"
+    r"\b(?:item|items|product|goods|article|thing|merchandise|part|parts|component|supplies)\b"
+    r"|物品|商品|物资|货品|品名|东西|产品|物件|用品|设备|商品名|配件|零件|部件|耗材|器材|材料|备件"
 )
 # "customer_ids 为空时发给全部客户", "empty means everyone": a parameter whose absence widens the
 # action to everything.
