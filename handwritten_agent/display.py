@@ -103,7 +103,7 @@ def format_event(event: AgentEvent) -> str:
     if event.kind == "stop" and event.run is not None:
         run = event.run
         return f"结束：{ending_zh(run.stop_reason)}（stop_reason={run.stop_reason}）" + (
-            f"（{run.error}）" if run.error else ""
+            f"：{run.error}" if run.error else ""
         )
     if event.kind == "run_start":
         return "（继续运行）" if event.data.get("resumed") else "开始运行"

@@ -45,7 +45,7 @@ def parse_arguments(arguments: dict[str, Any] | str | None) -> dict[str, Any]:
         value = loads_bounded(text)
     except json.JSONDecodeError as exc:
         raise ValueError(
-            f"参数不是合法的 JSON（{describe_json_error(exc.msg)}，在第 {exc.pos}"
+            f"参数不是合法的 JSON（{describe_json_error(exc)}，在第 {exc.pos}"
             f" 个字符附近）：{shorten(text, 200)}。"
             '请只发送一个 JSON 对象，例如 {"name": "value"}。'
         ) from exc

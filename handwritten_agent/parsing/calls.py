@@ -34,7 +34,7 @@ def _syntax_failure(block_text: str) -> _Failure:
     try:
         _loads(repaired)
     except json.JSONDecodeError as exc:
-        reason = describe_json_error(exc.msg)
+        reason = describe_json_error(exc)
         near = repaired[max(0, exc.pos - 12) : exc.pos + 12].replace("\n", " ")
         return _Failure(
             f"JSON 格式错误（{reason}，位置在“{near}”附近）",

@@ -8,6 +8,7 @@ as code.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -233,6 +234,8 @@ def _reason(exc: ValueError) -> str:
     """The Chinese reason of a decoding error: ours are Chinese already, ``json``'s are
     translated.
     """
+    if isinstance(exc, json.JSONDecodeError):
+        return describe_json_error(exc)
     text = str(exc)
     return text if not text.isascii() else describe_json_error(text)
 

@@ -221,7 +221,7 @@ def check_json_body(body: bytes) -> JSONResponse | None:
         return error_response(
             400,
             "invalid_json",
-            f"请求体不是合法的 JSON（{describe_json_error(exc.msg)}，在第 {exc.pos} 个字符附近）。",
+            f"请求体不是合法的 JSON（{describe_json_error(exc)}，在第 {exc.pos} 个字符附近）。",
         )
     except ValueError as exc:  # raised by loads_bounded or _bounded_int: our own words
         reason = str(exc) if re.search("[\u4e00-\u9fff]", str(exc)) else "数字或嵌套超出了限制"

@@ -32,6 +32,24 @@ STATUS_ZH = {
 written).
 """
 
+FINISH_ZH = {
+    "tool_calls": "要调工具",
+    "stop": "说完了",
+    "length": "被截断",
+    "content_filter": "被过滤",
+    "refusal": "拒绝回答",
+}
+"""A model call's ``finish_reason`` in Chinese; the table shows both, e.g.
+``要调工具（tool_calls）`` (the English is what a learner matches against the API)."""
+
+
+def _finish(value: Any) -> str:
+    if not value:
+        return ""
+    words = FINISH_ZH.get(str(value))
+    return f"{words}（{value}）" if words else str(value)
+
+
 KIND_NAMES = {
     "permission": "权限",
     "cache": "缓存",
@@ -74,7 +92,7 @@ def run_rows(run: TraceRun, width: int = 60, *, timings: bool = True) -> list[di
                     "内容": shorten(what, width),
                     "耗时 ms": _ms(line.get("duration_ms")),
                     "tokens 入/出": _tokens(line),
-                    "状态": str(line.get("finish_reason") or ""),
+                    "状态": _finish(line.get("finish_reason")),
                 }
             )
         elif event == "tool_result":
@@ -203,4 +221,4 @@ def format_steps(source: Any, width: int = 60, *, timings: bool = True) -> str:
     return "\n\n".join(blocks) if blocks else "（trace 里没有运行）"
 
 
-__all__ = ["COLUMNS", "STATUS_ZH", "format_steps", "run_rows", "steps_table"]
+__all__ = ["COLUMNS", "FINISH_ZH", "STATUS_ZH", "format_steps", "run_rows", "steps_table"]
