@@ -99,6 +99,15 @@ CUT_OFF: dict[str, str] = {
 is the value).
 """
 
+TIMEOUT_ERROR = (
+    "{seconds:g} 秒的时间预算在第 {step} 步之后用完了。"
+    "请调大 Agent(max_seconds=...)，或者把任务拆小。"
+)
+MAX_STEPS_ERROR = (
+    "{steps} 步之后仍然没有最终回答：模型一直在调用工具。"
+    "请查看最后几步是否在兜圈子，或者调大 Agent(max_steps=...)。"
+)
+
 
 class Agent:
     """A tool-calling agent: one client, one registry, bounded by ``max_steps`` and
@@ -253,52 +262,24 @@ class Agent:
                     return
                 _tool_messages_in_call_order(messages)
             for index in range(len(steps) + 1, self.max_steps + 1):
-                elapsed = time.perf_counter() - started
-                if self.max_seconds is not None and elapsed > self.max_seconds:
-                    yield stop(
-                        "timeout",
-                        error=(
-                            f"{self.max_seconds:g} 秒的时间预算在第 {index - 1} 步之后用完了。"
-                            "请调大 Agent(max_seconds=...)，或者把任务拆小。"
-                        ),
-                    )
+                late = self._late(started, index)  # max_seconds used up: why; None if not
+                if late is not None:
+                    yield stop("timeout", error=late)
                     return
                 context = HookContext(run.run_id, index)
                 reply = yield from self._call_model(run, context)
-                if isinstance(
-                    reply, str
-                ):  # HTTP, network, timeout, a script run dry: end, and say so
+                # HTTP, network, timeout, a script run dry: end, and say so
+                if isinstance(reply, str):
                     yield stop("error", error=reply)
                     return
-
-                # an unfinished reply is neither an answer nor calls to run: end, and say why
-                cut = CUT_OFF.get(reply.finish_reason or "")
-                if cut is not None:
-                    yield stop(reply.finish_reason, error=(f"第 {index} 步：{cut}"))  # type: ignore[arg-type]
+                unusable = _unusable(reply, index)  # cut off, refused or empty: why the run ends
+                if unusable is not None:
+                    yield stop(unusable[0], error=unusable[1])
                     return
-                if not reply.tool_calls:  # no tool wanted: this is the answer, unless it is empty
-                    if reply.refusal and not (reply.content or "").strip():
-                        yield stop(
-                            "refusal",
-                            error=f"第 {index} 步模型拒绝了这个请求：{reply.refusal}",
-                        )
-                        return
-                    if not (reply.content or "").strip():
-                        yield stop(
-                            "error",
-                            error=(
-                                f"第 {index} 步模型返回了空回复（没有文字，也没有工具调用，"
-                                f"finish_reason={reply.finish_reason!r}）。请重试，或确认这个模型支"
-                                f"持工具调用。"
-                            ),
-                        )
-                        return
-                    messages.append(reply.to_message())
-                    note = (
-                        self.hooks.review_answer(reply.content, run, context)
-                        if index < self.max_steps
-                        else None
-                    )
+                messages.append(reply.to_message())  # echoed exactly: same ids, same argument text
+                # no tool wanted: this is the answer, unless a hook objects
+                if not reply.tool_calls:
+                    note = self._review(reply.content, run, context)
                     if note is not None:  # e.g. it claims what no tool did: tell the model, go on
                         messages.append({"role": "user", "content": note})
                         yield event(
@@ -309,23 +290,30 @@ class Agent:
                     yield event("final", index, answer=reply.content)
                     yield stop("final", answer=reply.content)
                     return
-
-                messages.append(reply.to_message())  # echoed exactly: same ids, same argument text
                 # every call answered, in the order the model made them
                 yield from self._handle_calls(reply.tool_calls, run, {})
                 if run.paused:
                     yield stop("needs_confirmation")
                     return
-
-            yield stop(
-                "max_steps",
-                error=(
-                    f"{self.max_steps} 步之后仍然没有最终回答：模型一直在调用工具。"
-                    "请查看最后几步是否在兜圈子，或者调大 Agent(max_steps=...)。"
-                ),
-            )
+            yield stop("max_steps", error=MAX_STEPS_ERROR.format(steps=self.max_steps))
         except StopRun as exc:  # a hook ended the run (a budget, a cancel)
             yield stop(exc.reason, answer=run.answer, error=exc.message)
+
+    def _late(self, started: float, index: int) -> str | None:
+        """Why step ``index`` may not start: ``max_seconds`` have passed; None while time is
+        left.
+        """
+        if self.max_seconds is None or time.perf_counter() - started <= self.max_seconds:
+            return None
+        return TIMEOUT_ERROR.format(seconds=self.max_seconds, step=index - 1)
+
+    def _review(self, answer: str | None, run: RunResult, context: HookContext) -> str | None:
+        """The hooks' note on an answer (e.g. it claims what no tool did), or None to accept it.
+        The last step is not reviewed: no step is left to act on a note.
+        """
+        if context.step >= self.max_steps:
+            return None
+        return self.hooks.review_answer(answer, run, context)
 
     def _call_model(
         self, run: RunResult, context: HookContext
@@ -479,6 +467,26 @@ def _last_run(events: Iterator[AgentEvent]) -> RunResult:
     if run is None:
         raise RuntimeError("运行没有以 stop 事件结束：这是 Agent 循环本身的错误。")
     return run
+
+
+def _unusable(reply: ChatResult, step: int) -> tuple[StopReason, str] | None:
+    """Why a reply can be neither an answer nor calls to run, as (stop reason, error); None if it
+    can be. An unfinished reply (``CUT_OFF``) runs none of its calls; a reply without calls must
+    have words, and a refusal without words ends the run as ``refusal``.
+    """
+    cut = CUT_OFF.get(reply.finish_reason or "")
+    if cut is not None:
+        return reply.finish_reason, f"第 {step} 步：{cut}"  # type: ignore[return-value]
+    if reply.tool_calls:
+        return None
+    if reply.refusal and not (reply.content or "").strip():
+        return "refusal", f"第 {step} 步模型拒绝了这个请求：{reply.refusal}"
+    if not (reply.content or "").strip():
+        return "error", (
+            f"第 {step} 步模型返回了空回复（没有文字，也没有工具调用，"
+            f"finish_reason={reply.finish_reason!r}）。请重试，或确认这个模型支持工具调用。"
+        )
+    return None
 
 
 def _tool_messages_in_call_order(messages: list[dict[str, Any]]) -> None:
