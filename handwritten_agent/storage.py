@@ -64,10 +64,6 @@ def open_sqlite(
     return db
 
 
-connect = open_sqlite
-"""The old name of ``open_sqlite``, kept for the callers that still import it."""
-
-
 def table_columns(db: sqlite3.Connection, table: str) -> set[str]:
     """The names of ``table``'s columns (empty when there is no such table)."""
     return {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
@@ -86,4 +82,4 @@ def add_missing_columns(
     return added
 
 
-__all__ = ["BUSY_TIMEOUT_SECONDS", "add_missing_columns", "connect", "open_sqlite", "table_columns"]
+__all__ = ["BUSY_TIMEOUT_SECONDS", "add_missing_columns", "open_sqlite", "table_columns"]

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 
 from ...agent import Agent, AgentEvent, RunResult
 from ...messages import ChatModel, ChatResult
-from ...storage import connect
+from ...storage import open_sqlite
 
 NOW = datetime(2026, 3, 12, 14, 30)
 SESSION = "checklist"
@@ -114,7 +114,7 @@ def offline(model: str = "course-sim", **options: Any) -> ChatModel:
 
 
 def table_counts(database: Path) -> dict[str, int]:
-    with closing(connect(database, read_only=True)) as db:
+    with closing(open_sqlite(database, read_only=True)) as db:
         tables = [
             row[0]
             for row in db.execute(
