@@ -370,3 +370,39 @@ def test_a_condition_on_what_something_is_is_asked_when_the_value_is_in_other_wo
     made, answer = run(request_text, {"find_customer": customer})
     assert not [name for name, _ in made if name in EFFECTS], (made, answer)
     assert "已发送" not in answer and "已通知" not in answer, answer
+
+
+# -- purchases: a verb's synonym, a noun that begins with a verb's character, two items -----------
+
+
+def test_a_synonym_of_the_tools_verb_chooses_it_and_a_noun_keeps_its_first_character():
+    made = calls("买点东西：订书机三个，单价二十五，库存用完了", OFFICE)
+    assert made == [
+        (
+            "submit_purchase_request",
+            {"item": "订书机", "quantity": 3, "unit_price": 25, "reason": "库存用完了"},
+        )
+    ]
+
+
+def test_a_generic_lead_is_no_reason():
+    reply = plan("买点东西：订书机3个，单价25", OFFICE)
+    assert not reply.calls and "原因" in reply.answer, reply
+
+
+def test_two_items_in_chinese_numerals_are_two_purchases_each_with_its_own_values():
+    messages: list[dict[str, Any]] = [
+        {
+            "role": "user",
+            "content": "采购：订书机三个，单价二十五；回形针十盒，一盒八块。理由写耗材用完了",
+        }
+    ]
+    reply = SIMULATOR.complete(ChatRequest(model="course-sim", messages=messages, tools=OFFICE))
+    made = sorted(
+        (json.loads(c["function"]["arguments"]) for c in reply.tool_calls or []),
+        key=lambda a: a["item"],
+    )
+    assert [(a["item"], a["quantity"], a["unit_price"]) for a in made] == [
+        ("回形针", 10, 8),
+        ("订书机", 3, 25),
+    ], made

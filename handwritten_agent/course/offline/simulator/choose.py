@@ -195,9 +195,14 @@ def score(request: str, tool: ToolProfile) -> float:
     if (
         tool.action
         and not tool.reads
-        and any(verb in tool.description for verb in request_verbs(request))
+        and any(
+            word in tool.description
+            for verb in request_verbs(request)
+            for word in (verb, *(w for w in expand(verb).split() if len(w) >= 2))
+        )
     ):
-        # "把 B502 订下来" to a tool that 预订s: the verb the tool's description uses
+        # "把 B502 订下来" to a tool that 预订s: the verb the tool's description uses, or one of
+        # its synonyms ("买" to a tool that 采购s)
         total += VERB_BONUS
     elif (
         tool.action

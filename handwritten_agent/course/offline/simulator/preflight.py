@@ -54,6 +54,7 @@ from .actions import is_read_only, tool_action
 from .answer import AnswerItem, compose_answer
 from .arguments import FillContext, Param, classify, fill_arguments, params_of
 from .arguments.carry import objects_in
+from .arguments.entities import NOUNS_WITH_A_VERB
 from .choose import MIN_SCORE, profile, score
 from .fieldwords import field_label, synonyms, words_of
 from .planner import Plan, PlannedCall, quoted_spans
@@ -518,7 +519,10 @@ def items(request: str) -> list[Item]:
         match = _ITEM.search(text, position)
         if match is None:
             break
-        name = _ITEM_LEAD.sub("", (match["name"] or match["name2"] or "").strip())
+        said = (match["name"] or match["name2"] or "").strip()
+        name = next(
+            (said[i:] for i in range(len(said)) if said[i:].startswith(NOUNS_WITH_A_VERB)), None
+        ) or _ITEM_LEAD.sub("", said)  # "采购订书机": 订书机, not 书机
         quantity = _number(match["qty"] or match["qty2"])
         if len(name) < 2 or quantity is None:  # "另外5 台显示器": no name before; look again
             position = match.start() + 1

@@ -206,6 +206,33 @@ _THING_LEAD = re.compile(
     r"^(?:那么|那就|那|就|请|帮我|帮忙|麻烦|给我|替我|我要|我想|想要|想|需要|要|再)*\s*"
     r"(?:提交|申请|申购|采购|购买|订购|下单|买|订|领用|领取|领|采买)*\s*(?:一下)?\s*"
 )
+# nouns that begin with a verb's character: the verb is not cut off them
+NOUNS_WITH_A_VERB = (
+    "订书机",
+    "订书钉",
+    "订书针",
+    "订单",
+    "买单",
+    "领带",
+    "领夹",
+    "要点",
+    "申请书",
+    "提交箱",
+)
+
+
+def _without_lead(text: str) -> str:
+    """``text`` without the words that ask for it ("订购内胎" → 内胎), never cutting into a noun
+    that begins with a verb's character ("采购订书机" → 订书机)."""
+    match = _THING_LEAD.match(text)
+    if not match or not match.group(0):
+        return text
+    for start in range(match.end()):
+        if text[start:].startswith(NOUNS_WITH_A_VERB):
+            return text[start:]
+    return text[match.end() :]
+
+
 _THING_TAIL = re.compile(r"(?:吧|吗|呢|啊|了|的)+$")
 _PEOPLE = frozenset({"人", "个人", "位", "名", "人次", "位客人", "客人", "同事", "人参会"})
 
@@ -228,7 +255,7 @@ def find_things(text: str, own: frozenset[str]) -> tuple[list[tuple[str, Span]],
         body, offset = clause.group(0), clause.start()
         for count in _QUANTITY.finditer(body):
             after = _THING_TAIL.sub("", body[count.end() :].strip())
-            before = _THING_LEAD.sub("", body[: count.start()].strip())
+            before = _without_lead(body[: count.start()].strip())
             value, start = (
                 (after, count.end()) if re.search(f"[{CJK_RANGE}A-Za-z]", after) else (before, 0)
             )
@@ -236,7 +263,7 @@ def find_things(text: str, own: frozenset[str]) -> tuple[list[tuple[str, Span]],
             if words and words <= own:
                 own_counts.append((offset + count.start(), offset + count.end()))
                 continue
-            value = _COUNT_LABEL.sub("", _THING_LEAD.sub("", value)).strip()
+            value = _COUNT_LABEL.sub("", _without_lead(value)).strip()
             if not value or not re.search(f"[{CJK_RANGE}A-Za-z]", value) or value in _PEOPLE:
                 continue  # "3 个人" counts people, not things
             at = body.find(value, start)

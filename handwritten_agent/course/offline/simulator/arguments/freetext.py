@@ -158,7 +158,11 @@ def leftover_clauses(text: str, own: frozenset[str]) -> list[str]:
     found = []
     for clause in re.split(r"[，,。；;！!？?:：\n]", text):
         words = _CLAUSE_LEAD.sub("", " ".join(clause.split())).lstrip(" 的").rstrip(" 吧呀啊")
-        words = re.sub(r"^(?:提交|申请|申购|采购|购买|订购|预订|发送|创建|新建|帮我)+", "", words)
+        words = re.sub(
+            r"^(?:提交|申请|申购|采购|购买|订购|预订|发送|创建|新建|帮我|买(?:点|些)?(?:东西)?)+",
+            "",
+            words,
+        )
         runs = re.findall(r"[\u4e00-\u9fffA-Za-z0-9]{2,}", words)
         if not runs:
             continue
