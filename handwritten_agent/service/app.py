@@ -54,6 +54,10 @@ referrer), and ``/docs`` serves Swagger UI's files from the installed ``fastapi-
 so it works with no network. An approver sees a run's texts masked (``masking.mask_text``), as the
 confirmation card shows them.
 
+``create_app`` only wires the parts (store, run manager, middleware, error handlers); each group
+of endpoints is registered by a function of its own (``add_page_routes``, ``add_run_routes``,
+``add_confirmation_routes``, ``add_event_routes``), in the order ``/docs`` lists them.
+
 Left out: pagination of runs, webhooks, and rate limiting per token (put a gateway in front).
 """
 
@@ -214,14 +218,6 @@ def create_app(
             lease_seconds=settings.lease_seconds,
             heartbeat_seconds=settings.heartbeat_seconds,
         )
-
-    @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        yield
-        manager.shutdown(
-            wait=False
-        )  # runs already started finish in their threads; nothing new starts
-
     # /docs serves Swagger UI's files from the installed package (fastapi-offline), not a CDN: it
     # works offline
     app = FastAPIOffline(
@@ -229,7 +225,7 @@ def create_app(
         version="1",
         docs_url="/docs",
         redoc_url=None,
-        lifespan=lifespan,
+        lifespan=_lifespan,
         description=(
             "Day 7 的办公助手服务。点右上角 **Authorize**，填入 `users add` 打印的令牌（只填令牌本"
             "身），就可以在这里试每一个接口。网页版在 [/](/)。"
@@ -243,12 +239,31 @@ def create_app(
     app.add_middleware(SecurityHeaders)  # around every endpoint and GuardedBody's refusals
     app.add_middleware(CatchAll)  # added last: the outermost of ours, around everything else
     manager.recover()
+    # the routes, in the order /docs lists them
+    add_page_routes(app)
+    add_run_routes(app, store, settings)
+    add_confirmation_routes(app, store)
+    add_event_routes(app, store, settings, wakeups)
+    return app
 
-    def own_run(run_id: str, user: User) -> dict[str, Any]:
-        run = store.get_run(run_id, user)
-        if run is None:
-            raise APIError(404, "not_found", f"没有这个运行：{run_id}。")
-        return run
+
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    yield
+    # runs already started finish in their threads; nothing new starts
+    app.state.manager.shutdown(wait=False)
+
+
+def _own_run(store: Store, run_id: str, user: User) -> dict[str, Any]:
+    """The user's run, or a 404 (also for another user's run: its id is not revealed)."""
+    run = store.get_run(run_id, user)
+    if run is None:
+        raise APIError(404, "not_found", f"没有这个运行：{run_id}。")
+    return run
+
+
+def add_page_routes(app: FastAPI) -> None:
+    """``/`` (the web page), its icon, and ``/v1/me``."""
 
     @app.get("/", include_in_schema=False)
     def page() -> HTMLResponse:
@@ -266,6 +281,10 @@ def create_app(
     @app.get("/v1/me", response_model=Me, responses=_errors(401), summary="令牌属于谁")
     def me(user: CurrentUser) -> dict[str, Any]:
         return {"id": user.id, "name": user.name, "role": user.role}
+
+
+def add_run_routes(app: FastAPI, store: Store, settings: ServiceSettings) -> None:
+    """Start a run (with an idempotency key), read it, cancel it."""
 
     @app.post(
         "/v1/runs",
@@ -321,7 +340,7 @@ def create_app(
         summary="一个运行的当前状态",
     )
     def get_run(run_id: str, user: CurrentUser) -> dict[str, Any]:
-        return public_run(own_run(run_id, user))
+        return public_run(_own_run(store, run_id, user))
 
     @app.post(
         "/v1/runs/{run_id}/cancel",
@@ -330,10 +349,14 @@ def create_app(
         summary="取消一个运行",
     )
     def cancel_run(run_id: str, user: CurrentUser) -> dict[str, Any]:
-        run = own_run(run_id, user)
+        run = _own_run(store, run_id, user)
         if run["status"] in TERMINAL:
             return public_run(run)
         return public_run(app.state.manager.cancel(run))
+
+
+def add_confirmation_routes(app: FastAPI, store: Store) -> None:
+    """Decide a waiting call; list the requests waiting for this user."""
 
     @app.post(
         "/v1/runs/{run_id}/confirmations/{request_id}",
@@ -360,7 +383,7 @@ def create_app(
             raise APIError(404, "not_found", f"没有这个运行：{run_id}。")
         earlier = store.decisions(run_id).get(request_id)
         if earlier is not None:
-            return _decided_before(run, earlier, body, user)
+            return _decided_before(store, run, earlier, body, user)
         waiting = {p["id"]: p for p in run["pending"]}.get(request_id)
         if run["status"] != "requires_action" or waiting is None:
             raise APIError(
@@ -380,47 +403,12 @@ def create_app(
             run_id, request_id, body.decision, body.reason, user.id
         )
         if not new:  # someone decided in the same instant
-            return _decided_before(run, decision, body, user)
+            return _decided_before(store, run, decision, body, user)
         app.state.manager.decide(run, request_id)
         return {
             "run": public_run(store.get_run(run_id) or run, user),
-            "decision": _public_decision(decision),
+            "decision": _public_decision(store, decision),
             "replayed": False,
-        }
-
-    def _decided_before(
-        run: dict[str, Any], earlier: dict[str, Any], body: DecisionCreate, user: User
-    ) -> dict[str, Any]:
-        if (
-            earlier["decided_by"] == user.id and earlier["decision"] == body.decision
-        ):  # the same decision again: a retry
-            return {
-                "run": public_run(store.get_run(run["id"]) or run, user),
-                "decision": _public_decision(earlier),
-                "replayed": True,
-            }
-        decider = store.user(earlier["decided_by"])
-        who = (
-            f"{decider.name}（{decider.id}）" if decider is not None else earlier["decided_by"]
-        )  # names may look alike; ids do not
-        raise APIError(
-            409,
-            "already_decided",
-            f"这个确认请求已经由 {who}"
-            f" 决定（{DECISION_ZH.get(earlier['decision'], earlier['decision'])}），"
-            "不能再改。",
-            {"decision": _public_decision(earlier)},
-        )
-
-    def _public_decision(decision: dict[str, Any]) -> dict[str, Any]:
-        decider = store.user(decision["decided_by"])
-        return {
-            "request_id": decision["request_id"],
-            "decision": decision["decision"],
-            "reason": decision["reason"],
-            "decided_by": decider.name if decider is not None else None,
-            "decided_by_id": decision["decided_by"],
-            "decided_at": decision["decided_at"],
         }
 
     @app.get(
@@ -450,6 +438,49 @@ def create_app(
                     )
         return {"object": "list", "data": waiting}
 
+
+def _decided_before(
+    store: Store, run: dict[str, Any], earlier: dict[str, Any], body: DecisionCreate, user: User
+) -> dict[str, Any]:
+    if (
+        earlier["decided_by"] == user.id and earlier["decision"] == body.decision
+    ):  # the same decision again: a retry
+        return {
+            "run": public_run(store.get_run(run["id"]) or run, user),
+            "decision": _public_decision(store, earlier),
+            "replayed": True,
+        }
+    decider = store.user(earlier["decided_by"])
+    who = (
+        f"{decider.name}（{decider.id}）" if decider is not None else earlier["decided_by"]
+    )  # names may look alike; ids do not
+    raise APIError(
+        409,
+        "already_decided",
+        f"这个确认请求已经由 {who}"
+        f" 决定（{DECISION_ZH.get(earlier['decision'], earlier['decision'])}），"
+        "不能再改。",
+        {"decision": _public_decision(store, earlier)},
+    )
+
+
+def _public_decision(store: Store, decision: dict[str, Any]) -> dict[str, Any]:
+    decider = store.user(decision["decided_by"])
+    return {
+        "request_id": decision["request_id"],
+        "decision": decision["decision"],
+        "reason": decision["reason"],
+        "decided_by": decider.name if decider is not None else None,
+        "decided_by_id": decision["decided_by"],
+        "decided_at": decision["decided_at"],
+    }
+
+
+def add_event_routes(
+    app: FastAPI, store: Store, settings: ServiceSettings, wakeups: Wakeups
+) -> None:
+    """A run's events over Server-Sent Events, resumable with ``Last-Event-ID``."""
+
     @app.get(
         "/v1/runs/{run_id}/events",
         response_class=StreamingResponse,
@@ -472,7 +503,7 @@ def create_app(
             Header(alias="Last-Event-ID", description="断线重连时带上收到的最后一个事件的 id"),
         ] = None,
     ) -> StreamingResponse:
-        own_run(run_id, user)
+        _own_run(store, run_id, user)
         after = 0
         if last_event_id is not None and last_event_id.strip():
             if not LAST_EVENT_ID.fullmatch(last_event_id.strip()):
@@ -489,8 +520,6 @@ def create_app(
             media_type="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
-
-    return app
 
 
 def from_environment() -> FastAPI:
