@@ -962,11 +962,10 @@ def test_a_client_that_leaves_mid_stream_stops_the_generation(ticker_server, tic
                 contents += 1
             if contents == 3:
                 break
-    left = time.perf_counter()  # the connection is closed here
+    # the connection is closed here; the next request is answered while the abandoned one is
+    # stopped, not after its 500 words (the word count below, not a clock, shows it)
     reply = ticker_client.chat.completions.create(model="ticker:2", messages=USER)
-    waited = time.perf_counter() - left
     assert reply.choices[0].message.content == "w0 w1"
-    assert waited < 1.5, f"the next request waited {waited:.2f} s for the abandoned one"
     abandoned = ticker.runs[runs]
     assert abandoned["closed_early"] and not abandoned["ended"]
     assert (
@@ -1155,9 +1154,8 @@ def test_a_body_nested_deeper_than_the_bound_is_a_400_not_a_500():
 def test_serve_process_reports_a_command_that_never_listens():
     from handwritten_agent.course.offline.server import serve_process
 
-    started = time.monotonic()
+    # a startup timeout far beyond any machine's load: returning at all means the exit was noticed
     with pytest.raises(RuntimeError, match="没有打印出它的地址") as caught:
-        with serve_process("no-such-backend", startup_timeout=30):
+        with serve_process("no-such-backend", startup_timeout=3600):
             pass
     assert "no-such-backend" in str(caught.value)  # the command's own complaint is shown
-    assert time.monotonic() - started < 25  # it noticed the exit, not the timeout
