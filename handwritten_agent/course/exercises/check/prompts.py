@@ -147,7 +147,8 @@ _MESSAGING = [
         },
     },
 ]
-# The same name as _WEATHER with other parameters: a prompt cached by the tools' names is stale
+# The same name as _WEATHER with other parameters: a prompt cached by the tools' names is stale;
+# the optional `day` is a part of the required `days`
 _WEATHER_UNITS = [
     {
         "name": "get_weather",
@@ -162,6 +163,7 @@ _WEATHER_UNITS = [
                     "description": "温度单位",
                 },
                 "days": {"type": "integer", "description": "预报几天，例如 3"},
+                "day": {"type": "string", "description": "只看其中一天时填日期，例如 2026-03-20"},
             },
             "required": ["city", "days"],
         },
