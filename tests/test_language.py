@@ -713,7 +713,7 @@ def test_command_line_errors_are_chinese(argv, capsys):
 
 
 def test_the_chinese_parser_translates_argparse_messages_it_does_not_know_by_pattern():
-    from handwritten_agent.course.cli.parser import chinese_error
+    from handwritten_agent.cli_parser import chinese_error
 
     assert chinese_error(
         "argument --level: invalid choice: 'x' (choose from 'cpu', 'portable')"

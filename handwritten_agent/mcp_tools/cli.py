@@ -7,15 +7,17 @@ with ``--http`` it serves streamable HTTP at ``http://HOST:PORT/mcp/`` until Ctr
 tools act as ``--user`` on a fresh database in ``--folder`` (default: a new temporary folder), with
 the course's fixed clock.
 
-Left out: choosing the clock, serving the Day 5 policy (the client's gate applies it), and
-argparse's own words in Chinese (``main`` takes the parser class: the course's command line passes
-its Chinese one).
+argparse's own words (``usage:``, errors) are Chinese too (``cli_parser.ChineseParser``).
+
+Left out: choosing the clock, and serving the Day 5 policy (the client's gate applies it).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+
+from ..cli_parser import ChineseParser
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -63,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
 def main(
     argv: list[str] | None = None,
     *,
-    parser_class: type[argparse.ArgumentParser] = argparse.ArgumentParser,
+    parser_class: type[argparse.ArgumentParser] = ChineseParser,
     prog: str = "python -m handwritten_agent.mcp_tools",
 ) -> int:
     """Parse ``argv`` (default: the process's arguments) and serve."""

@@ -31,7 +31,7 @@ import json
 import sys
 from pathlib import Path
 
-from .parser import ChineseParser
+from ...cli_parser import ChineseParser
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -2,7 +2,7 @@
 ``python -m handwritten_agent mcp-serve [--http --port N] [--tools office|day3|all]``.
 
 The arguments and the server are ``mcp_tools.cli``'s; this module only adds them to the course's
-command line, whose parser writes argparse's own words in Chinese.
+command line.
 
 Left out: anything of its own — ``python -m handwritten_agent.mcp_tools`` serves the same.
 """
@@ -13,7 +13,6 @@ from typing import Any
 
 from ...mcp_tools import cli
 from ...mcp_tools.cli import add_arguments, run
-from .parser import ChineseParser
 
 
 def register(sub: Any) -> None:
@@ -27,8 +26,8 @@ def register(sub: Any) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``mcp-serve`` on its own, with the course's Chinese parser."""
-    return cli.main(argv, parser_class=ChineseParser, prog="python -m handwritten_agent mcp-serve")
+    """``mcp-serve`` on its own."""
+    return cli.main(argv, prog="python -m handwritten_agent mcp-serve")
 
 
 __all__ = ["add_arguments", "main", "register", "run"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..cli.parser import ChineseParser
+from ...cli_parser import ChineseParser
 from .build import LearnerWork, MarkerError, build, orphans, pairs, stale
 
 
