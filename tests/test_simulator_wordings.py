@@ -406,3 +406,56 @@ def test_two_items_in_chinese_numerals_are_two_purchases_each_with_its_own_value
         ("回形针", 10, 8),
         ("订书机", 3, 25),
     ], made
+
+
+# -- a library desk: an English tool reached in Chinese, a name by its description, an item -------
+
+LIBRARY = [
+    fn(
+        "register_reader",
+        "Register a new library reader with name, phone and birth year",
+        {
+            "name": text("reader's full name"),
+            "phone": text("mobile phone number"),
+            "birth_year": {"type": "integer", "description": "year of birth, e.g. 1990"},
+        },
+    ),
+    fn(
+        "fakuan_dengji",
+        "登记读者缴纳的罚款：读者证号、项目、金额",
+        {
+            "reader_id": text("读者证号，例如 R001"),
+            "item": text("收费项目，例如 逾期罚款"),
+            "amount": {"type": "number", "description": "金额（元）"},
+        },
+    ),
+    fn("renew_loan", "Renew a book loan by its loan id, e.g. LN5521", {"loan_id": text("loan id")}),
+]
+
+
+@pytest.mark.parametrize(
+    "request_text, name, phone, year",
+    [
+        ("新读者办个证：李娜，手机13900001111，1995年生的", "李娜", "13900001111", 1995),
+        ("给新读者注册一下：王磊，电话13800002222，1988年出生", "王磊", "13800002222", 1988),
+    ],
+)
+def test_a_chinese_request_reaches_the_english_tool_with_the_name_its_description_asks_for(
+    request_text, name, phone, year
+):
+    assert calls(request_text, LIBRARY) == [
+        ("register_reader", {"name": name, "phone": phone, "birth_year": year})
+    ]
+
+
+def test_an_item_said_after_whose_it_is_and_what_was_done_is_the_item_alone():
+    messages: list[dict[str, Any]] = [{"role": "user", "content": "R003交了逾期罚款十五块，记一下"}]
+    reply = SIMULATOR.complete(ChatRequest(model="course-sim", messages=messages, tools=LIBRARY))
+    made = [json.loads(c["function"]["arguments"]) for c in reply.tool_calls or []]
+    assert made == [{"reader_id": "R003", "item": "逾期罚款", "amount": 15}], made
+
+
+def test_a_tool_whose_description_names_the_requests_verb_is_never_said_not_to_fit():
+    reply = plan("R001缴费：逾期罚款12元，损坏赔偿30元，分开记", LIBRARY)
+    assert not NO_TOOL.search(reply.answer or ""), reply.answer
+    assert not [c for c in reply.calls if c.name == "register_reader"], reply

@@ -492,6 +492,8 @@ _ITEM_LEAD = re.compile(
     r"^(?:再|还有|以及|和|跟|买|要|采购|购买|申购|订购|下单|订|申请|提交|帮我|另外|外加|加上|"
     r"然后|并且|那就|就)+"
 )
+# whose item it is and what was done, before the item ("R003 交了逾期罚款 15 块" → 逾期罚款)
+_ITEM_OWNER = re.compile(r"^[A-Za-z]{1,4}-?\d{2,}\s*(?:[交付缴还买订领][了过]?)?\s*")
 _QUANTITY = re.compile(r"quantit|qty|count|number of|amount of|数量|个数|件数|台数", re.I)
 _PRICE_FIELD = re.compile(r"price|cost|单价|价格|金额|费用", re.I)
 _ITEM_FIELD = re.compile(r"\bitem|product|goods|物品|商品|品名|货品|名称")
@@ -522,7 +524,7 @@ def items(request: str) -> list[Item]:
         said = (match["name"] or match["name2"] or "").strip()
         name = next(
             (said[i:] for i in range(len(said)) if said[i:].startswith(NOUNS_WITH_A_VERB)), None
-        ) or _ITEM_LEAD.sub("", said)  # "采购订书机": 订书机, not 书机
+        ) or _ITEM_LEAD.sub("", _ITEM_OWNER.sub("", said))  # "采购订书机": 订书机, not 书机
         quantity = _number(match["qty"] or match["qty2"])
         if len(name) < 2 or quantity is None:  # "另外5 台显示器": no name before; look again
             position = match.start() + 1

@@ -25,7 +25,7 @@ import re
 from datetime import date
 from typing import Any
 
-from .actions import contradicts, request_actions, request_object, tool_action
+from .actions import contradicts, request_actions, request_object, request_verbs, tool_action
 from .arguments import Param, evidence, examples_of, params_of
 from .arguments.params import classify, widens_when_empty
 from .choose import _other_object as other_object
@@ -260,9 +260,15 @@ def _some_tool_shares_words(user_text: str, tools: list[dict[str, Any]]) -> bool
     wanted, actions = set(tokens(user_text)), request_actions(user_text)
     for spec in tools:
         name, description = str(spec.get("name", "")), str(spec.get("description", "") or "")
-        if contradicts(actions, tool_action(name, description)) or other_object(
-            request_object(user_text), profile(spec)
-        ):
+        said = [
+            word
+            for verb in request_verbs(user_text)
+            for word in (verb, *(w for w in expand(verb).split() if len(w) >= 2))
+        ]  # "缴费" to a tool that 登记…缴纳的罚款: its description names the request's verb
+        if (
+            contradicts(actions, tool_action(name, description))
+            and not any(word in description for word in said)
+        ) or other_object(request_object(user_text), profile(spec)):
             # "下载文档" to a tool that deletes documents, "订机票" to one that books rooms: another
             # task
             continue

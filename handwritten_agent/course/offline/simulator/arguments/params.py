@@ -153,6 +153,12 @@ CONDITIONAL_WORDS = re.compile(
 AMOUNT_WORDS = re.compile(r"amount|money|price|sum|金额|数额|钱|价格")
 # A thing to buy, order or hand over: named in the request by the words around a quantity ("买 5 把
 # 人体工学椅").
+# a person's name by its description ("病人姓名", "reader's full name"), when no example shows it
+PERSON_WORDS = re.compile(
+    r"姓名|人名|\bfull name\b|\b(?:person|people|customer|patient|reader|user|member|student"
+    r"|employee|guest|contact|applicant|owner|driver|visitor)(?:'s|s')?\s+(?:full\s+)?name\b",
+    re.I,
+)
 THING_WORDS = re.compile(
     r"\b(?:item|items|product|goods|article|thing|merchandise|part|parts|component|supplies)\b"
     r"|物品|商品|物资|货品|品名|东西|产品|物件|用品|设备|商品名|配件|零件|部件|耗材|器材|材料|备件"
@@ -270,6 +276,8 @@ def classify(param: Param) -> str:
     if examples and all(e in CITIES or e in CITIES.values() for e in examples):
         return "city"
     if examples and all(is_person_name(e) for e in examples):
+        return "person"
+    if not examples and PERSON_WORDS.search(words):
         return "person"
     if CITY_WORDS.search(words):
         return "city"
