@@ -459,3 +459,24 @@ def test_a_tool_whose_description_names_the_requests_verb_is_never_said_not_to_f
     reply = plan("R001缴费：逾期罚款12元，损坏赔偿30元，分开记", LIBRARY)
     assert not NO_TOOL.search(reply.answer or ""), reply.answer
     assert not [c for c in reply.calls if c.name == "register_reader"], reply
+
+
+def test_a_clause_that_only_asks_to_look_is_no_undone_part_but_one_that_names_a_thing_is():
+    def answer_after_lookup(request_text: str) -> str:
+        messages: list[dict[str, Any]] = [{"role": "user", "content": request_text}]
+        for _ in range(3):
+            reply = SIMULATOR.complete(
+                ChatRequest(model="course-sim", messages=messages, tools=BIKE)
+            )
+            if not reply.tool_calls:
+                return reply.content or ""
+            messages.append({"role": "assistant", "content": None, "tool_calls": reply.tool_calls})
+            for call in reply.tool_calls:
+                body = {"success": True, "data": {"order_id": "WX2001", "stage": "等配件"}}
+                messages.append(
+                    {"role": "tool", "tool_call_id": call["id"], "content": json.dumps(body)}
+                )
+        return ""
+
+    assert "没有合适的工具" not in answer_after_lookup("WX2001 修到哪了，你给我瞅一眼呗")
+    assert "「看看天气」没有合适的工具" in answer_after_lookup("查一下 WX2001，再看看天气")

@@ -386,8 +386,8 @@ def _reader_for_question(
     ]
     if len(carrying) == 1:
         return float(MIN_SCORE), carrying[0]  # "TK-3391 谁在跟": the one lookup its id fits
-    if asks_about_state(request):
-        return None
+    if asks_about_state(request) or not asks(request):
+        return None  # a request to look up ("看看天气") needs a value a lookup takes
     asked = _characters(request)
     scored = sorted(
         (

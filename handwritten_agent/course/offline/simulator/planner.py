@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from .actions import negated, request_actions
+from .actions import READ, negated, request_actions
 from .answer import (
     OK,
     REPEATED,
@@ -748,6 +748,12 @@ def _final_answer(
     for segment in unmatched:
         if _NOTHING_BRANCH.search(segment.text):
             continue  # "不是的话就算了": the branch where nothing is done asks for nothing
+        if (
+            request_actions(segment.text) == {READ}
+            and any(state.intent.tool.reads for state in states)
+            and not _ONLY_ASKING_TO_LOOK.sub("", segment.text).strip(" ,，。.!！~")
+        ):
+            continue  # "…，你给我瞅一眼": asks again for the lookup made, names nothing new
         if (segment.question or REQUEST_WORDS.search(segment.text)) and not is_small_talk(
             segment.text
         ):
@@ -758,6 +764,11 @@ def _final_answer(
         )
     return Plan([], compose_answer(items, notes, lang), "clarify" if questions else "final")
 
+
+# a clause that only asks to look, naming nothing ("你给我瞅一眼呗", "帮我看看")
+_ONLY_ASKING_TO_LOOK = re.compile(
+    r"[你我他她它们给帮替把再也还就]|麻烦|请|顺便|一眼|一下|[看瞅瞧瞄查]|下|呗|吧|呢|啊|哈|嘛"
+)
 
 # the other branch of a condition when it says to do nothing ("不然就算了", "没超过就不用发",
 # "没出来就先别约", "otherwise don't")
