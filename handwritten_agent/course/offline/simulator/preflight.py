@@ -9,8 +9,12 @@ is made only when it passes, checked in this order:
    lookup was given. Not yet evaluated: a read-only tool that fits the condition is called
    first; none fits, or its result does not speak to the condition: ask. A result that speaks
    to it but is empty (no rows, 0, false, 没有/未找到) or lacks an id the condition names makes
-   the condition false, and the branch that needed it true is not taken. A condition is never
-   copied into a free-text field.
+   the condition false, and the branch that needed it true is not taken. A condition that
+   compares a number ("积分超过 5000", "库存够不够 5 个") is decided by the one numeric field of
+   the result its words name; one that says what something is ("是金卡会员") holds only when a
+   value of the result says so, and is asked about otherwise. A yes-or-no question followed by a
+   clause acting on its answer ("有没有超过 5000，超过了就…") is a condition too. A condition is
+   never copied into a free-text field.
 2. **time** — a date or time argument (a field whose name, description or ``format`` says
    date or time) is not in the past relative to the conversation's "now"
    (``today.stated_now``), unless the field records what has already happened (出生, 发生,
