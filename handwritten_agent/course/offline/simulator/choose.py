@@ -36,8 +36,9 @@ clearly more of the request's own characters that the rivals do not all share wi
 request that negates a tool's verb ("QJ3301 不批", "别退订") changes nothing at all. A question (a
 particle, a "?", or a question word: "到哪了", "什么情况") never triggers a tool that changes things
 unless it names that tool's action, and at equal score a lookup comes first; a question, or a
-request to look something up ("查一下 WX2001"), with an id or a listed example value that exactly one
-lookup takes goes to that lookup. A synonym of the tool's verb counts as its verb ("买" for 采购).
+request to look something up ("查一下 WX2001"), with an id or a listed example value that exactly
+one lookup takes goes to that lookup. A synonym of the tool's verb counts as its verb ("买" for
+采购).
 
 Left out: learned embeddings, synonyms beyond the lexicon and ``vocabulary``, any per-tool
 special case, and word senses (a character shared by chance counts like a verb in the tie-break).
