@@ -82,3 +82,23 @@ def test_a_file_from_before_numbered_migrations_is_brought_up_to_date_keeping_it
     with pytest.raises(ValueError):
         store.add_user("老王", "行政助理")  # the unique-name rule came with step 3
     store.close()
+
+
+def test_marks_change_when_another_store_on_the_database_writes_to_a_run(store_target):
+    """``Store.marks`` is what the event streams' poller compares: a write through a second store
+    (another process) changes the run's mark, and only that run's."""
+    here, there = Store(store_target), Store(store_target)
+    try:
+        user, _ = here.add_user("张明", "行政助理")
+        first, _ = here.create_run(user, "s1", "查一下会议室")
+        second, _ = here.create_run(user, "s2", "读一下邮件")
+        before = here.marks([first["id"], second["id"], "run_missing"])
+        assert set(before) == {first["id"], second["id"]}  # a run that does not exist has none
+        there.add_events(first["id"], [("run_start", {"resumed": False})])
+        after = here.marks([first["id"], second["id"]])
+        assert after[first["id"]] != before[first["id"]]
+        assert after[second["id"]] == before[second["id"]]
+        assert here.marks([]) == {}
+    finally:
+        there.close()
+        here.close()

@@ -232,7 +232,7 @@ def create_app(
         ),
     )
     app.state.store, app.state.manager, app.state.settings = store, manager, settings
-    wakeups = Wakeups()
+    wakeups = Wakeups(store.marks, every=settings.sse_poll_seconds)
     store.watch(wakeups)
     install_error_handlers(app)
     app.add_middleware(GuardedBody, max_bytes=settings.max_body_bytes)

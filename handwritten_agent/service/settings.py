@@ -74,8 +74,9 @@ class ServiceSettings:
     idempotency_ttl: float = 24 * 3600
     """Seconds an Idempotency-Key is remembered (Stripe keeps them 24 hours)."""
     sse_poll_seconds: float = 0.5
-    """How often an event stream reads the store when nothing woke it: a write in this process wakes
-    it at once, one by another process (``uvicorn --workers N``) is seen within this time."""
+    """How often the process's poller asks the store about the runs being streamed: a write in this
+    process wakes a stream at once, one by another process (``uvicorn --workers N``) is seen within
+    this time."""
     sse_keepalive_seconds: float = 15.0
     """An idle event stream sends a comment this often, so proxies and browsers do not drop the
     connection.

@@ -4,11 +4,13 @@
 keep-alive comment when idle, and ``end`` once the run has finished or waits for a decision. Every
 store read runs in a worker thread (``run_in_threadpool``): the event loop never waits on SQLite, so
 another process holding the write lock cannot freeze the server. A write in this process wakes the
-stream at once (``Wakeups``, called by ``Store.watch``); on SQLite one by another process is seen
-within ``sse_poll_seconds``; on PostgreSQL a write by any replica wakes it at once too (the store
-turns the database's ``NOTIFY`` into the same call), and the poll only covers a notification lost
-while the store's listener reconnects. The events table stays the truth: a wake-up only says "read
-again", so ``Last-Event-ID`` resumes on any replica.
+stream at once (``Wakeups``, called by ``Store.watch``); on PostgreSQL a write by any replica wakes
+it at once too (the store turns the database's ``NOTIFY`` into the same call). Writes no wake-up
+reported — another process on the same SQLite file, a notification lost while the listener
+reconnects — are found by one poller per process: every ``sse_poll_seconds`` it asks the store for
+the marks of all the runs being streamed in one query (``Store.marks``) and wakes the streams whose
+run changed, so 50 idle streams cost one query, not 100 reads, per interval. The events table stays
+the truth: a wake-up only says "read again", so ``Last-Event-ID`` resumes on any replica.
 
 Left out: a message broker (PostgreSQL's ``NOTIFY`` is the fan-out between replicas).
 """
@@ -17,9 +19,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from fastapi import Request
@@ -28,15 +31,25 @@ from fastapi.concurrency import run_in_threadpool
 from .settings import ServiceSettings
 from .store import TERMINAL, Store
 
+log = logging.getLogger("handwritten_agent.service")
+
 
 class Wakeups:
     """Wakes the event streams waiting on a run when this process wrote to it (``Store.watch`` calls
-    it from any thread).
+    it from any thread) — and, with ``marks`` (``Store.marks``), when anything else did: a poller
+    thread, alive while streams wait, compares the runs' marks every ``every`` seconds.
     """
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        marks: Callable[[list[str]], dict[str, tuple[Any, ...]]] | None = None,
+        every: float = 0.5,
+    ) -> None:
         self._lock = threading.Lock()
         self._waiting: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
+        self._marks, self._every = marks, every
+        self._poller: threading.Thread | None = None
+        self.polls = 0  # how many times the poller has asked the store (tests wait on it)
 
     def __call__(self, run_id: str) -> None:
         with self._lock:
@@ -51,7 +64,36 @@ class Wakeups:
         ticket = (asyncio.get_running_loop(), asyncio.Event())
         with self._lock:
             self._waiting.setdefault(run_id, set()).add(ticket)
+            if self._marks is not None and (self._poller is None or not self._poller.is_alive()):
+                self._poller = threading.Thread(target=self._poll, name="sse-poller", daemon=True)
+                self._poller.start()
         return ticket
+
+    def _poll(self) -> None:
+        """Until no stream waits: every ``every`` seconds, the marks of the runs being streamed;
+        wake the streams of each run whose mark changed or that this poll sees for the first time
+        (a write just before it started watching the run must not go unseen).
+        """
+        assert self._marks is not None
+        seen: dict[str, tuple[Any, ...] | None] = {}
+        while True:  # ends when no stream waits (checked under the lock register takes)
+            time.sleep(self._every)
+            with self._lock:
+                runs = list(self._waiting)
+                if not runs:
+                    self._poller = None
+                    return
+            try:
+                marks = self._marks(runs)
+            except Exception:  # a busy or unreachable database: the next poll tries again
+                log.warning("事件流的轮询读不了存储，下一轮再试", exc_info=True)
+                continue
+            self.polls += 1
+            for run_id in runs:
+                mark = marks.get(run_id)
+                if run_id not in seen or seen[run_id] != mark:
+                    self(run_id)
+            seen = {run_id: marks.get(run_id) for run_id in runs}
 
     def unregister(
         self, run_id: str, ticket: tuple[asyncio.AbstractEventLoop, asyncio.Event]
@@ -134,11 +176,9 @@ async def _events(
         if time.monotonic() - quiet_since >= settings.sse_keepalive_seconds:
             quiet_since = time.monotonic()
             yield ": keep-alive\n\n"
-        # woken by a write in this process; another process's writes are found by the next look
+        # woken by a write in this process, or by the poller for anyone else's (``Wakeups``)
         try:
-            await asyncio.wait_for(
-                changed.wait(), min(settings.sse_poll_seconds, settings.sse_keepalive_seconds)
-            )
+            await asyncio.wait_for(changed.wait(), settings.sse_keepalive_seconds)
         except asyncio.TimeoutError:
             pass
     yield ": 很久没有新事件，连接先关闭；带上 Last-Event-ID 重新连接即可继续。\n\n"

@@ -729,6 +729,26 @@ class Store:
             for r in rows
         ]
 
+    def marks(self, run_ids: Sequence[str]) -> dict[str, tuple[Any, ...]]:
+        """For each of ``run_ids`` that exists: (status, updated_at, its last event's number) — a
+        value that changes whenever any process writes to the run. One query for all of them (the
+        event streams' poller asks this instead of every stream reading the store).
+        """
+        if not run_ids:
+            return {}
+        marks: dict[str, tuple[Any, ...]] = {}
+        with self._connect() as db:
+            for start in range(0, len(run_ids), 500):  # SQLite's limit on bound parameters
+                chunk = list(run_ids[start : start + 500])
+                rows = db.execute(
+                    "SELECT r.id, r.status, r.updated_at,"
+                    " (SELECT MAX(e.seq) FROM events e WHERE e.run_id = r.id) AS last"
+                    f" FROM runs r WHERE r.id IN ({', '.join('?' for _ in chunk)})",
+                    chunk,
+                ).fetchall()
+                marks.update({row[0]: (row[1], row[2], row[3]) for row in rows})
+        return marks
+
     # ----------------------------------------------------------------------- decisions
 
     def record_decision(
