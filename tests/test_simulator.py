@@ -234,7 +234,7 @@ def test_splitting_a_request_into_intents():
 
 
 # ------------------------------------------------------------------------------------------------
-# The seeds' three verification cases
+# The three verification cases of the course's source articles
 # ------------------------------------------------------------------------------------------------
 
 

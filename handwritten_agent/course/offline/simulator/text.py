@@ -81,10 +81,6 @@ def normalize(text: str) -> str:
     return unicodedata.normalize("NFKC", text or "")
 
 
-def is_cjk(ch: str) -> bool:
-    return bool(CJK_RUN.fullmatch(ch))
-
-
 def language(text: str) -> str:
     """``"zh"`` when the text is mostly Chinese, else ``"en"``."""
     text = normalize(text)
