@@ -372,3 +372,32 @@ def test_one_walk_and_one_marker_for_the_gate_the_trace_and_the_stored_events():
     assert (
         stored["id"] == "u_1" and value["api_key"] == "x-not-a-known-format-123"
     )  # ids kept; the input never changed
+
+
+def test_a_redactor_remembers_short_texts_but_answers_exactly_as_without_remembering():
+    from handwritten_agent.tracing import Redactor
+
+    texts = [
+        "query_room_availability",
+        "13812345678",
+        "联系 13812345678 或 li@example.com",
+        "sk-" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4",
+        "course-sim",
+        "x" * 300 + " 13812345678",  # longer than what is remembered
+    ]
+    redactor = Redactor(environment=False)
+    fresh = [Redactor(environment=False)._text(text) for text in texts]
+    for _ in range(3):  # the second and third time come from memory
+        assert [redactor.text(text) for text in texts] == fresh
+    assert "13812345678" not in redactor.text(texts[2])
+
+    seen: list[str] = []
+
+    def own_rule(text: str) -> str:  # a rule of the learner's own may change between calls
+        seen.append(text)
+        return text.replace("秘密", "**")
+
+    custom = Redactor(environment=False, personal_data=own_rule)
+    custom.text("一个秘密")
+    custom.text("一个秘密")
+    assert seen == ["一个秘密", "一个秘密"]  # asked every time, never remembered

@@ -61,6 +61,10 @@ def _secrets_by_format(text: str) -> str:
     return mask_text(text, ("secret",))
 
 
+_MEMO_LENGTH, _MEMO_SIZE = 256, 8192
+"""Texts up to this many characters have their masked form remembered, at most this many."""
+
+
 class Redactor:
     """Redacts secrets and personal data in any JSON-like value; returns a copy, never changes its
     input.
@@ -89,8 +93,24 @@ class Redactor:
             self.personal_data: Callable[[str], str] | None = _default_personal_data()
         else:
             self.personal_data = personal_data or None
+        # a function of the learner's own may depend on more than its argument: never remembered
+        self._memo: dict[str, str] | None = None if callable(personal_data) else {}
 
     def text(self, text: str) -> str:
+        """``text`` with secrets and personal data masked. Short texts repeat (tool names, keys,
+        model names, ids), so their answers are remembered: the rules are fixed at ``__init__``
+        (unless ``personal_data`` is a function of your own).
+        """
+        if self._memo is None or len(text) > _MEMO_LENGTH:
+            return self._text(text)
+        known = self._memo.get(text)
+        if known is None:
+            if len(self._memo) >= _MEMO_SIZE:
+                self._memo.clear()
+            known = self._memo[text] = self._text(text)
+        return known
+
+    def _text(self, text: str) -> str:
         for secret in self.secrets:
             if secret in text:
                 text = text.replace(secret, SECRET)
