@@ -401,3 +401,15 @@ def test_a_redactor_remembers_short_texts_but_answers_exactly_as_without_remembe
     custom.text("一个秘密")
     custom.text("一个秘密")
     assert seen == ["一个秘密", "一个秘密"]  # asked every time, never remembered
+
+
+def test_redactors_share_a_memory_only_when_their_rules_are_the_same():
+    from handwritten_agent.tracing import Redactor
+
+    text = "口令是 hunter2-zebra-quartz"
+    assert Redactor(environment=False).text(text) == text  # no rule hides it
+    hiding = Redactor(["hunter2-zebra-quartz"], environment=False)
+    assert "hunter2" not in hiding.text(text)  # another rule: not the first one's answer
+    assert "hunter2" not in Redactor(["hunter2-zebra-quartz"], environment=False).text(text)
+    patterns = Redactor(environment=False, extra_patterns=iter([(r"zebra", "斑马")]))
+    assert "斑马" in patterns.text(text)  # patterns given once, as an iterator, still count

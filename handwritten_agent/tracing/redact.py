@@ -63,6 +63,14 @@ def _secrets_by_format(text: str) -> str:
 
 _MEMO_LENGTH, _MEMO_SIZE = 256, 8192
 """Texts up to this many characters have their masked form remembered, at most this many."""
+_MEMOS: dict[tuple[Any, ...], dict[str, str]] = {}
+
+
+def _memo_for(rules: tuple[Any, ...]) -> dict[str, str]:
+    """The memory shared by the redactors with these rules (at most 64 sets of rules kept)."""
+    if rules not in _MEMOS and len(_MEMOS) >= 64:
+        _MEMOS.clear()
+    return _MEMOS.setdefault(rules, {})
 
 
 class Redactor:
@@ -93,8 +101,19 @@ class Redactor:
             self.personal_data: Callable[[str], str] | None = _default_personal_data()
         else:
             self.personal_data = personal_data or None
-        # a function of the learner's own may depend on more than its argument: never remembered
-        self._memo: dict[str, str] | None = None if callable(personal_data) else {}
+        # a function of the learner's own may depend on more than its argument: never remembered;
+        # redactors with the same rules (a tracer per run, say) share one memory
+        self._memo: dict[str, str] | None = (
+            None
+            if callable(personal_data)
+            else _memo_for(
+                (
+                    tuple(self.secrets),
+                    tuple((p.pattern, r) for p, r in self.patterns),
+                    bool(personal_data),
+                )
+            )
+        )
 
     def text(self, text: str) -> str:
         """``text`` with secrets and personal data masked. Short texts repeat (tool names, keys,
