@@ -87,10 +87,11 @@ class PairingProblem:
     """One break of the rule every chat API enforces: each tool call answered, each tool message
     answering one.
 
-    ``kind`` is ``"orphan"`` (the tool message at ``index`` answers no call of the assistant message
-    before its run of tool messages; ``ids`` is its ``tool_call_id``) or ``"unanswered"`` (calls
-    ``ids`` of the assistant message at ``index`` got no tool message before ``before``, the next
-    other message — None at the end).
+    ``kind`` is ``"orphan"`` (the tool message at ``index`` follows no assistant message with tool
+    calls; ``ids`` is its ``tool_call_id``), ``"unknown"`` (it follows one, but its ``tool_call_id``
+    — ``ids`` — is none of that message's calls: an invented or mistyped id) or ``"unanswered"``
+    (calls ``ids`` of the assistant message at ``index`` got no tool message before ``before``, the
+    next other message — None at the end).
     """
 
     kind: str
@@ -102,8 +103,13 @@ class PairingProblem:
         """The problem in Chinese, for a learner (``memory.pairing_problems`` lists these)."""
         if self.kind == "orphan":
             return (
+                f"第 {self.index} 条 tool 消息（tool_call_id={self.ids[0]!r}）前面没有带工具调用的"
+                " assistant 消息，它没有回答任何调用"
+            )
+        if self.kind == "unknown":
+            return (
                 f"第 {self.index} 条 tool 消息（tool_call_id={self.ids[0]!r}）没有回答它前面那条"
-                " assistant 消息里的任何调用"
+                " assistant 消息里的任何调用：这个 id 不在那些调用里"
             )
         where = f"第 {self.before} 条消息之前" if self.before is not None else "消息列表结束时"
         return (
@@ -133,8 +139,10 @@ def find_pairing_problems(messages: Sequence[dict[str, Any]]) -> list[PairingPro
         role = message.get("role")
         if role == "tool":
             call_id = str(message.get("tool_call_id"))
-            if opened_at is None or call_id not in open_ids:
+            if opened_at is None:
                 problems.append(PairingProblem("orphan", index, (call_id,)))
+            elif call_id not in open_ids:
+                problems.append(PairingProblem("unknown", index, (call_id,)))
             else:
                 answered.add(call_id)
             continue

@@ -472,8 +472,8 @@ BAD_REQUESTS = {
                 ]
             )
         },
-        "messages.[3].role",
-        "must be a response to a preceeding message",
+        None,  # the real API names no param for an id that is none of the calls
+        "'tool_call_id' of 'call_x' not found in 'tool_calls' of previous message.",
     ),
     "call left unanswered": (
         {

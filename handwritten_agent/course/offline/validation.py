@@ -179,6 +179,11 @@ def _validate_tool_pairing(messages: list[dict[str, Any]]) -> None:
                 "message with 'tool_calls'.",
                 param=f"messages.[{problem.index}].role",
             )
+        if problem.kind == "unknown":
+            raise bad_request(
+                f"Invalid parameter: 'tool_call_id' of '{problem.ids[0]}' not found in 'tool_calls'"
+                " of previous message.",  # the real API's words; it names no param for this one
+            )
         raise bad_request(
             "An assistant message with 'tool_calls' must be followed by tool messages responding"
             " to each 'tool_call_id'. The following tool_call_ids did not have response messages:"
