@@ -1567,3 +1567,21 @@ def test_stray_and_deeply_nested_brackets_neither_crash_nor_take_seconds(junk):
             ]
         )
     assert reply.content
+
+
+def test_a_heading_named_like_code_beside_tool_headings_is_a_tool_without_parameters():
+    from handwritten_agent.course.offline.simulator.toolprompt import read_tool_prompt
+
+    prompt = (
+        '需要工具时只输出一个 JSON 对象：{"tool": "工具名", "arguments": {...}}\n\n'
+        "## Output\n只输出 JSON。\n\n"
+        "## getCurrentTime\n获取当前的日期和时间。\n\n"
+        "## get_weather\n查询某个城市的天气。\n- city（string，必填）：城市名，例如：北京\n\n"
+        "## list_rooms\n列出所有会议室。\n"
+    )
+    tools = {tool["name"]: tool for tool in read_tool_prompt(prompt).tools}
+    assert set(tools) == {"getCurrentTime", "get_weather", "list_rooms"}  # "Output" is no tool
+    assert tools["list_rooms"]["parameters"].get("properties", {}) == {}
+    # alone, with no tool heading beside it, a bare heading stays a section title
+    alone = "## list_rooms\n列出所有会议室。\n"
+    assert [tool["name"] for tool in read_tool_prompt(alone).tools] == []

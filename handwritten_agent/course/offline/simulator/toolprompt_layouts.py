@@ -16,7 +16,8 @@ deeper than the tool, is a parameter, not a tool.
 
 Left out: tools described only across several sentences without their name next to a tool word
 ("第二个工具用来查天气，它的名字是 …"); a heading counts as a tool only when its section has
-parameters (or says it has none), since "## Tools" and "## Output" name no tool.
+parameters (or says it has none), since "## Tools" and "## Output" name no tool — or when it is
+named like code (snake_case, camelCase) at the level of headings that are tools.
 """
 
 from __future__ import annotations
@@ -250,6 +251,7 @@ def section_tools(
             continue
         mentions.append(mention)
     found: list[Found] = []
+    bare_headings: list[tuple[int, Found]] = []
     lists: dict[
         int, tuple[int, int]
     ] = {}  # id(tool) of a list-item tool -> (list block, indentation)
@@ -293,7 +295,10 @@ def section_tools(
             or _PARAMS_WORD.search(rest)
         )
         if kind == "heading" and not has_parameter_part:
-            continue  # "## Tools", "## Output": a heading that names no tool
+            # "## Tools", "## Output" name no tool; "## get_current_time" with only a description
+            # is one when a sibling heading is a tool (decided below)
+            bare_headings.append((_heading_level(text, start), tool))
+            continue
         tool.strong = (
             kind != "item" or bool(tool.params) or bool(_NO_PARAMETERS.search(rest + body))
         )
@@ -308,7 +313,26 @@ def section_tools(
     for tool in found:
         if lists.get(id(tool)) in strong_lists:
             tool.strong = True
+    # a heading without parameters at the level of tool headings, named like code, is a tool that
+    # takes none ("## get_current_time" beside "## get_weather")
+    tool_levels = {_heading_level(text, tool.position) for tool in found} - {0}
+    for level, tool in bare_headings:
+        if level in tool_levels and _CODE_NAME.fullmatch(tool.name):
+            tool.strong = True
+            found.append(tool)
     return found
+
+
+_CODE_NAME = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]*)+")
+"""snake_case with an underscore or camelCase: a name written as code, never a section title such
+as "Tools" or "Output"."""
+
+
+def _heading_level(text: str, start: int) -> int:
+    """How many ``#`` open the line at ``start`` (0: not a Markdown heading)."""
+    line = text[start : text.find("\n", start) if "\n" in text[start:] else len(text)]
+    marks = re.match(r"[ \t]*(#{1,6})", line)
+    return len(marks.group(1)) if marks else 0
 
 
 def _leading_comments(text: str, start: int) -> tuple[int, str]:
