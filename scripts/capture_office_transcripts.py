@@ -266,7 +266,7 @@ def header(client, backend: str) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from handwritten_agent.course.cli.parser import ChineseParser
+    from handwritten_agent.cli_parser import ChineseParser
     from handwritten_agent.llm import connect
 
     parser = ChineseParser(

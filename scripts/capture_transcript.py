@@ -133,7 +133,7 @@ def capture(questions: list[str], max_steps: int) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT))
-    from handwritten_agent.course.cli.parser import ChineseParser
+    from handwritten_agent.cli_parser import ChineseParser
 
     parser = ChineseParser(
         description=(

@@ -757,6 +757,8 @@ PROVIDER_WORDING = [
         r"An assistant message with 'tool_calls' must be followed by tool messages responding to"
         r" each 'tool_call_id'\.(?: "
         r"The following tool_call_ids did not have response messages:)?",
+        r"Invalid parameter: 'tool_call_id' of '[^']*' not found in 'tool_calls' of previous"
+        r" message\.?",
         r"This model's maximum context length is \d+ tokens\. However, (?:you requested|your"
         r" messages resulted in) .*?"
         r"Please reduce the length of the messages(?: or completion)?\.?",
@@ -780,6 +782,7 @@ PROVIDER_SENTENCES = (
         "An assistant message with 'tool_calls' must be followed by tool messages responding to"
         " each 'tool_call_id'."
     ),
+    "Invalid parameter: 'tool_call_id' of 'call_x' not found in 'tool_calls' of previous message.",
 )
 CUT_SHORT = re.compile(
     r"[A-Za-z][^\u3000-\u303f\u4e00-\u9fff\uff08\uff09…]*…"
