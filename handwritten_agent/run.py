@@ -284,11 +284,13 @@ class AgentEvent:
     def to_dict(self) -> dict[str, Any]:
         """The event as JSON-ready data: what a reader of the run is shown, never the message list.
 
-        ``step`` and ``ts`` always; then the fields of its kind (a reply's content, calls and usage;
-        a call's id, name and arguments; a result's outcome; the final answer; the stop reason), or,
-        for a kind a hook reported, its ``data`` plus ``call_id`` and ``name`` when it was about a
-        call. The service's stream and ``display`` show this; the trace (``tracing.Tracer``) writes
-        its own, redacted line with OpenTelemetry names, costs and no message text.
+        ``step`` and ``ts`` always; then the fields of its kind (a reply's content, calls and usage,
+        how many messages were sent and which tools were offered; a call's id, name and arguments;
+        a result's outcome; the final answer; the stop reason), or, for a kind a hook reported, its
+        ``data`` plus ``call_id`` and ``name`` when it was about a call (a key of the data that
+        would overwrite one of these is kept as ``data.<key>``). This is the one serialisation of an
+        event: the service's stream and ``display`` show it, and the trace (``tracing.Tracer``)
+        builds each line from it, renaming fields to OpenTelemetry names and adding costs.
         """
         out: dict[str, Any] = {"step": self.step, "ts": self.ts}
         if self.kind == "model_call" and self.reply is not None:
@@ -312,6 +314,8 @@ class AgentEvent:
                 finish_reason=reply.finish_reason,
                 usage=usage,
                 duration_ms=self.duration_ms,
+                message_count=len(self.messages or []),
+                tools_offered=list(self.data.get("tools", [])),
                 tool_calls=calls,
             )
         elif self.kind == "tool_call" and self.call is not None:
@@ -335,8 +339,12 @@ class AgentEvent:
                 stop_reason=self.run.stop_reason, error=self.run.error, answer=self.run.answer
             )
         else:  # a reported kind: its data cannot overwrite the event's own step, time or call
-            call = {} if self.call is None else {"call_id": self.call.id, "name": self.call.name}
-            out = {**self.data, **out, **call}
+            if self.call is not None:
+                out.update(call_id=self.call.id, name=self.call.name)
+            data = {
+                (f"data.{key}" if key in out else key): value for key, value in self.data.items()
+            }
+            out = {**data, **out}
         return out
 
 

@@ -7,8 +7,10 @@ The loop is not changed: every ``AgentEvent`` the Agent already emits becomes a 
 ``memory``, ``model_call``, ``tool_call``, ``tool_result``, a gate's ``permission``…,
 ``needs_confirmation``, ``final``, ``run_end``), including the events code below the loop reports
 into the run (``reporting``): ``retry`` when the client retries a 429/5xx, ``fallback`` when a
-fallback client switches models — nothing to wire by hand. Field names follow ``fields`` (the
-reference articles' where they name one, the OpenTelemetry GenAI conventions for the rest).
+fallback client switches models — nothing to wire by hand. A line starts from the event's one
+serialisation, ``AgentEvent.to_dict()``, the same the service streams; field names follow
+``fields`` (the reference articles' where they name one, the OpenTelemetry GenAI conventions for
+the rest), and a field of the event that no rule renames is written as it is.
 
 What it adds on the way:
 
@@ -43,7 +45,7 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..messages import ToolCall, parse_arguments
+from ..messages import parse_arguments
 from ..run import AgentEvent, RunResult
 from ..text import shorten
 from .cost import CACHED_TOKENS, PriceTable
@@ -182,8 +184,7 @@ class Tracer:
         follows it).
         """
         if event.kind == "tool_cache":
-            with self._lock:
-                self._notes.setdefault(event.run_id, {}).update(event.data)
+            self._note(event)
             return
         self.write(self._line(event), event.ts)
         if event.kind == "stop" and self.close_at_stop:
@@ -234,65 +235,82 @@ class Tracer:
     # ----------------------------------------------------------------------- events → lines
 
     def _line(self, event: AgentEvent) -> dict[str, Any]:
-        run_id = event.run_id
+        """The event's line: ``event.to_dict()`` with the trace's names, plus what only a trace
+        writes (the model asked for, the provider, cost, a tool's status, a run's totals, and the
+        messages themselves with ``record_messages``). A field of ``to_dict`` that no rule below
+        names is written as it is, so the line never falls behind the event.
+        """
+        run_id, kind = event.run_id, event.kind
         totals = self._runs.setdefault(run_id, _RunTotals())
         totals.step = max(totals.step, event.step)
-        base: dict[str, Any] = {"event": event.kind, "request_id": run_id, "step": event.step}
-        kind = event.kind
+        fields = event.to_dict()
+        del fields["ts"]  # ``write`` puts the event's time at the head of the line
+        base: dict[str, Any] = {"event": kind, "request_id": run_id, "step": fields.pop("step")}
         if kind == "run_start":
             self._current = run_id
-            return {**base, "resumed": bool(event.data.get("resumed"))}
+            return {**base, "resumed": bool(fields.pop("resumed", False)), **_rest(fields)}
         if kind == "model_call" and event.reply is not None:
-            return {**base, **self._model_call(event, totals)}
+            return {**base, **self._model_call(event, fields, totals)}
         if kind == "tool_call" and event.call is not None:
-            return {**base, **_call_fields(event.call), **_arguments(event.call)}
+            call = _call_fields(fields)
+            return {**base, **call, **_arguments(fields.pop("arguments")), **_rest(fields)}
         if kind == "tool_result" and event.record is not None:
             with self._lock:
                 notes = self._notes.pop(run_id, {})
-            return {**base, **self._tool_result(event, notes)}
-        if kind == "final":
-            return {**base, "answer": event.answer}
+            return {**base, **self._tool_result(event, fields, notes)}
         if kind == "retry":  # a client's retry, reported into the run (``reporting``)
-            data = event.data
+            status = fields.pop("status", None)
             return {
                 **base,
-                "http.response.status_code": data.get("status"),
-                "error.type": str(data.get("status")),
-                "error": shorten(str(data.get("message") or ""), self.summary_chars),
-                "attempt": data.get("attempt"),
-                "wait_s": data.get("wait"),
-                "server_asked_s": data.get("server_asked"),
+                "http.response.status_code": status,
+                "error.type": str(status),
+                "error": shorten(str(fields.pop("message", None) or ""), self.summary_chars),
+                "attempt": fields.pop("attempt", None),
+                "wait_s": fields.pop("wait", None),
+                "server_asked_s": fields.pop("server_asked", None),
+                **_rest(fields),
             }
         if kind == "stop" and event.run is not None:
             if self._current == run_id:
                 self._current = None
-            return {**base, "event": "run_end", **self._run_end(event.run, totals)}
-        # a gate's own kinds (permission …): its data, renamed where it would overwrite a field
-        # every line has
-        fields = {
-            (f"data.{key}" if key in RESERVED else key): value for key, value in event.data.items()
-        }
-        if event.call is not None:
-            fields = {**_call_fields(event.call), **fields}
-        return {**fields, **base}
+            return {**base, **self._run_end(event.run, fields, totals), "event": "run_end"}
+        # ``final``, and a gate's own kinds (permission …): its data, renamed where it would
+        # overwrite a field every line has
+        call = _call_fields(fields, "call_id") if event.call is not None else {}
+        return {**call, **_rest(fields), **base}
 
-    def _model_call(self, event: AgentEvent, totals: _RunTotals) -> dict[str, Any]:
+    def _note(self, event: AgentEvent) -> None:
+        """Keep a ``tool_cache`` report (a cache hit, a truncated result) for the run's next
+        ``tool_result`` line.
+        """
+        fields = event.to_dict()
+        for own in ("step", "ts", "call_id", "name"):  # the tool_result line has its own
+            fields.pop(own, None)
+        with self._lock:
+            self._notes.setdefault(event.run_id, {}).update(fields)
+
+    def _model_call(
+        self, event: AgentEvent, fields: dict[str, Any], totals: _RunTotals
+    ) -> dict[str, Any]:
         reply = event.reply
         assert reply is not None
-        usage = reply.usage
+        usage = fields.pop("usage")
+        reported = usage or {}
         requested = self.model or getattr(self.client, "model", None)
+        fields.pop("content")  # the trace holds no message text unless it records the messages
         line: dict[str, Any] = {
-            "model": reply.model or requested,
+            "model": fields.pop("model") or requested,
             "gen_ai.request.model": requested,
             "gen_ai.provider.name": self.provider,
-            "input_tokens": usage.prompt_tokens if usage is not None else None,
-            "output_tokens": usage.completion_tokens if usage is not None else None,
-            CACHED_TOKENS: usage.cached_tokens if usage is not None else None,
-            "finish_reason": reply.finish_reason,
-            "duration_ms": event.duration_ms,
-            "message_count": len(event.messages or []),
-            "tools_offered": list(event.data.get("tools", [])),
-            "tool_calls": [call.name for call in reply.tool_calls],
+            "input_tokens": reported.get("input_tokens"),
+            "output_tokens": reported.get("output_tokens"),
+            CACHED_TOKENS: reported.get("cached_input_tokens"),
+            "finish_reason": fields.pop("finish_reason"),
+            "duration_ms": fields.pop("duration_ms"),
+            "message_count": fields.pop("message_count"),
+            "tools_offered": fields.pop("tools_offered"),
+            "tool_calls": [call["name"] for call in fields.pop("tool_calls")],
+            **_rest(fields),
         }
         response_id = getattr(reply.raw, "id", None)
         if isinstance(response_id, str):
@@ -305,8 +323,8 @@ class Tracer:
         if usage is None:
             totals.usage_unknown += 1
         else:
-            totals.input_tokens = (totals.input_tokens or 0) + usage.prompt_tokens
-            totals.output_tokens = (totals.output_tokens or 0) + usage.completion_tokens
+            totals.input_tokens = (totals.input_tokens or 0) + line["input_tokens"]
+            totals.output_tokens = (totals.output_tokens or 0) + line["output_tokens"]
         if amount is not None and currency is not None:
             totals.cost[currency] = totals.cost.get(currency, 0.0) + amount
         if self.record_messages:
@@ -318,41 +336,46 @@ class Tracer:
             line["gen_ai.output.messages"] = [output]
         return line
 
-    def _tool_result(self, event: AgentEvent, notes: dict[str, Any]) -> dict[str, Any]:
+    def _tool_result(
+        self, event: AgentEvent, fields: dict[str, Any], notes: dict[str, Any]
+    ) -> dict[str, Any]:
         record = event.record
         assert record is not None
-        result = record.result
-        if record.repeated:
+        call = _call_fields(fields)
+        success, executed = fields.pop("success"), fields.pop("executed")
+        data, error = fields.pop("data"), fields.pop("error")
+        if fields.pop("repeated"):
             status = "repeated"
         elif notes.get("cache.hit"):
             status = "cached"
-        elif not record.executed:
+        elif not executed:
             status = "refused"
         else:
-            status = "success" if result.success else "error"
+            status = "success" if success else "error"
         line: dict[str, Any] = {
-            **_call_fields(record.call),
-            "tool_duration_ms": record.duration_ms,
+            **call,
+            "tool_duration_ms": fields.pop("duration_ms"),
             "status": status,
-            "success": result.success,
-            "executed": record.executed,
+            "success": success,
+            "executed": executed,
         }
-        if not result.success:
-            line["error.type"] = (
-                type(result.exception).__name__ if result.exception is not None else "tool_error"
-            )
-            line["error"] = result.error
-        line["output_summary"] = shorten(
-            result.data if result.success else result.error, self.summary_chars
-        )
+        if not success:
+            exception = record.result.exception
+            line["error.type"] = type(exception).__name__ if exception is not None else "tool_error"
+            line["error"] = error
+        line["output_summary"] = shorten(data if success else error, self.summary_chars)
+        line.update(_rest(fields))
         line.update(notes)
         if self.record_messages:
-            line["gen_ai.tool.call.result"] = _plain(result.to_dict())
+            line["gen_ai.tool.call.result"] = _plain(record.result.to_dict())
             line["content"] = record.content
         return line
 
-    def _run_end(self, run: RunResult, totals: _RunTotals) -> dict[str, Any]:
-        reason = run.stop_reason
+    def _run_end(
+        self, run: RunResult, fields: dict[str, Any], totals: _RunTotals
+    ) -> dict[str, Any]:
+        reason = fields.pop("stop_reason")
+        error, answer = fields.pop("error"), fields.pop("answer")
         status = (
             "success"
             if reason == "final"
@@ -378,30 +401,41 @@ class Tracer:
             line["cost"], line["cost_currency"] = dict(totals.cost), None
         if status == "stopped":
             line["error.type"] = reason
-        if run.error:
-            line["error"] = run.error
-        if run.answer is not None:
-            line["answer"] = run.answer
+        if error:
+            line["error"] = error
+        if answer is not None:
+            line["answer"] = answer
         if run.pending:
             line["pending"] = [getattr(request, "id", None) for request in run.pending]
+        line.update(_rest(fields))
         if self.record_messages:
             line["messages"] = _plain(run.messages)
         return line
 
 
-def _call_fields(call: ToolCall) -> dict[str, Any]:
-    return {"tool": call.name, "gen_ai.tool.call.id": call.id}
+def _call_fields(fields: dict[str, Any], id_key: str = "id") -> dict[str, Any]:
+    """The call an event is about, under the trace's names (taken out of ``fields``; a reported
+    kind names the call's id ``call_id``).
+    """
+    return {"tool": fields.pop("name"), "gen_ai.tool.call.id": fields.pop(id_key)}
 
 
-def _arguments(call: ToolCall) -> dict[str, Any]:
+def _arguments(arguments: str) -> dict[str, Any]:
     try:
-        return {"gen_ai.tool.call.arguments": parse_arguments(call.arguments)}
+        return {"gen_ai.tool.call.arguments": parse_arguments(arguments)}
     except ValueError as exc:
         return {
-            "gen_ai.tool.call.arguments": call.arguments,
+            "gen_ai.tool.call.arguments": arguments,
             "error.type": "invalid_arguments",
             "error": str(exc),
         }
+
+
+def _rest(fields: dict[str, Any]) -> dict[str, Any]:
+    """The event's fields no rule renamed, as they are; one that would overwrite a field every
+    line has becomes ``data.<name>``.
+    """
+    return {(f"data.{key}" if key in RESERVED else key): value for key, value in fields.items()}
 
 
 def _plain(value: Any) -> Any:
