@@ -179,7 +179,12 @@ def test_untrusted_results_are_marked_as_data_in_what_the_model_reads_not_in_the
     assert all(
         EXTERNAL_FIELD not in json.dumps(m, ensure_ascii=False) for m in paused.messages
     )  # the run keeps its own history
-    assert EXTERNAL_FIELD not in seen[0][0]["content"]  # no untrusted result yet: no note
+    # the rule about the mark is in the system message from the first call (the run can read
+    # external text), before any untrusted result: the first message never changes during the run
+    assert seen[0][0]["content"].endswith(EXTERNAL_SYSTEM_NOTE)
+    assert {json.dumps(s[0], ensure_ascii=False) for s in seen} == {
+        json.dumps(seen[0][0], ensure_ascii=False)
+    }
 
 
 def test_the_mark_itself_is_no_instruction_and_marking_twice_changes_nothing():

@@ -16,6 +16,16 @@ before **every** model call (also between the steps of one run, where long tool 
   latest question are put into the prompt as a "关于用户的已知信息" block (``KNOWN_FACTS_HEADING``),
   never stored in the history.
 
+Where the block goes is a matter of prompt caching: a provider reuses only an unchanged start of
+the request, and the block changes with every question (other memories bear on it, new ones were
+saved). So it goes **just before the latest user message** (``messages.latest_user_index``): the
+system message and the earlier history come first, byte for byte what the previous question sent,
+and only the block and the question are new. Right after the system message it would change the
+request from its second message on, and every question would pay for the whole history again. The
+memory policy still sees the block in the head (the system messages it always keeps and counts), so
+a window never drops it and its tokens count toward the budget; the block is moved before the
+question after the policy ran.
+
 Left out: several users in one conversation, persistence of the short-term history across
 processes (save ``messages`` yourself), and streaming.
 """
@@ -44,6 +54,21 @@ MEMORY_SYSTEM_HINT = (
 )
 
 MemoryPolicy = Callable[[list[Message]], list[Message]]
+
+
+def before_latest_question(messages: list[Message], block: Message) -> list[Message]:
+    """``messages`` with ``block`` (one of them, compared by value) moved just before the latest
+    user message, so that everything before it stays what earlier requests began with. Unchanged
+    when ``block`` is not there or there is no user message.
+    """
+    at = next((i for i, m in enumerate(messages) if m == block), None)
+    if at is None:
+        return list(messages)
+    rest = messages[:at] + messages[at + 1 :]
+    latest = latest_user_index(rest)
+    if latest < 0:
+        return list(messages)
+    return rest[:latest] + [messages[at]] + rest[latest:]
 
 
 def known_facts_message(facts: list[str]) -> Message:
@@ -118,12 +143,17 @@ class Conversation:
         return result
 
     def prepare(self, messages: list[Message]) -> list[Message]:
-        """What the model is sent: the known facts for the latest question put in, then the memory
-        policy.
+        """What the model is sent: the memory policy applied, and the known facts for the latest
+        question put just before it (see the module docstring).
         """
-        if self.long_term is not None:
-            messages = self._with_known_facts(messages)
-        return self.memory(messages) if self.memory is not None else messages
+        facts = self._known_facts(messages) if self.long_term is not None else None
+        if facts is None:
+            return self.memory(messages) if self.memory is not None else messages
+        head, rest = split_head(messages)
+        prepared = head + [facts] + rest  # in the head: the policy keeps it and counts it
+        if self.memory is not None:
+            prepared = self.memory(prepared)
+        return before_latest_question(prepared, facts)
 
     # -- internals --------------------------------------------------------------------------------
 
@@ -133,16 +163,14 @@ class Conversation:
             said.append({"role": "user", "content": self._asking})
         return said
 
-    def _with_known_facts(self, messages: list[Message]) -> list[Message]:
+    def _known_facts(self, messages: list[Message]) -> Message | None:
+        """The known-facts block for the latest question, or None when nothing bears on it."""
         assert self.long_term is not None
         latest = latest_user_index(messages)
         if latest < 0:
-            return messages
+            return None
         found = self.long_term.recall(self.user_id, message_text(messages[latest]), k=self.recall_k)
-        if not found:
-            return messages
-        head, rest = split_head(messages)
-        return head + [known_facts_message([m.text for m in found])] + rest
+        return known_facts_message([m.text for m in found]) if found else None
 
     def _compact(self, messages: list[Message]) -> list[Message]:
         if self.memory is None:
@@ -159,4 +187,10 @@ class Conversation:
         )
 
 
-__all__ = ["Conversation", "KNOWN_FACTS_HEADING", "MEMORY_SYSTEM_HINT", "known_facts_message"]
+__all__ = [
+    "Conversation",
+    "KNOWN_FACTS_HEADING",
+    "MEMORY_SYSTEM_HINT",
+    "before_latest_question",
+    "known_facts_message",
+]
