@@ -69,6 +69,7 @@ _WEATHER = [
         "read_only": True,
         "kind": "text",
         "text": ["北京今天晴，最高 12℃。", "明天多云，有 3 级北风。"],
+        "image_after": 0,  # a picture between the two texts: not text, so not in the result
     },
     {
         "name": "空气质量",
@@ -135,6 +136,13 @@ _NEWS = [
 ]
 
 
+_PIXEL = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9aw"
+    "AAAABJRU5ErkJggg=="
+)
+"""A one-pixel PNG (base64): an image block in a tool's answer."""
+
+
 class _Server:
     """One MCP server of the check: the SDK's low-level ``Server`` with ``specs`` as its tools,
     reached through ``SDKConnection`` in memory; ``change(name)`` makes every later ``tools/list``
@@ -186,13 +194,15 @@ class _Server:
                 for spec in self.specs
             ]
 
-        def text(*parts: str, error: bool = False) -> types.ServerResult:
-            return types.ServerResult(
-                types.CallToolResult(
-                    content=[types.TextContent(type="text", text=part) for part in parts],
-                    isError=error,
-                )
-            )
+        def text(*parts: str, error: bool = False, image_after: int | None = None) -> Any:
+            blocks: list[Any] = []
+            for index, part in enumerate(parts):
+                blocks.append(types.TextContent(type="text", text=part))
+                if index == image_after:
+                    blocks.append(
+                        types.ImageContent(type="image", data=_PIXEL, mimeType="image/png")
+                    )
+            return types.ServerResult(types.CallToolResult(content=blocks, isError=error))
 
         async def call_tool(request: types.CallToolRequest) -> types.ServerResult:
             import anyio
@@ -206,7 +216,7 @@ class _Server:
                 echoed = {"工具": name, "参数": arguments}
                 return text(json.dumps(echoed, ensure_ascii=False))
             if kind == "text":
-                return text(*spec["text"])
+                return text(*spec["text"], image_after=spec.get("image_after"))
             if kind == "error":
                 return text(spec["text"], error=True)
             if kind == "protocol_error":
@@ -527,9 +537,11 @@ def _failure(
     arguments: dict[str, Any],
     facts: tuple[str, ...],
     hint_success: str,
+    *,
+    reason: bool = False,
 ) -> None:
     """A call that must come back as a failure the model can read: a Chinese error naming the tool
-    or one of ``facts``."""
+    or one of ``facts`` (with ``reason``, the server's reason ``facts[0]`` itself)."""
     result = _call(check, case, registry, name, arguments)
     if result.success:
         raise check.fail(
@@ -540,6 +552,18 @@ def _failure(
             hint=hint_success,
         )
     error = result.error if isinstance(result.error, str) else ""
+    if reason and _CHINESE.search(error) and facts[0] not in error:
+        raise check.fail(
+            case,
+            given=name,
+            expected=f"错误说明里有服务器给的原因“{facts[0]}”（content 里的文字）",
+            got=typed(result.error),
+            hint=(
+                "isError 为真时，content 里的文字就是失败的原因："
+                "把它写进 ToolResult.fail(...) 的说明，"
+                "只说“出错了”，模型就不知道该等一等、换个参数还是告诉用户。"
+            ),
+        )
     if not _CHINESE.search(error) or not any(fact in error for fact in (name, *facts)):
         raise check.fail(
             case,
@@ -605,7 +629,8 @@ def appendix_mcp_adapter(check: _Check, adapt: Callable[..., Any]) -> None:
                     else typed(result.data, 160)
                 ),
                 hint=(
-                    "content 是块的列表：把每个 type 为 text 的块的 text 用换行连起来；"
+                    "content 是块的列表：把每个 type 为 text 的块的 text 用换行连起来"
+                    "（图片这类别的块不算）；"
                     "json.loads 失败就把这段文字本身作为 data，不要当成出错。"
                 ),
             )
@@ -619,6 +644,7 @@ def appendix_mcp_adapter(check: _Check, adapt: Callable[..., Any]) -> None:
             ("数据源维护中",),
             "服务器回答里 isError 为 True 表示工具失败了：return ToolResult.fail(...)，"
             "把 content 里的文字（失败的原因）写进去。",
+            reason=True,
         )
 
         case = "天气服务：经过注册表调用（Day 3 的 dispatch）"

@@ -8,6 +8,7 @@ kept between calls).
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -858,7 +859,42 @@ def day2_render_tool_prompt(
                     ),
                 )
             check.ok(case, f"{got.name}({got.arguments})")
+    _long_description(check, render_tool_prompt)
     check.done()
+
+
+def _long_description(check: _Check, render_tool_prompt: Callable[..., Any]) -> None:
+    """A description of several lines is written out whole (silent when right): a prompt that keeps
+    only its first line loses when to use the tool."""
+    description = (
+        "查询公司的报销制度。\n什么时候用：用户问能不能报销、报销上限、要交哪些票据时。\n"
+        "不要用它查工资。"
+    )
+    tools = [
+        {
+            "name": "查询报销制度",
+            "description": description,
+            "parameters": {
+                "type": "object",
+                "properties": {"topic": {"type": "string", "description": "主题，例如：差旅"}},
+                "required": ["topic"],
+            },
+        }
+    ]
+    case = "描述有好几行：每一行都写进提示词"
+    prompt = check.call(case, render_tool_prompt, copy.deepcopy(tools), given=description)
+    lost = [line for line in description.splitlines() if line not in str(prompt)]
+    if lost:
+        raise check.fail(
+            case,
+            given=description,
+            expected="描述的每一行都在提示词里",
+            got=f"缺少：{'；'.join(lost)}",
+            hint=(
+                "“完整描述”是整段 description：不要只取第一行（splitlines()[0]）或第一句；"
+                "表格里放不下换行时，可以把换行换成空格或 <br>，但每一行的文字都要在。"
+            ),
+        )
 
 
 __all__ = ["day2_extract_json", "day2_retry_on_parse_error", "day2_render_tool_prompt"]

@@ -119,6 +119,49 @@ def _send_schema(schema: dict[str, Any]) -> str | None:
     return None
 
 
+_FIELD_TYPES = {
+    "employee": "string",
+    "start_date": "string",
+    "days": "integer",
+    "leave_type": "string",
+}
+"""The JSON type of each field apart from null, as the exercise's table gives it."""
+
+
+def _json_types(schema: Any, depth: int = 0) -> set[str] | None:
+    """The JSON types a property's schema allows (``type``, ``anyOf``/``oneOf`` branches, or the
+    values of an ``enum``); None when it does not say."""
+    if not isinstance(schema, dict) or depth > 5:
+        return None
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        return {kind}
+    if isinstance(kind, list):
+        return {str(item) for item in kind}
+    branches = schema.get("anyOf") or schema.get("oneOf")
+    if isinstance(branches, list):
+        found = [_json_types(branch, depth + 1) for branch in branches]
+        return set().union(*found) if found and None not in found else None
+    values = schema.get("enum")
+    if isinstance(values, list) and values:
+        names = {
+            "null"
+            if v is None
+            else "boolean"
+            if isinstance(v, bool)
+            else "integer"
+            if isinstance(v, int)
+            else "number"
+            if isinstance(v, float)
+            else "string"
+            if isinstance(v, str)
+            else "other"
+            for v in values
+        }
+        return names
+    return None
+
+
 def _check_schema(check: _Check, schema: Any) -> None:
     case = "leave_schema() 返回 strict 能接受的 schema"
     if not isinstance(schema, dict):
@@ -139,6 +182,19 @@ def _check_schema(check: _Check, schema: Any) -> None:
             got=f"缺少 {missing or '无'}；多出 {extra or '无'}",
             hint="字段名要和练习说明里的一字不差，程序按名字读取它们。",
         )
+    for field, wanted in _FIELD_TYPES.items():
+        found = _json_types(properties.get(field))
+        if found is not None and found - {"null"} != {wanted}:
+            raise check.fail(
+                "leave_schema() 的字段",
+                expected=f"{field} 的类型是 {wanted}"
+                + ("（可以再加 null）" if field == "leave_type" else ""),
+                got=f"{field} 的类型是 {' / '.join(sorted(found)) or '（没有写）'}",
+                hint=(
+                    '按练习的表格写类型：天数是整数（"integer"，不是 "number"——number 允许'
+                    ' 1.5 天），姓名、日期和假期类型是字符串（"string"）。'
+                ),
+            )
     try:
         json.dumps(schema, ensure_ascii=False)
     except (TypeError, ValueError) as exc:

@@ -384,6 +384,26 @@ def day3_exchange_rate_tool(check: _Check, build_exchange_tool: Callable[[], Any
         seen.append((arguments, result.data))
         check.ok(case, f"1 {code_from} = {rate:g} {code_to}")
 
+    # a small rate (silent when right): rounding to a few decimals leaves too few digits
+    case = "直接调用工具：日元 → 英镑（很小的汇率，至少 4 位有效数字）"
+    arguments = {source: "JPY", target: "GBP"}
+    result = registry.dispatch(made.name, arguments)
+    right = CNY_PER_UNIT["JPY"] / CNY_PER_UNIT["GBP"]
+    rate, numbers = _rate_in(result.data) if result.success else (None, [])
+    if not result.success or rate is None or not _close(rate, right):
+        raise check.fail(
+            case,
+            given=arguments,
+            expected=f"汇率 {right:.6g}（至少 4 位有效数字）",
+            got=f"失败：{result.error}" if not result.success else _short(result.data, 200),
+            hint=(
+                "round(rate, 4) 对很小的汇率只剩一两位有效数字（0.0053）：保留 4 位有效数字要用"
+                ' round(rate, 6) 或 float(f"{rate:.6g}")，或者不四舍五入。'
+                if rate is not None and rate and _close(round(right, 4), rate)
+                else _rate_hint(rate, numbers, "JPY", "GBP", CNY_PER_UNIT)
+            ),
+        )
+
     for label, arguments, bad in (
         ("不认识的货币（换出）", {source: "火星币", target: "CNY"}, "火星币"),
         ("不认识的货币（换成）", {source: "USD", target: "XYZ"}, "XYZ"),
@@ -594,6 +614,71 @@ class _BreaksAt:
         return self.script.complete(messages, tools, **options)
 
 
+class _RaisingRegistry:
+    """The course registry, except that dispatching ``name`` raises (a registry written by someone
+    else that lets a tool's exception through)."""
+
+    TEXT = "天气服务连接超时（已重试 3 次，上游 weather.example 没有响应）"
+
+    def __init__(self, name: str):
+        self.inner, self.name = _registry(), name
+
+    def schemas(self) -> Any:
+        return self.inner.schemas()
+
+    def dispatch(self, name: str, arguments: Any = None) -> Any:
+        if name == self.name:
+            raise TimeoutError(self.TEXT)
+        return self.inner.dispatch(name, arguments)
+
+    def __getattr__(self, attribute_name: str) -> Any:
+        return getattr(self.inner, attribute_name)
+
+
+def _exception_reported(
+    check: _Check, case: str, request: list[dict[str, Any]], call_id: str, text: str
+) -> None:
+    """The tool message for ``call_id`` in ``request`` reports the failure with the exception's own
+    words (``text``), as a failed result."""
+    message = next(
+        (
+            m
+            for m in request
+            if isinstance(m, dict) and m.get("role") == "tool" and m.get("tool_call_id") == call_id
+        ),
+        None,
+    )
+    content = message.get("content") if message else None
+    try:
+        decoded = json.loads(content) if isinstance(content, str) else None
+    except ValueError:
+        decoded = None
+    failed = isinstance(decoded, dict) and decoded.get("success") is False
+    if message is None or not isinstance(content, str) or text not in content or not failed:
+        if message is None:
+            hint = (
+                f"没有 tool_call_id 为 {call_id} 的 tool 消息：dispatch 抛了异常，"
+                "这个调用也要回一条。"
+            )
+        elif not isinstance(content, str) or text not in content:
+            hint = (
+                "回填的内容里没有异常的说明：except Exception as exc 之后把 str(exc) 写进错误"
+                '（例如 f"工具 {call.name} 出错：{type(exc).__name__}: {exc}"），'
+                "只写“出错了”，模型就不知道错在哪、该不该重试。"
+            )
+        else:
+            hint = (
+                "回填的要是一个失败的结果（success 为 false）："
+                "用 ToolResult.fail(说明).to_content()，不要当成成功的数据。"
+            )
+        raise check.fail(
+            case,
+            expected=(f"tool 消息（{call_id}）是失败的结果，error 里有异常的说明：{text}"),
+            got=_short(content, 200) if message is not None else "没有这条 tool 消息",
+            hint=hint,
+        )
+
+
 @exercise
 def day3_loop_exits(check: _Check, run_loop: Callable[..., Any]) -> None:
     """Exercise 3.2: ``run_loop(client, registry, user_message, max_steps=5) -> (stop_reason,
@@ -605,7 +690,12 @@ def day3_loop_exits(check: _Check, run_loop: Callable[..., Any]) -> None:
     _callable(check.exercise, run_loop)
 
     def outcome(
-        case: str, replies: Any, message: str, max_steps: int | None, hint: str = ""
+        case: str,
+        replies: Any,
+        message: str,
+        max_steps: int | None,
+        hint: str = "",
+        registry: Any = None,
     ) -> tuple[str, list[dict[str, Any]], _Recorder]:
         client = replies if isinstance(replies, _Recorder) else _Recorder(ScriptedClient(replies))
         options = {} if max_steps is None else {"max_steps": max_steps}
@@ -613,7 +703,7 @@ def day3_loop_exits(check: _Check, run_loop: Callable[..., Any]) -> None:
             case,
             run_loop,
             client,
-            _registry(),
+            registry or _registry(),
             message,
             given=message,
             hint=hint
@@ -1068,6 +1158,39 @@ def day3_loop_exits(check: _Check, run_loop: Callable[..., Any]) -> None:
             "对话或计数。"
         ),
     )
+    case = "registry.dispatch 自己抛出异常 → 变成失败的 tool 消息回填，带着异常的说明，循环继续"
+    failing = calls(
+        call("get_weather", {"city": "上海"}, id="call_raises"),
+        call("calculator", {"expression": "6 * 7"}, id="call_after"),
+    )
+    reason, messages, client = outcome(
+        case,
+        [failing, reply("天气服务暂时不可用；6 × 7 = 42。")],
+        "上海天气怎么样？顺便算 6 乘 7",
+        5,
+        "registry.dispatch(...) 放进 try/except Exception：异常变成"
+        ' ToolResult.fail(f"工具 {call.name} 出错：{type(exc).__name__}: {exc}")，照样回填。',
+        registry=_RaisingRegistry("get_weather"),
+    )
+    expect(
+        case,
+        reason,
+        messages,
+        client,
+        "final",
+        2,
+        "dispatch 抛出的异常不是循环的出口，更不能冒出去：把它变成失败的结果回填，再问模型一次。",
+    )
+    _exception_reported(check, case, client.requests[1], "call_raises", _RaisingRegistry.TEXT)
+    tool_content(
+        case,
+        client,
+        1,
+        "call_after",
+        registry.dispatch("calculator", '{"expression": "6 * 7"}').to_dict(),
+    )
+    check.ok(case, "异常的说明回填给了模型，后面的调用照常执行")
+
     check.done()
 
 
@@ -1133,20 +1256,23 @@ def _same_name_other_tools(check: _Check, unknown_tool_message: Callable[..., An
             "把上一次的消息存起来再用。"
         ),
     )
+    spaced = ("get_weather ", ["get_weather", "calculator"])  # the model typed a trailing space
     check.independent(  # capitals, Chinese and full-width letters: every name as given
         "名字原样写",
         [
             (
-                f"叫错的名字 {exact[0]!r}，可用工具 {exact[1]}",
-                lambda: unknown_tool_message(exact[0], list(exact[1])),
-                exact,
-                exact,
+                f"叫错的名字 {name!r}，可用工具 {names}",
+                (lambda name=name, names=names: unknown_tool_message(name, list(names))),
+                (name, names),
+                (name, names),
             )
+            for name, names in (exact, spaced)
         ],
         same=lists_exactly,
         hint=(
-            "名字（叫错的那个和可用的）都原样写进消息：不改大小写、不转半角，"
-            "模型会照着你写的名字去调用。"
+            "名字（叫错的那个和可用的）都原样写进消息：不改大小写、不转半角、不去掉空格"
+            "（模型叫的是 'get_weather '，说 get_weather 不存在就错了），中文名不要写成 \\uXXXX"
+            "（json.dumps 要加 ensure_ascii=False）；模型会照着你写的名字去调用。"
         ),
     )
 
@@ -1466,6 +1592,24 @@ def _fresh_guards(check: _Check, guard_class: Callable[[], Any]) -> None:
             "大小写不同、全角半角不同的值是不同的参数：规范化只做 json.loads 再"
             " json.dumps(sort_keys=True)，"
             "不要 lower()、不要转换全角；每个新的 RepeatGuard 从空的记录开始。"
+        ),
+    )
+    near = [
+        ("Search", '{"q": "北京"}'),
+        ("search", '{"q": "北京"}'),
+        ("plan_route", '{"stops": ["北京", "上海"]}'),
+        ("plan_route", '{"stops": ["上海", "北京"]}'),
+        ("查询天气", "{}"),
+        ("查询", "天气{}"),
+    ]
+    check.independent(
+        "只差一点的调用：工具名的大小写、列表的顺序、名字和参数接起来一样",
+        [("一个新的 RepeatGuard 依次检查 6 个调用", run(near), ["新调用"] * len(near))],
+        hint=(
+            "工具名原样比较（Search 和 search 是两个工具）；列表里的顺序是参数的一部分"
+            "（sort_keys 只排 dict 的键，不要给列表排序）；"
+            "记录的键用 (工具名, 规范写法) 这样的元组，"
+            "不要把两段字符串直接拼起来——“查询”+“天气{}”和“查询天气”+“{}”拼出来一样。"
         ),
     )
 

@@ -406,9 +406,17 @@ def _empty_users(check: _Check, fn: Callable[..., Any], reference: Callable[...,
             {"role": "assistant", "content": "我在。"},
             {"role": "user", "content": "ＯＫ，谢谢"},
         ],
+        [
+            system,
+            {"role": "user", "content": "帮我看看"},
+            {"role": "assistant", "content": ""},
+            {"role": "user", "content": "还在吗？"},
+            {"role": "assistant", "content": None},
+            {"role": "assistant", "content": "在的。"},
+        ],
     ]
     check.independent(
-        "空的 user 消息也开始一轮",
+        "空的 user 消息也开始一轮，空的 assistant 回复也留在轮里",
         [
             (
                 f"第 {number} 段对话",
@@ -420,7 +428,8 @@ def _empty_users(check: _Check, fn: Callable[..., Any], reference: Callable[...,
         ],
         hint=(
             "一轮从一条 user 消息开始，不管它的内容是不是空的（空字符串、只有全角空格、没有 content"
-            "）：只看 role，不看 content。"
+            "）：只看 role，不看 content；空的 assistant 回复也是消息，不能跳过——"
+            "所有轮拼起来要正好是头部之外的全部消息。"
         ),
     )
 
@@ -1118,6 +1127,22 @@ def day4_search_memories(check: _Check, search_memories: Callable[..., list[str]
                 hint="用 LIMIT ? 限制条数（参数绑定 k），k 的默认值是 5。",
             )
         check.ok(case, f"{len(got)} 条")
+
+    def limited(k: int) -> Callable[[], Any]:
+        def run() -> Any:
+            db = memory_db(rows)
+            try:
+                return search_memories(db, "alice", "出差", k)
+            finally:
+                db.close()
+
+        return run
+
+    check.independent(
+        "k 的边界",
+        [("k=0：一条也不要", limited(0), [], ("alice", "出差", 0))],
+        hint="最多 k 条：k=0 就是一条也不返回——LIMIT ? 直接绑定 k，不要写 k or 默认值。",
+    )
     saved_twice = rows + [("alice", "我喜欢靠窗的座位")]  # the user saved this one twice
     expect(
         "同一条记忆存了两次：只返回一次（两个字，LIKE）",

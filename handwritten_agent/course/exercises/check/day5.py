@@ -231,6 +231,16 @@ def _independent_policies(check: _Check, check_clearance: Callable[..., Any], st
         {"start_time": "2026-03-13 15:00", "end_time": "2026-03-13 16:00", "room_id": "r1"},
     )
     orders = _call("查询_订单", {"订单号": ["Ａ１", "A2"]})
+    shipping = {
+        "clearance": {"仓库管理员": "L2"},
+        "levels": {"ship_order": "L2"},
+        "bulk_limits": {"ship_order": 3},
+    }
+    keeper = User("W2", "仓库管理员")
+    noted = _call(
+        "ship_order", {"order_ids": ["O1"], "note": "请尽快发货，客户很着急，周五之前一定要送到"}
+    )
+    two_lists = _call("ship_order", {"order_ids": ["O1", "O2"], "gift_ids": ["G1", "G2"]})
     runs = []
     for label, policy, call, user in (
         ("练习的策略：普通员工读邮件", OFFICE_CLEARANCE_POLICY, read, staff),
@@ -239,6 +249,8 @@ def _independent_policies(check: _Check, check_clearance: Callable[..., Any], st
         ("另一份策略：订会议室改成 L3", stricter, book, User("E002", "行政主管")),
         ("另一份策略：中文名的工具 查询_订单", stricter, orders, staff),
         ("练习的策略：没有 查询_订单 这个工具", OFFICE_CLEARANCE_POLICY, orders, staff),
+        ("上限 3：一个订单加一段长的文字备注（文字不是对象）", shipping, noted, keeper),
+        ("上限 3：两个列表参数各 2 项（取最长的，不相加）", shipping, two_lists, keeper),
     ):
         want = _reference_clearance(call, user, policy)[:2]
         runs.append((label, under(policy, call, user), want, f"{call.name}，{user.role}"))
@@ -248,7 +260,8 @@ def _independent_policies(check: _Check, check_clearance: Callable[..., Any], st
         same=effect_and_level,
         hint=(
             "每次都从这一次传进来的 policy 里查级别：不要把上一次查到的级别、许可或结果存在全局"
-            "变量里。期望和实际里写的是 (effect, level)。"
+            "变量里。涉及的对象数是最长的那个 list 参数的长度：字符串不是对象的列表，"
+            "几个列表也不相加。期望和实际里写的是 (effect, level)。"
         ),
     )
 
@@ -848,6 +861,26 @@ def day5_mask_personal(check: _Check, mask_personal: Callable[[str], str]) -> No
         hint=(
             "每次都从这次传入的整段 text 算出结果：不要按号码、长度这类只占输入一部分的键缓存，"
             "号码一样，前后的文字可能不一样。"
+        ),
+    )
+
+    edges = [
+        (
+            "紧挨着英文字母的号码也是完整的号码",
+            "Tel13812345678ext，身份证ID110105199003071234号",
+            "Tel138****5678ext，身份证ID110***********1234号",
+        ),
+        ("17 位的数字不是身份证号", "编号 11010519900307123 作废", "编号 11010519900307123 作废"),
+    ]
+    check.independent(
+        "号码的边界",
+        [
+            (label, (lambda text=text: mask_personal(text)), want, text)
+            for label, text, want in edges
+        ],
+        hint=(
+            "“完整”只看前后是不是紧挨着**数字**：字母、汉字、标点挨着都不影响；"
+            "身份证号正好 18 位（17 位数字加最后一位数字或 X），最后一位不能省。"
         ),
     )
 

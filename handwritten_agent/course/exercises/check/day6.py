@@ -15,10 +15,13 @@ from __future__ import annotations
 import copy
 import json
 import math
+import os
 import re
 import sqlite3
 import tempfile
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -31,6 +34,7 @@ from .framework import (
     attribute,
     exercise,
     full_width,
+    shared_container,
     typed,
     value_difference,
 )
@@ -169,6 +173,53 @@ def _chinese_lines(check: _Check, redact_line: Callable[..., Any]) -> None:
             "密钥前面就“紧挨着”数字了）。"
         ),
     )
+
+
+def _rule_edges(check: _Check, redact_line: Callable[..., Any]) -> None:
+    """The rule where no ordinary line looks (silent when right): an empty string is a string too,
+    the prefix is the lower-case ``sk-``, and the copy shares no dict or list with the line."""
+    key = "sk-" + "Zq8_" * 5
+    runs = [
+        (
+            "名字像密钥的字段，值是空字符串",
+            {"api_key": "", "user": ""},
+            {"api_key": "***", "user": ""},
+        ),
+        (
+            "大写的 SK- 是产品型号，不是 sk- 密钥",
+            {"note": "型号 SK-" + "A1B2C3D4E5F6G7H8J9" + "，密钥 " + key},
+            {"note": "型号 SK-A1B2C3D4E5F6G7H8J9，密钥 sk-***"},
+        ),
+    ]
+    check.independent(
+        "规则的边界",
+        [
+            (label, (lambda line=line: redact_line(copy.deepcopy(line))), expected)
+            for label, line, expected in runs
+        ],
+        hint=(
+            '字段名像密钥、值是字符串就整个换成 "***"——空字符串也是字符串；'
+            "密钥的前缀是小写的 sk-，不要用 re.IGNORECASE。"
+        ),
+    )
+    case = "返回的是新的 dict：里面的 dict 和 list 也不和传入的 line 共用"
+    line = {
+        "request": {"headers": [{"name": "x"}], "body": {"text": "会议室 302"}},
+        "tags": ["周会", "张三"],
+    }
+    got = check.call(case, redact_line, line)
+    shared = shared_container(got, line)
+    if shared:
+        raise check.fail(
+            case,
+            given=line,
+            expected="返回的 dict 里每一层的 dict 和 list 都是新建的",
+            got=f"返回值的 {shared} 就是传入的 line 里的那个对象（同一个对象，不是副本）",
+            hint=(
+                "没有要替换的内容时也要新建：值是 dict 就返回一个新的 dict，是 list 就返回一个新的"
+                " list；直接返回原来的对象，调用者改动返回值时就改到了原来的 line（反过来也一样）。"
+            ),
+        )
 
 
 @exercise
@@ -313,6 +364,7 @@ def day6_redact_line(
             )
         check.ok(case)
     _chinese_lines(check, redact_line)
+    _rule_edges(check, redact_line)
     again = _run(check, "同一行处理两次，结果一样", redact_line, cases[4][1])
     twice = check.call("同一行处理两次，结果一样", redact_line, copy.deepcopy(again))
     if again != cases[4][2] or twice != again:
@@ -536,11 +588,16 @@ def _ts_problem(value: Any, at: float) -> str | None:
     seconds = (
         moment.timestamp()
     )  # naive values are local time, as datetime.fromtimestamp writes them
-    return (
-        None
-        if abs(seconds - at) <= 2
-        else f"ts {value!r} 和事件发生的时间差了 {abs(seconds - at):.0f} 秒"
-    )
+    if abs(seconds - at) <= 2:
+        return None
+    hours = (seconds - at) / 3600
+    if abs(hours) >= 1 and abs(hours - round(hours)) < 0.01 and moment.tzinfo is None:
+        return (
+            f"ts {value!r} 和事件发生的时间正好差了 {abs(round(hours))} 小时：时区不对——"
+            "没有时区的时间会被当成本地时间，utcfromtimestamp 写出的却是 UTC 时间"
+            "（用 datetime.fromtimestamp(event.ts)，或者写出带时区的时间）"
+        )
+    return f"ts {value!r} 和事件发生的时间差了 {abs(seconds - at):.0f} 秒"
 
 
 def _read_lines(check: _Check, case: str, path: Path) -> list[Any]:
@@ -936,7 +993,36 @@ def _two_tracers(check: _Check, tracer_class: Any, folder: Path) -> None:
 def day6_step_tracer(check: _Check, tracer_class: Callable[..., Any]) -> None:
     """Exercise 6.2: ``StepTracer(path, session_id, user_id)`` — a hook writing one JSON line per
     model call, tool result and run end.
+
+    Runs in the time zone of Beijing (UTC+8) where the system lets a process choose its zone, so a
+    time written in UTC without its zone is caught on a machine that keeps UTC too.
     """
+    __tracebackhide__ = True
+    with _local_zone("CST-8"):
+        _step_tracer(check, tracer_class)
+
+
+@contextmanager
+def _local_zone(zone: str) -> Iterator[None]:
+    """The process's local time zone set to ``zone`` (a POSIX TZ string) for the block, then put
+    back; nothing happens where ``time.tzset`` does not exist (Windows)."""
+    if not hasattr(time, "tzset"):
+        yield
+        return
+    before = os.environ.get("TZ")
+    os.environ["TZ"] = zone
+    time.tzset()
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("TZ", None)
+        else:
+            os.environ["TZ"] = before
+        time.tzset()
+
+
+def _step_tracer(check: _Check, tracer_class: Callable[..., Any]) -> None:
     __tracebackhide__ = True
     from ....scripted import call
 
@@ -1077,6 +1163,11 @@ def day6_cost_by_user(
     def cost(model: str, i: int, o: int) -> float:
         return (i * prices[model][0] + o * prices[model][1]) / 1_000_000
 
+    long_price = (1 / 7, 2 / 3)  # a price converted from another currency: many decimals
+
+    def exact(i: int, o: int) -> float:
+        return (i * long_price[0] + o * long_price[1]) / 1_000_000
+
     u1a, u1b = _model_call("u1", "m1", 1000, 100), _model_call("u1", "m2", 2_000_000, 10)
     u2a = _model_call("u2", "m1", 500, 50, "run_2")
     end = {
@@ -1182,6 +1273,22 @@ def day6_cost_by_user(
             "别判断类型。",
         ),
         ("没有任何行", [], prices, {}, "空列表返回空 dict。"),
+        (
+            "费用是公式算出的原值，不四舍五入（小数很长的单价、只有 1 个 token 的调用）",
+            [
+                _model_call("u6", "m7", 1234, 567, "run_7"),
+                _model_call("u7", "m7", 1, 0, "run_8"),
+                _model_call("u8", "m7", 3_141_593, 2_718_282, "run_9"),
+            ],
+            {"m7": long_price},
+            {
+                "u6": {"calls": 1, "cost": exact(1234, 567), "unknown": 0},
+                "u7": {"calls": 1, "cost": exact(1, 0), "unknown": 0},
+                "u8": {"calls": 1, "cost": exact(3_141_593, 2_718_282), "unknown": 0},
+            },
+            "返回公式算出的原值，不要 round(...)、不要按位数格式化再转回数字："
+            "取几位小数是报表显示时的事，在这里舍入会把小额调用算成 0、把合计算偏。",
+        ),
     ]
     for case, lines, table, expected, hint in cases:
         got = _run(check, case, cost_by_user, lines, table, hint=hint)
@@ -1262,6 +1369,33 @@ def _independent_reports(
             "从空开始。"
         ),
     )
+    anonymous = [
+        _model_call("", "m1", 100, 10, "run_a"),
+        _model_call(None, "m2", 200, 20, "run_b"),  # type: ignore[arg-type]
+        _model_call("", "m2", 300, 30, "run_a"),
+    ]
+    check.independent(
+        "user_id 是空字符串或 None 的调用",
+        [
+            (
+                "匿名调用：user_id 为 '' 和 None",
+                lambda: cost_by_user(copy.deepcopy(anonymous), prices),
+                {
+                    "": {
+                        "calls": 2,
+                        "cost": cost("m1", 100, 10) + cost("m2", 300, 30),
+                        "unknown": 0,
+                    },
+                    None: {"calls": 1, "cost": cost("m2", 200, 20), "unknown": 0},
+                },
+            )
+        ],
+        same=lambda want, got: isinstance(got, dict) and _cost_difference(got, want) is None,
+        hint=(
+            "user_id 原样作键，空字符串和 None 也各是一个用户：不要用 if not user 跳过它们，"
+            "也不要把它们并成一组——匿名调用的花费也要出现在报表里。"
+        ),
+    )
     check.independent(
         "模型名只差一点",
         [
@@ -1280,8 +1414,8 @@ def _independent_reports(
 
 
 def _cost_difference(got: dict[str, Any], expected: dict[str, Any]) -> str | None:
-    if sorted(map(str, got)) != sorted(expected):
-        return f"用户不对：期望 {sorted(expected)}，得到 {sorted(map(str, got))}"
+    if set(got) != set(expected) or len(got) != len(expected):
+        return f"用户不对：期望 {sorted(map(repr, expected))}，得到 {sorted(map(repr, got))}"
     for user, want in expected.items():
         have = got[user]
         if not isinstance(have, dict):
@@ -1293,13 +1427,30 @@ def _cost_difference(got: dict[str, Any], expected: dict[str, Any]) -> str | Non
         if want["cost"] is None:
             if value is not None:
                 return f"{user} 的调用全部无法计价，cost 应该是 None，得到 {value!r}"
-        elif (
-            isinstance(value, bool)
-            or not isinstance(value, (int, float))
-            or not math.isclose(value, want["cost"], rel_tol=1e-9, abs_tol=1e-12)
-        ):
-            return f"{user} 的 cost 应该是 {want['cost']:.9f}，得到 {value!r}"
+        elif isinstance(value, bool) or not isinstance(value, (int, float)):
+            return f"{user} 的 cost 应该是数字 {want['cost']!r}，得到 {typed(value, 60)}"
+        elif not math.isclose(value, want["cost"], rel_tol=COST_TOLERANCE, abs_tol=0.0):
+            rounded = _rounding_of(want["cost"], value)
+            return f"{user} 的 cost 应该是 {want['cost']!r}，得到 {value!r}" + (
+                f"（这是把原值{rounded}的结果：费用不要四舍五入）" if rounded else ""
+            )
     return None
+
+
+COST_TOLERANCE = 1e-13
+"""How far a cost may be from the formula's value, relative to it: the noise of adding a few floats
+in another order (about 1e-16), far below what rounding to any number of decimals or significant
+digits changes."""
+
+
+def _rounding_of(exact: float, got: float) -> str:
+    """How ``got`` is ``exact`` rounded (to k decimals or k significant digits), or ``""``."""
+    for digits in range(16):
+        if got == round(exact, digits):
+            return f"四舍五入到 {digits} 位小数"
+        if got == float(f"{exact:.{digits + 1}g}"):
+            return f"保留 {digits + 1} 位有效数字"
+    return ""
 
 
 # ----------------------------------------------- 6.4 an evaluation case that tells right from wrong

@@ -944,8 +944,14 @@ def _body_fingerprints(check: _Check, store_class: Any) -> None:
         ),
         ("少了值为 false 的字段 urgent", {k: v for k, v in first.items() if k != "urgent"}),
         ("少了值为空列表的字段 tags", {k: v for k, v in first.items() if k != "tags"}),
+        # equal in Python (False == 0, True == 1), different as JSON: another body
+        ("值为 false 的字段 urgent 写成了 0", {**first, "urgent": 0}),
+        (
+            "内层的 true 写成了 1",
+            {**first, "options": {**first["options"], "notify": 1}},
+        ),
     ]
-    wanted = [["r1", True], ["r1", False], "冲突", "冲突"]
+    wanted = [["r1", True], ["r1", False], "冲突", "冲突", "冲突", "冲突"]
 
     def outcomes() -> list[Any]:
         store, found = store_class(60, _Clock()), []
@@ -962,11 +968,12 @@ def _body_fingerprints(check: _Check, store_class: Any) -> None:
     shown = "；".join(f"{label}：{json.dumps(sent, ensure_ascii=False)}" for label, sent in calls)
     check.independent(
         "请求体的指纹：内层字段的顺序不算，false 和空值也算",
-        [("一个新的存储，同一个键依次 4 次 run_once", outcomes, wanted, shown)],
+        [("一个新的存储，同一个键依次 6 次 run_once", outcomes, wanted, shown)],
         hint=(
             "指纹是整个请求体的规范 JSON：json.dumps(body, sort_keys=True, ensure_ascii=False)"
             "——sort_keys 会把每一层的字段都排好序（只排最外层不够）；不要丢掉值为 false、0、"
-            "空字符串或空列表的字段，它们也是请求的一部分。"
+            "空字符串或空列表的字段，它们也是请求的一部分；也不要用 == 比较两个 dict："
+            "Python 里 False == 0、True == 1，JSON 里它们是不同的值。"
         ),
     )
 
@@ -1190,7 +1197,7 @@ def day7_idempotency_store(check: _Check, store_class: Any) -> None:
         )
     check.ok(case)
 
-    case = "键在 ttl 秒内有效：第 59.5 秒还在，第 60 秒过期"
+    case = "键在 ttl 秒内有效：第 59.5 秒还在，第 60 秒过期，过期后重建的键重新计时"
     clock.now = (
         1000.0 + 59.5
     )  # the key was first used at 1000.0 (exact binary fractions: no rounding at the boundary)
@@ -1227,6 +1234,26 @@ def day7_idempotency_store(check: _Check, store_class: Any) -> None:
             hint=(
                 "到了第一次使用的时间 + ttl 就过期（clock() >= 开始 + ttl）；过期的键当作没见过，"
                 "连请求体不同也不算冲突。"
+            ),
+        )
+    clock.now = 1000.0 + 60 + 30
+    got = run_once(
+        case,
+        "u1",
+        "k1",
+        {"session_id": "s", "message": "发邮件"},
+        creator("run_11"),
+        "过期后重新建的那一次（第 60 秒）开始了新的 ttl：第 90 秒的重试还在有效期内。",
+    )
+    if got != ("run_10", False):
+        raise check.fail(
+            case,
+            expected="第 90 秒：第 60 秒重新建的记录还有效 → ('run_10', False)，不再调用 create()",
+            got=repr(got),
+            hint=(
+                "过期之后重新创建时，要用这一次的结果、请求体和时间替换旧的记录"
+                "（self.seen[键] = ...，不要 setdefault，也不要留着第一次的时间）："
+                "新的有效期从这一次算起。"
             ),
         )
     check.ok(case)

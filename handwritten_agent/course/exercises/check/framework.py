@@ -657,6 +657,24 @@ class _Check:
                 got=f"{typed(got, 160)}（{difference}）",
                 hint=advice or "和练习说明里的规则逐条对照。",
             )
+        for index, (got, (label, _, want, *shown)) in enumerate(zip(results, runs)):
+            if not same(want, got):  # an earlier result changed while a later call ran
+                name = f"{case}：第 {index + 1} 次调用（{label}）"
+                raise self.fail(
+                    name,
+                    given=shown[0] if shown else label,
+                    expected=want,
+                    why="它返回的结果在后面的调用里被改掉了",
+                    got=(
+                        f"后面的调用之后变成了 {typed(got, 160)}"
+                        f"（{value_difference(want, got) or '值不同'}）"
+                    ),
+                    hint=(
+                        "每次调用都要返回一个新的对象：答案把结果放在全局变量、类属性或默认参数里"
+                        "（例如开头 clear() 一下再填），下一次调用就改掉了调用者手里的上一份结果。"
+                        "在函数里新建 dict/list 再返回。"
+                    ),
+                )
         return results
 
     def done(self) -> None:
@@ -727,6 +745,35 @@ def _same_call(got: Any, wanted: ToolCall) -> bool:
     not matter).
     """
     return isinstance(got, ToolCall) and got.same_call(wanted)
+
+
+def shared_container(result: Any, source: Any) -> str | None:
+    """Where ``result`` holds a dict or list that is also inside ``source`` (the same object, not an
+    equal copy), as a path like ``['request']['headers']``; None when it shares none. A result that
+    shares them changes the caller's value when it is changed, and the other way round."""
+    inside: set[int] = set()
+
+    def collect(value: Any, depth: int) -> None:
+        if isinstance(value, (dict, list)) and depth < 50 and id(value) not in inside:
+            inside.add(id(value))
+            for item in value.values() if isinstance(value, dict) else value:
+                collect(item, depth + 1)
+
+    collect(source, 0)
+
+    def find(value: Any, path: tuple[Any, ...], depth: int) -> str | None:
+        if not isinstance(value, (dict, list)) or depth >= 50:
+            return None
+        if id(value) in inside:
+            return _path(path)
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, item in items:
+            found = find(item, (*path, key), depth + 1)
+            if found:
+                return found
+        return None
+
+    return find(result, (), 0)
 
 
 def snapshot(value: Any) -> Any:

@@ -1,4 +1,14 @@
-"""Correct, in another style: a while loop with a step counter, the exits written as early returns."""
+"""Correct, in another style: a while loop with a step counter, the exits written as early returns,
+a helper that turns a registry's exception into a failed result with its message."""
+
+import json
+
+
+def _run_tool(registry, call):
+    try:
+        return registry.dispatch(call.name, call.arguments).to_content()
+    except Exception as exc:  # noqa: BLE001
+        return json.dumps({"success": False, "data": None, "error": f"{call.name} 执行失败：{exc!r}"}, ensure_ascii=False)
 
 
 def run_loop(client, registry, user_message, max_steps=5):
@@ -13,7 +23,7 @@ def run_loop(client, registry, user_message, max_steps=5):
             return "error", history
         history.append(answer.to_message())
         if answer.tool_calls:
-            history.extend({"role": "tool", "tool_call_id": c.id, "content": registry.dispatch(c.name, c.arguments).to_content()}
+            history.extend({"role": "tool", "tool_call_id": c.id, "content": _run_tool(registry, c)}
                            for c in answer.tool_calls)
             continue
         text = answer.content.strip() if isinstance(answer.content, str) else ""

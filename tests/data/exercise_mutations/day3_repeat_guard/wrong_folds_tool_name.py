@@ -1,0 +1,28 @@
+"""Lower-cases the tool name in the key: Search and search (two tools) are taken for one."""
+
+import difflib
+import json
+from handwritten_agent.scenarios.exchange import CNY_PER_UNIT, currency_code
+from handwritten_agent.tools import ToolError, ToolRegistry, ToolResult, tool
+
+class RepeatGuard:
+    """记住一次运行里的每个 (工具, 参数)；重复的调用不再执行，而是得到一条提示。"""
+
+    def __init__(self) -> None:
+        self.seen: set[tuple[str, str]] = set()
+
+    def check(self, name: str, arguments: str) -> str | None:
+        """新调用返回 None（执行它并记住）；重复调用返回要代替结果发回去的提示。"""
+        try:
+            canonical = json.dumps(json.loads(arguments or "{}"), sort_keys=True, ensure_ascii=False)
+        except ValueError:
+            canonical = arguments  # 不是 JSON：只有完全相同的文本才算同一个调用
+        key = (name.lower(), canonical)
+        if key in self.seen:
+            return (f"你已经用完全相同的参数调用过 {name}，结果就在前面的消息里，这次没有再执行。"
+                    "请直接使用那个结果，或者换用不同的参数。")
+        self.seen.add(key)
+        return None
+
+
+ARGS = (RepeatGuard,)
