@@ -54,7 +54,7 @@ READ, SEND, EXPORT, CREATE, UPDATE, DELETE, PAY = (
 # 取消费…).
 _ZH: dict[str, str] = {
     READ: (
-        r"查(?!收)|看看|看一下|看下|瞧瞧|[看瞅瞧瞄]一眼|瞅瞅|获取|读取|读一下|搜索|搜一下|检索|找一下|找找|查找|列出|列"
+        r"(?<!检)查(?!收)|检查(?![费单])|看看|看一下|看下|瞧瞧|[看瞅瞧瞄]一眼|瞅瞅|获取|读取|读一下|搜索|搜一下|检索|找一下|找找|查找|列出|列"
         r"一下|显示|告诉我|发给我|发我|给我发|"
         r"有没有|有哪些|是多少|多少|几[个点号度天]|什么|哪些|哪个|哪里|哪儿|谁|怎么样|如何|算一下|"
         r"算算|计算|换算|折合|能换|翻译|统计|"
@@ -68,12 +68,19 @@ _ZH: dict[str, str] = {
     EXPORT: r"导出|下载|备份|打包(?:发|给)|拷贝出|dump",
     CREATE: (
         r"预订|预定|预约|(?<![预])订(?![单阅购])(?:下来|一间|个|间|好|上)?|创建|新建|添加|新增|提交"
-        r"|申请|登记|安排(?!表)|开个|建个|下单|"
+        r"|申请|登记|安排(?!表)|开个|建个|下单|(?<![大节合条公契预制])约(?![束合莫为定等])|挂(?=[^，。,]{0,8}号)"
+        r"|开(?:一?间|个)房|"
         r"采购|购买|申购|订购|(?<![购采])买(?!单|家)"
+        # a colloquial order by its count ("来两杯拿铁", "要一碗"); not a time ("三点两刻")
+        r"|(?:来|(?<![\d一二三四五六七八九十两])点|要)"
+        r"(?=[一两二三四五六七八九十几\d]+\s*[杯份碗瓶盒串件])"
     ),
-    UPDATE: r"修改|更新|改成|改为|改到|更改|设置|设为|调整|改一下|重命名",
-    DELETE: r"删除|删掉|删了|取消|撤销|撤回|移除|作废",
-    PAY: r"支付|付款|付钱|转账|退款|缴费|报销",
+    UPDATE: (
+        r"修改|更新|改成|改为|改到|更改|设置|设为|调整|改一下|重命名|结单|关闭|关(?=[了掉])|分配|指派"
+        r"|派(?=给|工|单)|交给|挪(?=到|去|一下|个|后|前)|推迟|延后|延期|改期|提前到|往[后前][推挪]"
+    ),
+    DELETE: r"删除|删掉|删了|取消|撤销|撤回|移除|作废|退(?=[了掉])|不要了",
+    PAY: r"支付|付款|付钱|转账|退款|缴费|报销|付了|收了|收款|交了|刷卡",  # 收了: money received
 }
 _EN: dict[str, str] = {
     READ: (
@@ -86,8 +93,10 @@ _EN: dict[str, str] = {
         r" (?=me\b|him\b|her\b|them\b|us\b|\S+@)|sms"
     ),
     EXPORT: r"export|download|dump|back up|backup",
-    CREATE: r"book|reserve|create|add|submit|apply for|schedule|register|sign up",
-    UPDATE: r"update|modify|change|edit|rename",
+    CREATE: (
+        r"book|reserve|create|add|submit|apply for|schedule|register|sign up|order|buy|purchase"
+    ),
+    UPDATE: r"update|modify|change|edit|rename|reschedule|postpone",
     DELETE: r"delete|remove|cancel|revoke",
     PAY: r"pay|transfer|refund",
 }
@@ -166,10 +175,28 @@ NAME_VERBS: dict[str, str] = {
             "open",
             "insert",
             "generate",
+            "order",
+            "buy",
+            "purchase",
+            "rent",
+            "enroll",
         )
     },
     **{
-        w: UPDATE for w in ("update", "set", "modify", "change", "edit", "rename", "move", "assign")
+        w: UPDATE
+        for w in (
+            "update",
+            "set",
+            "modify",
+            "change",
+            "edit",
+            "rename",
+            "move",
+            "assign",
+            "close",
+            "reschedule",
+            "postpone",
+        )
     },
     **{
         w: DELETE

@@ -32,11 +32,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from .actions import tool_action
 from .arguments.carry import object_names
 from .choose import profile
 from .expressions import number_from_result
 from .facts import CallView, Fact, fact_phrase, join_words, read_data, show_number
-from .fieldwords import DOING_VERBS, WORDS, action_words
+from .fieldwords import DOING_VERBS, VERBS, WORDS, action_words, field_label
 from .grounding import NUMBER_NAME
 from .lexicon import RELATIVE_DAYS
 from .phrasing import (
@@ -57,6 +58,7 @@ from .phrasing import (
 from .replies import (
     clarify_question,
     fallback_reply,
+    people_question,
     unfinished_note,
     unmet_note,
 )  # re-exported: one place to import answers from
@@ -529,18 +531,64 @@ def _action_words(spec: dict[str, Any], lang: str) -> tuple[str, str]:
     return action_words(str(spec.get("name", "")), lang, str(spec.get("description", "") or ""))
 
 
+def show_value(value: Any) -> str:
+    """An argument's value as said in an answer (15.0 → 15)."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+# what was done, by the kind of action, when the tool's own words give no verb
+_FAMILY_VERBS = {
+    "create": ("创建", "created"),
+    "update": ("更新", "updated"),
+    "delete": ("删除", "deleted"),
+    "send": ("发送", "sent"),
+    "pay": ("支付", "paid"),
+    "export": ("导出", "exported"),
+}
+
+
+def _done_verb(description: str, action: str, lang: str) -> str:
+    """The verb of what a tool did: its English description's first word (Cancel → 取消), a short
+    Chinese label before a colon that names the action ("登记收费：…" → 登记收费), else the
+    family's verb (send → 发送)."""
+    plain = description.strip()
+    first = re.match(r"[A-Za-z]+", plain)
+    if first and first.group(0).lower() in VERBS:
+        zh, en = VERBS[first.group(0).lower()]
+        return zh if lang == "zh" else en
+    label = re.match(rf"([{CJK_RANGE}]{{2,4}})[：:]", plain)
+    if lang == "zh" and label and tool_action("", label.group(1)) == action:
+        return label.group(1)
+    zh, en = _FAMILY_VERBS.get(action, ("完成", "done"))
+    return zh if lang == "zh" else en
+
+
 def _done_phrase(item: AnswerItem, lang: str) -> str:
     """For a tool whose name says it changes something (send, book, create …): "已预订会议室（…）" /
     "Done — book meeting room for …".
     """
     words = split_identifier(str(item.spec.get("name", "")))
-    if not words or words[0] not in DOING_VERBS:
-        return ""
-    verb, obj = _action_words(item.spec, lang)
     said = _uncontradicted(item.arguments, item.raw)
+    verb, obj = _action_words(item.spec, lang)
+    if not words or words[0] not in DOING_VERBS or lang == "zh" and not obj:
+        # a change the name does not say in known words (cancel_visit, a pinyin name): the
+        # description says what was done, the result that it succeeded — never "正常" for "ok"
+        tool = profile(item.spec)
+        if tool.reads or tool.action is None:
+            return ""  # a lookup or a calculation: its result is the answer
+        what = _done_verb(str(item.spec.get("description", "") or ""), tool.action, lang)
+        values = "，" if lang == "zh" else ", "
+        subject = values.join(
+            f"{field_label(name, lang) or name} {show_value(value)}"
+            for name, value in said.items()
+            if isinstance(value, (str, int, float)) and not isinstance(value, bool)
+        )
+        if lang == "zh":
+            return f"已{what}" + (f"（{subject}）" if subject else "")
+        return f"Done — {what}" + (f" ({subject})" if subject else "")
     if lang == "zh":
-        if not obj:
-            return ""
         subject = subject_phrase(item.spec, said, lang, with_text=False)
         return f"已{join_words(verb, obj)}" + (f"（{subject}）" if subject else "")
     return f"Done — {action_phrase(item.spec, said, lang)}"
@@ -803,5 +851,6 @@ __all__ = [
     "clarify_question",
     "unfinished_note",
     "unmet_note",
+    "people_question",
     "fallback_reply",
 ]

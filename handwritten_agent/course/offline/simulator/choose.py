@@ -54,6 +54,8 @@ from functools import lru_cache
 from typing import Any
 
 from .actions import (
+    CREATE,
+    PAY,
     READ,
     contradicts,
     is_read_only,
@@ -158,8 +160,8 @@ def _profile(spec_json: str) -> ToolProfile:
     param_text = _parameter_text(parameters)
     text_tokens = frozenset(tokens(description)) | frozenset(tokens(param_text)) | name_tokens
     text_tokens |= frozenset(
-        tokens(expand(f"{name_words} {description}"))
-    )  # synonyms, English, pinyin
+        tokens(expand(f"{name_words} {description} {param_text}"))
+    )  # synonyms, English, pinyin (of the parameters' words too: "e.g. latte" is 拿铁)
     # Main intents: those the name and description mention most (the name counts double).
     counts = _intent_counts(name_words) + _intent_counts(name_words) + _intent_counts(description)
     counts = Counter({k: v for k, v in counts.items() if v > 0})
@@ -198,7 +200,7 @@ def score(request: str, tool: ToolProfile) -> float:
         tool.action
         and not tool.reads
         and any(
-            word in tool.description
+            _verb_in(word, tool.description)
             for verb in request_verbs(request)
             for word in (verb, *(w for w in expand(verb).split() if len(w) >= 2))
         )
@@ -221,6 +223,17 @@ def score(request: str, tool: ToolProfile) -> float:
         total += evidence(tool.spec, request)
     total += SIDE_INTENT_BONUS * len(wanted & tool.side_intents)
     return total
+
+
+# what turns a verb into a noun after it ("预约号", "订单", "登记表"): no verb of the description
+_NOUN_AFTER_VERB = "号单码表费人"
+
+
+def _verb_in(word: str, description: str) -> bool:
+    """``word`` used as a verb in ``description``: not as the head of a noun ("预约号")."""
+    if not re.search(r"[\u4e00-\u9fff]", word):
+        return word in description
+    return bool(re.search(rf"{re.escape(word)}(?![{_NOUN_AFTER_VERB}])", description))
 
 
 def rank(request: str, tools: list[ToolProfile]) -> list[tuple[float, ToolProfile]]:
@@ -247,7 +260,11 @@ def best_tool(
     for value, tool in ranked:
         if tool.name in exclude or _other_object(thing, tool):
             continue
-        if contradicts(wanted, tool.action) and not (question and tool.reads):
+        if (
+            contradicts(wanted, tool.action)
+            and not (question and tool.reads)
+            and not _records_payment(wanted, tool)
+        ):
             # a lookup is never contradicted by a question ("BX7781 卡在哪了？" asks, not pays)
             continue
         if not tool.reads and refused:
@@ -275,6 +292,16 @@ def best_tool(
     if not wanted or question or reading:
         return _reader_for_question(request, tools, exclude, reading)
     return None
+
+
+def _records_payment(wanted: frozenset[str], tool: ToolProfile) -> bool:
+    """ "AP2031 收了检查费 150" to a tool that 登记收费: money received is recorded by a tool that
+    creates a record of payments (its description speaks of paying)."""
+    return (
+        wanted == {PAY}
+        and tool.action == CREATE
+        and "pay" in f"{tool.description} {expand(tool.description)}".lower().split()
+    )
 
 
 def _id_pool(request: str, tools: list[ToolProfile]) -> list[ToolProfile]:

@@ -192,6 +192,17 @@ CONCEPTS: tuple[Concept, ...] = tuple(_currencies()) + (
     _c("channel", "in_app", "in_app|app|site|站内信", "站内信|应用内", "in-app|in app"),
     _c("channel", "phone", "phone|call|voice|电话", "电话|打电话", "phone|phone call"),
     _c("channel", "wechat", "wechat|weixin|微信", "微信", "wechat"),
+    # ways of paying
+    _c("payment", "cash", "cash|现金", "现金|付现", "cash"),
+    _c(
+        "payment",
+        "card",
+        "card|bank_card|credit_card|debit_card|刷卡",
+        "刷卡|银行卡|信用卡|刷的卡",
+        "card|credit card|debit card",
+    ),
+    _c("payment", "wechat_pay", "wechat|wechat_pay|weixin|微信", "微信|微信支付", "wechat pay"),
+    _c("payment", "alipay", "alipay|zhifubao|支付宝", "支付宝", "alipay"),
     # ways of travelling
     _c("travel", "driving", "driving|drive|car|驾车", "驾车|开车|自驾", "driving|by car"),
     _c("travel", "walking", "walking|walk|步行", "步行|走路", "walking|on foot"),

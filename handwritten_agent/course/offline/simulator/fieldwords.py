@@ -189,6 +189,21 @@ WORDS: dict[str, tuple[str, str]] = {
     "meeting": ("会议", "meeting"),
     "ticket": ("工单", "ticket"),
     "tickets": ("工单", "tickets"),
+    "pet": ("宠物", "pet"),
+    "guest": ("客人", "guest"),
+    "night": ("晚数", "night"),
+    "nights": ("晚数", "nights"),
+    "check_in": ("入住日期", "check-in date"),
+    "check_out": ("离店日期", "check-out date"),
+    "method": ("方式", "method"),
+    "student": ("学员", "student"),
+    "coach": ("教练", "coach"),
+    "vet": ("兽医", "vet"),
+    "doctor": ("医生", "doctor"),
+    "patient": ("病人", "patient"),
+    "appointment": ("预约", "appointment"),
+    "tech": ("技师", "technician"),
+    "technician": ("技师", "technician"),
     "item": ("项目", "item"),
     "items": ("项目", "items"),
     "product": ("商品", "product"),
@@ -766,6 +781,10 @@ LIVE_FLAGS = frozenset({"realtime", "real_time", "live", "is_live", "is_realtime
 
 # The first word of a tool's name as an action: word -> (Chinese verb, English verb)
 VERBS: dict[str, tuple[str, str]] = {
+    "void": ("作废", "void"),
+    "record": ("登记", "record"),
+    "close": ("关闭", "close"),
+    "assign": ("分配", "assign"),
     "get": ("查询", "get"),
     "fetch": ("查询", "fetch"),
     "query": ("查询", "look up"),
@@ -870,8 +889,8 @@ ACTION_NOUNS: dict[str, str] = {
     "sms": "短信",
     "text": "短信",
     "notification": "通知",
-    "room": "会议室",
-    "rooms": "会议室",
+    "room": "房间",
+    "rooms": "房间",
     "note": "笔记",
     "notes": "笔记",
     "customers": "客户",
@@ -998,12 +1017,14 @@ def field_label(name: str, lang: str, extra: Mapping[str, str] | None = None) ->
         return name
     if lang == "zh" and extra:
         return _label_with(name, extra)
-    words = [w for w in words_of(name) if w not in NOISE]
+    raw = words_of(name)
+    if "_".join(raw) in WORDS:  # a compound the table knows with its little words ("check_in")
+        return WORDS["_".join(raw)][0 if lang == "zh" else 1]
+    words = [w for w in raw if w not in NOISE]
     if len(words) > 1 and words[-1] in UNIT_SUFFIXES:
         words = words[:-1]  # "temp_c" is a temperature; its unit goes with the number
     if not words:
         return ""
-    raw = words_of(name)
     if len(raw) >= 2 and raw[-1] == "by" and raw[-2] in WORDS:  # "booked_by" → 预订人 / booked by
         return WORDS[raw[-2]][0] + "人" if lang == "zh" else f"{WORDS[raw[-2]][1]} by"
     if "_".join(words) in WORDS:  # a compound the table knows as a whole ("exchange_rate" → 汇率)
@@ -1087,8 +1108,8 @@ def action_words(tool_name: str, lang: str, description: str = "") -> tuple[str,
             break
     rest = [w for w in rest if w not in NOISE]
     if lang == "zh":
-        obj = _noun_zh(rest)
-        whom = _noun_zh(target)
+        obj = _noun_zh(rest, description)
+        whom = _noun_zh(target, description)
         if whom and obj:
             obj = f"{obj}给{whom}"
         if not obj and verb and description:
@@ -1128,14 +1149,23 @@ def description_noun(description: str, verb: str) -> str:
     )
 
 
-def _noun_zh(words: list[str]) -> str:
+# A noun narrowed by the tool's description: a "room" of a tool that speaks of meetings is a meeting
+# room, of a hotel a room.
+NARROWER_NOUNS: dict[str, tuple[tuple[str, ...], str]] = {
+    "房间": (("会议", "meeting"), "会议室"),
+}
+
+
+def _noun_zh(words: list[str], description: str = "") -> str:
     """Words of a tool's name as a Chinese noun, or "" when a word is unknown (better none than half
     a translation).
     """
     if not words:
         return ""
     if all(w in ACTION_NOUNS for w in words):
-        return "".join(ACTION_NOUNS[w] for w in words)
+        noun = "".join(ACTION_NOUNS[w] for w in words)
+        cues, narrower = NARROWER_NOUNS.get(noun, ((), noun))
+        return narrower if any(cue in description.lower() for cue in cues) else noun
     noun = field_label("_".join(words), "zh")
     return noun if re.search(f"[{CJK_RANGE}]", noun) else ""
 

@@ -32,7 +32,8 @@ from typing import Any
 
 from ....messages import message_text
 from .actions import READ, request_actions
-from .lexicon import ASKS_FOR_SOMETHING, REQUEST_WORDS, is_small_talk
+from .lexicon import ACTION_FORM, ASKS_FOR_SOMETHING, NOT_A_REQUEST, REQUEST_WORDS, is_small_talk
+from .lexicon import REMEMBER_PREFIX as _REMEMBER_PREFIX
 from .planner import Plan
 from .summary import GROUPS, _has_name
 from .text import language, normalize, tokens
@@ -49,11 +50,6 @@ _QUESTION_TOKENS = frozenset(
 )
 _BULLET = re.compile(r"^\s*(?:[-•*]|\d+[.、])\s*")
 _COMPACT = re.compile(r"^\s*【[^】]{1,8}】(?!\s*$)(.+)$")
-_REMEMBER_PREFIX = re.compile(
-    r"^(?:请|麻烦)?(?:你)?(?:帮我)?(?:记住|记一下|记下)\s*[:：,，]?\s*|^please"
-    r" remember\s*(?:that)?\s*[:,]?\s*",
-    re.I,
-)
 
 
 def known_lines(messages: list[dict[str, Any]]) -> list[str]:
@@ -133,11 +129,13 @@ def _is_question(text: str) -> bool:
 
 
 def _statement_groups(text: str) -> set[str]:
-    """The summary groups a statement belongs to; empty for a question or a request."""
+    """The summary groups a statement belongs to; empty for a question or a request ("请记住：…"
+    asks only that the statement be kept, so its prefix is not a request's 请)."""
+    text = _REMEMBER_PREFIX.sub("", text.strip())
     if (
         _is_question(text)
         or is_small_talk(text)
-        or REQUEST_WORDS.search(re.sub(r"预算|打算|请假|申请|邀请|需要|要求", "", text))
+        or REQUEST_WORDS.search(NOT_A_REQUEST.sub("", text))
     ):
         return set()
     found = {
@@ -148,11 +146,33 @@ def _statement_groups(text: str) -> set[str]:
     return found | ({"names"} if _has_name(text) else set())
 
 
+# what says an action already happened ("我已经取消了", "上周改过了"): told, not asked for
+_ALREADY = re.compile(
+    r"已经|已(?=[\u4e00-\u9fff])|过了|了\s*[。！!.]?\s*$|\b(?:already|have|had|did)\b", re.I
+)
+
+
+def _wants_something_done(text: str) -> bool:
+    """Whether a sentence without a question mark still asks for something to be done: the form of
+    an order ("把明天的会改到周五"), a request's words, or a verb that changes things said of the
+    future ("我要取消明天的会"). "请记住：…" asks only to be remembered; "我已经取消了" tells.
+    """
+    stripped = text.strip()
+    if _REMEMBER_PREFIX.match(stripped):
+        return False
+    body = normalize(stripped)
+    if ACTION_FORM.search(body) or ASKS_FOR_SOMETHING.search(body):
+        return True
+    return bool(request_actions(body) - {READ}) and not _ALREADY.search(body)
+
+
 def _tells_about_user(text: str) -> bool:
     """A statement that asks for nothing: a constraint, preference, decision, task or people, or a
-    number said about "我".
+    number said about "我". A sentence that asks for something done is never one, however much it
+    says about the user: acknowledging it ("好的，知道了：你要取消明天的会") would read as if it
+    were taken care of.
     """
-    if ASKS_FOR_SOMETHING.search(_REMEMBER_PREFIX.sub("", text.strip())):
+    if _wants_something_done(text):
         return False
     groups = _statement_groups(
         text

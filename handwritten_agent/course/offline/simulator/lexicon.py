@@ -273,6 +273,15 @@ REQUEST_WORDS = re.compile(
     re.I,
 )
 
+# words holding a request word that ask for nothing ("预算" is no 算, "请假" no 请)
+NOT_A_REQUEST = re.compile(r"预算|打算|请假|申请|邀请|需要|要求")
+# "请记住：…", "帮我记一下": what follows is a statement to keep, not a request
+REMEMBER_PREFIX = re.compile(
+    r"^(?:请|麻烦)?(?:你)?(?:帮我)?(?:记住|记一下|记下)\s*[:：,，]?\s*|^please"
+    r" remember\s*(?:that)?\s*[:,]?\s*",
+    re.I,
+)
+
 # a sentence in the form of a request, whatever its verb: "…一下", "帮她…", a condition with its
 # consequence ("要是…就…"), a soft imperative ending ("…吧", "…哈") — never a plain statement
 ASKS_FOR_SOMETHING = re.compile(
@@ -418,4 +427,5 @@ NAME_STOPPERS = frozenset(
     "的地得了在是有要还和与给发说请查问把被对向从到也都就会能吗呢吧啊年月日天今明昨最近客户员工先生"
     "女士经理老师同学"
     "上下午晚早这那每周号点"
+    "订约挂派办开退取预"  # "给张伟订一间": the verb after the name
 )  # "通知王强下午…": 下 starts the time, not the name

@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from . import people
 from .actions import READ, negated, request_actions
 from .answer import (
     OK,
@@ -56,6 +57,7 @@ from .answer import (
     clarify_question,
     compose_answer,
     fallback_reply,
+    people_question,
     read_result,
     unfinished_note,
     unmet_note,
@@ -67,11 +69,13 @@ from .arguments import (
     Param,
     best_effort_arguments,
     classify,
+    evidence,
     fill_arguments,
     number_from_result,
     params_of,
 )
 from .arguments.carry import MAX_OBJECTS, bounds_from, objects_in
+from .arguments.filler import priced_things
 from .choose import MIN_SCORE, ToolProfile, best_tool, profile, rank
 from .grounding import display_names, lookup_tool
 from .lexicon import REQUEST_WORDS, is_small_talk
@@ -241,7 +245,14 @@ def _with_content(segments: list[Segment], text: str) -> list[Segment]:
             or bool(find_quotes(segment.text))
             and not scoring_text(segment.text).strip(" ,，")
         )
-        if joined and (_CONTENT_CLAUSE.search(segment.text) or bare_quote):
+        another_priced = bool(
+            joined
+            and priced_things(joined[-1].text)
+            and priced_things(segment.text)
+            and _PRICED_CLAUSE.fullmatch(_MORE_LEAD.sub("", segment.text).strip())
+            and not request_actions(segment.text)
+        )  # "检查费 150，(还有)药费 80": the second belongs to the clause of the first
+        if joined and (_CONTENT_CLAUSE.search(segment.text) or bare_quote or another_priced):
             previous = joined[-1]
             joined[-1] = Segment(
                 text[previous.start : segment.end], previous.start, segment.end, segment.question
@@ -249,6 +260,20 @@ def _with_content(segments: list[Segment], text: str) -> list[Segment]:
         else:
             joined.append(segment)
     return joined
+
+
+def _json_or_none(raw: str) -> Any:
+    try:
+        return json.loads(raw)
+    except (TypeError, ValueError):
+        return None
+
+
+# a clause that is only a name and an amount ("药费 80", "还有现金 100 元")
+_PRICED_CLAUSE = re.compile(
+    rf"[{CJK_RANGE}]{{2,8}}\s*(?:\d+(?:\.\d+)?|[一二两三四五六七八九十百千万]+)\s*(?:元|块钱|块)?"
+)
+_MORE_LEAD = re.compile(r"^(?:还有|另外|另|再|以及|和|跟|外加|加上)+")
 
 
 def _context(text: str, intents: list[Intent], own: Intent) -> str:
@@ -374,13 +399,24 @@ def _named(
     """
     specs = [i.tool.spec for i in intents]
     words = scoring_text(_context(user_text, intents, intent))
-    own = display_names(words, specs) or _result_names(words, calls)
+    own = display_names(words, specs) or _with_people(_result_names(words, calls), words, calls)
     if own or intent.tool.reads:
         return tuple(own), False
     actions = [i for i in intents if not i.tool.reads]
     words = scoring_text(_context(user_text, actions, intent))
-    inherited = display_names(words, specs) or _result_names(words, calls)
+    inherited = display_names(words, specs) or _with_people(
+        _result_names(words, calls), words, calls
+    )
     return tuple(inherited), bool(inherited)
+
+
+def _with_people(
+    names: list[str], words: str, calls: tuple[tuple[dict[str, Any], dict[str, Any], str], ...]
+) -> list[str]:
+    """``names`` and the people the words name by title ("王教练"), as the results name them
+    (``people.resolve``): a reference that matches no one or several stays as said, so no object
+    carries it and no id is taken."""
+    return list(dict.fromkeys([*names, *people.resolve(words, calls)]))
 
 
 def scoring_text(text: str) -> str:
@@ -588,6 +624,7 @@ class _State:
         default_factory=list
     )  # "有的话…": the earlier results have no value that fits
     failed: bool = False  # earlier results came, but not what this intent needed
+    also_missing: list[Param] = field(default_factory=list)  # beside an unmet id: still to ask
 
     @property
     def finished(self) -> bool:
@@ -652,6 +689,7 @@ def _resolve(
         state = _State(intent)
         if outcome.unmet:
             state.unmet = outcome.unmet
+            state.also_missing = outcome.missing
         elif outcome.needs_previous:
             state.blocked = not earlier_ready
             state.failed = earlier_ready
@@ -733,10 +771,31 @@ def _final_answer(
     questions = False
     for state in states:
         if state.unmet:
-            named = display_names(
-                scoring_text(_context(user_text, [s.intent for s in states], state.intent)),
-                [state.intent.tool.spec],
+            words = scoring_text(_context(user_text, [s.intent for s in states], state.intent))
+            named = display_names(words, [state.intent.tool.spec])
+            looked_up = tuple(
+                (profiles[call.name].spec, call.arguments, raw)
+                for call, raw in results
+                if call.name in profiles
             )
+            unclear = people.ambiguous(words, looked_up) or [
+                ("", names) for names in [people.unnamed(user_text, looked_up)] if names
+            ]
+            if unclear:
+                notes.append(people_question(state.intent.tool.spec, unclear, lang))
+                keys = {
+                    str(key)
+                    for _, _, raw in looked_up
+                    for item in objects_in(_json_or_none(raw))
+                    for key in item
+                }
+                rest = state.also_missing + [p for p in state.unmet if p.name not in keys]
+                if rest:  # "帮我挂个号": the date and the rest are asked together
+                    notes.append(
+                        clarify_question(state.intent.tool.spec, rest, lang, state.intent.text)
+                    )
+                questions = True
+                continue
             notes.append(unmet_note(state.intent.tool.spec, state.unmet, lang, named))
         elif state.failed or state.blocked:
             notes.append(unfinished_note(state.intent.text, "blocked", lang))
@@ -758,6 +817,12 @@ def _final_answer(
             segment.text
         ):
             notes.append(unfinished_note(segment.text, "no_tool", lang))
+        elif find_numbers(segment.text) or any(
+            evidence(p.spec, segment.text) for p in profiles.values() if not p.reads
+        ):
+            # "…；AP2045 驱虫费 60": a part naming what a tool acts on, read as no step — said,
+            # never dropped in silence
+            notes.append(unfinished_note(segment.text, "unclear", lang))
     if not items and not notes:
         return Plan(
             [], fallback_reply(user_text, [p.spec for p in profiles.values()], lang), "fallback"

@@ -56,7 +56,7 @@ from typing import Any
 from ....messages import message_text
 from .actions import is_read_only, tool_action
 from .answer import AnswerItem, compose_answer
-from .arguments import FillContext, Param, classify, fill_arguments, params_of
+from .arguments import FillContext, Param, classify, evidence, fill_arguments, params_of
 from .arguments.carry import objects_in
 from .arguments.entities import NOUNS_WITH_A_VERB
 from .choose import MIN_SCORE, profile, score
@@ -206,6 +206,7 @@ def time_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation) 
 # ---------------------------------------------------------------------------------------------
 
 _LEAD = r"如果|假如|假若|假使|要是|若是|倘若|假设|万一|如若|只要|\bif\b|\bin case\b"
+_COMPARE_OPS = r"不到|少于|低于|小于|不足|超过了?|多于|高于|大于|不少于|不低于|至少"
 _CONDITION = re.compile(
     rf"(?P<lead>{_LEAD})\s*(?P<cond>[^，,。；;！!？?]+?)\s*"
     r"(?:的话|[，,]|那就|那么|就|则|\bthen\b)"
@@ -225,6 +226,10 @@ _ANSWER_THEN = re.compile(
 # the other branch said with a negation ("没超过就不用发", "不够就算了")
 _NEGATED_BRANCH = re.compile(
     r"(?:^|(?<=[，,；;。？?！!\s]))(?:不|没)[^，,。；;就]{0,8}(?:的话)?\s*就"
+)
+_COMPARED_THEN = re.compile(
+    rf"(?:^|(?<=[，,；;。？?！!\s]))(?P<cmp>(?:{_COMPARE_OPS})\s*[^，,。；;就]{{0,8}}?)\s*(?:的话)?\s*"
+    r"(?:那)?就"
 )
 _NOT_A_CONDITION = {"没有", "没", "不是", "不行", "不", "不然"}  # "没有的话…": the other branch
 _POLITE = re.compile(
@@ -289,6 +294,17 @@ def conditions(request: str) -> list[Condition]:
         then = rest[: other.start()] if other else re.split(r"[。；;！!]", rest)[0]
         otherwise = rest[other.end() :] if other else ""
         return [Condition(before, f"{before}，{match.group(0)}", then, otherwise)]
+    for match in _COMPARED_THEN.finditer(text):
+        # "看下 S102 还剩几个课时，不到 2 个就发短信": a comparison with no lead word, about the
+        # question just before it
+        if any(a <= match.start() < b for a, b in content):
+            continue
+        before = re.split(r"[，,；;。]", text[: match.start()].rstrip("，,？?！! "))[-1].strip()
+        cond = f"{before} {match['cmp'].strip()}".strip()
+        rest = text[match.end() :]
+        other = _ELSE.search(rest)
+        then = rest[: other.start()] if other else re.split(r"[。；;！!]", rest)[0]
+        return [Condition(cond, match.group(0), then, other["rest"] if other else "")]
     return found
 
 
@@ -303,6 +319,16 @@ def _speaks_to(condition: Condition, call: PlannedCall, raw: str) -> bool:
         return True  # "有的话": the condition is the lookup's own outcome
     if _compared(condition, raw) is not None:
         return True  # "积分超过 5000": a number of the result decides it
+    if _COMPARE.search(normalize(condition.text)):
+        return False  # a comparison no single number of the result decides: asked, not guessed
+    if _flag(condition, raw) is not None:
+        return True  # "还没付款": a yes/no field or a state word of the result decides it
+    if _said_state(condition) and any(
+        isinstance(v, bool) or _STATUS_KEY.search(str(k))
+        for item in objects_in(read_result(raw).value)
+        for k, v in item.items()
+    ):
+        return False  # a state the result has fields for but does not say: asked, not guessed
     if _is_equality(condition):
         return _equals(condition, raw) is not None  # "是金卡会员": only a value that says so
     given = set(tokens(" ".join(map(str, call.arguments.values()))))
@@ -344,6 +370,7 @@ def _compared(condition: Condition, raw: str) -> bool | None:
     if not match or not numbers:
         return None
     what = re.sub(r"[A-Za-z]+\d+|的", "", match["what"]).strip().lower()
+    glossed = set(tokens(expand(what)))  # "课时" → hours, "还剩" → remaining
     bound = numbers[0].value
     view = read_result(raw)
     if view.status != OK:
@@ -354,7 +381,9 @@ def _compared(condition: Condition, raw: str) -> bool | None:
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 continue
             names = {key.lower(), field_label(key, "zh"), *synonyms(key), *words_of(key)}
-            if what and any(len(n) >= 2 and (n in what or what in n) for n in names if n):
+            if what and any(
+                len(n) >= 2 and (n in what or what in n or n in glossed) for n in names if n
+            ):
                 values.add(float(value))
     if len(values) != 1:
         return None
@@ -398,12 +427,58 @@ def _is_equality(condition: Condition) -> bool:
     return bool(_IS.match(text)) and not _COMPARE.search(normalize(condition.text))
 
 
+_STATUS_KEY = re.compile(r"status|state|状态|进度", re.I)
+_STATE_LEAD = re.compile(r"^(?:已经|已|都|还|仍然|仍|尚|是不是|是否)+")
+
+
+def _said_state(condition: Condition) -> tuple[str, bool] | None:
+    """What a condition says something is or is not ("还没付款" → ("付款", False), "已经修好了" →
+    ("修好", True)): its words without ids, leads and the trailing 了/过."""
+    text = re.sub(r"[A-Za-z]+-?\d+|的", " ", normalize(condition.text)).split()
+    if len(text) != 1 or _COMPARE.search(text[0]):
+        return None
+    said = re.sub(r"(?:了|过|完)+$", "", text[0])
+    negative = re.match(r"^(?:还|仍|尚)?(?:没有?|未|不)", said)
+    said = _STATE_LEAD.sub("", said[negative.end() :] if negative else said)
+    said = re.sub(r"(?:了|过|完)+$", "", said)
+    if not 2 <= len(said) <= 6 or not re.fullmatch(r"[\u4e00-\u9fff]+", said):
+        return None
+    return said, not negative
+
+
+def _flag(condition: Condition, raw: str) -> bool | None:
+    """A condition on a state ("还没付款", "已经修好了") decided by the result: a yes/no field its
+    words name ("paid": 付款 by the glossary), or a text value that says the state itself ("已修
+    好"); None when nothing in the result says it either way (then it is asked about)."""
+    state = _said_state(condition)
+    view = read_result(raw)
+    if state is None or view.status != OK:
+        return None
+    said, positive = state
+    wanted = set(tokens(said)) | set(tokens(expand(said)))
+    answers = set()
+    for item in objects_in(view.value):
+        for key, value in item.items():
+            if isinstance(value, bool):
+                names = {*words_of(key), field_label(key, "zh"), *synonyms(key)}
+                names |= set(tokens(expand(" ".join(words_of(key)))))
+                if wanted & names:
+                    answers.add(value == positive)
+            elif isinstance(value, str) and said in normalize(value):
+                if not re.search(r"(?:没有?|未|不)" + re.escape(said), normalize(value)):
+                    answers.add(positive)
+    return answers.pop() if len(answers) == 1 else None
+
+
 def _holds(condition: Condition, done: PlannedCall, raw: str) -> bool:
-    """A result that speaks to the condition: a number it compares, as compared; else found
-    something, and every id the condition names."""
+    """A result that speaks to the condition: a number it compares, as compared; a state it says
+    (``_flag``); else found something, and every id the condition names."""
     compared = _compared(condition, raw)
     if compared is not None:
         return compared
+    flagged = _flag(condition, raw)
+    if flagged is not None:
+        return flagged
     if _is_equality(condition):
         return bool(_equals(condition, raw))
     view = read_result(raw)
@@ -424,8 +499,10 @@ def _copies(value: str, condition: Condition) -> bool:
     return len(cond) >= 3 and common >= max(3, round(len(cond) * 0.6))
 
 
-def _lookup(condition: Condition, conv: Conversation) -> PlannedCall | None:
-    """A read-only tool not yet called that fits the condition's words, its arguments filled."""
+def _lookup(condition: Condition, conv: Conversation, request: str = "") -> PlannedCall | None:
+    """A read-only tool not yet called that fits the condition's words, its arguments filled from
+    them, else from the request ("GD778 要是已经修好了就结单": the ticket is named before the
+    condition)."""
     called = {done.name for done, _ in conv.results}
     candidates = [
         (score(condition.text, profile(spec)), index, spec)
@@ -433,13 +510,25 @@ def _lookup(condition: Condition, conv: Conversation) -> PlannedCall | None:
         if reads(spec) and spec.get("name") not in called
     ]
     text = normalize(condition.text)
+    # a condition in words no lookup shares ("GD778 要是已经修好了"): the one lookup that takes the
+    # id the request names
+    by_id = [spec for _, _, spec in candidates if request and evidence(spec, normalize(request))]
+    if len(by_id) == 1 and all(value < MIN_SCORE for value, _, _ in candidates):
+        candidates = [(MIN_SCORE, 0, by_id[0])]
     for value, _, spec in sorted(candidates, key=lambda c: (-c[0], c[1])):
         if value < MIN_SCORE:
             break
-        fill = FillContext(segment=text, context=text, request=text, now=conv.now)
-        outcome = fill_arguments(spec, fill)
-        if outcome.arguments and not outcome.missing and not outcome.needs_previous:
-            return PlannedCall(str(spec["name"]), outcome.arguments[0])
+        whole = normalize(request) or text
+        for context in dict.fromkeys((text, whole)):
+            fill = FillContext(segment=text, context=context, request=context, now=conv.now)
+            outcome = fill_arguments(spec, fill)
+            if (
+                outcome.arguments
+                and len(outcome.arguments) == 1
+                and not outcome.missing
+                and not outcome.needs_previous
+            ):
+                return PlannedCall(str(spec["name"]), outcome.arguments[0])
     return None
 
 
@@ -452,7 +541,7 @@ def condition_check(request: str, call: PlannedCall, spec: Spec, conv: Conversat
             if reads(_spec_of(done.name, conv.specs)) and _speaks_to(condition, done, raw)
         ]
         if not evidence:
-            lookup = _lookup(condition, conv)
+            lookup = _lookup(condition, conv, request)
             if lookup is not None:
                 return Finding("", lookup)
             clause = condition.clause.strip("，, ")

@@ -39,8 +39,16 @@ from .dates import (
     vague_day,
 )
 from .facts import join_words
-from .fieldwords import action_words
-from .lexicon import ACTION_DATA, ACTION_FORM, ASKS_FOR_SOMETHING, REQUEST_WORDS, is_small_talk
+from .fieldwords import action_words, field_label
+from .lexicon import (
+    ACTION_DATA,
+    ACTION_FORM,
+    ASKS_FOR_SOMETHING,
+    NOT_A_REQUEST,
+    REMEMBER_PREFIX,
+    REQUEST_WORDS,
+    is_small_talk,
+)
 from .text import normalize, split_identifier, tokens
 from .vocabulary import VOCABULARY_TOKENS, asks, asks_about_state, expand, is_question
 
@@ -58,6 +66,12 @@ def _param_ask(param: Param, lang: str) -> str:
         else ""
     )
     if lang == "zh":
+        said = field_label(param.name, "zh")
+        if (not label or label.isascii()) and re.search(r"[\u4e00-\u9fff]", said):
+            # "the pet's name" asked in Chinese: 宠物名称 (pet_name), its English words kept after
+            same = label.lower().replace(" ", "_") == param.name.lower()
+            detail = ", ".join(x for x in ("" if same else label, detail) if x)
+            label = said
         inside = "，".join(x for x in (param.name, detail) if x)
         return f"{label or param.name}（{inside}）" if label else param.name
     inside = ", ".join(x for x in (param.name, detail) if x)
@@ -124,12 +138,46 @@ def clarify_question(spec: dict[str, Any], missing: list[Param], lang: str, said
     return f"To {action}, could you tell me {items}?"
 
 
+def people_question(spec: dict[str, Any], unclear: list[tuple[str, list[str]]], lang: str) -> str:
+    """A person the user named by title that the lookup matched to no one or to several people:
+    the step is not taken, and the user is asked which one ("李医生": 李明 or 李华)."""
+    verb, obj = _action_words(spec, lang)
+    zh = lang == "zh"
+    action = (
+        (join_words(verb, obj) if verb else f"调用 {spec.get('name', '工具')}")
+        if zh
+        else (f"{verb} {obj}".strip() if verb else f"call {spec.get('name', 'the tool')}")
+    )
+    parts = []
+    for said, found in unclear:
+        if zh:
+            parts.append(
+                f"请问是哪一位：{'、'.join(found)}？"
+                if not said
+                else f"「{said}」对应的有好几位：{'、'.join(found)}，请问是哪一位？"
+                if found
+                else f"查到的名单里没有「{said}」，请确认一下名字？"
+            )
+        else:
+            parts.append(
+                f"Which one: {', '.join(found)}?"
+                if not said
+                else f'"{said}" matches several people: {", ".join(found)} — which one?'
+                if found
+                else f'No one called "{said}" is in the list I looked up — please check the name?'
+            )
+    if zh:
+        return f"还没有{action}：" + "".join(parts)
+    return f"I have not {action} yet: " + " ".join(parts)
+
+
 def unfinished_note(segment: str, reason: str, lang: str) -> str:
     """A part of the request that was not done, and why."""
     if lang == "zh":
         return {
             "no_tool": f"「{segment}」没有合适的工具，这部分我做不了",
             "blocked": f"「{segment}」依赖上一步的结果，而上一步没有拿到结果，所以没有做",
+            "unclear": f"「{segment}」这部分我没看懂要做什么，所以没有做，请换个说法再说一次",
         }[reason]
     return {
         "no_tool": f'No tool fits "{segment}", so I could not do that part',
@@ -137,6 +185,7 @@ def unfinished_note(segment: str, reason: str, lang: str) -> str:
             f'"{segment}" depends on the previous step, which gave no usable result, so it was not'
             " done"
         ),
+        "unclear": f'I did not understand what to do with "{segment}", so it was not done',
     }[reason]
 
 
@@ -188,7 +237,9 @@ def _asks_for_task(text: str) -> bool:
         return False
     text = normalize(text)
     return bool(
-        request_actions(text) or REQUEST_WORDS.search(text) or re.search(r"[?？]\s*$", text)
+        request_actions(text)
+        or REQUEST_WORDS.search(NOT_A_REQUEST.sub("", text))
+        or re.search(r"[?？]\s*$", text)
     )  # "…是多少" asks, even unmarked
 
 
@@ -282,6 +333,15 @@ def _some_tool_shares_words(user_text: str, tools: list[dict[str, Any]]) -> bool
     return False
 
 
+# a statement ("我不吃辣", "同行的是张伟", "we are five"): about the speaker, or with a verb that
+# says what is, not what to do — what may be acknowledged as told
+_DECLARATIVE = re.compile(
+    r"我|咱|是|有|在|叫|姓|属于|\b(?:i|i'm|my|we|we're|our|is|are|was|were|has|have)\b", re.I
+)
+# the words of an order whatever its verb ("帮我弄一下"); a final 吧 alone is none ("那好吧")
+_ORDER_WORDS = re.compile(r"一下|帮|替[我你他她]|麻烦")
+
+
 def fallback_reply(
     user_text: str, tools: list[dict[str, Any]], lang: str, *, tools_disabled: bool = False
 ) -> str:
@@ -357,7 +417,15 @@ def fallback_reply(
             + ", or ".join(f'"{n}"' for n in named)
             + "?"
         )
-    if _asks_for_task(_after_greeting(user_text)):
+    body = _after_greeting(user_text)
+    if REMEMBER_PREFIX.match(body.strip()) and not is_question(body):
+        # "请记住：我周五前要交报告": heard, and nothing is stored or run
+        return "好的，知道了。" if zh else "All right, noted."
+    if _asks_for_task(body) or (
+        (not count or tools_disabled)
+        and not is_small_talk(body)
+        and (ACTION_FORM.search(body) or _ORDER_WORDS.search(body))
+    ):  # an order in any form ("把周会挪到下午") with nothing to carry it out: said, not noted
         if zh:
             if tools_disabled:
                 why = "这次请求不允许调用工具（tool_choice 为 none），所以这件事我做不了。"
@@ -395,9 +463,13 @@ def fallback_reply(
     ):  # a question, a request's form or what an action is done on or at ("LN7730 弄一下",
         # "周二十点，B501") is never acknowledged as noted
         return _NOT_UNDERSTOOD_ZH if zh else _NOT_UNDERSTOOD_EN[:1].upper() + _NOT_UNDERSTOOD_EN[1:]
+    if count and not tools_disabled and not _DECLARATIVE.search(text):
+        # with tools on offer, words the rules cannot place ("来两杯拿铁" with no verb they know)
+        # may well be a request: said not understood, never "noted" as if taken care of
+        return _NOT_UNDERSTOOD_ZH if zh else _NOT_UNDERSTOOD_EN[:1].upper() + _NOT_UNDERSTOOD_EN[1:]
     return (
         "好的，知道了。" if zh else "All right, noted."
-    )  # a statement that asks for nothing: acknowledged, nothing done
+    )  # a statement about the speaker that asks for nothing: acknowledged, nothing done
 
 
 __all__ = ["clarify_question", "fallback_reply", "unfinished_note", "unmet_note"]

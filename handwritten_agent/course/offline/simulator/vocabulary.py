@@ -22,6 +22,7 @@ from functools import lru_cache
 from .text import tokens
 from .vocabulary_data import (
     A_NOT_A,
+    LONE_CHARACTER_EXCEPTIONS,
     QUESTION_ENDINGS,
     QUESTION_WORDS,
     REQUEST_MARKERS,
@@ -41,8 +42,15 @@ _ASCII_WORD = {
 }
 
 
+_LONE = {member: re.compile(words) for member, words in LONE_CHARACTER_EXCEPTIONS.items()}
+
+
 def _contains(low: str, member: str) -> bool:
-    return bool(_ASCII_WORD[member].search(low)) if member.isascii() else member in low
+    if member.isascii():
+        return bool(_ASCII_WORD[member].search(low))
+    if member in _LONE:
+        return member in _LONE[member].sub("", low)
+    return member in low
 
 
 @lru_cache(maxsize=2048)

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
+from .. import people
 from ..concepts import concepts_of, enum_family
 from ..dates import (
     ambiguous_times,
@@ -59,6 +61,7 @@ from .freetext import (
 )
 from .numbers import bare_yes_no, boolean_value, pick_number, yes_no_enum
 from .params import (
+    AMOUNT_WORDS,
     CONDITIONAL_WORDS,
     DEPENDENT_WORDS,
     FillContext,
@@ -111,6 +114,7 @@ class _Filler:
             Span
         ] = []  # parts of the segment already taken (ids, dates …): numbers skip them
         self.fanout: tuple[str, list[Any]] | None = None
+        self.fanout_words: list[str] = []  # how the fanned values are written, when not as values
         self.needs_previous = False
         self.waiting: list[Param] = []  # required parameters left for an earlier result
         self.dependent: set[str] = set()  # parameters whose own rule builds on the earlier result
@@ -182,6 +186,22 @@ class _Filler:
         arguments = [ordered]
         if self.fanout:
             name, options = self.fanout
+            parts = own_clauses(
+                self.segment, self.ctx.context, self.fanout_words or [str(o) for o in options]
+            )
+            if parts:
+                # "AP2031 疫苗费 120；AP2045 驱虫费 60": each call's values from its own clause
+                outcomes = [
+                    _Filler(self.spec, replace(self.ctx, segment=segment, context=context)).fill()
+                    for segment, context in parts
+                ]
+                return FillOutcome(
+                    arguments=[{**o.arguments[0], name: v} for o, v in zip(outcomes, options)],
+                    missing=list({p.name: p for o in outcomes for p in o.missing}.values()),
+                    needs_previous=any(o.needs_previous for o in outcomes),
+                    waiting=list({p.name: p for o in outcomes for p in o.waiting}.values()),
+                    unmet=list({p.name: p for o in outcomes for p in o.unmet}.values()),
+                )
             arguments = [{**ordered, name: option} for option in options]
         return FillOutcome(
             arguments=arguments,
@@ -267,6 +287,8 @@ class _Filler:
         """An id from an earlier result (``carry``): the first object that fits the constraints,
         else — when the results hold no objects to read — the first match in their text."""
         upper = wants_upper(param)
+        if not self.ctx.named and people.unnamed(self.ctx.request, self.ctx.previous_calls):
+            return  # a person the user did not name is not chosen for them: asked which one
         numbers = [
             (p, self.values[p.name])
             for p in self.params
@@ -319,6 +341,18 @@ class _Filler:
         found, own_counts = find_things(self.segment, self.own_words())
         self.used_spans.extend(own_counts)
         self.context_own = find_things(self.context, self.own_words())[1]
+        if not found and any(AMOUNT_WORDS.search(p.words) for p in self.params):
+            # "检查费 150，药费 80": things named by what they cost, to a tool that takes an amount
+            found = priced_things(self.segment)
+            said = [value for value, _ in found]
+            if (
+                params
+                and len(set(said)) == len(said) > 1
+                and self.fanout is None
+                and own_clauses(self.segment, self.ctx.context, said)
+            ):
+                self.fanout = (params[0].name, said)
+                self.fanout_words = said
         for param in params:
             if param.name in self.quoted or param.name in self.labelled:
                 self.values[param.name] = self.quoted.get(param.name) or self.labelled[param.name]
@@ -589,7 +623,17 @@ class _Filler:
         kind = self.kinds[param.name]
         found: list[Any] = []
         if kind == "enum":
-            found = self.take([find_enum(param, s) for s in self.sources[:3]])
+            by_source = [find_enum(param, s) for s in self.sources[:3]]
+            found = self.take(by_source)
+            said = [self.segment[a:b] for _, (a, b) in by_source[0]]
+            if (
+                len(set(found)) == len(found) > 1
+                and self.fanout is None
+                and own_clauses(self.segment, self.ctx.context, said)
+            ):
+                # "现金 300，微信 200": one call per value, each clause with its own values
+                self.fanout = (param.name, found)
+                self.fanout_words = said
         elif kind == "pattern":
             upper = wants_upper(param)
             for regex in patterns_of(param):
@@ -729,6 +773,85 @@ SAME_AS_BEFORE = re.compile(
     r"|\bsame\s+(?:text\s+|message\s+|content\s+)?as\s+(?:last\s+time|before|earlier)\b",
     re.I,
 )
+
+
+_PRICED = re.compile(
+    rf"([{CJK_RANGE}]{{2,10}}?)\s*(?:是|为)?\s*(\d+(?:\.\d+)?|[一二两三四五六七八九十百千万]+)\s*"
+    r"(?:元|块钱|块)?\s*(?=[，,。；;、\s]|$)"
+)
+_PRICE_LEAD = re.compile(r"^(?:.*?(?:收了|交了|付了|缴了|登记一下|登记|记一下|还有|另外|再|和|跟))")
+_NO_THING = re.compile(
+    r"单价|价格|金额|数量|总价|总共|一共|合计|共计|人数|积分|库存|[点时分天号月年周岁]$"
+    r"|[乘除加减倍]|次方|平方|等于|是多少"  # "再乘以 2": arithmetic, no thing
+    r"|上午|下午|中午|晚上|早上|凌晨|傍晚|[今明后昨]天|星期|礼拜"  # "明天下午 3": a time
+)
+
+
+def priced_things(text: str) -> list[tuple[str, Span]]:
+    """Things the request names by what they cost ("检查费 150", "交了药费 80 元"): the Chinese
+    words right before an amount that ends its clause, without the verb before them; never a label
+    of a number (单价, 数量) or a time (3 点)."""
+    found = []
+    for match in _PRICED.finditer(text):
+        name = _PRICE_LEAD.sub("", match.group(1))
+        if len(name) < 2 or _NO_THING.search(name):
+            continue
+        start = match.start(1) + match.group(1).rfind(name)
+        found.append((name, (start, start + len(name))))
+    return found
+
+
+_CLAUSE_END = re.compile(r"[；;。\n]")
+_CLAUSE_OR_COMMA_END = re.compile(r"[；;。\n，,、]")
+
+
+def own_clauses(segment: str, context: str, options: list[str]) -> list[tuple[str, str]] | None:
+    """See ``_own_clauses``: clauses cut at "；" and "。", else also at "，" and "、"."""
+    return _own_clauses(segment, context, options, _CLAUSE_END) or _own_clauses(
+        segment, context, options, _CLAUSE_OR_COMMA_END
+    )
+
+
+def _own_clauses(
+    segment: str, context: str, options: list[str], ends: re.Pattern[str]
+) -> list[tuple[str, str]] | None:
+    """The words of each of several values a call is made for, when each has a clause of its own
+    (split at "；" or "。") that tells more than the value: ``(segment, context)`` per value, with
+    the other values' clauses blanked out. ``None`` when the values share their words ("LC3301 和
+    LC3302 都取消了"): every call takes the same values."""
+    pieces: list[tuple[int, int]] = []
+    start = 0
+    for match in ends.finditer(segment + "。"):
+        if segment[start : match.start()].strip():
+            pieces.append((start, match.start()))
+        start = match.end()
+    owners = []
+    for option in options:
+        holding = [i for i, (a, b) in enumerate(pieces) if str(option) in segment[a:b]]
+        if len(holding) != 1:
+            return None
+        owners.append(holding[0])
+    if len(set(owners)) != len(owners):
+        return None
+    rests = {
+        re.sub(r"\s+", "", segment[a:b].replace(str(option), ""))
+        for option, (a, b) in zip(options, (pieces[i] for i in owners))
+    }
+    if len(rests) < len(owners):
+        return None  # the clauses differ only in the value
+    out = []
+    for own in owners:
+        segment_i, context_i = segment, context
+        for option, other in zip(options, owners):
+            if other == own:
+                continue
+            # from the other value on: the words before it ("登记一下：") lead every clause
+            a, b = pieces[other]
+            words = segment[a + segment[a:b].index(str(option)) : b]
+            segment_i = segment_i.replace(words, " " * len(words))
+            context_i = context_i.replace(words, " " * len(words))
+        out.append((segment_i, context_i))
+    return out
 
 
 def fill_arguments(spec: dict[str, Any], ctx: FillContext) -> FillOutcome:

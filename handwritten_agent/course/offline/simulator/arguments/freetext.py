@@ -43,8 +43,16 @@ _MESSAGE_LEAD = re.compile(
 )
 _NEXT_STEP = re.compile(
     r"[，,；;。.!！]\s*(?:然后|接着|随后|之后|同时|另外|并且|再(?![见次])|and"
-    r" then\b|then\b|also\b)",
+    r" then\b|then\b|also\b)"
+    # the other branch of a condition ("…；够的话就不用发", "，否则就算了"): no part of the message
+    r"|[，,；;。]\s*(?:否则|不然|要不然|如果|要是|假如|若|倘若|[^，,；;。]{0,10}?的话"
+    r"|[^，,；;。]{0,8}?(?:就|则)?(?:算了|不用|不必|别发|别通知))",
     re.I,
+)
+# "不到 2 个就发短信让他续费": the condition before the action is no part of the message
+_CONDITION_LEAD = re.compile(
+    r"^(?:如果|要是|假如|若是?|倘若)?[^，,。；;]{0,12}?(?:不到|少于|低于|超过|多于|高于|不足|不够|够了?|满"
+    r"|的话)[^，,。；;]{0,8}?(?:那)?就\s*"
 )
 # "告诉他积分快过期了", "提醒大家带电脑": who is told is not part of what they are told.
 _TELL_LEAD = re.compile(
@@ -132,6 +140,7 @@ def free_text(segment: str) -> str:
         stop = _NEXT_STEP.search(content)
         return (content[: stop.start()] if stop else content).strip()
     text = " ".join(text.split())
+    text = _CONDITION_LEAD.sub("", text).strip()
     for _ in range(3):
         text = _FILLER.sub("", text).strip()
         text = _TEXT_VERBS.sub("", text).strip()

@@ -26,6 +26,8 @@ UNIT_ALIASES: dict[str, tuple[str, ...]] = {
     "people": ("人", "位", "people", "persons", "attendees"),
     "attendee": ("人", "位", "attendees", "people"),
     "week": ("周", "个星期", "星期", "weeks", "week"),
+    "night": ("晚", "夜", "个晚上", "nights", "night"),
+    "晚": ("晚", "夜", "个晚上"),
     "小时": ("小时", "个小时", "hours", "hour", "h"),
     "hour": ("小时", "hours", "hour"),
     "分钟": ("分钟", "minutes", "minute", "min"),
@@ -118,6 +120,8 @@ def pick_number(
     for index, number in enumerate(numbers):
         if number.text == "一" and re.match(rf"[{CLASSIFIERS}]", masked[number.end :]):
             continue  # "定一个瑜伽课": the article "a", not a count of anything
+        if AMOUNT_WORDS.search(words) and re.match(r"\s*[笔次趟项回单]", masked[number.end :]):
+            continue  # "收了两笔": how many payments, no sum of money
         if index not in taken:
             value = acceptable(number)
             if value is not None:

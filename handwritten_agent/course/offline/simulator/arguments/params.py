@@ -56,7 +56,9 @@ class Param:
 
     def label(self) -> str:
         """A short human name: the description's first clause, else the parameter name."""
-        first = re.split(r"[，,。；;:：(（]", self.description.strip(), maxsplit=1)[0].strip()
+        # a colon inside a format ("HH:MM") is no end of the label
+        first = re.split(r"[，,。；;：(（]|:(?![A-Za-z0-9])", self.description.strip(), maxsplit=1)
+        first = first[0].strip()
         return first or self.name
 
 

@@ -1,0 +1,118 @@
+"""A statement is acknowledged; a request is never "noted" as if it were taken care of.
+
+"好的，知道了：你要把明天的会改到周五" to a request no tool can carry out reads as done. The
+simulator tells the two apart by the sentence's form, whatever its words: an order ("把…", "帮我…一
+下"), a verb that changes things said of the future ("我想取消…", "会议推迟到周五"), or a
+colloquial order by its count ("来两杯拿铁") is a request — done with a tool, asked about,
+or answered with why it cannot be done; a sentence about the speaker or what is ("我不吃辣",
+"同行的是张伟和李娜") is acknowledged and nothing is run. "请记住：…" asks only that it be kept.
+
+Each case runs with no tools, with tools that do not fit, and (for the orders) with a tool that
+does, with and without an earlier system message (the simulator reads earlier rounds only when
+there are some).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import pytest
+
+from handwritten_agent.course.offline.backend import ChatRequest
+from handwritten_agent.course.offline.simulator import CourseSimulator
+from tests.test_simulator_generated import fn, i, s
+
+SIMULATOR = CourseSimulator(now=datetime(2026, 3, 12, 14, 30))
+
+WEATHER = [fn("get_weather", "查询城市天气", {"city": s("城市")}, ["city"])]
+CAFE = [
+    fn(
+        "order_drink",
+        "Order drinks from the cafe",
+        {
+            "item": s("drink name, e.g. latte"),
+            "quantity": i("how many cups"),
+            "size": s("small/medium/large"),
+        },
+        ["item", "quantity"],
+    ),
+    fn("list_menu", "List the drinks on the menu with prices (read only)", {}, []),
+]
+TOOLSETS: dict[str, list[dict[str, Any]]] = {"none": [], "weather": WEATHER, "cafe": CAFE}
+
+ACKNOWLEDGED = ("知道了", "noted", "Got it")
+
+# requests no offered tool carries out (the cafe has no meetings, the weather no orders)
+ORDERS = [
+    "我要把明天的会改到周五",
+    "把周会挪到下午三点",
+    "将季度报告发给王经理",
+    "我想取消明天下午的会议",
+    "会议推迟到下周一",
+    "帮我把报销单弄一下",
+    "明天的例会改期到周四",
+]
+# orders by count to a tool described in English
+COUNT_ORDERS = ["来两杯拿铁", "给我点三杯大杯美式", "再来一杯拿铁"]
+STATEMENTS = [
+    ("我不吃辣。", "不吃辣"),
+    ("我的预算上限是 5000 元。", "5000"),
+    ("同行的同事是张伟和李娜。", None),
+    ("请记住：我需要在周五前提交季度报告。", "周五"),
+]
+
+
+def reply(text: str, tools: list[dict[str, Any]], *, earlier: bool) -> tuple[list[Any], str]:
+    messages: list[dict[str, Any]] = [{"role": "user", "content": text}]
+    if earlier:
+        messages.insert(0, {"role": "system", "content": "你是办公助手。"})
+    completion = SIMULATOR.complete(
+        ChatRequest(model="course-sim", messages=messages, tools=tools or None)
+    )
+    return list(completion.tool_calls or []), completion.content or ""
+
+
+@pytest.mark.parametrize("earlier", [False, True])
+@pytest.mark.parametrize("toolset", ["none", "weather", "cafe"])
+@pytest.mark.parametrize("text", ORDERS)
+def test_a_request_no_tool_fits_is_never_acknowledged_as_noted(text, toolset, earlier):
+    calls, answer = reply(text, TOOLSETS[toolset], earlier=earlier)
+    assert calls == [], f"{text!r} on {toolset}: no offered tool does this, yet {calls}"
+    assert not any(word in answer for word in ACKNOWLEDGED), f"{text!r} on {toolset}: {answer}"
+    assert "做不了" in answer or "没看懂" in answer or "什么也没做" in answer, answer
+
+
+@pytest.mark.parametrize("earlier", [False, True])
+@pytest.mark.parametrize("text", COUNT_ORDERS)
+def test_an_order_by_its_count_reaches_the_order_tool_or_asks(text, earlier):
+    calls, answer = reply(text, CAFE, earlier=earlier)
+    names = [call["function"]["name"] for call in calls]
+    assert set(names) <= {"order_drink"}, f"{text!r}: {names}"
+    if not calls:  # what it does not know it asks about, by the field's name
+        assert "order_drink" in answer and "item" in answer, answer
+    assert not any(word in answer for word in ACKNOWLEDGED), answer
+
+
+@pytest.mark.parametrize("text", COUNT_ORDERS)
+def test_an_order_by_its_count_with_no_order_tool_is_not_noted(text):
+    calls, answer = reply(text, WEATHER, earlier=False)
+    assert calls == [] and not any(word in answer for word in ACKNOWLEDGED), answer
+
+
+@pytest.mark.parametrize("earlier", [False, True])
+@pytest.mark.parametrize("toolset", ["none", "weather", "cafe"])
+@pytest.mark.parametrize(("text", "kept"), STATEMENTS)
+def test_a_statement_is_acknowledged_and_nothing_is_run(text, kept, toolset, earlier):
+    calls, answer = reply(text, TOOLSETS[toolset], earlier=earlier)
+    assert calls == [], f"{text!r} on {toolset}: a statement asks for no tool, yet {calls}"
+    assert any(word in answer for word in ACKNOWLEDGED), f"{text!r} on {toolset}: {answer}"
+    if earlier and kept:  # with the conversation read, the acknowledgement says what was heard
+        assert kept.replace(" ", "") in answer.replace(" ", ""), answer
+
+
+@pytest.mark.parametrize("toolset", ["none", "weather"])
+def test_small_talk_ending_in_a_particle_is_no_order(toolset):
+    calls, answer = reply("那好吧", TOOLSETS[toolset], earlier=False)
+    assert calls == []
+    assert "没有提供工具" not in answer and "做不了" not in answer, answer
