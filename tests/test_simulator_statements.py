@@ -116,3 +116,61 @@ def test_small_talk_ending_in_a_particle_is_no_order(toolset):
     calls, answer = reply("那好吧", TOOLSETS[toolset], earlier=False)
     assert calls == []
     assert "没有提供工具" not in answer and "做不了" not in answer, answer
+
+
+ROOMS = [
+    fn(
+        "book_meeting_room",
+        "预订会议室",
+        {
+            "room_id": s("会议室编号，例如 room_302"),
+            "start_time": s("开始时间 YYYY-MM-DD HH:MM"),
+            "end_time": s("结束时间 YYYY-MM-DD HH:MM"),
+            "attendee_count": i("参会人数"),
+        },
+        ["room_id", "start_time", "end_time", "attendee_count"],
+    )
+]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "帮我预订 2026-03-13 10:00 到 11:00 的会议室 room_302，4 个人",
+        "预订 room_302，2026-03-13 15:00 到 16:00，6 个人",
+        "明天 10 点到 11 点帮我订 room_302，参会 10 人",
+    ],
+)
+def test_a_part_whose_value_went_into_the_call_is_not_called_unclear(text):
+    messages: list[dict[str, Any]] = [{"role": "user", "content": text}]
+    for _ in range(3):
+        completion = SIMULATOR.complete(
+            ChatRequest(model="course-sim", messages=messages, tools=ROOMS)
+        )
+        if not completion.tool_calls:
+            break
+        messages.append({"role": "assistant", "content": None, "tool_calls": completion.tool_calls})
+        for call in completion.tool_calls:
+            content = '{"success": true, "data": {"booking_id": "BK0002"}, "error": null}'
+            messages.append({"role": "tool", "tool_call_id": call["id"], "content": content})
+    calls = [m for m in messages if m["role"] == "assistant"]
+    assert len(calls) == 1, messages
+    answer = completion.content or ""
+    assert "BK0002" in answer and "没看懂" not in answer, answer
+
+
+MEMORY = [
+    fn(
+        "remember_fact",
+        "把用户明确要你记住的一条信息存进长期记忆，以后的对话还能用上",
+        {"fact": s("要记住的内容，用用户的原话")},
+        ["fact"],
+    )
+]
+
+
+@pytest.mark.parametrize("earlier", [False, True])
+@pytest.mark.parametrize("text", ["请记住：我的工号是 A1024", "帮我记一下：我对花生过敏"])
+def test_asked_to_remember_with_a_memory_tool_it_is_called(text, earlier):
+    calls, answer = reply(text, MEMORY, earlier=earlier)
+    assert [call["function"]["name"] for call in calls] == ["remember_fact"], answer

@@ -191,7 +191,11 @@ def answer_from_known(
         bool(found) and _coverage(user_text, found[0]) >= 0.5
     )  # the best line is about what is asked
     if plan.kind == "call":
-        if _tells_about_user(user_text) and not request_actions(user_text) - {READ}:
+        if (
+            _tells_about_user(user_text)
+            and not request_actions(user_text) - {READ}
+            and not _REMEMBER_PREFIX.match(user_text.strip())  # "请记住：…" asks for its tool
+        ):
             return _acknowledge(
                 user_text, zh
             )  # a statement about the user asks for no tool (one with a verb to act on does)

@@ -210,7 +210,7 @@ INTENTS: dict[str, tuple[str, ...]] = {
     "calendar": ("日程", "日历", "会议", "安排", "calendar", "schedule", "meeting", "appointment"),
     "translate": ("翻译", "译成", "translate", "translation"),
     "file": ("文件", "文档", "读取", "file", "files", "document", "read"),
-    "memory": ("记住", "记得", "偏好", "remember", "preference", "preferences"),
+    "memory": ("记住", "记得", "记一下", "记下", "偏好", "remember", "preference", "preferences"),
 }
 
 MATH_SYMBOLS = re.compile(

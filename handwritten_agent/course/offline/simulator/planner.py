@@ -817,6 +817,8 @@ def _final_answer(
             segment.text
         ):
             notes.append(unfinished_note(segment.text, "no_tool", lang))
+        elif _said_in_calls(segment.text, results):
+            continue  # "…，4 个人": its values went into a call made for this request
         elif find_numbers(segment.text) or any(
             evidence(p.spec, segment.text) for p in profiles.values() if not p.reads
         ):
@@ -828,6 +830,22 @@ def _final_answer(
             [], fallback_reply(user_text, [p.spec for p in profiles.values()], lang), "fallback"
         )
     return Plan([], compose_answer(items, notes, lang), "clarify" if questions else "final")
+
+
+def _said_in_calls(text: str, results: list[tuple[PlannedCall, str]]) -> bool:
+    """Whether every number of ``text`` is an argument of a call made (``"4 个人"`` with
+    ``attendee_count=4``): the part was read, as part of another step."""
+    numbers = find_numbers(text)
+    if not numbers:
+        return False
+    values: set[float] = set()
+    for call, _ in results:
+        for value in call.arguments.values():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                values.add(float(value))
+            elif isinstance(value, str):
+                values.update(n.value for n in find_numbers(value))
+    return all(n.value in values for n in numbers)
 
 
 # a clause that only asks to look, naming nothing ("你给我瞅一眼呗", "帮我看看")

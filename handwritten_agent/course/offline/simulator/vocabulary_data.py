@@ -126,6 +126,7 @@ SYNONYM_GROUPS: list[list[str]] = [
     ["工单", "维修单", "ticket", "work order", "gongdan"],
     ["容量", "人数", "塞下", "坐下", "装下", "capacity", "seats"],
     ["价格", "单价", "多少钱", "价钱", "price", "prices", "cost", "jiage"],
+    ["记住", "记一下", "记下", "记下来", "remember", "memorize", "jizhu"],
     ["饮料", "饮品", "喝的", "drink", "drinks", "beverage", "beverages", "yinliao"],
     ["吃的", "菜品", "餐食", "food", "dish", "dishes", "meal"],
     ["菜单", "价目表", "menu", "caidan"],
