@@ -139,6 +139,7 @@ ROOMS = [
         "帮我预订 2026-03-13 10:00 到 11:00 的会议室 room_302，4 个人",
         "预订 room_302，2026-03-13 15:00 到 16:00，6 个人",
         "明天 10 点到 11 点帮我订 room_302，参会 10 人",
+        "帮我订 room_302，明天下午 3 点到 4 点，5 个人",
     ],
 )
 def test_a_part_whose_value_went_into_the_call_is_not_called_unclear(text):

@@ -77,11 +77,20 @@ from .arguments import (
 from .arguments.carry import MAX_OBJECTS, bounds_from, objects_in
 from .arguments.filler import priced_things
 from .choose import MIN_SCORE, ToolProfile, best_tool, profile, rank
+from .dates import find_times
 from .grounding import display_names, lookup_tool
 from .lexicon import REQUEST_WORDS, is_small_talk
 from .results import tool_text
 from .scope import decline_personal_data, personal_data_in_bulk, unscoped
-from .text import CJK_RANGE, find_numbers, find_quotes, format_number, language, normalize
+from .text import (
+    CJK_RANGE,
+    NumberMatch,
+    find_numbers,
+    find_quotes,
+    format_number,
+    language,
+    normalize,
+)
 
 # The earlier rounds' calls and results for the turn being planned (``plan_turn(seen=…)``), read by
 # every fill.
@@ -838,6 +847,7 @@ def _said_in_calls(text: str, results: list[tuple[PlannedCall, str]]) -> bool:
     numbers = find_numbers(text)
     if not numbers:
         return False
+    times = find_times(text)  # "下午 3 点" is 15 in the call, not 3
     values: set[float] = set()
     for call, _ in results:
         for value in call.arguments.values():
@@ -845,7 +855,14 @@ def _said_in_calls(text: str, results: list[tuple[PlannedCall, str]]) -> bool:
                 values.add(float(value))
             elif isinstance(value, str):
                 values.update(n.value for n in find_numbers(value))
-    return all(n.value in values for n in numbers)
+
+    def said(number: NumberMatch) -> bool:
+        for (hour, _minute), (start, end) in times:
+            if start <= number.start < end:
+                return float(hour) in values
+        return number.value in values
+
+    return all(said(n) for n in numbers)
 
 
 # a clause that only asks to look, naming nothing ("你给我瞅一眼呗", "帮我看看")
