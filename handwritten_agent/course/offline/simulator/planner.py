@@ -82,6 +82,7 @@ from .grounding import display_names, lookup_tool
 from .lexicon import REQUEST_WORDS, is_small_talk
 from .results import tool_text
 from .scope import decline_personal_data, personal_data_in_bulk, unscoped
+from .shared_examples import share_examples
 from .text import (
     CJK_RANGE,
     NumberMatch,
@@ -900,6 +901,7 @@ def plan_turn(
     calls and results of earlier rounds, as ``(spec, arguments, text)``, where a name the user
     writes may be found ("那就订 B502").
     """
+    tools = share_examples(tools)  # "场地名称" reads the examples of another tool's venue
     token = _SEEN.set(tuple(seen))
     try:
         return _plan_turn(
