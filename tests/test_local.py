@@ -870,3 +870,43 @@ def test_the_thread_count_can_be_set_in_the_environment(monkeypatch: pytest.Monk
         monkeypatch.setenv(THREADS_ENV, wrong)
         with pytest.raises(ValueError, match=THREADS_ENV):
             default_threads()
+
+
+def test_usage_reports_cached_tokens_only_when_some_were_cached() -> None:
+    from handwritten_agent.course.offline.backend import Completion
+    from handwritten_agent.course.offline.encoding import usage
+
+    plain = usage(Completion("hi", prompt_tokens=40, completion_tokens=3))
+    assert plain == {"prompt_tokens": 40, "completion_tokens": 3, "total_tokens": 43}
+    cached = usage(Completion("hi", prompt_tokens=40, completion_tokens=3, cached_tokens=31))
+    assert cached["prompt_tokens_details"] == {"cached_tokens": 31}
+
+
+@pytest.mark.slow
+@needs_model
+def test_interleaved_conversations_each_resume_from_their_cached_prefix(
+    local_server, local_sdk: openai.OpenAI
+) -> None:
+    # two conversations with different system prompts take turns, as Day 7's workers do: the
+    # second turn of each shares nothing with the request just before it, only with its own first
+    long_a = SYSTEM + "（会话 A）" + "请用简洁的中文回答。" * 20
+    long_b = "You are a terse assistant for conversation B. " * 20
+
+    def ask(system: str, turns: list[str]) -> Any:
+        messages = [{"role": "system", "content": system}]
+        for turn in turns:
+            messages.append({"role": "user", "content": turn})
+        return local_sdk.chat.completions.create(
+            model="qwen2.5-coder-1.5b", messages=messages, temperature=0, max_tokens=8
+        )
+
+    first_a = ask(long_a, ["你好"])
+    ask(long_b, ["hello"])
+    second_a = ask(long_a, ["你好", "再说一遍"])
+    details = second_a.usage.prompt_tokens_details
+    assert details is not None and details.cached_tokens is not None, second_a.usage
+    # the whole first prompt of A but its last few tokens (the turn's end markup) was kept
+    assert details.cached_tokens >= first_a.usage.prompt_tokens - 8, (second_a.usage, first_a.usage)
+    assert details.cached_tokens < second_a.usage.prompt_tokens
+    generation = local_server.backend.generations[-1]
+    assert generation.cached_tokens == details.cached_tokens

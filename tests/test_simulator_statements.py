@@ -175,3 +175,29 @@ MEMORY = [
 def test_asked_to_remember_with_a_memory_tool_it_is_called(text, earlier):
     calls, answer = reply(text, MEMORY, earlier=earlier)
     assert [call["function"]["name"] for call in calls] == ["remember_fact"], answer
+
+
+CANCEL = [
+    fn(
+        "cancel_booking",
+        "取消预订，例如 预订号 GB3012",
+        {"booking_id": s("预订号")},
+        ["booking_id"],
+    )
+]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GB3012 取消没",
+        "GB3012 删除没有",
+        "GB3012是否已经被撤销了",
+        "GB3012是否已正式撤销？",
+        "GB3012 能否确认已经作废",
+    ],
+)
+def test_a_question_whether_it_happened_never_makes_it_happen(text):
+    calls, answer = reply(text, CANCEL, earlier=False)
+    assert calls == [], f"{text!r} asks whether, yet {calls}"
+    assert "已取消" not in answer, answer

@@ -48,6 +48,9 @@ class Completion:
     finish_reason: str = "stop"
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    # prompt tokens read from a cached prefix instead of being evaluated again (the API's
+    # usage.prompt_tokens_details.cached_tokens); 0 where the backend keeps no cache
+    cached_tokens: int = 0
 
 
 class BackendError(Exception):

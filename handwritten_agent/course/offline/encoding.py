@@ -122,12 +122,17 @@ def fingerprint(backend: Backend) -> str:
     return "fp_" + hashlib.sha256(str(name).encode()).hexdigest()[:10]
 
 
-def usage(completion: Completion) -> dict[str, int]:
-    return {
+def usage(completion: Completion) -> dict[str, Any]:
+    """The response's ``usage``; ``prompt_tokens_details.cached_tokens`` as the real API reports it,
+    when the backend read part of the prompt from its cache."""
+    found: dict[str, Any] = {
         "prompt_tokens": completion.prompt_tokens,
         "completion_tokens": completion.completion_tokens,
         "total_tokens": completion.prompt_tokens + completion.completion_tokens,
     }
+    if completion.cached_tokens:
+        found["prompt_tokens_details"] = {"cached_tokens": completion.cached_tokens}
+    return found
 
 
 def wire_tool_call(call: dict[str, Any]) -> dict[str, Any]:

@@ -29,7 +29,11 @@ speed depends on.
 
 The model is loaded on the first request (a few seconds), not when the backend is created. The
 loaded model keeps the tokens it has already read: an agent loop's next request, which repeats the
-whole conversation and adds a little, is read only from where it differs.
+whole conversation and adds a little, is read only from where it differs. **Prefix caching**, as
+real servers do it: the state after each of the last few generations is kept in memory
+(``llama_cpp.LlamaRAMCache``, ``CACHE_BYTES``), so conversations that interleave (Day 7's workers,
+the evaluation) each resume from their own longest cached prefix; the tokens not read again are
+reported as ``usage.prompt_tokens_details.cached_tokens``.
 ``response_format`` (JSON mode or a JSON schema) becomes a llama.cpp grammar
 (``response_grammar``), so the reply cannot leave the schema's shape, and the schema is written into
 the system message (``with_schema_note``); with tools offered the grammar is not applied, since it
@@ -61,6 +65,7 @@ from .model_thread import ModelThread
 
 COURSE_MODEL_ID = "qwen2.5-coder-1.5b"
 DEFAULT_N_CTX = 4096  # the context window the backend gives llama.cpp unless told otherwise
+CACHE_BYTES = 1 << 30  # memory for kept prompt prefixes: about 20 states of a 2k-token prompt
 THREADS_ENV = (  # how many threads llama.cpp uses, instead of default_threads()'s choice
     "HANDWRITTEN_AGENT_THREADS"
 )
@@ -230,8 +235,11 @@ class LocalBackend:
         *,
         n_ctx: int = DEFAULT_N_CTX,
         n_threads: int | None = None,
+        cache_bytes: int = CACHE_BYTES,
     ):
+        """``cache_bytes``: memory for cached prompt prefixes (0: only the last one is kept)."""
         _require_llama_cpp()
+        self.cache_bytes = cache_bytes
         # Make sure the file is there now (assembling the course model if needed), so a missing
         # model is reported when the server starts, not on the first request.
         self.model_file: Path = model_fetch.fetch(model_path, progress=True)
@@ -362,6 +370,10 @@ class LocalBackend:
                 else ""
             )
 
+        if self.cache_bytes:
+            from llama_cpp import LlamaRAMCache
+
+            llm.set_cache(LlamaRAMCache(capacity_bytes=self.cache_bytes))
         self._formatter = Jinja2ChatFormatter(
             template=template, eos_token=token_text(eos), bos_token=token_text(bos)
         )
@@ -449,11 +461,27 @@ class LocalBackend:
             options,
         )
 
+    def _cached(self, tokens: list[int]) -> int:
+        """How many of ``tokens`` llama.cpp will not evaluate again: the longest prefix shared with
+        what the model holds now, or with the best cached state (which it then loads); the last
+        prompt token is always evaluated, for its logits."""
+        from llama_cpp import Llama
+
+        llm = self._llm
+        held = Llama.longest_token_prefix(llm._input_ids.tolist(), tokens)
+        if llm.cache is not None:
+            try:
+                item = llm.cache[tokens]
+                held = max(held, Llama.longest_token_prefix(item.input_ids.tolist(), tokens))
+            except KeyError:
+                pass
+        return max(0, min(held, len(tokens) - 1))
+
     def _generate(self, job: Prepared) -> Iterator[ReplyDelta | Completion]:
         """Run llama.cpp token by token and turn its text into the reply (``reply_stream``)."""
         from llama_cpp import StoppingCriteriaList
 
-        record = Generation(prompt_tokens=len(job.tokens))
+        record = Generation(prompt_tokens=len(job.tokens), cached_tokens=self._cached(job.tokens))
         self.generations.append(record)
 
         last_length = -1
@@ -487,6 +515,7 @@ class LocalBackend:
             for item in reply_stream(pieces(), job, lambda: record.completion_tokens):
                 if isinstance(item, Completion):
                     record.finish = item.finish_reason
+                    item.cached_tokens = record.cached_tokens
                 yield item
         finally:
             chunks.close()  # when our consumer stopped early, llama.cpp generates no further token
@@ -515,6 +544,7 @@ class Generation:
     """What one generation did, kept for tests and for a look at the server's behaviour."""
 
     prompt_tokens: int
+    cached_tokens: int = 0  # of the prompt tokens, those read from a kept prefix
     completion_tokens: int = 0  # tokens sampled, the one that ended the turn included
     # the finish_reason once it ran to its end; "stopped" when closed early (client gone)
     finish: str = "stopped"

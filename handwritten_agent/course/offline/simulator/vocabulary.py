@@ -76,10 +76,11 @@ def members(text: str) -> frozenset[str]:
 
 
 def is_question(text: str) -> bool:
-    """A question mark, a question particle at the end, or an A-not-A form ("开不开", "有没有")."""
+    """A question mark, a question particle at the end, an A-not-A form ("开不开", "有没有"), or
+    a word that asks yes or no ("是否已撤销")."""
     stripped = text.strip()
     return bool(
-        re.search(r"[?？]\s*$", stripped)
+        re.search(r"[?？]\s*$|是否|可否|能否|有无", stripped)
         or _QUESTION_END.search(stripped)
         or _A_NOT_A.search(stripped)
     )

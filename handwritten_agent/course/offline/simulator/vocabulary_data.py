@@ -198,7 +198,9 @@ QUESTION_ENDINGS: list[str] = [
 
 # Question words: a sentence holding one asks something even without a particle or a "?"
 # ("OD20240615 到哪了", "TK-3391 现在什么情况", "谁在跟").
-QUESTION_WORDS = r"哪|什么|啥|怎么|怎样|咋|如何|谁|多少|几时|几点|几号|几节|何时|为何"
+QUESTION_WORDS = (
+    r"哪|什么|啥|怎么|怎样|咋|如何|谁|多少|几时|几点|几号|几节|何时|为何|是否|有无|可否|能否"
+)
 
 A_NOT_A = (
     r"(\w)不\1|(\w)没\2|有没有|是不是|能不能|可不可以|会不会|要不要"  # "开不开", "有没有", "是不是"
@@ -208,6 +210,8 @@ A_NOT_A = (
 # than a request to do it; a request marker ("帮我…吗", "能不能…") makes it a polite request again.
 STATE_QUESTION = (
     r"(?:已经|已|是否已|有没有|是不是已)\w{0,8}|\w(?:了|过|掉|完)(?:吗|么|嘛|没有?|没|不|呢|吧)"
+    # "GB3012 取消没", "工单关闭没有": a verb, then 没 at the end
+    r"|[\u4e00-\u9fff]{2}没有?\s*[?？]?\s*$"
 )
 REQUEST_MARKERS = (
     r"帮|请|麻烦|劳驾|给我|替我|能不能|能否|可不可以|可以|能|would you|could you|please"
