@@ -276,7 +276,9 @@ def is_read_only(action: str | None) -> bool:
 
 # "先别给他发短信", "不要预订", "不用发邮件", "暂时不要通知", "don't send", "no need to email".
 _NEGATION_ZH = re.compile(
-    r"^(?:但是?|不过|可是|并且|而且|也|还|就|这次|今天|现在)?\s*(?:先别|先不要|先不用|先不|暂时不要"
+    # an id or a pronoun may come first ("CD2207 不需要退", "我们先别发")
+    r"^(?:[A-Za-z]{0,4}-?\d{2,}\s*[，,]?\s*)?(?:我们|我|咱们|你)?\s*"
+    r"(?:但是?|不过|可是|并且|而且|也|还|就|这次|今天|现在)?\s*(?:先别|先不要|先不用|先不|暂时不要"
     r"|暂时别|暂时不用|"
     r"暂时不|千万别|千万不要|不要再|别再|不要|不用|无需|不必|不需要|用不着|别|勿)\s*"
 )
@@ -292,7 +294,10 @@ def negated(segment: str) -> bool:
     match = _NEGATION_ZH.match(text) or _NEGATION_EN.match(text)
     if not match:
         return False
-    return bool(request_actions(text[match.end() : match.end() + 14]) - {READ})
+    rest = text[match.end() : match.end() + 14]
+    wanted = request_actions(rest)
+    # a verb the families do not list ("不需要退") is taken back too; a lookup ("不用查") is not
+    return bool(wanted - {READ}) or (not wanted and bool(rest.strip(" ，,。.!！")))
 
 
 _OBJECT_VERB = re.compile(

@@ -67,7 +67,7 @@ from .actions import (
 from .arguments import classify, enum_evidence, evidence, examples_of, params_of
 from .lexicon import INTENTS, intents_in
 from .text import normalize, split_identifier, stem, tokens
-from .vocabulary import asks, asks_about_state, asks_politely, expand, members
+from .vocabulary import asks, asks_about_state, asks_politely, expand, members, tells_state
 
 MIN_SCORE = 2.0
 MAIN_INTENT_BONUS = 3.0
@@ -273,8 +273,12 @@ def best_tool(
         if not wanted and tool.action is not None and not tool.reads and asks(request):
             # "VS5521 那个号还在不": a question that names no action never triggers a side effect
             continue
-        if not tool.reads and asks_about_state(request):
-            # "PO7781 撤了吗": whether it happened, never a reason to make it happen
+        if not tool.reads and _ASKS_WHETHER_TO.search(request):
+            # "是不是该结单？", "要不要退？": asks whether to do it — the user decides, not us
+            continue
+        if not tool.reads and (asks_about_state(request) or tells_state(request)):
+            # "PO7781 撤了吗", "CD2207 已经退掉了": whether it happened, never a reason to make
+            # it happen
             continue
         eligible.append((value, tool))
     if eligible and eligible[0][0] >= MIN_SCORE:
@@ -292,6 +296,14 @@ def best_tool(
     if not wanted or question or reading:
         return _reader_for_question(request, tools, exclude, reading)
     return None
+
+
+# a question whether something should be done: advice asked for, not an order
+_ASKS_WHETHER_TO = re.compile(
+    r"(?:是不是|是否)(?:应该|该|要|需要|得)|该不该|应不应该|要不要|需不需要|用不用"
+    r"|\b(?:should i|do i need to)\b",
+    re.I,
+)
 
 
 def _records_payment(wanted: frozenset[str], tool: ToolProfile) -> bool:

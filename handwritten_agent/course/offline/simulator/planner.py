@@ -75,6 +75,7 @@ from .arguments import (
     params_of,
 )
 from .arguments.carry import MAX_OBJECTS, bounds_from, objects_in
+from .arguments.entities import find_enum
 from .arguments.filler import priced_things
 from .choose import MIN_SCORE, ToolProfile, best_tool, profile, rank
 from .dates import find_times
@@ -835,6 +836,10 @@ def _final_answer(
             # "…；AP2045 驱虫费 60": a part naming what a tool acts on, read as no step — said,
             # never dropped in silence
             notes.append(unfinished_note(segment.text, "unclear", lang))
+    notes.extend(
+        unfinished_note(said, "unclear", lang)
+        for said in _unused_choices(user_text, results, profiles)
+    )
     if not items and not notes:
         return Plan(
             [], fallback_reply(user_text, [p.spec for p in profiles.values()], lang), "fallback"
@@ -842,9 +847,36 @@ def _final_answer(
     return Plan([], compose_answer(items, notes, lang), "clarify" if questions else "final")
 
 
+def _unused_choices(
+    user_text: str, results: list[tuple[PlannedCall, str]], profiles: dict[str, ToolProfile]
+) -> list[str]:
+    """Enum values the request names for a tool that was called, which no call of it used ("支付
+    宝 600 和现金 100" with one call for alipay): never dropped in silence."""
+    unused: list[str] = []
+    for name in dict.fromkeys(call.name for call, _ in results):
+        if name not in profiles:
+            continue
+        spec = profiles[name].spec
+        used = {str(v) for c, _ in results if c.name == name for v in c.arguments.values()}
+        for param in params_of(spec):
+            if not param.enum:
+                continue
+            for value, (start, end) in find_enum(param, user_text):
+                if str(value) not in used and user_text[start:end] not in unused:
+                    unused.append(user_text[start:end])
+    return unused
+
+
 def _said_in_calls(text: str, results: list[tuple[PlannedCall, str]]) -> bool:
     """Whether every number of ``text`` is an argument of a call made (``"4 个人"`` with
     ``attendee_count=4``): the part was read, as part of another step."""
+    words = text.strip(" ，,。.；;、")
+    if words and any(
+        isinstance(value, str) and words in value
+        for call, _ in results
+        for value in call.arguments.values()
+    ):
+        return True  # "RS5521，…": the part is an argument as it stands
     numbers = find_numbers(text)
     if not numbers:
         return False

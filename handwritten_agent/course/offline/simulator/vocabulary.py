@@ -103,6 +103,22 @@ def asks_politely(text: str) -> bool:
     return bool(_REQUEST.search(text))
 
 
+# a statement of what has or has not happened ("CD2207 已经退掉了", "还没有收到", "没有被取出")
+_TELLS_STATE = re.compile(
+    r"(?:已经|早就|已)[\u4e00-\u9fff]{0,8}?了\s*[。！!.]?\s*$|还没有?[\u4e00-\u9fff]{1,6}|没有被|尚未"
+)
+
+
+def tells_state(text: str) -> bool:
+    """A statement whether something has happened, not a request to do it: it triggers no side
+    effect either. A request marker ("已经付了，帮我退了") keeps it a request."""
+    return (
+        not is_question(text)
+        and bool(_TELLS_STATE.search(text))
+        and not _REQUEST.search(re.sub(r"我们?帮", "", text))  # "我帮他退了" tells
+    )
+
+
 def asks_about_state(text: str) -> bool:
     """A question whether something has happened ("PO7781 撤了吗", "是不是已经作废了？"), not a
     request to do it: it triggers no side effect. A request marker ("帮我撤了吧？") keeps it a
@@ -115,6 +131,7 @@ __all__ = [
     "VOCABULARY_TOKENS",
     "asks",
     "asks_about_state",
+    "tells_state",
     "asks_politely",
     "expand",
     "is_question",

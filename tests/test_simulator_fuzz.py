@@ -1,0 +1,218 @@
+"""The simulator on requests the local model wrote (``scripts/fuzz_simulator.py``), not the team.
+
+Two sets in ``tests/data/fuzz/``: paraphrases of every scored source request (each inherits its
+source's expected outcome and scorer), and tool sets the local model invented with requests it wrote
+for them. On every request the simulator must act right, ask, or say it cannot — never a wrong side
+effect, never a claim the results do not support. The README states the figures; a test recomputes
+them, so the prose cannot drift from what the simulator does.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from handwritten_agent.course.offline.backend import ChatRequest
+from tests import test_simulator_generated as generated
+from tests import test_simulator_kinds2 as kinds2
+
+DATA = Path(__file__).parent / "data" / "fuzz"
+README = Path(__file__).parents[1] / "README.md"
+
+
+def _load(name: str) -> dict[str, Any]:
+    return json.loads((DATA / name).read_text(encoding="utf-8"))
+
+
+PARAPHRASES = _load("paraphrases.json")
+TOOLSETS = _load("toolsets.json")
+
+
+def score_paraphrase(item: dict[str, Any]) -> tuple[str, list[str]]:
+    """(handled | asked | declined | wrong, problems) by the source's own scorer."""
+    if item["source"] == "kinds2":
+        case = dataclasses.replace(kinds2.CASES[item["index"]], request=item["paraphrase"])
+        outcome = kinds2.run(case)
+        verdict, problems = kinds2.verdict(case, outcome)
+        read_only = kinds2.READ_ONLY
+    else:
+        case = dataclasses.replace(generated.CASES[item["index"]], request=item["paraphrase"])
+        outcome = generated.run(case)
+        verdict, false = generated.score_case(case, outcome)
+        problems = [f"虚假声明：{outcome.answer}"] if false else []
+        read_only = generated.READ_ONLY
+    if verdict == "wrong" and _partial(case.act, outcome, read_only):
+        # fewer calls than asked for, each of them right, and the answer says the rest was not
+        # done: part of the request handled, the rest honestly declined
+        verdict = "partial"
+        problems = [p for p in problems if not p.startswith("期望")]
+    return verdict, problems
+
+
+def _partial(act: Any, outcome: Any, read_only: set[str]) -> bool:
+    effects = [(n, a) for n, a in outcome.calls if n not in read_only]
+    if not act or not effects or len(effects) >= len(act):
+        return False
+    fits = all(
+        any(
+            name == want and all(kinds2._same(v, args.get(k)) for k, v in wanted.items())
+            for want, wanted in act
+        )
+        for name, args in effects
+    )
+    return fits and bool(SAID_NOT_DONE.search(outcome.answer))
+
+
+def run_invented(tools: list[dict[str, Any]], request: str) -> kinds2.Outcome:
+    messages: list[dict[str, Any]] = [{"role": "user", "content": request}]
+    calls: list[tuple[str, dict[str, Any]]] = []
+    for _ in range(6):
+        completion = kinds2.SIMULATOR.complete(
+            ChatRequest(model="course-sim", messages=messages, tools=tools)
+        )
+        if not completion.tool_calls:
+            return kinds2.Outcome(calls, completion.content or "")
+        messages.append({"role": "assistant", "content": None, "tool_calls": completion.tool_calls})
+        for call in completion.tool_calls:
+            calls.append((call["function"]["name"], json.loads(call["function"]["arguments"])))
+            result = {"success": True, "data": {"status": "ok"}, "error": None}
+            messages.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": call["id"],
+                    "content": json.dumps(result, ensure_ascii=False),
+                }
+            )
+    return kinds2.Outcome(calls, "")
+
+
+def score_invented(toolset: dict[str, Any], item: dict[str, Any]) -> tuple[str, list[str]]:
+    read_only = set(toolset["read_only"])
+    outcome = run_invented(toolset["tools"], item["request"])
+    act = None if item["tool"] in read_only else [(item["tool"], item["arguments"])]
+    case = kinds2.Case("invented", item["request"], act=act)
+    effects = [(n, a) for n, a in outcome.calls if n not in read_only]
+    problems: list[str] = []
+    if kinds2.ACKNOWLEDGED.search(outcome.answer):
+        problems.append(f"把请求当成陈述：{outcome.answer}")
+    if not effects:
+        if kinds2.CLAIMS_DONE.search(outcome.answer) and not re.search(r"[?？]", outcome.answer):
+            problems.append(f"没有做却说做了：{outcome.answer}")
+        if act is None and outcome.calls:
+            return "handled", problems
+        return ("asked" if re.search(r"[?？]", outcome.answer) else "declined"), problems
+    if case.act is None or len(effects) != 1:
+        return "wrong", [*problems, f"副作用不对：{effects}"]
+    name, arguments = effects[0]
+    if name != item["tool"] or not all(
+        kinds2._same(v, arguments.get(k)) for k, v in item["arguments"].items()
+    ):
+        return "wrong", [*problems, f"期望 {item['tool']} {item['arguments']}：{effects}"]
+    if generated.NOT_DONE.search(outcome.answer):
+        problems.append(f"做成了却说没做：{outcome.answer}")
+    return "handled", problems
+
+
+@lru_cache(maxsize=1)
+def scored() -> dict[str, list[tuple[str, str, list[str]]]]:
+    paraphrased = [(item["paraphrase"], *score_paraphrase(item)) for item in PARAPHRASES["items"]]
+    invented = [
+        (item["request"], *score_invented(toolset, item))
+        for toolset in TOOLSETS["sets"]
+        for item in toolset["requests"]
+    ]
+    return {"paraphrases": paraphrased, "invented": invented}
+
+
+# the problems the scorers name, by kind: an action that should not have happened (or happened
+# before its condition was checked), and a claim the results do not support; a question back that
+# names other fields than expected is neither, and is counted apart
+WRONG_ACTION = re.compile(r"^(?:没有先用|不该有副作用|期望|没有按期望调用|副作用不对)|的参数抄进了")
+FALSE_CLAIM = re.compile(r"^(?:把请求当成陈述|没有做却说做了|做成了却说没做|虚假声明)")
+SAID_NOT_DONE = re.compile(r"没看懂|没有做|没有执行|做不了|没法")
+
+
+def classify(verdict: str, problems: list[str], answer: str = "") -> str:
+    """handled | partial | asked | declined | wrong | false"""
+    if any(FALSE_CLAIM.search(p) for p in problems):
+        return "false"
+    if verdict == "wrong" or any(WRONG_ACTION.search(p) for p in problems):
+        return "wrong"
+    return verdict
+
+
+def figures(results: list[tuple[str, str, list[str]]]) -> dict[str, int]:
+    kinds = [classify(verdict, problems) for _, verdict, problems in results]
+    return {
+        "total": len(results),
+        "handled": kinds.count("handled"),
+        "partial": kinds.count("partial"),
+        "wrong": kinds.count("wrong"),
+        "false": kinds.count("false"),
+        "other_question": sum(
+            any(p.startswith(("追问里没有提到", "应当执行")) for p in problems)
+            for _, verdict, problems in results
+            if classify(verdict, problems) not in ("wrong", "false")
+        ),
+    }
+
+
+def test_the_sets_are_large_and_were_made_by_a_model_with_seeds():
+    assert PARAPHRASES["temperature"] > 0 and TOOLSETS["temperature"] > 0
+    assert len(PARAPHRASES["items"]) >= 400, len(PARAPHRASES["items"])
+    assert {item["source"] for item in PARAPHRASES["items"]} == {"generated", "kinds2"}
+    assert all(isinstance(item["seed"], int) for item in PARAPHRASES["items"])
+    assert len(TOOLSETS["sets"]) >= 3
+    assert {s["language"] for s in TOOLSETS["sets"]} >= {"中文", "English"}
+    assert all(s["requests"] for s in TOOLSETS["sets"])
+
+
+# Violations found and not yet fixed, each with what goes wrong. The list may only shrink: a new
+# violation fails the test, and so does a fixed one still listed (take it off, and the README's
+# figures follow).
+KNOWN_VIOLATIONS = {
+    # the local model turned "AP2031 要是还没付钱就帮我退了" into a past-tense statement; the
+    # simulator reads "退了" as the request and "还没付钱" as its reason, and cancels
+    "我帮AP2031退了钱，因为还没付钱。": "a statement of what was done is read as a request",
+}
+
+
+@pytest.mark.parametrize("kind", ["paraphrases", "invented"])
+def test_no_wrong_side_effect_and_no_false_claim(kind):
+    bad = {
+        text: (verdict, problems)
+        for text, verdict, problems in scored()[kind]
+        if classify(verdict, problems) in ("wrong", "false")
+    }
+    new = {t: v for t, v in bad.items() if t not in KNOWN_VIOLATIONS}
+    assert not new, "\n".join(f"{t} → {v}" for t, v in list(new.items())[:20])
+    known_here = {t for t in KNOWN_VIOLATIONS if any(t == x for x, _, _ in scored()[kind])}
+    fixed = known_here - set(bad)
+    assert not fixed, f"已经修好了，请从 KNOWN_VIOLATIONS 里删掉：{sorted(fixed)}"
+
+
+def test_the_classification_catches_planted_violations():
+    assert classify("wrong", []) == "wrong"
+    assert classify("handled", ["没有先用 get_x 查条件：[...]"]) == "wrong"
+    assert classify("asked", ["把请求当成陈述：好的，知道了"]) == "false"
+    assert classify("declined", ["虚假声明：已取消"]) == "false"
+    assert classify("asked", ["追问里没有提到 ['RS']：…"]) == "asked"
+
+
+def test_the_readme_states_the_measured_figures():
+    text = README.read_text(encoding="utf-8")
+    for kind, label in (("paraphrases", "改写"), ("invented", "新工具集")):
+        f = figures(scored()[kind])
+        rate = round(100 * f["handled"] / f["total"])
+        said = re.search(rf"{label}\s*(\d+)\s*条.*?办成\s*(\d+)%", text)
+        assert said, f"README 里没有写{label}的数字"
+        assert (int(said.group(1)), int(said.group(2))) == (f["total"], rate), (
+            f"README 写的是{label} {said.group(1)} 条、办成 {said.group(2)}%，"
+            f"实测 {f['total']} 条、办成 {rate}%"
+        )
