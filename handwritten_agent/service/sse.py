@@ -55,6 +55,8 @@ class Wakeups:
         with self._lock:
             waiting = list(self._waiting.get(run_id, ()))
         for loop, event in waiting:
+            if event.is_set():  # not yet cleared by its stream: it will read this write anyway
+                continue
             try:
                 loop.call_soon_threadsafe(event.set)
             except RuntimeError:  # that loop has closed: its stream is gone
@@ -126,20 +128,21 @@ ENDS = (*TERMINAL, "requires_action")
 """A stream ends when its run has one of these statuses and no event is left to send."""
 
 
+EVENTS_PER_LOOK = 500
+"""How many events one look reads at most; a longer backlog is read by the next look at once."""
+
+
 def _look(
     store: Store, run_id: str, seen: int
 ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-    """One look at the store, in one worker thread (never on the loop): the events after ``seen``;
-    when there are none, the run too (None when it is gone), read before the events are read again,
-    so a run that ends between the two reads still has its last events sent before ``end``.
+    """One look at the store, in one worker thread (never on the loop): the run (None when it is
+    gone), then its events after ``seen``. The run is read first: a run read as finished has
+    written all its events before its final status, so they are all in this batch.
     """
-    batch = store.events_after(run_id, seen, raw=True)
-    if batch:
-        return batch, None
     run = store.get_run(run_id)
-    if run is None or run["status"] not in ENDS:
-        return [], run
-    return store.events_after(run_id, seen, raw=True), run
+    if run is None:
+        return [], None
+    return store.events_after(run_id, seen, EVENTS_PER_LOOK, raw=True), run
 
 
 async def _events(
@@ -163,16 +166,18 @@ async def _events(
         for item in batch:  # the stored JSON text is one line already (json.dumps escapes newlines)
             seen = item["id"]
             yield f"id: {item['id']}\nevent: {item['event']}\ndata: {item['data']}\n\n"
-        if batch:
-            idle_since = quiet_since = time.monotonic()
-            continue
-        if run is None or run["status"] in ENDS:
+        more = len(batch) == EVENTS_PER_LOOK  # a backlog longer than one look: read on at once
+        if (run is None or run["status"] in ENDS) and not more:
             end = {
                 "status": run["status"] if run else None,
                 "stop_reason": run["stop_reason"] if run else None,
             }
             yield f"event: end\ndata: {json.dumps(end, ensure_ascii=False)}\n\n"
             return
+        if batch:
+            idle_since = quiet_since = time.monotonic()
+        if more:
+            continue
         if time.monotonic() - quiet_since >= settings.sse_keepalive_seconds:
             quiet_since = time.monotonic()
             yield ": keep-alive\n\n"
