@@ -22,11 +22,12 @@ The modules a learner reads, day by day (see the README's course map):
 - Day 5  ``permissions`` levels L0–L3, a policy per role, the gate, the audit log; ``confirmation``
          what a paused call shows; ``masking`` personal data; ``widgets`` the confirmation card;
          ``storage`` SQLite
-- Day 6  ``tracing``   a JSONL trace of every event, redaction, cost and budget, diagnosis, replay;
-         ``tool_cache`` caching read-only tools
+- Day 6  ``tracing``   a JSONL trace of every event, redaction, cost and budget, diagnosis, replay
 - Day 7  ``service``   the office assistant as a FastAPI service
 - Appendix ``fallback`` a second model (``appendix_after_launch.ipynb``, 上线之后, with the
-         release checklist, the load run and scaling out)
+         release checklist, the load run and scaling out); its section 6, moved there from Day 6:
+         ``tool_cache`` caching read-only tools, ``tracing.otel`` and ``tracing.html`` a trace as
+         OpenTelemetry spans and as an offline page
 
 ``text`` (short text, aligned tables) serves all of them. ``course/`` is the course's machinery —
 the offline simulator and server, the local model, the exercise checkers, the evaluation, the
