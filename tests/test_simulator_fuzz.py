@@ -176,11 +176,7 @@ def test_the_sets_are_large_and_were_made_by_a_model_with_seeds():
 # Violations found and not yet fixed, each with what goes wrong. The list may only shrink: a new
 # violation fails the test, and so does a fixed one still listed (take it off, and the README's
 # figures follow).
-KNOWN_VIOLATIONS = {
-    # the local model turned "AP2031 要是还没付钱就帮我退了" into a past-tense statement; the
-    # simulator reads "退了" as the request and "还没付钱" as its reason, and cancels
-    "我帮AP2031退了钱，因为还没付钱。": "a statement of what was done is read as a request",
-}
+KNOWN_VIOLATIONS: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("kind", ["paraphrases", "invented"])

@@ -80,7 +80,8 @@ _ZH: dict[str, str] = {
         r"|派(?=给|工|单)|交给|挪(?=到|去|一下|个|后|前)|推迟|延后|延期|改期|提前到|往[后前][推挪]"
     ),
     DELETE: r"删除|删掉|删了|取消|撤销|撤回|移除|作废|退(?=[了掉])|不要了",
-    PAY: r"支付|付款|付钱|转账|退款|缴费|报销|付了|收了|收款|交了|刷卡",  # 收了: money received
+    # 收了: money received
+    PAY: r"支付|付款|付钱|转账|退款|退费|退钱|缴费|报销|付了|收了|收款|交了|刷卡",
 }
 _EN: dict[str, str] = {
     READ: (
@@ -208,6 +209,8 @@ NAME_VERBS: dict[str, str] = {
 # What ends a verb's reach at the start of a description ("内部管理接口：导出…" — the part before
 # the colon is a label).
 _DESCRIPTION_LEAD = re.compile(r"^[^：:。]{0,12}[：:]\s*")
+# a description that ends its first clause on a lookup word names what is looked up
+_LOOKUP_TAIL = re.compile(r"[\u4e00-\u9fff](?:查询|查看|查找|检索|一览|列表)\s*$")
 
 
 def request_actions(text: str) -> frozenset[str]:
@@ -255,6 +258,8 @@ def tool_action(name: str, description: str) -> str | None:
     if words and words[0] in NAME_VERBS:
         return NAME_VERBS[words[0]]
     plain = normalize(description).strip()
+    if _LOOKUP_TAIL.search(re.split(r"[，,。;；(（]", _DESCRIPTION_LEAD.sub("", plain))[0]):
+        return READ  # "病人付款记录查询": a lookup of payments, whatever verb the noun holds
     # "内部工具：预订会议室" after its label; else "订购配件：配件名、数量", the label is the verb
     for lead in (_DESCRIPTION_LEAD.sub("", plain)[:12], plain[:12]):
         hits = []

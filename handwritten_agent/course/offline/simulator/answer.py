@@ -561,6 +561,9 @@ def _done_verb(description: str, action: str, lang: str) -> str:
     label = re.match(rf"([{CJK_RANGE}]{{2,4}})[：:]", plain)
     if lang == "zh" and label and tool_action("", label.group(1)) == action:
         return label.group(1)
+    parts = re.split(r"或者|或|/|\bor\b", re.split(r"[，,。;；]", plain)[0])
+    if len({tool_action("", part) for part in parts} - {None}) > 1:
+        return "办理" if lang == "zh" else "done"  # "预约或取消会议": the arguments say which
     zh, en = _FAMILY_VERBS.get(action, ("完成", "done"))
     return zh if lang == "zh" else en
 

@@ -196,15 +196,7 @@ def score(request: str, tool: ToolProfile) -> float:
             total += 1.0
     wanted = intents_in(request)
     total += MAIN_INTENT_BONUS * len(wanted & tool.main_intents)
-    if (
-        tool.action
-        and not tool.reads
-        and any(
-            _verb_in(word, tool.description)
-            for verb in request_verbs(request)
-            for word in (verb, *(w for w in expand(verb).split() if len(w) >= 2))
-        )
-    ):
+    if tool.action and not tool.reads and _names_verb(request, tool):
         # "把 B502 订下来" to a tool that 预订s: the verb the tool's description uses, or one of
         # its synonyms ("买" to a tool that 采购s)
         total += VERB_BONUS
@@ -227,6 +219,23 @@ def score(request: str, tool: ToolProfile) -> float:
 
 # what turns a verb into a noun after it ("预约号", "订单", "登记表"): no verb of the description
 _NOUN_AFTER_VERB = "号单码表费人"
+
+
+def _names_verb(request: str, tool: ToolProfile) -> bool:
+    """The tool's description uses the request's verb, or a synonym, as a verb."""
+    return any(
+        _verb_in(word, tool.description)
+        for verb in request_verbs(request)
+        for word in (verb, *(w for w in expand(verb).split() if len(w) >= 2))
+    )
+
+
+def _two_actions(request: str, description: str) -> bool:
+    """A tool described by two actions, one of them the request's ("预约或取消会议" for 取消)."""
+    return any(
+        re.search(rf"(?:或者?|/){re.escape(v)}|{re.escape(v)}(?:或者?|/)", description)
+        for v in request_verbs(request)
+    )
 
 
 def _verb_in(word: str, description: str) -> bool:
@@ -264,6 +273,7 @@ def best_tool(
             contradicts(wanted, tool.action)
             and not (question and tool.reads)
             and not _records_payment(wanted, tool)
+            and not (not tool.reads and _two_actions(request, tool.description))
         ):
             # a lookup is never contradicted by a question ("BX7781 卡在哪了？" asks, not pays)
             continue

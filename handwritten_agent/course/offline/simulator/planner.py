@@ -49,7 +49,7 @@ from datetime import datetime
 from typing import Any
 
 from . import people
-from .actions import READ, negated, request_actions
+from .actions import READ, SEND, negated, request_actions
 from .answer import (
     OK,
     REPEATED,
@@ -93,6 +93,7 @@ from .text import (
     language,
     normalize,
 )
+from .vocabulary import TOLD
 
 # The earlier rounds' calls and results for the turn being planned (``plan_turn(seen=…)``), read by
 # every fill.
@@ -242,6 +243,13 @@ _CONTENT_CLAUSE = re.compile(
 )
 
 
+# "…，预约编号是 12345", "车牌号为 V001": a clause that only names an id or a name for the call
+# before it
+_LABEL_CLAUSE = re.compile(
+    rf"^[{CJK_RANGE}]{{0,6}}(?:编号|单号|号码|号|ID|名称|名字|姓名)\s*(?:是|为|[:：])\s*[\w-]+$"
+)
+
+
 def _with_content(segments: list[Segment], text: str) -> list[Segment]:
     """Clauses that only give content (a label and its value, or a bare quote) joined to the clause
     before them.
@@ -263,7 +271,12 @@ def _with_content(segments: list[Segment], text: str) -> list[Segment]:
             and _PRICED_CLAUSE.fullmatch(_MORE_LEAD.sub("", segment.text).strip())
             and not request_actions(segment.text)
         )  # "检查费 150，(还有)药费 80": the second belongs to the clause of the first
-        if joined and (_CONTENT_CLAUSE.search(segment.text) or bare_quote or another_priced):
+        labelled = bool(_LABEL_CLAUSE.match(segment.text)) or bool(
+            joined and TOLD.match(segment.text) and SEND in request_actions(joined[-1].text)
+        )  # "…发短信，告诉他报告已经出来了": what the message says
+        if joined and (
+            _CONTENT_CLAUSE.search(segment.text) or bare_quote or another_priced or labelled
+        ):
             previous = joined[-1]
             joined[-1] = Segment(
                 text[previous.start : segment.end], previous.start, segment.end, segment.question
@@ -438,6 +451,9 @@ def scoring_text(text: str) -> str:
     return text
 
 
+_REASON = re.compile(r"^(?:因为|由于|because\b|since\b)", re.I)
+
+
 def find_intents(
     user_text: str, tools: list[ToolProfile], now: datetime
 ) -> tuple[list[Intent], list[Segment]]:
@@ -459,6 +475,8 @@ def find_intents(
             # a later clause that asks for nothing ("…，会议室的坏了") starts no call that changes
             # something
             best = None
+        if best is not None and position > 0 and _REASON.match(segment.text):
+            best = None  # "…，因为客人改期": why, not what to do
         if best is None:
             unmatched.append(segment)
         else:

@@ -25,7 +25,7 @@ import re
 from datetime import date
 from typing import Any
 
-from .actions import contradicts, request_actions, request_object, request_verbs, tool_action
+from .actions import READ, contradicts, request_actions, request_object, request_verbs, tool_action
 from .arguments import Param, evidence, examples_of, params_of
 from .arguments.params import classify, widens_when_empty
 from .choose import _other_object as other_object
@@ -50,7 +50,14 @@ from .lexicon import (
     is_small_talk,
 )
 from .text import normalize, split_identifier, tokens
-from .vocabulary import VOCABULARY_TOKENS, asks, asks_about_state, expand, is_question
+from .vocabulary import (
+    VOCABULARY_TOKENS,
+    asks,
+    asks_about_state,
+    expand,
+    is_question,
+    tells_state,
+)
 
 
 def _action_words(spec: dict[str, Any], lang: str) -> tuple[str, str]:
@@ -316,21 +323,43 @@ def _some_tool_shares_words(user_text: str, tools: list[dict[str, Any]]) -> bool
             for verb in request_verbs(user_text)
             for word in (verb, *(w for w in expand(verb).split() if len(w) >= 2))
         ]  # "缴费" to a tool that 登记…缴纳的罚款: its description names the request's verb
+        action = tool_action(name, description)
         if (
-            contradicts(actions, tool_action(name, description))
-            and not any(word in description for word in said)
-        ) or other_object(request_object(user_text), profile(spec)):
-            # "下载文档" to a tool that deletes documents, "订机票" to one that books rooms: another
-            # task
+            (contradicts(actions, action) and not any(word in description for word in said))
+            or (action == READ and actions - {READ} and READ not in actions)
+            or other_object(request_object(user_text), profile(spec))
+        ):
+            # "下载文档" to a tool that deletes documents, "订机票" to one that books rooms,
+            # "退款" to one that only looks payments up: another task
             continue
         text = f"{' '.join(split_identifier(name))} {description}"
-        shared = wanted & (set(tokens(text)) | set(tokens(expand(text))))
+        own = set(tokens(text)) | set(tokens(expand(text)))
+        lead = description.strip()[:2]  # "处理客房事务" for "处理一下 HT7731": its own verb
+        if (action in actions and own & set(said)) or (len(lead) == 2 and lead in user_text):
+            return True  # "约" to a tool that books ("Book a class"): the tool may do it
+        shared = wanted & own
         if len(shared) >= 2 or shared & VOCABULARY_TOKENS:  # not one stray bigram ("一张")
             return True
         examples = [e for p in params_of(spec) for e in examples_of(p) if len(str(e)) >= 2]
         if evidence(spec, user_text) or any(str(e) in normalize(user_text) for e in examples):
             return True  # "查一下内胎" to a tool whose part is "例如 内胎": a value it takes
     return False
+
+
+def _wanted_verb(user_text: str) -> str:
+    """The verb of the action asked for, as written (the last one, never a noun after 的: "把付款退
+    掉" → 退掉): what no offered tool does."""
+    text = normalize(user_text)
+    actions, verbs = request_actions(text), request_verbs(text)
+    said = [
+        (m.start(), m.group(0))
+        for verb in verbs
+        for m in re.finditer(
+            rf"(?<!的){re.escape(re.sub(r'(?<=.)[到掉了]$', '', verb))}[款费货掉]?", text
+        )
+        if request_actions(m.group(0)) & actions or len(verbs) == 1
+    ]
+    return max(said)[1] if said else ""
 
 
 # a statement ("我不吃辣", "同行的是张伟", "we are five"): about the speaker, or with a verb that
@@ -385,6 +414,15 @@ def fallback_reply(
             else "None of the tools offered can tell whether that has happened, so I cannot"
             " confirm it; I did not carry out anything. To have it done, say what to do."
         )
+    if count and not tools_disabled and tells_state(user_text):
+        # "我帮 AP2031 退了钱，因为…": told what happened; nothing is run to make it happen again
+        return (
+            "这句话说的是事情的情况，不是要我去做，所以我没有执行任何操作。"
+            "要我去办，请直接说要做什么（例如“帮我取消 …”）。"
+            if zh
+            else "That tells me what happened rather than asking me to do it, so I did not carry"
+            " out anything. To have something done, say what to do."
+        )
     profiles = [profile(t) for t in tools if t.get("name")]
     if count and not tools_disabled and any(negates(normalize(user_text), p) for p in profiles):
         # "QJ3301 先不批": told not to; nothing else is done in its place
@@ -432,7 +470,12 @@ def fallback_reply(
             elif count and _some_tool_shares_words(user_text, tools):
                 why = _NOT_UNDERSTOOD_ZH
             elif count:
-                why = f"这次的 {count} 个工具里没有能做这件事的，所以我做不了。"
+                verb = _wanted_verb(user_text)
+                why = (
+                    f"这次提供的工具里没有能{verb}的，所以这件事我做不了，什么也没做。"
+                    if verb
+                    else f"这次的 {count} 个工具里没有能做这件事的，所以我做不了。"
+                )
             else:
                 why = "这次请求没有提供工具，所以这件事我做不了。"
             return ("你好，" if greeting else "") + why

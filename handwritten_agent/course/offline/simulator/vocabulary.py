@@ -105,16 +105,38 @@ def asks_politely(text: str) -> bool:
 
 # a statement of what has or has not happened ("CD2207 已经退掉了", "还没有收到", "没有被取出")
 _TELLS_STATE = re.compile(
-    r"(?:已经|早就|已)[\u4e00-\u9fff]{0,8}?了\s*[。！!.]?\s*$|还没有?[\u4e00-\u9fff]{1,6}|没有被|尚未"
+    r"(?:已经|早就|已)[^，,。；;]{0,16}?了\s*[。！!.]?\s*$|还没有?[\u4e00-\u9fff]{1,6}|没有被|尚未"
+)
+
+
+# what someone did, told ("我帮AP2031退了钱", "他把会取消了"): the teller or a third person, then
+# what was done to what, then 了 — no wish (要/想) and no request marker between
+_TELLS_DONE = re.compile(
+    r"^(?:(?:我们?|他们?|她们?|对方|同事|客户)(?:和|跟|与)?)+"
+    r"(?:已经|早就|刚刚?|刚才|之前|昨天|前天|上周|今天)?"
+    r"(?:帮|替|给|把)[^，,。；;:：要想请得]{1,12}?了(?![吧吗没])"
+)
+
+
+# "告诉他…", "跟她说…" starting a clause: the words of a message to someone
+TOLD = re.compile(
+    r"(?:^|(?<=[，,\s]))(?:(?:告诉|转告|通知|提醒)(?:一下)?(?:他们|她们|他|她|对方|大家)"
+    r"|(?:跟|和)(?:他们|她们|他|她|对方|大家)说)"
+)
+# "发短信说…", "发条消息：…", or a clause that TOLD starts: what follows is the message's
+_MESSAGE_BODY = re.compile(
+    rf"(?<=[发送])[^，,。；;]{{0,12}}?(?:说(?!明)|[:：“\"「『])|{TOLD.pattern}"
 )
 
 
 def tells_state(text: str) -> bool:
     """A statement whether something has happened, not a request to do it: it triggers no side
-    effect either. A request marker ("已经付了，帮我退了") keeps it a request."""
+    effect either. A request marker ("已经付了，帮我退了") keeps it a request; what a message is to
+    say ("发短信告诉他报告已经出来了") is no statement of the sender's."""
+    head = _MESSAGE_BODY.split(text, maxsplit=1)[0]
     return (
         not is_question(text)
-        and bool(_TELLS_STATE.search(text))
+        and bool(_TELLS_STATE.search(head) or _TELLS_DONE.search(head.strip()))
         and not _REQUEST.search(re.sub(r"我们?帮", "", text))  # "我帮他退了" tells
     )
 
@@ -123,7 +145,13 @@ def asks_about_state(text: str) -> bool:
     """A question whether something has happened ("PO7781 撤了吗", "是不是已经作废了？"), not a
     request to do it: it triggers no side effect. A request marker ("帮我撤了吧？") keeps it a
     request."""
-    return is_question(text) and bool(_STATE.search(text)) and not _REQUEST.search(text)
+    asked = _CONFIRM.sub("", text)  # "能否确认已经作废": asks to be told, not to void
+    return is_question(text) and bool(_STATE.search(text)) and not _REQUEST.search(asked)
+
+
+_CONFIRM = re.compile(
+    r"(?:能否|能不能|可否|可不可以|可以|请|帮我|麻烦)+\s*确认(?:一下)?(?=\s*(?:已经|已|是否|有没有))"
+)
 
 
 __all__ = [
@@ -132,6 +160,7 @@ __all__ = [
     "asks",
     "asks_about_state",
     "tells_state",
+    "TOLD",
     "asks_politely",
     "expand",
     "is_question",

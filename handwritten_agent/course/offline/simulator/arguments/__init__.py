@@ -28,6 +28,9 @@ Each parameter is classified by its schema and description, then filled by one r
 - ``thing``       what to buy or hand over, counted in the request ("买 5 把人体工学椅" → 人体工学
                   椅; a count of the tool's own object, "提交一个采购申请", is no quantity);
 - ``array``       every id, enum value or city named, each once ("C007 和 C019" → ["C007", "C019"]).
+- no kind         a string with no example (``bare``): its own words before 是/为/改为
+                  ("品种为贵宾犬"), an id's shape ("图书馆 L123"), or the name right after the
+                  tool's verb ("注册小花").
 
 Two or more parameters drawing on one kind of value (``from_currency``/``to_currency`` sharing an
 enum, ``origin``/``destination`` cities) take their values by role (``roles``): from/to words around
@@ -43,8 +46,8 @@ expressions in ``..expressions``.
 
 One module per kind of rule: ``params`` (schemas, examples, ``classify``), ``entities`` (enum
 values, currencies, ids, cities, people), ``roles`` (from/to pairs), ``when`` (date formats),
-``numbers`` (numbers, yes/no), ``freetext`` (queries and messages) and ``filler`` (the rules applied
-in order).
+``numbers`` (numbers, yes/no), ``freetext`` (queries and messages), ``bare`` (strings of no kind)
+and ``filler`` (the rules applied in order).
 
 Left out: nested objects, arrays of objects, ``oneOf``/``anyOf``, time zones, and
 relative expressions beyond single days and weekdays ("下个月第一个周一").

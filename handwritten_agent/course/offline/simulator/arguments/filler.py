@@ -37,6 +37,7 @@ from ..text import (
     split_identifier,
     tokens,
 )
+from . import bare
 from .carry import NONE_FIT, value_from_results
 from .entities import (
     CLASSIFIERS,
@@ -151,6 +152,7 @@ class _Filler:
                 self.yes_no(param)
             else:
                 self.entity(param)
+        self.bare()
         self.things()
         numbers = find_numbers(blank(self.segment, self.used_spans))
         taken: set[int] = set()
@@ -654,7 +656,7 @@ class _Filler:
             ]
             found = self.take(
                 [literal] + [find_people(s) for s in self.sources[:2] + self.sources[3:]]
-            )
+            ) or self.take([bare.people(s) for s in self.sources[1:3]])
         else:
             found = self.take(
                 [
@@ -667,6 +669,43 @@ class _Filler:
         if len(found) > 1 and self.fanout is None and kind in ("pattern", "city", "person"):
             self.fanout = (param.name, found)  # "北京和上海" → one call per city
         self.values[param.name] = found[0]
+
+    def bare(self) -> None:
+        """String parameters of no known kind, and ids whose example's letters are nowhere (see
+        ``bare``): by label, by an id's shape, by the verb's object; one reading each, else
+        asked."""
+        for param in self.of_kind("pattern"):
+            shapes = [] if param.schema.get("pattern") else bare.loosened(param)
+            found = self.take([find_pattern(r, s, True) for r in shapes for s in self.sources[:1]])
+            if len(set(found)) == 1:
+                self.values[param.name] = found[0]
+        params = [p for p in self.of_kind("unknown") if p.type == "string"]
+        params += [p for p in self.of_kind("thing") if p.name not in self.quoted]
+        if not params:
+            return
+        owners = set()
+        for name, (value, span, owner) in bare.by_label(params, self.segment).items():
+            self.values[name] = value
+            self.used_spans.append(span)
+            if owner:
+                owners.add(owner)
+        rest = [p for p in params if p.name not in self.values]
+        ids = [p for p in rest if bare.is_id(p)]
+        codes = bare.codes(self.segment, self.used_spans)
+        if len(ids) == 1 and len({value for value, _ in codes}) == 1:
+            self.values[ids[0].name] = codes[0][0]
+            self.used_spans.append(codes[0][1])
+        names = [p for p in rest if bare.NAME_WORDS.search(p.words) and not bare.is_id(p)]
+        words = split_identifier(str(self.spec.get("name", "")))
+        description = str(self.spec.get("description", "") or "")
+        verbs = [VERBS.get(words[0], ("",))[0] if words else "", description[:2]]
+        named = bare.after_verb(self.segment, [v for v in verbs if v]) if not owners else None
+        if len(names) == 1 and (len(owners) == 1 or named):
+            self.values[names[0].name] = owners.pop() if owners else named[0]
+        rest = [p for p in rest if p.name not in self.values and not bare.is_id(p)]
+        said = bare.IS_CLAUSE.findall(self.context)
+        if named and len(rest) == 1 and len(said) == 1:
+            self.values[rest[0].name] = said[0]  # "注册小花，是哈士奇": what the named one is
 
     def number_nearby(self, param: Param) -> int | float | None:
         """A number with the parameter's unit elsewhere in the request ("…会议室，8个人")."""

@@ -188,7 +188,7 @@ _VERB_BIGRAMS = frozenset(
 )
 
 
-def _label_tokens(param: Param) -> set[str]:
+def label_tokens(param: Param) -> set[str]:
     words = split_identifier(param.name)
     found = {w for w in words if len(w) > 2}
     for word in words:
@@ -207,7 +207,7 @@ def quotes_for(params: list[Param], text: str) -> dict[str, Quote]:
     quotes = find_quotes(text)
     if not quotes or not params:
         return {}
-    labels = {p.name: _label_tokens(p) for p in params}
+    labels = {p.name: label_tokens(p) for p in params}
     shared = {
         t
         for name, tokens in labels.items()
@@ -249,7 +249,7 @@ def labelled_for(params: list[Param], text: str) -> dict[str, tuple[str, int, in
     list". A Chinese label needs是/为/：after it, or starts a clause and a space follows it ("主题
     周会取消"); a value runs to the next label or the end. Each value comes with the span of its
     label and itself, so the words can be left out of the other parameters' text."""
-    labels = {p.name: _label_tokens(p) for p in params}
+    labels = {p.name: label_tokens(p) for p in params}
     shared = {
         t
         for name, tokens in labels.items()

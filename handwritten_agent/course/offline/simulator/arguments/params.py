@@ -20,6 +20,8 @@ from typing import Any
 from ..lexicon import CITIES, CURRENCIES, SURNAMES
 from ..text import CJK_RANGE, normalize, split_identifier
 
+_LISTED = re.compile(rf"[（(]((?:[{CJK_RANGE}]{{1,6}}、)+[{CJK_RANGE}]{{1,6}})[）)]")
+
 
 @dataclass(frozen=True)
 class Param:
@@ -43,7 +45,11 @@ class Param:
     @property
     def enum(self) -> list[Any] | None:
         values = self.schema.get("enum")
-        return list(values) if isinstance(values, list) and values else None
+        if isinstance(values, list) and values:
+            return list(values)
+        # "会议类型（预约、取消）": the values a string takes, listed in its description
+        listed = _LISTED.search(self.description) if self.type == "string" else None
+        return listed.group(1).split("、") if listed else None
 
     @property
     def has_default(self) -> bool:
@@ -157,7 +163,8 @@ AMOUNT_WORDS = re.compile(r"amount|money|price|sum|金额|数额|钱|价格")
 # 人体工学椅").
 # a person's name by its description ("病人姓名", "reader's full name"), when no example shows it
 PERSON_WORDS = re.compile(
-    r"姓名|人名|\bfull name\b|\b(?:person|people|customer|patient|reader|user|member|student"
+    r"姓名|人名|用户名|\busername\b|\bfull name\b"
+    r"|\b(?:person|people|customer|patient|reader|user|member|student"
     r"|employee|guest|contact|applicant|owner|driver|visitor)(?:'s|s')?\s+(?:full\s+)?name\b",
     re.I,
 )

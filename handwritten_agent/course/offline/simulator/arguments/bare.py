@@ -1,0 +1,135 @@
+"""Values for string parameters whose schema shows no example, no enum and no known kind (a pet's
+name, a breed, a library's id): read from how the request itself names them.
+
+- by label: the parameter's own words, then 是/为/改为/：and the value ("预约编号是 12345",
+  "小花的品种为贵宾犬", "plate: V001"); the owner before "的" is the object's name ("小花");
+- by shape: an id parameter takes the one code of letters and digits the request holds ("图书馆
+  L123"), or digits a number label introduces ("订单号 12345"); an example's shape with other
+  letters ("例如 AB1234" → CD5678) when its own letters are nowhere;
+- by position: the name right after the tool's own verb ("注册小花，…") goes to the object's name.
+
+Left out: a value the request gives with none of these (then it is asked for, never guessed).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..text import CJK_RANGE
+from .entities import Span
+from .freetext import label_tokens
+from .params import Param, examples_of
+
+ID_WORDS = re.compile(r"\b(?:ids?|no|code|number|num)\b|编号|单号|号码|编码|代码|\bid", re.I)
+NAME_WORDS = re.compile(r"名称|名字|姓名|昵称|\bname\b", re.I)
+# a code of letters and digits ("L123", "V001"); three characters or more, so "A4" is no id
+CODE = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z]{1,4}-?\d{2,12}(?![A-Za-z0-9_-])")
+NUMBERED = re.compile(
+    r"(?:编号|单号|号码|号|\bID|\bid|\bNo\.?|#)\s*(?:是|为|[:：=])?\s*(\d{3,12})(?!\d)"
+)
+_MARK_ZH = r"\s*(?:是|为|改为|改成|换成|设为|设置为|[:：=])\s*"
+_MARK_EN = r"\s*(?:is|:|=|to)\s+"
+_VALUE = (
+    rf"([A-Za-z0-9][A-Za-z0-9_.\-]*(?: [A-Z][A-Za-z0-9_.\-]*)*|[{CJK_RANGE}]{{1,12}}?)"
+    rf"(?=并|且|和|的|，|,|。|；|;|、|！|!|？|\?|\s|$)"
+)
+# words that lead the owner before "的" and are not part of it ("请修改小花的品种")
+_OWNER_LEAD = re.compile(
+    r"^.*(?:请|帮我|麻烦|把|将|给|修改|更改|更新|改一下|改|查询|查|注册|登记|添加|新增)"
+)
+_OWNER = re.compile(
+    rf"(?<![{CJK_RANGE}])([{CJK_RANGE}]{{2,4}}|[A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+)?)\s*的\s*"
+    rf"([{CJK_RANGE}]{{0,4}})$"
+)
+
+
+def is_id(param: Param) -> bool:
+    """An id parameter that says whose id it is ("入住单编号", "The ID of the library"): a bare
+    "编号" tells no more than the name, and is asked for."""
+    said = param.description or param.name
+    rest = re.sub(r"\b(?:the|of|a|an)\b|[^\w]", "", ID_WORDS.sub("", said), flags=re.I)
+    return bool(ID_WORDS.search(said)) and bool(rest)
+
+
+def by_label(params: list[Param], text: str) -> dict[str, tuple[str, Span, str | None]]:
+    """Each parameter whose own words stand before 是/为/：and a value: (value, span, owner)."""
+    labels = {p.name: label_tokens(p) for p in params}
+    shared = {
+        t for n, ts in labels.items() for t in ts for m, o in labels.items() if m != n and t in o
+    }
+    found: dict[str, tuple[str, Span, str | None]] = {}
+    for param in params:
+        for token in sorted(labels[param.name] - shared, key=len, reverse=True):
+            chinese = bool(re.search(f"[{CJK_RANGE}]", token))
+            mark = _MARK_ZH if chinese else _MARK_EN
+            edge = "" if chinese else r"\b"
+            match = re.search(edge + re.escape(token) + edge + mark + _VALUE, text, re.I)
+            if match and match.group(1).lower() not in labels[param.name]:
+                # "东三货架的所属区域": the owner, then the rest of the label before the token
+                owner = _OWNER.search(_OWNER_LEAD.sub("", text[: match.start()]))
+                mine = owner and owner.group(2) in param.label()
+                found[param.name] = (match.group(1).strip(), match.span(1), mine and owner.group(1))
+                break
+    return found
+
+
+def codes(text: str, used: list[Span]) -> list[tuple[str, Span]]:
+    """Codes of letters and digits, and digits a number label introduces, not already taken."""
+    hits = [(m.group(0), m.span()) for m in CODE.finditer(text)]
+    hits += [(m.group(1), m.span(1)) for m in NUMBERED.finditer(text)]
+    free = [
+        (value, span)
+        for value, span in hits
+        if not any(a < span[1] and span[0] < b for a, b in used)
+    ]
+    return sorted(set(free), key=lambda hit: hit[1])
+
+
+# letters that stand for any letters in an example ("AB1234", "XX0001"); a real prefix ("OD" for
+# orders) says which kind of id it is, and another prefix is another kind
+_PLACEHOLDER = re.compile(r"(?:ABCD|ABC|AB|A|XXXX|XXX|XX|X|XYZ|XY)(?=\d)", re.I)
+
+
+def loosened(param: Param) -> list[re.Pattern[str]]:
+    """An example's shape with any letters ("例如 AB1234" → two letters, four digits)."""
+    shapes = []
+    for example in examples_of(param):
+        if re.fullmatch(r"[A-Za-z]{1,4}\d{2,12}", example) and _PLACEHOLDER.match(example):
+            letters = len(re.match(r"[A-Za-z]+", example).group(0))
+            digits = len(example) - letters
+            shapes.append(
+                re.compile(rf"(?<![A-Za-z0-9])[A-Z]{{{letters}}}\d{{{digits}}}(?![A-Za-z0-9])")
+            )
+    return shapes
+
+
+def after_verb(text: str, verbs: list[str]) -> tuple[str, Span] | None:
+    """The short name right after the tool's own verb, alone in its clause ("注册小花，是…")."""
+    for verb in verbs:
+        match = re.search(
+            re.escape(verb) + rf"\s*([{CJK_RANGE}]{{2,4}}|[A-Z][A-Za-z]+)\s*(?=[，,。；;]|$)", text
+        )
+        if match:
+            return match.group(1), match.span(1)
+    return None
+
+
+IS_CLAUSE = re.compile(
+    rf"(?:^|[，,；;])\s*(?:它|他|她)?是\s*([{CJK_RANGE}]{{1,8}})\s*(?=[，,。；;]|$)"
+)
+
+
+# "小明，我要取消…": the speaker's own name the request opens with ("小王，帮我…" addresses
+# someone else: not read); "Alice 的预约": a Latin name in Chinese words
+_ADDRESSED = re.compile(rf"^\s*([{CJK_RANGE}]{{2,3}}|[A-Z][a-z]+)\s*[，,]\s*(?=我(?:要|想|需要))")
+_LATIN_NAME = re.compile(
+    rf"(?:(?<=[{CJK_RANGE}\s])|^)[A-Z][a-z]{{1,15}}(?: [A-Z][a-z]{{1,15}})?(?=\s*[{CJK_RANGE}])"
+)
+
+
+def people(text: str) -> list[tuple[str, Span]]:
+    """People named in ways ``find_people`` does not read: addressed first, or in Latin letters."""
+    if not re.search(f"[{CJK_RANGE}]", text):
+        return []
+    found = [(m.group(1), m.span(1)) for m in _ADDRESSED.finditer(text)]
+    return found or [(m.group(0), m.span()) for m in _LATIN_NAME.finditer(text)]
