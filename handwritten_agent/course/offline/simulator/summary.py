@@ -7,15 +7,22 @@ summarize …), the simulator reads the conversation it is given — a transcrip
 worth keeping, grouped:
 
 =====================  =============================================================================
-事实与数字              a sentence with a number, an amount, a date or a time; each tool result,
-                       shortened
-人名                    a sentence naming a person (联系人是王芳, 叫…, 和张伟…) or a place the
-                       simulator knows
+事实与数字              a sentence with a number, an amount, a date, a time or an id; each tool
+                       result, shortened
+人名                    a sentence naming a person after a word that introduces one (联系人是王芳,
+                       叫…, 和张伟…, 找…, 问…)
+地点                    a city the simulator knows, or a place named by its kind (…区, …路, …镇);
+                       asked for by 地名/地点 and by 人名 (a prompt that wants names wants these)
 偏好                    喜欢 / 偏好 / 不喜欢 / 习惯 / prefer …
 约束                    必须 / 不能 / 不超过 / 至少 / 预算 / 截止 / 过敏 / must / at most …
 决定                    决定 / 定在 / 就按 / 确定 / decided …
 未完成的任务            提醒 / 记得 / 还没 / 需要 / 待办 / remind / to do …
+备忘                    what the user asked to be remembered and fits none of the above: a neutral
+                       heading rather than a wrong one
 =====================  =============================================================================
+
+A request to remember ("记一下：", "帮我记住，", "别忘了，", "请记住：", "Remember that", "Note
+that") is taken off the sentence it introduces, and that sentence outranks everything else.
 
 Like a model, it keeps **what the instruction asks for**: only the groups whose names (or synonyms)
 the instruction mentions; an instruction that names none gets a short gist — the first clause of
@@ -25,11 +32,15 @@ is kept item by item. The user's "我" becomes "用户" so the summary reads the
 
 **The budget.** An instruction that states one — "不超过 300 个 token", "摘要的长度上限：300 个
 token", "不超过 80 字", "at most 120 tokens" — is obeyed: the items are ranked and taken in order
-while the summary (as ``tokens.estimate_tokens`` counts it) still fits. What the user stated —
-constraints and decisions first, then preferences, people, open tasks and numbers — comes before
-tool results, and a previous summary's items keep their rank. Chatter (寒暄, 嗯嗯好的, 哈哈) is
-never kept, and never filed under a group it does not belong to: a clause of chatter is cut off a
-sentence that also states a fact.
+while the summary (as ``tokens.estimate_tokens`` counts it) still fits: what the user asked to be
+remembered, then everything else the user stated (names, places, numbers, ids, dates, constraints,
+preferences, decisions, tasks; the shorter first, so that more of them fit), then tool results; a
+previous summary's items keep their rank. A tight summary puts a group on one line and drops "用户
+的", "是"; if that still leaves items out, it also drops a stated item's clauses that carry nothing
+("工号 E2409，报销用得上" → "工号 E2409"). Chatter — greetings, thanks, small talk
+(嗯嗯好的, 哈哈, 辛苦了, and a clause about the weather, a mood, a compliment … with no number, id,
+name or place in it, even when it has a group's word: 别客气, 一定要开心哦) — is never kept, and
+never filed under a group: a clause of chatter is cut off a sentence that also states a fact.
 
 Left out: abstractive rewording, merging two sentences into one, and anything said by the
 assistant other than tool results (its answers restate them).
@@ -58,7 +69,7 @@ GROUPS: dict[str, tuple[str, re.Pattern[str], re.Pattern[str]]] = {
         "约束",
         re.compile(r"约束|限制|条件|要求|规则|底线|constraint|limit|requirement|rule", re.I),
         re.compile(
-            r"必须|务必|一定要|不能|不可以|不要|别|禁止|不超过|不少于|不低于|不高于|至少|最多|最少|"
+            r"必须|务必|一定要|不能|不可以|不要|(?<![特区分告类级性个识辨差派])别(?![人的处])|禁止|不超过|不少于|不低于|不高于|至少|最多|最少|"
             r"以内|之内|之前|只能|"
             r"只要|预算|上限|下限|截止|过敏|忌口|不吃|不喝|吃素|\bmust\b|\bnever\b|at most|at"
             r" least|no more than|only|budget|deadline",
@@ -92,8 +103,17 @@ GROUPS: dict[str, tuple[str, re.Pattern[str], re.Pattern[str]]] = {
     ),
     "names": (
         "人名",
-        re.compile(r"人名|姓名|名字|名称|地名|name|people|who", re.I),
+        re.compile(r"人名|姓名|名字|名称|name|people|who", re.I),
         re.compile(r"(?!)"),
+    ),
+    "places": (
+        "地点",
+        # asked for with the names, too: a prompt that wants 人名 wants proper names
+        re.compile(r"地名|地点|城市|位置|住址|人名|姓名|名字|name|place|location|city|where", re.I),
+        re.compile(
+            "|".join(c for c in CITIES if len(c) >= 2 and not c.isascii())
+            + r"|(?:在|去|到|住|于)[\u4e00-\u9fff]{2,5}?(?:省|市|区|县|镇|村|街道|大道|路)"
+        ),
     ),
     "facts": (
         "事实与数字",
@@ -102,18 +122,23 @@ GROUPS: dict[str, tuple[str, re.Pattern[str], re.Pattern[str]]] = {
             re.I,
         ),
         re.compile(
-            r"\d|[一二两三四五六七八九十百千万]+(?:元|块|人|位|个|天|晚|次|岁|点|号|月|年|公里|小时"
-            r"|分钟)"
+            r"\d|(?<![这那前近])(?:[二两三四五六七八九十百千万]|一[十百千万])[一二两三四五六七八九十百千万]*"
+            r"(?:元|块|人|位|个|间|张|份|台|天|晚|次|岁|点|号|月|年|公里|小时|分钟)"
         ),
     ),
+    # what the user asked to be remembered and fits no other group (a neutral heading, never a
+    # wrong one)
+    "notes": ("备忘", re.compile(r"(?!)"), re.compile(r"(?!)")),
 }
 ORDER = (
     "facts",
     "names",
+    "places",
     "preferences",
     "constraints",
     "decisions",
     "tasks",
+    "notes",
 )  # how the summary lists them
 PRIORITY = (
     "constraints",
@@ -121,17 +146,12 @@ PRIORITY = (
     "tasks",
     "decisions",
     "names",
+    "places",
     "facts",
 )  # where a sentence goes first
-RANK = {
-    "constraints": 0,
-    "decisions": 0,
-    "preferences": 1,
-    "names": 1,
-    "tasks": 1,
-    "facts": 1,
-}  # what a tight budget keeps first
-TOOL_RANK, GIST_RANK = 2, 3
+# what a tight budget keeps first: what the user asked to be remembered, then everything else the
+# user stated, then tool results, then a gist
+MEMORY_RANK, STATED_RANK, TOOL_RANK, GIST_RANK = 0, 1, 2, 3
 QUESTION = re.compile(r"[?？]\s*$|吗\s*$|呢\s*$")
 PREVIOUS = re.compile(r"^(?:之前的摘要|previous summary)\s*[:：]?\s*$", re.I)
 _SPEAKER = re.compile(
@@ -141,7 +161,7 @@ _SPEAKER = re.compile(
 )
 _NAME_AFTER = re.compile(
     rf"(?:叫|名叫|名字是|(?:联系人|负责人|对接人|经理|老师|同事|客户|领导|主管|朋友|对方|老板|秘书|"
-    rf"司机)(?:是|为|叫)?|和|跟|与|找|、)"
+    rf"司机)(?:是|为|叫)?|和|跟|与|找|问|请教|交给|由|联系|通知|、)"
     rf"\s*([{''.join(sorted(SURNAMES))}][\u4e00-\u9fff]{{1,2}}?)(?=[，。、"
     r",.；;\s和与]|$|[说讲来去负对联的])"
 )
@@ -154,12 +174,28 @@ _NOT_NAMES = re.compile(
 )
 # Chatter: a clause that says nothing worth keeping ("嗯嗯好的", "哈哈", "辛苦了", "你说得对").
 CHATTER = re.compile(
-    r"^(?:嗯+|哦+|噢+|啊+|哈+|呵+|好的?|好吧|行|可以|没问题|对|是的|收到|明白|了解|知道了|谢谢|多谢"
-    r"|辛苦了?|不客气|"
+    r"^(?:嗯+|哦+|噢+|啊+|哈+|呵+|好的?|好吧|行|可以|没问题|对|是的|收到|明白|了解|知道了|谢谢你?|多谢你?"
+    r"|辛苦了?|不客气|不用客气|别客气|你好|您好|早上好|晚上好|哈喽|嗨|在吗|在不在|再见|拜拜|太?感谢你?了?"
+    r"|麻烦你了|帮了大忙|马上回来|稍等|good morning|good night|hi|hello|hey|bye|thanks a lot|"
     r"你说得对|有道理|太好了|真不错|不错|厉害|原来如此|这样啊|我想想|让我想想|对了|顺便说一下|另外|"
     r"话说|其实|"
     r"ok|okay|thanks|thank you|sure|got it|cool|nice|great|haha|lol)[\s,，.。"
     r"!！~～吧呀啊呢哈的了]*$",
+    re.I,
+)
+# Small talk: a clause with one of these words and no hard content (a number, an id, a name, a
+# place) is chatter, even when it has a group's word ("别客气", "一定要开心哦", "挺喜欢和你聊天的").
+SMALL_TALK = re.compile(
+    r"客气|开心|高兴|聊天|天气|心情|(?<!帮)忙|累(?!计)|哈哈|笑|辛苦|加油|愉快|幽默|有意思|不错|真好|太好了"
+    r"|厉害|\b(?:weather|fun|tired|busy|nice|great|awesome)\b",
+    re.I,
+)
+_HARD = re.compile(r"\d|[A-Za-z]+-?\d")
+# A request to remember what follows: "记一下：", "帮我记住，", "别忘了，", "Remember that" …
+MEMORY = re.compile(
+    r"^(?:请|麻烦)?你?(?:帮我|给我|替我|帮忙)?(?:记一下|记住|记下|记着|记好|记录一下|备注一下|备忘一下"
+    r"|别忘了|别忘记|不要忘了|不要忘记)(?:这个|这件事|这点|一下)?\s*[:：,，]?\s*"
+    r"|^(?:please\s+)?(?:remember|note|keep in mind|don't forget)\b(?:\s+that)?\s*[:,]?\s*",
     re.I,
 )
 _FILLER_LEAD = re.compile(
@@ -243,8 +279,8 @@ def _transcript_lines(transcript: str) -> list[tuple[str, str]]:
 
 
 def _sentences(text: str) -> list[str]:
-    parts = re.split(r"(?<=[。！？!?；;])|\n", text)
-    return [p.strip(" ，,。；;") for p in parts if p.strip(" ，,。；;")]
+    parts = re.split(r"(?<=[。！？!?；;~～])|(?<=\.)\s+(?=[A-Z])|\n", text)
+    return [p.strip(" ，,。；;.~～") for p in parts if p.strip(" ，,。；;.~～")]
 
 
 def _third_person(sentence: str) -> str:
@@ -253,22 +289,41 @@ def _third_person(sentence: str) -> str:
 
 
 def _has_name(sentence: str) -> bool:
-    if any(city in sentence for city in CITIES if len(city) >= 2 and not city.isascii()):
-        return True
+    """A person's name after a word that introduces one (a city is a place, not a name)."""
     return any(not _NOT_NAMES.match(sentence[m.start(1) :]) for m in _NAME_AFTER.finditer(sentence))
 
 
-def _kept_clauses(sentence: str, wanted: set[str]) -> tuple[str, str | None]:
-    """The sentence without its chatter clauses ("哈哈，对了，我的预算是 5000 元" → "我的预算是 5000
-    元"), and its group.
+def _is_chatter(clause: str, marked: bool) -> bool:
+    """Chatter, or small talk that no request to remember (``marked``) asked to keep."""
+    if CHATTER.match(clause):
+        return True
+    hard = _HARD.search(clause) or _has_name(clause) or GROUPS["places"][2].search(clause)
+    return not marked and not hard and bool(SMALL_TALK.search(clause))
+
+
+def _carries(clause: str) -> bool:
+    """Whether a clause has a number, an id, a name or a group's word."""
+    hard = _HARD.search(clause) or _has_name(clause)
+    return bool(hard or any(pattern.search(clause) for _, _, pattern in GROUPS.values()))
+
+
+def _kept_clauses(sentence: str, wanted: set[str]) -> tuple[str, str | None, bool]:
+    """The sentence without its chatter clauses and its request to remember ("哈哈，对了，记一下：我
+    的预算是 5000 元" → "我的预算是 5000 元"), its group, and whether it asked to be remembered.
     """
-    sentence = _FILLER_LEAD.sub("", sentence.strip())
-    clauses = [c for c in re.split(r"[，,]", sentence) if c.strip()]
-    kept = [c.strip() for c in clauses if not CHATTER.match(_FILLER_LEAD.sub("", c.strip()))]
+    clauses, marked = [], False
+    for clause in re.split(r"[，,]", sentence):
+        clause = _FILLER_LEAD.sub("", clause.strip())
+        memory = MEMORY.match(clause)
+        if memory:
+            marked, clause = True, clause[memory.end() :].strip()
+        clauses.append((clause, marked))  # what comes before the request is not asked to be kept
+    kept = [c for c, asked in clauses if c and not _is_chatter(c, asked)]
     if not kept:
-        return "", None
-    text = "，".join(_FILLER_LEAD.sub("", c) for c in kept)
-    return text, _group_of(text, wanted)
+        return "", None, marked
+    text = "，".join(kept)
+    group = _group_of(text, wanted)
+    return text, ("notes" if group is None and marked and wanted else group), marked
 
 
 def _group_of(sentence: str, wanted: set[str]) -> str | None:
@@ -339,23 +394,27 @@ class _Item:
 _TERSE = (
     (re.compile(r"^(?:记得|别忘了|别忘记)?(?=提醒)"), ""),
     (re.compile(r"^用户的?(?=\S)"), ""),
-    (re.compile(r"^我们(?=决定)"), ""),
+    (re.compile(r"^(?:我们|咱们)(?=\S)"), ""),
     (re.compile(r"(?<=[\u4e00-\u9fff])是(?=\s*[\dA-Za-z])"), " "),
 )
 
 
-def _terse(text: str) -> str:
+def _terse(text: str, dense: bool = False) -> str:
     """An item in fewer tokens for a tight budget: "用户的预算上限是 3700 元" → "预算上限 3700 元"
-    (the summary is about the user).
+    (the summary is about the user); ``dense`` keeps only the clauses that carry something ("工号
+    E2409，报销用得上" → "工号 E2409").
     """
     for pattern, replacement in _TERSE:
         text = pattern.sub(replacement, text)
-    return re.sub(r"\s+", " ", text).strip()
+    text = re.sub(r"\s+", " ", text).strip(" .")
+    if not dense or " → " in text:  # a tool result's fields all carry something
+        return text
+    return "，".join(c for c in text.split("，") if _carries(c)) or text
 
 
-def _render(items: list[_Item], gist: list[_Item], compact: bool = False) -> str:
-    """The summary: a heading per group and one "- " line per item; ``compact`` puts a group's items
-    on one line.
+def _render(items: list[_Item], gist: list[_Item], compact: int = 0) -> str:
+    """The summary: a heading per group and one "- " line per item; ``compact`` (1) puts a group's
+    items on one line, tersely, and (2) densely.
     """
     lines: list[str] = []
     groups = ([("要点", [item.text for item in gist])] if gist else []) + [
@@ -375,7 +434,8 @@ def _render(items: list[_Item], gist: list[_Item], compact: bool = False) -> str
         if not texts:
             continue
         if compact:
-            lines.append(f"【{label}】" + "；".join(dict.fromkeys(_terse(text) for text in texts)))
+            terse = (_terse(text, compact > 1) for text in texts)
+            lines.append(f"【{label}】" + "；".join(dict.fromkeys(terse)))
         else:
             lines.append(f"【{label}】")
             lines.extend(f"- {text}" for text in texts)
@@ -392,7 +452,7 @@ def _previous_rank(item: str, group: str) -> int:
     """An earlier summary's item keeps its rank: a tool result ("get_weather(…) → …") stays below
     what the user stated.
     """
-    return TOOL_RANK if " → " in item else RANK.get(group, 1)
+    return TOOL_RANK if " → " in item else MEMORY_RANK if group == "notes" else STATED_RANK
 
 
 def extractive_summary(instruction: str, transcript: str) -> str:
@@ -452,15 +512,17 @@ def extractive_summary(instruction: str, transcript: str) -> str:
             for sentence in _sentences(text):
                 if QUESTION.search(sentence):
                     continue  # what the user asked is answered elsewhere; what they told is kept
-                kept, group = _kept_clauses(sentence, wanted)
+                kept, group, marked = _kept_clauses(sentence, wanted)
                 if not kept:
                     continue  # chatter: never kept, never filed under a group
-                if group == "facts":
-                    add(round_facts, _third_person(kept), group, RANK[group])
+                rank = MEMORY_RANK if marked else STATED_RANK
+                if group == "facts" and not marked:
+                    add(round_facts, _third_person(kept), group, rank)
                 elif group is not None:
-                    add(items, _third_person(kept), group, RANK[group])
+                    add(items, _third_person(kept), group, rank)
                 elif not wanted:
-                    add(gist, _third_person(re.split(r"[，,]", kept)[0])[:24], "gist", GIST_RANK)
+                    gist_text = kept if marked else re.split(r"[，,]", kept)[0][:24]
+                    add(gist, _third_person(gist_text), "gist", min(rank, GIST_RANK))
         if speaker == "user" or speaker == "system":
             items.extend(pending_facts)
             pending_facts = round_facts if speaker == "user" else []
@@ -473,16 +535,26 @@ def extractive_summary(instruction: str, transcript: str) -> str:
     tokens, chars = _token_limit(low), _limit(low)
     if tokens is None and chars is None or _fits(_render(items, gist), tokens, chars):
         return _render(items, gist)
-    # over budget: one line per group, then the most important items first while they still fit
-    compact = True
-    chosen_items: list[_Item] = []
-    chosen_gist: list[_Item] = []
-    for item in sorted(items + gist, key=lambda i: (i.rank, i.order)):
-        target = chosen_gist if item.group == "gist" else chosen_items
-        target.append(item)
-        if not _fits(_render(chosen_items, chosen_gist, compact), tokens, chars):
-            target.pop()
-    return _render(chosen_items, chosen_gist, compact) or "（预算太小，放不下任何要点。）"
+    # over budget: one line per group, the most important items first while they still fit; when
+    # that leaves some out, the dense layout (only the clauses that carry something), if it keeps
+    # more
+    best: tuple[int, str] = (-1, "")
+    for compact in (1, 2):
+        chosen_items: list[_Item] = []
+        chosen_gist: list[_Item] = []
+        for item in sorted(items + gist, key=lambda i: (i.rank, estimate_tokens(i.text), i.order)):
+            target = chosen_gist if item.group == "gist" else chosen_items
+            target.append(item)
+            if not _fits(_render(chosen_items, chosen_gist, compact), tokens, chars):
+                target.pop()
+        if len(chosen_items) + len(chosen_gist) > best[0]:
+            best = (
+                len(chosen_items) + len(chosen_gist),
+                _render(chosen_items, chosen_gist, compact),
+            )
+        if best[0] == len(items) + len(gist):
+            break
+    return best[1] or "（预算太小，放不下任何要点。）"
 
 
 def summary_reply(request: ChatRequest) -> Completion | None:
