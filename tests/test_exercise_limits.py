@@ -140,3 +140,64 @@ def test_ipython_shows_only_the_message():
         and "check.fail" not in shown
     )
     assert shown.count("提示：") == 1
+
+
+class _OwnError(BaseException):
+    """A learner's own error class derived from BaseException instead of Exception."""
+
+
+def test_a_learners_base_exception_becomes_a_message_inside_and_outside_call():
+    def own(value):
+        raise _OwnError("坏了")
+
+    with pytest.raises(ExerciseFailed, match="抛出了 _OwnError") as failure:
+        day0_double(own)
+    assert "用例「第一个值」" in str(failure.value) and "继承 Exception" in str(failure.value)
+    with pytest.raises(ExerciseFailed, match="抛出了 _OwnError"):
+        day0_direct(own)
+
+
+@exercise
+def day0_secret(check, answer):
+    check.keep_secret("sk-very-secret-0123")
+    got = check.call("带密钥的调用", answer, "sk-very-secret-0123", given="（密钥）")
+    if got != "ok":
+        raise check.fail("带密钥的调用", expected="ok", got=got, hint="返回 ok。")
+    check.ok("带密钥的调用")
+    check.done()
+
+
+def test_printing_a_secret_fails_and_the_message_does_not_repeat_it(capsys):
+    def chatty(key):
+        print("调试：", {"Authorization": f"Bearer {key}"})
+        return "ok"
+
+    with pytest.raises(ExerciseFailed, match="输出里出现了不该显示的秘密") as failure:
+        day0_secret(chatty)
+    assert "sk-very-secret-0123" not in str(failure.value)
+    day0_secret(lambda key: print("调试：只打印长度", len(key)) or "ok")
+    assert "🎉" in capsys.readouterr().out
+
+
+@exercise
+def day0_total(check, answer):
+    for case, values in (("两个数", [1, 2]), ("三个数", {"a": 1, "b": 2, "c": 3})):
+        got = check.call(case, answer, values, given=values)
+        wanted = sum(values.values()) if isinstance(values, dict) else sum(values)
+        if got != wanted:
+            raise check.fail(case, expected=wanted, got=got, hint="求和。")
+        check.ok(case)
+    check.done()
+
+
+def test_changing_a_list_or_dict_passed_in_is_named():
+    def pops(values):
+        total = 0
+        while values:
+            total += values.pop() if isinstance(values, list) else values.popitem()[1]
+        return total
+
+    with pytest.raises(ExerciseFailed, match="修改了调用者传进来的参数") as failure:
+        day0_total(pops)
+    assert "第 1 个参数被修改了" in str(failure.value)
+    day0_total(lambda values: sum(values.values()) if isinstance(values, dict) else sum(values))

@@ -8,6 +8,7 @@ here give the same result on some case, so a fixed hint per case would name the 
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 
 import pytest
@@ -243,3 +244,15 @@ def test_refill_keeps_the_object_and_full_width_covers_printable_ascii():
     assert refill(values, [3]) is values and values == [3]
     assert full_width("Ab 1_") == "Ａｂ\u3000１＿"
     assert full_width("北京") == "北京"
+
+
+def test_near_names_are_parts_supersets_and_other_forms_but_never_the_name():
+    from handwritten_agent.course.exercises.check.framework import full_width, near_names
+
+    names = near_names("get_weather")
+    assert "get_weather" not in names
+    for wanted in ("weather", "get", "reget_weather", "get_weather_all", "GET_WEATHER"):
+        assert wanted in names, names
+    assert full_width("get_weather") in names
+    assert any(re.search(r"[\u4e00-\u9fff]", name) for name in names)
+    assert near_names("x") and "x" not in near_names("x")

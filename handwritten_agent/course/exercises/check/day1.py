@@ -157,6 +157,7 @@ def day1_raw_chat(check: _Check, chat_once: Callable[[str, str, str, str], str])
             '他说："你好"\n第二行 \\ {x}',
         ),
     )
+    check.keep_secret(*(api_key for _, _, api_key, _, _ in requests))  # never printed
     with RecordingServer() as server:
         for number, (case, base_path, api_key, model, message) in enumerate(requests):
             base_url = server.root + base_path

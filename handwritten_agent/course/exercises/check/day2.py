@@ -512,8 +512,8 @@ def day2_retry_on_parse_error(check: _Check, ask_for_tool_call: Callable[..., An
         before = snapshot(messages)
         options = {} if max_attempts is None else {"max_attempts": max_attempts}
         got, raised = None, None
-        try:
-            got = ask_for_tool_call(client, messages, **options)
+        try:  # under the time limit; an exit or a BaseException becomes a message naming the case
+            got = check.run(case, ask_for_tool_call, client, messages, **options)
         except NotImplementedError:
             raise check.not_done() from None
         except Exception as exc:  # noqa: BLE001 - judged by the caller

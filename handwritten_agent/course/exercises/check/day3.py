@@ -31,6 +31,7 @@ from .framework import (
     exercise,
     full_width,
     mentions,
+    near_names,
     offline_client,
     typed,
     value_difference,
@@ -1822,6 +1823,30 @@ def day3_repeat_guard(check: _Check, guard_class: Callable[[], Any]) -> None:
     )
 
     _fresh_guards(check, guard_class)
+
+    near = check.call("创建 RepeatGuard()", guard_class)
+    seen_name, seen_arguments = "get_weather", '{"city": "北京"}'
+    ask(
+        "名字相近的调用（第一次）：get_weather",
+        near,
+        seen_name,
+        seen_arguments,
+        False,
+        "新调用返回 None。",
+    )
+    for other_name in near_names(seen_name):
+        ask(
+            f"名字只和见过的相近、参数相同：{other_name}（不是重复）",
+            near,
+            other_name,
+            seen_arguments,
+            False,
+            (
+                f"{other_name!r} 和 'get_weather' 是两个不同的工具名：只有名字完全相同才算重复。"
+                "不要把见过的调用拼成一长串文字再用 in 查找（那是子串匹配），也不要比较前缀、"
+                "忽略大小写或全角半角；用 (name, 规范化的参数) 元组作为集合的键。"
+            ),
+        )
 
     case = "接在模拟器 course-sim:repeat_forever 上：工具只执行一次"
     client, registry = offline_client("course-sim:repeat_forever"), _registry()

@@ -761,6 +761,10 @@ def day5_mask_personal(check: _Check, mask_personal: Callable[[str], str]) -> No
         return check.probe(mask_personal, text)  # only a hint depends on it
 
     def run(case: str, text: str, expected: str, hint: str, *, report: bool = True) -> None:
+        # the numbers this case masks must not be printed either (a debugging print of the input)
+        check.keep_secret(
+            *(n for n in re.findall(r"\d{11}(?:\d{6}[\dXx])?", text) if n not in expected)
+        )
         got = check.call(
             case, mask_personal, text, hint="先在上面单独调用 mask_personal(...) 看看是哪一行出错。"
         )

@@ -233,6 +233,7 @@ def day6_redact_line(
     _callable(check.exercise, redact_line)
     key = "sk-AbCdEf0123456789xyz"
     other = "sk-proj_Zz9Yy8Xx7Ww6Vv5Uu4"
+    check.keep_secret(key, other)  # a debugging print of the line must not show them
     cases: list[tuple[str, dict[str, Any], dict[str, Any], str]] = [
         (
             "字段名是 api_key",
@@ -1583,6 +1584,18 @@ _WRONG_AGENTS: list[tuple[str, list[dict[str, Any]], str | None, str]] = [
         [_RIGHT],
         "好的。",
         "回答里要有用户关心的事实，比如预订编号 BK0002：把它放进 answer_facts。",
+    ),
+    (  # the answer differs from the right one only in the fact: a partial fact passes it
+        "订对了，回答里的预订编号却是别人的（BK0001）",
+        [_RIGHT],
+        (
+            "已为你预订 room_302（A 座 3 楼），2026-03-16 09:00 到 2026-03-16 10:00，3 人，预订编号"
+            " BK0001。"
+        ),
+        (
+            "answer_facts 里写完整的预订编号 BK0002：只写它的一部分（如 BK000、BK），说错编号的回答"
+            "也能通过。"
+        ),
     ),
 ]
 

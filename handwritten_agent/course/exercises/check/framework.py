@@ -6,25 +6,31 @@ guards, diffs that show only the part that differs, a scan for what a task forbi
 Unlike the ``dayN`` modules (one checker per exercise), nothing here knows any exercise.
 Every call through ``_Check.call``/``_Check.raises`` runs under ``CALL_TIME_LIMIT`` and a whole
 check under ``CHECK_TIME_LIMIT`` (``limits.py``): a loop that never ends becomes a Chinese message
-naming the case. ``SystemExit`` from the learner's code becomes a message too; ``KeyboardInterrupt``
-is explained, then re-raised. A failure shows only its Chinese message in IPython
-(``_render_traceback_``). ``_Check.independent`` calls the learner's code several times on
-independent inputs (``refill`` gives a list new contents under the same ``id``) to catch state kept
-between calls; ``full_width`` and ``CHINESE_WORDS`` build the Chinese, full-width and mixed text
-inputs that catch ASCII-only rules. Left out: running the learner's code in a sandbox (it runs in
-the notebook's own process).
+naming the case. ``SystemExit`` (or any other ``BaseException`` the learner's code raises, such as
+its own error class derived from it) becomes a message too; ``KeyboardInterrupt`` is explained,
+then re-raised. Texts a checker marks with ``_Check.keep_secret`` (a key, a phone number) must not
+appear in what the learner's code prints during a call, and a list, dict or set passed to the
+learner's code must be as it was when the call returns (every task forbids changing the caller's
+input). A failure shows only its Chinese message in IPython (``_render_traceback_``).
+``_Check.independent`` calls the learner's code several times on independent inputs (``refill``
+gives a list new contents under the same ``id``) to catch state kept between calls; ``full_width``,
+``CHINESE_WORDS`` and ``near_names`` build the Chinese, full-width, mixed and near-miss inputs that
+catch ASCII-only rules and prefix or substring matching. Left out: running the learner's code in a
+sandbox (it runs in the notebook's own process).
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dis
 import functools
 import json
 import re
 import socket
+import sys
 import types
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from ....jsontext import json_type_name
@@ -99,6 +105,25 @@ CHINESE_WORDS = ("天气", "北京", "查询", "订单", "会议室", "张三", 
 def mixed_name(base: str, index: int = 0) -> str:
     """A name that mixes ``base`` (ASCII) with a Chinese word, e.g. ``查询_weather``."""
     return f"{CHINESE_WORDS[index % len(CHINESE_WORDS)]}_{base}"
+
+
+def near_names(name: str) -> list[str]:
+    """Names an exact comparison must tell apart from ``name``: a part of it (its last word, its
+    first word, all but its first character), it with more around it, another case, full width and
+    a Chinese mix. An answer that matches by prefix, substring, case or width takes one of them for
+    ``name``."""
+    words = re.split(r"[_\-.]", name)
+    candidates = (
+        words[-1] if len(words) > 1 else name[1:],
+        words[0] if len(words) > 1 else name[:-1],
+        name[1:],
+        f"re{name}",
+        f"{name}_all",
+        name.upper() if name != name.upper() else name.lower(),
+        full_width(name),
+        mixed_name(name),
+    )
+    return list(dict.fromkeys(c for c in candidates if c and c != name))
 
 
 class ExerciseFailed(AssertionError):
@@ -343,6 +368,16 @@ class _Check:
         self.passed = 0
         self.current = ""  # the case whose learner call is running (for a timeout outside ``call``)
         self._pending: list[str] = []
+        self.secrets: list[str] = []  # texts the learner's code must never print (``keep_secret``)
+
+    def keep_secret(self, *values: str) -> None:
+        """Mark ``values`` (an API key, a password, a phone number) as texts the learner's code must
+        not print: every later call through ``call``/``raises``/``run`` fails when its output shows
+        one."""
+        self.secrets.extend(value for value in values if isinstance(value, str) and value)
+
+    def _leaked(self, output: str) -> str | None:
+        return next((secret for secret in self.secrets if secret in output), None)
 
     def ok(self, case: str, detail: str = "") -> None:
         self.passed += 1
@@ -421,6 +456,22 @@ class _Check:
             f"  如果是因为它一直不结束：{HANG_HINT}"
         )
 
+    def _no_secret_printed(self, case: str, printed: list[str], given: Any) -> None:
+        """Fail when the learner's code printed a text marked with ``keep_secret``."""
+        leaked = self._leaked("".join(printed))
+        if leaked:
+            raise self.fail(
+                case,
+                given=given,
+                expected="输出里不出现密钥或个人信息",
+                got=f"你的代码把 {_mask(leaked)} 打印出来了（print 或日志写到了输出里）",
+                why="输出里出现了不该显示的秘密",
+                hint=(
+                    "笔记本的输出会被保存、分享和提交：不要 print 密钥、请求头或还没脱敏的原文。"
+                    "调试用的 print 要删掉，或者只打印已经处理过的结果。"
+                ),
+            )
+
     def _guarded(
         self,
         case: str,
@@ -434,16 +485,37 @@ class _Check:
         """
         __tracebackhide__ = True
         self.current = case
+        printed: list[str] = []
+        before = _containers(args, kwargs)
         try:
-            with time_limit(CALL_TIME_LIMIT):
-                return fn(*args, **kwargs)
+            with time_limit(CALL_TIME_LIMIT), _watched_output(printed, bool(self.secrets)):
+                result = fn(*args, **kwargs)
         except CallTimedOut:
             raise self.timed_out(case, CALL_TIME_LIMIT, given) from None
         except KeyboardInterrupt:
             self.interrupted(case)
             raise
-        except (SystemExit, GeneratorExit) as exc:
+        except Exception:
+            self._no_secret_printed(case, printed, given)
+            raise
+        except BaseException as exc:  # SystemExit, GeneratorExit, a learner's own BaseException
             raise self.escaped(case, exc, given) from None
+        self._no_secret_printed(case, printed, given)
+        changed = _changed_container(before, args, kwargs)
+        if changed:
+            raise self.fail(
+                case,
+                given=given,
+                expected="传进来的参数保持原样",
+                got=f"调用之后，{changed}",
+                why="修改了调用者传进来的参数",
+                hint=(
+                    "调用者手里的 list、dict、set 在你的函数返回后还要用：不要在原对象上 append、"
+                    "pop、sort、赋值或删除。要改就先复制一份（list(x)、dict(x)、copy.deepcopy(x)），"
+                    "在副本上改。"
+                ),
+            )
+        return result
 
     def run(
         self, case: str, fn: Callable[..., Any], *args: Any, given: Any = None, **kwargs: Any
@@ -465,7 +537,9 @@ class _Check:
         try:
             with time_limit(CALL_TIME_LIMIT):
                 return fn(*args, **kwargs)
-        except (Exception, CallTimedOut, SystemExit, GeneratorExit):  # noqa: BLE001
+        except KeyboardInterrupt:
+            raise
+        except BaseException:  # noqa: BLE001 - a hang, an exit or a learner's own BaseException
             return None
 
     def call(
@@ -682,6 +756,84 @@ class _Check:
         self._flush()
 
 
+class _Tee:
+    """A stream that keeps what is written to it and passes it on to the real one."""
+
+    def __init__(self, target: Any, seen: list[str]):
+        self._target, self._seen = target, seen
+
+    def write(self, text: Any) -> Any:
+        self._seen.append(str(text))
+        return self._target.write(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._target, name)
+
+
+@contextlib.contextmanager
+def _watched_output(seen: list[str], active: bool) -> Iterator[None]:
+    """Keep what the block prints (stdout and stderr) in ``seen``, still showing it; nothing when
+    not ``active``."""
+    if not active:
+        yield
+        return
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Tee(out, seen), _Tee(err, seen)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _containers(args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[Any, tuple[Any, Any]]:
+    """Deep copies of the plain lists, dicts and sets among a call's arguments, to find out
+    afterwards whether the learner's code changed one (``_changed_container``)."""
+    kept: dict[Any, tuple[Any, Any]] = {}
+    for where, value in [*enumerate(args), *kwargs.items()]:
+        if type(value) in (list, dict, set):
+            try:
+                kept[where] = (value, copy.deepcopy(value))
+            except Exception:  # noqa: BLE001 - an argument that cannot be copied is not watched
+                continue
+    return kept
+
+
+def _changed_container(
+    kept: dict[Any, tuple[Any, Any]], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> str | None:
+    """How the learner's code changed a list, dict or set argument, in words; None when none."""
+    for where, (value, copied) in kept.items():
+        name = f"第 {where + 1} 个参数" if isinstance(where, int) else f"参数 {where}"
+        try:
+            if isinstance(copied, set):
+                if value != copied:
+                    added, removed = (
+                        sorted(map(repr, value - copied)),
+                        sorted(map(repr, copied - value)),
+                    )
+                    return f"{name}（一个 set）被修改了：" + "，".join(
+                        part
+                        for part in (
+                            f"多了 {'、'.join(added[:5])}" if added else "",
+                            f"少了 {'、'.join(removed[:5])}" if removed else "",
+                        )
+                        if part
+                    )
+                continue
+            difference = value_difference(copied, value)
+        except Exception:  # noqa: BLE001 - a value that cannot be compared is not judged
+            continue
+        if difference:
+            return f"{name}被修改了：{difference}"
+    return None
+
+
+def _mask(secret: str) -> str:
+    """A secret for a message: its first and last characters only."""
+    keep = max(1, min(3, len(secret) // 4))
+    return f"{secret[:keep]}…{secret[-keep:]}（{len(secret)} 个字符）"
+
+
 def exercise(fn: Callable[..., None]) -> Callable[..., None]:
     """Make ``fn(check, answer, …)`` the checker ``name(answer, …)``: it gets a fresh ``_Check``,
     and any exception other than ``ExerciseFailed`` — a bug in the checker itself — still reaches
@@ -716,6 +868,8 @@ def exercise(fn: Callable[..., None]) -> Callable[..., None]:
                 f" {_brief(str(exc), 200)}）。\n"
                 "  提示：这多半是检查程序没有料到你返回的值；先按练习说明核对返回值的类型和结构。"
             ) from exc
+        except BaseException as exc:  # a learner's own BaseException subclass, raised outside call
+            raise check.escaped(check.current or "第一个", exc) from None
 
     del run.__wrapped__  # the signature a learner sees is (answer), not (check, answer)
     return run

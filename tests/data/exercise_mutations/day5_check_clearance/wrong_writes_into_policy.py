@@ -31,5 +31,5 @@ def check_clearance(call, user, policy):
         return "deny", None, "检查出错"
 
 
-FAILS_AT = "不改动传进来的 policy"
+FAILS_AT = "修改了调用者传进来的参数"
 ARGS = (check_clearance,)

@@ -1,0 +1,33 @@
+"""When one tool call raises, reports it and ``break``s out of the calls loop: the calls after it in
+the same reply get no tool message at all (every call must get exactly one)."""
+
+FAILS_AT = "dispatch 自己抛出异常"
+
+from handwritten_agent.tools import ToolResult
+
+
+def run_loop(client, registry, user_message, max_steps=5):
+    messages = [{"role": "user", "content": user_message}]
+    for _ in range(max_steps):
+        try:
+            reply = client.complete(messages, tools=registry.schemas())
+        except Exception:  # noqa: BLE001
+            return "error", messages
+        if not reply.tool_calls:
+            if not (reply.content or "").strip():
+                return "error", messages
+            messages.append(reply.to_message())
+            return "final", messages
+        messages.append(reply.to_message())
+        for call in reply.tool_calls:
+            try:
+                result = registry.dispatch(call.name, call.arguments)
+            except Exception as exc:  # noqa: BLE001
+                result = ToolResult.fail(f"工具 {call.name} 出错：{type(exc).__name__}: {exc}")
+                messages.append({"role": "tool", "tool_call_id": call.id, "content": result.to_content()})
+                break
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": result.to_content()})
+    return "max_steps", messages
+
+
+ARGS = (run_loop,)
