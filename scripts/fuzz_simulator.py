@@ -331,12 +331,22 @@ def _tool_spec(tool: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def toolsets(sets: int, seed: int, first: int = 0) -> None:
+def toolsets(
+    sets: int,
+    seed: int,
+    first: int = 0,
+    domains: list[tuple[str, str]] | None = None,
+    name: str = "toolsets.json",
+) -> None:
+    """Invent ``sets`` tool sets from ``domains`` (default ``DOMAINS``) starting at ``first``, and
+    write them to ``name`` under ``tests/data/fuzz/``.
+    """
     client = _client()
-    path = OUT / "toolsets.json"
+    path = OUT / name
     # sets made earlier are kept (a long run can be done a few domains at a time)
     out: list[dict[str, Any]] = json.loads(path.read_text())["sets"] if first else []
-    for number, (domain, language) in enumerate(DOMAINS[first : first + sets], start=first):
+    domains = domains or DOMAINS
+    for number, (domain, language) in enumerate(domains[first : first + sets], start=first):
         this_seed = seed + 100 * number
         made = _ask(
             client,
@@ -401,7 +411,7 @@ def toolsets(sets: int, seed: int, first: int = 0) -> None:
             f"{domain}: {len(tools)} tools, {len(requests)} requests kept, {dropped} dropped",
             file=sys.stderr,
         )
-        _write("toolsets.json", {"model": client.model, "temperature": TEMPERATURE, "sets": out})
+        _write(name, {"model": client.model, "temperature": TEMPERATURE, "sets": out})
 
 
 def _write(name: str, data: dict[str, Any]) -> None:
@@ -420,6 +430,13 @@ def main() -> None:
     t.add_argument("--sets", type=int, default=3)
     t.add_argument("--seed", type=int, default=5000)
     t.add_argument("--first", type=int, default=0, help="the first domain (keeps the sets before)")
+    t.add_argument(
+        "--domain",
+        action="append",
+        metavar="DOMAIN:LANGUAGE",
+        help="a domain of your own instead of DOMAINS (repeat), e.g. 牙科诊所:中文",
+    )
+    t.add_argument("--out", default="toolsets.json", help="the file under tests/data/fuzz/")
     sub.add_parser("refilter", help="apply the current value check to paraphrases.json")
     args = parser.parse_args()
     if args.what == "refilter":
@@ -427,7 +444,8 @@ def main() -> None:
     elif args.what == "paraphrases":
         paraphrases(args.per_request, args.limit, args.seed)
     else:
-        toolsets(args.sets, args.seed, args.first)
+        domains = [tuple(d.rsplit(":", 1)) for d in args.domain] if args.domain else None
+        toolsets(args.sets, args.seed, args.first, domains, args.out)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,13 @@ def _load(name: str) -> dict[str, Any]:
 
 
 PARAPHRASES = _load("paraphrases.json")
+# Tool sets whose failures were read and fixed by kind (toolsets_2.json was held out when it was
+# made: 7 of 22 handled before the kinds it showed were fixed).
 TOOLSETS = _load("toolsets.json")
+TOOLSETS["sets"] = TOOLSETS["sets"] + _load("toolsets_2.json")["sets"]
+# Tool sets made after the last rule change, in domains of their own, and scored before anyone read
+# their requests: the figure for tools and words the rules were not written against.
+HELDOUT = _load("heldout_toolsets.json")
 
 
 def score_paraphrase(item: dict[str, Any]) -> tuple[str, list[str]]:
@@ -127,7 +133,12 @@ def scored() -> dict[str, list[tuple[str, str, list[str]]]]:
         for toolset in TOOLSETS["sets"]
         for item in toolset["requests"]
     ]
-    return {"paraphrases": paraphrased, "invented": invented}
+    heldout = [
+        (item["request"], *score_invented(toolset, item))
+        for toolset in HELDOUT["sets"]
+        for item in toolset["requests"]
+    ]
+    return {"paraphrases": paraphrased, "invented": invented, "heldout": heldout}
 
 
 # the problems the scorers name, by kind: an action that should not have happened (or happened
@@ -171,6 +182,8 @@ def test_the_sets_are_large_and_were_made_by_a_model_with_seeds():
     assert len(TOOLSETS["sets"]) >= 3
     assert {s["language"] for s in TOOLSETS["sets"]} >= {"中文", "English"}
     assert all(s["requests"] for s in TOOLSETS["sets"])
+    assert HELDOUT["temperature"] > 0 and len(HELDOUT["sets"]) >= 3
+    assert not {s["domain"] for s in HELDOUT["sets"]} & {s["domain"] for s in TOOLSETS["sets"]}
 
 
 # Violations found and not yet fixed, each with what goes wrong. The list may only shrink: a new
@@ -179,7 +192,7 @@ def test_the_sets_are_large_and_were_made_by_a_model_with_seeds():
 KNOWN_VIOLATIONS: dict[str, str] = {}
 
 
-@pytest.mark.parametrize("kind", ["paraphrases", "invented"])
+@pytest.mark.parametrize("kind", ["paraphrases", "invented", "heldout"])
 def test_no_wrong_side_effect_and_no_false_claim(kind):
     bad = {
         text: (verdict, problems)
@@ -203,7 +216,11 @@ def test_the_classification_catches_planted_violations():
 
 def test_the_readme_states_the_measured_figures():
     text = README.read_text(encoding="utf-8")
-    for kind, label in (("paraphrases", "改写"), ("invented", "新工具集")):
+    for kind, label in (
+        ("paraphrases", "改写"),
+        ("invented", "新工具集"),
+        ("heldout", "留出工具集"),
+    ):
         f = figures(scored()[kind])
         rate = round(100 * f["handled"] / f["total"])
         said = re.search(rf"{label}\s*(\d+)\s*条.*?办成\s*(\d+)%", text)

@@ -584,7 +584,7 @@ def _done_phrase(item: AnswerItem, lang: str) -> str:
         what = _done_verb(str(item.spec.get("description", "") or ""), tool.action, lang)
         values = "，" if lang == "zh" else ", "
         subject = values.join(
-            f"{field_label(name, lang) or name} {show_value(value)}"
+            f"{_said_label(item.spec, name, lang)} {show_value(value)}"
             for name, value in said.items()
             if isinstance(value, (str, int, float)) and not isinstance(value, bool)
         )
@@ -595,6 +595,20 @@ def _done_phrase(item: AnswerItem, lang: str) -> str:
         subject = subject_phrase(item.spec, said, lang, with_text=False)
         return f"已{join_words(verb, obj)}" + (f"（{subject}）" if subject else "")
     return f"Done — {action_phrase(item.spec, said, lang)}"
+
+
+def _said_label(spec: dict[str, Any], name: str, lang: str) -> str:
+    """How an argument is named back to the user: in Chinese, the head of the parameter's own
+    Chinese description ("收件人姓名" of "收件人姓名（例如 张三）"); else the name as a reader
+    says it.
+    """
+    if lang == "zh":
+        properties = (spec.get("parameters") or {}).get("properties") or {}
+        described = str((properties.get(name) or {}).get("description") or "")
+        head = re.match(rf"[{CJK_RANGE}]{{2,8}}(?=[，,。；;（(：:\s]|$)", described)
+        if head:
+            return head.group(0)
+    return field_label(name, lang) or name
 
 
 def _result_fields(value: Any, out: dict[str, list[Any]], depth: int = 0) -> None:

@@ -162,6 +162,14 @@ WORDS: dict[str, tuple[str, str]] = {
     "used": ("已用", "used"),
     "available": ("可用", "available"),
     "last": ("最近", "last"),
+    "first_name": ("名", "first name"),
+    "given_name": ("名", "given name"),
+    "last_name": ("姓", "last name"),
+    "family_name": ("姓", "family name"),
+    "surname": ("姓", "surname"),
+    "full_name": ("姓名", "full name"),
+    "phone_number": ("电话号码", "phone number"),
+    "mobile_number": ("手机号码", "mobile number"),
     "latest": ("最新", "latest"),
     "next": ("下一", "next"),
     "first": ("第一", "first"),
@@ -1015,6 +1023,9 @@ def field_label(name: str, lang: str, extra: Mapping[str, str] | None = None) ->
     会议室编号"), used before the table in Chinese."""
     if re.search(f"[{CJK_RANGE}]", name):
         return name
+    counted = _numbered(name, lang, extra)
+    if counted:
+        return counted
     if lang == "zh" and extra:
         return _label_with(name, extra)
     raw = words_of(name)
@@ -1039,6 +1050,28 @@ def field_label(name: str, lang: str, extra: Mapping[str, str] | None = None) ->
         return "".join(front + rest)
     parts = [(WORDS.get(w) or WORDS.get(stem(w)) or ("", w))[1] or w for w in words]
     return " ".join(p for p in parts if p)
+
+
+NUMBER_WORDS = frozenset({"number", "no", "nr"})
+
+
+def _numbered(name: str, lang: str, extra: Mapping[str, str] | None) -> str:
+    """``order_number`` is the order's number (订单号), ``number_of_guests`` a count (客人数);
+    "" for any other name, and for one the table or the schema's words name as a whole."""
+    raw = [w for w in words_of(name) if w != "of"]
+    if len(raw) < 2 or "_".join(raw) in WORDS or (extra and "_".join(raw) in extra):
+        return ""
+    if raw[-1] in NUMBER_WORDS and raw[0] not in NUMBER_WORDS:
+        head = field_label("_".join(raw[:-1]), lang, extra)
+        if lang != "zh":
+            return f"{head} number" if head else ""
+        return f"{head}号" if head and re.search(f"[{CJK_RANGE}]", head) else ""
+    if raw[0] == "number" and "of" in words_of(name):
+        head = field_label("_".join(raw[1:]), lang, extra)
+        if lang != "zh":
+            return f"number of {head}" if head else ""
+        return f"{head}数" if head and re.search(f"[{CJK_RANGE}]", head) else ""
+    return ""
 
 
 def _label_with(name: str, extra: Mapping[str, str]) -> str:

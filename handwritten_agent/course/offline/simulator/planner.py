@@ -895,6 +895,12 @@ def _said_in_calls(text: str, results: list[tuple[PlannedCall, str]]) -> bool:
         for value in call.arguments.values()
     ):
         return True  # "RS5521，…": the part is an argument as it stands
+    for call, _ in results:
+        for value in call.arguments.values():
+            if isinstance(value, str) and len(value) >= 3 and value in words:
+                label = re.sub(r"\s*(?:是|为|改为|[:：=])\s*$", "", words.replace(value, "", 1))
+                if len(label.strip()) <= 8:
+                    return True  # "电子邮件为 a@b.com": a label and the argument's value
     numbers = find_numbers(text)
     if not numbers:
         return False

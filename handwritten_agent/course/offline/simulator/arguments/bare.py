@@ -6,7 +6,9 @@ name, a breed, a library's id): read from how the request itself names them.
 - by shape: an id parameter takes the one code of letters and digits the request holds ("图书馆
   L123"), or digits a number label introduces ("订单号 12345"); an example's shape with other
   letters ("例如 AB1234" → CD5678) when its own letters are nowhere;
-- by position: the name right after the tool's own verb ("注册小花，…") goes to the object's name.
+- by position: the name right after the tool's own verb ("注册小花，…") goes to the object's name;
+- in two parts: a whole name the request introduces ("名为 Alice Smith", "叫欧阳娜娜") fills a
+  given-name and a family-name parameter (first_name / last_name, 名 / 姓氏).
 
 Left out: a value the request gives with none of these (then it is asked for, never guessed).
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from ..lexicon import SURNAMES
 from ..text import CJK_RANGE
 from .entities import Span
 from .freetext import label_tokens
@@ -133,3 +136,48 @@ def people(text: str) -> list[tuple[str, Span]]:
         return []
     found = [(m.group(1), m.span(1)) for m in _ADDRESSED.finditer(text)]
     return found or [(m.group(0), m.span()) for m in _LATIN_NAME.finditer(text)]
+
+
+# --- a whole name for a given-name and a family-name parameter ------------------------------------
+
+_GIVEN = re.compile(r"\b(?:first|given|fore)\b|^名$|名字（不含姓）", re.I)
+_FAMILY = re.compile(r"\b(?:last|family|sur)\b|\bsurname\b|^姓$|姓氏", re.I)
+_COMPOUND_SURNAMES = (
+    *("欧阳", "司马", "诸葛", "上官", "东方", "皇甫", "尉迟"),
+    *("公孙", "慕容", "长孙", "宇文", "司徒", "夏侯", "令狐"),
+)
+_WHOLE_LATIN = r"[A-Z][a-z]+(?:[ \-][A-Z][a-z]+)+"
+_FULL_NAME = re.compile(
+    rf"(?:名为|名叫|叫做?|姓名(?:是|为)|名字(?:是|叫)|\bnamed|\bcalled|\bname is)\s*"
+    rf"({_WHOLE_LATIN}|[{CJK_RANGE}]{{2,4}}?)(?=的|，|,|。|；|;|、|\s|$)"
+)
+
+
+def name_pair(params: list[Param]) -> tuple[Param, Param] | None:
+    """The (given name, family name) parameters of a tool that asks for a name in two parts."""
+
+    def said(param: Param) -> str:
+        return " ".join([*split_words(param.name), param.description or ""])
+
+    given = [p for p in params if _GIVEN.search(said(p)) and NAME_WORDS.search(said(p))]
+    family = [p for p in params if _FAMILY.search(said(p)) and p not in given]
+    return (given[0], family[0]) if len(given) == 1 and len(family) == 1 else None
+
+
+def full_name(text: str) -> tuple[str, str, Span] | None:
+    """(given, family, span) of the one whole name the request introduces ("名为 Alice Smith",
+    "叫欧阳娜娜"); None when it introduces none or several."""
+    found = [(m.group(1), m.span(1)) for m in _FULL_NAME.finditer(text)]
+    if len(found) != 1:
+        return None
+    name, span = found[0]
+    if re.match(_WHOLE_LATIN, name):
+        parts = re.split(r"\s+", name)
+        return " ".join(parts[:-1]), parts[-1], span
+    family = next((s for s in _COMPOUND_SURNAMES if name.startswith(s) and len(name) > len(s)), "")
+    family = family or (name[0] if name[0] in SURNAMES and len(name) >= 2 else "")
+    return (name[len(family) :], family, span) if family else None
+
+
+def split_words(name: str) -> list[str]:
+    return [w.lower() for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name) if w]

@@ -147,6 +147,7 @@ class _Filler:
         self.pairs()
         self.currencies()
         self.datetimes()
+        self.name_parts()
         for param in self.of_kind("enum", "pattern", "city", "person", "literal"):
             if self.kinds[param.name] == "enum" and yes_no_enum(param):
                 self.yes_no(param)
@@ -669,6 +670,19 @@ class _Filler:
         if len(found) > 1 and self.fanout is None and kind in ("pattern", "city", "person"):
             self.fanout = (param.name, found)  # "北京和上海" → one call per city
         self.values[param.name] = found[0]
+
+    def name_parts(self) -> None:
+        """A whole name into a given-name and a family-name parameter (``bare.name_pair``)."""
+        pair = bare.name_pair([p for p in self.params if p.name not in self.values])
+        if pair is None:
+            return
+        here = bare.full_name(self.segment)  # spans are of the segment; the context lends none
+        found = here or bare.full_name(self.context)
+        if found:
+            given, family, span = found
+            self.values[pair[0].name], self.values[pair[1].name] = given, family
+            if here:
+                self.used_spans.append(span)
 
     def bare(self) -> None:
         """String parameters of no known kind, and ids whose example's letters are nowhere (see
