@@ -232,7 +232,8 @@ def answer_from_known(
 
 
 def _from_known(found: list[str], zh: bool) -> Plan:
-    facts = "；".join(_second_person(line).rstrip("。.") for line in found)
+    bullet = re.compile(r"^\s*(?:[-*•·]|\d+[.、])\s*")  # a summary's list marks are not said
+    facts = "；".join(_second_person(bullet.sub("", line)).rstrip("。.；;") for line in found)
     return Plan(
         [],
         f"根据你之前告诉我的：{facts}。" if zh else f"From what you told me earlier: {facts}.",
