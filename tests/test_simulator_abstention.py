@@ -8,33 +8,19 @@ what the answer does not claim.
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import datetime
 from typing import Any
 
 import pytest
 
-from handwritten_agent.course.offline.backend import ChatRequest
 from handwritten_agent.course.offline.simulator import CourseSimulator
 from handwritten_agent.course.offline.simulator.vocabulary import expand, is_question
+from tests.simkit import fn, run_request
 
 SIMULATOR = CourseSimulator(now=datetime(2026, 3, 12, 14, 30))
 ACKNOWLEDGED = re.compile(r"好的，知道了|noted", re.I)
 NO_TOOL = re.compile(r"没有能做这件事|none of the \d+ tools")
-
-
-def fn(
-    name: str, description: str, properties: dict[str, Any], required: list[str]
-) -> dict[str, Any]:
-    return {
-        "type": "function",
-        "function": {
-            "name": name,
-            "description": description,
-            "parameters": {"type": "object", "properties": properties, "required": required},
-        },
-    }
 
 
 CLINIC = [
@@ -66,27 +52,7 @@ CLINIC = [
 def run(
     request: str, results: dict[str, Any] | None = None
 ) -> tuple[list[tuple[str, dict[str, Any]]], str]:
-    messages: list[dict[str, Any]] = [{"role": "user", "content": request}]
-    calls: list[tuple[str, dict[str, Any]]] = []
-    for _ in range(4):
-        completion = SIMULATOR.complete(
-            ChatRequest(model="course-sim", messages=messages, tools=CLINIC)
-        )
-        if not completion.tool_calls:
-            return calls, completion.content or ""
-        messages.append({"role": "assistant", "content": None, "tool_calls": completion.tool_calls})
-        for call in completion.tool_calls:
-            name = call["function"]["name"]
-            calls.append((name, json.loads(call["function"]["arguments"])))
-            result = (results or {}).get(name, {"success": True, "data": {}})
-            messages.append(
-                {
-                    "role": "tool",
-                    "tool_call_id": call["id"],
-                    "content": json.dumps(result, ensure_ascii=False),
-                }
-            )
-    return calls, ""
+    return run_request(SIMULATOR, CLINIC, request, results, default={"success": True, "data": {}})
 
 
 @pytest.mark.parametrize(

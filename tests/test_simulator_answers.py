@@ -24,23 +24,10 @@ from handwritten_agent.course.offline.simulator.answer import (
     read_result,
 )
 from handwritten_agent.course.offline.simulator.planner import PlannedCall, plan_turn
+from tests.simkit import tool
 
 NOW = datetime(2026, 3, 12, 14, 30)  # a Thursday
 CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
-def tool(
-    name: str, description: str, properties: dict[str, Any], required: list[str] | None = None
-) -> dict[str, Any]:
-    return {
-        "name": name,
-        "description": description,
-        "parameters": {
-            "type": "object",
-            "properties": properties,
-            "required": list(properties) if required is None else required,
-        },
-    }
 
 
 def s(description: str, **extra: Any) -> dict[str, Any]:

@@ -24,22 +24,9 @@ from handwritten_agent.course.offline.simulator.arguments.roles import (
 from handwritten_agent.course.offline.simulator.concepts import enum_family, words_for_enum
 from handwritten_agent.course.offline.simulator.planner import plan_turn
 from handwritten_agent.course.offline.simulator.text import find_quotes
+from tests.simkit import tool
 
 NOW = datetime(2026, 3, 12, 14, 30)
-
-
-def tool(
-    name: str, description: str, properties: dict[str, Any], required: list[str] | None = None
-) -> dict[str, Any]:
-    return {
-        "name": name,
-        "description": description,
-        "parameters": {
-            "type": "object",
-            "properties": properties,
-            "required": list(properties) if required is None else required,
-        },
-    }
 
 
 def enum(values: list[Any], description: str = "", **extra: Any) -> dict[str, Any]:

@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from handwritten_agent.course.offline.backend import ChatRequest
 from tests import test_simulator_generated as generated
 from tests import test_simulator_kinds2 as kinds2
+from tests.simkit import run_request
 
 DATA = Path(__file__).parent / "data" / "fuzz"
 README = Path(__file__).parents[1] / "README.md"
@@ -76,26 +76,9 @@ def _partial(act: Any, outcome: Any, read_only: set[str]) -> bool:
 
 
 def run_invented(tools: list[dict[str, Any]], request: str) -> kinds2.Outcome:
-    messages: list[dict[str, Any]] = [{"role": "user", "content": request}]
-    calls: list[tuple[str, dict[str, Any]]] = []
-    for _ in range(6):
-        completion = kinds2.SIMULATOR.complete(
-            ChatRequest(model="course-sim", messages=messages, tools=tools)
-        )
-        if not completion.tool_calls:
-            return kinds2.Outcome(calls, completion.content or "")
-        messages.append({"role": "assistant", "content": None, "tool_calls": completion.tool_calls})
-        for call in completion.tool_calls:
-            calls.append((call["function"]["name"], json.loads(call["function"]["arguments"])))
-            result = {"success": True, "data": {"status": "ok"}, "error": None}
-            messages.append(
-                {
-                    "role": "tool",
-                    "tool_call_id": call["id"],
-                    "content": json.dumps(result, ensure_ascii=False),
-                }
-            )
-    return kinds2.Outcome(calls, "")
+    ok = {"success": True, "data": {"status": "ok"}, "error": None}
+    calls, answer = run_request(kinds2.SIMULATOR, tools, request, default=ok, turns=6)
+    return kinds2.Outcome(calls, answer)
 
 
 def score_invented(toolset: dict[str, Any], item: dict[str, Any]) -> tuple[str, list[str]]:

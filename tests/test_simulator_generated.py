@@ -32,22 +32,11 @@ from typing import Any
 
 import pytest
 
-from handwritten_agent.course.offline.backend import ChatRequest
 from handwritten_agent.course.offline.simulator import CourseSimulator
+from tests.simkit import fn, run_request
 
 NOW = datetime(2026, 3, 12, 14, 30)  # a Thursday
 SIMULATOR = CourseSimulator(now=NOW)
-
-
-def fn(name: str, description: str, props: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return {
-        "type": "function",
-        "function": {
-            "name": name,
-            "description": description,
-            "parameters": {"type": "object", "properties": props, "required": required},
-        },
-    }
 
 
 def s(description: str) -> dict[str, Any]:
@@ -143,28 +132,15 @@ class Outcome:
 
 
 def run(case: Case) -> Outcome:
-    tools = TOOLSETS[case.toolset]
-    messages: list[dict[str, Any]] = [{"role": "user", "content": case.request}]
-    calls: list[tuple[str, dict[str, Any]]] = []
-    for _ in range(5):
-        completion = SIMULATOR.complete(
-            ChatRequest(model="course-sim", messages=messages, tools=tools)
-        )
-        if not completion.tool_calls:
-            return Outcome(calls, completion.content or "")
-        messages.append({"role": "assistant", "content": None, "tool_calls": completion.tool_calls})
-        for call in completion.tool_calls:
-            name = call["function"]["name"]
-            calls.append((name, json.loads(call["function"]["arguments"])))
-            result = case.results.get(name, {"success": True, "data": {}})
-            messages.append(
-                {
-                    "role": "tool",
-                    "tool_call_id": call["id"],
-                    "content": json.dumps(result, ensure_ascii=False),
-                }
-            )
-    return Outcome(calls, "")
+    calls, answer = run_request(
+        SIMULATOR,
+        TOOLSETS[case.toolset],
+        case.request,
+        case.results,
+        default={"success": True, "data": {}},
+        turns=5,
+    )
+    return Outcome(calls, answer)
 
 
 ACKNOWLEDGED = re.compile(r"好的，知道了|记下了|已记录|noted", re.I)

@@ -29,9 +29,9 @@ from typing import Any
 
 import pytest
 
-from handwritten_agent.course.offline.backend import ChatRequest
 from handwritten_agent.course.offline.simulator import CourseSimulator
-from tests.test_simulator_generated import NOT_DONE, fn, i, s
+from tests.simkit import fn, run_request
+from tests.test_simulator_generated import NOT_DONE, i, s
 
 NOW = datetime(2026, 3, 12, 14, 30)  # a Thursday afternoon
 SIMULATOR = CourseSimulator(now=NOW)
@@ -242,29 +242,12 @@ class Outcome:
 
 
 def run(case: Case) -> Outcome:
-    tools = TOOLSETS[case.toolset]
-    messages: list[dict[str, Any]] = [{"role": "user", "content": case.request}]
-    calls: list[tuple[str, dict[str, Any]]] = []
-    for _ in range(6):
-        completion = SIMULATOR.complete(
-            ChatRequest(model="course-sim", messages=messages, tools=tools)
-        )
-        if not completion.tool_calls:
-            return Outcome(calls, completion.content or "")
-        messages.append({"role": "assistant", "content": None, "tool_calls": completion.tool_calls})
-        for call in completion.tool_calls:
-            name = call["function"]["name"]
-            calls.append((name, json.loads(call["function"]["arguments"])))
-            data = case.results.get(name, LOOKUPS.get(name, {"status": "ok"}))
-            result = {"success": True, "data": data, "error": None}
-            messages.append(
-                {
-                    "role": "tool",
-                    "tool_call_id": call["id"],
-                    "content": json.dumps(result, ensure_ascii=False),
-                }
-            )
-    return Outcome(calls, "")
+    def result_of(name: str, _arguments: dict[str, Any]) -> dict[str, Any]:
+        data = case.results.get(name, LOOKUPS.get(name, {"status": "ok"}))
+        return {"success": True, "data": data, "error": None}
+
+    calls, answer = run_request(SIMULATOR, TOOLSETS[case.toolset], case.request, result_of, turns=6)
+    return Outcome(calls, answer)
 
 
 def _same(expected: Any, got: Any) -> bool:

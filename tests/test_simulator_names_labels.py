@@ -5,74 +5,42 @@ only a label and the value that went into the call never called "not understood"
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from handwritten_agent.course.offline.backend import ChatRequest
 from handwritten_agent.course.offline.simulator import CourseSimulator
 from handwritten_agent.course.offline.simulator.fieldwords import field_label
+from tests.simkit import fn, run_request
 
 SIMULATOR = CourseSimulator()
 
 
-def tool(name: str, description: str, **params: tuple[str, str]) -> dict[str, Any]:
-    return {
-        "type": "function",
-        "function": {
-            "name": name,
-            "description": description,
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    key: {"type": kind, "description": said} for key, (kind, said) in params.items()
-                },
-                "required": list(params),
-            },
-        },
-    }
-
-
 def run(tools: list[dict[str, Any]], request: str) -> tuple[list[tuple[str, dict]], str]:
-    messages: list[dict[str, Any]] = [{"role": "user", "content": request}]
-    calls: list[tuple[str, dict]] = []
-    for _ in range(4):
-        reply = SIMULATOR.complete(ChatRequest(model="course-sim", messages=messages, tools=tools))
-        if not reply.tool_calls:
-            return calls, reply.content or ""
-        messages.append({"role": "assistant", "content": None, "tool_calls": reply.tool_calls})
-        for call in reply.tool_calls:
-            calls.append((call["function"]["name"], json.loads(call["function"]["arguments"])))
-            messages.append(
-                {
-                    "role": "tool",
-                    "tool_call_id": call["id"],
-                    "content": json.dumps({"success": True, "data": {"status": "ok"}}),
-                }
-            )
-    return calls, ""
+    return run_request(
+        SIMULATOR, tools, request, default={"success": True, "data": {"status": "ok"}}
+    )
 
 
 GYM = [
-    tool(
+    fn(
         "create_member",
         "Sign up a new gym member",
         first_name=("string", "Member's first name, e.g. Anna"),
         last_name=("string", "Member's last name, e.g. Lee"),
         phone=("string", "Contact phone"),
     ),
-    tool("list_classes", "List today's group classes", day=("string", "Day of week")),
+    fn("list_classes", "List today's group classes", day=("string", "Day of week")),
 ]
 
 CLINIC = [
-    tool(
+    fn(
         "jiandang",
         "建档：给新病人建立档案",
         family_name=("string", "病人的姓氏"),
         given_name=("string", "病人的名字（不含姓）"),
     ),
-    tool("chaxun", "查询病人档案", patient_id=("string", "病人档案号")),
+    fn("chaxun", "查询病人档案", patient_id=("string", "病人档案号")),
 ]
 
 
@@ -132,7 +100,7 @@ def test_number_of_something_is_a_count_and_a_things_number_is_its_number():
 
 def test_arguments_are_named_back_with_the_tools_own_chinese_words():
     locker = [
-        tool(
+        fn(
             "cunfang",
             "登记寄存的行李",
             owner=("string", "寄存人姓名（例如 王芳）"),

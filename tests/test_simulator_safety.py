@@ -39,6 +39,7 @@ import pytest
 
 from handwritten_agent.course.offline.backend import ChatRequest
 from handwritten_agent.course.offline.simulator import CourseSimulator
+from tests.simkit import fn, run_request
 
 N_EXAMPLES = 600
 MAX_TURNS = 5
@@ -64,19 +65,6 @@ UNSERVABLE = [
     ("订", "今晚的酒店"),
     ("预订", "一辆出租车"),
 ]
-
-
-def fn(
-    name: str, description: str, properties: dict[str, Any], required: list[str]
-) -> dict[str, Any]:
-    return {
-        "type": "function",
-        "function": {
-            "name": name,
-            "description": description,
-            "parameters": {"type": "object", "properties": properties, "required": required},
-        },
-    }
 
 
 @dataclass
@@ -381,49 +369,35 @@ class Run:
 
 def run(request: str, world: World, seed: int, simulator: CourseSimulator = SIMULATOR) -> Run:
     rng = random.Random(seed * 7 + 1)
-    messages: list[dict[str, Any]] = [
-        {"role": "system", "content": "今天是 2026-03-12。"},
-        {"role": "user", "content": request},
-    ]
     out = Run()
-    for _turn in range(MAX_TURNS):
-        completion = simulator.complete(
-            ChatRequest(model="course-sim", messages=messages, tools=world.tools)
-        )
-        if not completion.tool_calls:
-            out.answer = completion.content or ""
-            return out
-        messages.append({"role": "assistant", "content": None, "tool_calls": completion.tool_calls})
-        for call in completion.tool_calls:
-            name, arguments = call["function"]["name"], json.loads(call["function"]["arguments"])
-            out.calls.append((name, arguments))
-            if name in world.objects:
-                result = {"success": True, "data": {"free": world.objects[name]}}
-                out.read_texts.append(json.dumps(result, ensure_ascii=False))
-            elif name in world.side_effects:
-                outcome = rng.choice(["ok", "ok", "error", "confirm", "denied"])
-                result = {
-                    "ok": {
-                        "success": True,
-                        "data": {"status": "sent", "receipt": f"R{rng.randint(100, 999)}"},
-                    },
-                    "error": {"success": False, "error": "参数不对：编号不存在"},
-                    "confirm": {"status": "need_confirmation", "message": "这个操作需要你确认"},
-                    "denied": {"success": False, "error": "用户拒绝了此操作"},
-                }[outcome]
-                if outcome == "ok":
-                    out.succeeded.append(name)
-            else:
-                result = {"success": True, "data": {"name": "王芳", "level": "gold"}}
-                out.read_texts.append(json.dumps(result, ensure_ascii=False))
-            messages.append(
-                {
-                    "role": "tool",
-                    "tool_call_id": call["id"],
-                    "content": json.dumps(result, ensure_ascii=False),
-                }
-            )
-    out.answer = ""
+
+    def result_of(name: str, _arguments: dict[str, Any]) -> dict[str, Any]:
+        """A lookup returns the world's objects; a side effect succeeds, fails, wants a
+        confirmation or is refused, as the seed says; any other read returns a person."""
+        if name in world.objects:
+            result = {"success": True, "data": {"free": world.objects[name]}}
+            out.read_texts.append(json.dumps(result, ensure_ascii=False))
+        elif name in world.side_effects:
+            outcome = rng.choice(["ok", "ok", "error", "confirm", "denied"])
+            result = {
+                "ok": {
+                    "success": True,
+                    "data": {"status": "sent", "receipt": f"R{rng.randint(100, 999)}"},
+                },
+                "error": {"success": False, "error": "参数不对：编号不存在"},
+                "confirm": {"status": "need_confirmation", "message": "这个操作需要你确认"},
+                "denied": {"success": False, "error": "用户拒绝了此操作"},
+            }[outcome]
+            if outcome == "ok":
+                out.succeeded.append(name)
+        else:
+            result = {"success": True, "data": {"name": "王芳", "level": "gold"}}
+            out.read_texts.append(json.dumps(result, ensure_ascii=False))
+        return result
+
+    out.calls, out.answer = run_request(
+        simulator, world.tools, request, result_of, turns=MAX_TURNS, system="今天是 2026-03-12。"
+    )
     return out
 
 

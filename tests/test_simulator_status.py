@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 
 from handwritten_agent.course.offline.simulator import CourseSimulator
-from tests.test_simulator_generated import fn, s
-from tests.test_simulator_times import run_request
+from tests.simkit import fn, run_request
+from tests.test_simulator_generated import s
 
 SIMULATOR = CourseSimulator(now=datetime(2026, 6, 3, 11, 0))
 

@@ -37,22 +37,9 @@ from handwritten_agent.course.offline.simulator.arguments.carry import NONE_FIT,
 from handwritten_agent.course.offline.simulator.fieldwords import field_label
 from handwritten_agent.course.offline.simulator.planner import PlannedCall, plan_turn
 from handwritten_agent.course.offline.simulator.schemawords import schema_words
+from tests.simkit import tool
 
 NOW = datetime(2026, 3, 12, 14, 30)  # a Thursday
-
-
-def tool(
-    name: str, description: str, properties: dict[str, Any], required: list[str] | None = None
-) -> dict[str, Any]:
-    return {
-        "name": name,
-        "description": description,
-        "parameters": {
-            "type": "object",
-            "properties": properties,
-            "required": list(properties) if required is None else required,
-        },
-    }
 
 
 def s(description: str, **extra: Any) -> dict[str, Any]:

@@ -18,16 +18,15 @@ Left out: times in English words ("tomorrow morning"), durations ("两小时后"
 from __future__ import annotations
 
 import itertools
-import json
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
 import pytest
 
-from handwritten_agent.course.offline.backend import ChatRequest
 from handwritten_agent.course.offline.simulator import CourseSimulator
-from tests.test_simulator_generated import GYM, VENUE, fn, i, s
+from tests.simkit import fn, run_request
+from tests.test_simulator_generated import GYM, VENUE, i, s
 
 COURIER = [
     fn(
@@ -189,31 +188,6 @@ FRESH = [
     TimeCase("venue", NOWS[0], "下周五晚上一点订篮球场 4 人", None),
 ]
 _SIMULATORS = {now: CourseSimulator(now=now) for now in NOWS}
-
-
-def run_request(
-    simulator: CourseSimulator,
-    tools: list[dict[str, Any]],
-    request: str,
-    results: dict[str, Any] | None = None,
-) -> tuple[list[tuple[str, dict[str, Any]]], str]:
-    """The calls made and the final answer, each tool answering from ``results`` (by name)."""
-    messages: list[dict[str, Any]] = [{"role": "user", "content": request}]
-    calls: list[tuple[str, dict[str, Any]]] = []
-    for _ in range(4):
-        completion = simulator.complete(
-            ChatRequest(model="course-sim", messages=messages, tools=tools)
-        )
-        if not completion.tool_calls:
-            return calls, completion.content or ""
-        messages.append({"role": "assistant", "content": None, "tool_calls": completion.tool_calls})
-        for call in completion.tool_calls:
-            name = call["function"]["name"]
-            calls.append((name, json.loads(call["function"]["arguments"])))
-            result = (results or {}).get(name, {"success": True, "data": {"id": "R1"}})
-            content = json.dumps(result, ensure_ascii=False)
-            messages.append({"role": "tool", "tool_call_id": call["id"], "content": content})
-    return calls, ""
 
 
 def run(case: TimeCase) -> tuple[list[tuple[str, dict[str, Any]]], str]:

@@ -11,70 +11,51 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.simkit import fn
 from tests.test_simulator_fuzz import run_invented
 
-
-def tool(name: str, description: str, **props: tuple[str, str]) -> dict[str, Any]:
-    return {
-        "type": "function",
-        "function": {
-            "name": name,
-            "description": description,
-            "parameters": {
-                "type": "object",
-                "properties": {k: {"type": t, "description": d} for k, (t, d) in props.items()},
-                "required": list(props),
-            },
-        },
-    }
-
-
 DENTAL = [
-    tool(
+    fn(
         "update_allergy",
         "更新病人的过敏记录",
         patient_name=("string", "病人姓名"),
         allergy=("string", "过敏药物"),
     ),
-    tool(
+    fn(
         "add_dentist",
         "添加一位牙医",
         dentist_name=("string", "医生名称"),
         specialty=("string", "专长科目"),
     ),
-    tool("payment_records", "病人缴费记录查询", patient_id=("string", "病人编号")),
+    fn("payment_records", "病人缴费记录查询", patient_id=("string", "病人编号")),
 ]
 WAREHOUSE = [
-    tool(
+    fn(
         "move_shelf",
         "调整货架所属的区域",
         shelf_name=("string", "货架名称"),
         zone=("string", "所属区域"),
     ),
-    tool("track_parcel", "查询包裹的物流状态", tracking_no=("string", "运单号")),
+    fn("track_parcel", "查询包裹的物流状态", tracking_no=("string", "运单号")),
 ]
 HOTEL = [
-    tool("checkout", "为客人办理退房", stay_id=("string", "入住单编号")),
-    tool("cancel_reservation", "取消客房预订", reservation_no=("string", "预订号，例如 RS1203")),
-    tool(
-        "send_sms", "给客人发短信", guest_name=("string", "客人姓名"), text=("string", "短信内容")
-    ),
+    fn("checkout", "为客人办理退房", stay_id=("string", "入住单编号")),
+    fn("cancel_reservation", "取消客房预订", reservation_no=("string", "预订号，例如 RS1203")),
+    fn("send_sms", "给客人发短信", guest_name=("string", "客人姓名"), text=("string", "短信内容")),
 ]
 GYM = [
-    tool(
+    fn(
         "book_class",
         "Book a fitness class for a member.",
         member_name=("string", "The member's name"),
         class_code=("string", "The class code"),
     ),
-    tool(
+    fn(
         "freeze_membership",
         "Freeze a membership.",
         member_id=("string", "The member id, e.g. AB1234"),
     ),
-    tool(
-        "refund_fee", "Refund a member's fee.", member_id=("string", "The member id, e.g. GM1002")
-    ),
+    fn("refund_fee", "Refund a member's fee.", member_id=("string", "The member id, e.g. GM1002")),
 ]
 
 
@@ -99,7 +80,7 @@ def test_an_id_without_an_example_is_read_by_its_shape():
     calls, answer = effects(HOTEL, "给 HT7731 或者 HT7732 办理退房")
     assert calls == [] and "？" in answer
     # a bare "编号" says not whose id it is: asked, the code is not taken for it
-    vague = [tool("checkout", "为客人办理退房", item=("string", "编号"))]
+    vague = [fn("checkout", "为客人办理退房", item=("string", "编号"))]
     calls, answer = effects(vague, "给 HT7731 办理退房")
     assert calls == [] and "编号" in answer and "？" in answer, (calls, answer)
 
@@ -153,7 +134,7 @@ def test_an_action_no_tool_does_is_named_and_a_lookup_is_never_taken_for_it():
 
 
 WAKE_UP = [
-    tool(
+    fn(
         "wake_up_call",
         "预订或取消叫醒服务",
         room=("string", "房间号，例如 1208"),

@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 from handwritten_agent.course.offline.simulator import CourseSimulator
-from tests.test_simulator_generated import fn, i, s
-from tests.test_simulator_times import run_request
+from tests.simkit import fn, run_request
+from tests.test_simulator_generated import i, s
 
 NOW = datetime(2026, 5, 20, 10, 0)
 SIMULATOR = CourseSimulator(now=NOW)

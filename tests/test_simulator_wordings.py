@@ -28,26 +28,12 @@ from handwritten_agent.course.offline.simulator.dates import (
 from handwritten_agent.course.offline.simulator.planner import plan_turn
 from handwritten_agent.scenarios.office.tools import office_tools
 from handwritten_agent.tools import ToolRegistry
+from tests.simkit import fn, run_request
 
 NOW = datetime(2026, 3, 12, 14, 30)  # a Thursday afternoon
 OFFICE = ToolRegistry(office_tools(tempfile.mktemp(suffix=".db"), "E001")).schemas()
 ACKNOWLEDGED = re.compile(r"知道了|记下了|noted", re.I)
 NO_TOOL = re.compile(r"没有能做这件事|none of the \d+ tools")
-
-
-def fn(name: str, description: str, properties: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "type": "function",
-        "function": {
-            "name": name,
-            "description": description,
-            "parameters": {
-                "type": "object",
-                "properties": properties,
-                "required": list(properties),
-            },
-        },
-    }
 
 
 def text(description: str) -> dict[str, str]:
@@ -295,21 +281,11 @@ PARTS = [
 
 def run(request: str, results: dict[str, Any]) -> tuple[list[tuple[str, dict[str, Any]]], str]:
     """The whole simulator over ``PARTS``; each tool answers with ``results[name]``."""
-    messages: list[dict[str, Any]] = [{"role": "user", "content": request}]
-    made: list[tuple[str, dict[str, Any]]] = []
-    for _ in range(5):
-        reply = SIMULATOR.complete(ChatRequest(model="course-sim", messages=messages, tools=PARTS))
-        if not reply.tool_calls:
-            return made, reply.content or ""
-        messages.append({"role": "assistant", "content": None, "tool_calls": reply.tool_calls})
-        for call in reply.tool_calls:
-            name = call["function"]["name"]
-            made.append((name, json.loads(call["function"]["arguments"])))
-            body = {"success": True, "data": results.get(name, {}), "error": None}
-            messages.append(
-                {"role": "tool", "tool_call_id": call["id"], "content": json.dumps(body)}
-            )
-    return made, ""
+
+    def result_of(name: str, _arguments: dict[str, Any]) -> str:
+        return json.dumps({"success": True, "data": results.get(name, {}), "error": None})
+
+    return run_request(SIMULATOR, PARTS, request, result_of, turns=5)
 
 
 SIMULATOR = CourseSimulator(now=NOW)
@@ -463,20 +439,8 @@ def test_a_tool_whose_description_names_the_requests_verb_is_never_said_not_to_f
 
 def test_a_clause_that_only_asks_to_look_is_no_undone_part_but_one_that_names_a_thing_is():
     def answer_after_lookup(request_text: str) -> str:
-        messages: list[dict[str, Any]] = [{"role": "user", "content": request_text}]
-        for _ in range(3):
-            reply = SIMULATOR.complete(
-                ChatRequest(model="course-sim", messages=messages, tools=BIKE)
-            )
-            if not reply.tool_calls:
-                return reply.content or ""
-            messages.append({"role": "assistant", "content": None, "tool_calls": reply.tool_calls})
-            for call in reply.tool_calls:
-                body = {"success": True, "data": {"order_id": "WX2001", "stage": "等配件"}}
-                messages.append(
-                    {"role": "tool", "tool_call_id": call["id"], "content": json.dumps(body)}
-                )
-        return ""
+        body = {"success": True, "data": {"order_id": "WX2001", "stage": "等配件"}}
+        return run_request(SIMULATOR, BIKE, request_text, default=json.dumps(body), turns=3)[1]
 
     assert "没有合适的工具" not in answer_after_lookup("WX2001 修到哪了，你给我瞅一眼呗")
     assert "「看看天气」没有合适的工具" in answer_after_lookup("查一下 WX2001，再看看天气")

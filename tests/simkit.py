@@ -1,0 +1,98 @@
+"""Helpers shared by the simulator's tests: tool schemas, and a conversation run to its answer.
+
+- ``tool``         a function schema alone (``name``, ``description``, ``parameters``), the shape
+                   ``plan_turn`` reads;
+- ``fn``           the same wrapped as a chat-completions tool (``{"type": "function", ...}``), the
+                   shape ``CourseSimulator.complete`` reads;
+- ``run_request``  one request sent to a simulator, every tool call it makes answered with a canned
+                   result, until it answers in text or the turns run out; the calls and the answer.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from handwritten_agent.course.offline.backend import ChatRequest
+from handwritten_agent.course.offline.simulator import CourseSimulator
+
+Call = tuple[str, dict[str, Any]]
+# what a tool answers: a canned result by tool name, or a function of (name, arguments)
+Results = Mapping[str, Any] | Callable[[str, dict[str, Any]], Any]
+
+# the result of a tool with no canned one, unless the caller names another
+DEFAULT_RESULT = {"success": True, "data": {"id": "R1"}}
+
+
+def tool(
+    name: str, description: str, properties: dict[str, Any], required: list[str] | None = None
+) -> dict[str, Any]:
+    """A function schema; every property is required unless ``required`` says otherwise."""
+    return {
+        "name": name,
+        "description": description,
+        "parameters": {
+            "type": "object",
+            "properties": properties,
+            "required": list(properties) if required is None else required,
+        },
+    }
+
+
+def fn(
+    name: str,
+    description: str,
+    properties: dict[str, Any] | None = None,
+    required: list[str] | None = None,
+    **params: tuple[str, str],
+) -> dict[str, Any]:
+    """``tool(...)`` wrapped as a chat-completions tool. The properties are given as JSON schemas,
+    or in short as keywords ``key=(type, description)``; every one is required unless ``required``
+    says otherwise.
+    """
+    if properties is not None and params:
+        raise TypeError("give the properties as a dict or as keywords, not both")
+    if properties is None:
+        properties = {
+            key: {"type": kind, "description": said} for key, (kind, said) in params.items()
+        }
+    return {"type": "function", "function": tool(name, description, properties, required)}
+
+
+def run_request(
+    simulator: CourseSimulator,
+    tools: list[dict[str, Any]],
+    request: str,
+    results: Results | None = None,
+    *,
+    default: Any = DEFAULT_RESULT,
+    turns: int = 4,
+    system: str | None = None,
+) -> tuple[list[Call], str]:
+    """The calls made and the final answer ("" when ``turns`` replies all call tools).
+
+    Each call is answered from ``results``: by its tool's name (``default`` for a name it lacks), or
+    by calling it with the name and the arguments. A result that is a string is the tool message as
+    it is; any other is sent as JSON. ``system``, if given, is a system message before the request.
+    """
+    messages: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
+    messages.append({"role": "user", "content": request})
+    calls: list[Call] = []
+    for _ in range(turns):
+        completion = simulator.complete(
+            ChatRequest(model="course-sim", messages=messages, tools=tools)
+        )
+        if not completion.tool_calls:
+            return calls, completion.content or ""
+        messages.append({"role": "assistant", "content": None, "tool_calls": completion.tool_calls})
+        for call in completion.tool_calls:
+            name, arguments = call["function"]["name"], json.loads(call["function"]["arguments"])
+            calls.append((name, arguments))
+            if callable(results):
+                result = results(name, arguments)
+            else:
+                result = (results or {}).get(name, default)
+            content = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
+            messages.append({"role": "tool", "tool_call_id": call["id"], "content": content})
+    return calls, ""
