@@ -77,7 +77,7 @@ from .choose import profile, unwrap_tool
 from .context import revise
 from .flaky import Flakiness
 from .gullible import follow_instructions
-from .planner import Plan, PlannedCall, completed_request, plan_turn
+from .planner import Plan, PlannedCall, answers_question, completed_request, plan_turn
 from .preflight import preflight
 from .summary import summary_reply
 from .text import language, normalize
@@ -322,7 +322,8 @@ class CourseSimulator:
         if earlier_request:
             # The user is answering our question: read their reply together with the request it
             # completes — when the reply alone asks for nothing, or asks for the same tools the
-            # completed request does ("发给 S003").
+            # completed request does ("发给 S003"); never when it is a question of its own that
+            # the request can make nothing of (``answers_question``).
             alone = plan_turn(user_text, specs, [], **plan_options)
             completed = completed_request(earlier_request, user_text)
             together = plan_turn(completed, specs, [], **plan_options)
@@ -330,6 +331,12 @@ class CourseSimulator:
                 alone.kind == "fallback"
                 or together.kind == "call"
                 and {c.name for c in alone.calls} <= {c.name for c in together.calls}
+            ) and answers_question(
+                earlier_request,
+                user_text,
+                lambda text: (
+                    together if text == completed else plan_turn(text, specs, [], **plan_options)
+                ),
             ):
                 user_text = completed
         plan = plan_turn(user_text, specs, results, **plan_options)

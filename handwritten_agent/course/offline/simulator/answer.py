@@ -17,7 +17,12 @@ label:
   confirmation, or refused, is reported as not done, with the reason;
 - a change is described by the arguments its result does not contradict: a field of the result with
   the same name and another value ("start": 16:30 for a 15:00 request) is said from the result,
-  never the request.
+  never the request;
+- a status in the result ("status": "ok", "ok": true) says whether the call worked, never a fact
+  about what the call named ("王芳正常"): after a change it is what "已…" says, with the tool's own
+  words for a verb the simulator does not know ("已执行“晋升员工”"); a lookup's "ok" is dropped; a
+  status it cannot read is said as one ("状态为 granted"). A tool that says it reports a status
+  ("查询服务器状态") has it said as what it found.
 
 Several questions make one sentence of clauses joined by "；". Answers are in the request's language
 (Chinese or English). Statuses are read in ``results``.
@@ -29,7 +34,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .actions import tool_action
@@ -37,7 +43,15 @@ from .arguments.carry import object_names
 from .choose import profile
 from .expressions import number_from_result
 from .facts import CallView, Fact, fact_phrase, join_words, read_data, show_number
-from .fieldwords import DOING_VERBS, VERBS, WORDS, action_words, field_label
+from .fieldwords import (
+    DOING_VERBS,
+    STATUS_FIELDS,
+    VERBS,
+    WORDS,
+    action_words,
+    field_label,
+    words_of,
+)
 from .grounding import NUMBER_NAME
 from .lexicon import RELATIVE_DAYS
 from .phrasing import (
@@ -290,13 +304,33 @@ def _ok_clause(item: AnswerItem, lang: str) -> Clause:
         CallView.of(item.arguments, str(item.spec.get("name", "")), item.spec),
     )
     caveat = _caveat(reading.caveats, lang)
+    tool = profile(item.spec)
     # a change is described by what the result says was done, not by what was asked for
-    asked = (
-        item.arguments if profile(item.spec).reads else _uncontradicted(item.arguments, item.raw)
-    )
+    asked = item.arguments if tool.reads else _uncontradicted(item.arguments, item.raw)
     subject = subject_phrase(item.spec, asked, lang)
+    outcome = _outcome_facts(reading.facts, item.spec)
+    if outcome and tool.reads:
+        # a lookup's "status": "ok" says the lookup worked, not that what it found is 正常
+        worked = [f for f in outcome if _says_worked(f, lookup=True)]
+        if worked and len(worked) == len(reading.facts):
+            action = action_phrase(item.spec, item.arguments, lang)
+            return Clause(
+                f"{action}成功，没有返回其他内容"
+                if lang == "zh"
+                else f"{action} succeeded and returned nothing else",
+                caveat,
+            )
+        reading.facts = [f for f in reading.facts if f not in worked]
+    elif outcome and tool.action is None:
+        # a status the verb does not explain is said as a status, after what was done ("状态为
+        # granted"), never as a word about what the call named ("小明 granted")
+        label = "状态" if lang == "zh" else "status"
+        reading.facts = [
+            replace(f, label=label) if f in outcome and not f.label and f.kind == "text" else f
+            for f in reading.facts
+        ]
     facts = select_facts(reading.facts, item.question, item.spec)
-    done = _done_phrase(item, lang)
+    done = _done_phrase(item, lang, outcome)
     if done:  # a tool that changes something: what was done first, then what the result adds
         facts = [f for f in facts if not _restates(f, item.arguments)]
         if not facts:
@@ -568,9 +602,10 @@ def _done_verb(description: str, action: str, lang: str) -> str:
     return zh if lang == "zh" else en
 
 
-def _done_phrase(item: AnswerItem, lang: str) -> str:
+def _done_phrase(item: AnswerItem, lang: str, outcome: Sequence[Fact] = ()) -> str:
     """For a tool whose name says it changes something (send, book, create …): "已预订会议室（…）" /
-    "Done — book meeting room for …".
+    "Done — book meeting room for …". ``outcome``: the result's facts that say whether the call
+    worked (``_outcome_facts``).
     """
     words = split_identifier(str(item.spec.get("name", "")))
     said = _uncontradicted(item.arguments, item.raw)
@@ -579,15 +614,19 @@ def _done_phrase(item: AnswerItem, lang: str) -> str:
         # a change the name does not say in known words (cancel_visit, a pinyin name): the
         # description says what was done, the result that it succeeded — never "正常" for "ok"
         tool = profile(item.spec)
-        if tool.reads or tool.action is None:
+        if tool.reads or tool.action is None and not outcome:
             return ""  # a lookup or a calculation: its result is the answer
-        what = _done_verb(str(item.spec.get("description", "") or ""), tool.action, lang)
         values = "，" if lang == "zh" else ", "
         subject = values.join(
             f"{_said_label(item.spec, name, lang)} {show_value(value)}"
             for name, value in said.items()
             if isinstance(value, (str, int, float)) and not isinstance(value, bool)
         )
+        if tool.action is None:
+            # a verb the simulator does not know ("晋升员工", "Archive a ticket") with a status in
+            # its result: the tool's own words say what it did, the status whether it worked
+            return _unknown_done(item.spec, subject, all(_says_worked(f) for f in outcome), lang)
+        what = _done_verb(str(item.spec.get("description", "") or ""), tool.action, lang)
         if lang == "zh":
             return f"已{what}" + (f"（{subject}）" if subject else "")
         return f"Done — {what}" + (f" ({subject})" if subject else "")
@@ -595,6 +634,86 @@ def _done_phrase(item: AnswerItem, lang: str) -> str:
         subject = subject_phrase(item.spec, said, lang, with_text=False)
         return f"已{join_words(verb, obj)}" + (f"（{subject}）" if subject else "")
     return f"Done — {action_phrase(item.spec, said, lang)}"
+
+
+# status words that can only say the call worked, whatever the tool looked up …
+_CALL_OK = {"ok", "success", "succeeded", "successful"}
+# … and, after a change, these too ("完成" of a change is the change done)
+_CHANGE_OK = _CALL_OK | {"成功", "正常", "完成", "已完成", "好了"}
+# a tool that says it reports a status: then "status" is what it found out, not the call's outcome
+_REPORTS_STATUS = re.compile(
+    r"\b(?:status|state|states|health|progress)\b|状态|健康|进度|运行情况|是否正常", re.I
+)
+_STATUS_VALUE = re.compile(rf"[A-Za-z][A-Za-z_\- ]{{0,23}}|[{CJK_RANGE}]{{1,6}}")
+
+
+def _outcome_facts(facts: list[Fact], spec: dict[str, Any]) -> list[Fact]:
+    """The facts of a result that say whether the call worked: a status field holding a status
+    word ("status": "ok", "result": "success", "state": "queued") or a success flag ("ok": true) —
+    none when the tool says it reports a status ("查询服务器状态": there "ok" is what it found).
+    """
+    name = " ".join(split_identifier(str(spec.get("name", ""))))
+    if _REPORTS_STATUS.search(f"{name} {spec.get('description', '') or ''}"):
+        return []
+    found = []
+    for fact in facts:
+        words = set(words_of(fact.field))
+        if fact.kind == "flag" and fact.truth is not None and words & _SUCCESS_WORDS:
+            found.append(fact)
+        elif (
+            fact.kind == "text"
+            and words & STATUS_FIELDS
+            and (fact.status or _STATUS_VALUE.fullmatch(fact.value))
+        ):
+            found.append(fact)
+    return found
+
+
+def _says_worked(fact: Fact, lookup: bool = False) -> bool:
+    """Whether a status fact says only that the call worked ("ok", "done", "ok": true). For a
+    lookup only the words that can mean nothing else count: a task's "completed" is found out.
+    """
+    if fact.kind == "flag":
+        return bool(fact.truth)
+    value = (fact.status or fact.value).strip().lower()
+    if lookup:
+        return value in _CALL_OK
+    return value in _CHANGE_OK or value.replace(" ", "_") in _SUCCESS_WORDS
+
+
+_DESCRIPTION_LEAD = re.compile(
+    r"^(?:(?:本|该|此|这个)?(?:工具|接口|函数)\s*[：:，,]?\s*)?(?:用于|用来|可以|可|能够|负责)?"
+)
+
+
+def _described_action(spec: dict[str, Any], lang: str) -> str:
+    """What a tool does in its own words, to say it was done: the first clause of its description
+    in the answer's language ("“晋升员工”", "archive a support ticket"), else its name.
+    """
+    name = str(spec.get("name", "") or "tool")
+    description = normalize(str(spec.get("description", "") or "")).strip()
+    first = re.split(r"[，,。；;：:（(\n]|\.(?:\s|$)", description)[0].strip()
+    if lang == "zh":
+        first = _DESCRIPTION_LEAD.sub("", first).strip()
+        if re.search(f"[{CJK_RANGE}]", first) and 2 <= len(first) <= 16:
+            return f"“{first}”"
+        return f" {name} "
+    if re.fullmatch(r"[A-Za-z][A-Za-z0-9'\- ]*", first) and len(first.split()) <= 8:
+        return first[:1].lower() + first[1:]
+    return name
+
+
+def _unknown_done(spec: dict[str, Any], subject: str, worked: bool, lang: str) -> str:
+    """A call of a tool whose verb the simulator does not know, said with the tool's own words:
+    "已执行“晋升员工”（员工姓名 王芳）" when its status says it worked, else "已调用 … " with the
+    status said after it.
+    """
+    what = _described_action(spec, lang)
+    if lang == "zh":
+        head = ("已执行" if worked else "已调用") + what
+        return head.strip() + (f"（{subject}）" if subject else "")
+    head = f"Done — {what}" if worked else f"Called {what}"
+    return head + (f" ({subject})" if subject else "")
 
 
 def _said_label(spec: dict[str, Any], name: str, lang: str) -> str:

@@ -56,7 +56,7 @@ def known_lines(messages: list[dict[str, Any]]) -> list[str]:
     """Known lines: bullet lines of memory/summary system messages, then the user's earlier
     sentences.
     """
-    last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
+    last_user = _last_user(messages)
     lines: list[str] = []
     for index, message in enumerate(messages):
         text = message_text(message)
@@ -79,6 +79,10 @@ def known_lines(messages: list[dict[str, Any]]) -> list[str]:
                 if len(s.strip()) > 1 and not _is_question(s)
             )  # what the user asked is not what they told
     return list(dict.fromkeys(line for line in lines if line))
+
+
+def _last_user(messages: list[dict[str, Any]]) -> int:
+    return max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
 
 
 def _terms(text: str) -> set[str]:
@@ -212,7 +216,10 @@ def answer_from_known(
     if _is_question(user_text):
         if found:
             return _from_known(found, zh)
-        if lines and ABOUT_USER.search(user_text) and plan.kind == "fallback":
+        earlier = any(
+            m.get("role") == "user" for m in messages[: _last_user(messages)]
+        )  # rounds before this one, though none of them told anything (a window kept questions)
+        if (lines or earlier) and ABOUT_USER.search(user_text) and plan.kind == "fallback":
             return Plan(
                 [],
                 (

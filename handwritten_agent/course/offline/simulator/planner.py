@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -93,7 +94,7 @@ from .text import (
     language,
     normalize,
 )
-from .vocabulary import TOLD
+from .vocabulary import TOLD, asks
 
 # The earlier rounds' calls and results for the turn being planned (``plan_turn(seen=…)``), read by
 # every fill.
@@ -193,6 +194,17 @@ def completed_request(earlier: str, reply: str) -> str:
     if colon:  # in brackets, so the reply stays in the clause it completes
         return f"{text[: colon.start()]}（{normalize(reply).strip()}）{text[colon.start() :]}"
     return f"{text}{joiner}{reply}"
+
+
+def answers_question(earlier: str, reply: str, plan: Callable[[str], Plan]) -> bool:
+    """Whether the user's message after our clarifying question can be its answer. A message that
+    asks something of its own ("我对什么过敏？" after "要换出哪种货币？") and adds nothing to the
+    request it would complete — read together they plan just what that request alone did — is a
+    new question: the latest message is what is answered, never the earlier request once more.
+    """
+    if not asks(normalize(reply)):
+        return True
+    return plan(completed_request(earlier, reply)) != plan(earlier)
 
 
 def split_intents(text: str) -> list[Segment]:
@@ -1072,6 +1084,7 @@ def _forced_call(
 __all__ = [
     "Plan",
     "PlannedCall",
+    "answers_question",
     "completed_request",
     "plan_turn",
     "split_intents",

@@ -568,9 +568,19 @@ def reply_text(request: ChatRequest, *, now: datetime | None = None) -> str:
             exchange.request, prompt.tools, results, parallel=False, tool_choice="auto", now=now
         )
 
-    if exchange.earlier_request and plan([]).kind == "fallback":
+    if (
+        exchange.earlier_request
+        and plan([]).kind == "fallback"
+        and _planner.answers_question(
+            exchange.earlier_request,
+            exchange.request,
+            lambda text: _planner.plan_turn(
+                text, prompt.tools, [], parallel=False, tool_choice="auto", now=now
+            ),
+        )
+    ):
         # The user is answering the question the simulator asked: read it with the request it
-        # completes.
+        # completes (a question of its own that adds nothing to that request is answered alone).
         exchange.request = _planner.completed_request(exchange.earlier_request, exchange.request)
     language = _language(exchange.request or system_text)
     for (
