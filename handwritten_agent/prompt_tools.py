@@ -15,7 +15,10 @@ work unchanged:
   times, and then raises ``PromptToolsError`` (the loop ends with that error: the broken text is
   never passed off as an answer).
 
-``ChatClient`` switches to this by itself when the server says it cannot take tools, and says so.
+``ChatClient`` switches to this by itself when the server says it cannot take tools, or when its
+chat template leaves them out (``llm.template_check``), and says so. ``calls_written_as_text`` is
+the other half of a server's template: one that shows the model the tools but does not read the
+calls the model writes back (they arrive as text, e.g. in Qwen's ``<tool_call>`` tags).
 
 Left out: streaming, ``tool_choice`` (a prompt cannot force a call; it is dropped) and structured
 outputs.
@@ -83,6 +86,22 @@ def as_prompt_messages(
     return out
 
 
+def calls_written_as_text(text: str | None, tools: Sequence[dict[str, Any]]) -> list[Any]:
+    """The tool calls a reply wrote as text although native tools were offered, read the way Day
+    2's parser reads a prompt-mode reply, with fresh ids; ``[]`` when the reply holds no call, a
+    broken one, or one naming a tool that was not offered (then it stays an answer).
+    """
+    if not text:
+        return []
+    parsed = parse_tool_calls(text)
+    offered = {(_field(tool, "function") or {}).get("name") for tool in tools}
+    if isinstance(parsed, ParseError) or not parsed:
+        return []
+    if any(call.name not in offered for call in parsed):
+        return []
+    return [call.with_id(f"call_{uuid.uuid4().hex[:24]}") for call in parsed]
+
+
 class PromptTools:
     """A ``ChatModel`` that gives ``model`` its tools through the prompt (see the module)."""
 
@@ -123,4 +142,4 @@ class PromptTools:
         )
 
 
-__all__ = ["PromptTools", "PromptToolsError", "as_prompt_messages"]
+__all__ = ["PromptTools", "PromptToolsError", "as_prompt_messages", "calls_written_as_text"]

@@ -385,6 +385,7 @@ def live_agent(
         timeout=timeout,
         backoff=0.01,
         max_wait=0.5,
+        check_template=True,  # as for any server a learner runs: drops_tools, text_tool_calls
     )
     return Agent(client, basic_registry(NOW), max_steps=MAX_STEPS, **options)
 
@@ -464,6 +465,8 @@ EXPECTED_STOPS = {
     "no_tools": "final",  # the client goes on with the tools in the prompt (Day 2's mode)
     "no_tool_parser": "final",  # the same, for vLLM's refusal
     "reasoning_model": "final",  # the loop sends neither max_tokens nor temperature
+    "drops_tools": "final",  # the template check finds it; the tools go into the prompt
+    "text_tool_calls": "final",  # the calls left as text are read with Day 2's parser
 }
 
 
@@ -494,6 +497,9 @@ def test_live_every_fault_ends_within_bounds_with_a_truthful_stop_reason(offline
         )
     if fault == "empty_reply":
         assert "空回复" in result.error
+    if fault in ("drops_tools", "text_tool_calls"):
+        ran = {record.call.name for record in result.tool_calls if record.result.success}
+        assert {"calculator", "get_current_time"} <= ran, format_run(result)
     if fault in ("server_error", "rate_limit", "slow"):
         expected = {"server_error": "HTTP 500", "rate_limit": "HTTP 429", "slow": "RequestTimeout"}[
             fault

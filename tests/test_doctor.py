@@ -241,3 +241,11 @@ def test_the_eval_command_prints_the_hint_after_a_very_low_score(
     assert main(arguments) == 0 and HINT in capsys.readouterr().out
     monkeypatch.setattr(eval_cli, "main", fake_eval(0.9))
     assert main(arguments) == 0 and HINT not in capsys.readouterr().out
+
+
+def test_the_course_servers_drops_tools_fault_fails_only_where_that_server_does() -> None:
+    with serve() as server:
+        found = verdicts(server.base_url, "course-sim:drops_tools")
+    assert found["工具定义送达"].passed is False, found["工具定义送达"].line()
+    assert "服务端模板没有把工具定义交给模型" in found["工具定义送达"].fix
+    assert found["强制调用参数"].passed is True  # a call forced by name still reaches the model

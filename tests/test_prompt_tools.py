@@ -111,3 +111,144 @@ def test_a_broken_call_is_sent_back_a_bounded_number_of_times() -> None:
     words = PromptTools(ScriptedClient(["不需要工具，答案是 5。"]))
     answer = words.complete([{"role": "user", "content": "2+3"}], registry.schemas())
     assert isinstance(answer, ChatResult) and answer.content == "不需要工具，答案是 5。"
+
+
+# -- a template that accepts the tools and drops them (llama_cpp.server's generic one) ----------
+
+
+def prompt_notes(events) -> list[str]:
+    return [event.data["note"] for event in events if event.kind == "prompt_tools"]
+
+
+def test_a_template_that_drops_the_tools_leaves_the_model_blind_without_the_check(
+    offline_server,
+) -> None:
+    client = client_for(offline_server, "course-sim:drops_tools")
+    run = Agent(client, basic_registry()).run("17 乘以 23 等于多少")
+    assert run.tool_calls == [] and client.template is None  # nothing said why
+
+
+def test_the_check_finds_a_template_that_drops_the_tools_and_the_agent_goes_on(
+    offline_server,
+) -> None:
+    client = client_for(offline_server, "course-sim:drops_tools", check_template=True)
+    events = []
+    run = Agent(client, basic_registry(), on_event=events.append).run("17 乘以 23 等于多少")
+    assert run.stop_reason == "final" and "391" in (run.answer or ""), (run.stop_reason, run.error)
+    assert [record.call.name for record in run.tool_calls] == ["calculator"]
+    verdict = client.template
+    assert verdict is not None and verdict.reaches is False
+    assert verdict.plain == verdict.with_tool and verdict.plain
+    notes = prompt_notes(events)
+    assert len(notes) == 1, notes
+    assert "聊天模板没有把工具定义交给模型" in notes[0] and "--chat_format" in notes[0]
+    assert f"prompt_tokens 从 {verdict.plain} 变成 {verdict.with_tool}" in notes[0]
+    assert "系统提示词" in notes[0] and client.tools_in_prompt
+    again = Agent(client, basic_registry(), on_event=events.append).run("100 除以 8 是多少")
+    assert "12.5" in (again.answer or "") and len(prompt_notes(events)) == 1  # checked once
+
+
+def test_a_template_that_shows_the_tools_passes_the_check_and_stays_native(offline_server) -> None:
+    client = client_for(offline_server, "course-sim", check_template=True)
+    events = []
+    run = Agent(client, basic_registry(), on_event=events.append).run("17 乘以 23 等于多少")
+    assert "391" in (run.answer or "") and prompt_notes(events) == []
+    verdict = client.template
+    assert verdict is not None and verdict.reaches is True and verdict.with_tool > verdict.plain
+    assert client.tools_in_prompt is False
+
+
+def test_a_stream_cannot_switch_so_it_says_what_it_found(offline_server, capsys) -> None:
+    client = client_for(offline_server, "course-sim:drops_tools", check_template=True)
+    messages = [{"role": "user", "content": "17 乘以 23 等于多少"}]
+    events = list(client.stream(messages, basic_registry().schemas()))
+    assert events[-1].kind == "done" and not events[-1].result.tool_calls
+    said = capsys.readouterr().out
+    assert "聊天模板没有把工具定义交给模型" in said and client.tools_in_prompt is False
+
+
+def test_servers_run_by_hand_are_checked_and_cloud_providers_are_not() -> None:
+    from handwritten_agent.config import resolve
+
+    def checks(values: dict[str, str]) -> bool:
+        return ChatClient.from_settings(resolve(values)).check_template
+
+    assert checks({"LLM_BASE_URL": "http://127.0.0.1:9/v1", "LLM_MODEL": "m"})
+    assert checks({"LLM_PROVIDER": "ollama"}) and checks({"LLM_PROVIDER": "llamacpp"})
+    assert not checks({"LLM_PROVIDER": "deepseek", "LLM_API_KEY": "sk-test-0000"})
+
+
+def test_the_verdict_is_unknown_when_the_server_reports_no_usage_or_fails() -> None:
+    from types import SimpleNamespace
+
+    from handwritten_agent.llm.template_check import PROBE_TOOL, judge, probe
+
+    def no_usage(**_: object) -> object:
+        return SimpleNamespace(usage=None)
+
+    def broken(**_: object) -> object:
+        raise RuntimeError("连接断了")
+
+    assert probe(no_usage, "m").reaches is None and probe(broken, "m").reaches is None
+    assert judge(40, 40) is False and judge(None, 40) is None
+    assert judge(40, 41, PROBE_TOOL) is False and judge(40, 400, PROBE_TOOL) is True
+
+
+# -- a template that shows the tools, and a parser that does not read the calls back ------------
+
+
+def test_calls_the_server_left_as_text_are_read_once_said_and_run(offline_server) -> None:
+    client = client_for(offline_server, "course-sim:text_tool_calls", check_template=True)
+    events = []
+    run = Agent(client, basic_registry(), on_event=events.append).run("17 乘以 23 等于多少")
+    assert run.stop_reason == "final" and "391" in (run.answer or ""), (run.stop_reason, run.error)
+    assert [record.call.name for record in run.tool_calls] == ["calculator"]
+    assert run.tool_calls[0].call.id.startswith("call_")
+    notes = prompt_notes(events)
+    assert len(notes) == 1 and "当成文字" in notes[0] and "<tool_call>" in notes[0], notes
+    assert client.template.reaches is True and client.tools_in_prompt is False
+
+
+def test_without_the_check_the_text_calls_would_pass_for_the_answer(offline_server) -> None:
+    client = client_for(offline_server, "course-sim:text_tool_calls")
+    run = Agent(client, basic_registry()).run("17 乘以 23 等于多少")
+    assert run.tool_calls == [] and "<tool_call>" in (run.answer or "")
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        (
+            '<tool_call>\n{"name": "calculator", "arguments": {"expression": "2+2"}}\n</tool_call>',
+            1,
+        ),
+        ('```json\n{"name": "calculator", "arguments": {"expression": "2+2"}}\n```', 1),
+        (
+            '{"name": "calculator", "arguments": {"expression": "1"}}\n'
+            '{"name": "calculator", "arguments": {"expression": "2"}}',
+            2,
+        ),
+        ('我来算一下：{"name": "calculator", "arguments": {"expression": "2+2"}}\n请稍等。', 1),
+        ('<tool_call>\n{"name": "delete_all", "arguments": {}}\n</tool_call>', 0),  # not offered
+        ('{"name": "calculator", "arguments": {"expression": "2+2"', 0),  # broken
+        ("二加二等于四。", 0),
+        ("", 0),
+    ],
+)
+def test_only_a_reply_that_is_nothing_but_offered_calls_is_read_as_calls(text, read) -> None:
+    from handwritten_agent.prompt_tools import calls_written_as_text
+
+    calls = calls_written_as_text(text, basic_registry().schemas())
+    assert len(calls) == read and all(call.id.startswith("call_") for call in calls)
+    assert len({call.id for call in calls}) == len(calls)
+
+
+def test_an_assistant_call_without_text_goes_out_without_a_content_key() -> None:
+    from handwritten_agent.llm.client import _wire_message
+
+    call = {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    sent = _wire_message({"role": "assistant", "content": None, "tool_calls": [call]})
+    assert sent == {"role": "assistant", "tool_calls": [call]}  # llama_cpp.server rejects null
+    kept = {"role": "assistant", "content": "先查一下。", "tool_calls": [call]}
+    assert _wire_message(kept) == kept
+    assert _wire_message({"role": "user", "content": None}) == {"role": "user", "content": None}

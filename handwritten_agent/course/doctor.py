@@ -37,6 +37,8 @@ from typing import Any
 
 import jsonschema
 
+from ..llm import template_check
+
 HINT = (
     "提示：分数很低时，先运行 python -m handwritten_agent doctor，检查这个服务端能不能真正做"
     "工具调用（有的服务端模板根本没把工具定义交给模型）。"
@@ -75,10 +77,6 @@ TOOL: dict[str, Any] = {
 REQUEST = "帮我查一下订单 XK2048 的状态，里面有 3 件商品。"
 FORCED = {"type": "function", "function": {"name": TOOL_NAME}}
 
-# a share of the schema's characters that must show up as prompt tokens (a token is at most a few
-# characters; a template that drops the tools adds none or a handful)
-MIN_GROWTH_PER_CHAR = 0.1
-
 _PLACEHOLDER = re.compile(
     r"^\s*(?:\{\{?\s*\w*\s*\}?\}|<\s*\w*\s*>|\[\s*\w*\s*\]|%[sd]|\$\{?\w+\}?|\.\.\.|…|xxx+|"
     r"string|integer|number|value|example|placeholder|none|null|todo)\s*$",
@@ -86,12 +84,9 @@ _PLACEHOLDER = re.compile(
 )
 
 TEMPLATE_FIX = (
-    "服务端模板没有把工具定义交给模型：常见原因是 llama-cpp-python 的 python -m llama_cpp.server "
-    "用了通用的 --chat_format（例如 chatml-function-calling），它不使用模型自己的工具模板，"
-    "模型看不到参数定义，只能照着格式字符串填参数。修复：改用会把工具写进模型自带模板的服务端——"
-    "课程自己的 python -m handwritten_agent serve --backend local --model 你的.gguf，"
-    "或 llama.cpp 的 llama-server --jinja，或 Ollama / vLLM（开启工具解析）；"
-    "实在不行，用第 2 天的提示词 JSON 模式，把工具写进提示词。"
+    f"服务端模板没有把工具定义交给模型。{template_check.TEMPLATE_FIX}"
+    "课程的客户端（ChatClient）发现这种情况时会自动改用第 2 天的提示词 JSON 模式，"
+    "把工具写进系统提示词，智能体照样能用，只是不再是原生工具调用。"
 )
 
 
@@ -190,10 +185,9 @@ def check_schema_seen(client: Any, model: str, state: dict[str, Any]) -> Finding
     if plain is None or with_tool is None:
         return Finding(title, None, "服务端没有返回 usage.prompt_tokens，无法判断工具定义是否送达")
     size = len(json.dumps(TOOL, ensure_ascii=False))
-    need = int(size * MIN_GROWTH_PER_CHAR)
-    growth = with_tool - plain
+    need = int(size * template_check.MIN_GROWTH_PER_CHAR)
     numbers = f"prompt_tokens 从 {plain} 变成 {with_tool}（工具定义有 {size} 个字符）"
-    if growth < need:
+    if not template_check.judge(plain, with_tool, TOOL):
         return Finding(title, False, f"加上工具定义后 {numbers}，至少应多 {need} 个", TEMPLATE_FIX)
     return Finding(title, True, f"加上工具定义后 {numbers}：模型看得到工具")
 

@@ -10,7 +10,7 @@ import socket
 import ssl
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 import openai
@@ -39,6 +39,7 @@ from .retry import (
     retry_after_seconds,
     retry_delay,
 )
+from .template_check import TEMPLATE_FIX, TEXT_CALLS_FIX, TemplateVerdict, probe
 
 # ---------------------------------------------------------------------------------------------
 # The client
@@ -63,10 +64,14 @@ class ChatClient:
         sleep: Callable[[float], None] = time.sleep,
         default_headers: Mapping[str, str] | None = None,
         prompt_fallback: bool = True,
+        check_template: bool = False,
     ):
         """``prompt_fallback``: when the server refuses native ``tools`` for this model, go on with
         the tools described in the prompt (``prompt_tools.PromptTools``, Day 2's way) instead of
-        failing; ``tools_in_prompt`` then stays True for this client."""
+        failing; ``tools_in_prompt`` then stays True for this client. ``check_template``: before
+        the first call with tools, ask the server whether its chat template shows the model the
+        schemas at all (``template_check``); when it does not, say so and use the prompt too
+        (``from_settings`` turns this on for servers a learner runs themselves)."""
         if max_retries < 0:
             raise ValueError(f"max_retries 必须是 0 或更大的整数，收到的是 {max_retries}。")
         self.base_url = base_url.rstrip("/")
@@ -83,6 +88,9 @@ class ChatClient:
         self.stream_usage = True
         self.prompt_fallback = prompt_fallback
         self.tools_in_prompt = False  # True once the server refused native tools (see complete)
+        self.check_template = check_template
+        self.template: TemplateVerdict | None = None  # the check's verdict, once made
+        self.text_calls_read = False  # True once a reply's text calls were read (and said)
         # The SDK insists on a key; servers that need none (Ollama, the course's own) accept any
         # text.
         self._sdk = openai.OpenAI(
@@ -104,6 +112,8 @@ class ChatClient:
                 "它会启动服务器并返回一个客户端。"
             )
         label = settings.preset.title if settings.preset else None
+        # a cloud provider's templates are its own business; a server run by hand may drop tools
+        kwargs.setdefault("check_template", not (settings.preset and settings.preset.requires_key))
         return cls(
             settings.base_url,
             settings.api_key,
@@ -127,14 +137,51 @@ class ChatClient:
 
         return PromptTools(_NativeOnly(self))
 
-    def _switch_to_prompt(self, exc: ToolsUnsupported, model: str) -> None:
+    def _switch_to_prompt(self, why: str) -> None:
         self.tools_in_prompt = True
-        note = (
-            f"{self.label}不接受模型 {model!r} 的原生工具调用（{exc.server_message}）："
-            "从现在起，这个客户端把工具写进系统提示词（Day 2 的方式），工具和运行都不变。"
-        )
+        note = f"{why}从现在起，这个客户端把工具写进系统提示词（Day 2 的方式），工具和运行都不变。"
         if not report("prompt_tools", note=note):  # outside a run nobody else would say it
             print(f"提示：{note}")
+
+    def _check_template(self, model: str, *, can_switch: bool) -> None:
+        """Once per client (``template_check``): whether the server's template leaves the tool
+        schemas out. If it does, say so, and switch to the prompt when ``can_switch`` and
+        ``prompt_fallback`` allow (a stream cannot: it only warns).
+        """
+        if self.check_template and not self.tools_in_prompt and self.template is None:
+            self.template = probe(self._sdk.chat.completions.create, model)
+            if self.template.reaches is False:
+                why = (
+                    f"{self.label}的聊天模板没有把工具定义交给模型 {model!r}"
+                    f"（{self.template.numbers()}），模型看不到工具。{TEMPLATE_FIX}"
+                )
+                if can_switch and self.prompt_fallback:
+                    self._switch_to_prompt(why)
+                elif not report("prompt_tools", note=why):
+                    print(f"提示：{why}")
+
+    def _read_text_calls(
+        self, result: ChatResult, tools: Sequence[dict[str, Any]], model: str
+    ) -> ChatResult:
+        """A reply that is nothing but tool calls written as text, from a server whose template
+        showed the model the tools but whose parser did not read its calls back: the calls, read
+        with Day 2's parser (said once per client)."""
+        from ..prompt_tools import calls_written_as_text  # Day 2's parser, above this module
+
+        calls = calls_written_as_text(result.content, tools)
+        if not calls:
+            return result
+        if not self.text_calls_read:
+            self.text_calls_read = True
+            note = (
+                f"{self.label}没有把模型 {model!r} 写出的工具调用解析成 tool_calls，而是当成文字"
+                f"返回了（{(result.content or '').strip()[:60]!r}）：服务端的模板把工具交给了模型，"
+                "却不认识模型写调用的格式。课程的客户端用第 2 天的解析器把这些调用读了出来，"
+                f"运行照常进行。{TEXT_CALLS_FIX}"
+            )
+            if not report("prompt_tools", note=note):
+                print(f"提示：{note}")
+        return replace(result, content=None, tool_calls=calls, finish_reason="tool_calls")
 
     # -- the two calls -----------------------------------------------------------------------
 
@@ -148,6 +195,8 @@ class ChatClient:
     ) -> ChatResult:
         """One non-streaming call. ``options`` go to the API as is (temperature, tool_choice, …)."""
         model = model or self.model
+        if tools:
+            self._check_template(model, can_switch=True)
         if tools and self.tools_in_prompt:
             return self._prompt_tools().complete(messages, tools, model=model, **options)
         params = self._params(messages, tools, model, options)
@@ -158,10 +207,12 @@ class ChatClient:
         except ToolsUnsupported as exc:
             if not (tools and self.prompt_fallback):
                 raise
-            self._switch_to_prompt(exc, model)
+            self._switch_to_prompt(
+                f"{self.label}不接受模型 {model!r} 的原生工具调用（{exc.server_message}）："
+            )
             return self._prompt_tools().complete(messages, tools, model=model, **options)
         try:
-            return result_from_completion(response)
+            result = result_from_completion(response)
         except LLMError:
             raise
         except (AttributeError, TypeError) as exc:
@@ -169,6 +220,9 @@ class ChatClient:
                 f"{self.label}的回复不是 Chat Completions 格式（读取时出现 {type(exc).__name__}）。"
                 "请检查 LLM_BASE_URL 是否指向 OpenAI 兼容接口的根地址（…/v1）。"
             ) from exc
+        if tools and self.check_template and not result.tool_calls:
+            return self._read_text_calls(result, tools, model)
+        return result
 
     def stream(
         self,
@@ -188,6 +242,8 @@ class ChatClient:
         request is sent when iteration starts.
         """
         model = model or self.model
+        if tools:
+            self._check_template(model, can_switch=False)
         params = self._params(messages, tools, model, options)
         params["stream"] = True
         asked_usage = "stream_options" not in params and self.stream_usage
@@ -459,9 +515,22 @@ def _connection_reason(exc: BaseException) -> str:
 
 
 def _wire_message(message: Any) -> Any:
-    """Accept what learners naturally append: dicts, our ChatResult, or the SDK's message object."""
+    """Accept what learners naturally append: dicts, our ChatResult, or the SDK's message object.
+
+    An assistant message with tool calls and no text is sent without ``content``, as the API
+    defines it ("required unless tool_calls is specified"): some servers (llama-cpp-python's) reject
+    ``"content": null`` with a validation error.
+    """
     if isinstance(message, ChatResult):
-        return message.to_message()
-    if hasattr(message, "model_dump") and not isinstance(message, dict):
+        message = message.to_message()
+    elif hasattr(message, "model_dump") and not isinstance(message, dict):
         return message.model_dump(exclude_none=True)
+    if (
+        isinstance(message, dict)
+        and message.get("role") == "assistant"
+        and message.get("tool_calls")
+        and "content" in message
+        and message["content"] is None
+    ):
+        return {key: value for key, value in message.items() if key != "content"}
     return message

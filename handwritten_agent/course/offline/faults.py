@@ -9,9 +9,11 @@ silently runs the fault-free simulator.
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from typing import Any
 
-from .backend import BackendError, ChatRequest
+from .backend import BackendError, ChatRequest, Completion
 
 SIMULATOR_MODEL = "course-sim"
 
@@ -38,6 +40,15 @@ FAULTS: dict[str, str] = {
     "no_tool_parser": (
         "请求一带 tools 就返回 vLLM 启动时没打开工具解析（--enable-auto-tool-choice、"
         "--tool-call-parser）时的 HTTP 400"
+    ),
+    "drops_tools": (
+        "接受 tools，却不把工具定义交给模型：像 llama_cpp.server 的通用模板"
+        "（--chat_format chatml-function-calling）那样，工具不进提示词，prompt_tokens 不变，"
+        "模型只看得到对话（按名字强制的 tool_choice 除外）"
+    ),
+    "text_tool_calls": (
+        "工具定义交给了模型，模型的调用却被当成文字返回：content 里是 <tool_call>{…}</tool_call>，"
+        "没有 tool_calls（像 llama_cpp.server 用 GGUF 自带模板、却没有工具解析器时那样）"
     ),
     "reasoning_model": (
         "像推理模型一样拒绝 max_tokens（要用 max_completion_tokens）和不是默认值 1 的 temperature"
@@ -134,3 +145,37 @@ def provider_error(chat: ChatRequest, body: dict[str, Any]) -> BackendError | No
                 code="unsupported_value",
             )
     return None
+
+
+def as_templated(chat: ChatRequest) -> ChatRequest:
+    """The request as a server's chat template hands it to the model: for ``drops_tools``, without
+    the tools unless ``tool_choice`` forces one by name (what llama-cpp-python's generic
+    ``chatml-function-calling`` template does); otherwise unchanged.
+    """
+    if "drops_tools" in chat.options and chat.tools and not isinstance(chat.tool_choice, dict):
+        return replace(chat, tools=None, tool_choice=None)
+    return chat
+
+
+def as_parsed(completion: Completion, chat: ChatRequest) -> Completion:
+    """The reply as a server's parser hands it back: for ``text_tool_calls``, the calls the model
+    made left as its text, in Qwen's ``<tool_call>`` tags, unless ``tool_choice`` forced one by
+    name; otherwise unchanged.
+    """
+    if "text_tool_calls" not in chat.options or not completion.tool_calls:
+        return completion
+    if isinstance(chat.tool_choice, dict):
+        return completion
+    text = "\n".join(
+        "<tool_call>\n"
+        + json.dumps(
+            {
+                "name": call["function"]["name"],
+                "arguments": json.loads(call["function"]["arguments"] or "{}"),
+            },
+            ensure_ascii=False,
+        )
+        + "\n</tool_call>"
+        for call in completion.tool_calls
+    )
+    return replace(completion, content=text, tool_calls=[], finish_reason="stop")

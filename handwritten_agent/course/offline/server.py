@@ -66,7 +66,14 @@ from .encoding import (
     sse_event,
     stream_chunks,
 )
-from .faults import SIMULATOR_MODEL, provider_error, split_model_name, validate_options
+from .faults import (
+    SIMULATOR_MODEL,
+    as_parsed,
+    as_templated,
+    provider_error,
+    split_model_name,
+    validate_options,
+)
 from .structured import for_backend, read_structure, shape_reply
 from .validation import decode_body, parse_request
 
@@ -313,6 +320,7 @@ def create_app(backend: Backend) -> FastAPI:
             imitated = provider_error(chat, body)  # course-sim:no_tools and the like
             if imitated is not None:
                 raise imitated
+            chat = as_templated(chat)  # course-sim:drops_tools
             meta = {
                 "response_id": completion_id(raw),
                 "model": chat.model,
@@ -337,6 +345,7 @@ def create_app(backend: Backend) -> FastAPI:
                 )
                 completion, refusal = reply.completion, reply.refusal
             completion = apply_max_tokens(apply_stop(completion, chat.stop), chat.max_tokens)
+            completion = as_parsed(completion, chat)  # course-sim:text_tool_calls
         except BackendError as error:
             return error_response(error)
         except Exception as exc:  # noqa: BLE001 - the server answers 500 and keeps running
