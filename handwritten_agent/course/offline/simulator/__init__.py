@@ -18,7 +18,8 @@ for, fills their arguments, and once results come back composes an answer from t
 - ``context``             the earlier rounds applied to this turn's plan: ``references`` (a
                           follow-up carries over the latest call's arguments; "刚才那个结果"),
                           ``known`` (memories, a summary or earlier statements in the prompt answer
-                          a question or fill an argument)
+                          a question or fill an argument; ``subjects``: what a question for
+                          a value asks about, and whether a tool provides it)
 - ``summary``             a request to summarize a conversation gets an extractive summary within
                           the budget it states
 - ``preflight``           the last look before a side effect: no past time, a stated condition

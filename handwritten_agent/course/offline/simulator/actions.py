@@ -29,6 +29,11 @@ Two more readings of a request: ``negated`` — a part that takes an action back
 不要预订", "don't email them"); and ``request_object`` — what a create/send verb acts on ("订一张明
 天去上海的*机票*"), so a booking tool for meeting rooms is not chosen to book a flight.
 
+A verb inside a relative clause describes a noun and asks for nothing ("我们约好的教练叫什么名字？",
+"订的机票", "是发给谁的"): it names no action. ``ordered_verb`` reads the verb an order opens with
+whether or not a family lists it ("帮我续借一本书" → 续借), so that a tool which does not do it is
+not chosen for it (``choose.fits_verb``) and the reply can say which verb no tool does.
+
 Left out: verbs beyond these lists, and actions a tool performs as a side effect its name and
 description do not state.
 """
@@ -39,6 +44,7 @@ import re
 from functools import lru_cache
 
 from .text import normalize, split_identifier
+from .vocabulary import members
 
 READ, SEND, EXPORT, CREATE, UPDATE, DELETE, PAY = (
     "read",
@@ -213,10 +219,34 @@ _DESCRIPTION_LEAD = re.compile(r"^[^：:。]{0,12}[：:]\s*")
 _LOOKUP_TAIL = re.compile(r"[\u4e00-\u9fff](?:查询|查看|查找|检索|一览|列表)\s*$")
 
 
+# what follows a verb that modifies a noun instead of asking for the action ("约好的教练", "订的机
+# 票", "发过的邮件", "取消了的订单"), or that asks about a past one ("是发给谁的"): a relative
+# clause — never "…的话", a condition
+_RELATIVE_AFTER = re.compile(
+    r"\s*(?:好|过|完|了|掉|到)?\s*(?:给|到|在|自)?\s*(?:谁|哪里|哪儿|哪|什么|何处)?\s*的(?!话)"
+)  # "是发给谁的": who it went to, asked after the fact
+
+
+def _verb_matches(family: str, text: str) -> list[re.Match[str]]:
+    """The matches of a family's Chinese verbs in ``text`` that ask for the action: a verb inside a
+    relative clause ("我们约好的教练叫什么名字？") describes the noun after it, it asks for nothing.
+    Lookups keep every match (their list holds question words, not only verbs)."""
+    found = list(_ZH_RE[family].finditer(text))
+    if family == READ:
+        return found
+    return [m for m in found if not _RELATIVE_AFTER.match(text, m.end())]
+
+
+def verb_at(text: str, position: int) -> bool:
+    """Whether a verb that asks for a change (订, 取消, 改成, 交给 …) starts at ``position``:
+    the end of a name written right before it ("把张伟取消…")."""
+    return any(regex.match(text, position) for family, regex in _ZH_RE.items() if family != READ)
+
+
 def request_actions(text: str) -> frozenset[str]:
     """The action families the request's verbs name (empty when it names none: "北京明天天气")."""
     text = normalize(text)
-    found = {family for family, regex in _ZH_RE.items() if regex.search(text)}
+    found = {family for family in _ZH_RE if _verb_matches(family, text)}
     found |= {family for family, regex in _EN_RE.items() if regex.search(text)}
     if CREATE in found and found & {DELETE, UPDATE}:
         # "取消我明天的会议室预订", "修改我的预订": the booking is what is cancelled or changed, not
@@ -225,10 +255,10 @@ def request_actions(text: str) -> frozenset[str]:
             m.start()
             for family in (DELETE, UPDATE)
             if family in found
-            for m in [_ZH_RE[family].search(text) or _EN_RE[family].search(text)]
+            for m in [next(iter(_verb_matches(family, text)), None) or _EN_RE[family].search(text)]
             if m
         )
-        made = _ZH_RE[CREATE].search(text) or _EN_RE[CREATE].search(text)
+        made = next(iter(_verb_matches(CREATE, text)), None) or _EN_RE[CREATE].search(text)
         if made and first < made.start():
             found.discard(CREATE)
     return frozenset(found)
@@ -239,9 +269,9 @@ def request_verbs(text: str) -> list[str]:
     text = normalize(text)
     found = [
         m.group(0)
-        for family, regex in _ZH_RE.items()
+        for family in _ZH_RE
         if family != READ
-        for m in regex.finditer(text)
+        for m in _verb_matches(family, text)
         if re.search(r"[\u4e00-\u9fff]", m.group(0))
     ]
     return [
@@ -335,6 +365,122 @@ def request_object(text: str) -> str | None:
     return None
 
 
+# what an order starts with before its verb: an id it is about, politeness, a wish
+_ORDER_LEAD = re.compile(
+    r"^(?:[A-Za-z]{1,4}-?\d{2,}\s*[，,]?\s*)?"
+    r"(?P<polite>(?:(?:请你?|麻烦你?|劳驾|帮我|帮忙|帮|给我|替我|能不能|能否|可不可以|可以|我想|我要"
+    r"|想要)\s*)*)"
+    r"(?:(?:你|想|要|再|先|就|顺便|赶紧|马上)\s*)*"
+)
+# what follows the verb of an order, whatever the verb: its object counted ("一本书") or 一下 —
+# never 了, which tells what happened ("点错了", "出现了")
+_AFTER_ORDER_VERB = re.compile(
+    r"\s*(?:一下|[一两二三四五六七八九十几\d]+\s*[个本张份条件台次间位门辆节套杯晚天周])"
+)
+# what may follow it too, when the word is known as a verb or a request word came first ("帮我续
+# 借这本书", "续借 BK1024"): 这/那, an id, or nothing more — a noun is followed by these as well
+# ("订单 OD123 …")
+_AFTER_KNOWN_VERB = re.compile(r"\s*(?:这|那|[A-Za-z]{1,4}-?\d{2,}|[。！!~]*\s*$)")
+# words that open a clause and are no verb: conditions, reasons, connectives
+_NOT_ORDER_WORDS = re.compile(
+    r"如果|要是|假如|若是|若|倘若|万一|只要|因为|由于|虽然|但是|所以|然后|还有|还是|或者|已经|刚才|之前"
+    r"|另外"
+    r"|而且|可是|不过|其实|应该"
+)
+# "把这本书续借一下": the verb after the thing, before 一下/了/掉
+_BA_ORDER = re.compile(
+    r"^(?:把|将)\s*[^，,。；;]{1,16}?([\u4e00-\u9fff]{1,2})(?:一下|了|掉)\s*[吧。！!~]*$"
+)
+# words an order may open with that are no verb ("给张三…", "这个…", "那本…")
+_NOT_VERBS = frozenset("把将给对向跟和在从这那我你他她它是有被让叫")
+_NO_VERB_STARTS = frozenset("这那我你他她它每各某哪被不没别未最太很更第")
+# a day or a time an order may open with ("今天这门课…"): no verb
+_TIME_WORD = re.compile(
+    r"[今明后昨前大]天|[今明昨]儿|[今明昨]晚|[上下中]午|早上|晚上|周[一二三四五六日天末]|星期|礼拜|现在"
+)
+# verbs that only find something out: a lookup can do what they ask
+_READING_CHARACTERS = frozenset("查看找搜读算问听数测量估比核验瞅瞧瞄")
+_READING_WORDS = re.compile(
+    r"推荐|确认|了解|解释|统计|总结|汇总|浏览|介绍|盘点|跟踪|追踪|监控|规划|对比|比较|核对|核实|分析"
+    r"|预测|估算|诊断|识别|翻译|计算|换算|折算|说明|告诉|知道"
+)
+
+
+@lru_cache(maxsize=4096)
+def ordered_verb(text: str) -> str | None:
+    """The verb a Chinese order opens with, as written, whether or not the families know it ("帮我
+    续借一本书" → 续借, "把这本书续借一下" → 续借, "LN5521 续期" → 续期); None when the request
+    does not start as an order with a verb (a question about something, a statement)."""
+    text = normalize(text).strip()
+    if _NOT_ORDER_WORDS.match(text):
+        return None  # "要是 S102 …就…", "如果…": a condition, not an order
+    lead = _ORDER_LEAD.match(text)
+    rest = text[lead.end() :]
+    ba = _BA_ORDER.match(rest)
+    if ba:
+        return ba.group(1)
+    for size in (2, 1):
+        word = rest[:size]
+        if (
+            len(word) == size
+            and re.fullmatch(r"[\u4e00-\u9fff]+", word)
+            and word not in _NOT_VERBS
+            and word[0] not in _NO_VERB_STARTS
+            and not _TIME_WORD.match(word)
+            and not _NOT_ORDER_WORDS.match(word)
+        ):
+            if _AFTER_ORDER_VERB.match(rest, size):
+                return word
+            known = bool(lead.group("polite")) or bool(
+                request_actions(word) - {READ} or (word in members(word) and _is_verb(word))
+            )
+            if known and _AFTER_KNOWN_VERB.match(rest, size):
+                return word
+    known = sorted(
+        (
+            m
+            for m in members(rest[:4])
+            if len(m) >= 2
+            and rest.startswith(m)
+            and _is_verb(m)
+            and not re.match(r"[号单码表费人]", rest[len(m) : len(m) + 1])
+        ),
+        key=len,
+    )  # "续借三体": a verb of the vocabulary, whatever follows it (not a noun: "注册表")
+    return known[-1] if known else None
+
+
+def _is_verb(word: str) -> bool:
+    """A vocabulary word that is a verb: its synonyms hold one a family lists ("续借" with 延期,
+    extend), not a noun ("客户", "图书")."""
+    return any(
+        (member.isascii() and member in NAME_VERBS)
+        or any(regex.search(member) for family, regex in _ZH_RE.items() if family != READ)
+        for member in members(word)
+    )
+
+
+# verbs of looking something up the lookup family leaves to the request's other words
+_TEXT_VERB_WORDS = re.compile(r"搜一?搜|查一?查|找一?找|看一?看|瞧一?瞧|查|找|搜|看")
+
+
+def without_reading_words(text: str) -> str:
+    """``text`` with the words that ask to find something out blanked ("去北京看看有什么车" → "去北
+    京  有  车"): what is left is what is asked about."""
+    text = _ZH_RE[READ].sub(lambda m: " " * len(m.group(0)), text)
+    return _TEXT_VERB_WORDS.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def reading_verb(verb: str) -> bool:
+    """Whether ``verb`` only asks to find something out (查, 看看, 核对, 翻译 …): a lookup may
+    answer it."""
+    return (
+        bool(set(verb) & _READING_CHARACTERS)
+        or bool(_READING_WORDS.search(verb))
+        or request_actions(verb) == {READ}
+    )
+
+
 def contradicts(wanted: frozenset[str], action: str | None) -> bool:
     """Whether a tool doing ``action`` is the wrong tool for a request asking for ``wanted`` (see
     the module docstring).
@@ -355,8 +501,12 @@ __all__ = [
     "contradicts",
     "is_read_only",
     "negated",
+    "ordered_verb",
+    "reading_verb",
+    "without_reading_words",
     "request_actions",
     "request_object",
     "request_verbs",
     "tool_action",
+    "verb_at",
 ]

@@ -40,6 +40,10 @@ request to look something up ("查一下 WX2001"), with an id or a listed exampl
 one lookup takes goes to that lookup. A synonym of the tool's verb counts as its verb ("买" for
 采购).
 
+An order whose verb no family lists is matched by that verb too (``fits_verb``): a lookup is not
+chosen for "帮我续借一本书" (it does not renew, and its keyword would be the order itself), nor a
+tool that borrows or reserves for a verb the vocabulary knows as renewing.
+
 Left out: learned embeddings, synonyms beyond the lexicon and ``vocabulary``, any per-tool
 special case, and word senses (a character shared by chance counts like a verb in the tie-break).
 """
@@ -59,13 +63,15 @@ from .actions import (
     READ,
     contradicts,
     is_read_only,
+    ordered_verb,
+    reading_verb,
     request_actions,
     request_object,
     request_verbs,
     tool_action,
 )
 from .arguments import classify, enum_evidence, evidence, examples_of, params_of
-from .lexicon import INTENTS, intents_in
+from .lexicon import INTENTS, NOT_TRIGGERS, intents_in
 from .text import normalize, split_identifier, stem, tokens
 from .vocabulary import asks, asks_about_state, asks_politely, expand, members, tells_state
 
@@ -133,7 +139,7 @@ _ASCII_TRIGGERS = {
 
 
 def _intent_counts(text: str) -> Counter[str]:
-    low = normalize(text).lower()
+    low = NOT_TRIGGERS.sub(" ", normalize(text).lower())
     counts: Counter[str] = Counter()
     for intent, triggers in INTENTS.items():
         counts[intent] += len(_ASCII_TRIGGERS[intent].findall(low))
@@ -266,8 +272,13 @@ def best_tool(
     ranked = rank(request, tools)
     if question:  # a question: at equal score, a lookup before a tool that changes things
         ranked.sort(key=lambda pair: (-pair[0], not pair[1].reads))
+    set_aside = 0.0  # the best score of a lookup the order's verb rules out
     for value, tool in ranked:
         if tool.name in exclude or _other_object(thing, tool):
+            continue
+        if not fits_verb(tool, request):
+            if tool.reads and not wanted:
+                set_aside = max(set_aside, value)
             continue
         if (
             contradicts(wanted, tool.action)
@@ -291,6 +302,12 @@ def best_tool(
             # it happen
             continue
         eligible.append((value, tool))
+    if eligible and not eligible[0][1].reads and eligible[0][0] <= set_aside:
+        # "退下一个房间": the lookup it fits best does not 退; a tool that changes things takes its
+        # place only when its words hold the verb ("GD778 派一下" to a tool that 派工s), never one
+        # that only comes next in line (a tool that reserves rooms)
+        verb = other_verb(request) or ""
+        eligible = [pair for pair in eligible if pair[1].reads or _holds_verb(pair[1], verb)]
     if eligible and eligible[0][0] >= MIN_SCORE:
         value, tool = eligible[0]
         rivals = close_rivals(eligible)
@@ -306,6 +323,66 @@ def best_tool(
     if not wanted or question or reading:
         return _reader_for_question(request, tools, exclude, reading)
     return None
+
+
+def fits_verb(tool: ToolProfile, request: str) -> bool:
+    """Whether ``tool`` may do what the verb of the order asks (``actions.ordered_verb``), where the
+    action families do not already tell:
+
+    - a lookup, for an order whose verb asks for more than finding something out, only when the verb
+      is its own ("帮我续借一本书" to a tool that searches the catalog: a lookup does not renew,
+      however many words it shares with the request — and its keyword would be "续借一本书");
+    - a tool that changes things, for a verb the vocabulary knows and no family lists, only when its
+      words name that verb or a synonym ("续借 BK1024" to a tool that borrows or reserves books: a
+      character shared, 借, is no verb).
+
+    A lookup set aside this way lets no tool that changes things take its place (``best_tool``):
+    "退下一个房间" fits a room listing best, and is no request to reserve one either.
+    """
+    verb = other_verb(request)
+    if verb is None:
+        return True
+    if tool.reads:
+        return does_verb(tool, verb)
+    if request_actions(request):
+        return True  # a verb a family lists: the families decide
+    if verb in members(verb):
+        return verb in members(_tool_words(tool))
+    return True
+
+
+def _holds_verb(tool: ToolProfile, verb: str) -> bool:
+    """Whether the tool's words (synonyms included) hold a character of ``verb`` that says what it
+    does ("派" in 派工, "收" in 收款 for "Record a payment"), not one that only completes it ("下"
+    of 退下)."""
+    words = _tool_words(tool)
+    return bool((set(verb) - _COMPLEMENTS) & set(f"{words} {expand(words)}"))
+
+
+# characters that complete a verb rather than say what it does ("退下", "拿掉", "交出")
+_COMPLEMENTS = frozenset("下上来去出进回过到掉完好成住开起了着一个")
+
+
+def other_verb(request: str) -> str | None:
+    """The verb the request orders when it asks for more than finding something out ("帮我续借一本
+    书" → 续借), else None (a question, a lookup, no verb at the start)."""
+    if asks(request) and not asks_politely(request):
+        return None  # "TK-5120 咋样了", "QJ3301 批了没": a question orders nothing
+    verb = ordered_verb(request)
+    return verb if verb and not reading_verb(verb) else None
+
+
+def _tool_words(tool: ToolProfile) -> str:
+    return f"{' '.join(split_identifier(tool.name))} {tool.description}"
+
+
+def does_verb(tool: ToolProfile, verb: str) -> bool:
+    """Whether ``tool`` does what ``verb`` asks: the verb (or a synonym) is its name's or its
+    description's leading verb, or the verb names the tool's main subject ("兑换" for a tool about
+    exchange rates)."""
+    words = {verb, *expand(verb).split()}
+    own = {w.lower() for w in split_identifier(tool.name)} | set(_leading_words(tool.description))
+    return bool(words & own) or bool(intents_in(verb) & tool.main_intents)
 
 
 # a question whether something should be done: advice asked for, not an order
@@ -377,7 +454,9 @@ def rivals_for(request: str, tools: list[ToolProfile]) -> list[ToolProfile]:
     ranked = [
         (v, t)
         for v, t in rank(request, tools)
-        if not contradicts(wanted, t.action) and not _other_object(thing, t)
+        if not contradicts(wanted, t.action)
+        and not _other_object(thing, t)
+        and fits_verb(t, request)
     ]
     return close_rivals(ranked) or _id_pool(request, [t for _, t in ranked])
 
@@ -431,7 +510,7 @@ def _reader_for_question(
     know. A request to look something up (``reading``) counts as a question."""
     if not asks(request) and not reading:
         return None
-    readers = [t for t in tools if t.reads and t.name not in exclude]
+    readers = [t for t in tools if t.reads and t.name not in exclude and fits_verb(t, request)]
     carrying = [
         t for t in readers if evidence(t.spec, request) > 0 or _names_an_example(t.spec, request)
     ]
@@ -441,11 +520,7 @@ def _reader_for_question(
         return None  # a request to look up ("看看天气") needs a value a lookup takes
     asked = _characters(request)
     scored = sorted(
-        (
-            (len(asked & _characters(f"{t.name} {t.description}")), t)
-            for t in tools
-            if t.reads and t.name not in exclude
-        ),
+        ((len(asked & _characters(f"{t.name} {t.description}")), t) for t in readers),
         key=lambda pair: -pair[0],
     )
     if not scored or scored[0][0] < 2:

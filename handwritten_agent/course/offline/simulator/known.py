@@ -17,6 +17,12 @@ the simulator the same ability, as three rules applied when the planner found no
    acknowledgement — instead of the fallback reply, and instead of a tool call the planner read
    into its words (a statement asks for no tool).
 
+A question for a value ("出发日期定在哪天？") is read by its subject (``subjects``): a known line
+that tells that subject's value answers it before any tool is called (a clock tells today's date,
+not the departure date); a line about another thing of the same kind ("出发日期是…" for 回程日期)
+never does; and a question about a thing of the kind people tell (同行的同事, 预算上限, 这次…) that
+nothing known answers says so, like a question about "我".
+
 Relevance is the overlap of character bigrams and words (``text.tokens``), with words that only say
 "this is a question" (多少, 什么, 记得 …) left out.
 
@@ -31,12 +37,13 @@ from collections.abc import Callable
 from typing import Any
 
 from ....messages import message_text
-from .actions import READ, request_actions
+from .actions import READ, request_actions, without_reading_words
 from .lexicon import ACTION_FORM, ASKS_FOR_SOMETHING, NOT_A_REQUEST, REQUEST_WORDS, is_small_talk
 from .lexicon import REMEMBER_PREFIX as _REMEMBER_PREFIX
 from .planner import Plan
+from .subjects import answering_line, asked_subject, head, stated_by_user
 from .summary import GROUPS, _has_name
-from .text import language, normalize, tokens
+from .text import CJK_RANGE, language, normalize, tokens
 from .vocabulary import is_question
 
 KNOWN_HEADINGS = re.compile(r"已知信息|长期记忆|摘要|记忆|known facts|memory|summary", re.I)
@@ -190,7 +197,19 @@ def answer_from_known(
     """``plan`` revised by the three rules of the module docstring."""
     zh = language(user_text) == "zh"
     lines = known_lines(messages)
+    subject = asked_subject(user_text) if _is_question(user_text) else None
+    if subject is not None and plan.kind in ("call", "clarify", "fallback"):
+        told = [line for line in lines if not _wants_something_done(line)]
+        line = answering_line(user_text, told)  # what the user said is so, not what they asked for
+        if line is not None:
+            # "出发日期定在哪天？" after "出发日期是 3 月 20 日": the user said the value; no tool
+            # tells it better (a clock tells today's date, not that one)
+            return _from_known([line], zh)
     found = relevant(user_text, lines) if lines else []
+    if subject is not None:
+        # "回程日期是哪天？" is not answered by "出发日期是 3 月 20 日": a line that lacks a word of
+        # the subject is about something else
+        found = [line for line in found if not _lacks_a_word(subject, line)]
     answers = (
         bool(found) and _coverage(user_text, found[0]) >= 0.5
     )  # the best line is about what is asked
@@ -219,7 +238,8 @@ def answer_from_known(
         earlier = any(
             m.get("role") == "user" for m in messages[: _last_user(messages)]
         )  # rounds before this one, though none of them told anything (a window kept questions)
-        if (lines or earlier) and ABOUT_USER.search(user_text) and plan.kind == "fallback":
+        about_user = ABOUT_USER.search(user_text) or stated_by_user(user_text)
+        if (lines or earlier) and about_user and plan.kind == "fallback":
             return Plan(
                 [],
                 (
@@ -238,8 +258,33 @@ def answer_from_known(
     return plan
 
 
+def _lacks_a_word(subject: str, line: str) -> bool:
+    """Whether ``line`` is about another thing of the same kind: it holds the subject's head, and
+    two adjacent characters of the subject that carry something are both missing from it ("回程" of
+    回程日期 in "出发日期是 3 月 20 日")."""
+    plain = normalize(line)
+    if head(subject) not in plain:
+        return False
+    chars = [
+        ch
+        for ch in without_reading_words(normalize(subject))
+        if re.fullmatch(f"[{CJK_RANGE}]", ch) or ch == " "
+    ]
+    return any(
+        a != " " and b != " " and a not in plain and b not in plain and not {a, b} & _NOTHING
+        for a, b in zip(chars, chars[1:])
+    )
+
+
+# characters that say nothing of what is asked about (particles, pronouns, deictics)
+_NOTHING = frozenset(
+    "的了吗呢么嘛吧啊呀哦是有在我你他她它们这那个一和与及就还都也很要想请帮给把被次本咱"
+)
+
+
 def _from_known(found: list[str], zh: bool) -> Plan:
-    bullet = re.compile(r"^\s*(?:[-*•·]|\d+[.、])\s*")  # a summary's list marks are not said
+    # a summary's list marks and group headings ("【约束】") are not said
+    bullet = re.compile(r"^\s*(?:[-*•·]|\d+[.、])\s*|^\s*【[^】]{1,8}】\s*")
     facts = "；".join(_second_person(bullet.sub("", line)).rstrip("。.；;") for line in found)
     return Plan(
         [],

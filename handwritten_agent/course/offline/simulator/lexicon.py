@@ -222,10 +222,15 @@ MATH_SYMBOLS = re.compile(
 )  # "（再）加 50 元是多少": on the result before
 
 
+# words that hold a one-character trigger in another sense ("预算" is a budget, not a sum to work
+# out; "打算" a plan): no trigger of theirs counts
+NOT_TRIGGERS = re.compile(r"预算|打算|就算|总算|算是|还算")
+
+
 @lru_cache(maxsize=4096)
 def intents_in(text: str) -> frozenset[str]:
     """The intents whose trigger words occur in ``text``."""
-    low = normalize(text).lower()
+    low = NOT_TRIGGERS.sub(" ", normalize(text).lower())
     found = set()
     for intent, triggers in INTENTS.items():
         for trigger in triggers:
@@ -429,3 +434,14 @@ NAME_STOPPERS = frozenset(
     "上下午晚早这那每周号点"
     "订约挂派办开退取预"  # "给张伟订一间": the verb after the name
 )  # "通知王强下午…": 下 starts the time, not the name
+
+# What starts right after a two-character name and is no part of it: a verb with its complement
+# ("李娜加入…", "王磊调到…", "陈晨拉进…", "把报告发给…", "改成…"), or a verb that takes the named
+# person as its doer ("何静报名…", "王磊跟进…"). A third character of a name is read only when no
+# such word starts there, so "李娜加入白名单" names 李娜, not 李娜加.
+VERB_AFTER_NAME = re.compile(
+    r"[加调拉转移放送发派交传寄迁划归挪分踢升降改设换带接领拨退搬撤推提选评列编安]"
+    r"[入到进去回出给成为至往]"
+    r"|处理|跟进|负责|对接|报名|报到|参加|参与|出席|值班|签到|签字|审批|审核|入职|离职|转正|请假"
+    r"|出差|上班|下班|加班|调休|休假|登记|注册|升级|降级|续费|缴费|付款|领取|提交|办理|预约"
+)

@@ -7,7 +7,9 @@ deterministic and lets an agent's loop converge:
 1. Split the request into intents (on ？ ; ， 然后 再 并且 顺便 … "and then", "and what …"). A
    clause that only gives content ("正文“…”", "原因是…", a bare quote) stays with the clause before
    it; a clause that takes an action back ("先别给他发短信", "不要预订") is no intent at all.
-2. Give each intent the best-scoring tool (``choose``); intents no tool fits stay as context. A
+2. Give each intent the best-scoring tool (``choose``); intents no tool fits stay as context, and
+   so does a question for a value whose subject the chosen lookup does not provide ("出发日期定在
+   哪天？" to a clock, ``subjects``). A
    later clause that asks for nothing ("…，会议室的坏了") starts no call that changes something.
    Neighbouring intents for the same tool are merged when one alone lacks arguments; an intent
    asking for the very same call as an earlier one takes its next-best tool instead. When the first
@@ -85,6 +87,7 @@ from .lexicon import REQUEST_WORDS, is_small_talk
 from .results import tool_text
 from .scope import decline_personal_data, personal_data_in_bulk, unscoped
 from .shared_examples import share_examples
+from .subjects import asked_subject, unprovided
 from .text import (
     CJK_RANGE,
     NumberMatch,
@@ -489,6 +492,8 @@ def find_intents(
             best = None
         if best is not None and position > 0 and _REASON.match(segment.text):
             best = None  # "…，因为客人改期": why, not what to do
+        if best is not None and not _provides(user_text, [segment], best[1], now):
+            best = None  # "出发日期定在哪天？" to a clock: it tells today's date, not that one
         if best is None:
             unmatched.append(segment)
         else:
@@ -497,6 +502,8 @@ def find_intents(
         # The request as a whole may still fit a tool its parts do not ("北京，明天天气" split in
         # two).
         best = best_tool(scoring_text(normalize(user_text)), tools)
+        if best is not None and not _provides(user_text, unmatched, best[1], now):
+            best = None
         if best is not None and unmatched:
             intents = [Intent(list(unmatched), best[1], best[0])]
             unmatched = []
@@ -554,6 +561,20 @@ def find_intents(
         ),
         unmatched,
     )
+
+
+def _provides(user_text: str, segments: list[Segment], tool: ToolProfile, now: datetime) -> bool:
+    """Whether a lookup provides what a question for a value asks about (``subjects``): every word
+    of its subject is the tool's, a value of the call, or a word that only asks. A tool that shares
+    some words with the question but not its subject ("出发日期" to a tool that tells the current
+    date) does not answer it."""
+    subject = asked_subject(" ".join(s.text for s in segments))
+    if subject is None or not tool.reads or not segments:
+        return True
+    intent = Intent(list(segments), tool, 0.0)
+    outcome = _fill(user_text, [intent], intent, now, has_previous=False)
+    values = [value for arguments in outcome.arguments for value in arguments.values()]
+    return not unprovided(subject, tool.spec, values)
 
 
 def _with_lookup(

@@ -25,11 +25,19 @@ import re
 from datetime import date
 from typing import Any
 
-from .actions import READ, contradicts, request_actions, request_object, request_verbs, tool_action
+from .actions import (
+    READ,
+    contradicts,
+    ordered_verb,
+    request_actions,
+    request_object,
+    request_verbs,
+    tool_action,
+)
 from .arguments import Param, evidence, examples_of, params_of
 from .arguments.params import classify, widens_when_empty
 from .choose import _other_object as other_object
-from .choose import negates, profile, rivals_for
+from .choose import fits_verb, negates, other_verb, profile, rivals_for
 from .dates import (
     ambiguous_times,
     find_dates,
@@ -56,6 +64,7 @@ from .vocabulary import (
     asks_about_state,
     expand,
     is_question,
+    members,
     tells_state,
 )
 
@@ -324,6 +333,8 @@ def _some_tool_shares_words(user_text: str, tools: list[dict[str, Any]]) -> bool
             for word in (verb, *(w for w in expand(verb).split() if len(w) >= 2))
         ]  # "缴费" to a tool that 登记…缴纳的罚款: its description names the request's verb
         action = tool_action(name, description)
+        if not fits_verb(profile(spec), user_text):
+            continue  # "续借一本书" to a tool that searches the catalog: it does not renew
         if (
             (contradicts(actions, action) and not any(word in description for word in said))
             or (action == READ and actions - {READ} and READ not in actions)
@@ -332,6 +343,11 @@ def _some_tool_shares_words(user_text: str, tools: list[dict[str, Any]]) -> bool
             # "下载文档" to a tool that deletes documents, "订机票" to one that books rooms,
             # "退款" to one that only looks payments up: another task
             continue
+        verb = other_verb(user_text)
+        if verb and not request_actions(verb) and verb in f"{description} {expand(description)}":
+            # "帮我还一本书" to a tool that returns books (归还): a verb no family lists, which the
+            # tool's words hold — it may do it
+            return True
         text = f"{' '.join(split_identifier(name))} {description}"
         own = set(tokens(text)) | set(tokens(expand(text)))
         lead = description.strip()[:2]  # "处理客房事务" for "处理一下 HT7731": its own verb
@@ -360,6 +376,20 @@ def _wanted_verb(user_text: str) -> str:
         if request_actions(m.group(0)) & actions or len(verbs) == 1
     ]
     return max(said)[1] if said else ""
+
+
+def _verb_no_tool_does(user_text: str, tools: list[dict[str, Any]]) -> str:
+    """The verb an order opens with that no family lists ("帮我续借一本书" → 续借), when it is
+    certain that no offered tool does it: every tool only looks things up, or the vocabulary knows
+    the verb and no tool's words name it or a synonym. "" otherwise: a tool that changes things in
+    words the simulator cannot place ("放弃一个入住" with a tool that cancels) may well do it."""
+    verb = other_verb(user_text)
+    if not verb or len(verb) < 2 or request_actions(verb):
+        return ""
+    profiles = [profile(spec) for spec in tools if spec.get("name")]
+    if any(fits_verb(p, user_text) for p in profiles):
+        return ""
+    return verb if verb in members(verb) or all(p.reads for p in profiles) else ""
 
 
 # a statement ("我不吃辣", "同行的是张伟", "we are five"): about the speaker, or with a verb that
@@ -459,10 +489,15 @@ def fallback_reply(
     if REMEMBER_PREFIX.match(body.strip()) and not is_question(body):
         # "请记住：我周五前要交报告": heard, and nothing is stored or run
         return "好的，知道了。" if zh else "All right, noted."
-    if _asks_for_task(body) or (
-        (not count or tools_disabled)
-        and not is_small_talk(body)
-        and (ACTION_FORM.search(body) or _ORDER_WORDS.search(body))
+    undone = _verb_no_tool_does(body, tools) if count and not tools_disabled else ""
+    if (
+        _asks_for_task(body)
+        or undone
+        or (
+            (not count or tools_disabled)
+            and not is_small_talk(body)
+            and (ACTION_FORM.search(body) or _ORDER_WORDS.search(body))
+        )
     ):  # an order in any form ("把周会挪到下午") with nothing to carry it out: said, not noted
         if zh:
             if tools_disabled:
@@ -470,7 +505,7 @@ def fallback_reply(
             elif count and _some_tool_shares_words(user_text, tools):
                 why = _NOT_UNDERSTOOD_ZH
             elif count:
-                verb = _wanted_verb(user_text)
+                verb = _wanted_verb(user_text) or undone
                 why = (
                     f"这次提供的工具里没有能{verb}的，所以这件事我做不了，什么也没做。"
                     if verb
@@ -498,7 +533,8 @@ def fallback_reply(
         count
         and not tools_disabled
         and (
-            _carries_an_id(user_text, tools)
+            ordered_verb(body)  # "我想续借《三体》": an order by its form, never noted as told
+            or _carries_an_id(user_text, tools)
             or ASKS_FOR_SOMETHING.search(user_text)
             or ACTION_DATA.search(user_text)
             or ACTION_FORM.search(user_text)

@@ -13,8 +13,9 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from ..actions import verb_at
 from ..concepts import lone_character_ok, words_for_enum
-from ..lexicon import CITIES, CURRENCIES, NAME_STOPPERS, SURNAMES
+from ..lexicon import CITIES, CURRENCIES, NAME_STOPPERS, SURNAMES, VERB_AFTER_NAME
 from ..text import CJK_RANGE, find_numbers, find_word, normalize
 from .params import Param
 
@@ -306,7 +307,11 @@ def find_people(text: str) -> list[tuple[str, Span]]:
         third = text[index + 2 : index + 3]
         length = (
             3
-            if third and re.fullmatch(f"[{CJK_RANGE}]", third) and third not in NAME_STOPPERS
+            if third
+            and re.fullmatch(f"[{CJK_RANGE}]", third)
+            and third not in NAME_STOPPERS
+            and not VERB_AFTER_NAME.match(text, index + 2)  # "李娜加入…": the verb after the name
+            and not verb_at(text, index + 2)
             else 2
         )
         before = text[index - 1 : index] if index else ""
@@ -317,3 +322,28 @@ def find_people(text: str) -> list[tuple[str, Span]]:
             else others
         ).append(entry)
     return preferred + others
+
+
+# what joins the names of several people one action is for ("张三和李四", "王芳、赵磊", "Tom and
+# Ann")
+_NAMES_JOINED = re.compile(r"\s*(?:和|跟|与|及|以及|还有|、|,|，|/|and)\s*", re.I)
+
+
+def coordinated(found: list[tuple[str, Span]], text: str) -> list[tuple[str, Span]]:
+    """The people of ``found`` one action is for: the first one, and those joined to it by 和, 、 …
+    ("通知张三和李四"). Another word that only looks like a name elsewhere in the request ("把李娜加
+    入白名单": 白名单) is no second person: one action for one person is one call."""
+    if len(found) < 2:
+        return found
+    ordered = sorted(found, key=lambda hit: hit[1])
+    first = ordered.index(found[0])
+    group = [ordered[first]]
+    for step in (-1, 1):
+        index = first
+        while 0 <= index + step < len(ordered):
+            a, b = sorted((ordered[index], ordered[index + step]), key=lambda hit: hit[1])
+            if not _NAMES_JOINED.fullmatch(text[a[1][1] : b[1][0]]):
+                break
+            index += step
+            group.append(ordered[index])
+    return sorted(group, key=lambda hit: found.index(hit))

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from .. import people
+from ..actions import ordered_verb, reading_verb
 from ..concepts import concepts_of, enum_family
 from ..dates import (
     ambiguous_times,
@@ -42,6 +43,7 @@ from .carry import NONE_FIT, value_from_results
 from .entities import (
     CLASSIFIERS,
     Span,
+    coordinated,
     excluded,
     expand_ranges,
     find_cities,
@@ -513,6 +515,8 @@ class _Filler:
         rest = blank(self.segment, taken) if taken else self.ctx.segment
         found = free_text(rest) or free_text(self.ctx.segment) or None
         if found and SEARCH_WORDS.search(param.words):
+            found = self.without_action(found)
+        if found and SEARCH_WORDS.search(param.words):
             found = without_own_words(found, self.own_words())
         if found and SAME_AS_BEFORE.search(found):
             return self.said_before(param)
@@ -529,6 +533,18 @@ class _Filler:
                 )
                 found = trimmed or found
         return found
+
+    def without_action(self, found: str) -> str | None:
+        """A search term without the order's own verb: "统计一下销量" → 销量 for a verb that finds
+        things out; none at all for one that asks for something else ("续借一本书" is what the user
+        wants done, never what to search for)."""
+        verb = ordered_verb(self.ctx.segment)
+        if not verb or not found.startswith(verb):
+            return found
+        if not reading_verb(verb) and verb not in str(self.spec.get("description", "")):
+            return None
+        rest = re.sub(r"^\s*(?:一下|下)?\s*", "", found[len(verb) :])
+        return rest or found
 
     def said_before(self, param: Param) -> str | None:
         """ "内容和上次一样": this parameter's text in the tool's last call of the conversation, or
@@ -656,7 +672,8 @@ class _Filler:
                 if e in self.segment
             ]
             found = self.take(
-                [literal] + [find_people(s) for s in self.sources[:2] + self.sources[3:]]
+                [literal]
+                + [coordinated(find_people(s), s) for s in self.sources[:2] + self.sources[3:]]
             ) or self.take([bare.people(s) for s in self.sources[1:3]])
         else:
             found = self.take(
