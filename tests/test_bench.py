@@ -159,5 +159,6 @@ def test_service_benchmark_runs_both_sides_to_the_end(tmp_path: Path) -> None:
     assert "SQLite" in figures[0]["measure"]
     if services == 3:
         assert "2 replicas" in figures[4]["measure"]
-    for figure in figures[::2]:  # each service: both sides ran every run, two rounds of three
-        assert figure["ours"]["n"] == figure["floor"]["n"] == 6 and "ratio p50" in figure["note"]
+    for figure in figures[::2]:  # each service: both sides ran every run, five rounds of three
+        assert figure["ours"]["n"] == figure["floor"]["n"] == 15 and "ratio p50" in figure["note"]
+        assert "per round p50 ratio median" in figure["note"]

@@ -19,8 +19,11 @@ that stream through ``LISTEN/NOTIFY``).
 
 The requests are read-only office questions (free rooms at a given hour, reading one email), so no
 run waits for a person; both sides report the tools each run ran, and a round whose two sides did
-different work stops the benchmark. Two rounds, the floor first and then each service, after one
-warm-up run on each service.
+different work stops the benchmark. Five rounds, each the floor first and then each service, after
+one warm-up run on each service. Besides the pooled p50 ratio, each round's own ratio (its
+service p50 over the floor p50 measured just before it) is reported, as their median and range: a
+machine that gets busier or quieter during the benchmark moves both sides of a round together, so
+the per-round ratios show how far one figure can be trusted.
 
 Left out: runs that pause for a confirmation (their time is a person's), a load balancer in front
 of the replicas, and a real model (its seconds per call would hide everything measured here).
@@ -31,6 +34,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -42,7 +46,7 @@ from typing import Any
 
 from .registry import Context, Figure, Stats, Unavailable, benchmark
 
-RUNS, WORKERS, ROUNDS = 50, 4, 2
+RUNS, WORKERS, ROUNDS = 50, 4, 5
 FLOOR_IS = (
     "the same office agent runs in-process, submitted at once to a pool of the same 4 threads"
 )
@@ -247,23 +251,29 @@ def service_vs_in_process(ctx: Context) -> list[Figure]:
     messages = _messages(runs)
     floor: list[float] = []
     floor_walls: list[float] = []
+    floor_rounds: list[float] = []  # each round's floor p50
     with tempfile.TemporaryDirectory(prefix="bench_service_") as folder, ExitStack() as stack:
         root = Path(folder)
         deployments = _deployments(root, stack)
         for replicas in deployments.values():
             _round(replicas, messages[:1], "warm-up")
         ours: dict[str, list[float]] = {name: [] for name in deployments}
+        round_ratios: dict[str, list[float]] = {name: [] for name in deployments}
         walls: dict[str, list[float]] = {name: [] for name in deployments}
         bar = ctx.progress(ROUNDS * (1 + len(deployments)), "service")
         for index in range(ROUNDS):
             in_process = _floor_round(root / f"floor{index}", messages, WORKERS)
             floor += [ms for ms, _ in in_process]
             floor_walls.append(max(ms for ms, _ in in_process))
+            floor_rounds.append(Stats.of(ms for ms, _ in in_process).median)
             bar.update(1)
             for name, replicas in deployments.items():
                 served = _round(replicas, messages, f"{name.split()[0]}{index}")
                 ours[name] += [ms for ms, _ in served]
                 walls[name].append(max(ms for ms, _ in served))
+                round_ratios[name].append(
+                    Stats.of(ms for ms, _ in served).median / floor_rounds[-1]
+                )
                 bar.update(1)
                 _same_work(messages, served, in_process)
         bar.close()
@@ -271,9 +281,11 @@ def service_vs_in_process(ctx: Context) -> list[Figure]:
     figures = []
     for name in deployments:
         stats = Stats.of(ours[name])
+        per_round = sorted(round_ratios[name])
         ratio = (
             f"ratio p50 {stats.median / floor_stats.median:.2f}x, p95"
-            f" {stats.p95 / floor_stats.p95:.2f}x"
+            f" {stats.p95 / floor_stats.p95:.2f}x; per round p50 ratio median"
+            f" {statistics.median(per_round):.2f}x, range {per_round[0]:.2f}-{per_round[-1]:.2f}x"
         )
         figures += [
             Figure(
