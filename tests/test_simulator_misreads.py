@@ -410,3 +410,44 @@ def test_an_order_about_what_was_arranged_is_still_an_order():
     cancel = fn("cancel_ride", "取消已预约的出租车", ride_id=("string", "行程号，例如 RD2031"))
     calls, _ = run_request(SIMULATOR, [TAXI, cancel], "把约好的车 RD2031 取消")
     assert calls == [("cancel_ride", {"ride_id": "RD2031"})], calls
+
+
+@pytest.mark.parametrize(
+    ("question", "lines", "told_by"),
+    [
+        ("周会定在什么时候？", ["周会定在周一下午 3 点。", "我们决定用企业微信开周会。"], 0),
+        ("体检安排在哪天？", ["体检安排在 4 月 2 日。", "我们打算去市一医院做体检。"], 0),
+        ("年会的预算是多少？", ["年会的预算是 8 万元。", "年会请了乐队，预算另算。"], 0),
+    ],
+)
+def test_of_two_lines_naming_the_subject_the_one_that_tells_what_was_asked_answers(
+    question: str, lines: list[str], told_by: int
+) -> None:
+    from handwritten_agent.course.offline.simulator.subjects import answering_line
+
+    for order in (lines, lines[::-1]):  # whichever was said last
+        assert answering_line(question, order) == lines[told_by]
+
+
+@pytest.mark.parametrize(
+    ("told", "later", "question", "value"),
+    [
+        (
+            "周会定在周一下午 3 点。",
+            "我们决定用企业微信开周会。",
+            "周会定在什么时候？",
+            "周一下午 3 点",
+        ),
+        ("复诊约在下周三上午。", "我们打算去市一医院复诊。", "复诊约在哪天？", "下周三上午"),
+        ("团建安排在 5 月 18 日。", "团建大家想去爬山。", "团建安排在哪天？", "5 月 18 日"),
+    ],
+)
+def test_a_thing_said_to_be_set_for_a_time_answers_when_it_is_set(
+    told: str, later: str, question: str, value: str
+) -> None:
+    # a clock among the tools must not answer "when is it set" with today's date, and a later line
+    # naming the same thing ("…用企业微信沟通这件事") must not answer it either
+    clock = fn("get_current_time", "返回现在的日期和时间")
+    rounds = converse([clock], [told, later, question])
+    calls, answer = rounds[-1]
+    assert calls == [] and value in answer, rounds[-1]

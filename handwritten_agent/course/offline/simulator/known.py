@@ -163,6 +163,14 @@ _ALREADY = re.compile(
 )
 
 
+# "周会定在周一下午 3 点": a thing and where or when it is set, with no one asked to set it — an
+# earlier line of this form tells the value a later question asks for, whether it was said as news
+# or as an order (said now, it may still be an order: it is never acknowledged as mere news)
+_SETTLED = re.compile(
+    r"^\s*[^帮请把让给要想需麻烦？?]{1,16}?(?:定|订|约|安排|排|改|放)(?:在|于|为|到)"
+)
+
+
 def _wants_something_done(text: str) -> bool:
     """Whether a sentence without a question mark still asks for something to be done: the form of
     an order ("把明天的会改到周五"), a request's words, or a verb that changes things said of the
@@ -199,7 +207,7 @@ def answer_from_known(
     lines = known_lines(messages)
     subject = asked_subject(user_text) if _is_question(user_text) else None
     if subject is not None and plan.kind in ("call", "clarify", "fallback"):
-        told = [line for line in lines if not _wants_something_done(line)]
+        told = [line for line in lines if not _wants_something_done(line) or _SETTLED.match(line)]
         line = answering_line(user_text, told)  # what the user said is so, not what they asked for
         if line is not None:
             # "出发日期定在哪天？" after "出发日期是 3 月 20 日": the user said the value; no tool

@@ -174,15 +174,39 @@ def answering_line(question: str, lines: list[str]) -> str | None:
     if len(key) < 2:
         return None
     wanted = _bigrams(_RELATIVE.sub(" ", subject)) or _bigrams(subject)
-    best: tuple[float, int, str] | None = None
+    # lines that name the subject equally well are told apart by the rest of the question: "周会
+    # 定在什么时候？" is told by "周会定在周一下午 3 点", not by "我们决定用企业微信开周会"
+    asked = _bigrams(normalize(question))
+    best: tuple[float, int, int, str] | None = None
     for index, line in enumerate(lines):
         plain = normalize(line)
         if key not in plain:
             continue
-        share = len(wanted & _bigrams(plain)) / len(wanted) if wanted else 0.0
-        if share >= 0.5 and (best is None or (share, index) > best[:2]):
-            best = (share, index, line)
-    return best[2] if best else None
+        said = _bigrams(plain)
+        share = len(wanted & said) / len(wanted) if wanted else 0.0
+        rank = (share, _tells_kind(question, plain), len(asked & said), index)
+        if share >= 0.5 and (best is None or rank > best[:4]):
+            best = (*rank, line)
+    return best[4] if best else None
+
+
+_ASKS_WHEN = re.compile(r"哪一?天|什么时候|啥时候|几点|几号|几月|哪年|\bwhen\b", re.I)
+_ASKS_AMOUNT = re.compile(
+    r"多少|几个|几位|几人|几间|几次|几页|多大|多久|多长|how (?:many|much)", re.I
+)
+_ASKS_WHO = re.compile(r"谁|哪位|\bwho\b", re.I)
+
+
+def _tells_kind(question: str, line: str) -> bool:
+    """Whether ``line`` holds a value of the kind the question asks for: a date or time for 哪天 /
+    几点, a number for 多少, a person for 谁. A line that only names the subject tells nothing."""
+    if _ASKS_WHEN.search(question):
+        return bool(find_dates(line, date(2000, 1, 1)) or find_times(line))
+    if _ASKS_AMOUNT.search(question):
+        return bool(find_numbers(line))
+    if _ASKS_WHO.search(question):
+        return bool(find_people(line))
+    return False
 
 
 def _bigrams(text: str) -> set[str]:
