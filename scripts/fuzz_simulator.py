@@ -1,7 +1,8 @@
 """Requests for the course simulator that nobody on the team wrote: made by the local model.
 
-Two sets, each written to ``tests/data/fuzz/`` with the seed of every generation, and scored by
-``tests/test_simulator_fuzz.py``:
+Three sets, each written to ``tests/data/fuzz/`` with the seed of every generation, and scored by
+``tests/test_simulator_fuzz.py`` (the evaluation's paraphrases by
+``tests/test_simulator_fuzz_eval.py``):
 
 - ``paraphrases.json``: the requests of the simulator's scored request sets (the cases of
   ``tests/test_simulator_generated.py`` and ``tests/test_simulator_kinds2.py``, each with its
@@ -10,6 +11,17 @@ Two sets, each written to ``tests/data/fuzz/`` with the seed of every generation
   inherits its source's expected outcome, so one that drops a value the outcome depends on (an id, a
   number, a quoted text, a name) is not kept: the check is mechanical (``keeps_values``), and the
   dropped ones are counted in the file.
+- ``eval_paraphrases.json``: the user message of every case of the course's evaluation (the ten
+  of ``office_cases.py`` and the twelve of ``extra_cases.py``) said ten other ways, the same way and
+  with the same prompt, schema and value check as ``paraphrases.json`` (a larger token budget for
+  a long request; a reply that is no JSON is asked again with the next seed, ``RETRIES`` times at
+  most); scored with the evaluation's own engine. A case is one turn: its
+  ``request`` is the only message the user writes (``decide`` is how a person answers the gate's
+  confirmation, not a message to the model), so the request is what is paraphrased. The values a
+  paraphrase must keep are ``values_of`` the request, with the case's expected arguments, the
+  strings of its database checks and its answer facts as the expected values (``OneOf`` options
+  each), plus the words a refusal case depends on (``EVAL_KEEP``: 身份证, 银行卡, 手机号 — without
+  them the request is no longer the one to refuse).
 - ``toolsets.json``: tool sets the local model invents (a domain each, Chinese or English
   descriptions), then requests it writes for each tool with the argument values it chose. A request
   is kept only when every chosen value appears in its words; its expected outcome is that call when
@@ -19,6 +31,7 @@ Run on a machine with the local model (``make local``):
 
     .venv/bin/python scripts/fuzz_simulator.py paraphrases --per-request 10
     .venv/bin/python scripts/fuzz_simulator.py toolsets --sets 3
+    .venv/bin/python scripts/fuzz_simulator.py evalcases --per-request 10
 
 Left out: judging whether a paraphrase still means what its source meant beyond the values it
 keeps (the local model sometimes turns a request into a question; the scorer accepts asking and
@@ -61,7 +74,7 @@ PARAPHRASE_PROMPT = """把下面这句用户对助手说的话，换 {n} 种不�
 - 不要添加原句没有的信息，不要写成解释。
 只输出 JSON：{{"paraphrases": [...]}}
 
-原句：{request}"""
+原句：{request}"""  # noqa: E501 (the prompt's words, one line each)
 
 TOOLSET_SCHEMA = {
     "type": "object",
@@ -103,7 +116,7 @@ TOOLSET_PROMPT = """为一个{domain}设计 3 到 5 个给 AI 助手调用的工
 - 至少一个只查询（read_only 为 true），至少两个会改动数据（预约、取消、登记、修改之类，read_only 为 false）；
 - 工具名用小写英文和下划线；描述和参数说明用{language}写，参数说明里给一个例子（编号一类的参数给出格式，例如 AB1234）；
 - 每个工具 1 到 4 个参数，类型只用 string 或 integer；不要用日期和时间参数。
-只输出 JSON。"""
+只输出 JSON。"""  # noqa: E501 (the prompt's words, one line each)
 
 REQUESTS_SCHEMA = {
     "type": "object",
@@ -130,7 +143,7 @@ REQUESTS_PROMPT = """下面是一个工具的说明。请替不同的用户写 3
 用户的原话里必须原样出现每一个参数值；说法要口语、多样，不要提到工具名。
 只输出 JSON：{{"requests": [{{"arguments": {{...}}, "request": "..."}}]}}
 
-工具：{tool}"""
+工具：{tool}"""  # noqa: E501 (the prompt's words, one line each)
 
 DOMAINS = [
     ("宠物美容店", "中文"),
@@ -313,6 +326,145 @@ def paraphrases(per_request: int, limit: int | None, seed: int) -> None:
         )
 
 
+# words the expected outcome of a case depends on that no argument holds: what makes a request one
+# to refuse (a paraphrase that drops them asks for something else)
+EVAL_KEEP: dict[str, list[str]] = {
+    "refuse_export": ["身份证", "银行卡"],
+    "x_refuse_phones": ["手机号"],
+}
+EVAL_ABOUT = (
+    "Paraphrases of the user message of every case of the course's evaluation (office_cases.py,"
+    " extra_cases.py), made by scripts/fuzz_simulator.py evalcases. A case is one turn: its request"
+    " is the only message the user writes (decide is how a person answers the confirmation gate),"
+    " so the request is what is paraphrased. Kept: the paraphrases that keep every word and number"
+    " in must_keep; dropped_for_lost_values counts the others."
+)
+RETRIES = 3  # generations per case at most: a reply cut off by max_tokens is retried, next seed
+
+
+def _flat(value: Any) -> list[Any]:
+    """The plain values of an expected value: ``OneOf`` options and list items, recursively."""
+    from handwritten_agent.course.evaluation import OneOf
+
+    if isinstance(value, OneOf):
+        return [item for option in value.options for item in _flat(option)]
+    if isinstance(value, (list, tuple)):
+        return [item for option in value for item in _flat(option)]
+    return [value]
+
+
+def eval_expected(case: Any) -> list[tuple[str, dict[str, Any]]]:
+    """A case's expected outcome in ``values_of``'s shape, ``[(tool, arguments)]``: its expected
+    calls, the values of its database checks and its answer facts, each value flattened to a list of
+    the plain values that would be right (``values_of`` keeps the strings the request spells out).
+    """
+    expected = [
+        (call.tool, {name: _flat(value) for name, value in call.arguments.items()})
+        for call in case.expected_calls
+    ]
+    expected.append(("state", {"rows": _flat([check.rows for check in case.state])}))
+    expected.append(("answer", {"facts": _flat(list(case.answer_facts))}))
+    expected.append(("keep", {"words": EVAL_KEEP.get(case.id, [])}))
+    return expected
+
+
+def eval_cases() -> list[tuple[str, Any]]:
+    """(set name, case) of every evaluation case: the office ten, then the extra twelve."""
+    from handwritten_agent.course.evaluation.extra_cases import EXTRA_CASES
+    from handwritten_agent.course.evaluation.office_cases import OFFICE_CASES
+
+    return [("office", case) for case in OFFICE_CASES] + [("extra", case) for case in EXTRA_CASES]
+
+
+def eval_values(case: Any) -> tuple[list[str], set[float]]:
+    """The words and numbers a paraphrase of ``case.request`` must keep."""
+    words, numbers = values_of(case.request, eval_expected(case))
+    for word in EVAL_KEEP.get(case.id, []):  # kept even when spelled apart in the request
+        if word not in words:
+            words.append(word)
+    return sorted(words), numbers
+
+
+def evalcases(per_request: int, seed: int, only: list[str] | None = None) -> None:
+    """Paraphrase the request of every evaluation case and write ``eval_paraphrases.json``."""
+    client = _client()
+    name = "eval_paraphrases.json"
+    cases = [(s, c) for s, c in eval_cases() if not only or c.id in only]
+    # cases made earlier are kept when only some are made again
+    done: list[dict[str, Any]] = (
+        json.loads((OUT / name).read_text(encoding="utf-8"))["cases"]
+        if only and (OUT / name).exists()
+        else []
+    )
+    order = [c.id for _, c in eval_cases()]
+    started = time.time()
+    for number, (case_set, case) in enumerate(cases):
+        words, numbers = eval_values(case)
+        first_seed = seed + 10 * order.index(case.id)
+        said: list[Any] | None = None
+        failed: list[dict[str, Any]] = []
+        this_seed = first_seed
+        for this_seed in range(first_seed, first_seed + RETRIES):
+            began = time.time()
+            try:
+                said = _ask(
+                    client,
+                    PARAPHRASE_PROMPT.format(n=per_request, request=case.request),
+                    PARAPHRASE_SCHEMA,
+                    this_seed,
+                    # the paraphrases subcommand's budget, more for a long request (a reply cut
+                    # off is no JSON)
+                    max_tokens=max(60, 2 * len(case.request)) * per_request,
+                ).get("paraphrases", [])
+                break
+            except (json.JSONDecodeError, ValueError) as exc:
+                failed.append({"seed": this_seed, "error": str(exc)[:200]})
+                print(f"  {case.id} seed {this_seed}: no JSON ({exc})", file=sys.stderr)
+            finally:
+                print(f"  {case.id} seed {this_seed}: {time.time() - began:.0f}s", file=sys.stderr)
+        kept: list[dict[str, Any]] = []
+        dropped = 0
+        seen = {_squash(case.request)}
+        for text in said or []:
+            text = str(text).strip()
+            if not text or _squash(text) in seen:
+                continue
+            seen.add(_squash(text))
+            if not keeps_values(text, words, numbers):
+                dropped += 1
+                continue
+            kept.append({"paraphrase": text, "seed": this_seed})
+        done = [item for item in done if item["id"] != case.id]
+        done.append(
+            {
+                "id": case.id,
+                "set": case_set,
+                "request": case.request,
+                "must_keep": {"words": words, "numbers": sorted(numbers)},
+                "seed": this_seed if said is not None else None,
+                "failed_generations": failed,
+                "paraphrases": kept,
+                "dropped_for_lost_values": dropped,
+            }
+        )
+        done.sort(key=lambda item: order.index(item["id"]))
+        print(
+            f"[{number + 1}/{len(cases)}] {case.id}: kept {len(kept)}, dropped {dropped}"
+            f" ({time.time() - started:.0f}s in all)",
+            file=sys.stderr,
+        )
+        _write(
+            name,
+            {
+                "about": EVAL_ABOUT,
+                "model": client.model,
+                "temperature": TEMPERATURE,
+                "per_request": per_request,
+                "cases": done,
+            },
+        )
+
+
 def _tool_spec(tool: dict[str, Any]) -> dict[str, Any]:
     properties = {
         p["name"]: {"type": p["type"], "description": p["description"]} for p in tool["parameters"]
@@ -438,9 +590,17 @@ def main() -> None:
     )
     t.add_argument("--out", default="toolsets.json", help="the file under tests/data/fuzz/")
     sub.add_parser("refilter", help="apply the current value check to paraphrases.json")
+    e = sub.add_parser("evalcases", help="paraphrase the evaluation's cases (office and extra)")
+    e.add_argument("--per-request", type=int, default=10)
+    e.add_argument("--seed", type=int, default=2000)
+    e.add_argument(
+        "--only", action="append", metavar="CASE", help="only this case (repeat; keeps the rest)"
+    )
     args = parser.parse_args()
     if args.what == "refilter":
         refilter()
+    elif args.what == "evalcases":
+        evalcases(args.per_request, args.seed, args.only)
     elif args.what == "paraphrases":
         paraphrases(args.per_request, args.limit, args.seed)
     else:
