@@ -33,9 +33,9 @@ first scoring, made before anyone read the paraphrases: the held-out figure.
 Left out: judging whether a paraphrase still means what its case meant beyond the values it keeps
 (the local model sometimes turns a request into a question; asking and declining count as honest,
 so such a paraphrase cannot make a wrong action look right); values a case does not check (the
-purchase's ``item``: "27寸显示器" submitted as "寸显示器" passes); cases whose paraphrases all
-lost a value (six of the first generation: book_rejected, query_then_book, x_rooms_monday,
-x_book_by_label, x_book_taken, x_email_delivery have none).
+purchase's ``item``: "27寸显示器" was once submitted as "寸显示器" and passed); cases whose
+paraphrases all lost a value (six of the first generation: book_rejected, query_then_book,
+x_rooms_monday, x_book_by_label, x_book_taken, x_email_delivery have none).
 """
 
 from __future__ import annotations

@@ -80,6 +80,11 @@ _ZH: dict[str, str] = {
         # a colloquial order by its count ("来两杯拿铁", "要一碗"); not a time ("三点两刻")
         r"|(?:来|(?<![\d一二三四五六七八九十两])点|要)"
         r"(?=[一两二三四五六七八九十几\d]+\s*[杯份碗瓶盒串件])"
+        # "给我 6 把椅子，每把 899 元": things counted and priced each, an order to buy them
+        r"|(?:给我|帮我(?:弄|搞|配|备)|替我(?:弄|搞|配|备)|我要|我需要)\s*"
+        r"(?=[一两二三四五六七八九十几\d]+\s*[个台把张件套箱本支盒瓶包部块副只桶袋双][^。；;]{1,30}?"
+        r"(?:每\s*[个台把张件套箱本支盒瓶包部块副只桶袋双]|单价|一[个台把张件套箱本支盒瓶包部块副只桶袋双])"
+        r"\s*(?:是|为)?\s*[\d一两二三四五六七八九十百千万])"
     ),
     UPDATE: (
         r"修改|更新|改成|改为|改到|更改|设置|设为|调整|改一下|重命名|结单|关闭|关(?=[了掉])|分配|指派"
@@ -227,14 +232,46 @@ _RELATIVE_AFTER = re.compile(
 )  # "是发给谁的": who it went to, asked after the fact
 
 
+# A verb of possibility before the verb ("能预约", "可以订", "可租"): with a question word in the
+# same clause ("你能预约哪些会议室吗？", "有哪些场地可以约？") the clause asks which things are
+# available, it orders none of them.
+_POSSIBLE_BEFORE = re.compile(r"(?:能|能够|可以|可|还能|还可以)\s*(?:被|让我|给我|帮我)?\s*$")
+_WHICH = re.compile(r"哪些|哪几|哪个|哪间|哪家|哪一|什么|多少|有没有|几[个间家辆台张]")
+_CLAUSE = re.compile(r"[^，,。；;！!？?\n]*")
+# the same in English: "can I book any …?", "which rooms can I book", "… available to rent?"
+_AVAILABILITY_EN = re.compile(
+    r"\b(?:can|could|may)\s+(?:i|we|you)\s+(?:still\s+)?(?:book|reserve|rent|order|buy|hire)\s+"
+    r"(?:any|anything)\b"
+    r"|\b(?:which|what)\b[^.?!,;]*?\b(?:can|could|may)\s+(?:i|we)\s+(?:still\s+)?(?:book|reserve"
+    r"|rent|order|buy|hire)\b"
+    r"|\b(?:available|free)\s+(?:to|for)\s+(?:book|reserve|rent|order|hire)(?:ing)?\b",
+    re.I,
+)
+
+
+def availability_question(text: str, position: int) -> bool:
+    """Whether the verb at ``position`` is what a question asks is possible ("能预约哪些…吗", "有哪
+    些…可以订"): a lookup of what is available, not an order."""
+    if not _POSSIBLE_BEFORE.search(text[max(0, position - 6) : position]):
+        return False
+    start = max((text.rfind(mark, 0, position) for mark in "，,。；;！!？?\n"), default=-1) + 1
+    clause = _CLAUSE.match(text, start)
+    return bool(clause and _WHICH.search(clause.group(0)))
+
+
 def _verb_matches(family: str, text: str) -> list[re.Match[str]]:
     """The matches of a family's Chinese verbs in ``text`` that ask for the action: a verb inside a
-    relative clause ("我们约好的教练叫什么名字？") describes the noun after it, it asks for nothing.
-    Lookups keep every match (their list holds question words, not only verbs)."""
+    relative clause ("我们约好的教练叫什么名字？") describes the noun after it, and one a question
+    asks is possible ("你能预约哪些会议室吗？") asks which things are available: neither asks for
+    anything. Lookups keep every match (their list holds question words, not only verbs)."""
     found = list(_ZH_RE[family].finditer(text))
     if family == READ:
         return found
-    return [m for m in found if not _RELATIVE_AFTER.match(text, m.end())]
+    return [
+        m
+        for m in found
+        if not _RELATIVE_AFTER.match(text, m.end()) and not availability_question(text, m.start())
+    ]
 
 
 def verb_at(text: str, position: int) -> bool:
@@ -247,6 +284,9 @@ def request_actions(text: str) -> frozenset[str]:
     """The action families the request's verbs name (empty when it names none: "北京明天天气")."""
     text = normalize(text)
     found = {family for family in _ZH_RE if _verb_matches(family, text)}
+    if _AVAILABILITY_EN.search(text):  # "can I book any rooms?": a lookup of what is free
+        found.add(READ)
+        text = _AVAILABILITY_EN.sub(" ", text)
     found |= {family for family, regex in _EN_RE.items() if regex.search(text)}
     if CREATE in found and found & {DELETE, UPDATE}:
         # "取消我明天的会议室预订", "修改我的预订": the booking is what is cancelled or changed, not

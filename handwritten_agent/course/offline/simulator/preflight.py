@@ -58,7 +58,7 @@ from .actions import is_read_only, tool_action
 from .answer import AnswerItem, compose_answer
 from .arguments import FillContext, Param, classify, evidence, fill_arguments, params_of
 from .arguments.carry import objects_in
-from .arguments.entities import NOUNS_WITH_A_VERB
+from .arguments.entities import MEASURED, NOUNS_WITH_A_VERB
 from .choose import MIN_SCORE, profile, score
 from .fieldwords import field_label, synonyms, words_of
 from .planner import Plan, PlannedCall, quoted_spans
@@ -572,18 +572,25 @@ def condition_check(request: str, call: PlannedCall, spec: Spec, conv: Conversat
 
 _UNITS = "台个把张件套箱本支盒瓶包部块副只份桶袋双"
 _NUM = r"\d+(?:\.\d+)?(?:\s*[万千百])?|[一二两俩仨三四五六七八九十百千万]+"
-_NAME = r"[\u4e00-\u9fffA-Za-z][\u4e00-\u9fffA-Za-z0-9]{0,11}?"
+# a name may begin with a measured number that is part of it ("27 寸显示器", "500 毫升烧杯")
+# or a Latin model word before a space ("A4 打印纸", "USB 键盘")
+_NAME = (
+    rf"(?:{MEASURED}\s*)?[\u4e00-\u9fffA-Za-z]"
+    r"(?:[\u4e00-\u9fffA-Za-z0-9]|(?<=[A-Za-z0-9])\s(?=[\u4e00-\u9fff])){0,11}?"
+)
 _YUAN = r"\s*(?:元|块钱|块)?"
 _ITEM = re.compile(
     rf"(?P<name>{_NAME})\s*(?P<qty>{_NUM})\s*(?P<unit>[{_UNITS}])(?=[，,、；;。\s每单各]|$)"
     r"(?:[，,、"
     rf"\s]*(?:每(?P=unit)|每个|单价|各|一(?P=unit))\s*(?:是|为)?\s*(?P<price>{_NUM}){_YUAN})?"
-    rf"|(?<![\d.])(?P<qty2>{_NUM})\s*(?P<unit2>[{_UNITS}])\s*(?P<name2>{_NAME})(?=[，,、；;。\s]|$)"
+    rf"|(?<![\d.])(?P<qty2>{_NUM})\s*(?P<unit2>[{_UNITS}])\s*(?P<name2>{_NAME})"
+    # the name ends at a mark, or a space not inside it ("A4 打印纸")
+    r"(?=[，,、；;。]|$|(?<![A-Za-z0-9])\s|\s(?![\u4e00-\u9fff]))"
     rf"(?:[，,、\s]*(?:每(?P=unit2)|每个|单价|各)\s*(?:是|为)?\s*(?P<price2>{_NUM}){_YUAN})?"
 )
 _ITEM_LEAD = re.compile(
     r"^(?:再|还有|以及|和|跟|买|要|采购|购买|申购|订购|下单|订|申请|提交|帮我|另外|外加|加上|"
-    r"然后|并且|那就|就)+"
+    r"然后|并且|那就|就|请|麻烦|给我|替我|我要|我需要|需要|领取|领用|准备|弄|搞|配|备)+"
 )
 # whose item it is and what was done, before the item ("R003 交了逾期罚款 15 块" → 逾期罚款)
 _ITEM_OWNER = re.compile(r"^[A-Za-z]{1,4}-?\d{2,}\s*(?:[交付缴还买订领][了过]?)?\s*")
@@ -620,7 +627,9 @@ def items(request: str) -> list[Item]:
         ) or _ITEM_LEAD.sub("", _ITEM_OWNER.sub("", said))  # "采购订书机": 订书机, not 书机
         quantity = _number(match["qty"] or match["qty2"])
         if len(name) < 2 or quantity is None:  # "另外5 台显示器": no name before; look again
-            position = match.start() + 1
+            # from the count on when the words before it were only a lead ("申请采购 2 台 27 寸显
+            # 示器"), so that no tail of the lead ("请采购") is read as a name
+            position = match.start("qty") if match["qty"] and len(name) < 2 else match.start() + 1
             continue
         if all(i.name != name for i in found):
             found.append(

@@ -10,7 +10,9 @@ Two rules a careful assistant keeps whatever the tools allow:
   missing, and the user is asked whom they mean.
 - **No personal data in bulk.** A request for sensitive personal data (身份证号, 银行卡号, 密码, 手
   机号 …) of everyone, every customer, a whole list, is declined in words before any tool is chosen
-  — not answered with a question, not handed to an export or a message tool.
+  — not answered with a question, not handed to an export or a message tool. A request that asks
+  for people's sensitive data as a collection (汇总成表格, 导给我, 做成 Excel) and names no one of
+  them by id is such a request, even without 所有 or 导出.
 
 Left out: judging who may see what (the permission gate does that, in code); single records ("C023
 的手机号" is a lookup the gate masks).
@@ -42,6 +44,15 @@ _BULK = re.compile(
     r" of|export)\b",
     re.I,
 )
+# A collection handed over ("汇总成一份表格", "导给我", "做成 Excel"): many people's data at once
+# when the request speaks of people (客户, 员工 …) and names no one of them by id.
+_COLLECTION = re.compile(
+    r"汇总|汇成|整理成|整理一份|做成|表格|一张表|一份表|[一张份个]?(?:excel|csv)|成文件|[个份]文件|导给"
+    r"|导到|导一份|导成|拉一份|名录|通讯录|花名册|(?:客户|员工|用户|会员|学员|患者)们|各(?:个|位)"
+    r"|\b(?:spreadsheet|table|csv|excel|file)\b",
+    re.I,
+)
+_ONE_ID = re.compile(r"(?<![A-Za-z])[A-Za-z]{1,4}-?\d{2,}")
 _PEOPLE = re.compile(
     r"客户|员工|用户|会员|同事|学员|患者|\b"
     r"(?:customers?|employees?|users?|members?|clients?|staff)\b",
@@ -70,7 +81,10 @@ def personal_data_in_bulk(text: str) -> str | None:
     """
     text = normalize(text)
     found = _SENSITIVE.findall(text)
-    if not found or not _BULK.search(text):
+    collected = (
+        _COLLECTION.search(text) and _PEOPLE.search(text) and not _ONE_ID.search(text)
+    )  # "把客户手机号汇总成一份表格发给我": every customer's, though no 所有 says so
+    if not found or not (_BULK.search(text) or collected):
         return None
     return "、".join(dict.fromkeys(found))
 

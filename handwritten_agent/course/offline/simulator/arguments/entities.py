@@ -200,6 +200,14 @@ def find_cities(text: str, english: bool, *, every: bool = False) -> list[tuple[
 # Measure words that follow a count and precede the thing counted ("5 把椅子", "3 个键盘", "两台显示
 # 器").
 CLASSIFIERS = "个台把张件份支本套箱盒瓶副双只条块部辆桶包卷袋罐组批根枚顶盏扇间"
+# Units that measure a thing rather than count it ("27 寸显示器", "500 毫升烧杯", "3 人份套餐"): a
+# number before one is part of the thing's name (its size, volume, weight …), never its count.
+MEASURE_UNITS = (
+    "英寸|寸|厘米|毫米|公分|公里|千米|米|毫升|升|公斤|千克|克|斤|吨|核|人份|匹|千瓦|瓦|码|"
+    "(?:GB|TB|MB|mAh|ml|mL|kg|cm|mm|inch|G)(?![A-Za-z])"
+)
+# a measured number, the whole of it ("27 寸", "1.5 匹", "16G")
+MEASURED = rf"\d+(?:\.\d+)?\s*(?:{MEASURE_UNITS})"
 _QUANTITY = re.compile(
     rf"(?<![每单])(?:\d+(?:\.\d+)?|[一二两三四五六七八九十百千几]+)\s*[{CLASSIFIERS}]"
 )

@@ -42,6 +42,7 @@ from . import bare
 from .carry import NONE_FIT, value_from_results
 from .entities import (
     CLASSIFIERS,
+    MEASURE_UNITS,
     Span,
     coordinated,
     excluded,
@@ -846,7 +847,8 @@ SAME_AS_BEFORE = re.compile(
 
 
 _PRICED = re.compile(
-    rf"([{CJK_RANGE}]{{2,10}}?)\s*(?:是|为)?\s*(\d+(?:\.\d+)?|[一二两三四五六七八九十百千万]+)\s*"
+    rf"([{CJK_RANGE}]{{2,10}}?)\s*(?:是|为)?\s*(\d+(?:\.\d+)?|[一二两三四五六七八九十百千万]+)"
+    rf"(?!\s*(?:{MEASURE_UNITS}))\s*"  # "采购 27 寸显示器": a size, no price
     r"(?:元|块钱|块)?\s*(?=[，,。；;、\s]|$)"
 )
 _PRICE_LEAD = re.compile(r"^(?:.*?(?:收了|交了|付了|缴了|登记一下|登记|记一下|还有|另外|再|和|跟))")

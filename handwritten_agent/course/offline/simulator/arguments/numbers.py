@@ -16,7 +16,7 @@ from ..concepts import concepts_of
 from ..lexicon import CURRENCIES
 from ..text import CJK_RANGE, find_word, split_identifier
 from ..vocabulary import expand
-from .entities import CLASSIFIERS
+from .entities import CLASSIFIERS, MEASURE_UNITS
 from .params import AMOUNT_WORDS, Param
 
 UNIT_ALIASES: dict[str, tuple[str, ...]] = {
@@ -66,6 +66,9 @@ def _label_before(param: Param) -> re.Pattern[str]:
     if AMOUNT_WORDS.search(param.words):
         options.append(rf"每\s*[{CLASSIFIERS}]\s*(?:是|为|[:：])?\s*")
     return re.compile("(?:" + "|".join(options) + ")$") if options else re.compile(r"(?!)")
+
+
+_MEASURE_AFTER = re.compile(rf"\s*({MEASURE_UNITS})")
 
 
 def pick_number(
@@ -122,6 +125,9 @@ def pick_number(
             continue  # "定一个瑜伽课": the article "a", not a count of anything
         if AMOUNT_WORDS.search(words) and re.match(r"\s*[笔次趟项回单]", masked[number.end :]):
             continue  # "收了两笔": how many payments, no sum of money
+        unit = _MEASURE_AFTER.match(masked[number.end :])
+        if unit and unit.group(1).lower() not in words.lower():
+            continue  # "27 寸显示器": the size of the thing, no count or price of it
         if index not in taken:
             value = acceptable(number)
             if value is not None:
