@@ -5,7 +5,9 @@
 - ``fn``           the same wrapped as a chat-completions tool (``{"type": "function", ...}``), the
                    shape ``CourseSimulator.complete`` reads;
 - ``run_request``  one request sent to a simulator, every tool call it makes answered with a canned
-                   result, until it answers in text or the turns run out; the calls and the answer.
+                   result, until it answers in text or the turns run out; the calls and the answer;
+- ``converse``     several user messages of one conversation, each run to its answer the same way;
+                   the calls and the answer of each.
 """
 
 from __future__ import annotations
@@ -76,23 +78,54 @@ def run_request(
     by calling it with the name and the arguments. A result that is a string is the tool message as
     it is; any other is sent as JSON. ``system``, if given, is a system message before the request.
     """
+    [(calls, answer)] = converse(
+        simulator, tools, [request], results, default=default, turns=turns, system=system
+    )
+    return calls, answer
+
+
+def converse(
+    simulator: CourseSimulator,
+    tools: list[dict[str, Any]],
+    requests: list[str],
+    results: Results | None = None,
+    *,
+    default: Any = DEFAULT_RESULT,
+    turns: int = 4,
+    system: str | None = None,
+) -> list[tuple[list[Call], str]]:
+    """Each of ``requests`` said in turn in one conversation and run to its answer as
+    ``run_request`` runs one (``turns`` replies at most each): the calls and the answer of each.
+    An answer stays in the conversation before the next request.
+    """
     messages: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
-    messages.append({"role": "user", "content": request})
-    calls: list[Call] = []
-    for _ in range(turns):
-        completion = simulator.complete(
-            ChatRequest(model="course-sim", messages=messages, tools=tools)
-        )
-        if not completion.tool_calls:
-            return calls, completion.content or ""
-        messages.append({"role": "assistant", "content": None, "tool_calls": completion.tool_calls})
-        for call in completion.tool_calls:
-            name, arguments = call["function"]["name"], json.loads(call["function"]["arguments"])
-            calls.append((name, arguments))
-            if callable(results):
-                result = results(name, arguments)
-            else:
-                result = (results or {}).get(name, default)
-            content = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
-            messages.append({"role": "tool", "tool_call_id": call["id"], "content": content})
-    return calls, ""
+    rounds: list[tuple[list[Call], str]] = []
+    for request in requests:
+        messages.append({"role": "user", "content": request})
+        calls: list[Call] = []
+        answer = ""
+        for _ in range(turns):
+            completion = simulator.complete(
+                ChatRequest(model="course-sim", messages=messages, tools=tools)
+            )
+            if not completion.tool_calls:
+                answer = completion.content or ""
+                messages.append({"role": "assistant", "content": answer})
+                break
+            messages.append(
+                {"role": "assistant", "content": None, "tool_calls": completion.tool_calls}
+            )
+            for call in completion.tool_calls:
+                name = call["function"]["name"]
+                arguments = json.loads(call["function"]["arguments"])
+                calls.append((name, arguments))
+                if callable(results):
+                    result = results(name, arguments)
+                else:
+                    result = (results or {}).get(name, default)
+                content = (
+                    result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
+                )
+                messages.append({"role": "tool", "tool_call_id": call["id"], "content": content})
+        rounds.append((calls, answer))
+    return rounds

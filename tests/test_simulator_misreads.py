@@ -20,14 +20,13 @@
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Any
 
 import pytest
 
-from handwritten_agent.course.offline.backend import ChatRequest
 from handwritten_agent.course.offline.simulator import CourseSimulator
+from tests import simkit
 from tests.simkit import fn, run_request
 
 NOW = datetime(2026, 3, 12, 14, 30)
@@ -40,31 +39,7 @@ Call = tuple[str, dict[str, Any]]
 
 def converse(tools: list[dict[str, Any]], turns: list[str]) -> list[tuple[list[Call], str]]:
     """Each user turn of one conversation run to its answer: (the calls it made, the answer)."""
-    messages: list[dict[str, Any]] = [SYSTEM]
-    rounds = []
-    for text in turns:
-        messages.append({"role": "user", "content": text})
-        calls: list[Call] = []
-        answer = ""
-        for _ in range(4):
-            completion = SIMULATOR.complete(
-                ChatRequest(model="course-sim", messages=messages, tools=tools)
-            )
-            if not completion.tool_calls:
-                answer = completion.content or ""
-                messages.append({"role": "assistant", "content": answer})
-                break
-            messages.append(
-                {"role": "assistant", "content": None, "tool_calls": completion.tool_calls}
-            )
-            for call in completion.tool_calls:
-                function = call["function"]
-                calls.append((function["name"], json.loads(function["arguments"])))
-                messages.append(
-                    {"role": "tool", "tool_call_id": call["id"], "content": json.dumps(OK)}
-                )
-        rounds.append((calls, answer))
-    return rounds
+    return simkit.converse(SIMULATOR, tools, turns, default=OK, system=SYSTEM["content"])
 
 
 # ------------------------------------------------------------------------------------------------

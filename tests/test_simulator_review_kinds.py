@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import datetime
 from typing import Any
@@ -25,52 +24,22 @@ import pytest
 
 from handwritten_agent.course.offline.backend import ChatRequest
 from handwritten_agent.course.offline.simulator import CourseSimulator, promptmode
+from tests import simkit
+from tests.simkit import fn as tool
+from tests.simkit import run_request
 
 NOW = datetime(2026, 3, 12, 14, 30)
 SIMULATOR = CourseSimulator(now=NOW)
-SYSTEM = {"role": "system", "content": "你是一个可以调用工具的助手。"}
-
-
-def tool(name: str, description: str, **props: tuple[str, str]) -> dict[str, Any]:
-    return {
-        "type": "function",
-        "function": {
-            "name": name,
-            "description": description,
-            "parameters": {
-                "type": "object",
-                "properties": {k: {"type": t, "description": d} for k, (t, d) in props.items()},
-                "required": list(props),
-            },
-        },
-    }
-
-
-def complete(tools: list[dict[str, Any]], messages: list[dict[str, Any]]) -> Any:
-    return SIMULATOR.complete(ChatRequest(model="course-sim", messages=messages, tools=tools))
+SYSTEM = "你是一个可以调用工具的助手。"
 
 
 def run(
     tools: list[dict[str, Any]], request: str, result: dict[str, Any]
 ) -> tuple[list[tuple[str, dict[str, Any]]], str]:
     """The calls made for ``request`` (each answered with ``result``) and the final answer."""
-    messages: list[dict[str, Any]] = [SYSTEM, {"role": "user", "content": request}]
-    calls: list[tuple[str, dict[str, Any]]] = []
-    for _ in range(4):
-        completion = complete(tools, messages)
-        if not completion.tool_calls:
-            return calls, completion.content or ""
-        messages.append({"role": "assistant", "content": None, "tool_calls": completion.tool_calls})
-        for call in completion.tool_calls:
-            calls.append((call["function"]["name"], json.loads(call["function"]["arguments"])))
-            messages.append(
-                {
-                    "role": "tool",
-                    "tool_call_id": call["id"],
-                    "content": json.dumps(result, ensure_ascii=False),
-                }
-            )
-    raise AssertionError(f"no final answer: {calls}")
+    calls, answer = run_request(SIMULATOR, tools, request, default=result, system=SYSTEM)
+    assert answer, f"no final answer: {calls}"
+    return calls, answer
 
 
 # ------------------------------------------------------------------------------------------------
@@ -275,19 +244,16 @@ NOT_IN_CONVERSATION = re.compile(r"没有找到这方面的信息|could not find
 
 def converse(
     tools: list[dict[str, Any]], before: list[str], last: str
-) -> tuple[str, list[dict[str, Any]], str]:
+) -> tuple[str, list[tuple[str, dict[str, Any]]], str]:
     """Say ``before`` turn by turn (each answered without a call), then ``last``: (the simulator's
-    last question before ``last``, its reply's tool calls, its reply's text)."""
-    messages: list[dict[str, Any]] = [SYSTEM]
-    for text in before:
-        messages.append({"role": "user", "content": text})
-        completion = complete(tools, messages)
-        assert not completion.tool_calls, (text, completion.tool_calls)
-        messages.append({"role": "assistant", "content": completion.content})
-    asked = messages[-1]["content"]
+    last question before ``last``, the calls made for ``last``, its answer)."""
+    rounds = simkit.converse(SIMULATOR, tools, [*before, last], system=SYSTEM)
+    for text, (calls, _) in zip(before, rounds):
+        assert not calls, (text, calls)
+    asked = rounds[-2][1]
     assert ASKS_AGAIN.search(asked), asked  # the simulator asked for what the request lacks
-    completion = complete(tools, [*messages, {"role": "user", "content": last}])
-    return asked, completion.tool_calls, completion.content or ""
+    calls, answer = rounds[-1]
+    return asked, calls, answer
 
 
 @pytest.mark.parametrize(
@@ -331,33 +297,18 @@ def test_a_window_that_dropped_the_fact_says_the_conversation_no_longer_holds_it
     """The Day 4 shape, over other tools: the turn that told the allergy is gone, a parcel was
     shipped, a conversion is waiting for its currency — and the user asks about the allergy."""
     tools = [*PARCELS, *TRAVEL]
-    messages: list[dict[str, Any]] = [SYSTEM]  # "我对芒果过敏。" and its reply were dropped
-    for text, result in [
-        ("寄一个 3 公斤的包裹到杭州", {"status": "ok", "tracking_no": "SF1029"}),
-        ("我周末不在家。", None),
-        ("100 美元能换多少？", None),
-    ]:
-        messages.append({"role": "user", "content": text})
-        for _ in range(3):
-            completion = complete(tools, messages)
-            if not completion.tool_calls:
-                messages.append({"role": "assistant", "content": completion.content})
-                break
-            messages.append(
-                {"role": "assistant", "content": None, "tool_calls": completion.tool_calls}
-            )
-            for call in completion.tool_calls:
-                messages.append(
-                    {
-                        "role": "tool",
-                        "tool_call_id": call["id"],
-                        "content": json.dumps(result, ensure_ascii=False),
-                    }
-                )
-    assert ASKS_AGAIN.search(messages[-1]["content"]), messages[-1]
-    completion = complete(tools, [*messages, {"role": "user", "content": "我对什么过敏？"}])
-    assert completion.tool_calls == []
-    answer = completion.content or ""
+    # "我对芒果过敏。" and its reply were dropped
+    rounds = simkit.converse(
+        SIMULATOR,
+        tools,
+        ["寄一个 3 公斤的包裹到杭州", "我周末不在家。", "100 美元能换多少？", "我对什么过敏？"],
+        {"ship_parcel": {"status": "ok", "tracking_no": "SF1029"}},
+        turns=3,
+        system=SYSTEM,
+    )
+    assert ASKS_AGAIN.search(rounds[-2][1]), rounds[-2]
+    calls, answer = rounds[-1]
+    assert calls == []
     assert not ASKS_AGAIN.search(answer) and "美元" not in answer, answer
     assert NOT_IN_CONVERSATION.search(answer), answer
 
@@ -376,8 +327,8 @@ def test_a_reply_that_answers_the_clarifying_question_still_completes_the_reques
 ):
     """Guard: a reply that gives what was asked for — even written as a question — completes."""
     _, calls, _ = converse(tools, [request_text], reply)
-    assert [c["function"]["name"] for c in calls] == [name], calls
-    made = json.loads(calls[0]["function"]["arguments"])
+    assert [called for called, _ in calls] == [name], calls
+    made = calls[0][1]
     assert all(made.get(k) == v for k, v in arguments.items()), made
 
 
