@@ -7,6 +7,7 @@ that), only that each one was measured on both sides, the right number of times.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -162,3 +163,6 @@ def test_service_benchmark_runs_both_sides_to_the_end(tmp_path: Path) -> None:
     for figure in figures[::2]:  # each service: both sides ran every run, five rounds of three
         assert figure["ours"]["n"] == figure["floor"]["n"] == 15 and "ratio p50" in figure["note"]
         assert "per round p50 ratio median" in figure["note"]
+        if Path("/proc/self/stat").exists():  # both sides' CPU time is readable here
+            said = re.search(r"CPU per round: service ([\d.]+) s, floor ([\d.]+) s", figure["note"])
+            assert said and float(said.group(1)) > 0 and float(said.group(2)) > 0, figure["note"]

@@ -23,7 +23,11 @@ different work stops the benchmark. Five rounds, each the floor first and then e
 one warm-up run on each service. Besides the pooled p50 ratio, each round's own ratio (its
 service p50 over the floor p50 measured just before it) is reported, as their median and range: a
 machine that gets busier or quieter during the benchmark moves both sides of a round together, so
-the per-round ratios show how far one figure can be trusted.
+the per-round ratios show how far one figure can be trusted. Where ``/proc`` is readable (Linux),
+each round's CPU time is reported too — the service processes' (user + system, from
+``/proc/<pid>/stat``) against the floor's (this process's, around its pool) — a figure a busy
+machine moves much less than a latency; the bench's own 50 clients and the database server's CPU are
+not in it.
 
 Left out: runs that pause for a confirmation (their time is a person's), a load balancer in front
 of the replicas, and a real model (its seconds per call would hide everything measured here).
@@ -72,7 +76,24 @@ Timed = tuple[float, tuple[str, ...]]
 """A run's time in ms and the tools it ran, in order: both sides must have done the same work."""
 
 
-def _floor_round(folder: Path, messages: list[str], workers: int) -> list[Timed]:
+def _cpu_seconds(pid: int | None = None) -> float | None:
+    """User + system CPU time of process ``pid`` so far (this process's when ``None``); ``None``
+    where another process's cannot be read (no ``/proc``).
+    """
+    if pid is None:
+        times = os.times()
+        return times.user + times.system
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+def _floor_round(
+    folder: Path, messages: list[str], workers: int
+) -> tuple[list[Timed], float | None]:
+    """The floor's runs, and the CPU seconds this process spent on them."""
     from ...service.agents import OfficeAssistant
     from ...service.store import User
 
@@ -96,8 +117,14 @@ def _floor_round(folder: Path, messages: list[str], workers: int) -> list[Timed]
 
     one(0, time.perf_counter())  # warm-up: the simulator's first answers, imports
     with ThreadPoolExecutor(workers) as pool:
+        cpu = _cpu_seconds()
         start = time.perf_counter()
-        return list(pool.map(lambda i: one(i, start), range(len(messages))))
+        timed = list(pool.map(lambda i: one(i, start), range(len(messages))))
+        return timed, _minus(_cpu_seconds(), cpu)
+
+
+def _minus(after: float | None, before: float | None) -> float | None:
+    return None if after is None or before is None else after - before
 
 
 def _run_over_http(
@@ -196,8 +223,8 @@ class _ServiceProcess:
             limits=httpx.Limits(max_connections=RUNS + 10, max_keepalive_connections=RUNS + 10),
         )
 
-    def round(self, messages: list[str], label: str) -> list[Timed]:
-        return _round([self], messages, label)
+    def cpu_seconds(self) -> float | None:
+        return _cpu_seconds(self.process.pid)
 
     def stop(self) -> None:
         if getattr(self, "client", None) is not None:
@@ -210,12 +237,16 @@ class _ServiceProcess:
             self.process.communicate()
 
 
-def _round(replicas: list[_ServiceProcess], messages: list[str], label: str) -> list[Timed]:
+def _round(
+    replicas: list[_ServiceProcess], messages: list[str], label: str
+) -> tuple[list[Timed], float | None]:
     """Every message at once, each in a session of its own that no earlier round used (like the
     floor's runs, none has a history to send along). Run ``i`` is posted to replica ``i mod n``
-    and its events read from the next replica: with two, every stream crosses processes.
+    and its events read from the next replica: with two, every stream crosses processes. Also the
+    CPU seconds the replicas spent in the round.
     """
     count = len(replicas)
+    before = [replica.cpu_seconds() for replica in replicas]
 
     def one(i: int, start: float) -> Timed:
         post, read = replicas[i % count], replicas[(i + 1) % count]
@@ -223,7 +254,9 @@ def _round(replicas: list[_ServiceProcess], messages: list[str], label: str) -> 
 
     with ThreadPoolExecutor(len(messages)) as pool:
         start = time.perf_counter()
-        return list(pool.map(lambda i: one(i, start), range(len(messages))))
+        timed = list(pool.map(lambda i: one(i, start), range(len(messages))))
+    spent = [_minus(replica.cpu_seconds(), b) for replica, b in zip(replicas, before)]
+    return timed, None if None in spent else sum(s for s in spent if s is not None)
 
 
 def _same_work(messages: list[str], served: list[Timed], in_process: list[Timed]) -> None:
@@ -252,23 +285,27 @@ def service_vs_in_process(ctx: Context) -> list[Figure]:
     floor: list[float] = []
     floor_walls: list[float] = []
     floor_rounds: list[float] = []  # each round's floor p50
+    floor_cpu: list[float | None] = []  # each round's floor CPU seconds
     with tempfile.TemporaryDirectory(prefix="bench_service_") as folder, ExitStack() as stack:
         root = Path(folder)
         deployments = _deployments(root, stack)
         for replicas in deployments.values():
             _round(replicas, messages[:1], "warm-up")
         ours: dict[str, list[float]] = {name: [] for name in deployments}
+        cpus: dict[str, list[float | None]] = {name: [] for name in deployments}
         round_ratios: dict[str, list[float]] = {name: [] for name in deployments}
         walls: dict[str, list[float]] = {name: [] for name in deployments}
         bar = ctx.progress(ROUNDS * (1 + len(deployments)), "service")
         for index in range(ROUNDS):
-            in_process = _floor_round(root / f"floor{index}", messages, WORKERS)
+            in_process, cpu = _floor_round(root / f"floor{index}", messages, WORKERS)
+            floor_cpu.append(cpu)
             floor += [ms for ms, _ in in_process]
             floor_walls.append(max(ms for ms, _ in in_process))
             floor_rounds.append(Stats.of(ms for ms, _ in in_process).median)
             bar.update(1)
             for name, replicas in deployments.items():
-                served = _round(replicas, messages, f"{name.split()[0]}{index}")
+                served, cpu = _round(replicas, messages, f"{name.split()[0]}{index}")
+                cpus[name].append(cpu)
                 ours[name] += [ms for ms, _ in served]
                 walls[name].append(max(ms for ms, _ in served))
                 round_ratios[name].append(
@@ -286,6 +323,7 @@ def service_vs_in_process(ctx: Context) -> list[Figure]:
             f"ratio p50 {stats.median / floor_stats.median:.2f}x, p95"
             f" {stats.p95 / floor_stats.p95:.2f}x; per round p50 ratio median"
             f" {statistics.median(per_round):.2f}x, range {per_round[0]:.2f}-{per_round[-1]:.2f}x"
+            f"{_cpu_note(cpus[name], floor_cpu)}"
         )
         figures += [
             Figure(
@@ -309,6 +347,17 @@ def service_vs_in_process(ctx: Context) -> list[Figure]:
             ),
         ]
     return figures
+
+
+def _cpu_note(ours: list[float | None], floor: list[float | None]) -> str:
+    """Median CPU seconds per round of the service and of the floor, and their ratio ("" where a
+    process's CPU time could not be read)."""
+    if not ours or None in ours or None in floor:
+        return ""
+    service = statistics.median(s for s in ours if s is not None)
+    base = statistics.median(s for s in floor if s is not None)
+    ratio = f" ({service / base:.2f}x)" if base > 0 else ""
+    return f"; CPU per round: service {service:.2f} s, floor {base:.2f} s{ratio}"
 
 
 def _deployments(root: Path, stack: ExitStack) -> dict[str, list[_ServiceProcess]]:
