@@ -18,22 +18,23 @@ work unchanged:
 ``ChatClient`` switches to this by itself when the server says it cannot take tools, or when its
 chat template leaves them out (``llm.template_check``), and says so. ``calls_written_as_text`` is
 the other half of a server's template: one that shows the model the tools but does not read the
-calls the model writes back (they arrive as text, e.g. in Qwen's ``<tool_call>`` tags).
+calls the model writes back (they arrive as text, in the model's own format; see that function).
 
-Left out: streaming, ``tool_choice`` (a prompt cannot force a call; it is dropped) and structured
-outputs.
+Left out: streaming in prompt mode, ``tool_choice`` (a prompt cannot force a call; it is dropped)
+and structured outputs.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from .messages import ChatModel, ChatResult, parse_arguments
-from .parsing import ParseError, parse_tool_calls
+from .parsing import MAX_BLOCKS, ParseError, find_json_blocks, parse_tool_calls
 from .prompting import format_observation, render_tool_prompt
 
 DROPPED_OPTIONS = ("tool_choice", "parallel_tool_calls")
@@ -86,14 +87,72 @@ def as_prompt_messages(
     return out
 
 
+# Formats that put the tool's name in markup, outside the JSON: the opening that comes before the
+# arguments' JSON object, with the name in group 1, 2 or 3.
+_NAME_IN_MARKUP = re.compile(
+    # Llama 3.1 / Functionary: <function=get_weather>{…}</function>
+    r"<function=([\w.-]+)>"
+    # Qwen2.5-Coder: <tools><function name="get_weather"><arguments>{…}</arguments></function>…
+    r"|<function\s+name=[\"']([\w.-]+)[\"']\s*>\s*(?:<arguments>)?"
+    # newer Mistral tokenizers: [TOOL_CALLS]get_weather[ARGS]{…} (or without [ARGS])
+    r"|\[TOOL_CALLS\]\s*([\w.-]+)\s*(?:\[ARGS\])?"
+)
+
+
+def _names_into_json(text: str) -> str:
+    """``text`` with every call whose name sits in markup rewritten as the JSON object Day 2's
+    parser reads: ``<function=get_weather>{"city": "北京"}</function>`` becomes
+    ``{"name": "get_weather", "arguments": {"city": "北京"}}</function>``. The arguments are copied
+    as they were written (a broken object stays broken); an opening not followed by a complete
+    JSON object is left alone. Leftover closing tags are text, which the parser skips.
+    """
+    out: list[str] = []
+    position = 0
+    for match in list(_NAME_IN_MARKUP.finditer(text))[:MAX_BLOCKS]:
+        if match.start() < position:  # inside the arguments of the call before
+            continue
+        rest = text[match.end() :]
+        blocks = find_json_blocks(rest)
+        first = blocks[0] if blocks else None
+        if first is None or not first.closed or rest[: first.start].strip():
+            continue
+        name = next(group for group in match.groups() if group)
+        out += [text[position : match.start()], '{"name": ', json.dumps(name), ', "arguments": ']
+        out += [first.text, "}"]
+        position = match.end() + first.end
+    return "".join(out) + text[position:]
+
+
 def calls_written_as_text(text: str | None, tools: Sequence[dict[str, Any]]) -> list[Any]:
-    """The tool calls a reply wrote as text although native tools were offered, read the way Day
-    2's parser reads a prompt-mode reply, with fresh ids; ``[]`` when the reply holds no call, a
-    broken one, or one naming a tool that was not offered (then it stays an answer).
+    """The tool calls a reply wrote as text although native tools were offered, with fresh ids;
+    ``[]`` when the reply holds no call, a broken one, or one naming a tool that was not offered
+    (then the whole reply stays text: an answer).
+
+    Local models write their calls in their own formats, and a server without the matching parser
+    hands them back as text. Read here (tests/test_prompt_tools.py says who writes each):
+
+    - JSON with the name inside, which Day 2's parser already reads, whatever is around it:
+      Qwen/Hermes ``<tool_call>{"name": …, "arguments": …}</tool_call>``; Qwen2.5-Coder
+      ``<tools>{…}</tools>`` or a bare object; Llama 3.x ``{"name": …, "parameters": …}`` (also
+      after ``<|python_tag|>``); Mistral ``[TOOL_CALLS] [{…}, …]``; a ```json fence;
+    - markup with the name outside the JSON, rewritten first (``_names_into_json``): Llama 3.1 /
+      Functionary ``<function=NAME>{…}</function>``; Qwen2.5-Coder
+      ``<tools><function name="NAME"><arguments>{…}</arguments></function></tools>``; newer
+      Mistral ``[TOOL_CALLS]NAME[ARGS]{…}``.
+
+    Each call must name an offered tool, and its arguments must be a JSON object (Day 2's repairs
+    apply: a fence, a trailing comma…). The arguments are not checked against the schema here:
+    the registry does that when it runs the call, as for a native call, and tells the model.
+    Prose around the calls is not part of any call (and is dropped with the text).
+
+    Left out: formats whose arguments are not JSON — Qwen3-Coder's
+    ``<parameter=city>北京</parameter>``, pythonic ``get_weather(city="北京")``, Llama's built-in
+    ``<|python_tag|>brave_search.call(…)`` — and models' own special tokens (DeepSeek's
+    ``<｜tool▁call▁begin｜>``, Gemma's ``<|tool_call>``); nothing read is ever run as code.
     """
     if not text:
         return []
-    parsed = parse_tool_calls(text)
+    parsed = parse_tool_calls(_names_into_json(text))
     offered = {(_field(tool, "function") or {}).get("name") for tool in tools}
     if isinstance(parsed, ParseError) or not parsed:
         return []

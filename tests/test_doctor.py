@@ -249,3 +249,41 @@ def test_the_course_servers_drops_tools_fault_fails_only_where_that_server_does(
     assert found["工具定义送达"].passed is False, found["工具定义送达"].line()
     assert "服务端模板没有把工具定义交给模型" in found["工具定义送达"].fix
     assert found["强制调用参数"].passed is True  # a call forced by name still reaches the model
+
+
+# -- the conclusion says what an agent on the server will actually do ---------------------------
+
+
+def test_when_only_the_template_fails_the_conclusion_says_the_agent_runs_in_prompt_mode(
+    fake, capsys
+) -> None:
+    fake.mode = "ignores_tools"  # fails 工具定义送达 and 强制调用参数, both the template's doing
+    assert main(["doctor", "--base-url", url(fake), "--model", "m", "--api-key", "x"]) == 1
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith("结论：2 项没通过（工具定义送达、强制调用参数）"), last
+    assert "Agent 仍然能运行" in last and "第 2 天的提示词 JSON 模式" in last, last
+    assert "更慢" in last and "不如原生工具调用可靠" in last and "怎么办" in last, last
+    assert "不可靠。" not in last and "另外" not in last, last
+
+
+def test_a_server_refusing_tools_in_a_way_the_client_knows_also_goes_to_prompt_mode() -> None:
+    from handwritten_agent.course.doctor import conclusion
+
+    with serve() as server:
+        found = verdicts(server.base_url, "course-sim:no_tool_parser")  # vLLM without its parser
+    schema = found["工具定义送达"]
+    assert schema.passed is False and schema.prompt_mode, schema.line()
+    assert "Agent 仍然能运行" in conclusion(list(found.values()))
+
+
+def test_failures_prompt_mode_cannot_fix_are_still_called_unreliable(fake) -> None:
+    from handwritten_agent.course.doctor import Finding, conclusion
+
+    fake.mode = "placeholder"  # the schema reaches the model, and its arguments are placeholders
+    said = conclusion(list(verdicts(url(fake)).values()))
+    assert said.endswith("这个服务端上的 Agent 不可靠。") and "提示词" not in said, said
+    template = Finding("工具定义送达", False, "没送达", "换服务端", prompt_mode=True)
+    stream = Finding("流式输出", False, "流式请求失败", "关掉流式")
+    both = conclusion([Finding("服务端应答", True, "好"), template, stream])
+    assert "Agent 仍然能运行" in both and "另外，流式输出的问题提示词模式也绕不过去" in both
+    assert conclusion([Finding("服务端应答", True, "好")]).startswith("结论：没有发现问题")

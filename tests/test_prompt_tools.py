@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from handwritten_agent.agent import Agent
+from handwritten_agent.course.offline.faults import TEXT_CALL_FORMATS
 from handwritten_agent.display import format_event
 from handwritten_agent.llm import BadRequest, ChatClient, ToolsUnsupported
 from handwritten_agent.messages import ChatResult
@@ -252,3 +253,173 @@ def test_an_assistant_call_without_text_goes_out_without_a_content_key() -> None
     kept = {"role": "assistant", "content": "先查一下。", "tool_calls": [call]}
     assert _wire_message(kept) == kept
     assert _wire_message({"role": "user", "content": None}) == {"role": "user", "content": None}
+
+
+# -- calls written as text in other models' formats ----------------------------------------------
+
+# One call in each format a server may hand back as text, with who writes it (and which server
+# parser reads it natively: llama.cpp's common/chat.cpp, vLLM's tool parsers).
+QWEN_CALL = '{"name": "get_weather", "arguments": {"city": "北京"}}'
+FORMATS = {
+    # Qwen2.5 / Hermes 2 Pro chat templates ask for these tags (llama.cpp: Hermes 2 Pro format)
+    "qwen_tags": f"<tool_call>\n{QWEN_CALL}\n</tool_call>",
+    # Qwen2.5-Coder 1.5B on llama_cpp.server with the GGUF's own template (seen in this course)
+    "qwen_coder_xml": (
+        '<tools><function name="get_weather"><arguments>{"city": "北京"}</arguments></function>'
+        "</tools>"
+    ),
+    # Qwen2.5-Coder in <tools> tags (vLLM PRs #32931/#33083, its qwen2_5_coder parser)
+    "qwen_coder_tools": f"<tools>\n{QWEN_CALL}\n</tools>",
+    # Llama 3.1 / Functionary v3.1 (llama.cpp: <function=NAME>{…}</function>)
+    "llama_function_tag": '<function=get_weather>{"city": "北京"}</function>',
+    # Llama 3.x JSON tool calls, "parameters" not "arguments" (llama.cpp: Llama 3.x format)
+    "llama_json": '{"name": "get_weather", "parameters": {"city": "北京"}}',
+    "llama_python_tag": '<|python_tag|>{"name": "get_weather", "parameters": {"city": "北京"}}',
+    # Mistral Nemo / v0.3 (llama.cpp: [TOOL_CALLS] then a JSON list)
+    "mistral_list": f"[TOOL_CALLS] [{QWEN_CALL}]",
+    # newer Mistral tokenizers put the name before [ARGS]
+    "mistral_args": '[TOOL_CALLS]get_weather[ARGS]{"city": "北京"}',
+    # Qwen2.5-Coder on Ollama: a bare object (ollama/ollama#12174, openai/codex#2229)
+    "bare_json": QWEN_CALL,
+}
+
+
+def read_calls(text: str) -> list[tuple[str, dict]]:
+    from handwritten_agent.prompt_tools import calls_written_as_text
+
+    calls = calls_written_as_text(text, basic_registry().schemas())
+    assert all(call.id.startswith("call_") for call in calls)
+    return [(call.name, call.args) for call in calls]
+
+
+@pytest.mark.parametrize("text", FORMATS.values(), ids=FORMATS.keys())
+def test_each_format_of_a_call_written_as_text_is_read(text) -> None:
+    assert read_calls(text) == [("get_weather", {"city": "北京"})]
+
+
+@pytest.mark.parametrize("text", FORMATS.values(), ids=FORMATS.keys())
+def test_a_call_of_a_tool_that_was_not_offered_stays_text(text) -> None:
+    assert read_calls(text.replace("get_weather", "delete_all_files")) == []
+
+
+@pytest.mark.parametrize("text", FORMATS.values(), ids=FORMATS.keys())
+def test_a_call_whose_json_is_broken_stays_text(text) -> None:
+    broken = text.replace('"北京"}', '"北京"', 1)  # the arguments' object never closes
+    assert broken != text and read_calls(broken) == []
+
+
+@pytest.mark.parametrize("text", FORMATS.values(), ids=FORMATS.keys())
+def test_prose_around_a_call_stays_out_of_it(text) -> None:
+    said = f"好的，我先查一下天气：{{城市}}\n{text}\n查到以后再告诉你（大约 1 秒）。"
+    assert read_calls(said) == [("get_weather", {"city": "北京"})]
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        (  # two calls in Llama 3.1's tags, and in Qwen2.5-Coder's
+            '<function=calculator>{"expression": "1+1"}</function>\n'
+            '<function=get_weather>{"city": "上海"}</function>',
+            [("calculator", {"expression": "1+1"}), ("get_weather", {"city": "上海"})],
+        ),
+        (
+            '<tools><function name="calculator"><arguments>{"expression": "1+1"}</arguments>'
+            '</function><function name="get_weather"><arguments>{"city": "上海"}</arguments>'
+            "</function></tools>",
+            [("calculator", {"expression": "1+1"}), ("get_weather", {"city": "上海"})],
+        ),
+        # one offered call and one that is not: nothing is run
+        (
+            '<function=calculator>{"expression": "1"}</function>'
+            '<function=rm>{"path": "/"}</function>',
+            [],
+        ),
+        ('<function=calculator>["1+1"]</function>', []),  # arguments that are not an object
+        ('<function=calculator> 先想想 {"expression": "2"}</function>', []),  # words before them
+        ("写法是 <function=工具名>，后面跟参数的 JSON。", []),  # the format explained, no call
+        ('{"name": "李雷", "parameters": {"city": "北京"}}', []),  # JSON that only looks like one
+        (  # Qwen2.5-Coder 1.5B on llama_cpp.server: a call, then a tool result it made up
+            '```json\n{"name": "get_weather", "arguments": "{\\"city\\": \\"北京\\"}"}\n```\n\n'
+            '<tool_response>\n{"weather": "晴", "temperature_max": "26℃"}\n</tool_response>',
+            [("get_weather", {"city": "北京"})],
+        ),
+        (
+            '<function=calculator>{"expression": "2+2",}</function>',
+            [("calculator", {"expression": "2+2"})],
+        ),
+    ],
+)
+def test_mixed_and_doubtful_text_calls(text, read) -> None:
+    assert read_calls(text) == read
+
+
+# the offline fault writes each format; the client reads it, natively and streamed
+
+TEXT_CALL_FAULTS = ["text_tool_calls", *TEXT_CALL_FORMATS]
+
+
+@pytest.mark.parametrize("fault", TEXT_CALL_FAULTS)
+def test_the_fault_writes_its_format_and_the_client_reads_it(offline_server, fault) -> None:
+    tools = basic_registry().schemas()
+    ask = [{"role": "user", "content": "17 乘以 23 等于多少"}]
+    raw = client_for(offline_server, f"course-sim:{fault}").complete(ask, tools)
+    assert raw.tool_calls == [] and "calculator" in (raw.content or "")
+    marks = {
+        "text_tool_calls": "<tool_call>",
+        "text_calls_xml": '<function name="calculator">',
+        "text_calls_llama": "<function=calculator>",
+        "text_calls_mistral": "[TOOL_CALLS] [",
+        "text_calls_json": '"parameters"',
+    }
+    assert marks[fault] in raw.content, raw.content
+    client = client_for(offline_server, f"course-sim:{fault}", check_template=True)
+    events = []
+    run = Agent(client, basic_registry(), on_event=events.append).run("17 乘以 23 等于多少")
+    assert run.stop_reason == "final" and "391" in (run.answer or ""), (run.stop_reason, run.error)
+    assert [record.call.name for record in run.tool_calls] == ["calculator"]
+    assert len(prompt_notes(events)) == 1
+
+
+@pytest.mark.parametrize("fault", ["text_tool_calls", "text_calls_llama", "text_calls_mistral"])
+def test_a_streamed_reply_that_was_a_call_written_as_text_ends_as_the_call(
+    offline_server, capsys, fault
+) -> None:
+    client = client_for(offline_server, f"course-sim:{fault}", check_template=True)
+    messages = [{"role": "user", "content": "17 乘以 23 等于多少"}]
+    events = list(client.stream(messages, basic_registry().schemas()))
+    shown = "".join(event.text for event in events if event.kind == "content")
+    assert "calculator" in shown  # the text was streamed as it came: it cannot be taken back
+    done = events[-1]
+    assert done.kind == "done" and done.result.content is None
+    assert [call.name for call in done.result.tool_calls] == ["calculator"]
+    assert "17" in done.result.tool_calls[0].args["expression"]
+    assert done.result.finish_reason == "tool_calls"
+    calls = [event for event in events if event.kind == "tool_call"]
+    assert [(e.name, e.id) for e in calls] == [("calculator", done.result.tool_calls[0].id)]
+    said = capsys.readouterr().out
+    assert said.count("流式显示出来的那段文字其实是工具调用") == 1 and "当成文字" in said
+    list(client.stream(messages, basic_registry().schemas()))
+    assert "流式显示" not in capsys.readouterr().out  # said once per client
+
+
+def test_a_streaming_agent_runs_the_calls_it_streamed_as_text(offline_server) -> None:
+    from handwritten_agent.llm import StreamingClient
+
+    client = client_for(offline_server, "course-sim:text_calls_xml", check_template=True)
+    shown: list[str] = []
+    events = []
+    run = Agent(
+        StreamingClient(client, on_text=shown.append), basic_registry(), on_event=events.append
+    ).run("17 乘以 23 等于多少")
+    assert run.stop_reason == "final" and "391" in (run.answer or ""), (run.stop_reason, run.error)
+    assert [record.call.name for record in run.tool_calls] == ["calculator"]
+    assert "<tools>" in "".join(shown)  # shown while it streamed, and then run as the call
+    notes = prompt_notes(events)
+    assert len(notes) == 1 and "流式显示" in notes[0] and "当成文字" in notes[0], notes
+
+
+def test_without_the_check_a_streamed_text_call_stays_text(offline_server) -> None:
+    client = client_for(offline_server, "course-sim:text_calls_llama")
+    messages = [{"role": "user", "content": "17 乘以 23 等于多少"}]
+    done = list(client.stream(messages, basic_registry().schemas()))[-1]
+    assert done.result.tool_calls == [] and "<function=calculator>" in done.result.content

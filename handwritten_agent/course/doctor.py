@@ -18,7 +18,9 @@ agent cannot work. Each check sends one small request through the official ``ope
                 arguments put together are JSON
 ==============  ==================================================================================
 
-``diagnose(client, model)`` returns the ``Finding``s; ``main(args)`` is the command.
+``diagnose(client, model)`` returns the ``Finding``s; ``conclusion(findings)`` says what an agent on
+this server will actually do (a server whose only failures the course's client gets around, by
+going to Day 2's prompt mode, still runs the agent); ``main(args)`` is the command.
 ``eval_hint(report)`` is the one line ``python -m handwritten_agent eval`` prints after a very
 low score of a real model.
 
@@ -38,6 +40,7 @@ from typing import Any
 import jsonschema
 
 from ..llm import template_check
+from ..llm.client import tools_unsupported_hint
 
 HINT = (
     "提示：分数很低时，先运行 python -m handwritten_agent doctor，检查这个服务端能不能真正做"
@@ -93,12 +96,14 @@ TEMPLATE_FIX = (
 @dataclass
 class Finding:
     """One check: its title, the verdict (True/False, or None when it could not be judged), why,
-    and what to do."""
+    what to do, and whether the client goes on in prompt mode."""
 
     title: str
     passed: bool | None
     detail: str
     fix: str = ""
+    prompt_mode: bool = False
+    """True when the course's ``ChatClient`` gets around this failure with Day 2's prompt mode."""
 
     def line(self) -> str:
         mark = {True: "✅", False: "❌", None: "⚠️"}[self.passed]
@@ -180,6 +185,8 @@ def check_schema_seen(client: Any, model: str, state: dict[str, Any]) -> Finding
             f"带工具的请求被拒绝：{_error(exc)}",
             "这个模型或服务端不接受 tools：换一个支持工具调用的模型，"
             "或用第 2 天的提示词 JSON 模式。",
+            # the refusals the client recognizes (Ollama's, vLLM's) make it go on in prompt mode
+            prompt_mode=tools_unsupported_hint(str(exc), model) is not None,
         )
     with_tool = _usage_tokens(response)
     if plain is None or with_tool is None:
@@ -188,7 +195,8 @@ def check_schema_seen(client: Any, model: str, state: dict[str, Any]) -> Finding
     need = int(size * template_check.MIN_GROWTH_PER_CHAR)
     numbers = f"prompt_tokens 从 {plain} 变成 {with_tool}（工具定义有 {size} 个字符）"
     if not template_check.judge(plain, with_tool, TOOL):
-        return Finding(title, False, f"加上工具定义后 {numbers}，至少应多 {need} 个", TEMPLATE_FIX)
+        detail = f"加上工具定义后 {numbers}，至少应多 {need} 个"
+        return Finding(title, False, detail, TEMPLATE_FIX, prompt_mode=True)
     return Finding(title, True, f"加上工具定义后 {numbers}：模型看得到工具")
 
 
@@ -323,6 +331,30 @@ def diagnose(client: Any, model: str) -> list[Finding]:
     return findings
 
 
+NATIVE_CHECKS = ("工具定义送达", "强制调用参数", "返回格式")
+"""The checks of native tool calling: in prompt mode the client uses none of what they check."""
+
+
+def conclusion(findings: list[Finding]) -> str:
+    """The doctor's last line: what an agent on this server will actually do."""
+    failed = [finding for finding in findings if finding.passed is False]
+    if not failed:
+        return "结论：没有发现问题，这个服务端可以用来做工具调用。"
+    said = f"结论：{len(failed)} 项没通过（{'、'.join(f.title for f in failed)}）："
+    if not any(finding.prompt_mode for finding in failed):
+        return said + "这个服务端上的 Agent 不可靠。"
+    said += (
+        "这个服务端上用不了原生工具调用，但 Agent 仍然能运行：课程的客户端（ChatClient）会发现"
+        "这一点，自动改用第 2 天的提示词 JSON 模式，把工具写进系统提示词（流式调用 StreamingClient"
+        " 除外：它不切换）。代价是每次请求更长、更慢，模型偶尔写坏 JSON 要重试，"
+        "不如原生工具调用可靠。要用回原生工具调用，按上面“工具定义送达”一项的“怎么办”去做。"
+    )
+    rest = [finding.title for finding in failed if finding.title not in NATIVE_CHECKS]
+    if rest:
+        said += f"另外，{'、'.join(rest)}的问题提示词模式也绕不过去，请先按上面的“怎么办”解决。"
+    return said
+
+
 LOW_SCORE = 0.3
 
 
@@ -383,12 +415,8 @@ def main(args: argparse.Namespace) -> int:
     findings = diagnose(client, model)
     for finding in findings:
         print(finding.line())
-    failed = [f.title for f in findings if f.passed is False]
-    if failed:
-        print(f"结论：{len(failed)} 项没通过（{'、'.join(failed)}）：这个服务端上的 Agent 不可靠。")
-        return 1
-    print("结论：没有发现问题，这个服务端可以用来做工具调用。")
-    return 0
+    print(conclusion(findings))
+    return 1 if any(f.passed is False for f in findings) else 0
 
 
 __all__ = [
@@ -398,6 +426,7 @@ __all__ = [
     "TOOL",
     "add_arguments",
     "arguments_problems",
+    "conclusion",
     "diagnose",
     "eval_hint",
 ]

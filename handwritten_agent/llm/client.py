@@ -91,6 +91,7 @@ class ChatClient:
         self.check_template = check_template
         self.template: TemplateVerdict | None = None  # the check's verdict, once made
         self.text_calls_read = False  # True once a reply's text calls were read (and said)
+        self.streamed_text_calls_said = False  # True once a stream's were (the text was shown)
         # The SDK insists on a key; servers that need none (Ollama, the course's own) accept any
         # text.
         self._sdk = openai.OpenAI(
@@ -161,26 +162,39 @@ class ChatClient:
                     print(f"提示：{why}")
 
     def _read_text_calls(
-        self, result: ChatResult, tools: Sequence[dict[str, Any]], model: str
+        self,
+        result: ChatResult,
+        tools: Sequence[dict[str, Any]],
+        model: str,
+        *,
+        streamed: bool = False,
     ) -> ChatResult:
         """A reply that is nothing but tool calls written as text, from a server whose template
         showed the model the tools but whose parser did not read its calls back: the calls, read
-        with Day 2's parser (said once per client)."""
+        with Day 2's parser (said once per client; for a stream, that its text, already shown, was
+        those calls is said once too)."""
         from ..prompt_tools import calls_written_as_text  # Day 2's parser, above this module
 
         calls = calls_written_as_text(result.content, tools)
         if not calls:
             return result
+        notes = []
         if not self.text_calls_read:
             self.text_calls_read = True
-            note = (
+            notes.append(
                 f"{self.label}没有把模型 {model!r} 写出的工具调用解析成 tool_calls，而是当成文字"
                 f"返回了（{(result.content or '').strip()[:60]!r}）：服务端的模板把工具交给了模型，"
                 "却不认识模型写调用的格式。课程的客户端用第 2 天的解析器把这些调用读了出来，"
                 f"运行照常进行。{TEXT_CALLS_FIX}"
             )
-            if not report("prompt_tools", note=note):
-                print(f"提示：{note}")
+        if streamed and not self.streamed_text_calls_said:
+            self.streamed_text_calls_said = True
+            notes.append(
+                "刚才流式显示出来的那段文字其实是工具调用，不是回答：流式输出没法收回已经显示的"
+                "文字，所以它留在屏幕上，运行按工具调用继续。"
+            )
+        if notes and not report("prompt_tools", note="".join(notes)):
+            print(f"提示：{''.join(notes)}")
         return replace(result, content=None, tool_calls=calls, finish_reason="tool_calls")
 
     # -- the two calls -----------------------------------------------------------------------
@@ -240,6 +254,11 @@ class ChatClient:
         rejects the option with a 400 naming it is asked again without it, and this client stops
         asking (``stream_usage`` becomes False). Pass ``stream_options=None`` to never ask. The
         request is sent when iteration starts.
+
+        With ``check_template``, a reply whose text turns out to be tool calls the server did not
+        read (see ``complete``) is read once the stream has ended: its text was already streamed
+        as ``content`` events, and cannot be taken back; then come one ``tool_call`` event per
+        call, and the ``done`` result holds the calls instead of the text (said once).
         """
         model = model or self.model
         if tools:
@@ -272,7 +291,15 @@ class ChatClient:
             raise self._translate(exc, model, attempts=1) from exc
         finally:
             sdk_stream.close()
-        yield StreamEvent("done", result=assembler.result())
+        result = assembler.result()
+        if tools and self.check_template and not result.tool_calls:
+            # text that was a tool call, now that all of it is here (its pieces were shown)
+            result = self._read_text_calls(result, tools, model, streamed=True)
+            for index, call in enumerate(result.tool_calls):
+                yield StreamEvent(
+                    "tool_call", text=call.arguments, index=index, id=call.id, name=call.name
+                )
+        yield StreamEvent("done", result=result)
 
     def models(self) -> list[str]:
         """The model ids the server lists at ``GET /models``."""
@@ -378,7 +405,7 @@ class ChatClient:
                 "它的日志。",
                 **common,
             )
-        tools_hint = _tools_unsupported_hint(said, model)
+        tools_hint = tools_unsupported_hint(said, model)
         if tools_hint is not None:
             return ToolsUnsupported(
                 f"{where}拒绝了这个请求（HTTP {status}）：{quoted}。{tools_hint}", **common
@@ -437,7 +464,7 @@ class _NativeOnly:
         return ChatClient.complete(self.client, messages, None, **options)
 
 
-def _tools_unsupported_hint(said: str, model: str) -> str | None:
+def tools_unsupported_hint(said: str, model: str) -> str | None:
     """Why the server refused native tools and what to do, or None if that is not what it said."""
     lowered = said.lower()
     if "does not support tools" in lowered:  # Ollama: the model has no tool template

@@ -7,6 +7,10 @@ is what the stream's last chunk reported, or None when the server sends none —
 then traced with ``input_tokens: null``, not with a made-up 0 (the trap most tracing tools fall
 into).
 
+A reply whose text turns out to be tool calls the server did not read (``ChatClient.stream`` reads
+them once the stream has ended) was passed on as text while it arrived; the result holds the calls,
+and the client says once that the text shown was them.
+
 Left out: cancelling a stream half-way, and tool-call deltas shown to the user (only text is passed
 on).
 """

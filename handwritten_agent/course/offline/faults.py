@@ -48,7 +48,8 @@ FAULTS: dict[str, str] = {
     ),
     "text_tool_calls": (
         "工具定义交给了模型，模型的调用却被当成文字返回：content 里是 <tool_call>{…}</tool_call>，"
-        "没有 tool_calls（像 llama_cpp.server 用 GGUF 自带模板、却没有工具解析器时那样）"
+        "没有 tool_calls（像 llama_cpp.server 用 GGUF 自带模板、却没有工具解析器时那样）；"
+        "别的模型的写法见 text_calls_* 这几个选项"
     ),
     "reasoning_model": (
         "像推理模型一样拒绝 max_tokens（要用 max_completion_tokens）和不是默认值 1 的 temperature"
@@ -73,7 +74,23 @@ MESSINESS: dict[str, str] = {
 }
 """Messiness profile (prompt-JSON mode, Day 2) -> how the JSON is written."""
 
-OPTIONS = {**FAULTS, **MESSINESS}
+TEXT_CALL_FORMATS: dict[str, str] = {
+    "text_calls_xml": (
+        '同 text_tool_calls，但调用写成 <tools><function name="…"><arguments>{…}</arguments>'
+        "</function></tools>（Qwen2.5-Coder 1.5B 在 llama_cpp.server 上这样写过）"
+    ),
+    "text_calls_llama": "同 text_tool_calls，但调用写成 <function=名字>{…}</function>（Llama 3.1）",
+    "text_calls_mistral": (
+        '同 text_tool_calls，但调用写成 [TOOL_CALLS] [{"name": …, "arguments": …}]（Mistral）'
+    ),
+    "text_calls_json": (
+        '同 text_tool_calls，但调用只是一个 JSON 对象 {"name": …, "parameters": …}（Llama 3.2）'
+    ),
+}
+"""Option -> the format the ``text_tool_calls`` fault writes its calls in instead of Qwen's tags
+(each option alone turns the fault on)."""
+
+OPTIONS = {**FAULTS, **MESSINESS, **TEXT_CALL_FORMATS}
 
 
 def split_model_name(model: str) -> tuple[str, frozenset[str]]:
@@ -157,25 +174,36 @@ def as_templated(chat: ChatRequest) -> ChatRequest:
     return chat
 
 
+def _text_call(style: str, name: str, arguments: dict[str, Any]) -> str:
+    """One call written as text in ``style`` (an option of ``TEXT_CALL_FORMATS``, else Qwen's)."""
+    args = json.dumps(arguments, ensure_ascii=False)
+    if style == "text_calls_xml":
+        return f'<tools><function name="{name}"><arguments>{args}</arguments></function></tools>'
+    if style == "text_calls_llama":
+        return f"<function={name}>{args}</function>"
+    if style == "text_calls_json":
+        return json.dumps({"name": name, "parameters": arguments}, ensure_ascii=False)
+    call = json.dumps({"name": name, "arguments": arguments}, ensure_ascii=False)
+    return f"<tool_call>\n{call}\n</tool_call>"
+
+
 def as_parsed(completion: Completion, chat: ChatRequest) -> Completion:
-    """The reply as a server's parser hands it back: for ``text_tool_calls``, the calls the model
-    made left as its text, in Qwen's ``<tool_call>`` tags, unless ``tool_choice`` forced one by
-    name; otherwise unchanged.
+    """The reply as a server's parser hands it back: for ``text_tool_calls`` (or one of
+    ``TEXT_CALL_FORMATS``), the calls the model made left as its text, in Qwen's ``<tool_call>``
+    tags or the chosen format, unless ``tool_choice`` forced one by name; otherwise unchanged.
     """
-    if "text_tool_calls" not in chat.options or not completion.tool_calls:
+    style = min(chat.options & TEXT_CALL_FORMATS.keys(), default="text_tool_calls")
+    if style not in chat.options or not completion.tool_calls:
         return completion
     if isinstance(chat.tool_choice, dict):
         return completion
-    text = "\n".join(
-        "<tool_call>\n"
-        + json.dumps(
-            {
-                "name": call["function"]["name"],
-                "arguments": json.loads(call["function"]["arguments"] or "{}"),
-            },
-            ensure_ascii=False,
-        )
-        + "\n</tool_call>"
+    calls = [
+        (call["function"]["name"], json.loads(call["function"]["arguments"] or "{}"))
         for call in completion.tool_calls
-    )
+    ]
+    if style == "text_calls_mistral":  # Mistral writes every call of a reply in one list
+        listed = [{"name": name, "arguments": arguments} for name, arguments in calls]
+        text = "[TOOL_CALLS] " + json.dumps(listed, ensure_ascii=False)
+    else:
+        text = "\n".join(_text_call(style, name, arguments) for name, arguments in calls)
     return replace(completion, content=text, tool_calls=[], finish_reason="stop")
