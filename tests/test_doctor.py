@@ -52,12 +52,14 @@ class Handler(BaseHTTPRequestHandler):
         mode = self.server.mode
         tools = request.get("tools")
         forced = isinstance(request.get("tool_choice"), dict)
+        # a model calls the tool when it must, or when it may and has room to write the call
+        calls = bool(tools) and (forced or request.get("max_tokens", 0) > 1)
         tokens = 29 if mode == "ignores_tools" else len(json.dumps(request)) // 4
         arguments = GOOD_ARGUMENTS
         if mode in ("ignores_tools", "placeholder"):
             arguments = '{"order_id": "{order_id}", "quantity": "{quantity}"}'
         call_id = "" if mode == "bad_shapes" else "call_1"
-        finish = "stop" if mode == "bad_shapes" or not (tools and forced) else "tool_calls"
+        finish = "stop" if mode == "bad_shapes" or not calls else "tool_calls"
         if request.get("stream"):
             if mode == "no_stream":
                 self._send(500, b'{"error": {"message": "stream not supported"}}')
@@ -65,7 +67,12 @@ class Handler(BaseHTTPRequestHandler):
             self._stream(arguments if tools and forced else None, call_id, finish)
             return
         message: dict[str, Any] = {"role": "assistant", "content": "好的。"}
-        if tools and forced:
+        if calls and not forced and mode in ("text_calls", "no_call"):
+            written = (
+                f'<tool_call>{{"name": "{TOOL["function"]["name"]}", "arguments": {arguments}}}'
+            )
+            finish, message["content"] = "stop", written if mode == "text_calls" else "好的。"
+        elif calls:
             message = {
                 "role": "assistant",
                 "content": None,
@@ -136,7 +143,7 @@ def verdicts(base_url: str, model: str = "m") -> dict[str, Any]:
 def test_the_course_server_passes_every_check() -> None:
     with serve() as server:
         found = verdicts(server.base_url, "course-sim")
-    assert [f.passed for f in found.values()] == [True] * 5, [f.line() for f in found.values()]
+    assert [f.passed for f in found.values()] == [True] * 6, [f.line() for f in found.values()]
 
 
 def test_a_well_behaved_fake_passes_so_the_failures_below_are_the_faults(fake) -> None:
@@ -174,7 +181,7 @@ def test_a_server_that_cannot_stream_fails_only_the_stream_check(fake) -> None:
     fake.mode = "no_stream"
     found = verdicts(url(fake))
     assert found["流式输出"].passed is False and "HTTP 500" in found["流式输出"].detail
-    assert [f.passed for t, f in found.items() if t != "流式输出"] == [True] * 4
+    assert [f.passed for t, f in found.items() if t != "流式输出"] == [True] * 5
 
 
 def test_a_server_that_does_not_answer_stops_the_checks(fake) -> None:
@@ -220,7 +227,7 @@ def test_without_flags_the_doctor_checks_the_backend_the_settings_name(monkeypat
     monkeypatch.setenv("LLM_PROVIDER", "offline")
     assert main(["doctor"]) == 0
     out = capsys.readouterr().out
-    assert "course-sim" in out and out.count("✅") == 5 and "没有发现问题" in out
+    assert "course-sim" in out and out.count("✅") == 6 and "没有发现问题" in out
 
 
 def test_the_eval_command_prints_the_hint_after_a_very_low_score(
@@ -287,3 +294,34 @@ def test_failures_prompt_mode_cannot_fix_are_still_called_unreliable(fake) -> No
     both = conclusion([Finding("服务端应答", True, "好"), template, stream])
     assert "Agent 仍然能运行" in both and "另外，流式输出的问题提示词模式也绕不过去" in both
     assert conclusion([Finding("服务端应答", True, "好")]).startswith("结论：没有发现问题")
+
+
+# -- a call the model chose to make: as tool_calls, as text the server did not parse, or none ----
+
+
+@pytest.mark.parametrize(
+    "mode, said",
+    [
+        ("text_calls", "模型把调用写成了文字，服务端没有解析成 tool_calls"),
+        ("no_call", "模型没有调用工具"),
+    ],
+)
+def test_a_call_written_as_text_or_not_made_is_a_warning_with_what_happens(
+    fake, capsys, mode: str, said: str
+) -> None:
+    fake.mode = mode
+    assert main(["doctor", "--base-url", url(fake), "--model", "m", "--api-key", "x"]) == 0
+    out = capsys.readouterr().out
+    assert f"⚠️ 自动调用：{said}" in out, out
+    assert "✅ 强制调用参数" in out  # a call forced by name still comes back as tool_calls
+    last = out.strip().splitlines()[-1]
+    assert last.startswith("结论：没有不通过的项") and "自动调用有提醒" in last, last
+
+
+def test_the_course_servers_text_calls_fault_is_caught_by_the_auto_call_check() -> None:
+    with serve() as server:
+        found = verdicts(server.base_url, "course-sim:text_tool_calls")
+    auto = found["自动调用"]
+    assert auto.passed is None and "写成了文字" in auto.detail, auto.line()
+    assert "第 2 天的解析器" in auto.fix and "--jinja" in auto.fix, auto.fix
+    assert found["强制调用参数"].passed is True

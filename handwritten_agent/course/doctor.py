@@ -12,6 +12,9 @@ agent cannot work. Each check sends one small request through the official ``ope
 ==============  ==================================================================================
 服务端应答      a plain request is answered (the error says what is wrong when it is not)
 工具定义送达    ``usage.prompt_tokens`` grows by a share of the schema's size when a tool is added
+自动调用        the same request (``tool_choice`` left to the model) comes back as ``tool_calls``,
+                not as a call written in the text that the server did not parse (⚠️ either way:
+                the course's client reads such text, and a model may choose not to call)
 强制调用参数    a forced call's arguments: JSON valid against the schema, no placeholders
 返回格式        ``finish_reason`` and tool-call ids/types as the API defines them
 流式输出        a stream delivers text and ends with a ``finish_reason``; a streamed call's
@@ -41,6 +44,7 @@ import jsonschema
 
 from ..llm import template_check
 from ..llm.client import tools_unsupported_hint
+from ..prompt_tools import calls_written_as_text  # Day 2's reader of calls written as text
 
 HINT = (
     "提示：分数很低时，先运行 python -m handwritten_agent doctor，检查这个服务端能不能真正做"
@@ -176,7 +180,7 @@ def check_schema_seen(client: Any, model: str, state: dict[str, Any]) -> Finding
             model=model,
             messages=[{"role": "user", "content": REQUEST}],
             tools=[TOOL],
-            max_tokens=64,
+            max_tokens=128,  # room for a call the model writes as text (see check_auto_call)
         )
     except Exception as exc:
         return Finding(
@@ -188,6 +192,7 @@ def check_schema_seen(client: Any, model: str, state: dict[str, Any]) -> Finding
             # the refusals the client recognizes (Ollama's, vLLM's) make it go on in prompt mode
             prompt_mode=tools_unsupported_hint(str(exc), model) is not None,
         )
+    state["auto"] = response
     with_tool = _usage_tokens(response)
     if plain is None or with_tool is None:
         return Finding(title, None, "服务端没有返回 usage.prompt_tokens，无法判断工具定义是否送达")
@@ -198,6 +203,33 @@ def check_schema_seen(client: Any, model: str, state: dict[str, Any]) -> Finding
         detail = f"加上工具定义后 {numbers}，至少应多 {need} 个"
         return Finding(title, False, detail, TEMPLATE_FIX, prompt_mode=True)
     return Finding(title, True, f"加上工具定义后 {numbers}：模型看得到工具")
+
+
+def check_auto_call(client: Any, model: str, state: dict[str, Any]) -> Finding:
+    """The reply to ``check_schema_seen``'s request, where the model chose whether to call."""
+    title = "自动调用"
+    response = state.get("auto")
+    if response is None:
+        return Finding(title, None, "带工具的请求没有回复，无法检查模型会不会自己调用工具")
+    message = response.choices[0].message
+    if message.tool_calls:
+        return Finding(title, True, f"模型自己决定调用了 {message.tool_calls[0].function.name}")
+    text = message.content or ""
+    if calls_written_as_text(text, [TOOL]):
+        return Finding(
+            title,
+            None,
+            f"模型把调用写成了文字，服务端没有解析成 tool_calls：{text.strip()[:80]!r}",
+            "课程的客户端（ChatClient）会用第 2 天的解析器把这样的文字读成工具调用，Agent 照样"
+            f"运行（流式回复等到流结束才读出来）。{template_check.TEXT_CALLS_FIX}",
+        )
+    return Finding(
+        title,
+        None,
+        f"模型没有调用工具，只回了文字：{text.strip()[:80]!r}",
+        "小模型常常这样：Agent 照样运行，但要用工具才能办的事办不成。换一个更擅长工具调用的"
+        "模型，用 python -m handwritten_agent eval 看它的分数。",
+    )
 
 
 def check_forced_call(client: Any, model: str, state: dict[str, Any]) -> Finding:
@@ -315,6 +347,7 @@ def check_streaming(client: Any, model: str, state: dict[str, Any]) -> Finding:
 CHECKS: tuple[Callable[[Any, str, dict[str, Any]], Finding], ...] = (
     check_answers,
     check_schema_seen,
+    check_auto_call,
     check_forced_call,
     check_shapes,
     check_streaming,
@@ -331,7 +364,7 @@ def diagnose(client: Any, model: str) -> list[Finding]:
     return findings
 
 
-NATIVE_CHECKS = ("工具定义送达", "强制调用参数", "返回格式")
+NATIVE_CHECKS = ("工具定义送达", "自动调用", "强制调用参数", "返回格式")
 """The checks of native tool calling: in prompt mode the client uses none of what they check."""
 
 
@@ -339,6 +372,12 @@ def conclusion(findings: list[Finding]) -> str:
     """The doctor's last line: what an agent on this server will actually do."""
     failed = [finding for finding in findings if finding.passed is False]
     if not failed:
+        warned = [finding.title for finding in findings if finding.passed is None]
+        if warned:
+            return (
+                f"结论：没有不通过的项，这个服务端可以用来做工具调用；{'、'.join(warned)}"
+                "有提醒，见上面的“怎么办”。"
+            )
         return "结论：没有发现问题，这个服务端可以用来做工具调用。"
     said = f"结论：{len(failed)} 项没通过（{'、'.join(f.title for f in failed)}）："
     if not any(finding.prompt_mode for finding in failed):
@@ -426,6 +465,7 @@ __all__ = [
     "TOOL",
     "add_arguments",
     "arguments_problems",
+    "check_auto_call",
     "conclusion",
     "diagnose",
     "eval_hint",
