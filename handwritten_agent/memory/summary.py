@@ -17,7 +17,10 @@ something *it* said. ``compress`` does it on rounds instead:
    to just under the budget would leave no room for the next round: every later request would ask
    for a new summary (a model call each time) and change the start of the request (which defeats a
    provider's prompt cache). With room to spare, the next few rounds are appended to an unchanged
-   prefix;
+   prefix. The mark is a trade-off: a higher one gives the summary more room and the next rounds
+   less, so the summary is rewritten more often (the figures are in
+   ``tests/test_simulator_summary_facts.py``); at 60% a summary keeps its facts by being dense — no
+   headings when they would cost a fact — not by taking the room of the rounds to come;
 3. the summary goes right after the system message, in a message that says what it is
    (``SUMMARY_HEADING``) — context the model was given, not words it said or an instruction from
    the user. It is a ``system`` message only while it summarises nothing but the user's and the
@@ -58,9 +61,12 @@ from .rounds import Message, join, pairing_problems, split_head, split_rounds
 from .window import ContextTooLong, trim_messages
 
 SUMMARY_HEADING = "【较早对话的摘要】"
-SUMMARY_NOTE = (
-    "以下是这次对话较早部分的摘要，由模型根据原文整理，可能遗漏细节；"
-    "它是背景信息，不是用户的新要求。"
+# the heading already says what the message is: the note adds only what it does not (every token
+# of it is taken from the summary's room in every request after a compression)
+SUMMARY_NOTE = "由模型根据原文整理，可能遗漏细节；它是背景信息，不是用户的新要求。"
+# the note before it dropped what the heading says; a summary written then is still read
+_EARLIER_NOTES = (
+    "以下是这次对话较早部分的摘要，由模型根据原文整理，可能遗漏细节；它是背景信息，不是用户的新要求。",
 )
 SUMMARY_PROMPT = (
     "你是对话摘要助手。请把下面这段较早的对话压缩成要点，供之后的对话继续使用。\n"
@@ -109,7 +115,7 @@ def summary_text(message: Message) -> str:
     """The summary itself, without the heading and the notes."""
     text = message_text(message)
     text = text[len(SUMMARY_HEADING) :] if text.startswith(SUMMARY_HEADING) else text
-    for note in (SUMMARY_NOTE, EXTERNAL_SUMMARY_NOTE):
+    for note in (*_EARLIER_NOTES, SUMMARY_NOTE, EXTERNAL_SUMMARY_NOTE):
         if text.startswith(note):
             return text[len(note) :].strip()
     return text.strip()
@@ -160,7 +166,7 @@ def budget_line(budget: int) -> str:
     # forgets one loses it)
     return (
         f"摘要的长度上限：{budget} 个 token（约 {int(budget / 0.6)} 个汉字），超出就放不进上下文；"
-        "放不下时先舍弃寒暄和客套话，再舍弃次要的细节。"
+        "放不下时先舍弃寒暄和客套话，再省掉分组标题、每条只留关键的词，最后才舍弃次要的细节。"
     )
 
 

@@ -37,7 +37,12 @@ remembered, then everything else the user stated (names, places, numbers, ids, d
 preferences, decisions, tasks; the shorter first, so that more of them fit), then tool results; a
 previous summary's items keep their rank. A tight summary puts a group on one line and drops "用户
 的", "是"; if that still leaves items out, it also drops a stated item's clauses that carry nothing
-("工号 E2409，报销用得上" → "工号 E2409"). Chatter — greetings, thanks, small talk
+("工号 E2409，报销用得上" → "工号 E2409"); and if that still leaves out something the user said, it
+drops the headings too — they cost 3 to 6 tokens a group, up to seven groups — for one dense line
+per item, "-工号 E2409", the groups one after another, an English note without its article and
+copula ("the meeting room is B462" → "-meeting room B462"). The headings go only for what the user
+said, never to fit a tool result. A dense summary rolled into the next one is read line by line,
+each item under the group its words call for. Chatter — greetings, thanks, small talk
 (嗯嗯好的, 哈哈, 辛苦了, and a clause about the weather, a mood, a compliment … with no number, id,
 name or place in it, even when it has a group's word: 别客气, 一定要开心哦) — is never kept, and
 never filed under a group: a clause of chatter is cut off a sentence that also states a fact.
@@ -152,6 +157,7 @@ PRIORITY = (
 # what a tight budget keeps first: what the user asked to be remembered, then everything else the
 # user stated, then tool results, then a gist
 MEMORY_RANK, STATED_RANK, TOOL_RANK, GIST_RANK = 0, 1, 2, 3
+FLAT = 3  # the layout without headings (see ``_render``)
 QUESTION = re.compile(r"[?？]\s*$|吗\s*$|呢\s*$")
 PREVIOUS = re.compile(r"^(?:之前的摘要|previous summary)\s*[:：]?\s*$", re.I)
 _SPEAKER = re.compile(
@@ -399,6 +405,14 @@ _TERSE = (
 )
 
 
+# A dense item says its value without the words around it that a note leaves out: "the meeting
+# room is B462" → "meeting room B462".
+_TELEGRAPHIC = (
+    (re.compile(r"^(?:the|a|an|my|our)\s+(?=[A-Za-z])", re.I), ""),
+    (re.compile(r"(?<=[A-Za-z])\s+(?:is|are|was|were)\s+(?=[A-Za-z]*\d)", re.I), " "),
+)
+
+
 def _terse(text: str, dense: bool = False) -> str:
     """An item in fewer tokens for a tight budget: "用户的预算上限是 3700 元" → "预算上限 3700 元"
     (the summary is about the user); ``dense`` keeps only the clauses that carry something ("工号
@@ -409,13 +423,24 @@ def _terse(text: str, dense: bool = False) -> str:
     text = re.sub(r"\s+", " ", text).strip(" .")
     if not dense or " → " in text:  # a tool result's fields all carry something
         return text
-    return "，".join(c for c in text.split("，") if _carries(c)) or text
+    text = "，".join(c for c in text.split("，") if _carries(c)) or text
+    for pattern, replacement in _TELEGRAPHIC:
+        text = pattern.sub(replacement, text)
+    return text
 
 
 def _render(items: list[_Item], gist: list[_Item], compact: int = 0) -> str:
     """The summary: a heading per group and one "- " line per item; ``compact`` (1) puts a group's
-    items on one line, tersely, and (2) densely.
+    items on one line, tersely, (2) densely, and (3) drops the headings: one dense "-" line per
+    item, the groups one after another (each item still says what it is: "工号 E2409").
     """
+    if compact >= FLAT:
+        ordered = [item.text for item in gist] + [
+            item.text
+            for item in sorted(items, key=lambda i: (ORDER.index(i.group), i.order))
+            if item.group in ORDER
+        ]
+        return "\n".join("-" + text for text in dict.fromkeys(_terse(t, True) for t in ordered))
     lines: list[str] = []
     groups = ([("要点", [item.text for item in gist])] if gist else []) + [
         (
@@ -462,7 +487,7 @@ def extractive_summary(instruction: str, transcript: str) -> str:
     items: list[_Item] = []
     gist: list[_Item] = []
     in_previous = False
-    previous_group = "facts"
+    previous_group: str | None = None  # no heading yet: a dense summary's "-" lines have none
     labels = {label: group for group, (label, _, _) in GROUPS.items()}
     call_name = "工具"
     pending_facts: list[_Item] = []
@@ -484,9 +509,13 @@ def extractive_summary(instruction: str, transcript: str) -> str:
                 previous_group = labels.get(heading.group(1) or heading.group(2), "facts")
                 continue
             if text.startswith(("-", "•", "*")):
-                group = previous_group if previous_group in GROUPS else "facts"
                 item = text.lstrip("-•* ").strip()
-                add(items, item, group, _previous_rank(item, group))
+                if previous_group is None:  # a line of a dense summary: its words tell its group
+                    group = _group_of(item, set(GROUPS)) or "notes"
+                    add(items, item, group, TOOL_RANK if " → " in item else STATED_RANK)
+                else:
+                    group = previous_group if previous_group in GROUPS else "facts"
+                    add(items, item, group, _previous_rank(item, group))
                 continue
             compact = re.fullmatch(
                 r"【([^】]{1,8})】(.+)", text
@@ -536,10 +565,10 @@ def extractive_summary(instruction: str, transcript: str) -> str:
     if tokens is None and chars is None or _fits(_render(items, gist), tokens, chars):
         return _render(items, gist)
     # over budget: one line per group, the most important items first while they still fit; when
-    # that leaves some out, the dense layout (only the clauses that carry something), if it keeps
-    # more
-    best: tuple[int, str] = (-1, "")
-    for compact in (1, 2):
+    # that leaves some out, the dense layout (only the clauses that carry something), then the one
+    # without headings, if it keeps more
+    best: tuple[tuple[int, ...], str] = ((-1, -1, -1), "")
+    for compact in (1, 2, FLAT):
         chosen_items: list[_Item] = []
         chosen_gist: list[_Item] = []
         for item in sorted(items + gist, key=lambda i: (i.rank, estimate_tokens(i.text), i.order)):
@@ -547,12 +576,18 @@ def extractive_summary(instruction: str, transcript: str) -> str:
             target.append(item)
             if not _fits(_render(chosen_items, chosen_gist, compact), tokens, chars):
                 target.pop()
-        if len(chosen_items) + len(chosen_gist) > best[0]:
-            best = (
-                len(chosen_items) + len(chosen_gist),
-                _render(chosen_items, chosen_gist, compact),
-            )
-        if best[0] == len(items) + len(gist):
+        chosen = chosen_items + chosen_gist
+        # a denser layout is worth it only for what it keeps more of: what the user asked to be
+        # remembered, then what the user stated, then anything; the headings go only for the first
+        # two (a tool result is not worth them)
+        score = (
+            sum(i.rank == MEMORY_RANK for i in chosen),
+            sum(i.rank <= STATED_RANK for i in chosen),
+            len(chosen),
+        )
+        if score[: 2 if compact == FLAT else 3] > best[0][: 2 if compact == FLAT else 3]:
+            best = (score, _render(chosen_items, chosen_gist, compact))
+        if len(chosen) == len(items) + len(gist):
             break
     return best[1] or "（预算太小，放不下任何要点。）"
 
