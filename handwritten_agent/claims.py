@@ -41,11 +41,13 @@ someone else did it); another subject (您已经预订了: the user did); an att
 - ``ClaimCheck`` is a hook (``Agent(..., hooks=[ClaimCheck.from_registry(registry)])``): its
   ``review_answer(answer, run, context)`` returns the note to send the model (the loop appends it
   as a user message after the assistant's answer and asks again) when the final answer makes
-  unbacked claims, at most once per run — or None, and the answer stands. The note says what
-  really happened (nothing ran, the call failed with …, the call was refused, what the reads
-  returned), repeats the user's request (a small model otherwise answers the note instead of the
-  user), and asks the model to do what is still to be done with the tools, or to answer from the
-  tool results as they are.
+  unbacked claims — or None, and the answer stands. The note says what really happened (nothing
+  ran, the call failed with …, the call was refused, what the reads returned), repeats the user's
+  request (a small model otherwise answers the note instead of the user), and asks the model to
+  do what is still to be done with the tools, or to answer from the tool results as they are.
+  One note per run: an answer that still claims what did not happen after it ends the run with
+  its own stop reason, ``unbacked_claim`` (``StopRun``), and an error that says what the answer
+  claimed and what really happened — a false claim never reaches the user as the final answer.
 
 Left out: judging whether a claim is *true in detail* (right room, right time — the evaluation's
 database checks do that), verbs outside the lexicon in Chinese (English takes any past participle
@@ -62,9 +64,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from .messages import latest_user_index
-from .run import RunResult, ToolCallRecord
+from .run import RunResult, StopRun, ToolCallRecord
 
 NOTE_MARK = "【系统检查】"
+UNBACKED = "unbacked_claim"
+"""The stop reason of a run whose answer claimed what did not happen even after the note."""
 
 ACTION, READ, SHOWN, GENERIC = "action", "read", "shown", "generic"
 
@@ -642,10 +646,9 @@ class ClaimCheck:
         return unbacked_claims(answer, done, self.tools.values(), results, f"{given} {arguments}")
 
     def review_answer(self, answer: str, run: RunResult, context: Any = None) -> str | None:
-        """The hook: the note for the model when ``answer`` claims what the run did not do — once
-        per run; else None."""
-        if already_noted(run.messages):
-            return None
+        """The hook: the note for the model when ``answer`` claims what the run did not do; else
+        None. Once per run: a second answer that still does raises ``StopRun("unbacked_claim")``.
+        """
         given = " ".join(
             m["content"]
             for m in run.messages
@@ -657,6 +660,14 @@ class ClaimCheck:
         said = "、".join(dict.fromkeys(f"“{claim.phrase}”" for claim in claims))
         reads = any(claim.kind != ACTION for claim in claims)
         happened = _what_happened(run.tool_calls, self.tools, reads)
+        if already_noted(run.messages):
+            quoted = answer.strip()
+            quoted = quoted if len(quoted) <= 200 else quoted[:200] + "…"
+            raise StopRun(
+                UNBACKED,
+                f"模型被提醒之后，回答仍然说{said}，但实际情况是：{happened}。"
+                f"为免误导，这个回答没有作为最终回答交给用户。模型的原话：“{quoted}”",
+            )
         request = user_request(run.messages)
         again = f"用户的请求是：“{request}”。" if request else ""
         return (
@@ -694,6 +705,7 @@ __all__ = [
     "Claim",
     "ClaimCheck",
     "NOTE_MARK",
+    "UNBACKED",
     "ToolInfo",
     "Verb",
     "already_noted",

@@ -22,7 +22,8 @@ from .tools import ToolResult
 StopReason = str
 """``final``, ``max_steps``, ``timeout``, ``error``, ``needs_confirmation``, ``length`` (the reply
 was cut off at its token limit), ``content_filter`` (the provider withheld it), ``refusal`` (the
-model declined in its ``refusal`` field, with no answer), or the reason of a ``StopRun``."""
+model declined in its ``refusal`` field, with no answer), ``unbacked_claim`` (the answer claimed
+what did not happen even after a note, ``claims.ClaimCheck``), or the reason of a ``StopRun``."""
 
 ENDINGS_ZH: dict[str, str] = {
     "final": "模型给出了最终回答",
@@ -35,6 +36,7 @@ ENDINGS_ZH: dict[str, str] = {
     "length": "回复被截断了（达到回复长度上限）",
     "content_filter": "回复被内容过滤拦下了",
     "refusal": "模型拒绝了这个请求",
+    "unbacked_claim": "回答声称做了没有做成的事，被拦下了",
 }
 """How a run ended, in words (``RunResult.stop_reason`` → Chinese)."""
 

@@ -12,12 +12,14 @@ import pytest
 from handwritten_agent.agent import Agent
 from handwritten_agent.claims import (
     NOTE_MARK,
+    UNBACKED,
     ClaimCheck,
     already_noted,
     find_claims,
     unbacked_claims,
 )
 from handwritten_agent.permissions import User, approve, reject
+from handwritten_agent.run import StopRun, ending_zh
 from handwritten_agent.scenarios.office import OfficeScenario
 from handwritten_agent.scripted import ScriptedClient, call, calls
 from handwritten_agent.service.agents import office_agent
@@ -145,22 +147,40 @@ def test_a_false_claim_is_sent_back_once_and_the_model_then_acts() -> None:
     assert client.remaining == 0
 
 
-def test_the_note_says_why_a_call_failed_and_a_second_claim_stands() -> None:
+def test_the_note_says_why_a_call_failed_and_a_second_claim_ends_the_run() -> None:
     client = ScriptedClient(
         [calls(call("book_room", {"room": "room_302"})), "预订成功！", "已经预订好了。"]
     )
     result = Agent(
         client, registry([], fail=True), hooks=[ClaimCheck.from_registry(registry([], fail=True))]
     ).run("帮我订 room_302")
-    note = next(
+    notes = [
         m["content"]
         for m in result.messages
         if m["role"] == "user" and m["content"].startswith(NOTE_MARK)
+    ]
+    assert len(notes) == 1 and "book_room 执行失败" in notes[0] and "已被占用" in notes[0]
+    # told once, not twice: the run is bounded; and the claim made again is not the answer
+    assert client.remaining == 0 and result.stop_reason == UNBACKED, result.stop_reason
+    assert result.answer is None, result.answer
+    error = result.error or ""
+    assert "“已经预订好了”" in error or "“预订好了”" in error, error
+    assert "book_room 执行失败" in error and "没有作为最终回答" in error, error
+    assert ending_zh(result.stop_reason) == "回答声称做了没有做成的事，被拦下了"
+
+
+def test_a_second_answer_that_no_longer_claims_is_the_answer() -> None:
+    client = ScriptedClient(
+        [
+            calls(call("book_room", {"room": "room_302"})),
+            "预订成功！",
+            "没有订成：room_302 已被占用。",
+        ]
     )
-    assert "book_room 执行失败" in note and "已被占用" in note
-    assert (
-        result.answer == "已经预订好了。" and client.remaining == 0
-    )  # told once, not twice: the run is bounded
+    result = Agent(
+        client, registry([], fail=True), hooks=[ClaimCheck.from_registry(registry([], fail=True))]
+    ).run("帮我订 room_302")
+    assert result.stop_reason == "final" and result.answer == "没有订成：room_302 已被占用。"
 
 
 def test_a_true_or_honest_answer_is_left_alone() -> None:
@@ -193,7 +213,10 @@ def test_review_answer_is_a_hook_the_loop_calls_once_per_run() -> None:
         {"role": "assistant", "content": "已为您预订。"},
     ]
     result.messages = noted
-    assert check.review_answer("已为您预订。", result) is None  # once per run
+    with pytest.raises(StopRun) as stopped:  # once per run: a claim made again ends the run
+        check.review_answer("已为您预订。", result)
+    assert stopped.value.reason == UNBACKED and "“已为您预订”" in stopped.value.message
+    assert check.review_answer("请问要订哪一天？", result) is None  # an honest answer stands
 
 
 # ----------------------------------------------------- the office agent, with its confirmation gate
