@@ -33,6 +33,12 @@ Run on a machine with the local model (``make local``):
     .venv/bin/python scripts/fuzz_simulator.py toolsets --sets 3
     .venv/bin/python scripts/fuzz_simulator.py evalcases --per-request 10
 
+A held-out batch in domains of its own, one domain at a time (``--first`` keeps the ones before;
+``heldout_toolsets_2.json`` was made so, seed 11000):
+
+    .venv/bin/python scripts/fuzz_simulator.py toolsets --first 1 --sets 1 --seed 11000 \
+        --domain 婚纱摄影工作室:中文 --domain 搬家公司:中文 --out heldout_toolsets_2.json
+
 Left out: judging whether a paraphrase still means what its source meant beyond the values it
 keeps (the local model sometimes turns a request into a question; the scorer accepts asking and
 declining, so such a paraphrase cannot make a wrong action look right).

@@ -38,6 +38,9 @@ TOOLSETS["sets"] = TOOLSETS["sets"] + _load("toolsets_2.json")["sets"]
 # Tool sets made after the last rule change, in domains of their own, and scored before anyone read
 # their requests: the figure for tools and words the rules were not written against.
 HELDOUT = _load("heldout_toolsets.json")
+# A second held-out batch (issue #27), in four domains of its own, made and scored before anyone
+# read its requests; its first score is in the README beside the one after the fixes.
+HELDOUT_2 = _load("heldout_toolsets_2.json")
 
 
 def score_paraphrase(item: dict[str, Any]) -> tuple[str, list[str]]:
@@ -121,7 +124,17 @@ def scored() -> dict[str, list[tuple[str, str, list[str]]]]:
         for toolset in HELDOUT["sets"]
         for item in toolset["requests"]
     ]
-    return {"paraphrases": paraphrased, "invented": invented, "heldout": heldout}
+    heldout_2 = [
+        (item["request"], *score_invented(toolset, item))
+        for toolset in HELDOUT_2["sets"]
+        for item in toolset["requests"]
+    ]
+    return {
+        "paraphrases": paraphrased,
+        "invented": invented,
+        "heldout": heldout,
+        "heldout_2": heldout_2,
+    }
 
 
 # the problems the scorers name, by kind: an action that should not have happened (or happened
@@ -167,6 +180,9 @@ def test_the_sets_are_large_and_were_made_by_a_model_with_seeds():
     assert all(s["requests"] for s in TOOLSETS["sets"])
     assert HELDOUT["temperature"] > 0 and len(HELDOUT["sets"]) >= 3
     assert not {s["domain"] for s in HELDOUT["sets"]} & {s["domain"] for s in TOOLSETS["sets"]}
+    assert HELDOUT_2["temperature"] > 0 and HELDOUT_2["sets"]
+    seen = {s["domain"] for s in HELDOUT["sets"] + TOOLSETS["sets"]}
+    assert not {s["domain"] for s in HELDOUT_2["sets"]} & seen
 
 
 # Violations found and not yet fixed, each with what goes wrong. The list may only shrink: a new
@@ -175,7 +191,7 @@ def test_the_sets_are_large_and_were_made_by_a_model_with_seeds():
 KNOWN_VIOLATIONS: dict[str, str] = {}
 
 
-@pytest.mark.parametrize("kind", ["paraphrases", "invented", "heldout"])
+@pytest.mark.parametrize("kind", ["paraphrases", "invented", "heldout", "heldout_2"])
 def test_no_wrong_side_effect_and_no_false_claim(kind):
     bad = {
         text: (verdict, problems)
@@ -203,6 +219,7 @@ def test_the_readme_states_the_measured_figures():
         ("paraphrases", "改写"),
         ("invented", "新工具集"),
         ("heldout", "留出工具集"),
+        ("heldout_2", "第二批留出的工具集"),
     ):
         f = figures(scored()[kind])
         rate = round(100 * f["handled"] / f["total"])

@@ -46,6 +46,7 @@ from .facts import CallView, Fact, fact_phrase, join_words, read_data, show_numb
 from .fieldwords import (
     DOING_VERBS,
     STATUS_FIELDS,
+    VERB_SENSES,
     VERBS,
     WORDS,
     action_words,
@@ -627,6 +628,8 @@ def _done_phrase(item: AnswerItem, lang: str, outcome: Sequence[Fact] = ()) -> s
             # its result: the tool's own words say what it did, the status whether it worked
             return _unknown_done(item.spec, subject, all(_says_worked(f) for f in outcome), lang)
         what = _done_verb(str(item.spec.get("description", "") or ""), tool.action, lang)
+        if words[0] in VERB_SENSES and verb:
+            what = verb  # "transfer_staff": the sense its words call for (调动), not 支付
         if lang == "zh":
             return f"已{what}" + (f"（{subject}）" if subject else "")
         return f"Done — {what}" + (f" ({subject})" if subject else "")

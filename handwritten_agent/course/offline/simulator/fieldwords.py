@@ -854,6 +854,16 @@ VERBS: dict[str, tuple[str, str]] = {
     "recommend": ("推荐", "recommend"),
 }
 
+# A verb of several senses, the Chinese word of each and the words of a tool that call for it
+# (first match wins): ``transfer_employee`` moves a person (调动), ``transfer_funds`` money (转账).
+VERB_SENSES: dict[str, tuple[tuple[str, str], ...]] = {
+    "transfer": (
+        (r"钱|款|账|金额|余额|money|funds?\b|amount|payment|balance|account", "转账"),
+        (r"员工|职员|部门|岗位|调岗|employee|staff|department|position", "调动"),
+        (r"", "转移"),
+    ),
+}
+
 # Nouns that mean something else as the object of an action ("send_email": 发送邮件, not 发送邮箱).
 # Verbs whose success changes something (the answer says it was done), as opposed to reading.
 DOING_VERBS = frozenset(
@@ -1133,6 +1143,10 @@ def action_words(tool_name: str, lang: str, description: str = "") -> tuple[str,
         return "", ""
     verb = VERBS.get(words[0])
     rest = words[1:] if verb else words
+    for cue, word in VERB_SENSES.get(words[0], ()):
+        if re.search(cue, " ".join(rest) + " " + description, re.I):
+            verb = (word, verb[1] if verb else words[0])
+            break
     target: list[str] = []
     for joint in ("to", "for"):  # "send_sms_to_customers": 发送短信给客户 / send sms to customers
         if joint in rest[1:]:
@@ -1186,6 +1200,11 @@ def description_noun(description: str, verb: str) -> str:
 # room, of a hotel a room.
 NARROWER_NOUNS: dict[str, tuple[tuple[str, ...], str]] = {
     "房间": (("会议", "meeting"), "会议室"),
+    # a ticket to travel or to get in, not a work order
+    "工单": (
+        ("票", "ferry", "train", "flight", "bus", "concert", "museum", "show", "passenger"),
+        "票",
+    ),
 }
 
 
@@ -1197,10 +1216,12 @@ def _noun_zh(words: list[str], description: str = "") -> str:
         return ""
     if all(w in ACTION_NOUNS for w in words):
         noun = "".join(ACTION_NOUNS[w] for w in words)
-        cues, narrower = NARROWER_NOUNS.get(noun, ((), noun))
-        return narrower if any(cue in description.lower() for cue in cues) else noun
-    noun = field_label("_".join(words), "zh")
-    return noun if re.search(f"[{CJK_RANGE}]", noun) else ""
+    else:
+        noun = field_label("_".join(words), "zh")
+        if not re.search(f"[{CJK_RANGE}]", noun):
+            return ""
+    cues, narrower = NARROWER_NOUNS.get(noun, ((), noun))
+    return narrower if any(cue in description.lower() for cue in cues) else noun
 
 
 def asked_words(name: str, lang: str) -> set[str]:
@@ -1226,6 +1247,7 @@ __all__ = [
     "WORDS",
     "FLAGS",
     "VERBS",
+    "VERB_SENSES",
     "STATUS_VALUES",
     "status_words",
     "field_label",

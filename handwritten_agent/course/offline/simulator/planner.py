@@ -97,7 +97,7 @@ from .text import (
     language,
     normalize,
 )
-from .vocabulary import TOLD, asks
+from .vocabulary import TOLD, asks, tells_state
 
 # The earlier rounds' calls and results for the turn being planned (``plan_turn(seen=…)``), read by
 # every fill.
@@ -869,14 +869,18 @@ def _final_answer(
     for segment in unmatched:
         if _NOTHING_BRANCH.search(segment.text):
             continue  # "不是的话就算了": the branch where nothing is done asks for nothing
+        if _ONLY_MARKER.fullmatch(segment.text):
+            continue  # "帮我 | 再订一个…": the request marker split from the order it opens
         if (
             request_actions(segment.text) == {READ}
             and any(state.intent.tool.reads for state in states)
             and not _ONLY_ASKING_TO_LOOK.sub("", segment.text).strip(" ,，。.!！~")
         ):
             continue  # "…，你给我瞅一眼": asks again for the lookup made, names nothing new
-        if (segment.question or REQUEST_WORDS.search(segment.text)) and not is_small_talk(
-            segment.text
+        if (
+            (segment.question or REQUEST_WORDS.search(segment.text))
+            and not is_small_talk(segment.text)
+            and not tells_state(segment.text)  # "我订了 AP2045，取消掉": told, not asked
         ):
             notes.append(unfinished_note(segment.text, "no_tool", lang))
         elif _said_in_calls(segment.text, results):
@@ -918,6 +922,9 @@ def _unused_choices(
     return unused
 
 
+_ONLY_MARKER = re.compile(r"[\s,，。.!！]*(?:请|麻烦|劳驾|帮我|帮忙|给我|替我|你)*[\s,，。.!！]*")
+
+
 def _said_in_calls(text: str, results: list[tuple[PlannedCall, str]]) -> bool:
     """Whether every number of ``text`` is an argument of a call made (``"4 个人"`` with
     ``attendee_count=4``): the part was read, as part of another step."""
@@ -930,10 +937,12 @@ def _said_in_calls(text: str, results: list[tuple[PlannedCall, str]]) -> bool:
         return True  # "RS5521，…": the part is an argument as it stands
     for call, _ in results:
         for value in call.arguments.values():
-            if isinstance(value, str) and len(value) >= 3 and value in words:
+            if isinstance(value, str) and len(value) >= 2 and value in words:
                 label = re.sub(r"\s*(?:是|为|改为|[:：=])\s*$", "", words.replace(value, "", 1))
-                if len(label.strip()) <= 8:
-                    return True  # "电子邮件为 a@b.com": a label and the argument's value
+                if len(label.strip()) <= (8 if len(value) >= 3 else 4) and not re.search(
+                    r"[不别没非]", label
+                ):
+                    return True  # "电子邮件为 a@b.com", "教练是张伟": a label and the value
     numbers = find_numbers(text)
     if not numbers:
         return False

@@ -129,6 +129,22 @@ _MESSAGE_BODY = re.compile(
 )
 
 
+# what the teller did with a plain verb ("我约了周六的课", "我们已经订过了", "I booked court C3"),
+# unless a wish or an order follows it ("我订了 3 张，想再加 1 张", "I booked it but need …")
+_DID = re.compile(
+    r"^(?:我们?|他们?|她们?)(?:已经|早就|刚刚?|刚才|之前|昨天|前天|上周|今天)?"
+    r"(?:(?![要想请得需能会可该打准希别不没])[\u4e00-\u9fff]){1,2}?[了过](?![吧吗没])"
+    r"|^(?:i|we)(?:'ve|\s+have|\s+had)?\s+(?:already\s+|just\s+)?"
+    r"(?!(?:want|need|hop|lik|wonder|plann|intend|wish|decid)ed\b)"
+    r"(?:[a-z]{3,}ed|made|paid|sent|bought|took|got|gave)\b",
+    re.I,
+)
+_WISH_AFTER = re.compile(
+    r"[想要]|希望|打算|准备|一下|吧|\b(?:want|need|would like|'d like|can you|could you|help)\b",
+    re.I,
+)
+
+
 def tells_state(text: str) -> bool:
     """A statement whether something has happened, not a request to do it: it triggers no side
     effect either. A request marker ("已经付了，帮我退了") keeps it a request; what a message is to
@@ -136,9 +152,21 @@ def tells_state(text: str) -> bool:
     head = _MESSAGE_BODY.split(text, maxsplit=1)[0]
     return (
         not is_question(text)
-        and bool(_TELLS_STATE.search(head) or _TELLS_DONE.search(head.strip()))
+        and bool(_TELLS_STATE.search(head) or _TELLS_DONE.search(head.strip()) or _did(head))
         and not _REQUEST.search(re.sub(r"我们?帮", "", text))  # "我帮他退了" tells
     )
+
+
+def _did(text: str) -> bool:
+    from .actions import ordered_verb  # actions reads this module's groups
+
+    done = _DID.search(text.strip())
+    if not done:
+        return False
+    rest = text.strip()[done.end() :]
+    clauses = [c.strip() for c in re.split(r"[，,。；;]", rest)[1:] if c.strip()]
+    # "我借了 LN3300，续借": a later clause that orders something makes it a request
+    return not _WISH_AFTER.search(rest) and not any(ordered_verb(c) for c in clauses)
 
 
 def asks_about_state(text: str) -> bool:

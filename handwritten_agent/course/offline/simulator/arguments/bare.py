@@ -23,12 +23,15 @@ from .entities import Span
 from .freetext import label_tokens
 from .params import Param, examples_of
 
-ID_WORDS = re.compile(r"\b(?:ids?|no|code|number|num)\b|编号|单号|号码|编码|代码|\bid", re.I)
+ID_WORDS = re.compile(
+    r"\b(?:ids?|no|code|number|num)\b|编号|单号|号码|编码|代码|\bid|(?<![a-z])id(?![a-z])", re.I
+)
 NAME_WORDS = re.compile(r"名称|名字|姓名|昵称|\bname\b", re.I)
 # a code of letters and digits ("L123", "V001"); three characters or more, so "A4" is no id
 CODE = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z]{1,4}-?\d{2,12}(?![A-Za-z0-9_-])")
+# "ID" right after Chinese ("客户ID为12345") has no word boundary before it: no letter is enough
 NUMBERED = re.compile(
-    r"(?:编号|单号|号码|号|\bID|\bid|\bNo\.?|#)\s*(?:是|为|[:：=])?\s*(\d{3,12})(?!\d)"
+    r"(?:编号|单号|号码|号|(?<![A-Za-z])(?:ID|id|No\.?)|#)\s*(?:是|为|[:：=])?\s*(\d{3,12})(?!\d)"
 )
 _MARK_ZH = r"\s*(?:是|为|改为|改成|换成|设为|设置为|[:：=])\s*"
 _MARK_EN = r"\s*(?:is|:|=|to)\s+"

@@ -304,10 +304,14 @@ def _bigrams(text: str) -> list[str]:
 _NAME_LEAD = frozenset("给查问帮让和跟找向叫请把对与")
 
 
+# a surname's character starting a time word ("周六", "夏天"): no person
+_TIME_LOOKALIKE = re.compile(r"周[一二三四五六日天末年]|[春夏秋冬][天季]")
+
+
 def find_people(text: str) -> list[tuple[str, Span]]:
     preferred, others = [], []
     for index, ch in enumerate(text):
-        if ch not in SURNAMES:
+        if ch not in SURNAMES or _TIME_LOOKALIKE.match(text, index):
             continue
         second = text[index + 1 : index + 2]
         if not second or not re.fullmatch(f"[{CJK_RANGE}]", second) or second in NAME_STOPPERS:

@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from .. import people
-from ..actions import ordered_verb, reading_verb
+from ..actions import ordered_verb, reading_verb, request_actions
 from ..concepts import concepts_of, enum_family
 from ..dates import (
     ambiguous_times,
@@ -75,11 +75,12 @@ from .params import (
     classify,
     examples_of,
     first_example,
+    is_clock_hour,
     params_of,
     patterns_of,
     wants_upper,
 )
-from .roles import NEITHER, assign_roles, role_of
+from .roles import NEITHER, assign_roles, mention_role, role_of
 from .when import date_format
 
 
@@ -158,7 +159,16 @@ class _Filler:
                 self.entity(param)
         self.bare()
         self.things()
-        numbers = find_numbers(blank(self.segment, self.used_spans))
+        # a time of day is no count ("晚上7点，4个人"): an hour parameter reads it, nothing else;
+        clock = [span for _, span in find_times(self.segment)]
+        # a number word inside a value another parameter took ("张三" → 3) counts nothing
+        clock += [
+            m.span()
+            for value in self.values.values()
+            if isinstance(value, str) and len(value) >= 2
+            for m in re.finditer(re.escape(value), self.segment)
+        ]
+        numbers = find_numbers(blank(self.segment, self.used_spans + clock))
         taken: set[int] = set()
         for param in self.of_kind("expression", "number", "boolean", "text", "array"):
             kind = self.kinds[param.name]
@@ -168,6 +178,8 @@ class _Filler:
                     self.dependent.add(
                         param.name
                     )  # its expression uses the earlier result: a step of its own
+            elif kind == "number" and is_clock_hour(param):
+                value = self.clock_hour(param)
             elif kind == "number":
                 # a number with the parameter's unit in the intent's words, else one with the unit
                 # elsewhere in the request ("…的客房，3 个人"), and only then any number the
@@ -414,9 +426,14 @@ class _Filler:
         ``roles``).
         """
         groups: dict[Any, list[Param]] = {}
-        for param in self.of_kind("enum", "currency", "city"):
+        for param in self.of_kind("enum", "currency", "city", "pattern"):
             kind = self.kinds[param.name]
-            if kind == "enum":
+            if kind == "pattern":
+                # "从 A1001 转到 A1002": two ids of one shape told apart by role, never fanned out
+                if role_of(param) == NEITHER:
+                    continue
+                key = ("pattern", tuple(r.pattern for r in patterns_of(param)))
+            elif kind == "enum":
                 key = (
                     "enum",
                     enum_family(param.enum or []) or tuple(sorted(map(str, param.enum or []))),
@@ -431,6 +448,10 @@ class _Filler:
             self.paired.update(p.name for p in params)
             for index, source in enumerate(self.sources[:3]):
                 mentions = self.mentions(key[0], params, source)
+                roles = [mention_role(source, span) for _, span in mentions]
+                marked = [r for r in roles if r != NEITHER]
+                if key[0] == "pattern" and (not marked or len(set(marked)) < len(marked)):
+                    break  # ids with no words for their roles, or two for one: asked, not guessed
                 if mentions:
                     if index == 0:
                         self.used_spans.extend(span for _, span in mentions)
@@ -443,6 +464,13 @@ class _Filler:
         """Every mention (repeats kept) of a value any of ``params`` accepts, in order."""
         if kind == "currency":
             return find_currencies(text, every=True)
+        if kind == "pattern":
+            upper = wants_upper(params[0])
+            found = [hit for regex in patterns_of(params[0]) for hit in regex.finditer(text)]
+            return sorted(
+                ((m.group(0).upper() if upper else m.group(0), m.span()) for m in found),
+                key=lambda item: item[1],
+            )
         if kind == "city":
             return find_cities(text, self.english_cities(params[0]), every=True)
         hits = {
@@ -638,6 +666,22 @@ class _Filler:
                 start = moment if index == 0 else start
             self.values[param.name] = moment.strftime(fmt)
 
+    def clock_hour(self, param: Param) -> int | None:
+        """The hour of the time said for this role ("晚上 7 点" → 19, "中午" → 12); none for an
+        hour that could be night or day ("7 点": asked, never guessed) or a time past the hour."""
+        hours = [p for p in self.params if is_clock_hour(p)]
+        index = max(role_of(param), 0) if len(hours) > 1 else 0
+        for source in self.sources[:3]:
+            times = find_times(source)
+            if len(times) > index:
+                (hour, minute), span = times[index]
+                # "三点半" is no whole hour: asked, never cut to 15
+                return None if minute or span in set(ambiguous_times(source)) else hour
+            parts = find_parts(source)
+            if not times and len(parts) > index:
+                return default_hour(parts[index][0])
+        return None
+
     def entity(self, param: Param) -> None:
         """Enum values, ids matching a pattern, cities, people's names, literal examples."""
         kind = self.kinds[param.name]
@@ -711,6 +755,13 @@ class _Filler:
             found = self.take([find_pattern(r, s, True) for r in shapes for s in self.sources[:1]])
             if len(set(found)) == 1:
                 self.values[param.name] = found[0]
+        # "用户名为 john_doe" for an example "user1234": the label says it, the example only shows
+        loose = [p for p in self.of_kind("pattern") if not p.schema.get("pattern")]
+        for source in (self.segment, self.context):
+            for name, (value, span, _) in bare.by_label(loose, source).items():
+                self.values.setdefault(name, value)
+                if source is self.segment:
+                    self.used_spans.append(span)
         params = [p for p in self.of_kind("unknown") if p.type == "string"]
         params += [p for p in self.of_kind("thing") if p.name not in self.quoted]
         if not params:
@@ -724,6 +775,12 @@ class _Filler:
         rest = [p for p in params if p.name not in self.values]
         ids = [p for p in rest if bare.is_id(p)]
         codes = bare.codes(self.segment, self.used_spans)
+        others = [c for c in re.split(r"[，,。；;]", self.context) if c and c not in self.segment]
+        if not codes and not any(ordered_verb(c) or request_actions(c) for c in others):
+            # "我的客户ID是12345，…，我正在登记客户": the id in another clause, one that orders
+            # nothing of its own ("我要寄一份快件…": its values are for what no tool does)
+            taken = {str(v) for v in self.values.values()}
+            codes = [c for c in bare.codes(self.context, []) if c[0] not in taken]
         if len(ids) == 1 and len({value for value, _ in codes}) == 1:
             self.values[ids[0].name] = codes[0][0]
             self.used_spans.append(codes[0][1])

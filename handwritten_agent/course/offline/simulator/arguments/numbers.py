@@ -11,6 +11,7 @@ Left out: ranges ("3 到 5 个"), numbers written as English words, and unit con
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ..concepts import concepts_of
 from ..lexicon import CURRENCIES
@@ -22,7 +23,13 @@ from .params import AMOUNT_WORDS, Param
 UNIT_ALIASES: dict[str, tuple[str, ...]] = {
     "天": ("天", "日"),
     "day": ("天", "日", "days", "day"),
-    "人": ("人", "位", "名"),
+    "人": ("人", "位", "名", "people", "persons"),
+    # how many a place holds: counted in people or seats ("坐 6 人", "8 seats")
+    "capacity": ("人", "位", "名", "座", "people", "persons", "seats"),
+    "容纳": ("人", "位", "名", "座", "people", "persons", "seats"),
+    "容量": ("人", "位", "名", "座", "people", "persons", "seats"),
+    "座位": ("座", "个座位", "位", "人", "seats", "people"),
+    "seat": ("seats", "座", "位", "人", "people"),
     "people": ("人", "位", "people", "persons", "attendees"),
     "attendee": ("人", "位", "attendees", "people"),
     "week": ("周", "个星期", "星期", "weeks", "week"),
@@ -39,6 +46,8 @@ UNIT_ALIASES: dict[str, tuple[str, ...]] = {
     "张": ("张",),
     "页": ("页",),
     "岁": ("岁", "years old"),
+    "年龄": ("岁", "周岁"),
+    "age": ("岁", "周岁", "years old"),
     "年": ("年", "years", "year"),
     "月": ("个月", "月", "months", "month"),
     "元": ("元", "块", "块钱"),
@@ -70,6 +79,46 @@ def _label_before(param: Param) -> re.Pattern[str]:
 
 _MEASURE_AFTER = re.compile(rf"\s*({MEASURE_UNITS})")
 
+# A bound a number is said as, and the bound a parameter takes: "6 人以上"/"至少 6 人" is a least
+# value, for ``min_capacity`` and never for ``max_capacity``; "6 到 10 人" is both, in order.
+_RANGE_JOIN = r"\s*(?:到|至|-|~|～|—)\s*"
+_LEAST_AFTER = re.compile(
+    r"^\s*[^\s，,。；;、]{0,4}?(?:及?以上|起|打底|or more|or above|\+|plus)|^"
+    + _RANGE_JOIN
+    + r"\d",
+    re.I,
+)
+_LEAST_BEFORE = re.compile(
+    r"(?:至少|最少|起码|不少于|不低于|不小于|大于|多于|超过|高于|at least|more than|over)\s*$", re.I
+)
+_MOST_AFTER = re.compile(
+    r"^\s*[^\s，,。；;、]{0,4}?(?:及?以下|以内|之内|or less|or fewer|or below)", re.I
+)
+_MOST_BEFORE = re.compile(
+    r"(?:最多|至多|顶多|不超过|不多于|不高于|不大于|少于|低于|小于|at most|up to|under|below|less"
+    r" than|no more than)\s*$|\d" + _RANGE_JOIN + r"$",
+    re.I,
+)
+_FIELD_LEAST = re.compile(r"\bmin(?:imum)?\b|最少|最低|至少|下限|起码|不少于|at least", re.I)
+_FIELD_MOST = re.compile(r"\bmax(?:imum)?\b|最多|最高|上限|不超过|至多|at most", re.I)
+_CAPACITY = re.compile(r"容纳|容量|capacity", re.I)  # what a place holds: a least number
+LEAST, MOST = 0, 1
+
+
+def _said_bound(masked: str, number: Any) -> int | None:
+    before, after = masked[max(0, number.start - 12) : number.start], masked[number.end :]
+    if _MOST_BEFORE.search(before) or _MOST_AFTER.search(after):
+        return MOST
+    if _LEAST_BEFORE.search(before) or _LEAST_AFTER.search(after):
+        return LEAST
+    return None
+
+
+def _field_bound(param: Param) -> int | None:
+    least, most = _FIELD_LEAST.search(param.words), _FIELD_MOST.search(param.words)
+    least = least or (_CAPACITY.search(param.words) and not most)
+    return LEAST if least and not most else MOST if most and not least else None
+
 
 def pick_number(
     param: Param, masked: str, numbers: list, taken: set[int], *, unit_only: bool = False
@@ -86,7 +135,12 @@ def pick_number(
         aliases.extend(CURRENCIES)
         aliases.extend(["元", "块"])
 
+    bound = _field_bound(param)
+
     def acceptable(number) -> int | float | None:
+        said = _said_bound(masked, number)
+        if said is not None and said != bound:
+            return None  # "10 人以下" is no least number, "6 人以上" no most nor exact one
         value = number.as_number
         if param.type == "integer":
             if not float(number.value).is_integer():
@@ -109,7 +163,10 @@ def pick_number(
     for index, number in enumerate(numbers):
         if index in taken:
             continue
-        raw = masked[number.end : number.end + 12].lstrip().lower()
+        # "6 到 10 人": the unit after a range is the unit of both ends
+        end = re.match(_RANGE_JOIN + r"\d+(?:\.\d+)?", masked[number.end :])
+        raw = masked[number.end + (end.end() if end else 0) :][:20].lstrip().lower()
+        raw = re.sub(r"^(?:or (?:more|fewer|less|above|below)|\+)\s*", "", raw)[:12]
         after = re.sub(r"^(?:个|位|名)", "", raw)
         if aliases and any(
             raw.startswith(alias.lower()) or after.startswith(alias.lower()) for alias in aliases

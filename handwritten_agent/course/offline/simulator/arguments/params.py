@@ -135,6 +135,15 @@ CURRENCY_WORDS = re.compile(r"currenc|货币|币种|\bfrom currency|\bto currenc
 DATE_WORDS = re.compile(
     r"\b(?:date|time|day|datetime|when|deadline)\b|日期|时间|时刻|几号|哪天|开始|结束|截止"
 )
+# a time zone names no moment: a date never fills it ("今天星期几" is no ``timezone``)
+ZONE_WORDS = re.compile(r"time\s*zone|timezone|\btz\b|时区|utc offset", re.I)
+# an integer that is an hour of the day ("hour", "到店时间（0-23 点）"), not a number of hours
+CLOCK_HOUR_WORDS = re.compile(
+    r"\bhour\b|几点|点钟|钟点|[0０]\s*[-~到至—]\s*23|24\s*小时制|o'clock|hour of (?:the )?day", re.I
+)
+DURATION_WORDS = re.compile(
+    r"时长|多少|几个|多久|持续|\bhours\b|duration|length|how long|number of"
+)
 CITY_WORDS = re.compile(r"city|location|place|城市|地点|地区|城")
 TEXT_WORDS = re.compile(
     r"\b"
@@ -182,6 +191,16 @@ EMPTY_MEANS_ALL = re.compile(
     r"；;.]{0,16}?(?:全部|所有|全体|每一?[个位]|\ball\b|\bevery)",
     re.I,
 )
+
+
+def is_clock_hour(param: Param) -> bool:
+    """An integer parameter for the hour of a time of day ("晚上 7 点" → 19)."""
+    words = param.words
+    return (
+        param.type == "integer"
+        and bool(CLOCK_HOUR_WORDS.search(words))
+        and not DURATION_WORDS.search(words)
+    )
 
 
 def widens_when_empty(param: Param) -> bool:
@@ -272,6 +291,7 @@ def classify(param: Param) -> str:
         return "currency"
     if param.schema.get("format") in ("date", "date-time", "time") or (
         DATE_WORDS.search(words)
+        and not ZONE_WORDS.search(words)
         and not param.schema.get("pattern")
         and not any(learn_pattern(e) and not re.search(r"\d{4}-\d{1,2}", e) for e in examples)
     ):
