@@ -7,7 +7,9 @@
 - ``run_request``  one request sent to a simulator, every tool call it makes answered with a canned
                    result, until it answers in text or the turns run out; the calls and the answer;
 - ``converse``     several user messages of one conversation, each run to its answer the same way;
-                   the calls and the answer of each.
+                   the calls and the answer of each;
+- ``summarizer``   a ``ChatModel`` that answers with the simulator, in process: what ``compress``
+                   calls to write a summary, without a server.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from typing import Any
 
 from handwritten_agent.course.offline.backend import ChatRequest
 from handwritten_agent.course.offline.simulator import CourseSimulator
+from handwritten_agent.messages import ChatResult
+from handwritten_agent.scripted import FunctionClient
 
 Call = tuple[str, dict[str, Any]]
 # what a tool answers: a canned result by tool name, or a function of (name, arguments)
@@ -129,3 +133,15 @@ def converse(
                 messages.append({"role": "tool", "tool_call_id": call["id"], "content": content})
         rounds.append((calls, answer))
     return rounds
+
+
+def summarizer(simulator: CourseSimulator | None = None) -> FunctionClient:
+    """A chat model that is ``simulator`` (a new one by default) called in process, for as many
+    calls as a test makes: its summary mode writes what ``compress`` asks for."""
+    simulator = simulator or CourseSimulator()
+
+    def answer(messages: list[dict[str, Any]], tools: Any) -> ChatResult:
+        reply = simulator.complete(ChatRequest(model="course-sim", messages=list(messages)))
+        return ChatResult(content=reply.content or "")
+
+    return FunctionClient(answer, max_calls=10**6)

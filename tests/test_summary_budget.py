@@ -16,22 +16,12 @@ import random
 
 import pytest
 
-from handwritten_agent.course.offline.backend import ChatRequest
-from handwritten_agent.course.offline.simulator import CourseSimulator
 from handwritten_agent.memory import compress, count_tokens
 from handwritten_agent.memory.summary import is_summary_message, summary_text
-from handwritten_agent.messages import ChatResult
-from handwritten_agent.scripted import FunctionClient
+from tests.simkit import summarizer
 
 SEEDS = range(40)
-SIMULATOR = CourseSimulator()
-SUMMARIZER = FunctionClient(
-    lambda messages, tools: ChatResult(
-        content=SIMULATOR.complete(ChatRequest(model="course-sim", messages=list(messages))).content
-        or ""
-    ),
-    max_calls=10**6,
-)
+SUMMARIZER = summarizer()
 
 CALCULATOR = {
     "type": "function",

@@ -25,8 +25,6 @@ import re
 
 import pytest
 
-from handwritten_agent.course.offline.backend import ChatRequest
-from handwritten_agent.course.offline.simulator import CourseSimulator
 from handwritten_agent.course.offline.simulator.summary import extractive_summary
 from handwritten_agent.memory import compress, count_tokens
 from handwritten_agent.memory.summary import (
@@ -39,19 +37,11 @@ from handwritten_agent.memory.summary import (
     summary_message,
     summary_text,
 )
-from handwritten_agent.messages import ChatResult
-from handwritten_agent.scripted import FunctionClient
 from handwritten_agent.tokens import estimate_tokens
+from tests.simkit import summarizer
 
 SEEDS = range(32)
-SIMULATOR = CourseSimulator()
-SUMMARIZER = FunctionClient(
-    lambda messages, tools: ChatResult(
-        content=SIMULATOR.complete(ChatRequest(model="course-sim", messages=list(messages))).content
-        or ""
-    ),
-    max_calls=10**6,
-)
+SUMMARIZER = summarizer()
 
 PEOPLE = ["周晓", "黄磊", "何静", "马骏", "罗敏", "胡杨", "郭峰", "唐宁", "谢婷", "韩冰"]
 DISTRICTS = ["滨江区", "嘉定区", "天河区", "雁塔区", "思明区", "江北区"]
