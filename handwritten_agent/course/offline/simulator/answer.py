@@ -68,6 +68,7 @@ from .phrasing import (
     moment_sentence,
     numbers_in,
     subject_phrase,
+    without_secrets,
     yes_no_sentence,
 )
 from .replies import (
@@ -609,7 +610,7 @@ def _done_phrase(item: AnswerItem, lang: str, outcome: Sequence[Fact] = ()) -> s
     worked (``_outcome_facts``).
     """
     words = split_identifier(str(item.spec.get("name", "")))
-    said = _uncontradicted(item.arguments, item.raw)
+    said = without_secrets(item.spec, _uncontradicted(item.arguments, item.raw))
     verb, obj = _action_words(item.spec, lang)
     if not words or words[0] not in DOING_VERBS or lang == "zh" and not obj:
         # a change the name does not say in known words (cancel_visit, a pinyin name): the

@@ -199,13 +199,37 @@ def _span_of(start: Moment | None, end: Moment | None, lang: str) -> str:
     return start.text(lang) + joint + end.text(lang)
 
 
+# a parameter whose name or description says it holds a secret: never said back in an answer
+_SECRET_PARAM = re.compile(
+    r"密码|口令|密钥|令牌|验证码|(?<![a-z])pin(?![a-z])|passwords?|passwd|passcode|secret|"
+    r"(?<![a-z])token(?![a-z])|"
+    r"api[_ -]?key|access[_ -]?key|credential",
+    re.I,
+)
+
+
+def without_secrets(spec: dict[str, Any], arguments: dict[str, Any]) -> dict[str, Any]:
+    """``arguments`` without the values of parameters that hold a secret (a password, a PIN, a
+    token, a key — by the parameter's name or description): an answer confirms what was done, it
+    does not repeat a secret the user typed into the chat."""
+    params = {p.name: p for p in params_of(spec)}
+
+    def secret(name: str) -> bool:
+        param = params.get(name)
+        said = f"{name} {param.description if param else ''}"
+        return bool(_SECRET_PARAM.search(said))
+
+    return {name: value for name, value in arguments.items() if not secret(name)}
+
+
 def subject_phrase(
     spec: dict[str, Any], arguments: dict[str, Any], lang: str, *, with_text: bool = True
 ) -> str:
-    """What a call was about, from its arguments: "北京明天", "订单号 OD20240615", "美元兑人民币
-    ".
+    """What a call was about, from its arguments (never a secret's value, ``without_secrets``):
+    "北京明天", "订单号 OD20240615", "美元兑人民币".
     """
     params = {p.name: p for p in params_of(spec)}
+    arguments = without_secrets(spec, arguments)
     parts: list[str] = []
     pair: dict[int, str] = {}
     moments: dict[int, Moment | None] = {}
