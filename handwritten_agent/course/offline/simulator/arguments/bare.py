@@ -8,7 +8,10 @@ name, a breed, a library's id): read from how the request itself names them.
   letters ("例如 AB1234" → CD5678) when its own letters are nowhere;
 - by position: the name right after the tool's own verb ("注册小花，…") goes to the object's name;
 - in two parts: a whole name the request introduces ("名为 Alice Smith", "叫欧阳娜娜") fills a
-  given-name and a family-name parameter (first_name / last_name, 名 / 姓氏).
+  given-name and a family-name parameter (first_name / last_name, 名 / 姓氏);
+- in English, by capitals: a name of two or more capitalised words ("the Science Museum", "John
+  Doe") goes to the parameter whose own name ends with its last word (``museum_name``), and the one
+  name left, if only one, to a person parameter (``english_names``).
 
 Left out: a value the request gives with none of these (then it is asked for, never guessed).
 """
@@ -165,6 +168,27 @@ def name_pair(params: list[Param]) -> tuple[Param, Param] | None:
     given = [p for p in params if _GIVEN.search(said(p)) and NAME_WORDS.search(said(p))]
     family = [p for p in params if _FAMILY.search(said(p)) and p not in given]
     return (given[0], family[0]) if len(given) == 1 and len(family) == 1 else None
+
+
+# two or more capitalised words; a greeting or a polite word before them is not part of the name
+_TITLE_CASE = re.compile(r"\b[A-Z][a-z]+(?:[ \-][A-Z][a-z]+)+\b")
+_NOT_A_NAME_START = frozenset({"Hello", "Hi", "Hey", "Dear", "Please", "Thanks", "Thank"})
+
+
+def english_names(text: str) -> list[tuple[str, Span]]:
+    """The names of two or more capitalised words in an English request ("Science Museum", "John
+    Doe"), without a leading greeting ("Hello John Doe" → "John Doe"); none in Chinese text."""
+    if re.search(f"[{CJK_RANGE}]", text):
+        return []
+    found = []
+    for match in _TITLE_CASE.finditer(text):
+        words, start = match.group(0).split(" "), match.start()
+        while words and words[0] in _NOT_A_NAME_START:
+            start += len(words.pop(0)) + 1
+        if len(words) >= 2:
+            name = " ".join(words)
+            found.append((name, (start, start + len(name))))
+    return found
 
 
 def full_name(text: str) -> tuple[str, str, Span] | None:

@@ -157,6 +157,7 @@ class _Filler:
                 self.yes_no(param)
             else:
                 self.entity(param)
+        self.english_names()
         self.bare()
         self.things()
         # a time of day is no count ("晚上7点，4个人"): an hour parameter reads it, nothing else;
@@ -745,6 +746,42 @@ class _Filler:
             self.values[pair[0].name], self.values[pair[1].name] = given, family
             if here:
                 self.used_spans.append(span)
+
+    def english_names(self) -> None:
+        """Capitalised names in an English request (``bare.english_names``): a name ending with a
+        parameter's own noun ("Science Museum" → ``museum_name``) goes to it; then the one name
+        left, if exactly one, to the one person parameter ("John Doe" → ``visitor_name``). Two
+        names for one parameter, or two left for a person: asked, not guessed."""
+        if not self.english:
+            return
+        names = [
+            (name, span)
+            for name, span in bare.english_names(self.segment)
+            if not any(span[0] < end and start < span[1] for start, end in self.used_spans)
+        ]
+        if not names:
+            return
+        nouns = {p.name: set(split_identifier(p.name)) - {"name"} for p in self.params}
+        open_params = [
+            p
+            for p in self.of_kind("unknown", "person")
+            if p.type == "string" and p.name not in self.quoted
+        ]
+        headed = {
+            name for name, _ in names if name.split()[-1].lower() in set().union(*nouns.values())
+        }
+        for param in open_params:
+            if self.kinds[param.name] == "person":
+                continue
+            mine = [(n, s) for n, s in names if n.split()[-1].lower() in nouns[param.name]]
+            if len(mine) == 1:
+                self.values[param.name] = mine[0][0]
+                self.used_spans.append(mine[0][1])
+        people = [p for p in open_params if self.kinds[p.name] == "person"]
+        left = [(n, s) for n, s in names if n not in headed]
+        if len(people) == 1 and len(left) == 1:
+            self.values[people[0].name] = left[0][0]
+            self.used_spans.append(left[0][1])
 
     def bare(self) -> None:
         """String parameters of no known kind, and ids whose example's letters are nowhere (see
