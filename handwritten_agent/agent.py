@@ -266,7 +266,7 @@ class Agent:
                 if late is not None:
                     yield stop("timeout", error=late)
                     return
-                context = HookContext(run.run_id, index)
+                context = HookContext(run.run_id, index, last=index == self.max_steps)
                 reply = yield from self._call_model(run, context)
                 # HTTP, network, timeout, a script run dry: end, and say so
                 if isinstance(reply, str):
@@ -279,8 +279,10 @@ class Agent:
                 messages.append(reply.to_message())  # echoed exactly: same ids, same argument text
                 # no tool wanted: this is the answer, unless a hook objects
                 if not reply.tool_calls:
-                    note = self._review(reply.content, run, context)
-                    if note is not None:  # e.g. it claims what no tool did: tell the model, go on
+                    note = self.hooks.review_answer(reply.content, run, context)
+                    # e.g. it claims what no tool did: tell the model, go on (at the last step
+                    # the run then ends on max_steps, the answer withheld; ClaimCheck says why)
+                    if note is not None:
                         messages.append({"role": "user", "content": note})
                         yield event(
                             "answer_reviewed", index, answer=reply.content, data={"note": note}
@@ -306,14 +308,6 @@ class Agent:
         if self.max_seconds is None or time.perf_counter() - started <= self.max_seconds:
             return None
         return TIMEOUT_ERROR.format(seconds=self.max_seconds, step=index - 1)
-
-    def _review(self, answer: str | None, run: RunResult, context: HookContext) -> str | None:
-        """The hooks' note on an answer (e.g. it claims what no tool did), or None to accept it.
-        The last step is not reviewed: no step is left to act on a note.
-        """
-        if context.step >= self.max_steps:
-            return None
-        return self.hooks.review_answer(answer, run, context)
 
     def _call_model(
         self, run: RunResult, context: HookContext

@@ -647,7 +647,8 @@ class ClaimCheck:
 
     def review_answer(self, answer: str, run: RunResult, context: Any = None) -> str | None:
         """The hook: the note for the model when ``answer`` claims what the run did not do; else
-        None. Once per run: a second answer that still does raises ``StopRun("unbacked_claim")``.
+        None. Once per run: a second answer that still does raises ``StopRun("unbacked_claim")``,
+        and so does one at the last step (``context.last``), when a note could not be acted on.
         """
         given = " ".join(
             m["content"]
@@ -660,12 +661,18 @@ class ClaimCheck:
         said = "、".join(dict.fromkeys(f"“{claim.phrase}”" for claim in claims))
         reads = any(claim.kind != ACTION for claim in claims)
         happened = _what_happened(run.tool_calls, self.tools, reads)
-        if already_noted(run.messages):
+        last = bool(getattr(context, "last", False))  # no step left to act on a note
+        if already_noted(run.messages) or last:
             quoted = answer.strip()
             quoted = quoted if len(quoted) <= 200 else quoted[:200] + "…"
+            when = (
+                "模型被提醒之后，回答仍然说"
+                if already_noted(run.messages)
+                else "这是最后一步（max_steps 用完了，没有机会再提醒模型），回答却说"
+            )
             raise StopRun(
                 UNBACKED,
-                f"模型被提醒之后，回答仍然说{said}，但实际情况是：{happened}。"
+                f"{when}{said}，但实际情况是：{happened}。"
                 f"为免误导，这个回答没有作为最终回答交给用户。模型的原话：“{quoted}”",
             )
         request = user_request(run.messages)

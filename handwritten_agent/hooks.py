@@ -98,6 +98,10 @@ class HookContext:
     """The names of the tools the model was shown at this step (set once ``visible_tools`` ran; a
     resumed call gets the ones recorded in its step).
     """
+    last: bool = False
+    """No model call is left after this step (``max_steps``): a note on its answer cannot be acted
+    on, so ``review_answer`` that objects should end the run (``StopRun``) with its reason.
+    """
     reports: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
     def report(self, kind: str, **data: Any) -> None:

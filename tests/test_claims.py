@@ -200,6 +200,39 @@ def test_a_true_or_honest_answer_is_left_alone() -> None:
     assert result.answer == "请问要订哪一天、几点的会议室？" and not already_noted(result.messages)
 
 
+def test_a_claim_at_the_last_step_is_not_the_answer() -> None:
+    # max_steps=1: no step is left for a note, so the claim ends the run instead of standing
+    client = ScriptedClient(["已为您预订 room_301。"])
+    result = Agent(
+        client, registry([]), max_steps=1, hooks=[ClaimCheck.from_registry(registry([]))]
+    ).run("帮我订 room_301")
+    assert result.stop_reason == UNBACKED and result.answer is None, result.stop_reason
+    assert "最后一步" in (result.error or "") and "“已为您预订”" in (result.error or "")
+    # the same at the end of a longer run: the claim comes at step 2 of 2
+    client = ScriptedClient([calls(call("list_rooms", {"size": 6})), "已为您预订 room_301。"])
+    result = Agent(
+        client, registry([]), max_steps=2, hooks=[ClaimCheck.from_registry(registry([]))]
+    ).run("帮我订 room_301")
+    assert result.stop_reason == UNBACKED and result.answer is None, result.stop_reason
+    # an honest answer at the last step stands
+    client = ScriptedClient(["请问要订哪一天？"])
+    result = Agent(
+        client, registry([]), max_steps=1, hooks=[ClaimCheck.from_registry(registry([]))]
+    ).run("帮我订个会议室")
+    assert result.stop_reason == "final" and result.answer == "请问要订哪一天？"
+
+
+def test_a_note_from_any_hook_at_the_last_step_withholds_the_answer() -> None:
+    class Objects:
+        def review_answer(self, answer, run, context):  # type: ignore[no-untyped-def]
+            return "请再核对一遍。"
+
+    result = Agent(ScriptedClient(["好的"]), registry([]), max_steps=1, hooks=[Objects()]).run(
+        "你好"
+    )
+    assert result.stop_reason == "max_steps" and result.answer is None, result.stop_reason
+
+
 def test_review_answer_is_a_hook_the_loop_calls_once_per_run() -> None:
     check = ClaimCheck.from_registry(registry([]))
     assert check.side_effect_tools.keys() == {"book_room"}
