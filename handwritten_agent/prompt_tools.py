@@ -20,7 +20,10 @@ chat template leaves them out (``llm.template_check``), and says so. ``calls_wri
 the other half of a server's template: one that shows the model the tools but does not read the
 calls the model writes back (they arrive as text, in the model's own format; see that function).
 
-Left out: streaming in prompt mode, ``tool_choice`` (a prompt cannot force a call; it is dropped)
+A stream in prompt mode (``ChatClient.stream``) arrives in one piece: whether the text is an answer
+or a call is known only once it is whole.
+
+Left out: ``tool_choice`` (a prompt cannot force a call; it is dropped)
 and structured outputs.
 """
 

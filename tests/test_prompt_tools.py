@@ -10,7 +10,7 @@ import pytest
 from handwritten_agent.agent import Agent
 from handwritten_agent.course.offline.faults import TEXT_CALL_FORMATS
 from handwritten_agent.display import format_event
-from handwritten_agent.llm import BadRequest, ChatClient, ToolsUnsupported
+from handwritten_agent.llm import BadRequest, ChatClient, StreamingClient, ToolsUnsupported
 from handwritten_agent.messages import ChatResult
 from handwritten_agent.prompt_tools import PromptTools, PromptToolsError, as_prompt_messages
 from handwritten_agent.scenarios import basic_registry
@@ -159,13 +159,31 @@ def test_a_template_that_shows_the_tools_passes_the_check_and_stays_native(offli
     assert client.tools_in_prompt is False
 
 
-def test_a_stream_cannot_switch_so_it_says_what_it_found(offline_server, capsys) -> None:
-    client = client_for(offline_server, "course-sim:drops_tools", check_template=True)
-    messages = [{"role": "user", "content": "17 乘以 23 等于多少"}]
-    events = list(client.stream(messages, basic_registry().schemas()))
-    assert events[-1].kind == "done" and not events[-1].result.tool_calls
-    said = capsys.readouterr().out
-    assert "聊天模板没有把工具定义交给模型" in said and client.tools_in_prompt is False
+@pytest.mark.parametrize(
+    ("model", "why"),
+    [
+        ("course-sim:drops_tools", "聊天模板没有把工具定义交给模型"),
+        ("course-sim:no_tools", "不接受模型"),
+        ("course-sim:no_tool_parser", "不接受模型"),
+    ],
+)
+def test_a_stream_switches_to_the_prompt_too_and_the_reply_comes_whole(
+    offline_server, model: str, why: str
+) -> None:
+    client = client_for(offline_server, model, check_template=True)
+    shown: list[str] = []
+    events = []
+    streaming = StreamingClient(client, on_text=shown.append)
+    run = Agent(streaming, basic_registry(), on_event=events.append).run("17 乘以 23 等于多少")
+    assert run.stop_reason == "final" and "391" in (run.answer or ""), (run.stop_reason, run.error)
+    assert [record.call.name for record in run.tool_calls] == ["calculator"]
+    assert client.tools_in_prompt
+    # the call was never shown as text: only the answer was, in one piece
+    assert shown == [run.answer], shown
+    notes = prompt_notes(events)
+    assert any(why in note for note in notes) and any("一次给出整段" in n for n in notes), notes
+    again = Agent(streaming, basic_registry(), on_event=events.append).run("100 除以 8 是多少")
+    assert "12.5" in (again.answer or "") and len(prompt_notes(events)) == len(notes)  # said once
 
 
 def test_servers_run_by_hand_are_checked_and_cloud_providers_are_not() -> None:

@@ -384,8 +384,8 @@ def conclusion(findings: list[Finding]) -> str:
         return said + "这个服务端上的 Agent 不可靠。"
     said += (
         "这个服务端上用不了原生工具调用，但 Agent 仍然能运行：课程的客户端（ChatClient）会发现"
-        "这一点，自动改用第 2 天的提示词 JSON 模式，把工具写进系统提示词（流式调用 StreamingClient"
-        " 除外：它不切换）。代价是每次请求更长、更慢，模型偶尔写坏 JSON 要重试，"
+        "这一点，自动改用第 2 天的提示词 JSON 模式，把工具写进系统提示词（流式调用也一样，只是"
+        "整段回复一次给出）。代价是每次请求更长、更慢，模型偶尔写坏 JSON 要重试，"
         "不如原生工具调用可靠。要用回原生工具调用，按上面“工具定义送达”一项的“怎么办”去做。"
     )
     rest = [finding.title for finding in failed if finding.title not in NATIVE_CHECKS]

@@ -92,6 +92,7 @@ class ChatClient:
         self.template: TemplateVerdict | None = None  # the check's verdict, once made
         self.text_calls_read = False  # True once a reply's text calls were read (and said)
         self.streamed_text_calls_said = False  # True once a stream's were (the text was shown)
+        self.prompt_stream_said = False  # True once a stream in prompt mode said it comes whole
         # The SDK insists on a key; servers that need none (Ollama, the course's own) accept any
         # text.
         self._sdk = openai.OpenAI(
@@ -144,10 +145,10 @@ class ChatClient:
         if not report("prompt_tools", note=note):  # outside a run nobody else would say it
             print(f"提示：{note}")
 
-    def _check_template(self, model: str, *, can_switch: bool) -> None:
+    def _check_template(self, model: str) -> None:
         """Once per client (``template_check``): whether the server's template leaves the tool
-        schemas out. If it does, say so, and switch to the prompt when ``can_switch`` and
-        ``prompt_fallback`` allow (a stream cannot: it only warns).
+        schemas out. If it does, say so, and switch to the prompt when ``prompt_fallback`` allows
+        (streams too: ``_prompt_stream``).
         """
         if self.check_template and not self.tools_in_prompt and self.template is None:
             self.template = probe(self._sdk.chat.completions.create, model)
@@ -156,7 +157,7 @@ class ChatClient:
                     f"{self.label}的聊天模板没有把工具定义交给模型 {model!r}"
                     f"（{self.template.numbers()}），模型看不到工具。{TEMPLATE_FIX}"
                 )
-                if can_switch and self.prompt_fallback:
+                if self.prompt_fallback:
                     self._switch_to_prompt(why)
                 elif not report("prompt_tools", note=why):
                     print(f"提示：{why}")
@@ -210,7 +211,7 @@ class ChatClient:
         """One non-streaming call. ``options`` go to the API as is (temperature, tool_choice, …)."""
         model = model or self.model
         if tools:
-            self._check_template(model, can_switch=True)
+            self._check_template(model)
         if tools and self.tools_in_prompt:
             return self._prompt_tools().complete(messages, tools, model=model, **options)
         params = self._params(messages, tools, model, options)
@@ -259,10 +260,16 @@ class ChatClient:
         read (see ``complete``) is read once the stream has ended: its text was already streamed
         as ``content`` events, and cannot be taken back; then come one ``tool_call`` event per
         call, and the ``done`` result holds the calls instead of the text (said once).
+
+        In prompt mode (the server cannot take tools, or its template drops them) the stream
+        switches like ``complete`` does, and the reply arrives in one piece (``_prompt_stream``).
         """
         model = model or self.model
         if tools:
-            self._check_template(model, can_switch=False)
+            self._check_template(model)
+        if tools and self.tools_in_prompt:
+            yield from self._prompt_stream(messages, tools, model, options)
+            return
         params = self._params(messages, tools, model, options)
         params["stream"] = True
         asked_usage = "stream_options" not in params and self.stream_usage
@@ -274,6 +281,14 @@ class ChatClient:
             sdk_stream = self._with_retries(
                 lambda: self._sdk.chat.completions.create(**params), model
             )
+        except ToolsUnsupported as exc:
+            if not (tools and self.prompt_fallback):
+                raise
+            self._switch_to_prompt(
+                f"{self.label}不接受模型 {model!r} 的原生工具调用（{exc.server_message}）："
+            )
+            yield from self._prompt_stream(messages, tools, model, options)
+            return
         except BadRequest as exc:
             if not (asked_usage and "stream_options" in (exc.server_message or "")):
                 raise
@@ -299,6 +314,34 @@ class ChatClient:
                 yield StreamEvent(
                     "tool_call", text=call.arguments, index=index, id=call.id, name=call.name
                 )
+        yield StreamEvent("done", result=result)
+
+    def _prompt_stream(
+        self,
+        messages: Sequence[Any],
+        tools: Sequence[dict[str, Any]],
+        model: str,
+        options: dict[str, Any],
+    ) -> Iterator[StreamEvent]:
+        """A stream in prompt mode: the reply arrives in one piece. Whether the model's text is an
+        answer or a JSON call is known only once all of it is there, and a call must never be shown
+        as an answer, so the whole reply is read first (said once per client)."""
+        if not self.prompt_stream_said:
+            self.prompt_stream_said = True
+            note = (
+                "提示词模式下，模型写的是一段文字，要等整段写完才知道它是工具调用还是回答，"
+                "所以流式输出会一次给出整段回复，而不是逐字显示。"
+            )
+            if not report("prompt_tools", note=note):
+                print(f"提示：{note}")
+        rest = {k: v for k, v in options.items() if k != "stream_options"}
+        result = self._prompt_tools().complete(messages, tools, model=model, **rest)
+        if result.content:
+            yield StreamEvent("content", text=result.content)
+        for index, call in enumerate(result.tool_calls):
+            yield StreamEvent(
+                "tool_call", text=call.arguments, index=index, id=call.id, name=call.name
+            )
         yield StreamEvent("done", result=result)
 
     def models(self) -> list[str]:
