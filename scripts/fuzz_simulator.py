@@ -225,6 +225,26 @@ def keeps_values(paraphrase: str, words: list[str], numbers: set[float]) -> bool
 # --- generation -----------------------------------------------------------------------------------
 
 
+def kept_paraphrases(
+    request: str, said: list[Any], words: list[str], numbers: set[float]
+) -> tuple[list[str], int]:
+    """The paraphrases worth scoring, in order: not empty, not the request again, not a repeat,
+    and keeping every value (``keeps_values``); and how many were dropped for a lost value.
+    """
+    kept: list[str] = []
+    dropped = 0
+    seen = {_squash(request)}
+    for text in (str(item).strip() for item in said):
+        if not text or _squash(text) in seen:
+            continue
+        seen.add(_squash(text))
+        if keeps_values(text, words, numbers):
+            kept.append(text)
+        else:
+            dropped += 1
+    return kept, dropped
+
+
 def refilter() -> None:
     """Apply the current ``keeps_values`` to the paraphrases already made (no model needed)."""
     path = OUT / "paraphrases.json"
@@ -297,24 +317,18 @@ def paraphrases(per_request: int, limit: int | None, seed: int) -> None:
         except (json.JSONDecodeError, ValueError) as exc:
             print(f"  {request}: no JSON ({exc})", file=sys.stderr)
             continue
-        seen = {_squash(request)}
-        for text in said:
-            text = str(text).strip()
-            if not text or _squash(text) in seen:
-                continue
-            seen.add(_squash(text))
-            if not keeps_values(text, words, numbers):
-                dropped += 1
-                continue
-            items.append(
-                {
-                    "source": module,
-                    "index": index,
-                    "request": request,
-                    "paraphrase": text,
-                    "seed": this_seed,
-                }
-            )
+        texts, lost = kept_paraphrases(request, said, words, numbers)
+        dropped += lost
+        items += [
+            {
+                "source": module,
+                "index": index,
+                "request": request,
+                "paraphrase": text,
+                "seed": this_seed,
+            }
+            for text in texts
+        ]
         print(
             f"[{number + 1}/{len(sources)}] {time.time() - started:.0f}s kept {len(items)}",
             file=sys.stderr,
@@ -428,18 +442,8 @@ def evalcases(per_request: int, seed: int, only: list[str] | None = None) -> Non
                 print(f"  {case.id} seed {this_seed}: no JSON ({exc})", file=sys.stderr)
             finally:
                 print(f"  {case.id} seed {this_seed}: {time.time() - began:.0f}s", file=sys.stderr)
-        kept: list[dict[str, Any]] = []
-        dropped = 0
-        seen = {_squash(case.request)}
-        for text in said or []:
-            text = str(text).strip()
-            if not text or _squash(text) in seen:
-                continue
-            seen.add(_squash(text))
-            if not keeps_values(text, words, numbers):
-                dropped += 1
-                continue
-            kept.append({"paraphrase": text, "seed": this_seed})
+        texts, dropped = kept_paraphrases(case.request, said or [], words, numbers)
+        kept = [{"paraphrase": text, "seed": this_seed} for text in texts]
         done = [item for item in done if item["id"] != case.id]
         done.append(
             {

@@ -315,3 +315,21 @@ def test_the_handled_rate_is_measured_and_printed():
         f"\nevaluation paraphrases: {f['total']} runs: {line}; {gated} honest runs stopped only"
         f" at the confirmation gate\nfirst scoring: {first}"
     )
+
+
+def test_the_paraphrase_filter_keeps_new_wordings_that_keep_every_value() -> None:
+    # one filter for both generators (paraphrases and evalcases)
+    kept, dropped = _script().kept_paraphrases(
+        "帮我订 room_301，6 个人",
+        [
+            "帮我订 room_301，6 个人",  # the request itself
+            " 给我订下 room_301，6 人 ",
+            "给我订下 room_301，6 人",  # a repeat
+            "订个会议室，6 个人",  # lost room_301
+            "帮忙预订 room_301，8 个人",  # lost the number
+            "",
+        ],
+        ["room_301"],
+        {6.0},
+    )
+    assert kept == ["给我订下 room_301，6 人"] and dropped == 2, (kept, dropped)
