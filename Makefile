@@ -90,7 +90,8 @@ local-rebuild: install
 	$(BIN)/python -m handwritten_agent model rebuild --level $(REBUILD_LEVEL)
 
 ## every notebook and solution against the local model (outputs not compared), plus its smoke test; the slowest
-## target (well over 15 minutes on two cores): every step prints its per-test / per-notebook times (--durations)
+## target (1181 s on two cores, 2026-12-07; the README has each notebook's time): every step prints its per-test /
+## per-notebook times (--durations)
 live: local
 	LLM_PROVIDER=local $(BIN)/python -m pytest -m slow --durations=0 tests
 	LLM_PROVIDER=local $(BIN)/python -m pytest --nbval-lax --nbval-current-env --durations=0 notebooks solutions

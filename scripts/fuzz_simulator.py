@@ -576,6 +576,67 @@ def toolsets(
         _write(name, {"model": client.model, "temperature": TEMPERATURE, "sets": out})
 
 
+def office_requests(seed: int, name: str = "heldout_office.json") -> None:
+    """Requests the local model writes for the course's own office tools (their real schemas,
+    three per tool, ``REQUESTS_PROMPT``), kept as ``toolsets`` keeps its requests, and written as
+    one tool set in the same shape (scored the same way: a tool that changes something expects its
+    call, a tool that only reads expects no side effect).
+    """
+    import tempfile
+
+    from handwritten_agent.scenarios.office import OfficeScenario
+
+    client = _client()
+    with tempfile.TemporaryDirectory() as folder:
+        registry = OfficeScenario.create(folder, customers=5).registry("u_fuzz")
+        specs = registry.schemas()
+        read_only = [tool.name for tool in registry if not tool.side_effects]
+    requests, dropped = [], 0
+    for k, spec in enumerate(specs):
+        function = spec["function"]
+        wanted = set(function["parameters"].get("properties", {}))
+        required = set(function["parameters"].get("required", []))
+        try:
+            written = _ask(
+                client,
+                REQUESTS_PROMPT.format(tool=json.dumps(function, ensure_ascii=False)),
+                REQUESTS_SCHEMA,
+                seed + k + 1,
+                max_tokens=500,
+            ).get("requests", [])
+        except (json.JSONDecodeError, ValueError):
+            continue
+        for item in written:
+            arguments = {a: v for a, v in (item.get("arguments") or {}).items() if a in wanted}
+            text = str(item.get("request", "")).strip()
+            if not required <= set(arguments) or not all(
+                _squash(str(v)) in _squash(text)
+                or (isinstance(v, (int, float)) and float(v) in _numbers(text))
+                for v in arguments.values()
+            ):
+                dropped += 1
+                continue
+            requests.append(
+                {
+                    "tool": function["name"],
+                    "arguments": arguments,
+                    "request": text,
+                    "seed": seed + k + 1,
+                }
+            )
+        print(f"{function['name']}: {len(requests)} kept, {dropped} dropped", file=sys.stderr)
+    office = {
+        "domain": "课程自己的办公工具",
+        "language": "中文",
+        "seed": seed,
+        "tools": specs,
+        "read_only": read_only,
+        "requests": requests,
+        "dropped_for_lost_values": dropped,
+    }
+    _write(name, {"model": client.model, "temperature": TEMPERATURE, "sets": [office]})
+
+
 def _write(name: str, data: dict[str, Any]) -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / name).write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
@@ -599,6 +660,9 @@ def main() -> None:
         help="a domain of your own instead of DOMAINS (repeat), e.g. 牙科诊所:中文",
     )
     t.add_argument("--out", default="toolsets.json", help="the file under tests/data/fuzz/")
+    o = sub.add_parser("office", help="requests for the course's own office tools")
+    o.add_argument("--seed", type=int, default=15000)
+    o.add_argument("--out", default="heldout_office.json", help="the file under tests/data/fuzz/")
     sub.add_parser("refilter", help="apply the current value check to paraphrases.json")
     e = sub.add_parser("evalcases", help="paraphrase the evaluation's cases (office and extra)")
     e.add_argument("--per-request", type=int, default=10)
@@ -609,6 +673,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.what == "refilter":
         refilter()
+    elif args.what == "office":
+        office_requests(args.seed, args.out)
     elif args.what == "evalcases":
         evalcases(args.per_request, args.seed, args.only)
     elif args.what == "paraphrases":
