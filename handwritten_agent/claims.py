@@ -49,6 +49,14 @@ someone else did it); another subject (您已经预订了: the user did); an att
   its own stop reason, ``unbacked_claim`` (``StopRun``), and an error that says what the answer
   claimed and what really happened — a false claim never reaches the user as the final answer.
 
+An answer can also be true and still leave the user short: "已提交。" after a purchase request
+whose result holds its number. ``unreported_ids`` finds the ids a successful call of a tool that
+changes something returned (a result key such as ``booking_id``, ``requestId`` or 编号; not an id
+the call was given) when the answer names nothing of that call (none of its ids or arguments),
+and ``ClaimCheck`` sends such an answer back once too, asking for the number and the result's key
+facts and for no new calls. A second short answer, or one at the last step, stands: it is short,
+not false.
+
 Left out: judging whether a claim is *true in detail* (right room, right time — the evaluation's
 database checks do that), verbs outside the lexicon in Chinese (English takes any past participle
 after "I have"), claims spread over several sentences ("关于银行卡号。已经列好。" is caught,
@@ -586,6 +594,63 @@ def _result_text(record: ToolCallRecord) -> str:
     return json.dumps(record.result.data, ensure_ascii=False, default=str)
 
 
+ID_KEY = re.compile(r"(?:^|_)id$|[a-z]Id$|编号|单号", re.I)
+
+
+def unreported_ids(
+    answer: str, records: Sequence[ToolCallRecord], tools: Mapping[str, ToolInfo]
+) -> list[tuple[str, str, str]]:
+    """``(tool, key, value)`` of the ids that successful calls of tools that change something
+    returned (a result key such as ``booking_id``, ``requestId``, 编号; not an id the call was
+    given) when the answer names nothing of that call — none of its ids, none of its arguments'
+    values: the user would not learn what was done to what.
+    """
+    missing: list[tuple[str, str, str]] = []
+    for record in records:
+        info = tools.get(record.call.name)
+        data = record.result.data
+        if (
+            record.repeated
+            or not record.executed
+            or not record.result.success
+            or info is None
+            or info.read_only
+            or not isinstance(data, dict)
+        ):
+            continue
+        given = str(record.call.arguments)
+        ids = [
+            (str(key), str(value))
+            for key, value in data.items()
+            if ID_KEY.search(str(key))
+            and isinstance(value, (str, int))
+            and not isinstance(value, bool)
+            and len(str(value)) >= 3
+            and str(value) not in given
+        ]
+        named = [value for _, value in ids] + _argument_values(record.call.arguments)
+        if ids and not any(value in answer for value in named):
+            missing += [(record.call.name, key, value) for key, value in ids]
+    return missing
+
+
+def _argument_values(arguments: Any) -> list[str]:
+    """The values of a call's arguments an answer could name: texts of 2+ characters, numbers of
+    3+ digits (a quantity of 2 is no name)."""
+    if isinstance(arguments, str):  # a ToolCall keeps the model's JSON text
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            return []
+    values = arguments.values() if isinstance(arguments, dict) else []
+    return [
+        str(v)
+        for v in values
+        if (isinstance(v, str) and len(v.strip()) >= 2)
+        or (isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 100)
+    ]
+
+
 def _what_happened(
     records: Sequence[ToolCallRecord], tools: Mapping[str, ToolInfo], reads: bool = False
 ) -> str:
@@ -645,6 +710,23 @@ class ClaimCheck:
         arguments = " ".join(str(r.call.arguments) for r in records)
         return unbacked_claims(answer, done, self.tools.values(), results, f"{given} {arguments}")
 
+    def _unreported_note(self, answer: str, run: RunResult) -> str | None:
+        """The note for an answer that leaves out the ids a successful action returned (a small
+        model's bare "已提交。"); None when it names them or nothing returned one."""
+        missing = unreported_ids(answer, run.tool_calls, self.tools)
+        if not missing:
+            return None
+        said = "、".join(
+            dict.fromkeys(f"{name} 返回的 {key}（{value}）" for name, key, value in missing)
+        )
+        request = user_request(run.messages)
+        again = f"用户的请求是：“{request}”。" if request else ""
+        return (
+            f"{NOTE_MARK}你的回答没有告诉用户办理的结果：{said}。{again}不需要再调用工具，"
+            "请直接用中文回答用户：办成了什么，以及上面这个编号，还有工具结果里的时间、数量、金额等"
+            "关键信息。"
+        )
+
     def review_answer(self, answer: str, run: RunResult, context: Any = None) -> str | None:
         """The hook: the note for the model when ``answer`` claims what the run did not do; else
         None. Once per run: a second answer that still does raises ``StopRun("unbacked_claim")``,
@@ -657,7 +739,9 @@ class ClaimCheck:
         )
         claims = self.check(answer, run.tool_calls, given)
         if not claims:
-            return None
+            if already_noted(run.messages) or getattr(context, "last", False):
+                return None  # an answer short of an id is no false claim: it stands
+            return self._unreported_note(answer, run)
         said = "、".join(dict.fromkeys(f"“{claim.phrase}”" for claim in claims))
         reads = any(claim.kind != ACTION for claim in claims)
         happened = _what_happened(run.tool_calls, self.tools, reads)
@@ -718,5 +802,6 @@ __all__ = [
     "already_noted",
     "find_claims",
     "unbacked_claims",
+    "unreported_ids",
     "user_request",
 ]

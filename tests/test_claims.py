@@ -185,13 +185,13 @@ def test_a_second_answer_that_no_longer_claims_is_the_answer() -> None:
 
 def test_a_true_or_honest_answer_is_left_alone() -> None:
     true_claim = ScriptedClient(
-        [calls(call("book_room", {"room": "room_301"})), "已为您预订 room_301。"]
+        [calls(call("book_room", {"room": "room_301"})), "已为您预订 room_301，编号 BK0001。"]
     )
     assert (
         Agent(true_claim, registry([]), hooks=[ClaimCheck.from_registry(registry([]))])
         .run("订 room_301")
         .answer
-        == "已为您预订 room_301。"
+        == "已为您预订 room_301，编号 BK0001。"
     )
     honest = ScriptedClient(["请问要订哪一天、几点的会议室？"])
     result = Agent(honest, registry([]), hooks=[ClaimCheck.from_registry(registry([]))]).run(
@@ -231,6 +231,55 @@ def test_a_note_from_any_hook_at_the_last_step_withholds_the_answer() -> None:
         "你好"
     )
     assert result.stop_reason == "max_steps" and result.answer is None, result.stop_reason
+
+
+def test_an_answer_that_leaves_out_the_id_an_action_returned_is_sent_back_once() -> None:
+    booked: list[str] = []
+    client = ScriptedClient(
+        [
+            calls(call("book_room", {"room": "room_301"})),
+            "已为您预订。",  # true, but says neither what was booked nor its number
+            "已为您预订 room_301，预订编号 BK0001。",
+        ]
+    )
+    result = Agent(
+        client, registry(booked), hooks=[ClaimCheck.from_registry(registry(booked))]
+    ).run("帮我订 room_301")
+    assert result.stop_reason == "final" and "BK0001" in (result.answer or ""), result.answer
+    notes = [m["content"] for m in result.messages if str(m.get("content")).startswith(NOTE_MARK)]
+    assert len(notes) == 1 and "booking_id（BK0001）" in notes[0] and "不需要再调用工具" in notes[0]
+    assert booked == ["room_301"] and client.remaining == 0  # nothing booked twice
+    # told once: a second answer without the id stands (it is short, not false)
+    terse = ScriptedClient(
+        [calls(call("book_room", {"room": "room_301"})), "已为您预订。", "已经订好了。"]
+    )
+    result = Agent(terse, registry([]), hooks=[ClaimCheck.from_registry(registry([]))]).run(
+        "帮我订 room_301"
+    )
+    assert result.stop_reason == "final" and result.answer == "已经订好了。"
+    # at the last step there is no step to send it back to: the answer stands
+    last = ScriptedClient([calls(call("book_room", {"room": "room_301"})), "已为您预订。"])
+    result = Agent(
+        last, registry([]), max_steps=2, hooks=[ClaimCheck.from_registry(registry([]))]
+    ).run("帮我订 room_301")
+    assert result.stop_reason == "final" and result.answer == "已为您预订。"
+
+
+def test_only_ids_an_action_returned_are_asked_for() -> None:
+    from handwritten_agent.claims import unreported_ids
+
+    check = ClaimCheck.from_registry(registry([]))
+    client = ScriptedClient([calls(call("book_room", {"room": "room_301"})), "好"])
+    run = Agent(client, registry([])).run("订 room_301")
+    assert unreported_ids("好", run.tool_calls, check.tools) == [
+        ("book_room", "booking_id", "BK0001")
+    ]
+    assert unreported_ids("编号 BK0001", run.tool_calls, check.tools) == []
+    assert unreported_ids("room_301 订好了", run.tool_calls, check.tools) == []  # says what
+    # a read-only tool's result, and an id the call was given, are not asked for
+    reads = ScriptedClient([calls(call("list_rooms", {"size": 6})), "有 room_301"])
+    run = Agent(reads, registry([])).run("6 人的会议室")
+    assert unreported_ids("好", run.tool_calls, check.tools) == []
 
 
 def test_review_answer_is_a_hook_the_loop_calls_once_per_run() -> None:
