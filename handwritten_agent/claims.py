@@ -75,6 +75,8 @@ from .messages import latest_user_index
 from .run import RunResult, StopRun, ToolCallRecord
 
 NOTE_MARK = "【系统检查】"
+UNREPORTED_NOTE = "你的回答没有告诉用户办理的结果"
+"""How a note about an answer that names nothing of a successful action begins (after NOTE_MARK)."""
 UNBACKED = "unbacked_claim"
 """The stop reason of a run whose answer claimed what did not happen even after the note."""
 
@@ -722,7 +724,7 @@ class ClaimCheck:
         request = user_request(run.messages)
         again = f"用户的请求是：“{request}”。" if request else ""
         return (
-            f"{NOTE_MARK}你的回答没有告诉用户办理的结果：{said}。{again}不需要再调用工具，"
+            f"{NOTE_MARK}{UNREPORTED_NOTE}：{said}。{again}不需要再调用工具，"
             "请直接用中文回答用户：办成了什么，以及上面这个编号，还有工具结果里的时间、数量、金额等"
             "关键信息。"
         )
@@ -774,6 +776,18 @@ def _is_note(message: dict[str, Any]) -> bool:
     return isinstance(content, str) and content.startswith(NOTE_MARK)
 
 
+def note_kind(message: dict[str, Any]) -> str | None:
+    """``"claim"`` for a note about an unbacked claim, ``"unreported"`` for one about an answer
+    that named nothing of a successful action, None for any other message."""
+    if not _is_note(message):
+        return None
+    return (
+        "unreported"
+        if message["content"][len(NOTE_MARK) :].startswith(UNREPORTED_NOTE)
+        else "claim"
+    )
+
+
 def user_request(messages: Sequence[dict[str, Any]]) -> str:
     """The text of the last user message that is not a note: the request the run is answering."""
     index = latest_user_index(
@@ -801,6 +815,7 @@ __all__ = [
     "Verb",
     "already_noted",
     "find_claims",
+    "note_kind",
     "unbacked_claims",
     "unreported_ids",
     "user_request",

@@ -52,7 +52,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from handwritten_agent.claims import ACTION, GENERIC, NOTE_MARK, UNBACKED, ClaimCheck, ToolInfo
+from handwritten_agent.claims import ACTION, GENERIC, UNBACKED, ClaimCheck, ToolInfo, note_kind
 from handwritten_agent.course.evaluation import office_world_factory, run_case
 from handwritten_agent.course.evaluation.engine import EvalCase, World
 from handwritten_agent.course.evaluation.extra_cases import EXTRA_CASES
@@ -151,9 +151,8 @@ def classify(case: EvalCase, attempt: Any, result: Any, world: World) -> tuple[s
         return "wrong", "; ".join(wrong)
 
     noted = any(
-        m.get("role") == "user" and str(m.get("content") or "").startswith(NOTE_MARK)
-        for m in result.messages
-    )
+        m.get("role") == "user" and note_kind(m) == "claim" for m in result.messages
+    )  # a note asking for the result's number is about a short answer, not a false one
     if result.stop_reason == UNBACKED or noted:
         # the agent's claim check caught a claim of the model's (and stopped the run, or sent it
         # back): the model made it all the same
