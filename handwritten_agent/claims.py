@@ -596,6 +596,52 @@ def _result_text(record: ToolCallRecord) -> str:
     return json.dumps(record.result.data, ensure_ascii=False, default=str)
 
 
+NOTHING_FOUND = re.compile(
+    r"没(?:有)?(?:找到|查到|查询到|搜到|发现)|(?:找|查|搜)不到|没有(?:符合|满足|合适|可用|空闲|空着|空的)"
+    r"|一个都没有|一个也没有|都没有空|\bno\s+(?:\w+\s+){0,3}(?:found|available)\b"
+    r"|\b(?:could\s*n[o']t|did\s*n[o']t|cannot|can't)\s+find\b",
+    re.I,
+)
+
+
+def _listed(data: Any) -> list[Any]:
+    """The items a read returned: the data itself when it is a list, else its list values."""
+    if isinstance(data, list):
+        return data
+    if isinstance(data, dict):
+        return [item for value in data.values() if isinstance(value, list) for item in value]
+    return []
+
+
+def _names_of(item: Any) -> list[str]:
+    """The texts an answer could name an item by (its string and number values, 2+ characters)."""
+    values = item.values() if isinstance(item, dict) else [item]
+    return [
+        str(v)
+        for v in values
+        if isinstance(v, (str, int)) and not isinstance(v, bool) and len(str(v).strip()) >= 2
+    ]
+
+
+def denied_results(
+    answer: str, records: Sequence[ToolCallRecord], tools: Mapping[str, ToolInfo]
+) -> list[Claim]:
+    """A "nothing was found" in ``answer`` (没有找到, 查不到, no rooms available) when a successful
+    read-only call of the run returned items and the answer names none of them: the user is told
+    there is nothing when the result says there is."""
+    said = NOTHING_FOUND.search(answer)
+    if said is None:
+        return []
+    for record in records:
+        info = tools.get(record.call.name)
+        if not record.executed or not record.result.success or info is None or not info.read_only:
+            continue
+        items = _listed(record.result.data)
+        if items and not any(name in answer for item in items for name in _names_of(item)):
+            return [Claim(said.group(0), "查询", READ, own=True)]
+    return []
+
+
 ID_KEY = re.compile(r"(?:^|_)id$|[a-z]Id$|编号|单号", re.I)
 
 
@@ -671,7 +717,17 @@ def _what_happened(
         elif reads and (info is None or info.read_only):
             data = record.result.data
             empty = data in (None, "", [], {})
-            facts.append(f"{name} 执行成功" + ("，但没有返回任何数据" if empty else "，结果见上面"))
+            items = len(_listed(data))
+            facts.append(
+                f"{name} 执行成功"
+                + (
+                    "，但没有返回任何数据"
+                    if empty
+                    else f"，返回了 {items} 条结果（见上面）"
+                    if items
+                    else "，结果见上面"
+                )
+            )
         else:
             facts.append(f"{name} 执行成功")
     if facts:
@@ -702,7 +758,7 @@ class ClaimCheck:
         return cls({i.name: i.text for i in infos if not i.read_only}, infos)
 
     def check(self, answer: str, records: Sequence[ToolCallRecord], given: str = "") -> list[Claim]:
-        """``unbacked_claims`` over a run's tool-call records."""
+        """``unbacked_claims`` over a run's tool-call records, and ``denied_results``."""
         ran = [r for r in records if r.executed and not r.repeated]
         done = [(r.call.name, r.result.success) for r in ran]
         results: dict[str, list[str]] = {}
@@ -710,7 +766,8 @@ class ClaimCheck:
             if record.result.success:
                 results.setdefault(record.call.name, []).append(_result_text(record))
         arguments = " ".join(str(r.call.arguments) for r in records)
-        return unbacked_claims(answer, done, self.tools.values(), results, f"{given} {arguments}")
+        claims = unbacked_claims(answer, done, self.tools.values(), results, f"{given} {arguments}")
+        return claims + denied_results(answer, ran, self.tools)
 
     def _unreported_note(self, answer: str, run: RunResult) -> str | None:
         """The note for an answer that leaves out the ids a successful action returned (a small
@@ -815,6 +872,7 @@ __all__ = [
     "Verb",
     "already_noted",
     "find_claims",
+    "denied_results",
     "note_kind",
     "unbacked_claims",
     "unreported_ids",

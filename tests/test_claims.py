@@ -282,6 +282,44 @@ def test_only_ids_an_action_returned_are_asked_for() -> None:
     assert unreported_ids("好", run.tool_calls, check.tools) == []
 
 
+def test_saying_nothing_was_found_when_a_read_returned_items_is_a_false_claim() -> None:
+    client = ScriptedClient(
+        [
+            calls(call("list_rooms", {"size": 6})),
+            "抱歉，没有找到能坐 6 个人的会议室。",  # the result lists room_301
+            "能坐 6 个人的有 room_301。",
+        ]
+    )
+    result = Agent(client, registry([]), hooks=[ClaimCheck.from_registry(registry([]))]).run(
+        "6 个人能用哪间会议室？"
+    )
+    assert result.stop_reason == "final" and result.answer == "能坐 6 个人的有 room_301。"
+    notes = [m["content"] for m in result.messages if str(m.get("content")).startswith(NOTE_MARK)]
+    assert len(notes) == 1 and "“没有找到”" in notes[0] and "返回了 1 条结果" in notes[0], notes
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "没有找到能坐 20 人的，能坐 6 人的有 room_301。",  # names what was found
+        "room_301 可以用。",
+        "找到了一间：room_301。",
+    ],
+)
+def test_an_answer_that_names_what_a_read_returned_is_no_denial(answer: str) -> None:
+    from handwritten_agent.claims import denied_results
+
+    check = ClaimCheck.from_registry(registry([]))
+    run = Agent(ScriptedClient([calls(call("list_rooms", {"size": 6})), "好"]), registry([])).run(
+        "6 个人"
+    )
+    assert denied_results(answer, run.tool_calls, check.tools) == []
+    assert denied_results("没有查到空闲的会议室。", run.tool_calls, check.tools)
+    assert denied_results("No rooms available.", run.tool_calls, check.tools)
+    nothing = Agent(ScriptedClient(["没有找到。"]), registry([])).run("6 个人")
+    assert denied_results("没有找到。", nothing.tool_calls, check.tools) == []  # nothing was read
+
+
 def test_review_answer_is_a_hook_the_loop_calls_once_per_run() -> None:
     check = ClaimCheck.from_registry(registry([]))
     assert check.side_effect_tools.keys() == {"book_room"}
