@@ -17,6 +17,7 @@ import json
 import math
 import os
 import re
+import shutil
 import sqlite3
 import tempfile
 import time
@@ -1025,10 +1026,16 @@ def _local_zone(zone: str) -> Iterator[None]:
 
 def _step_tracer(check: _Check, tracer_class: Callable[..., Any]) -> None:
     __tracebackhide__ = True
-    from ....scripted import call
 
     _callable(check.exercise, tracer_class, "类")
-    folder = Path(tempfile.mkdtemp(prefix="day6_tracer_"))
+    # the trace files live only as long as the check: a learner runs it many times
+    with tempfile.TemporaryDirectory(prefix="day6_tracer_", ignore_cleanup_errors=True) as name:
+        _step_tracer_in(check, tracer_class, Path(name))
+
+
+def _step_tracer_in(check: _Check, tracer_class: Callable[..., Any], folder: Path) -> None:
+    __tracebackhide__ = True
+    from ....scripted import call
 
     case = "一次运行：两次模型调用、两个工具结果（一个失败）、结束"
     first_path = folder / "first.jsonl"
@@ -1662,6 +1669,8 @@ def day6_eval_case(check: _Check, make_case: Callable[[], Any]) -> None:
                     "的列表。"
                 ),
             ) from None
+        finally:  # the world's database and audit log are not needed once it is scored
+            shutil.rmtree(root, ignore_errors=True)
         return report.attempts[0]
 
     case = "对的 Agent：四项全部通过"
