@@ -41,6 +41,11 @@ HELDOUT = _load("heldout_toolsets.json")
 # A second held-out batch (issue #27), in four domains of its own, made and scored before anyone
 # read its requests; its first score is in the README beside the one after the fixes.
 HELDOUT_2 = _load("heldout_toolsets_2.json")
+# A third batch in five domains of its own (seed 13000), and requests the local model wrote for the
+# course's own office tools (seed 15000), each scored once before anyone read them; the README
+# gives that first score beside the one after the kinds they showed were fixed.
+HELDOUT_3 = _load("heldout_toolsets_3.json")
+OFFICE = _load("heldout_office.json")
 
 
 def score_paraphrase(item: dict[str, Any]) -> tuple[str, list[str]]:
@@ -129,11 +134,21 @@ def scored() -> dict[str, list[tuple[str, str, list[str]]]]:
         for toolset in HELDOUT_2["sets"]
         for item in toolset["requests"]
     ]
+    heldout_3, office = (
+        [
+            (item["request"], *score_invented(toolset, item))
+            for toolset in data["sets"]
+            for item in toolset["requests"]
+        ]
+        for data in (HELDOUT_3, OFFICE)
+    )
     return {
         "paraphrases": paraphrased,
         "invented": invented,
         "heldout": heldout,
         "heldout_2": heldout_2,
+        "heldout_3": heldout_3,
+        "office": office,
     }
 
 
@@ -183,6 +198,12 @@ def test_the_sets_are_large_and_were_made_by_a_model_with_seeds():
     assert HELDOUT_2["temperature"] > 0 and HELDOUT_2["sets"]
     seen = {s["domain"] for s in HELDOUT["sets"] + TOOLSETS["sets"]}
     assert not {s["domain"] for s in HELDOUT_2["sets"]} & seen
+    seen |= {s["domain"] for s in HELDOUT_2["sets"]}
+    assert HELDOUT_3["temperature"] > 0 and len(HELDOUT_3["sets"]) >= 3
+    assert not {s["domain"] for s in HELDOUT_3["sets"]} & seen
+    assert {s["language"] for s in HELDOUT_3["sets"]} >= {"中文", "English"}
+    assert OFFICE["temperature"] > 0 and OFFICE["sets"][0]["requests"]
+    assert all(isinstance(item["seed"], int) for s in HELDOUT_3["sets"] for item in s["requests"])
 
 
 # Violations found and not yet fixed, each with what goes wrong. The list may only shrink: a new
@@ -191,7 +212,9 @@ def test_the_sets_are_large_and_were_made_by_a_model_with_seeds():
 KNOWN_VIOLATIONS: dict[str, str] = {}
 
 
-@pytest.mark.parametrize("kind", ["paraphrases", "invented", "heldout", "heldout_2"])
+@pytest.mark.parametrize(
+    "kind", ["paraphrases", "invented", "heldout", "heldout_2", "heldout_3", "office"]
+)
 def test_no_wrong_side_effect_and_no_false_claim(kind):
     bad = {
         text: (verdict, problems)
@@ -220,6 +243,8 @@ def test_the_readme_states_the_measured_figures():
         ("invented", "新工具集"),
         ("heldout", "留出工具集"),
         ("heldout_2", "第二批留出的工具集"),
+        ("heldout_3", "第三批留出的工具集"),
+        ("office", "课程办公工具的新请求"),
     ):
         f = figures(scored()[kind])
         rate = round(100 * f["handled"] / f["total"])

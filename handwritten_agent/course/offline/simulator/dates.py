@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from .lexicon import RELATIVE_DAYS
+from .lexicon import RELATIVE_DAYS, TITLES
 from .text import find_word, parse_chinese_number
 from .timewords import BOUND_PARTS, PARTS_OF_DAY, VAGUE_DAYS, WEEK_WITHOUT_DAY
 
@@ -89,7 +89,9 @@ def find_dates(text: str, today: date) -> list[tuple[date, Span]]:
         except ValueError:
             pass
     for match in re.finditer(
-        r"(下下|下个?|这个?|本|上个?)?\s*(?:周|星期|礼拜)([一二三四五六日天])", text
+        r"(下下|下个?|这个?|本|上个?)?\s*(?:周|星期|礼拜)([一二三四五六日天])"
+        rf"(?!{'|'.join(TITLES)})",  # "周五教练" names a person
+        text,
     ):
         target = _WEEKDAYS_ZH[match[2]]
         monday = today - timedelta(days=today.weekday())

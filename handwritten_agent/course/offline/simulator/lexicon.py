@@ -427,6 +427,27 @@ SURNAMES = frozenset(
     "丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃"
     "武戴莫孔向汤"
 )
+# words that say what a person is, after their name ("王教练"; "周五教练" is a
+# person called 周五, no Friday)
+TITLES = (
+    "医生",
+    "大夫",
+    "教练",
+    "师傅",
+    "老师",
+    "技师",
+    "律师",
+    "护士",
+    "主任",
+    "教授",
+    "经理",
+    "顾问",
+    "先生",
+    "女士",
+    "小姐",
+)
+# courtesies and fillers, never a name or a value ("谢谢" starts with the surname 谢)
+COURTESIES = ("谢谢", "多谢", "感谢", "你好", "您好", "麻烦", "请问", "好的", "可以吗", "辛苦")
 # Characters that end a name rather than continue it ("李四的", "给王五发").
 NAME_STOPPERS = frozenset(
     "的地得了在是有要还和与给发说请查问把被对向从到也都就会能吗呢吧啊年月日天今明昨最近客户员工先生"
@@ -444,4 +465,5 @@ VERB_AFTER_NAME = re.compile(
     r"[入到进去回出给成为至往]"
     r"|处理|跟进|负责|对接|报名|报到|参加|参与|出席|值班|签到|签字|审批|审核|入职|离职|转正|请假"
     r"|出差|上班|下班|加班|调休|休假|登记|注册|升级|降级|续费|缴费|付款|领取|提交|办理|预约"
+    r"|想|希望|打算|准备"  # "张三想要更新…": a wish after the name
 )

@@ -21,26 +21,8 @@ import re
 from typing import Any
 
 from .arguments.carry import MAX_OBJECTS, objects_in
-from .lexicon import SURNAMES
+from .lexicon import SURNAMES, TITLES
 
-# words that say what a person is, after their name
-TITLES = (
-    "医生",
-    "大夫",
-    "教练",
-    "师傅",
-    "老师",
-    "技师",
-    "律师",
-    "护士",
-    "主任",
-    "教授",
-    "经理",
-    "顾问",
-    "先生",
-    "女士",
-    "小姐",
-)
 _REFERENCE = re.compile(
     rf"([{''.join(sorted(SURNAMES))}][\u4e00-\u9fff]{{0,2}}?)(?:{'|'.join(TITLES)})"
 )

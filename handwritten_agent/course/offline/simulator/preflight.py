@@ -719,7 +719,7 @@ def split_items(plan: Plan, request: str, specs: list[Spec], conv: Conversation)
         params = params_of(spec)
         field = None if reads(spec) else _one_item_tool(params)
         own = normalize(f"{spec.get('name', '')} {spec.get('description') or ''}")
-        named = [i for i in acted_items(request) if i.name not in own] if field else []
+        named = [i for i in acted_items(request) if i.name[-2:] not in own] if field else []
         if not named:
             out.append(call)
             continue
@@ -751,7 +751,7 @@ def items_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation)
     """One call per named item, each call's values from one item."""
     params = params_of(spec)
     own = normalize(f"{spec.get('name', '')} {spec.get('description') or ''}")
-    named = [i for i in acted_items(request) if i.name not in own]  # not the tool's own object
+    named = [i for i in acted_items(request) if i.name[-2:] not in own]  # not its own object
     if len(named) < 2 or not any(map(_is_item, params)) or any(p.type == "array" for p in params):
         return None
     made = (*conv.planned, *(done for done, _ in conv.results))

@@ -139,6 +139,13 @@ _DID = re.compile(
     r"(?:[a-z]{3,}ed|made|paid|sent|bought|took|got|gave)\b",
     re.I,
 )
+# what was done to someone's thing, told in the passive ("你的预约123被取消了", "订单已被退回"):
+# the thing is someone's, or 已 says it is done; a later clause may still order. A bare "PO7781
+# 被取消了" stays an order, as people write one
+_DONE_TO = re.compile(
+    r"(?:(?:你|您|我|他|她)们?的[^，,。；;被]{1,12}|已经?)被[\u4e00-\u9fff]{1,6}?了?"
+    r"(?=\s*(?:[，,。；;！!.]|$))"
+)
 _WISH_AFTER = re.compile(
     r"[想要]|希望|打算|准备|一下|吧|\b(?:want|need|would like|'d like|can you|could you|help)\b",
     re.I,
@@ -160,7 +167,7 @@ def tells_state(text: str) -> bool:
 def _did(text: str) -> bool:
     from .actions import ordered_verb  # actions reads this module's groups
 
-    done = _DID.search(text.strip())
+    done = _DID.search(text.strip()) or _DONE_TO.search(text.strip())
     if not done:
         return False
     rest = text.strip()[done.end() :]

@@ -115,6 +115,7 @@ SYNONYM_GROUPS: list[list[str]] = [
     ["关闭", "结单", "关了", "关掉", "完结", "close", "closed", "guanbi"],
     ["分配", "派工", "派给", "派单", "交给", "指派", "assign", "dispatch", "paigong", "fenpei"],
     ["教练", "coach", "instructor", "jiaolian"],
+    ["列表", "清单", "列出", "一览", "list", "listing"],  # "会员列表" to a tool that 列出所有会员
     ["课时", "学时", "hours", "lesson hours", "keshi"],
     ["剩余", "还剩", "剩下", "remaining", "left"],
     ["学员", "student", "trainee", "xueyuan"],

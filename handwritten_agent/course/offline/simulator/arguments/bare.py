@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from ..lexicon import SURNAMES
+from ..lexicon import COURTESIES, SURNAMES
 from ..text import CJK_RANGE
 from .entities import Span
 from .freetext import label_tokens
@@ -39,9 +39,12 @@ NUMBERED = re.compile(
 _MARK_ZH = r"\s*(?:是|为|改为|改成|换成|设为|设置为|[:：=])\s*"
 _MARK_EN = r"\s*(?:is|:|=|to)\s+"
 _VALUE = (
-    rf"([A-Za-z0-9][A-Za-z0-9_.\-]*(?: [A-Z][A-Za-z0-9_.\-]*)*|[{CJK_RANGE}]{{1,12}}?)"
+    rf"([{CJK_RANGE}]?[A-Za-z0-9][A-Za-z0-9_.\-]*(?: [A-Z][A-Za-z0-9_.\-]*)*"  # "京A-12345"
+    rf"|[{CJK_RANGE}]{{1,12}}?)"
     rf"(?=并|且|和|的|，|,|。|；|;|、|！|!|？|\?|\s|$)"
 )
+# a value right after its label, alone to its clause's end ("密码123456，", "用户名张三")
+_BARE_VALUE = rf"\s*([A-Za-z0-9][A-Za-z0-9_.@\-]*|[{CJK_RANGE}]{{2,4}})\s*(?=[，,。；;]|$)"
 # words that lead the owner before "的" and are not part of it ("请修改小花的品种")
 _OWNER_LEAD = re.compile(
     r"^.*(?:请|帮我|麻烦|把|将|给|修改|更改|更新|改一下|改|查询|查|注册|登记|添加|新增)"
@@ -60,25 +63,64 @@ def is_id(param: Param) -> bool:
     return bool(ID_WORDS.search(said)) and bool(rest)
 
 
-def by_label(params: list[Param], text: str) -> dict[str, tuple[str, Span, str | None]]:
-    """Each parameter whose own words stand before 是/为/：and a value: (value, span, owner)."""
+def by_label(
+    params: list[Param], text: str, among: list[Param] | None = None
+) -> dict[str, tuple[str, Span, str | None]]:
+    """Each parameter whose own words stand before 是/为/：and a value: (value, span, owner); a
+    label that is part of another's of ``among`` (all the tool's parameters) says neither."""
     labels = {p.name: label_tokens(p) for p in params}
     shared = {
         t for n, ts in labels.items() for t in ts for m, o in labels.items() if m != n and t in o
     }
     found: dict[str, tuple[str, Span, str | None]] = {}
     for param in params:
+        # "用户名张三，密码123456": the whole label (or its start or end) opens a clause, and the
+        # value is the rest of it
+        label = param.label()
+        ends = {label[:n] for n in range(2, len(label) + 1)} | {label[-n:] for n in (2, 3)}
+        others = [o.label() for o in among or params if o.name != param.name]
+        for token in sorted(ends, key=len, reverse=True):
+            if not re.fullmatch(f"[{CJK_RANGE}]+", token) or any(token in o for o in others):
+                continue
+            match = re.search(
+                rf"(?:^|(?<=[，,；;。\s]))\s*{re.escape(token)}(?:{_MARK_ZH})?{_BARE_VALUE}", text
+            )
+            if match:
+                found[param.name] = (match.group(1).strip(), match.span(1), None)
+                break
+        if param.name in found:
+            continue
         for token in sorted(labels[param.name] - shared, key=len, reverse=True):
             chinese = bool(re.search(f"[{CJK_RANGE}]", token))
             mark = _MARK_ZH if chinese else _MARK_EN
-            edge = "" if chinese else r"\b"
-            match = re.search(edge + re.escape(token) + edge + mark + _VALUE, text, re.I)
-            if match and match.group(1).lower() not in labels[param.name]:
+            edge = ("", "") if chinese else (r"(?<![A-Za-z0-9])", r"(?![A-Za-z0-9])")
+            match = re.search(edge[0] + re.escape(token) + edge[1] + mark + _VALUE, text, re.I)
+            if match and match.group(1).lower() not in labels[param.name] | set(COURTESIES):
                 # "东三货架的所属区域": the owner, then the rest of the label before the token
                 owner = _OWNER.search(_OWNER_LEAD.sub("", text[: match.start()]))
                 mine = owner and owner.group(2) in param.label()
                 found[param.name] = (match.group(1).strip(), match.span(1), mine and owner.group(1))
                 break
+    return found
+
+
+def by_head_noun(params: list[Param], text: str) -> dict[str, str]:
+    """A parameter described as a noun's number or name ("车位编号", "停车场名称") takes the one
+    number said before 号 and that noun ("403 号车位"), or the one name ending with the noun after
+    letters or digits ("A座停车场", "example停车场")."""
+    found: dict[str, str] = {}
+    for param in params:
+        said = re.fullmatch(f"([{CJK_RANGE}]{{2,4}}?)(编号|号码|号|名称|名字)", param.label())
+        if not said:
+            continue
+        head = re.escape(said.group(1))
+        if said.group(2).startswith("名"):
+            shape = rf"(?:^|(?<=[\s，,在到于的]))([A-Za-z0-9]+[{CJK_RANGE}]?{head})"
+        else:
+            shape = rf"(?<![A-Za-z0-9])([A-Za-z]?\d+)\s*号\s*{head}"
+        hits = {m.group(1) for m in re.finditer(shape, text)}
+        if len(hits) == 1:
+            found[param.name] = hits.pop()
     return found
 
 
@@ -140,7 +182,7 @@ def people(text: str) -> list[tuple[str, Span]]:
     """People named in ways ``find_people`` does not read: addressed first, or in Latin letters."""
     if not re.search(f"[{CJK_RANGE}]", text):
         return []
-    found = [(m.group(1), m.span(1)) for m in _ADDRESSED.finditer(text)]
+    found = [(m[1], m.span(1)) for m in _ADDRESSED.finditer(text) if m[1] not in COURTESIES]
     return found or [(m.group(0), m.span()) for m in _LATIN_NAME.finditer(text)]
 
 

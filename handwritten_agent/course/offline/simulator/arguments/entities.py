@@ -15,7 +15,14 @@ from typing import Any
 
 from ..actions import verb_at
 from ..concepts import lone_character_ok, words_for_enum
-from ..lexicon import CITIES, CURRENCIES, NAME_STOPPERS, SURNAMES, VERB_AFTER_NAME
+from ..lexicon import (
+    CITIES,
+    COURTESIES,
+    CURRENCIES,
+    NAME_STOPPERS,
+    SURNAMES,
+    VERB_AFTER_NAME,
+)
 from ..text import CJK_RANGE, find_numbers, find_word, normalize
 from .params import Param
 
@@ -97,8 +104,17 @@ def find_enum(param: Param, text: str, *, every: bool = False) -> list[tuple[Any
                     hits.append((number.start, number.end, value))
             continue
         for word in enum_words(param, value):
-            hits += [(index, index + len(word), value) for index in occurrences(text, word)]
+            hits += [
+                (index, index + len(word), value)
+                for index in occurrences(text, word)
+                if not _labels(param, text[index + len(word) :])  # "快件类型是…": a label
+            ]
     return _longest_first(hits, every)
+
+
+def _labels(param: Param, after: str) -> bool:
+    label = re.match(rf"([{CJK_RANGE}]{{2,3}})\s*(?:是|为|[:：])", after)
+    return bool(label) and label.group(1) in param.label()
 
 
 _CURRENCY_WORD = {name: code for code, names in CURRENCIES.items() for name in names}
@@ -304,8 +320,8 @@ def _bigrams(text: str) -> list[str]:
 _NAME_LEAD = frozenset("给查问帮让和跟找向叫请把对与")
 
 
-# a surname's character starting a time word ("周六", "夏天"): no person
-_TIME_LOOKALIKE = re.compile(r"周[一二三四五六日天末年]|[春夏秋冬][天季]")
+# a surname's character starting a time word ("周六", "夏天") or a courtesy ("谢谢"): no person
+_TIME_LOOKALIKE = re.compile(rf"周[一二三四五六日天末年]|[春夏秋冬][天季]|{'|'.join(COURTESIES)}")
 
 
 def find_people(text: str) -> list[tuple[str, Span]]:

@@ -115,6 +115,7 @@ class _Filler:
         ] = {}  # free-text parameter -> the words after its label ("主题：…")
         self.labelled_spans: list[Span] = []  # where those labels and words are in the segment
         self.paired: set[str] = set()  # parameters filled by role: one left empty stays empty
+        self.label_said: set[str] = set()  # parameters of no known kind their label filled
         self.used_spans: list[
             Span
         ] = []  # parts of the segment already taken (ids, dates …): numbers skip them
@@ -192,6 +193,8 @@ class _Filler:
                     value = self.number_nearby(param)
                 if value is None:
                     value = pick_number(param, blank(self.segment, self.used_spans), numbers, taken)
+                if value is None:
+                    value = self.labelled_number(param)  # "年龄为30" in a clause of its own
             elif kind == "boolean":
                 value = boolean_value(param, self.sources[:3])
             elif kind == "text":
@@ -373,6 +376,8 @@ class _Filler:
                 self.fanout = (params[0].name, said)
                 self.fanout_words = said
         for param in params:
+            if param.name in self.label_said:
+                continue  # "课程名为计算机科学": the label said it
             if param.name in self.quoted or param.name in self.labelled:
                 self.values[param.name] = self.quoted.get(param.name) or self.labelled[param.name]
                 continue
@@ -629,6 +634,11 @@ class _Filler:
         self.used_spans.extend(span for _, span in find_dates(self.segment, today))
         self.used_spans.extend(span for _, span in find_times(self.segment))
         said = " ".join(self.sources[:3])
+        full = {day for day, (a, b) in find_dates(said, today) if re.search(r"\d{4}", said[a:b])}
+        if full and max(role_of(p) for p in params) <= 0:
+            if len({day for day, _ in find_dates(said, today)}) > 1:
+                return  # "周六 2026-04-05" (a Sunday): which day is meant is asked
+            dates = [hit for hit in find_dates(said, today) if hit[0] in full]
         vague = vague_day(said) if not dates else None
         parts = next((found for found in (find_parts(s) for s in self.sources[:3]) if found), [])
         said_at = next((s for s in self.sources[:3] if find_times(s)), "")
@@ -712,6 +722,10 @@ class _Filler:
                 [find_cities(s, self.english_cities(param)) for s in self.sources[:3]]
             )
         elif kind == "person":
+            labelled = self.person_labels().get(param.name)
+            if labelled:
+                self.values[param.name] = labelled  # "客户名为张三", "姓名为John Doe"
+                return
             literal = [
                 (e, (self.segment.find(e), self.segment.find(e) + len(e)))
                 for e in examples_of(param)
@@ -733,6 +747,31 @@ class _Filler:
         if len(found) > 1 and self.fanout is None and kind in ("pattern", "city", "person"):
             self.fanout = (param.name, found)  # "北京和上海" → one call per city
         self.values[param.name] = found[0]
+
+    def labelled_number(self, param: Param) -> int | float | None:
+        """A number after the parameter's label ("年龄为30"), here or in a clause of its own."""
+        for source in (self.segment, *self.free_clauses()):
+            said = bare.by_label([param], source, self.params).get(param.name)
+            if said and re.fullmatch(r"\d+(?:\.\d+)?", said[0]):
+                return float(said[0]) if "." in said[0] else int(said[0])
+        return None
+
+    def free_clauses(self) -> list[str]:
+        """The request's clauses outside the segment ("编号为101") when none orders anything of
+        its own: their values are the segment's (with "我要寄一份快件…" they are not)."""
+        others = [c for c in re.split(r"[，,。；;]", self.context) if c and c not in self.segment]
+        heads = [re.split(r"是|为|[:：]", c, maxsplit=1)[0] for c in others]  # not "计算机科学"
+        return [] if any(ordered_verb(h) or request_actions(h) for h in heads) else others
+
+    def person_labels(self) -> dict[str, str]:
+        """People's names the request gives after their parameter's label, in the segment or a
+        clause that orders nothing ("客户名为张三")."""
+        people = self.of_kind("person")
+        found: dict[str, str] = {}
+        for source in (self.segment, *self.free_clauses()):
+            for name, (value, _, _) in bare.by_label(people, source, self.params).items():
+                found.setdefault(name, value)
+        return {n: v for n, v in found.items() if not re.search(r"\d", v)}
 
     def name_parts(self) -> None:
         """A whole name into a given-name and a family-name parameter (``bare.name_pair``)."""
@@ -795,7 +834,7 @@ class _Filler:
         # "用户名为 john_doe" for an example "user1234": the label says it, the example only shows
         loose = [p for p in self.of_kind("pattern") if not p.schema.get("pattern")]
         for source in (self.segment, self.context):
-            for name, (value, span, _) in bare.by_label(loose, source).items():
+            for name, (value, span, _) in bare.by_label(loose, source, self.params).items():
                 self.values.setdefault(name, value)
                 if source is self.segment:
                     self.used_spans.append(span)
@@ -809,11 +848,18 @@ class _Filler:
             self.used_spans.append(span)
             if owner:
                 owners.add(owner)
+        for clause in self.free_clauses():
+            for name, (value, _, _) in bare.by_label(params, clause, self.params).items():
+                self.values.setdefault(name, value)  # "添加班级，编号为101": in another clause
+        for source in (self.segment, *self.free_clauses()):
+            for name, value in bare.by_head_noun(params, source).items():
+                self.values.setdefault(name, value)  # "403 号车位", "A座停车场"
+        self.label_said = {p.name for p in params if p.name in self.values}
         rest = [p for p in params if p.name not in self.values]
         ids = [p for p in rest if bare.is_id(p)]
         codes = bare.codes(self.segment, self.used_spans)
         others = [c for c in re.split(r"[，,。；;]", self.context) if c and c not in self.segment]
-        if not codes and not any(ordered_verb(c) or request_actions(c) for c in others):
+        if not codes and others == self.free_clauses():
             # "我的客户ID是12345，…，我正在登记客户": the id in another clause, one that orders
             # nothing of its own ("我要寄一份快件…": its values are for what no tool does)
             taken = {str(v) for v in self.values.values()}
