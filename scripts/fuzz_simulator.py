@@ -39,6 +39,15 @@ A held-out batch in domains of its own, one domain at a time (``--first`` keeps 
     .venv/bin/python scripts/fuzz_simulator.py toolsets --first 1 --sets 1 --seed 11000 \
         --domain 婚纱摄影工作室:中文 --domain 搬家公司:中文 --out heldout_toolsets_2.json
 
+The third batch was made in one go (``heldout_toolsets_3.json``, five domains, seed 13000), and
+``heldout_office.json`` holds requests written for the course's own office tools (their real
+schemas, three requests asked per tool, kept like a tool set's; seed 15000):
+
+    .venv/bin/python scripts/fuzz_simulator.py toolsets --sets 5 --seed 13000 \
+        --domain 家电维修上门服务:中文 --domain "a pharmacy counter:English" ... \
+        --out heldout_toolsets_3.json
+    .venv/bin/python scripts/fuzz_simulator.py office --seed 15000
+
 Left out: judging whether a paraphrase still means what its source meant beyond the values it
 keeps (the local model sometimes turns a request into a question; the scorer accepts asking and
 declining, so such a paraphrase cannot make a wrong action look right).
