@@ -13,7 +13,9 @@ kind and tested here in other domains than the one it was seen in:
 5. a number before 号 and a noun heading a parameter's description ("12 号工位") fills that
    parameter; a name ending with that head noun ("东区车库", "ABC车库") fills the name parameter;
 6. a request to see a list ("第二页的图书列表") chooses the tool that lists, and "第N页" fills its
-   page parameter.
+   page parameter;
+1b. a parameter that names a moment and gives no format (就诊时间, "start time of the class") keeps
+   the time of day the user said (it was cut to the date), and asks for one nobody said.
 """
 
 from __future__ import annotations
@@ -81,6 +83,72 @@ def test_a_real_weekday_still_means_the_day():
     calls, _ = run([LESSON], "学员刘洋，预约王教练，上课时间是周日上午10点")
     assert [name for name, _ in calls] == ["book_lesson"]
     assert calls[0][1]["lesson_time"].startswith("2026-03-15")
+
+
+# --- 1b. a parameter that names a moment keeps the time of day --------------------------------
+
+CLINIC = fn(
+    "book_clinic",
+    "预约门诊就诊",
+    patient=("string", "病人姓名"),
+    visit_time=("string", "就诊时间"),
+)
+CLASS_EN = fn(
+    "book_class",
+    "Book a yoga class",
+    member=("string", "member name"),
+    start=("string", "start time of the class"),
+)
+PICKUP_DAY = fn(
+    "book_pickup",
+    "预约上门取件",
+    customer=("string", "客户姓名"),
+    pickup_date=("string", "取件日期"),
+)
+
+
+@pytest.mark.parametrize(
+    "tools, request_, moment",
+    [
+        ([CLINIC], "帮病人王丽约周五下午3点的门诊", ("visit_time", "2026-03-13 15:00")),
+        (
+            [CLASS_EN],
+            "book a yoga class for Mary Lee on Saturday at 10am",
+            ("start", "2026-03-14 10:00"),
+        ),
+    ],
+)
+def test_a_time_said_for_a_moment_parameter_is_never_dropped(tools, request_, moment):
+    calls, answer = run(tools, request_)
+    name, value = moment
+    assert calls and calls[0][1][name] == value, (request_, calls, answer)
+
+
+def test_a_moment_with_no_time_of_day_is_asked_and_a_date_stays_a_date():
+    calls, answer = run([CLINIC], "帮病人王丽约周五的门诊")
+    assert calls == [] and "就诊时间" in answer, (calls, answer)  # what time, asked
+    calls, _ = run([PICKUP_DAY], "客户王丽，周五下午3点上门取件")
+    assert calls == [("book_pickup", {"customer": "王丽", "pickup_date": "2026-03-13"})]
+
+
+@pytest.mark.parametrize(
+    "name, description, moment",
+    [
+        ("visit_time", "就诊时间", True),
+        ("start", "start time of the class", True),
+        ("meetingTime", "会议", True),
+        ("pickup_date", "取件日期", False),
+        ("minutes", "洗车时长（分钟）", False),
+        ("time_zone", "时区，例如 Asia/Shanghai", False),
+        ("start", "the first day of the course", False),
+    ],
+)
+def test_which_parameters_name_a_moment(name, description, moment):
+    from handwritten_agent.course.offline.simulator.arguments.params import Param
+    from handwritten_agent.course.offline.simulator.arguments.when import names_a_moment
+
+    param = Param(name, {"type": "string", "description": description}, True)
+    assert names_a_moment(param) is moment
 
 
 # --- 2. a notice of what was done to the user's thing, in the passive ----------------------------
