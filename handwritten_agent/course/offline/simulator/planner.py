@@ -48,7 +48,7 @@ import re
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from . import people
@@ -81,7 +81,7 @@ from .arguments.carry import MAX_OBJECTS, bounds_from, objects_in
 from .arguments.entities import find_enum
 from .arguments.filler import priced_things
 from .choose import MIN_SCORE, ToolProfile, best_tool, profile, rank
-from .dates import find_times
+from .dates import find_dates, find_times
 from .grounding import display_names, lookup_tool
 from .lexicon import REQUEST_WORDS, is_small_talk
 from .results import tool_text
@@ -955,14 +955,26 @@ def _said_in_calls(text: str, results: list[tuple[PlannedCall, str]]) -> bool:
             elif isinstance(value, str):
                 values.update(n.value for n in find_numbers(value))
 
+    # "周五下午3点": the 五 of a day word is no value; the day went into a call as its date
+    days = [span for _, span in find_dates(text, date.today())]
+    dated = any(
+        isinstance(value, str) and _A_DATE.search(value)
+        for call, _ in results
+        for value in call.arguments.values()
+    )
+
     def said(number: NumberMatch) -> bool:
         for (hour, _minute), (start, end) in times:
             if start <= number.start < end:
                 return float(hour) in values
+        if dated and any(start <= number.start < end for start, end in days):
+            return True
         return number.value in values
 
     return all(said(n) for n in numbers)
 
+
+_A_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 # a clause that only asks to look, naming nothing ("你给我瞅一眼呗", "帮我看看")
 _ONLY_ASKING_TO_LOOK = re.compile(

@@ -28,7 +28,7 @@ from ..dates import (
 )
 from ..expressions import PREV, extract_expression
 from ..fieldwords import VERBS, description_noun
-from ..lexicon import CURRENCIES
+from ..lexicon import CURRENCIES, SURNAMES
 from ..text import (
     CJK_RANGE,
     find_numbers,
@@ -68,6 +68,7 @@ from .params import (
     AMOUNT_WORDS,
     CONDITIONAL_WORDS,
     DEPENDENT_WORDS,
+    PERSON_NOUNS_ZH,
     FillContext,
     FillOutcome,
     Param,
@@ -82,6 +83,9 @@ from .params import (
 )
 from .roles import NEITHER, assign_roles, mention_role, role_of
 from .when import date_format
+
+PERSON_NOUNS = re.compile(PERSON_NOUNS_ZH)
+SURNAME_CHARS = "".join(sorted({name[0] for name in SURNAMES if len(name) == 1}))
 
 
 def blank(text: str, spans: list[Span]) -> str:
@@ -726,6 +730,13 @@ class _Filler:
             if labelled:
                 self.values[param.name] = labelled  # "客户名为张三", "姓名为John Doe"
                 return
+            if sum(self.kinds[p.name] == "person" for p in self.params) > 1:
+                # a student and a coach: a name goes to the one its label or title says, never to
+                # both, never one call per person — else it is asked
+                by_role = self.person_by_role(param) or self.person_left(param)
+                if by_role:
+                    self.values[param.name] = by_role
+                return
             literal = [
                 (e, (self.segment.find(e), self.segment.find(e) + len(e)))
                 for e in examples_of(param)
@@ -747,6 +758,39 @@ class _Filler:
         if len(found) > 1 and self.fanout is None and kind in ("pattern", "city", "person"):
             self.fanout = (param.name, found)  # "北京和上海" → one call per city
         self.values[param.name] = found[0]
+
+    def person_by_role(self, param: Param) -> str | None:
+        """The one name the request ties to this parameter's person noun (学员, 教练 in "学员姓名",
+        "教练名字"): right after it ("学员刘洋", "教练是王伟"), or a name or a surname right before
+        it ("刘洋教练", "王教练"); None when no name, or two, is tied to it."""
+        nouns = PERSON_NOUNS.findall(param.label())
+        if len(set(nouns)) != 1:
+            return None
+        noun = re.escape(nouns[0])
+        hits: set[str] = set()
+        for source in self.sources[:2]:
+            for name, (start, end) in find_people(source):
+                before, after = source[max(0, start - 6) : start], source[end : end + 4]
+                if (
+                    re.search(rf"{noun}\s*(?:是|为|叫|[:：])?\s*$", before)
+                    or re.match(noun, after)
+                    or re.fullmatch(rf"[{SURNAME_CHARS}]{noun}", name)  # "王教练"
+                ):
+                    hits.add(name)
+        return hits.pop() if len(hits) == 1 else None
+
+    def person_left(self, param: Param) -> str | None:
+        """The one name no other person parameter takes (by label or role), for the one person
+        parameter nothing else fills ("张三想要更新账号，新的用户名为李四" → 张三); else None."""
+        people = [p for p in self.params if self.kinds[p.name] == "person"]
+        labels = self.person_labels()
+        taken = {p.name: labels.get(p.name) or self.person_by_role(p) for p in people}
+        if [p.name for p in people if not taken[p.name]] != [param.name]:
+            return None
+        named = {name for source in self.sources[:2] for name, _ in find_people(source)} - set(
+            taken.values()
+        )
+        return named.pop() if len(named) == 1 else None
 
     def labelled_number(self, param: Param) -> int | float | None:
         """A number after the parameter's label ("年龄为30"), here or in a clause of its own."""

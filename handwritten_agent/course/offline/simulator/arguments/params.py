@@ -171,10 +171,20 @@ AMOUNT_WORDS = re.compile(r"amount|money|price|sum|金额|数额|钱|价格")
 # A thing to buy, order or hand over: named in the request by the words around a quantity ("买 5 把
 # 人体工学椅").
 # a person's name by its description ("病人姓名", "reader's full name"), when no example shows it
+# the people a name parameter may be of ("学员名字", "客户的名字", "name of the student")
+PERSON_NOUNS_ZH = (
+    "学员|学生|客户|顾客|病人|患者|会员|员工|用户|住客|客人|乘客|读者|车主|教练|医生|老师|访客"
+    "|租客|房客|业主|志愿者|家长|选手|联系人|收件人|寄件人|申请人|预约人|负责人|参会人|来访人"
+)
+PERSON_NOUNS_EN = (
+    "person|people|customer|patient|reader|user|member|student|employee|guest|contact|applicant"
+    "|owner|driver|visitor|client|tenant|coach|doctor|teacher|volunteer|passenger|attendee"
+)
 PERSON_WORDS = re.compile(
     r"姓名|人名|用户名|\busername\b|\bfull name\b"
-    r"|\b(?:person|people|customer|patient|reader|user|member|student"
-    r"|employee|guest|contact|applicant|owner|driver|visitor)(?:'s|s')?\s+(?:full\s+)?name\b",
+    rf"|(?:{PERSON_NOUNS_ZH})的?(?:名字|称呼)"
+    rf"|\b(?:{PERSON_NOUNS_EN})(?:'s|s')?\s+(?:full\s+)?name\b"
+    rf"|\bname\s+of\s+the\s+(?:{PERSON_NOUNS_EN})\b",
     re.I,
 )
 THING_WORDS = re.compile(
