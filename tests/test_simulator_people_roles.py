@@ -120,3 +120,15 @@ def test_a_clause_whose_date_was_used_is_not_reported_as_not_understood():
     calls, answer = run([visit], "病人王丽，医生张伟，周五下午3点")
     assert calls and calls[0][1]["visit_time"] == "2026-03-13 15:00", calls
     assert "没看懂" not in answer, answer
+
+
+def test_a_name_read_out_of_a_longer_one_is_asked_without_saying_it_was_never_said():
+    # "王五" taken out of the user name "王五456": the question must not claim it was never said
+    register = fn(
+        "register_user",
+        "注册新用户",
+        username=("string", "用户的用户名，只能包含字母、数字和下划线"),
+        email=("string", "邮箱"),
+    )
+    calls, answer = run([register], "注册用户王五456，邮箱wang56456@example.com")
+    assert calls == [] and "王五456" in answer and "没有出现" not in answer, answer

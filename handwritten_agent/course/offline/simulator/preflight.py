@@ -883,9 +883,15 @@ def target_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation
             if not re.search(
                 rf"(?<![0-9a-z]){re.escape(needle)}(?![0-9a-z])", corpus
             ) and not _in_range(needle, corpus):
+                # "王五" read out of "王五456": it is there, but only as part of a longer name
+                longer = re.search(rf"[0-9a-z_\-]*{re.escape(needle)}[0-9a-z_\-]*", corpus)
+                where = (
+                    f"只是您说的「{longer.group(0)}」的一部分"
+                    if needle in corpus and longer and longer.group(0) != needle
+                    else "在您的话和查到的结果里都没有出现"
+                )
                 return Finding(
-                    f"{_label(param)}填的是「{value}」，可它在您的话和查到的结果里都没有出现：请告"
-                    f"诉我准确的对象是谁？"
+                    f"{_label(param)}填的是「{value}」，可它{where}：请告诉我准确的对象是谁？"
                 )
     return None
 
