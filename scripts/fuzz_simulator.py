@@ -48,6 +48,9 @@ schemas, three requests asked per tool, kept like a tool set's; seed 15000):
         --out heldout_toolsets_3.json
     .venv/bin/python scripts/fuzz_simulator.py office --seed 15000
 
+The fourth batch (``heldout_toolsets_4.json``, seed 17000) was made the same way as the third,
+after the third one's fixes.
+
 Left out: judging whether a paraphrase still means what its source meant beyond the values it
 keeps (the local model sometimes turns a request into a question; the scorer accepts asking and
 declining, so such a paraphrase cannot make a wrong action look right).
