@@ -45,13 +45,21 @@ def test_one_query_per_poll_for_all_streams_and_a_wake_only_when_a_run_changed()
         tickets = {run: wakeups.register(run) for run in runs}
         # the first poll wakes every stream once: a write just before it began is not lost
         await until(lambda: all(event.is_set() for _, event in tickets.values()))
+        # On a loaded machine the poller's first query may come before the last stream registered
+        # (it starts with the first one); every query after all were woken covers all of them.
+        with marks.lock:
+            woken_by = len(marks.queries)
         for _, event in tickets.values():
             event.clear()
         polls = wakeups.polls
         await until(lambda: wakeups.polls >= polls + 3)
         assert not any(event.is_set() for _, event in tickets.values())  # nothing changed
-        assert len(marks.queries) == wakeups.polls  # one query per poll, however many streams
-        assert all(query == sorted(runs) for query in marks.queries)
+        with marks.lock:  # the poller counts a poll just after its query returns
+            queries = list(marks.queries)
+            polls = wakeups.polls
+        assert polls in (len(queries) - 1, len(queries))  # one query per poll, however many streams
+        assert len(queries) >= woken_by + 3
+        assert all(query == sorted(runs) for query in queries[woken_by:])
 
         with marks.lock:  # another process writes to one run
             marks.values["run_7"] = ("running", 2.0, 1)
