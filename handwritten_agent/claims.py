@@ -623,6 +623,21 @@ def _names_of(item: Any) -> list[str]:
     ]
 
 
+NAMED_ITEMS = 5
+"""How many of a read's items a note names (a small model reads the note, not the result above)."""
+
+
+def _first_names(items: Sequence[Any]) -> str:
+    """The items a read returned, each by its first name (``_names_of``), for a note: 'room_301、
+    room_502 等 7 条' — what the model must not say is not there, said where it reads it."""
+    names = [next(iter(_names_of(item)), "") for item in items[:NAMED_ITEMS]]
+    names = [name[:40] for name in names if name]
+    if not names:
+        return "见上面"
+    rest = "" if len(items) <= NAMED_ITEMS else f" 等，共 {len(items)} 条"
+    return "、".join(names) + rest + "，详见上面"
+
+
 def denied_results(
     answer: str, records: Sequence[ToolCallRecord], tools: Mapping[str, ToolInfo]
 ) -> list[Claim]:
@@ -717,14 +732,14 @@ def _what_happened(
         elif reads and (info is None or info.read_only):
             data = record.result.data
             empty = data in (None, "", [], {})
-            items = len(_listed(data))
+            listed = _listed(data)
             facts.append(
                 f"{name} 执行成功"
                 + (
                     "，但没有返回任何数据"
                     if empty
-                    else f"，返回了 {items} 条结果（见上面）"
-                    if items
+                    else f"，返回了 {len(listed)} 条结果（{_first_names(listed)}）"
+                    if listed
                     else "，结果见上面"
                 )
             )

@@ -296,6 +296,16 @@ def test_saying_nothing_was_found_when_a_read_returned_items_is_a_false_claim() 
     assert result.stop_reason == "final" and result.answer == "能坐 6 个人的有 room_301。"
     notes = [m["content"] for m in result.messages if str(m.get("content")).startswith(NOTE_MARK)]
     assert len(notes) == 1 and "“没有找到”" in notes[0] and "返回了 1 条结果" in notes[0], notes
+    assert "room_301" in notes[0], notes  # the note names what was found: a small model reads it
+
+
+def test_a_note_names_at_most_a_few_of_many_items_found() -> None:
+    from handwritten_agent.claims import NAMED_ITEMS, _first_names
+
+    many = [{"room_id": f"room_{n}", "capacity": 6} for n in range(12)]
+    text = _first_names(many)
+    assert text.count("room_") == NAMED_ITEMS and "共 12 条" in text, text
+    assert _first_names([{"ok": True}]) == "见上面"  # nothing to name an item by
 
 
 @pytest.mark.parametrize(
