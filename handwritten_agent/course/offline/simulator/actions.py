@@ -74,7 +74,9 @@ _ZH: dict[str, str] = {
     EXPORT: r"导出|下载|备份|打包(?:发|给)|拷贝出|dump",
     CREATE: (
         r"预订|预定|预约|预留|(?<![预])订(?![单阅购])(?:下来|一间|个|间|好|上)?|创建|新建|添加|新增|提交"
-        r"|申请|登记|安排(?!表)|开个|建个|下单|(?<![大节合条公契预制])约(?![束合莫为定等])|挂(?=[^，。,]{0,8}号)"
+        r"|申请|登记|安排(?!表)|开个|建个|(?<!一)下单|"
+        # "我想参加…": signing up; "能否参加" asks whether one still can, it signs up for nothing
+        r"(?<![能否以可])(?<![能否以可][去来])(?:报名|参加|参与)|(?<![大节合条公契预制])约(?![束合莫为定等])|挂(?=[^，。,]{0,8}号)"
         r"|开(?:一?间|个)房|"
         r"采购|购买|申购|订购|(?<![购采])买(?!单|家)"
         # a colloquial order by its count ("来两杯拿铁", "要一碗"); not a time ("三点两刻")
@@ -326,7 +328,36 @@ def tool_action(name: str, description: str) -> str | None:
     """
     words = split_identifier(name)
     if words and words[0] in NAME_VERBS:
-        return NAME_VERBS[words[0]]
+        named = NAME_VERBS[words[0]]
+        if named != READ and len(words) >= 2 and words[-1] in _LOOKUP_HEADS:
+            # "book_list", "order_detail": a noun that is also a verb, heading a lookup's noun; the
+            # description says which ("列出所有图书" reads, "book a list of guests" books)
+            return _described_action(description) or named
+        return named
+    return _described_action(description)
+
+
+def noun_first(name: str, description: str) -> bool:
+    """Whether a tool's name starts with a verb that is a noun here ("book_list" lists books): its
+    action is not the one that word names."""
+    words = split_identifier(name)
+    return (
+        bool(words)
+        and words[0] in NAME_VERBS
+        and tool_action(name, description) != NAME_VERBS[words[0]]
+    )
+
+
+# the last word of a tool's name that makes it a lookup of what its first word names ("book_list",
+# "order_details", "message_history")
+_LOOKUP_HEADS = frozenset(
+    {"list", "lists", "detail", "details", "info", "information", "status", "history", "search"}
+    | {"query", "lookup", "overview", "summary"}
+)
+
+
+def _described_action(description: str) -> str | None:
+    """The action family of the first verb a tool's description starts with."""
     plain = normalize(description).strip()
     if _LOOKUP_TAIL.search(re.split(r"[，,。;；(（]", _DESCRIPTION_LEAD.sub("", plain))[0]):
         return READ  # "病人付款记录查询": a lookup of payments, whatever verb the noun holds

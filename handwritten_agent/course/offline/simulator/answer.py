@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .actions import tool_action
+from .actions import noun_first, tool_action
 from .arguments.carry import object_names
 from .choose import profile
 from .expressions import number_from_result
@@ -612,7 +612,11 @@ def _done_phrase(item: AnswerItem, lang: str, outcome: Sequence[Fact] = ()) -> s
     words = split_identifier(str(item.spec.get("name", "")))
     said = without_secrets(item.spec, _uncontradicted(item.arguments, item.raw))
     verb, obj = _action_words(item.spec, lang)
-    if not words or words[0] not in DOING_VERBS or lang == "zh" and not obj:
+    named_verb = words and words[0] in DOING_VERBS
+    named_verb = named_verb and not noun_first(
+        item.spec.get("name", ""), item.spec.get("description", "") or ""
+    )
+    if not named_verb or lang == "zh" and not obj:
         # a change the name does not say in known words (cancel_visit, a pinyin name): the
         # description says what was done, the result that it succeeded — never "正常" for "ok"
         tool = profile(item.spec)

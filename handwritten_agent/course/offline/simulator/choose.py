@@ -214,6 +214,11 @@ def score(request: str, tool: ToolProfile) -> float:
     ):
         # "告诉王五…" to a tool that sends: the same kind of action, in other words
         total += FAMILY_BONUS
+    elif tool.reads and _LOOKUP_VERB.search(request) and _only_reads(request):
+        # "查一下包间" to a tool that looks rooms up: a verb of looking up, nothing else asked, and
+        # the thing looked up among the tool's words (not only the verb: "看看天气")
+        if _looked_up(request) & (tool.name_tokens | tool.text_tokens):
+            total += FAMILY_BONUS
     total += enum_evidence(
         tool.spec, request
     )  # values the schema lists by name ("华氏度" for enum ["C", "F"])
@@ -221,6 +226,28 @@ def score(request: str, tool: ToolProfile) -> float:
         total += evidence(tool.spec, request)
     total += SIDE_INTENT_BONUS * len(wanted & tool.side_intents)
     return total
+
+
+# a verb that asks to look something up, as said ("查一下", "看看", "列出"), not a question's form
+_LOOKUP_VERB = re.compile(
+    r"(?<!检)查(?!收)|看看|看一下|看下|瞧瞧|瞅瞅|找一下|找找|搜|检索|列出|显示"
+    r"|\b(?:check|look up|find|search|show|list)\b",
+    re.I,
+)
+
+
+def _only_reads(request: str) -> bool:
+    return request_actions(request) == {READ}
+
+
+def _looked_up(request: str) -> set[str]:
+    """The words of what the lookup verb is about: its clause after it ("查一下包间，…" → 包间),
+    not the content of another clause ("主题：天气")."""
+    verb = _LOOKUP_VERB.search(request)
+    if not verb:
+        return set()
+    clause = re.split(r"[，,。；;？?！!：:]", request[verb.end() :], maxsplit=1)[0]
+    return set(tokens(re.sub(r"^\s*(?:一下|下|一眼)", "", clause)))
 
 
 # what turns a verb into a noun after it ("预约号", "订单", "登记表"): no verb of the description

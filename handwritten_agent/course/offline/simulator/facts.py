@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from .actions import noun_first
 from .concepts import concepts_of, display_name, short_name
 from .fieldwords import (
     CAVEAT_FIELDS,
@@ -266,7 +267,8 @@ class CallView:
                 if concept.family in ("temperature", "length", "weight") and unit is None:
                     unit = (short_name(concept, "zh"), short_name(concept, "en"))
         words = tuple(split_identifier(tool_name))
-        verb = VERBS.get(words[0]) if words else None
+        description = str((spec or {}).get("description", "") or "")
+        verb = VERBS.get(words[0]) if words and not noun_first(tool_name, description) else None
         if verb:
             words = words[1:]
         extra = tuple(schema_words(spec).items()) if spec else ()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from .actions import noun_first
 from .text import CJK_RANGE, split_identifier, stem
 
 # word -> (Chinese, English). The English side spells abbreviations out.
@@ -1141,7 +1142,7 @@ def action_words(tool_name: str, lang: str, description: str = "") -> tuple[str,
     words = split_identifier(tool_name)
     if not words:
         return "", ""
-    verb = VERBS.get(words[0])
+    verb = None if noun_first(tool_name, description) else VERBS.get(words[0])
     rest = words[1:] if verb else words
     for cue, word in VERB_SENSES.get(words[0], ()):
         if re.search(cue, " ".join(rest) + " " + description, re.I):

@@ -871,6 +871,8 @@ def _final_answer(
             continue  # "不是的话就算了": the branch where nothing is done asks for nothing
         if _ONLY_MARKER.fullmatch(segment.text):
             continue  # "帮我 | 再订一个…": the request marker split from the order it opens
+        if states and _ONLY_WHETHER_IT_WORKS.fullmatch(segment.text):
+            continue  # "…，能否成功？": asks how the step above ends, the step's result says it
         if (
             request_actions(segment.text) == {READ}
             and any(state.intent.tool.reads for state in states)
@@ -923,6 +925,14 @@ def _unused_choices(
 
 
 _ONLY_MARKER = re.compile(r"[\s,，。.!！]*(?:请|麻烦|劳驾|帮我|帮忙|给我|替我|你)*[\s,，。.!！]*")
+# "能否成功？", "这样可以吗？", "行不行": a clause that only asks whether the request before it can
+# be done, no request of its own
+_ONLY_WHETHER_IT_WORKS = re.compile(
+    r"[\s,，。.!！]*(?:请问)?\s*(?:这样|这个|那样|那)?\s*(?:能否|能不能|可否|是否|会不会|能|会)?"
+    r"(?:成功|办成|做到|办到|实现|可以|行|好|可行|没问题)(?:不)?(?:成功|可以|行|好)?\s*"
+    r"(?:吗|呢|么|吧)?[\s?？。.!！]*",
+    re.I,
+)
 
 
 def _said_in_calls(text: str, results: list[tuple[PlannedCall, str]]) -> bool:

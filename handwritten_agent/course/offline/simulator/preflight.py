@@ -30,7 +30,8 @@ is made only when it passes, checked in this order:
    starting with a connective or ending on a word that needs an object (a cut-out fragment).
 5. **targets** — every recipient, customer, person or id field names something the
    conversation names: the user's or system's words, a tool result, an earlier call's
-   arguments, or a range of ids the user gave ("C003 到 C006").
+   arguments, or a range of ids the user gave ("C003 到 C006"); and any string value holds only
+   the characters its description allows ("只能包含字母、数字和下划线": "王五456" is asked about).
 
 A failed check turns the turn into one specific question in Simplified Chinese (what is
 missing or wrong), or into the lookup the condition needs — never into a guess or a claim.
@@ -874,10 +875,39 @@ def _in_range(value: str, corpus: str) -> bool:
     )
 
 
+# "只能包含字母、数字和下划线", "only letters, digits and underscores": the characters a value may
+# hold, as its description lists them
+_ONLY_ZH = re.compile(r"只能(?:包含|由|使用|含有)?((?:字母|数字|下划线|、|和|及|或)+)")
+_ONLY_EN = re.compile(
+    r"\bonly\s+(?:contain\s+|use\s+)?((?:letters|digits|numbers|underscores|,|\s|and|or)+)",
+    re.I,
+)
+
+
+def _allowed(param: Param) -> str | None:
+    """A character class of what the value may hold, when its description lists it."""
+    said = _ONLY_ZH.search(param.description) or _ONLY_EN.search(param.description)
+    if not said:
+        return None
+    kinds = said.group(1).lower()
+    allowed = ("A-Za-z" if re.search("字母|letters", kinds) else "") + (
+        "0-9" if re.search("数字|digits|numbers", kinds) else ""
+    )
+    return f"[{allowed}_]" if re.search("下划线|underscores", kinds) else f"[{allowed}]"
+
+
 def target_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation) -> Verdict:
-    """Every target is named in the conversation or found in a tool result."""
+    """Every target is named in the conversation or found in a tool result, and holds only the
+    characters its description allows ("只能包含字母、数字和下划线": "王五456" is asked about)."""
     corpus = normalize(_corpus(request, conv)).lower()
     for param in params_of(spec):
+        allowed = _allowed(param)
+        value = call.arguments.get(param.name)
+        if allowed and isinstance(value, str) and not re.fullmatch(f"{allowed}+", value):
+            return Finding(
+                f"{_label(param)}填的是「{value}」，可它只能包含{_said_allowed(param)}："
+                "请告诉我准确的值？"
+            )
         for value in _targets(param, call.arguments.get(param.name)):
             needle = normalize(value).strip().lower()
             if not re.search(
@@ -894,6 +924,11 @@ def target_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation
                     f"{_label(param)}填的是「{value}」，可它{where}：请告诉我准确的对象是谁？"
                 )
     return None
+
+
+def _said_allowed(param: Param) -> str:
+    said = _ONLY_ZH.search(param.description)
+    return said.group(1) if said else "字母和数字"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -378,6 +378,17 @@ def _wanted_verb(user_text: str) -> str:
     return max(said)[1] if said else ""
 
 
+# a yes/no question's ending ("…一下吗？"): it says a question is asked, not what is asked for
+_QUESTION_FORM = re.compile(r"(?:吗|么|嘛|呢)?\s*[？?]?\s*$")
+
+
+def _says_what(text: str) -> bool:
+    """Whether the request names an action by a verb or asks a question by a question word ("到
+    哪了"), not only by a yes/no question's form."""
+    plain = _QUESTION_FORM.sub("", normalize(text).rstrip("。.！!~"))
+    return bool(request_actions(plain)) or asks(plain)
+
+
 def _verb_no_tool_does(user_text: str, tools: list[dict[str, Any]]) -> str:
     """The verb an order opens with that no family lists ("帮我续借一本书" → 续借), when it is
     certain that no offered tool does it: every tool only looks things up, or the vocabulary knows
@@ -504,6 +515,10 @@ def fallback_reply(
                 why = "这次请求不允许调用工具（tool_choice 为 none），所以这件事我做不了。"
             elif count and _some_tool_shares_words(user_text, tools):
                 why = _NOT_UNDERSTOOD_ZH
+            elif count and not _wanted_verb(user_text) and not undone and not _says_what(body):
+                # "张三，我想参加…，去小区打扫一下吗？": no verb read, only a question's form —
+                # what is asked is not known, so neither is that no tool does it
+                why = _NOT_UNDERSTOOD_ZH
             elif count:
                 verb = _wanted_verb(user_text) or undone
                 why = (
@@ -518,7 +533,9 @@ def fallback_reply(
             why = (
                 "this request does not allow tool calls (tool_choice is none), so I cannot do this."
             )
-        elif count and _some_tool_shares_words(user_text, tools):
+        elif count and (
+            _some_tool_shares_words(user_text, tools) or not (undone or _says_what(body))
+        ):  # words a tool shares, or no verb read: not understood, never "no tool can"
             why = _NOT_UNDERSTOOD_EN
         elif count:
             why = f"none of the {count} tools offered can do this, so I cannot do it."

@@ -76,9 +76,12 @@ SYNONYM_GROUPS: list[list[str]] = [
         "caigou",
     ],
     ["发送", "通知", "告诉", "send", "notify", "message", "fasong"],
-    ["修改", "调整", "挪到", "改到", "update", "change", "modify", "reschedule", "xiugai"],
+    ["修改", "更新", "调整", "挪到", "改到", "update", "change", "modify", "reschedule", "xiugai"],
     ["续借", "续期", "延期", "续一下", "renew", "extend", "xujie", "xuqi"],
-    ["注册", "办证", "办个证", "办卡", "建档", "register", "sign up", "enroll", "zhuce"],
+    [
+        *("注册", "办证", "办个证", "办卡", "建档", "报名", "参加", "参与"),
+        *("register", "sign up", "enroll", "zhuce"),
+    ],
     ["读者", "借阅人", "reader", "readers", "patron", "patrons", "duzhe"],
     [
         "缴费",

@@ -46,8 +46,9 @@ expressions in ``..expressions``.
 
 One module per kind of rule: ``params`` (schemas, examples, ``classify``), ``entities`` (enum
 values, currencies, ids, cities, people), ``roles`` (from/to pairs), ``when`` (date formats),
-``numbers`` (numbers, yes/no), ``freetext`` (queries and messages), ``bare`` (strings of no kind)
-and ``filler`` (the rules applied in order).
+``numbers`` (numbers, yes/no), ``freetext`` (queries and messages), ``bare`` (strings of no kind),
+``fields`` (a field named with its new value, for a tool that sets one field by name) and
+``filler`` (the rules applied in order).
 
 Left out: nested objects, arrays of objects, ``oneOf``/``anyOf``, time zones, and
 relative expressions beyond single days and weekdays ("下个月第一个周一").

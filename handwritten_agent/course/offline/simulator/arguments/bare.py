@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from ..lexicon import COURTESIES, SURNAMES
+from ..lexicon import COURTESIES, SURNAMES, TITLES
 from ..text import CJK_RANGE
 from .entities import Span
 from .freetext import label_tokens
@@ -108,18 +108,33 @@ def by_label(
 _PLACE = "[座楼区栋层馆]"
 
 
+_ANYONE = re.compile(r"随便|任何|任意|哪位|谁都")
+_SURNAME_CHARS = "".join(sorted(s for s in SURNAMES if len(s) == 1))
+# what a label calls a noun's number or name ("车位编号", "班级的唯一标识", "学生ID", "门店名称")
+_HEADED = re.compile(rf"([{CJK_RANGE}]{{2,4}}?)的?(编号|号码|号|唯一标识|标识|ID|id|名称|名字)")
+
+
 def by_head_noun(params: list[Param], text: str) -> dict[str, str]:
-    """A parameter described as a noun's number or name ("车位编号", "停车场名称") takes the one
-    number said before 号 and that noun ("403 号车位") or right after it ("座位号1234"), or the one
-    name ending with the noun after letters or digits ("A座停车场", "example停车场") or the code
-    right after the noun ("自习室A320", "自习室B座")."""
+    """A parameter described as a noun's number or name ("车位编号", "班级的唯一标识", "停车场名
+    称") takes the one number said before 号 and that noun ("403 号车位") or right after it ("座位
+    号1234"), or the one code right before the noun or its first character alone ("B101班",
+    "1234班级" for 班级); or the one name ending with the noun after letters or digits ("A座停车场",
+    "example停车场") or the code right after the noun ("自习室A320", "自习室B座")."""
     found: dict[str, str] = {}
     for param in params:
-        said = re.fullmatch(f"([{CJK_RANGE}]{{2,4}}?)(编号|号码|号|名称|名字)", param.label())
+        said = _HEADED.fullmatch(param.label())
         if not said:
             continue
         head = re.escape(said.group(1))
-        if said.group(2).startswith("名"):
+        if said.group(2).startswith("名") and said.group(1) in TITLES:
+            # "教练名字": the person named before the title ("约张三教练"), a surname alone is no
+            # name, and "任何教练" leaves the choice open
+            shapes = (
+                ()
+                if _ANYONE.search(text)
+                else (rf"([{_SURNAME_CHARS}][{CJK_RANGE}]{{1,2}}?){head}",)
+            )
+        elif said.group(2).startswith("名"):
             shapes = (
                 rf"(?:^|(?<=[\s，,在到于的]))([A-Za-z0-9]+[{CJK_RANGE}]?{head})",
                 # "自习室A320", "自习室B座的座位": a code right after the noun
@@ -130,7 +145,12 @@ def by_head_noun(params: list[Param], text: str) -> dict[str, str]:
             shapes = (
                 rf"(?<![A-Za-z0-9])([A-Za-z]?\d+)\s*号\s*{head}",
                 # "座位号1234", "座位 123": the number right after the noun (and its 号)
-                rf"{head}\s*(?:号码|编号|号)?\s*(?:是|为|[:：])?\s*([A-Za-z]?\d+)(?![A-Za-z0-9])",
+                rf"{head}\s*(?:号码|编号|号|ID|id)?\s*(?:是|为|[:：])?\s*([A-Za-z]?\d+)"
+                r"(?![A-Za-z0-9])",
+                # "B101班的学生", "1234班级": a code right before the noun, or before the one
+                # character Chinese shortens it to, and nothing more of a word after it
+                rf"(?<![A-Za-z0-9])([A-Za-z]{{0,3}}\d+)\s*(?:{head}|{head[0]})"
+                rf"(?=的|[，,。；;、\s]|$)",
             )
         hits = {m.group(1) for shape in shapes for m in re.finditer(shape, text)}
         if len(hits) == 1:
@@ -150,21 +170,27 @@ def codes(text: str, used: list[Span]) -> list[tuple[str, Span]]:
     return sorted(set(free), key=lambda hit: hit[1])
 
 
-# letters that stand for any letters in an example ("AB1234", "XX0001"); a real prefix ("OD" for
-# orders) says which kind of id it is, and another prefix is another kind
-_PLACEHOLDER = re.compile(r"(?:ABCD|ABC|AB|A|XXXX|XXX|XX|X|XYZ|XY)(?=\d)", re.I)
+# letters that stand for any letters in an example ("AB1234", "XX0001", "A1B2"); a real prefix
+# ("OD" for orders) says which kind of id it is, and another prefix is another kind
+_PLACEHOLDER = re.compile(r"ABCD|ABC|AB|A|XXXX|XXX|XX|X|XYZ|XY", re.I)
+# an example of letters and digits in turns, starting with letters ("AB1234", "A1B2")
+_RUNS = re.compile(r"(?:[A-Za-z]{1,4}\d{1,12}){1,3}")
 
 
 def loosened(param: Param) -> list[re.Pattern[str]]:
-    """An example's shape with any letters ("例如 AB1234" → two letters, four digits)."""
+    """An example's shape with any letters ("例如 AB1234" → two letters, four digits; "例如 A1B2" →
+    a letter, a digit, a letter, a digit), when its letters together are placeholders."""
     shapes = []
     for example in examples_of(param):
-        if re.fullmatch(r"[A-Za-z]{1,4}\d{2,12}", example) and _PLACEHOLDER.match(example):
-            letters = len(re.match(r"[A-Za-z]+", example).group(0))
-            digits = len(example) - letters
-            shapes.append(
-                re.compile(rf"(?<![A-Za-z0-9])[A-Z]{{{letters}}}\d{{{digits}}}(?![A-Za-z0-9])")
-            )
+        runs = re.findall(r"[A-Za-z]+|\d+", example)
+        letters = "".join(run for run in runs if run.isalpha())
+        digits = len(example) - len(letters)
+        if not _RUNS.fullmatch(example) or digits < 2 or not _PLACEHOLDER.fullmatch(letters):
+            continue
+        shape = "".join(
+            f"[A-Z]{{{len(run)}}}" if run.isalpha() else f"\\d{{{len(run)}}}" for run in runs
+        )
+        shapes.append(re.compile(rf"(?<![A-Za-z0-9]){shape}(?![A-Za-z0-9])"))
     return shapes
 
 

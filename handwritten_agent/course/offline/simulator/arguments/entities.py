@@ -21,6 +21,7 @@ from ..lexicon import (
     CURRENCIES,
     NAME_STOPPERS,
     SURNAMES,
+    TITLES,
     VERB_AFTER_NAME,
 )
 from ..text import CJK_RANGE, find_numbers, find_word, normalize
@@ -320,29 +321,45 @@ def _bigrams(text: str) -> list[str]:
 _NAME_LEAD = frozenset("给查问帮让和跟找向叫请把对与")
 
 
-# a surname's character starting a time word ("周六", "夏天") or a courtesy ("谢谢"): no person
-_TIME_LOOKALIKE = re.compile(rf"周[一二三四五六日天末年]|[春夏秋冬][天季]|{'|'.join(COURTESIES)}")
+# a surname's character starting a time word ("周六", "夏天"), a courtesy ("谢谢") or a word that
+# leaves the choice open ("任何医生"): no person
+_TIME_LOOKALIKE = re.compile(
+    rf"周[一二三四五六日天末年]|[春夏秋冬][天季]|任何|任意|{'|'.join(COURTESIES)}"
+)
+
+
+_NAME_TAIL = re.compile(r"[A-Za-z0-9_]+(?=[，,。；;、\s]|的|$)")
 
 
 def find_people(text: str) -> list[tuple[str, Span]]:
     preferred, others = [], []
+    # inside such a word no person starts either ("任何医生": 何 is no surname here)
+    inside = {i for m in _TIME_LOOKALIKE.finditer(text) for i in range(m.start() + 1, m.end())}
     for index, ch in enumerate(text):
-        if ch not in SURNAMES or _TIME_LOOKALIKE.match(text, index):
+        if ch not in SURNAMES or _TIME_LOOKALIKE.match(text, index) or index in inside:
             continue
         second = text[index + 1 : index + 2]
         if not second or not re.fullmatch(f"[{CJK_RANGE}]", second) or second in NAME_STOPPERS:
             continue
+        title = next((t for t in TITLES if text.startswith(t, index + 1)), "")
         third = text[index + 2 : index + 3]
         length = (
-            3
+            1 + len(title)  # "孙教练", "陈医生": a surname and its whole title name the person
+            if title
+            else 3
             if third
             and re.fullmatch(f"[{CJK_RANGE}]", third)
             and third not in NAME_STOPPERS
             and not VERB_AFTER_NAME.match(text, index + 2)  # "李娜加入…": the verb after the name
             and not verb_at(text, index + 2)
+            and not text.startswith(TITLES, index + 2)  # "张三教练": 教 starts the title
             else 2
         )
         before = text[index - 1 : index] if index else ""
+        # "王五456，…": letters or digits right after the name, alone to the clause's end, are part
+        # of it (an account's name); "张三30岁" keeps its age apart
+        tail = _NAME_TAIL.match(text, index + length)
+        length += len(tail.group(0)) if tail else 0
         entry = (text[index : index + length], (index, index + length))
         (
             preferred

@@ -38,7 +38,7 @@ from ..text import (
     split_identifier,
     tokens,
 )
-from . import bare
+from . import bare, fields
 from .carry import NONE_FIT, value_from_results
 from .entities import (
     CLASSIFIERS,
@@ -154,6 +154,7 @@ class _Filler:
 
     def fill(self) -> FillOutcome:
         self.pairs()
+        self.field_value()
         self.currencies()
         self.datetimes()
         self.name_parts()
@@ -500,6 +501,22 @@ class _Filler:
             chinese_style = any(re.search(f"[{CJK_RANGE}]", e) for e in examples_of(param))
             return CURRENCIES[value][0] if chinese_style else value
         return value
+
+    def field_value(self) -> None:
+        """A field named with its new value, for a tool that sets one field by name (``fields``):
+        "C123 的 phone 为 139…" → (phone, 139…)."""
+        pair = fields.field_pair(self.params)
+        if pair is None:
+            return
+        for source in (self.segment, self.context):
+            said = fields.field_and_value(source)
+            if said:
+                field, value = pair
+                if field.enum and said[0] not in field.enum:
+                    return  # a field the tool does not list: asked, not guessed
+                self.values[field.name], self.values[value.name] = said
+                self.paired |= {field.name, value.name}
+                return
 
     def currencies(self) -> None:
         """A currency parameter without a partner: the first currency named."""
