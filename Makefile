@@ -92,10 +92,13 @@ local-rebuild: install
 ## every notebook and solution against the local model (outputs not compared), plus its smoke test; the slowest
 ## target (1181 s on two cores, 2026-12-07; the README has each notebook's time): every step prints its per-test /
 ## per-notebook times (--durations)
+## The steps share one folder of kept prompt prefixes, emptied first, so the time is that of a first run.
+LIVE_PREFIXES = $(CURDIR)/.cache/live-prefixes
 live: local
-	LLM_PROVIDER=local $(BIN)/python -m pytest -m slow --durations=0 tests
-	LLM_PROVIDER=local $(BIN)/python -m pytest --nbval-lax --nbval-current-env --durations=0 notebooks solutions
-	LLM_PROVIDER=local $(BIN)/python -m handwritten_agent eval --json eval-local.json
+	rm -rf $(LIVE_PREFIXES)
+	HANDWRITTEN_AGENT_PREFIX_CACHE=$(LIVE_PREFIXES) LLM_PROVIDER=local $(BIN)/python -m pytest -m slow --durations=0 tests
+	HANDWRITTEN_AGENT_PREFIX_CACHE=$(LIVE_PREFIXES) LLM_PROVIDER=local $(BIN)/python -m pytest --nbval-lax --nbval-current-env --durations=0 notebooks solutions
+	HANDWRITTEN_AGENT_PREFIX_CACHE=$(LIVE_PREFIXES) LLM_PROVIDER=local $(BIN)/python -m handwritten_agent eval --json eval-local.json
 
 ## a subset of live to run before a change: the local model's smoke test, the notebooks of LIVE_NOTEBOOKS (Days 1-3 by
 ## default: the raw API, prompt-JSON and native tool calls) without their solutions, the doctor's checks of the served

@@ -35,7 +35,7 @@ ROWS = [
 
 
 def measure(cache_bytes: int) -> dict[str, float]:
-    backend = LocalBackend(cache_bytes=cache_bytes)
+    backend = LocalBackend(cache_bytes=cache_bytes, prefix_folder=None)  # this process only
     tools = OfficeScenario.create().registry("E001").schemas()
     system = {"role": "system", "content": "你是公司的办公助手，按工具的说明调用工具。"}
     histories = [[system] for _ in TURNS]

@@ -910,3 +910,34 @@ def test_interleaved_conversations_each_resume_from_their_cached_prefix(
     assert details.cached_tokens < second_a.usage.prompt_tokens
     generation = local_server.backend.generations[-1]
     assert generation.cached_tokens == details.cached_tokens
+
+
+@pytest.mark.slow
+@needs_model
+def test_a_new_process_starts_from_a_prefix_kept_on_disk_and_answers_the_same(
+    tmp_path: Path,
+) -> None:
+    # each backend stands for a process (a notebook's kernel): the second has an empty memory
+    from handwritten_agent.course.offline.backend import ChatRequest
+    from handwritten_agent.course.offline.local import LocalBackend
+
+    system = SYSTEM + "回答之前先想清楚用户要的是什么。" * 25  # long enough to be kept on disk
+    request = ChatRequest(
+        model="local",
+        messages=[{"role": "system", "content": system}, QUESTION[1]],
+        tools=[CALCULATOR],
+        max_tokens=40,
+        temperature=0,
+    )
+    replies, backends = [], []
+    for folder in (tmp_path / "shared", tmp_path / "shared", tmp_path / "alone"):
+        backend = LocalBackend(prefix_folder=folder)
+        backends.append(backend)
+        replies.append(backend.complete(request))
+        backend.close()
+    first, second, alone = replies
+    assert first.cached_tokens == 0 and alone.cached_tokens == 0
+    assert second.cached_tokens == first.prompt_tokens - 1  # all but the last token
+    assert backends[1].prefixes is not None and backends[1].prefixes.loaded_from_disk == 1
+    assert (second.content, second.tool_calls) == (first.content, first.tool_calls)
+    assert (alone.content, alone.tool_calls) == (first.content, first.tool_calls)

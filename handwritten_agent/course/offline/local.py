@@ -31,9 +31,12 @@ The model is loaded on the first request (a few seconds), not when the backend i
 loaded model keeps the tokens it has already read: an agent loop's next request, which repeats the
 whole conversation and adds a little, is read only from where it differs. **Prefix caching**, as
 real servers do it: the state after each of the last few generations is kept in memory
-(``llama_cpp.LlamaRAMCache``, ``CACHE_BYTES``), so conversations that interleave (Day 7's workers,
+(``prefix_cache.PrefixCache``, ``CACHE_BYTES``), so conversations that interleave (Day 7's workers,
 the evaluation) each resume from their own longest cached prefix; the tokens not read again are
-reported as ``usage.prompt_tokens_details.cached_tokens``.
+reported as ``usage.prompt_tokens_details.cached_tokens``. The first state of each new system
+prompt or tool set is also kept on disk (``prefix_folder``, by default
+``<cache folder>/prefixes``), so the next process — a restarted kernel, the next notebook — does not
+read that prefix again.
 ``response_format`` (JSON mode or a JSON schema) becomes a llama.cpp grammar
 (``response_grammar``), so the reply cannot leave the schema's shape, and the schema is written into
 the system message (``with_schema_note``); with tools offered the grammar is not applied, since it
@@ -58,7 +61,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ...messages import message_text
-from . import model_fetch
+from . import model_fetch, prefix_cache
 from .assembly import DEFAULT_TAGS, Assembled, ReplyAssembler, template_tags
 from .backend import BackendError, ChatRequest, Completion, ReplyDelta
 from .model_thread import ModelThread
@@ -236,10 +239,21 @@ class LocalBackend:
         n_ctx: int = DEFAULT_N_CTX,
         n_threads: int | None = None,
         cache_bytes: int = CACHE_BYTES,
+        prefix_folder: Path | None | str = "default",
     ):
-        """``cache_bytes``: memory for cached prompt prefixes (0: only the last one is kept)."""
+        """``cache_bytes``: memory for cached prompt prefixes (0: only the last one is kept).
+        ``prefix_folder``: where states are kept for other processes (``None``: nowhere); by
+        default ``$HANDWRITTEN_AGENT_PREFIX_CACHE`` (``off``: nowhere), else ``<cache
+        folder>/prefixes``.
+        """
         _require_llama_cpp()
         self.cache_bytes = cache_bytes
+        self.prefix_base: Path | None = (
+            prefix_cache.configured_folder(model_fetch.cache_dir() / "prefixes")
+            if prefix_folder == "default"
+            else (Path(prefix_folder) if prefix_folder is not None else None)
+        )
+        self.prefixes: prefix_cache.PrefixCache | None = None
         # Make sure the file is there now (assembling the course model if needed), so a missing
         # model is reported when the server starts, not on the first request.
         self.model_file: Path = model_fetch.fetch(model_path, progress=True)
@@ -334,11 +348,12 @@ class LocalBackend:
     def _load(self) -> None:
         if self._llm is not None:
             return
+        import llama_cpp
         from llama_cpp import Llama
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
         try:
-            llm = Llama(
+            llm = prefix_cache.lean_llama(Llama)(
                 model_path=str(self.model_file),
                 n_ctx=self.n_ctx,
                 n_threads=self.n_threads,
@@ -371,9 +386,15 @@ class LocalBackend:
             )
 
         if self.cache_bytes:
-            from llama_cpp import LlamaRAMCache
-
-            llm.set_cache(LlamaRAMCache(capacity_bytes=self.cache_bytes))
+            folder = (
+                prefix_cache.folder_for(
+                    self.model_file, self.n_ctx, llama_cpp.__version__, self.prefix_base
+                )
+                if self.prefix_base is not None
+                else None
+            )
+            self.prefixes = prefix_cache.PrefixCache(self.cache_bytes, folder)
+            llm.set_cache(self.prefixes)
         self._formatter = Jinja2ChatFormatter(
             template=template, eos_token=token_text(eos), bos_token=token_text(bos)
         )
@@ -469,12 +490,9 @@ class LocalBackend:
 
         llm = self._llm
         held = Llama.longest_token_prefix(llm._input_ids.tolist(), tokens)
-        if llm.cache is not None:
-            try:
-                item = llm.cache[tokens]
-                held = max(held, Llama.longest_token_prefix(item.input_ids.tolist(), tokens))
-            except KeyError:
-                pass
+        if self.prefixes is not None:
+            # a longer prefix kept in memory or on disk: llama.cpp loads that state first
+            held = max(held, self.prefixes.fetch(tokens, better_than=held))
         return max(0, min(held, len(tokens) - 1))
 
     def _generate(self, job: Prepared) -> Iterator[ReplyDelta | Completion]:
