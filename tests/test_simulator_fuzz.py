@@ -49,6 +49,10 @@ OFFICE = _load("heldout_office.json")
 # A fourth batch (seed 17000), made after the fixes the third one showed, scored once before anyone
 # read it.
 HELDOUT_4 = _load("heldout_toolsets_4.json")
+# A fifth batch (seed 19000), made after the fixes the fourth one showed, scored once before anyone
+# read it: 9 of 29 handled, 1 wrong action (two modify_pet calls, one giving the owner the pet's
+# new name), before the kinds it showed were fixed (tests/test_simulator_heldout6_kinds.py).
+HELDOUT_5 = _load("heldout_toolsets_5.json")
 
 
 def score_paraphrase(item: dict[str, Any]) -> tuple[str, list[str]]:
@@ -174,6 +178,11 @@ def scored() -> dict[str, list[tuple[str, str, list[str]]]]:
         for toolset in HELDOUT_4["sets"]
         for item in toolset["requests"]
     ]
+    heldout_5 = [
+        (item["request"], *score_invented(toolset, item))
+        for toolset in HELDOUT_5["sets"]
+        for item in toolset["requests"]
+    ]
     return {
         "paraphrases": paraphrased,
         "invented": invented,
@@ -182,6 +191,7 @@ def scored() -> dict[str, list[tuple[str, str, list[str]]]]:
         "heldout_3": heldout_3,
         "office": office,
         "heldout_4": heldout_4,
+        "heldout_5": heldout_5,
     }
 
 
@@ -240,6 +250,9 @@ def test_the_sets_are_large_and_were_made_by_a_model_with_seeds():
     seen |= {s["domain"] for s in HELDOUT_3["sets"]}
     assert HELDOUT_4["temperature"] > 0 and len(HELDOUT_4["sets"]) >= 3
     assert not {s["domain"] for s in HELDOUT_4["sets"]} & seen
+    seen |= {s["domain"] for s in HELDOUT_4["sets"]}
+    assert HELDOUT_5["temperature"] > 0 and len(HELDOUT_5["sets"]) >= 3
+    assert not {s["domain"] for s in HELDOUT_5["sets"]} & seen
 
 
 # Violations found and not yet fixed, each with what goes wrong. The list may only shrink: a new
@@ -250,7 +263,16 @@ KNOWN_VIOLATIONS: dict[str, str] = {}
 
 @pytest.mark.parametrize(
     "kind",
-    ["paraphrases", "invented", "heldout", "heldout_2", "heldout_3", "office", "heldout_4"],
+    [
+        "paraphrases",
+        "invented",
+        "heldout",
+        "heldout_2",
+        "heldout_3",
+        "office",
+        "heldout_4",
+        "heldout_5",
+    ],
 )
 def test_no_wrong_side_effect_and_no_false_claim(kind):
     bad = {
@@ -283,6 +305,7 @@ def test_the_readme_states_the_measured_figures():
         ("heldout_3", "第三批留出的工具集"),
         ("office", "课程办公工具的新请求"),
         ("heldout_4", "第四批留出的工具集"),
+        ("heldout_5", "第五批留出的工具集"),
     ):
         f = figures(scored()[kind])
         rate = round(100 * f["handled"] / f["total"])

@@ -79,6 +79,7 @@ from .arguments import (
 )
 from .arguments.carry import MAX_OBJECTS, bounds_from, objects_in
 from .arguments.entities import find_enum
+from .arguments.fields import chinese_labels, field_pair, field_param, set_clauses, set_only
 from .arguments.filler import priced_things
 from .choose import MIN_SCORE, ToolProfile, best_tool, profile, rank
 from .dates import find_dates, find_times
@@ -518,6 +519,16 @@ def find_intents(
         later = intents[
             position + 1 :
         ]  # their words are theirs: no intent fills its arguments from them
+        if merged and not merged[-1].tool.reads and all(set_only(s.text) for s in intent.segments):
+            # "…的名称改为小白，主人改为张三": more fields of the target named before, one change; a
+            # field its tool has no parameter for is no call of its own (said not done)
+            params = params_of(merged[-1].tool.spec)
+            if chinese_labels(params) and not field_pair(params):
+                own = [s for s in intent.segments if field_param(set_clauses(s.text)[0][0], params)]
+                previous = merged[-1]
+                merged[-1] = Intent(previous.segments + own, previous.tool, previous.score)
+                unmatched.extend(s for s in intent.segments if s not in own)
+                continue
         if merged and merged[-1].tool.name == intent.tool.name:
             previous = merged[-1]
             alone_a = _fill(user_text, merged + [intent] + later, previous, now, has_previous=False)

@@ -362,11 +362,15 @@ def _some_tool_shares_words(user_text: str, tools: list[dict[str, Any]]) -> bool
     return False
 
 
+_VALUE_MARK = re.compile(r"[改设换变][为成]")
+
+
 def _wanted_verb(user_text: str) -> str:
     """The verb of the action asked for, as written (the last one, never a noun after 的: "把付款退
     掉" → 退掉): what no offered tool does."""
     text = normalize(user_text)
     actions, verbs = request_actions(text), request_verbs(text)
+    verbs = [v for v in verbs if not _VALUE_MARK.fullmatch(v)]  # "改成": what the value is, no verb
     said = [
         (m.start(), m.group(0))
         for verb in verbs

@@ -79,7 +79,7 @@ SYNONYM_GROUPS: list[list[str]] = [
     ["修改", "更新", "调整", "挪到", "改到", "update", "change", "modify", "reschedule", "xiugai"],
     ["续借", "续期", "延期", "续一下", "renew", "extend", "xujie", "xuqi"],
     [
-        *("注册", "办证", "办个证", "办卡", "建档", "报名", "参加", "参与"),
+        *("注册", "办证", "办个证", "办卡", "建档", "报名", "参加", "参与", "开通", "开户"),
         *("register", "sign up", "enroll", "zhuce"),
     ],
     ["读者", "借阅人", "reader", "readers", "patron", "patrons", "duzhe"],

@@ -44,7 +44,11 @@ _VALUE = (
     rf"(?=并|且|和|的|，|,|。|；|;|、|！|!|？|\?|\s|$)"
 )
 # a value right after its label, alone to its clause's end ("密码123456，", "用户名张三")
-_BARE_VALUE = rf"\s*([A-Za-z0-9][A-Za-z0-9_.@\-]*|[{CJK_RANGE}]{{2,4}})\s*(?=[，,。；;]|$)"
+# (never the mark of a new value: "类型改为猫" is 猫, not 改为猫)
+_BARE_VALUE = (
+    rf"\s*([A-Za-z0-9][A-Za-z0-9_.@\-]*|(?!改为|改成|换成|设为)[{CJK_RANGE}]{{2,4}})"
+    r"\s*(?=[，,。；;]|$)"
+)
 # words that lead the owner before "的" and are not part of it ("请修改小花的品种")
 _OWNER_LEAD = re.compile(
     r"^.*(?:请|帮我|麻烦|把|将|给|修改|更改|更新|改一下|改|查询|查|注册|登记|添加|新增)"

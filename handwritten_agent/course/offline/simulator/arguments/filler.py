@@ -96,6 +96,10 @@ def blank(text: str, spans: list[Span]) -> str:
     return "".join(chars)
 
 
+# the kinds of parameter a value set in place of a field's may fill ("负责人改为陈晨")
+_SET_KINDS = ("person", "literal", "unknown")
+
+
 class _Filler:
     """Fills one tool's arguments from one ``FillContext``; one method per kind of parameter."""
 
@@ -155,6 +159,7 @@ class _Filler:
     def fill(self) -> FillOutcome:
         self.pairs()
         self.field_value()
+        self.set_fields()
         self.currencies()
         self.datetimes()
         self.name_parts()
@@ -208,6 +213,7 @@ class _Filler:
                 value = self.array(param)
             if value is not None:
                 self.values[param.name] = value
+        self.unbind()
         missing = self.settle()
         ordered = {p.name: self.values[p.name] for p in self.params if p.name in self.values}
         arguments = [ordered]
@@ -518,6 +524,44 @@ class _Filler:
                 self.paired |= {field.name, value.name}
                 return
 
+    def set_fields(self) -> None:
+        """Values set in place of a field's ("负责人改为陈晨", ``fields.set_clauses``): each to the
+        parameter its field names, here or in the rest of the request; one field set to two values
+        is asked."""
+        self.bound: dict[str, set[str]] = {}  # value -> the parameters its fields name ("": none)
+        self.set_said: set[str] = set()  # the parameters so filled
+        if fields.field_pair(self.params) or not fields.chinese_labels(self.params):
+            return
+        for field, value in fields.set_clauses(normalize(self.ctx.request)):
+            owner = fields.field_param(field, self.params)
+            self.bound.setdefault(value, set()).add(owner.name if owner else "")
+        for param in self.of_kind(*_SET_KINDS):
+            for source in (self.segment, self.context) if param.type == "string" else ():
+                said = {
+                    v
+                    for f, v in fields.set_clauses(source)
+                    if fields.field_param(f, self.params) is param
+                }
+                if said:
+                    if len(said) == 1:
+                        self.values[param.name] = said.pop()
+                        self.set_said.add(param.name)
+                    self.paired.add(param.name)  # two values for one field: asked
+                    break
+
+    def unbind(self) -> None:
+        """A value the request sets for one field is no other parameter's ("客房名称改为海景房"
+        never fills the manager's name)."""
+        if self.fanout and self.kinds[self.fanout[0]] in _SET_KINDS:  # the values left, one each
+            name, options = self.fanout
+            kept = [o for o in options if not (self.bound.get(o, {name}) - {name})]
+            self.fanout = (name, kept) if len(kept) > 1 else None
+            self.values[name] = kept[0] if kept else options[0]
+        for name, value in list(self.values.items()):
+            owners = self.bound.get(value) if isinstance(value, str) else None
+            if owners and name not in owners and self.kinds[name] in _SET_KINDS:
+                del self.values[name]
+
     def currencies(self) -> None:
         """A currency parameter without a partner: the first currency named."""
         for param in self.of_kind("currency"):
@@ -759,8 +803,12 @@ class _Filler:
                 for e in examples_of(param)
                 if e in self.segment
             ]
+            # the example's name and those joined to it ("给陈晨和王芳…": both, never the example
+            # alone)
+            if literal:
+                literal += [h for h in find_people(self.segment) if h[0] not in dict(literal)]
             found = self.take(
-                [literal]
+                [coordinated(literal, self.segment)]
                 + [coordinated(find_people(s), s) for s in self.sources[:2] + self.sources[3:]]
             ) or self.take([bare.people(s) for s in self.sources[1:3]])
         else:
@@ -904,8 +952,13 @@ class _Filler:
         if not params:
             return
         owners = set()
-        for name, (value, span, owner) in bare.by_label(params, self.segment).items():
-            self.values[name] = value
+        # a field a set value filled still tells whose it is ("东三货架的所属区域改为…")
+        told = [
+            p for p in self.params if p.name in self.set_said and self.kinds[p.name] == "unknown"
+        ]
+        for name, (value, span, owner) in bare.by_label(params + told, self.segment).items():
+            if name not in self.set_said:
+                self.values[name] = value
             self.used_spans.append(span)
             if owner:
                 owners.add(owner)
