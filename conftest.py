@@ -23,6 +23,9 @@ def pytest_configure(config: pytest.Config) -> None:
     if not notebooks:
         return
     folder = tempfile.mkdtemp(prefix="nbval_kernels_")
+    # other users must pass through it, as through /tmp: the PostgreSQL server of the appendix
+    # runs as the postgres user in a folder of its own in here
+    os.chmod(folder, 0o755)
     config.stash[_KEY] = (folder, os.environ.get("TMPDIR"))
     os.environ["TMPDIR"] = folder  # kernels started from now on inherit it
     tempfile.tempdir = None  # and this process recomputes its own
