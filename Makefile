@@ -78,8 +78,13 @@ serve: install
 ## the local llama.cpp model: compile llama-cpp-python for this CPU's instruction sets (AMX off: it crashes on recent
 ## Xeons), assemble the model file, then check in a child process that a prompt of several tokens runs
 ##   CMAKE_ARGS="-DGGML_CUDA=on" make local     builds with your own options instead
-local: install
+## pip runs again only when pyproject.toml changed since (other build options: make local-rebuild, or delete the stamp)
+LOCAL_STAMP := $(VENV)/.installed-local
+$(LOCAL_STAMP): pyproject.toml $(STAMP)
 	CMAKE_ARGS="$${CMAKE_ARGS:-$$($(BIN)/python -m handwritten_agent model cmake-args)}" $(BIN)/python -m pip install --quiet -e ".[dev,local]"
+	@touch $(LOCAL_STAMP)
+
+local: install $(LOCAL_STAMP)
 	$(BIN)/python -m handwritten_agent model fetch
 	$(BIN)/python -m handwritten_agent model check
 
@@ -89,16 +94,16 @@ REBUILD_LEVEL ?= cpu
 local-rebuild: install
 	$(BIN)/python -m handwritten_agent model rebuild --level $(REBUILD_LEVEL)
 
-## every notebook and solution against the local model (outputs not compared), plus its smoke test; the slowest
-## target (1181 s on two cores, 2026-12-07; the README has each notebook's time): every step prints its per-test /
-## per-notebook times (--durations)
+## every notebook and solution against the local model (outputs not compared), plus the slow tests; the slowest
+## target (825 s on two cores, 2026-12-07; the README has each notebook's time): every step prints its per-test /
+## per-notebook times (--durations). The evaluation runs once, in Day 6's notebook (the same ten cases, agent and
+## claim check as `eval`); `make live-quick` runs `eval` itself and writes eval-local.json.
 ## The steps share one folder of kept prompt prefixes, emptied first, so the time is that of a first run.
 LIVE_PREFIXES = $(CURDIR)/.cache/live-prefixes
 live: local
 	rm -rf $(LIVE_PREFIXES)
 	HANDWRITTEN_AGENT_PREFIX_CACHE=$(LIVE_PREFIXES) LLM_PROVIDER=local $(BIN)/python -m pytest -m slow --durations=0 tests
 	HANDWRITTEN_AGENT_PREFIX_CACHE=$(LIVE_PREFIXES) LLM_PROVIDER=local $(BIN)/python -m pytest --nbval-lax --nbval-current-env --durations=0 notebooks solutions
-	HANDWRITTEN_AGENT_PREFIX_CACHE=$(LIVE_PREFIXES) LLM_PROVIDER=local $(BIN)/python -m handwritten_agent eval --json eval-local.json
 
 ## a subset of live to run before a change: the local model's smoke test, the notebooks of LIVE_NOTEBOOKS (Days 1-3 by
 ## default: the raw API, prompt-JSON and native tool calls) without their solutions, the doctor's checks of the served
