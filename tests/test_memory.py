@@ -9,8 +9,8 @@ import json
 import re
 
 import pytest
-from conftest import FIXED_NOW
 
+from conftest import FIXED_NOW
 from handwritten_agent.agent import Agent
 from handwritten_agent.llm import ChatClient
 from handwritten_agent.memory import (

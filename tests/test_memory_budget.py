@@ -18,8 +18,8 @@ import re
 from types import SimpleNamespace
 
 import pytest
-from conftest import FIXED_NOW
 
+from conftest import FIXED_NOW
 from handwritten_agent.course.offline.backend import ChatRequest
 from handwritten_agent.course.offline.simulator import CourseSimulator
 from handwritten_agent.llm import ChatClient

@@ -9,10 +9,10 @@ import random
 import sqlite3
 
 import pytest
-from conftest import FIXED_NOW
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import FIXED_NOW
 from handwritten_agent.llm import ChatClient
 from handwritten_agent.memory import Conversation, LongTermMemory, MemoryRejected, memory_tools
 from handwritten_agent.memory.longterm import query_terms, supported_by

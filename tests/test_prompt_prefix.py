@@ -21,8 +21,8 @@ import json
 from typing import Any
 
 import pytest
-from conftest import FIXED_NOW
 
+from conftest import FIXED_NOW
 from handwritten_agent.agent import Agent
 from handwritten_agent.llm import ChatClient
 from handwritten_agent.memory import KNOWN_FACTS_HEADING, CallLog, Conversation, LongTermMemory

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import FIXED_NOW
 
+from conftest import FIXED_NOW
 from handwritten_agent.course.offline.backend import ChatRequest
 from handwritten_agent.course.offline.simulator import CourseSimulator
 from handwritten_agent.course.offline.simulator.summary import (
