@@ -230,7 +230,12 @@ def test_cpu_flags_are_read_from_cpuinfo(tmp_path: Path) -> None:
 def test_make_local_and_ci_build_with_these_options_and_run_the_check() -> None:
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     local = makefile.split("\nlocal:", 1)[1].split("\n\n", 1)[0]
-    assert "model cmake-args" in local and "model check" in local
+    assert "model check" in local
+    # the build is the stamp's recipe, which local depends on (pip again when pyproject changes)
+    assert "$(LOCAL_STAMP)" in local.split("\n", 1)[0]
+    build = makefile.split("\n$(LOCAL_STAMP):", 1)[1].split("\n\n", 1)[0]
+    assert "pyproject.toml" in build.split("\n", 1)[0]
+    assert "model cmake-args" in build and "pip install" in build
     assert "model rebuild" in makefile.split("\nlocal-rebuild:", 1)[1].split("\n\n", 1)[0]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert (
