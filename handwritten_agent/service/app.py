@@ -16,7 +16,7 @@
 
 Written the way FastAPI users write it: request and response bodies are pydantic models
 (``schemas``, limits as field constraints), the bearer token is a security dependency
-(``CurrentUser``), and errors keep one shape (``errors``), so ``/docs`` shows every endpoint with
+(``Token``), and errors keep one shape (``errors``), so ``/docs`` shows every endpoint with
 its schemas and lets a person authorize with a token and try each one. ``python -m handwritten_agent
 users add`` creates a user and prints the token. A user never sees another user's runs: those ids
 answer 404, exactly like ids that do not exist.
@@ -46,13 +46,16 @@ that sees ``end`` stops, one whose stream was cut reconnects with ``Last-Event-I
 the events after that id. The browser's ``EventSource`` cannot send an ``Authorization`` header, so
 the web page reads the stream with ``fetch``.
 
-Every endpoint that touches the store is a plain ``def``: FastAPI runs it in its thread pool, so a
-request waiting on SQLite's write lock (held by another process under ``uvicorn --workers N``) never
-stops the event loop; the SSE stream (``sse``) reads the store in a worker thread too. Every answer
-carries security headers (``security``: a CSP with ``frame-ancestors 'none'``, ``nosniff``, no
-referrer), and ``/docs`` serves Swagger UI's files from the installed ``fastapi-offline`` package,
-so it works with no network. An approver sees a run's texts masked (``masking.mask_text``), as the
-confirmation card shows them.
+No endpoint calls the store on the event loop: each does its database work — the token's user
+and its own reads and writes together — in one trip to the thread pool (``as_user``), so a request
+waiting on SQLite's write lock (held by another process under ``uvicorn --workers N``) never stops
+the event loop; the SSE stream (``sse``) reads the store in a worker thread too. (A plain ``def``
+endpoint would be safe as well, but FastAPI hands it, its ``def`` dependencies and its response
+check to the pool separately: three hand-overs, each waiting for the GIL while runs execute.)
+Every answer carries security headers (``security``: a CSP with ``frame-ancestors 'none'``,
+``nosniff``, no referrer), and ``/docs`` serves Swagger UI's files from the installed
+``fastapi-offline`` package, so it works with no network. An approver sees a run's texts masked
+(``masking.mask_text``), as the confirmation card shows them.
 
 ``create_app`` only wires the parts (store, run manager, middleware, error handlers); each group
 of endpoints is registered by a function of its own (``add_page_routes``, ``add_run_routes``,
@@ -65,12 +68,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, FastAPI, Header, Request, Response
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi_offline import FastAPIOffline
@@ -94,6 +98,8 @@ from .settings import ServiceSettings
 from .sse import Wakeups, stream_events
 from .store import TERMINAL, IdempotencyConflict, Store, User, body_fingerprint
 
+T = TypeVar("T")
+
 bearer = HTTPBearer(
     auto_error=False,
     bearerFormat="hat_…",
@@ -113,12 +119,8 @@ NOT_AUTHENTICATED = (
 )
 
 
-def _user_for(store: Store, token: str | None) -> User:
-    if not token or not token.strip():
-        raise APIError(
-            401, "unauthorized", NOT_AUTHENTICATED, headers={"WWW-Authenticate": "Bearer"}
-        )
-    user = store.user_for_token(token.strip())
+def _user_for(store: Store, token: str) -> User:
+    user = store.user_for_token(token)
     if user is None:
         raise APIError(
             401,
@@ -129,19 +131,33 @@ def _user_for(store: Store, token: str | None) -> User:
     return user
 
 
-def authenticated_user(
-    request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
-) -> User:
-    """The security dependency: the user behind the request's bearer token, or a 401."""
-    return _user_for(
-        request.app.state.store, credentials.credentials if credentials is not None else None
-    )
+async def bearer_token(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> str:
+    """The security dependency: the request's bearer token, or a 401 when there is none. It reads
+    no database (so it runs on the event loop); ``as_user`` looks the token's user up.
+    """
+    token = credentials.credentials.strip() if credentials is not None else ""
+    if not token:
+        raise APIError(
+            401, "unauthorized", NOT_AUTHENTICATED, headers={"WWW-Authenticate": "Bearer"}
+        )
+    return token
 
 
-CurrentUser = Annotated[User, Depends(authenticated_user)]
-"""Put ``user: CurrentUser`` in an endpoint's parameters: FastAPI checks the token (and ``/docs``
-offers to authorize).
+Token = Annotated[str, Depends(bearer_token)]
+"""Put ``token: Token`` in an endpoint's parameters: FastAPI checks that there is one (and
+``/docs`` offers to authorize); ``as_user`` turns it into the user.
 """
+
+
+async def as_user(store: Store, token: str, work: Callable[[User], T]) -> T:
+    """``work(user)`` for the token's user (a 401 if none), in **one** trip to the thread pool: the
+    token lookup and the endpoint's own database calls block, so they never run on the event loop,
+    and doing them together costs one hand-over between threads instead of one per step (each
+    waits for the GIL while the run workers hold it).
+    """
+    return await run_in_threadpool(lambda: work(_user_for(store, token)))
 
 
 def public_run(run: dict[str, Any], viewer: User | None = None) -> dict[str, Any]:
@@ -279,7 +295,8 @@ def add_page_routes(app: FastAPI) -> None:
         )
 
     @app.get("/v1/me", response_model=Me, responses=_errors(401), summary="令牌属于谁")
-    def me(user: CurrentUser) -> dict[str, Any]:
+    async def me(token: Token) -> dict[str, Any]:
+        user = await as_user(app.state.store, token, lambda user: user)
         return {"id": user.id, "name": user.name, "role": user.role}
 
 
@@ -296,9 +313,9 @@ def add_run_routes(app: FastAPI, store: Store, settings: ServiceSettings) -> Non
         },
         summary="发一条消息，开始一个运行",
     )
-    def create_run(
+    async def create_run(
         body: RunCreate,
-        user: CurrentUser,
+        token: Token,
         response: Response,
         idempotency_key: Annotated[
             str | None,
@@ -310,8 +327,8 @@ def add_run_routes(app: FastAPI, store: Store, settings: ServiceSettings) -> Non
             ),
         ] = None,
     ) -> dict[str, Any]:
-        try:
-            run, created = store.create_run(
+        def create(user: User) -> tuple[dict[str, Any], bool]:
+            return store.create_run(
                 user,
                 body.session_id,
                 body.message,
@@ -320,6 +337,9 @@ def add_run_routes(app: FastAPI, store: Store, settings: ServiceSettings) -> Non
                 ttl=settings.idempotency_ttl,
                 worker=app.state.manager.worker,  # the lease is taken with the insert
             )
+
+        try:
+            run, created = await as_user(store, token, create)
         except IdempotencyConflict:
             raise APIError(
                 422,
@@ -339,8 +359,8 @@ def add_run_routes(app: FastAPI, store: Store, settings: ServiceSettings) -> Non
         responses=_errors(401, 404),
         summary="一个运行的当前状态",
     )
-    def get_run(run_id: str, user: CurrentUser) -> dict[str, Any]:
-        return public_run(_own_run(store, run_id, user))
+    async def get_run(run_id: str, token: Token) -> dict[str, Any]:
+        return public_run(await as_user(store, token, lambda user: _own_run(store, run_id, user)))
 
     @app.post(
         "/v1/runs/{run_id}/cancel",
@@ -348,11 +368,12 @@ def add_run_routes(app: FastAPI, store: Store, settings: ServiceSettings) -> Non
         responses=_errors(401, 404),
         summary="取消一个运行",
     )
-    def cancel_run(run_id: str, user: CurrentUser) -> dict[str, Any]:
-        run = _own_run(store, run_id, user)
-        if run["status"] in TERMINAL:
-            return public_run(run)
-        return public_run(app.state.manager.cancel(run))
+    async def cancel_run(run_id: str, token: Token) -> dict[str, Any]:
+        def cancel(user: User) -> dict[str, Any]:
+            run = _own_run(store, run_id, user)
+            return run if run["status"] in TERMINAL else app.state.manager.cancel(run)
+
+        return public_run(await as_user(store, token, cancel))
 
 
 def add_confirmation_routes(app: FastAPI, store: Store) -> None:
@@ -372,44 +393,48 @@ def add_confirmation_routes(app: FastAPI, store: Store) -> None:
         ),
         summary="批准或拒绝一个等待确认的调用",
     )
-    def decide(
-        run_id: str, request_id: str, body: DecisionCreate, user: CurrentUser
+    async def decide(
+        run_id: str, request_id: str, body: DecisionCreate, token: Token
     ) -> dict[str, Any]:
-        run = store.get_run(run_id)
-        asked = store.requests_of(run_id).get(request_id) if run is not None else None
-        if run is None or not (
-            run["user_id"] == user.id or (asked is not None and _may_see(user, asked))
-        ):
-            raise APIError(404, "not_found", f"没有这个运行：{run_id}。")
-        earlier = store.decisions(run_id).get(request_id)
-        if earlier is not None:
-            return _decided_before(store, run, earlier, body, user)
-        waiting = {p["id"]: p for p in run["pending"]}.get(request_id)
-        if run["status"] != "requires_action" or waiting is None:
-            raise APIError(
-                409,
-                "not_waiting",
-                f"运行 {run_id} 没有在等待确认请求 {request_id}（当前状态：{run['status']}）。",
+        def decide_as(user: User) -> dict[str, Any]:
+            run = store.get_run(run_id)
+            asked = store.requests_of(run_id).get(request_id) if run is not None else None
+            if run is None or not (
+                run["user_id"] == user.id or (asked is not None and _may_see(user, asked))
+            ):
+                raise APIError(404, "not_found", f"没有这个运行：{run_id}。")
+            earlier = store.decisions(run_id).get(request_id)
+            if earlier is not None:
+                return _decided_before(store, run, earlier, body, user)
+            waiting = {p["id"]: p for p in run["pending"]}.get(request_id)
+            if run["status"] != "requires_action" or waiting is None:
+                raise APIError(
+                    409,
+                    "not_waiting",
+                    f"运行 {run_id} 没有在等待确认请求 {request_id}（当前状态：{run['status']}）。",
+                )
+            if not _may_decide(user, run, waiting, body.decision):
+                raise APIError(
+                    403,
+                    "forbidden",
+                    f"你（{user.name}，角色“{user.role}”）"
+                    f"不能{DECISION_ZH.get(body.decision, '决定')}"
+                    f"这个请求：{who_decides(waiting.get('approver_role'))}"
+                    "（发起人可以拒绝，但不能批准自己的 L3 请求）。",
+                )
+            decision, new = store.record_decision(
+                run_id, request_id, body.decision, body.reason, user.id
             )
-        if not _may_decide(user, run, waiting, body.decision):
-            raise APIError(
-                403,
-                "forbidden",
-                f"你（{user.name}，角色“{user.role}”）不能{DECISION_ZH.get(body.decision, '决定')}"
-                f"这个请求：{who_decides(waiting.get('approver_role'))}"
-                "（发起人可以拒绝，但不能批准自己的 L3 请求）。",
-            )
-        decision, new = store.record_decision(
-            run_id, request_id, body.decision, body.reason, user.id
-        )
-        if not new:  # someone decided in the same instant
-            return _decided_before(store, run, decision, body, user)
-        app.state.manager.decide(run, request_id)
-        return {
-            "run": public_run(store.get_run(run_id) or run, user),
-            "decision": _public_decision(store, decision),
-            "replayed": False,
-        }
+            if not new:  # someone decided in the same instant
+                return _decided_before(store, run, decision, body, user)
+            app.state.manager.decide(run, request_id)
+            return {
+                "run": public_run(store.get_run(run_id) or run, user),
+                "decision": _public_decision(store, decision),
+                "replayed": False,
+            }
+
+        return await as_user(store, token, decide_as)
 
     @app.get(
         "/v1/confirmations",
@@ -417,26 +442,30 @@ def add_confirmation_routes(app: FastAPI, store: Store) -> None:
         responses=_errors(401),
         summary="等我决定的确认请求",
     )
-    def confirmations(user: CurrentUser) -> dict[str, Any]:
+    async def confirmations(token: Token) -> dict[str, Any]:
         """The confirmation requests this user may approve: L3 approvals for their role, and their
         own runs' L2 confirmations.
         """
-        waiting = []
-        for run in store.runs_with_status("requires_action"):
-            decided = store.decisions(run["id"])
-            for pending in run["pending"]:
-                if pending["id"] not in decided and _may_decide(user, run, pending, "approve"):
-                    owner = store.user(run["user_id"])
-                    waiting.append(
-                        {
-                            "run_id": run["id"],
-                            "request": pending,
-                            "message": mask_text(run["message"]),
-                            "requested_by": owner.name if owner else None,
-                            "waiting_since": run["updated_at"],
-                        }
-                    )
-        return {"object": "list", "data": waiting}
+
+        def queue(user: User) -> dict[str, Any]:
+            waiting = []
+            for run in store.runs_with_status("requires_action"):
+                decided = store.decisions(run["id"])
+                for pending in run["pending"]:
+                    if pending["id"] not in decided and _may_decide(user, run, pending, "approve"):
+                        owner = store.user(run["user_id"])
+                        waiting.append(
+                            {
+                                "run_id": run["id"],
+                                "request": pending,
+                                "message": mask_text(run["message"]),
+                                "requested_by": owner.name if owner else None,
+                                "waiting_since": run["updated_at"],
+                            }
+                        )
+            return {"object": "list", "data": waiting}
+
+        return await as_user(store, token, queue)
 
 
 def _decided_before(
@@ -494,16 +523,16 @@ def add_event_routes(
             400: {"model": ErrorResponse, "description": "Last-Event-ID 不可用"},
         },
     )
-    def events(
+    async def events(
         run_id: str,
-        user: CurrentUser,
+        token: Token,
         request: Request,
         last_event_id: Annotated[
             str | None,
             Header(alias="Last-Event-ID", description="断线重连时带上收到的最后一个事件的 id"),
         ] = None,
     ) -> StreamingResponse:
-        _own_run(store, run_id, user)
+        await as_user(store, token, lambda user: _own_run(store, run_id, user))
         after = 0
         if last_event_id is not None and last_event_id.strip():
             if not LAST_EVENT_ID.fullmatch(last_event_id.strip()):
@@ -555,8 +584,9 @@ def _may_decide(user: User, run: dict[str, Any], request: dict[str, Any], decisi
 
 __all__ = [
     "APIError",
-    "CurrentUser",
-    "authenticated_user",
+    "Token",
+    "as_user",
+    "bearer_token",
     "create_app",
     "error_response",
     "from_environment",
