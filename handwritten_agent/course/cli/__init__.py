@@ -1,5 +1,5 @@
 """Command line: ``python -m handwritten_agent serve|model|bench|users|service|eval|doctor|checklist
-|trace|mcp-serve …``.
+|trace|mcp-serve|reading-time …``.
 
 - ``serve [--port N] [--host H] [--backend offline|local] [--model PATH]`` runs the
   OpenAI-compatible server in the foreground until Ctrl+C.
@@ -22,6 +22,8 @@
 - ``trace show|html|diagnose FILE`` looks at a JSONL trace (see ``tracing.cli``).
 - ``mcp-serve [--http --port N] [--tools office|day3|all]`` serves the course's tools over MCP
   (``cli.mcp``).
+- ``reading-time [--root PATH]`` prints each day's time estimated from the notebooks' content
+  (``reading_time``).
 """
 
 from __future__ import annotations
@@ -235,6 +237,10 @@ def build_parser() -> ChineseParser:
     from .mcp import register as mcp_register
 
     mcp_register(sub)
+
+    from .reading_time import register as reading_time_register
+
+    reading_time_register(sub)
     return parser
 
 
