@@ -132,12 +132,14 @@ def test_the_estimate_applies_the_rates_and_finds_the_days_solutions(tmp_path):
     assert e.total_minutes == pytest.approx(4 + 5.5 + 70)  # 79.5 minutes
     assert e.total_hours == 1.25
     assert (e.exercise_hours, e.reading_hours) == (1.25, 0.0)
-    assert rt.stated_time(e) == "约 1.25 小时（阅读并运行约 0 小时，1 道练习约 1.25 小时）"
+    assert rt.stated_time(e) == (
+        "约 1 小时 15 分钟（阅读并运行约 0 分钟，1 道练习约 1 小时 15 分钟）"
+    )
     appendix = tmp_path / "notebooks" / "appendix_x.ipynb"  # no solutions: no exercises
     appendix.write_text(json.dumps(notebook(markdown("汉" * 1500))), encoding="utf-8")
     e = rt.estimate_notebook(appendix, tmp_path, rates)
     assert (e.exercise_counts, e.total_hours) == (rt.ExerciseCounts(), 0.25)
-    assert rt.stated_time(e) == "约 0.25 小时（阅读并运行），没有练习"
+    assert rt.stated_time(e) == "约 15 分钟（阅读并运行），没有练习"
     assert [p.name for p in rt.course_notebooks(tmp_path)] == [
         "day9_something.ipynb",
         "appendix_x.ipynb",
@@ -154,10 +156,12 @@ def test_rounding_to_the_nearest_quarter_hour():
         1.75,
         6.5,
     ]
-    assert [rt.format_hours(h) for h in (3.0, 2.5, 4.25)] == [
+    assert [rt.format_hours(h) for h in (3.0, 2.5, 4.25, 1.75, 0.75)] == [
         "约 3 小时",
         "约 2.5 小时",
-        "约 4.25 小时",
+        "约 4 小时 15 分钟",
+        "约 1 小时 45 分钟",
+        "约 45 分钟",
     ]
 
 

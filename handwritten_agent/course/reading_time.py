@@ -266,8 +266,16 @@ def estimate_course(root: Path = ROOT, rates: Rates = RATES) -> list[Estimate]:
 
 
 def format_hours(hours: float) -> str:
-    """``约 2.5 小时``, ``约 4.75 小时``, ``约 3 小时``: the README's and the notebooks' wording."""
-    return f"约 {hours:g} 小时"
+    """A quarter-hour figure as the README and the notebooks say it: ``约 3 小时``, ``约 2.5 小时``,
+    ``约 4 小时 15 分钟``, ``约 45 分钟`` (not "4.25 小时", which no one says).
+    """
+    minutes = round(hours * 60)
+    whole, rest = divmod(minutes, 60)
+    if not whole:
+        return f"约 {rest} 分钟"
+    if rest in (0, 30):
+        return f"约 {whole + rest / 60:g} 小时"
+    return f"约 {whole} 小时 {rest} 分钟"
 
 
 def stated_time(estimate: Estimate) -> str:
