@@ -74,7 +74,7 @@ _ZH: dict[str, str] = {
     EXPORT: r"导出|下载|备份|打包(?:发|给)|拷贝出|dump",
     CREATE: (
         r"预订|预定|预约|预留|(?<![预])订(?![单阅购])(?:下来|一间|个|间|好|上)?|创建|新建|添加|新增|提交"
-        r"|申请|登记|安排(?!表)|开个|建个|(?<!一)下单|"
+        r"|申请|登记|注册|安排(?!表)|开个|建个|(?<!一)下单|"
         # "我想参加…": signing up; "能否参加" asks whether one still can, it signs up for nothing
         r"(?<![能否以可])(?<![能否以可][去来])(?:报名|参加|参与)|(?<![大节合条公契预制])约(?![束合莫为定等])|挂(?=[^，。,]{0,8}号)"
         r"|开(?:一?间|个)房|"
@@ -232,6 +232,9 @@ _LOOKUP_TAIL = re.compile(r"[\u4e00-\u9fff](?:查询|查看|查找|检索|一览
 _RELATIVE_AFTER = re.compile(
     r"\s*(?:好|过|完|了|掉|到)?\s*(?:给|到|在|自)?\s*(?:谁|哪里|哪儿|哪|什么|何处)?\s*的(?!话)"
 )  # "是发给谁的": who it went to, asked after the fact
+# a verb of booking heading a noun's number or record ("预约编号", "预订记录"): the noun, no action
+# ("取消编号为…的" still cancels)
+_NOUN_AFTER = re.compile(r"\s*(?:编号|号码|单号|记录)")
 
 
 # A verb of possibility before the verb ("能预约", "可以订", "可租"): with a question word in the
@@ -263,7 +266,8 @@ def availability_question(text: str, position: int) -> bool:
 
 def _verb_matches(family: str, text: str) -> list[re.Match[str]]:
     """The matches of a family's Chinese verbs in ``text`` that ask for the action: a verb inside a
-    relative clause ("我们约好的教练叫什么名字？") describes the noun after it, and one a question
+    relative clause ("我们约好的教练叫什么名字？") describes the noun after it, a booking's verb
+    heading a noun ("预约编号") is part of it, and one a question
     asks is possible ("你能预约哪些会议室吗？") asks which things are available: neither asks for
     anything. Lookups keep every match (their list holds question words, not only verbs)."""
     found = list(_ZH_RE[family].finditer(text))
@@ -272,7 +276,9 @@ def _verb_matches(family: str, text: str) -> list[re.Match[str]]:
     return [
         m
         for m in found
-        if not _RELATIVE_AFTER.match(text, m.end()) and not availability_question(text, m.start())
+        if not _RELATIVE_AFTER.match(text, m.end())
+        and not (family == CREATE and _NOUN_AFTER.match(text, m.end()))
+        and not availability_question(text, m.start())
     ]
 
 

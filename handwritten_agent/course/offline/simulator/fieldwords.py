@@ -792,6 +792,7 @@ LIVE_FLAGS = frozenset({"realtime", "real_time", "live", "is_live", "is_realtime
 VERBS: dict[str, tuple[str, str]] = {
     "void": ("作废", "void"),
     "record": ("登记", "record"),
+    "register": ("注册", "register"),
     "close": ("关闭", "close"),
     "assign": ("分配", "assign"),
     "get": ("查询", "get"),

@@ -98,7 +98,7 @@ from .text import (
     language,
     normalize,
 )
-from .vocabulary import TOLD, asks, tells_state
+from .vocabulary import TOLD, asks, assistant_says, tells_state
 
 # The earlier rounds' calls and results for the turn being planned (``plan_turn(seen=…)``), read by
 # every fill.
@@ -259,19 +259,20 @@ _CONTENT_CLAUSE = re.compile(
 )
 
 
-# "…，预约编号是 12345", "车牌号为 V001": a clause that only names an id or a name for the call
-# before it
+# "…，预约编号是 12345", "车牌号为 V001", "…，预约编号 MU2231": a clause that only names an id or a
+# name for the call before it (or, opening the request, for the one after it)
 _LABEL_CLAUSE = re.compile(
-    rf"^[{CJK_RANGE}]{{0,6}}(?:编号|单号|号码|号|ID|名称|名字|姓名)\s*(?:是|为|[:：])\s*[\w-]+$"
+    rf"^[{CJK_RANGE}]{{0,6}}(?:编号|单号|号码|号|ID|名称|名字|姓名)\s*(是|为|[:：])?\s*[\w-]+$"
 )
 
 
 def _with_content(segments: list[Segment], text: str) -> list[Segment]:
     """Clauses that only give content (a label and its value, or a bare quote) joined to the clause
-    before them.
+    before them; a label and its value opening the request, to the clause after it.
     """
     text = normalize(text)
     joined: list[Segment] = []
+    opening: Segment | None = None
     for segment in segments:
         bare_quote = (
             any(
@@ -287,9 +288,18 @@ def _with_content(segments: list[Segment], text: str) -> list[Segment]:
             and _PRICED_CLAUSE.fullmatch(_MORE_LEAD.sub("", segment.text).strip())
             and not request_actions(segment.text)
         )  # "检查费 150，(还有)药费 80": the second belongs to the clause of the first
-        labelled = bool(_LABEL_CLAUSE.match(segment.text)) or bool(
+        said = _LABEL_CLAUSE.match(segment.text)  # unmarked ("预约编号 MU2231"): no verb in it
+        label = bool(said and (said.group(1) or not request_actions(segment.text)))
+        labelled = label or bool(
             joined and TOLD.match(segment.text) and SEND in request_actions(joined[-1].text)
         )  # "…发短信，告诉他报告已经出来了": what the message says
+        if label and segment is segments[0] and len(segments) > 1:
+            opening = segment  # "预约编号是 MU2231，请帮我取消预约": for the clause after it
+            continue
+        if joined == [] and opening is not None:
+            segment = Segment(
+                text[opening.start : segment.end], opening.start, segment.end, segment.question
+            )
         if joined and (
             _CONTENT_CLAUSE.search(segment.text) or bare_quote or another_priced or labelled
         ):
@@ -1077,6 +1087,9 @@ def _plan_turn(
     )
     if what:
         return Plan([], decline_personal_data(user_text, what, lang), "final")
+    voiced = assistant_says(normalize(user_text)) if not results and not forced else None
+    if voiced and request_actions(voiced):  # "好的，我正在取消预约": reported, not asked for
+        return Plan([], unfinished_note(voiced, "voiced", lang), "clarify")
     intents, unmatched = find_intents(user_text, profiles_list, now)
     if forced and forced in profiles:
         intents = [i for i in intents if i.tool.name == forced]

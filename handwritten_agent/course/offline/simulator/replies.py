@@ -35,6 +35,7 @@ from .actions import (
     tool_action,
 )
 from .arguments import Param, evidence, examples_of, params_of
+from .arguments.fields import set_clauses, set_only
 from .arguments.params import classify, widens_when_empty
 from .choose import _other_object as other_object
 from .choose import fits_verb, negates, other_verb, profile, rivals_for
@@ -188,13 +189,26 @@ def people_question(spec: dict[str, Any], unclear: list[tuple[str, list[str]]], 
 
 
 def unfinished_note(segment: str, reason: str, lang: str) -> str:
-    """A part of the request that was not done, and why."""
+    """A part of the request that was not done, and why: a field set to a new value that no
+    parameter has is named ("「容量改为30人」…「容量」"); ``voiced``: a message in an assistant's
+    voice reporting ``segment``, the action it would be, asked back."""
+    field = set_clauses(segment)[0][0] if reason == "unclear" and set_only(segment) else ""
     if lang == "zh":
         return {
             "no_tool": f"「{segment}」没有合适的工具，这部分我做不了",
             "blocked": f"「{segment}」依赖上一步的结果，而上一步没有拿到结果，所以没有做",
-            "unclear": f"「{segment}」这部分我没看懂要做什么，所以没有做，请换个说法再说一次",
+            "unclear": f"「{segment}」这部分没有做：工具里没有对得上「{field}」的一项，"
+            "请换个说法再说一次"
+            if field
+            else f"「{segment}」这部分我没看懂要做什么，所以没有做，请换个说法再说一次",
+            "voiced": "这句话读起来像是助手的回复，不是对我的请求，所以我什么也没做。"
+            f"您是要我{segment}吗？",
         }[reason]
+    if reason == "voiced":
+        return (
+            "This reads like an assistant's reply, not a request, so I did nothing. "
+            f'Do you want me to do "{segment}"?'
+        )
     return {
         "no_tool": f'No tool fits "{segment}", so I could not do that part',
         "blocked": (

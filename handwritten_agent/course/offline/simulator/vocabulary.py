@@ -152,6 +152,32 @@ _WISH_AFTER = re.compile(
 )
 
 
+# what an assistant says of the action it takes ("好的，…我正在取消预约", "我这就为您取消", "感谢您
+# 注册新用户"): a message in the assistant's voice
+_ASSISTANT_SAYS = re.compile(
+    r"(?:我|这边)(?:正在|这就|马上|立即|立刻|现在就)(?:[为帮给替](?:您|你))?"
+    r"|^(?:好的[，,]\s*)?(?:感谢|谢谢)(?:您|你)(?!们)"
+)
+
+
+# the one addressed is served: their things ("你的预约编号"), done for them ("为您"), thanked
+_SERVES_YOU = re.compile(r"(?:你|您)的|[为帮给替](?:您|你)|(?:感谢|谢谢)(?:您|你)")
+
+
+def assistant_says(text: str) -> str | None:
+    """The action a message in an assistant's voice says it takes ("取消预约", "注册新用户"): it
+    serves the one it addresses and says nothing of the speaker's own, and nothing else in it asks
+    for anything (no request marker, no wish, no question); else None."""
+    said = _ASSISTANT_SAYS.search(text)
+    rest = _ASSISTANT_SAYS.sub("", text)
+    if not said or _REQUEST.search(rest) or re.search(r"[要想需?？]", rest):
+        return None
+    if not _SERVES_YOU.search(text) or re.search(r"我的|我是", text):
+        return None  # "我是张三，我的客户ID是…，我正在登记客户": the customer speaking
+    action = re.split(r"[，,。；;！!\s]", text[said.end() :], maxsplit=1)[0]
+    return action if re.fullmatch(r"[\u4e00-\u9fff]{2,12}", action) else None
+
+
 def tells_state(text: str) -> bool:
     """A statement whether something has happened, not a request to do it: it triggers no side
     effect either. A request marker ("已经付了，帮我退了") keeps it a request; what a message is to

@@ -149,6 +149,8 @@ SYNONYM_GROUPS: list[list[str]] = [
     ["商品", "货品", "物品", "product", "products", "item", "items", "shangpin"],
     ["库存", "存货", "inventory", "kucun"],
     ["航班", "机票", "flight", "flights", "hangban"],
+    ["公交卡", "公交票", "乘车卡", "bus pass", "bus card", "gongjiaoka"],
+    ["停车证", "停车许可证", "停车卡", "parking permit", "parking pass", "tingchezheng"],
     ["座位", "位子", "seat", "seats", "zuowei"],
     ["课程", "课", "course", "courses", "class", "classes", "kecheng"],
     ["学生", "student", "students", "xuesheng"],

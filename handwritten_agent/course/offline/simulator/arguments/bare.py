@@ -22,6 +22,7 @@ import re
 
 from ..lexicon import COURTESIES, SURNAMES, TITLES
 from ..text import CJK_RANGE
+from ..vocabulary import members
 from .entities import Span
 from .freetext import label_tokens
 from .params import Param, examples_of
@@ -162,6 +163,20 @@ def by_head_noun(params: list[Param], text: str) -> dict[str, str]:
     return found
 
 
+# "884213号停车证", "1203号房间的预约": a number before 号 and the noun it numbers (to 的)
+_NUMBER_OF = re.compile(
+    rf"(?<![\d.A-Za-z])(\d{{3,12}})\s*号\s*([{CJK_RANGE}]{{1,6}}?)(?=的|[^{CJK_RANGE}]|$)"
+)
+
+
+def numbered_noun(param: Param, text: str) -> list[tuple[str, Span]]:
+    """Numbers said before 号 and a noun the id parameter's own words name, in either language
+    ("884213号停车证" for "ID of the parking permit"); never a number of another noun ("1203号房
+    间的预约" for a booking's id)."""
+    own = members(param.description or param.name)
+    return [(m[1], m.span(1)) for m in _NUMBER_OF.finditer(text) if own & members(m[2])]
+
+
 def codes(text: str, used: list[Span]) -> list[tuple[str, Span]]:
     """Codes of letters and digits, and digits a number label introduces, not already taken."""
     hits = [(m.group(0), m.span()) for m in CODE.finditer(text)]
@@ -198,11 +213,16 @@ def loosened(param: Param) -> list[re.Pattern[str]]:
     return shapes
 
 
+# a name in capitalised Latin words, one to four ("Rex", "VIP Bus Pass")
+_CAPITALISED = r"[A-Z][A-Za-z0-9]*(?: [A-Z][A-Za-z0-9]*){0,3}"
+
+
 def after_verb(text: str, verbs: list[str]) -> tuple[str, Span] | None:
-    """The short name right after the tool's own verb, alone in its clause ("注册小花，是…")."""
+    """The short name right after the tool's own verb, alone in its clause ("注册小花，是…",
+    "注册VIP Bus Pass，…")."""
     for verb in verbs:
         match = re.search(
-            re.escape(verb) + rf"\s*([{CJK_RANGE}]{{2,4}}|[A-Z][A-Za-z]+)\s*(?=[，,。；;]|$)", text
+            re.escape(verb) + rf"\s*([{CJK_RANGE}]{{2,4}}|{_CAPITALISED})\s*(?=[，,。；;]|$)", text
         )
         if match:
             return match.group(1), match.span(1)

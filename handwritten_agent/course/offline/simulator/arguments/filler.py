@@ -978,6 +978,8 @@ class _Filler:
             # nothing of its own ("我要寄一份快件…": its values are for what no tool does)
             taken = {str(v) for v in self.values.values()}
             codes = [c for c in bare.codes(self.context, []) if c[0] not in taken]
+        if len(ids) == 1 and not codes:
+            codes = bare.numbered_noun(ids[0], self.segment)  # "884213号停车证"
         if len(ids) == 1 and len({value for value, _ in codes}) == 1:
             self.values[ids[0].name] = codes[0][0]
             self.used_spans.append(codes[0][1])
