@@ -53,6 +53,10 @@ HELDOUT_4 = _load("heldout_toolsets_4.json")
 # read it: 9 of 29 handled, 1 wrong action (two modify_pet calls, one giving the owner the pet's
 # new name), before the kinds it showed were fixed (tests/test_simulator_heldout6_kinds.py).
 HELDOUT_5 = _load("heldout_toolsets_5.json")
+# A sixth batch (seed 21000, four domains), made after the fixes the fifth one showed and before
+# the kinds of its remaining questions were fixed (tests/test_simulator_heldout7_kinds.py), scored
+# once before anyone read it; the README gives that first score beside the one after.
+HELDOUT_6 = _load("heldout_toolsets_6.json")
 
 
 def score_paraphrase(item: dict[str, Any]) -> tuple[str, list[str]]:
@@ -183,6 +187,11 @@ def scored() -> dict[str, list[tuple[str, str, list[str]]]]:
         for toolset in HELDOUT_5["sets"]
         for item in toolset["requests"]
     ]
+    heldout_6 = [
+        (item["request"], *score_invented(toolset, item))
+        for toolset in HELDOUT_6["sets"]
+        for item in toolset["requests"]
+    ]
     return {
         "paraphrases": paraphrased,
         "invented": invented,
@@ -192,6 +201,7 @@ def scored() -> dict[str, list[tuple[str, str, list[str]]]]:
         "office": office,
         "heldout_4": heldout_4,
         "heldout_5": heldout_5,
+        "heldout_6": heldout_6,
     }
 
 
@@ -253,6 +263,11 @@ def test_the_sets_are_large_and_were_made_by_a_model_with_seeds():
     seen |= {s["domain"] for s in HELDOUT_4["sets"]}
     assert HELDOUT_5["temperature"] > 0 and len(HELDOUT_5["sets"]) >= 3
     assert not {s["domain"] for s in HELDOUT_5["sets"]} & seen
+    seen |= {s["domain"] for s in HELDOUT_5["sets"]}
+    assert HELDOUT_6["temperature"] > 0 and len(HELDOUT_6["sets"]) >= 3
+    assert not {s["domain"] for s in HELDOUT_6["sets"]} & seen
+    assert {s["language"] for s in HELDOUT_6["sets"]} >= {"中文", "English"}
+    assert all(isinstance(item["seed"], int) for s in HELDOUT_6["sets"] for item in s["requests"])
 
 
 # Violations found and not yet fixed, each with what goes wrong. The list may only shrink: a new
@@ -272,6 +287,7 @@ KNOWN_VIOLATIONS: dict[str, str] = {}
         "office",
         "heldout_4",
         "heldout_5",
+        "heldout_6",
     ],
 )
 def test_no_wrong_side_effect_and_no_false_claim(kind):
@@ -306,6 +322,7 @@ def test_the_readme_states_the_measured_figures():
         ("office", "课程办公工具的新请求"),
         ("heldout_4", "第四批留出的工具集"),
         ("heldout_5", "第五批留出的工具集"),
+        ("heldout_6", "第六批留出的工具集"),
     ):
         f = figures(scored()[kind])
         rate = round(100 * f["handled"] / f["total"])
