@@ -296,6 +296,48 @@ def test_a_prefill_is_never_shown_and_max_calls_keeps_the_first() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    "text, calls",
+    [
+        # the course model's reply to a booking request, cold cache, temperature 0: before, the
+        # span was dropped as markup and the reply came back empty
+        (
+            '<tools>\n  <function name="book_meeting_room" arguments=\'{"room_id": "room_302",'
+            ' "attendee_count": 3}\'/>\n</tools>',
+            [("book_meeting_room", '{"room_id": "room_302", "attendee_count": 3}')],
+        ),
+        (
+            '<tool_call><function=get_weather>{"city": "北京"}</function></tool_call>',
+            [("get_weather", '{"city": "北京"}')],
+        ),
+        (
+            '<tools><function name="a" arguments="{&quot;x&quot;: 1}"/>'
+            '<function name="b">{}</function></tools>',
+            [("a", '{"x": 1}'), ("b", "{}")],
+        ),
+    ],
+)
+def test_a_call_written_as_an_xml_element_in_a_call_span_is_a_call(
+    text: str, calls: list[tuple[str, str]]
+) -> None:
+    assert assemble(text) == ("", calls)
+    pieces = list(stream_pieces(text))
+    assert [c for p in pieces for c in p.calls] == calls
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tools><function name="a">城市是北京</function></tools>',  # the body is no JSON object
+        "<tools><function arguments='{\"x\": 1}'/></tools>",  # no name
+        '<tools><function name="a">{}</function><function name="b">[1]</function></tools>',
+        '<tools><function name="a" arguments=\'{"x": 1}\'><result>1</result></function></tools>',
+    ],
+)
+def test_an_element_that_is_not_a_whole_call_makes_no_call(text: str) -> None:
+    assert assemble(text) == ("", [])
+
+
 SAMPLES = [
     f"我来算一下。\n{CALL_17x9}\n{CALL_TIME}",
     "<tools>\n\n</tools>",

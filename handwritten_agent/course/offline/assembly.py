@@ -18,6 +18,12 @@ template's own markup into a reply (``<tools>\\n\\n</tools>``, ``<|im_start|>ass
   call (``<tools>\\n\\n</tools>``) — the template puts the tool list and tool results there, so what
   a model writes inside them is imitation or invention, never an answer.
 
+Inside a call span a model sometimes writes its call as an XML element instead of JSON with a
+``name`` key — ``<function name="f" arguments='{…}'/>``, ``<function name="f">{…}</function>`` or
+``<function=f>{…}</function>`` (``element_calls``). Such an element is a call when its arguments
+are a JSON object and nothing else is inside it; one that also holds a made-up ``<result>`` is
+imitation, not a call.
+
 Each call span is judged on its own: a span whose JSON is broken stays in the content, word for
 word (the model's real output, as OpenAI-compatible servers return it), while the calls around it
 are still calls. Streaming and non-streaming replies go through the same assembler, so they are
@@ -30,6 +36,8 @@ markers such as ``[TOOL_CALLS]`` (their JSON is still found when it stands alone
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -52,6 +60,13 @@ _SPECIAL = re.compile(r"<\|[^|<>\s]{1,40}\|>")
 _SPECIAL_PREFIX = re.compile(r"<(?:\|[^|<>\s]{0,40}\|?)?")
 _ROLE_LINE = re.compile(r"(?:" + "|".join(ROLES) + r")[ \t]*(?:\n|$)")
 _JSON_OPENERS = "{[｛［"
+_ELEMENT = re.compile(
+    r"<(?P<tag>function|tool|invoke)(?P<head>(?:=|\s)[^<>]*?)\s*"
+    r"(?:/>|>(?P<body>.*?)</(?P=tag)\s*>)",
+    re.S,
+)
+_ATTRIBUTE = re.compile(r"""([A-Za-z_][\w-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_ARGUMENT_ATTRIBUTES = ("arguments", "parameters", "args", "input")
 _FENCE = "```"
 
 
@@ -250,8 +265,12 @@ class ReplyAssembler:
         """
         end = len(self._pending) if close < 0 else close + close_length
         found = parse_tool_calls(self._pending[:end])
+        elements = element_calls(self._pending[open_end : close if close >= 0 else end])
         if isinstance(found, list) and found:
             self._take_calls(found, out)
+            self._drop(end)
+        elif elements:
+            self._take_calls(elements, out)
             self._drop(end)
         elif isinstance(found, ParseError) and name == "tool_call":
             self._give_text(end, out)
@@ -269,10 +288,8 @@ class ReplyAssembler:
     def _take_calls(self, found: list[Any], out: Assembled) -> None:
         for call in found:
             if self.max_calls is None or len(self.calls) < self.max_calls:
-                entry = (
-                    call.name,
-                    call.arguments,
-                )  # the arguments as JSON text, as the wire format carries them
+                # the arguments as JSON text, as the wire format carries them
+                entry = call if isinstance(call, tuple) else (call.name, call.arguments)
                 self.calls.append(entry)
                 out.calls.append(entry)
 
@@ -301,6 +318,43 @@ class ReplyAssembler:
         self._spaces = piece[len(stripped) :]
         self.content += text
         out.content += text
+
+
+def element_calls(text: str) -> list[tuple[str, str]]:
+    """Calls written as XML elements in ``text``, as ``(name, arguments JSON)``; ``[]`` unless every
+    element there is one.
+
+    The name comes from ``name="…"`` or ``<function=…>``; the arguments from an ``arguments`` (or
+    ``parameters``, ``args``, ``input``) attribute or from the element's body, and must be a JSON
+    object; an element with both is not a call. One element that is not a call (no name, a body
+    that is no JSON object) makes the whole span no call, as ``parse_tool_calls`` refuses a reply
+    with one broken call among good ones.
+    """
+    calls: list[tuple[str, str]] = []
+    for match in _ELEMENT.finditer(text):
+        head = match.group("head")
+        attributes = {
+            key.lower(): html.unescape(double or single)
+            for key, double, single in _ATTRIBUTE.findall(head)
+        }
+        name = attributes.get("name", "")
+        if head.startswith("="):
+            name = head[1:].split()[0].strip("\"'") if head[1:].split() else ""
+        given = [attributes[key] for key in _ARGUMENT_ATTRIBUTES if key in attributes]
+        argument = given[0] if given else None
+        body = (match.group("body") or "").strip()
+        if argument is None:
+            argument = body
+        elif body:
+            return []  # arguments and something inside, such as an invented <result>: imitation
+        try:
+            arguments = json.loads(argument.strip())
+        except ValueError:
+            return []
+        if not re.fullmatch(r"[A-Za-z_][\w.-]{0,63}", name) or not isinstance(arguments, dict):
+            return []
+        calls.append((name, json.dumps(arguments, ensure_ascii=False)))
+    return calls
 
 
 def _could_become_tag(text: str, tags: frozenset[str]) -> bool:
