@@ -18,7 +18,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from ....messages import canonical_arguments
+from ....messages import ChatResult, ToolCall, canonical_arguments
 from .framework import (
     _CHINESE,
     STATE_HINT,
@@ -1110,8 +1110,9 @@ def day3_loop_exits(check: _Check, run_loop: Callable[..., Any]) -> None:
                 expected=f"{wanted}，最多调用模型 {steps} 次",
                 got=f"{reason}，调用了 {len(client.requests)} 次",
                 hint=(
-                    "三种出口：没有工具调用且有内容 → final；步数用完 →"
-                    " max_steps；模型调用抛异常或空回复 → error。"
+                    "出口：没有工具调用且有内容 → final；步数用完 →"
+                    " max_steps；模型调用抛异常或空回复 → error；finish_reason 是 length /"
+                    " content_filter → 同名的出口。"
                 ),
             )
         if wanted == "final" and not any(
@@ -1191,6 +1192,53 @@ def day3_loop_exits(check: _Check, run_loop: Callable[..., Any]) -> None:
         registry.dispatch("calculator", '{"expression": "6 * 7"}').to_dict(),
     )
     check.ok(case, "异常的说明回填给了模型，后面的调用照常执行")
+
+    for case, unfinished, wanted in (
+        (
+            "回复写到一半被截断（finish_reason='length'）→ length，半句话不是答案",
+            ChatResult(content="17 × 9 = 1", finish_reason="length"),
+            "length",
+        ),
+        (
+            "工具调用的参数写到一半被截断（finish_reason='length'）→ length，一个工具也不执行",
+            ChatResult(
+                content=None,
+                tool_calls=[
+                    ToolCall(id="call_cut", name="calculator", arguments='{"expression": "17 *')
+                ],
+                finish_reason="length",
+            ),
+            "length",
+        ),
+        (
+            "回复被内容过滤拦下（finish_reason='content_filter'）→ content_filter",
+            ChatResult(content="关于这个问题，", finish_reason="content_filter"),
+            "content_filter",
+        ),
+    ):
+        reason, messages, client = outcome(
+            case, [unfinished, reply("17 × 9 = 153。")], "17 乘以 9 等于多少？", 5
+        )
+        expect(
+            case,
+            reason,
+            messages,
+            client,
+            wanted,
+            1,
+            '先看 reply.finish_reason：是 "length"（写到上限被截断）或 "content_filter"（被服务商'
+            "拦下）时，回复没有写完，文字不是答案，工具调用的参数也不完整："
+            "返回这个值作为 stop_reason，不要当成 final，也不要执行里面的调用"
+            "（和课程包 Agent 的做法一样）。",
+        )
+        if any(m.get("role") == "tool" for m in messages if isinstance(m, dict)):
+            raise check.fail(
+                case,
+                expected="没有 tool 消息：截断的工具调用一个都不执行",
+                got=_short(messages, 300),
+                hint="finish_reason 是 length 时，先返回，再也不要 dispatch 这次回复里的调用。",
+            )
+        check.ok(case)
 
     check.done()
 

@@ -18,6 +18,8 @@ def _step(client, registry, messages, left):
         reply = client.complete(messages, tools=registry.schemas())
     except Exception:  # noqa: BLE001
         return "error", messages
+    if reply.finish_reason in {"length", "content_filter"}:
+        return reply.finish_reason, messages
     if not reply.tool_calls:
         if (reply.content or "").strip() == "":
             return "error", messages

@@ -21,6 +21,10 @@ def run_loop(client, registry, user_message, max_steps=5):
         except Exception as exc:  # noqa: BLE001
             print(f"模型调用失败：{exc}")
             return "error", history
+        if answer.finish_reason == "length":
+            return "length", history
+        if answer.finish_reason == "content_filter":
+            return "content_filter", history
         history.append(answer.to_message())
         if answer.tool_calls:
             history.extend({"role": "tool", "tool_call_id": c.id, "content": _run_tool(registry, c)}
