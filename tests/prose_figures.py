@@ -560,6 +560,8 @@ SYNONYMS = {  # a word the course does not use → the one it uses for the same 
     "异常保护": "捕获异常",
     "正常退出": "正常结束",
     "三种退出": "三个出口",
+    "用户确认": "发起人确认",  # the person who asked confirms an L2 call (Day 5)
+    "用户已确认": "发起人已确认",
 }
 DISCLAIMER = re.compile(r"规则引擎[，,、：:]?\s*(?:\*\*)?\s*不是\s*(?:LLM|大(?:语言)?模型)")
 

@@ -313,7 +313,7 @@ def test_day5_cards_as_a_learner_clicks_them(lab):
             assert _rows(database, "SELECT id FROM bookings WHERE room_id = 'room_301'") == []
             card.get_by_role("button", name="批准").click()
             output = _cell(page, first).locator(".ha-confirmation-output")
-            expect(output).to_contain_text("用户已确认，决定人 张明（行政助理）")
+            expect(output).to_contain_text("发起人已确认，决定人 张明（行政助理）")
             expect(output).to_contain_text("结束：模型给出了最终回答")
             expect(_cell(page, first)).to_contain_text("运行已结束")
             assert "stop_reason" not in page.evaluate(
@@ -384,7 +384,7 @@ def test_day5_cards_as_a_learner_clicks_them(lab):
             card.get_by_role("button", name="批准").click()
             expect(
                 _cell(page, cells["reject-card"]).locator(".ha-confirmation-output")
-            ).to_contain_text("用户已确认")
+            ).to_contain_text("发起人已确认")
             _run(page, [cells["click-reject"], cells["after-reject"]])
             expect(_cell(page, cells["after-reject"])).to_contain_text("你这次点了批准")
             _no_traceback(

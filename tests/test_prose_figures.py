@@ -329,14 +329,14 @@ def test_a_section_title_that_does_not_exist_is_caught(tmp_path):
         assert [w.claim for w in wrong_section_titles(exercise)] == wrong
 
 
-DAYS_1_TO_6 = [
+DAYS_1_TO_7 = [
     path
     for folder in ("notebooks", "solutions", "exercises")
-    for path in sorted((ROOT / folder).glob("day[1-6]_*.ipynb"))
+    for path in sorted((ROOT / folder).glob("day[1-7]_*.ipynb"))
 ]
 
 
-@pytest.mark.parametrize("path", DAYS_1_TO_6, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", DAYS_1_TO_7, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_one_word_for_one_thing(path):
     wrong = other_words(load(path))
     assert not wrong, "\n".join(str(w) for w in wrong)
@@ -356,6 +356,13 @@ def test_a_second_word_for_the_same_thing_is_caught_in_prose_and_in_code_comment
         (2, "打码"),
     ]
     assert other_words({"cells": [markdown("手机号在结果里已经脱敏。")]}) == []
+
+
+def test_the_user_who_asked_is_called_the_requester():
+    notebook = {"cells": [markdown("每个决定——放行、等待确认、用户确认、审批通过——都记下来。")]}
+    found = [(w.claim, w.shown) for w in other_words(notebook)]
+    assert found == [("用户确认", "课程叫它“发起人确认”")]
+    assert other_words({"cells": [markdown("放行、等待确认、发起人确认、审批通过。")]}) == []
 
 
 @pytest.mark.parametrize(

@@ -192,7 +192,7 @@ def test_the_table_says_decisions_and_statuses_in_chinese(tmp_path):
         assert english not in text, (english, text)
     assert (
         "等待确认" in text
-        and "用户已确认" in text
+        and "发起人已确认" in text
         and "失败" in text
         and "needs_confirmation\n" not in text
     )

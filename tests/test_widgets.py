@@ -102,7 +102,7 @@ def test_panel_resumes_when_every_card_is_decided_shows_the_next_pause_and_ends_
     out = capsys.readouterr().out
     assert (
         out.count("全部决定，继续运行") == 2
-        and "用户已确认，决定人 张明（助理）" in out
+        and "发起人已确认，决定人 张明（助理）" in out
         and "结束：模型给出了最终回答" in out
     )
     assert "stop_reason" not in out and "决定人 u" not in out

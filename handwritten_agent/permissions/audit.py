@@ -54,7 +54,7 @@ GRANTED = ("allowed", "confirmed", "approved")
 DECISIONS_ZH: dict[str, str] = {
     "allowed": "放行",
     "asked": "等待确认",
-    "confirmed": "用户已确认",
+    "confirmed": "发起人已确认",
     "approved": "审批通过",
     "rejected": "已拒绝",
     "denied": "拒绝调用",

@@ -510,7 +510,7 @@ class PolicyGate:
             level,
             request=request,
             decided_by=decider,
-            reason=decision.reason or ("审批通过" if level == Level.L3 else "用户已确认"),
+            reason=decision.reason or ("审批通过" if level == Level.L3 else "发起人已确认"),
             targets=verdict.targets,
         )
         return None

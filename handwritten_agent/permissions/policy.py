@@ -311,7 +311,7 @@ class Policy:
                 "ask",
                 "asked",
                 effective,
-                "；".join(reasons) or "L2 操作，需要用户确认",
+                "；".join(reasons) or "L2 操作，需要发起人确认",
                 None,
                 targets,
             )

@@ -217,7 +217,7 @@ def pause_resume() -> str:
         anchor="start",
         color=MUTED,
     )
-    message(690, gx, ax, "通过：审计日志先写“用户已确认”", PAUSE, dash="7 4")
+    message(690, gx, ax, "通过：审计日志先写“发起人已确认”", PAUSE, dash="7 4")
     message(730, ax, tx, "执行一次", TOOL)
     message(764, tx, ax, '{"success": true, "data": {"booking_id": …}}', TOOL, dash="7 4")
     message(806, ax, mx, "回填结果，再请求", CODE)
