@@ -429,3 +429,34 @@ def test_day_4_prose_is_read_against_the_count_its_code_prints(words, caught):
     assert "就一再重写摘要" in text
     prose["source"] = text.replace("就一再重写摘要", words)
     assert bool(wrong_shares(day4)) == caught
+
+
+FINAL_CHECK_TITLE = "今天的结果（断言）"
+APPENDIX_FINAL_CHECK_TITLE = "本附录的结果（断言）"
+
+
+def last_section_title(notebook: dict) -> str | None:
+    """The title of a notebook's last ``## `` section, without its number, leaving out the
+    optional ones after the final check (``## 附：…`` recordings, ``## 结语…``)."""
+    titles = [
+        re.sub(r"^\d+(?:\.\d+)*\.?\s*", "", line[3:].strip())
+        for cell in notebook["cells"]
+        if cell["cell_type"] == "markdown"
+        for line in "".join(cell["source"]).splitlines()
+        if line.startswith("## ")
+    ]
+    titles = [t for t in titles if not t.startswith(("附：", "结语"))]
+    return titles[-1] if titles else None
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "notebooks").glob("*.ipynb")), ids=lambda p: p.name)
+def test_every_day_ends_with_the_same_final_check_title(path):
+    wanted = APPENDIX_FINAL_CHECK_TITLE if path.name.startswith("appendix") else FINAL_CHECK_TITLE
+    assert last_section_title(load(path)) == wanted
+
+
+def test_another_final_check_title_is_caught():
+    notebook = {"cells": [markdown("## 13. 练习"), markdown("## 14. 今天的成果（自动检查）")]}
+    assert last_section_title(notebook) == "今天的成果（自动检查）"
+    notebook["cells"].append(markdown("## 附：课程本地模型的一次录制"))
+    assert last_section_title(notebook) == "今天的成果（自动检查）"
