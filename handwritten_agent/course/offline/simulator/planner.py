@@ -576,12 +576,54 @@ def find_intents(
             key = (intent.tool.name, _canonical(outcome.arguments[0]))
         seen.append(key)
         result.append(intent)
+    result = _with_fuller_rival(user_text, result, tools, now)
     return (
         _with_implied_calculation(
             user_text, _with_lookup(user_text, result, tools, now), tools, now
         ),
         unmatched,
     )
+
+
+def _with_fuller_rival(
+    user_text: str, intents: list[Intent], tools: list[ToolProfile], now: datetime
+) -> list[Intent]:
+    """One order that changes something, and one other tool of the same action that takes all of
+    what it says: the tool whose every required value the request gives, when the chosen one lacks
+    some ("我想预约保洁服务，我的预约ID是…，客户ID是…" to a tool that books a new visit by its
+    date and one that registers a booking by its id and the customer's), or that takes the chosen
+    one's values and more ("…团体婚礼，预计60分钟，地点…" to a tool that registers without a
+    duration and one that books with it). Two such tools: the choice stays (and is asked about)."""
+    if len(intents) != 1 or intents[0].tool.reads:
+        return intents
+    first = intents[0]
+    chosen = _fill(user_text, intents, first, now, has_previous=False)
+    if chosen.needs_previous or chosen.unmet or len(chosen.arguments) != 1:
+        return intents
+    mine = {json.dumps(v, ensure_ascii=False) for v in chosen.arguments[0].values()}
+    fuller = []
+    for tool in tools:
+        if tool.name == first.tool.name or tool.reads or tool.action != first.tool.action:
+            continue
+        if best_tool(scoring_text(first.text), [tool]) is None:
+            continue
+        intent = Intent(first.segments, tool, first.score)
+        outcome = _fill(user_text, [intent], intent, now, has_previous=False)
+        if outcome.missing or outcome.needs_previous or outcome.unmet:
+            continue
+        if len(outcome.arguments) != 1 or any(
+            classify(p) == "text" for p in params_of(tool.spec) if p.name in outcome.arguments[0]
+        ):
+            continue  # free text takes any words: it shows nothing the request meant for it
+        theirs = {json.dumps(v, ensure_ascii=False) for v in outcome.arguments[0].values()}
+        if len(theirs) < len(outcome.arguments[0]):
+            continue  # one value said once fills one parameter
+        # more of what was said than the chosen tool takes (what the chosen one lacks among it),
+        # unless the request says the chosen one's own verb and the chosen one lacks nothing
+        own_verb = first.tool.description[:2] in user_text
+        if mine < theirs and (chosen.missing or not own_verb):
+            fuller.append(intent)
+    return fuller if len(fuller) == 1 else intents
 
 
 def _provides(user_text: str, segments: list[Segment], tool: ToolProfile, now: datetime) -> bool:

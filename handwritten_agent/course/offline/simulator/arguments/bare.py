@@ -312,5 +312,40 @@ def full_name(text: str) -> tuple[str, str, Span] | None:
     return (name[len(family) :], family, span) if family else None
 
 
+# --- a maker and its model for a make parameter and a model parameter ----------------------------
+
+_MAKER = re.compile(r"\b(?:make|brand|manufacturer|maker)\b|品牌|厂商|厂家|牌子", re.I)
+_MODEL = re.compile(r"\bmodel\b|型号|车型|机型", re.I)
+_MAKE_AND_MODEL = re.compile(
+    rf"(?:(?<=[{CJK_RANGE}\s])|^)([A-Z][A-Za-z]+)[ \-]([A-Z0-9][A-Za-z0-9\-]*"
+    rf"(?: [A-Z0-9][A-Za-z0-9\-]*)?)(?=[{CJK_RANGE}\s，,。；;.!?]|$)"
+)
+
+
+def maker_pair(params: list[Param]) -> tuple[Param, Param] | None:
+    """The (make, model) parameters of a tool that asks for a product in two parts ("Make of the
+    vehicle", "Model of the vehicle"; 品牌, 型号)."""
+
+    def said(param: Param) -> str:
+        return " ".join([*split_words(param.name), param.description or ""])
+
+    makers = [p for p in params if _MAKER.search(said(p)) and not _MODEL.search(said(p))]
+    models = [p for p in params if _MODEL.search(said(p)) and p not in makers]
+    return (makers[0], models[0]) if len(makers) == 1 and len(models) == 1 else None
+
+
+def make_and_model(text: str) -> tuple[str, str, Span] | None:
+    """(make, model, span) of the one product named in capitalised words ("一辆Toyota Corolla",
+    "a Dell XPS 13"): its first word is the maker; None when no such name, or several."""
+    found = [
+        m
+        for m in _MAKE_AND_MODEL.finditer(text)
+        if m.group(1) not in _NOT_A_NAME_START and m.group(1) not in {"The", "A", "An", "My"}
+    ]
+    if len(found) != 1:
+        return None
+    return found[0].group(1), found[0].group(2), found[0].span()
+
+
 def split_words(name: str) -> list[str]:
     return [w.lower() for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name) if w]

@@ -216,7 +216,7 @@ def find_cities(text: str, english: bool, *, every: bool = False) -> list[tuple[
 
 # Measure words that follow a count and precede the thing counted ("5 把椅子", "3 个键盘", "两台显示
 # 器").
-CLASSIFIERS = "个台把张件份支本套箱盒瓶副双只条块部辆桶包卷袋罐组批根枚顶盏扇间"
+CLASSIFIERS = "个台把张件份支本套箱盒瓶副双只条块部辆桶包卷袋罐组批根枚顶盏扇间门项"
 # Units that measure a thing rather than count it ("27 寸显示器", "500 毫升烧杯", "3 人份套餐"): a
 # number before one is part of the thing's name (its size, volume, weight …), never its count.
 MEASURE_UNITS = (

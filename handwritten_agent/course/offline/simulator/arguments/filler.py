@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from .. import people
-from ..actions import ordered_verb, reading_verb, request_actions
+from ..actions import READ, ordered_verb, reading_verb, request_actions
 from ..concepts import concepts_of, enum_family
 from ..dates import (
     ambiguous_times,
@@ -38,6 +38,7 @@ from ..text import (
     split_identifier,
     tokens,
 )
+from ..vocabulary import expand
 from . import bare, fields
 from .carry import NONE_FIT, value_from_results
 from .entities import (
@@ -98,6 +99,12 @@ def blank(text: str, spans: list[Span]) -> str:
 
 # the kinds of parameter a value set in place of a field's may fill ("负责人改为陈晨")
 _SET_KINDS = ("person", "literal", "unknown")
+
+
+# "一门", "一个新的": an article and "new" after the order's verb, no part of a name
+_ARTICLE = re.compile(
+    r"^\s*(?:一下|下)?\s*(?:[一这][门个本件位张份项条间家辆只所场节]\s*)?(?:新的?)?\s*"
+)
 
 
 class _Filler:
@@ -616,6 +623,8 @@ class _Filler:
         found = free_text(rest) or free_text(self.ctx.segment) or None
         if found and SEARCH_WORDS.search(param.words):
             found = self.without_action(found)
+        elif found and not CONTENT_WORDS.search(param.words):
+            found = self.named_after_verb(found)
         if found and SEARCH_WORDS.search(param.words):
             found = without_own_words(found, self.own_words())
         if found and SAME_AS_BEFORE.search(found):
@@ -645,6 +654,26 @@ class _Filler:
             return None
         rest = re.sub(r"^\s*(?:一下|下)?\s*", "", found[len(verb) :])
         return rest or found
+
+    def named_after_verb(self, found: str) -> str | None:
+        """A name or a title without the order's own verb, its article and the tool's own noun:
+        "添加一门课程Data Science Basics" → Data Science Basics for a tool that adds courses; the
+        verb is never part of the thing's name, and nothing left is no name at all."""
+        words = split_identifier(str(self.spec.get("name", "")))
+        description = str(self.spec.get("description", "") or "")
+        verbs = [ordered_verb(self.ctx.segment), description[:2]]
+        verbs.append(VERBS.get(words[0], ("",))[0] if words else "")
+        verb = next((v for v in verbs if v and found.startswith(v)), None)
+        if not verb or reading_verb(verb) or not request_actions(verb) - {READ}:
+            return found
+        rest = _ARTICLE.sub("", found[len(verb) :])
+        own = self.own_words() | frozenset(expand(" ".join(words)).split())
+        lead = re.match(r"[\u4e00-\u9fff]{1,4}", rest)
+        noun = lead and (lead.group(0) in description or lead.group(0)[:2] in own)
+        if noun and rest[lead.end() :].strip():
+            rest = rest[lead.end() :]
+        rest = rest.strip(" ：:，,")
+        return rest if len(rest) >= 2 else None
 
     def said_before(self, param: Param) -> str | None:
         """ "内容和上次一样": this parameter's text in the tool's last call of the conversation, or
@@ -807,9 +836,20 @@ class _Filler:
             # alone)
             if literal:
                 literal += [h for h in find_people(self.segment) if h[0] not in dict(literal)]
+            # "剪毛服务" for a service whose examples name 剪毛: 毛服务 is no person
+            words = [e for p in self.params if p is not param for e in examples_of(p) if len(e) > 1]
+
+            def people_in(text: str) -> list[tuple[str, Span]]:
+                spans = [m.span() for w in words for m in re.finditer(re.escape(w), text)]
+                return [
+                    hit
+                    for hit in find_people(text)
+                    if not any(a < hit[1][1] and hit[1][0] < b for a, b in spans)
+                ]
+
             found = self.take(
                 [coordinated(literal, self.segment)]
-                + [coordinated(find_people(s), s) for s in self.sources[:2] + self.sources[3:]]
+                + [coordinated(people_in(s), s) for s in self.sources[:2] + self.sources[3:]]
             ) or self.take([bare.people(s) for s in self.sources[1:3]])
         else:
             found = self.take(
@@ -883,8 +923,16 @@ class _Filler:
         return {n: v for n, v in found.items() if not re.search(r"\d", v)}
 
     def name_parts(self) -> None:
-        """A whole name into a given-name and a family-name parameter (``bare.name_pair``)."""
-        pair = bare.name_pair([p for p in self.params if p.name not in self.values])
+        """A whole name into a given-name and a family-name parameter (``bare.name_pair``), and a
+        product's name into a make and a model parameter (``bare.maker_pair``)."""
+        open_params = [p for p in self.params if p.name not in self.values]
+        made = bare.maker_pair(open_params)
+        product = made and bare.make_and_model(self.segment)
+        if made and product:
+            # "注册一辆Toyota Corolla": the maker, then its model
+            self.values[made[0].name], self.values[made[1].name] = product[0], product[1]
+            self.used_spans.append(product[2])
+        pair = bare.name_pair(open_params)
         if pair is None:
             return
         here = bare.full_name(self.segment)  # spans are of the segment; the context lends none
@@ -947,6 +995,15 @@ class _Filler:
                 self.values.setdefault(name, value)
                 if source is self.segment:
                     self.used_spans.append(span)
+        # "地点是在公园": a place its label says, though no city ("在" only says where)
+        places = [p for p in self.of_kind("city") if p.name not in self.values and not p.enum]
+        for source in (self.segment, self.context):
+            for name, (value, span, _) in bare.by_label(places, source, self.params).items():
+                place = re.sub(r"^(?:在|于)", "", value)
+                if len(place) >= 2 and not re.search(r"[A-Za-z0-9]", place):
+                    self.values.setdefault(name, place)
+                    if source is self.segment:
+                        self.used_spans.append(span)
         params = [p for p in self.of_kind("unknown") if p.type == "string"]
         params += [p for p in self.of_kind("thing") if p.name not in self.quoted]
         if not params:
@@ -971,7 +1028,9 @@ class _Filler:
         self.label_said = {p.name for p in params if p.name in self.values}
         rest = [p for p in params if p.name not in self.values]
         ids = [p for p in rest if bare.is_id(p)]
-        codes = bare.codes(self.segment, self.used_spans)
+        # a code another parameter took by its noun ("病人ID是P0042") is no value of this one
+        held = {str(v) for v in self.values.values()}
+        codes = [c for c in bare.codes(self.segment, self.used_spans) if c[0] not in held]
         others = [c for c in re.split(r"[，,。；;]", self.context) if c and c not in self.segment]
         if not codes and others == self.free_clauses():
             # "我的客户ID是12345，…，我正在登记客户": the id in another clause, one that orders

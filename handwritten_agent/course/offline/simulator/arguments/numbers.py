@@ -52,6 +52,8 @@ UNIT_ALIASES: dict[str, tuple[str, ...]] = {
     "月": ("个月", "月", "months", "month"),
     "元": ("元", "块", "块钱"),
     "积分": ("积分", "分", "points"),
+    "学分": ("学分", "分", "credits"),
+    "credit": ("学分", "分", "credits", "credit"),
     "point": ("积分", "points"),
     "limit": ("条", "个", "items"),
     "数量": tuple(CLASSIFIERS),
