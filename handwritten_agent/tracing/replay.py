@@ -100,9 +100,9 @@ class ReplayResult:
     def describe(self) -> str:
         same = "也是" if self.result.stop_reason == self.recorded.stop_reason else "是"
         head = (
-            f"重放了 {self.model_calls} 次模型调用（没有联系任何模型），以"
-            f" {self.result.stop_reason} 结束，"
-            f"记录里{same} {self.recorded.stop_reason}。"
+            f"重放了 {self.model_calls} 次模型调用（没有联系任何模型），结束："
+            f"{ending_line(self.result.stop_reason)}，"
+            f"记录里{same}：{ending_line(self.recorded.stop_reason)}。"
         )
         if self.identical:
             return (

@@ -262,8 +262,8 @@ def check_max_steps(lab: Lab) -> tuple[bool, str]:
     return (
         True,
         (
-            f"模型每一步都要同一个调用：第 {steps} 步停在 max_steps（工具只真正执行了 {executed} "
-            "次，其余由重复调用护栏回答）"
+            f"模型每一步都要同一个调用：第 {steps} 步停在最大步数（max_steps），工具只真正执行了"
+            f" {executed} 次，其余由重复调用护栏回答"
         ),
     )
 
