@@ -96,7 +96,7 @@ def office(tmp_path):
     store = service.app.state.store
     tokens = {
         name: store.add_user(name, role)[1]
-        for name, role in (("张明", "行政助理"), ("王强", "行政助理"), ("李丽", "行政主管"))
+        for name, role in (("张明", "行政助理"), ("王强", "普通员工"), ("李丽", "行政主管"))
     }
     clients = {name: service.client(token) for name, token in tokens.items()}
     yield service, clients, tokens
