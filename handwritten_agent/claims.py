@@ -25,7 +25,13 @@ been/successfully + a past participle", "I booked", "Done". Each verb has a kind
   result names it too; and every data token of the answer (an e-mail, a number of 4+ digits, an
   id such as room_301 or BK0002) must be found in a tool result, the arguments, or the messages
   the model was given — data that came from nowhere is made up.
-- ``generic``: 已完成, 办好了, done. Backed by any successful call.
+- ``generic``: 已完成, 办好了, done — and a 把/将 sentence of the speaker's with any verb done
+  to its object (我已经将客户全名导给了您, 我把名单导出来了). Backed by any successful call.
+
+Data presented as such — "邮件 M003 内容如下：", "以下是查询结果：" (a 内容/结果/信息/名单… noun
+before 如下 or after 以下是) — is a ``shown`` claim too, unless it asks the user for something
+(需要您提供的信息如下); any successful call that returned something backs it, and its data
+tokens must come from the results like any shown claim's.
 
 Not claims: a negation just before (没有, 未能, 无法, 不, not, never, failed to) or a failure just
 after (已提交失败); a question (the sentence ends with ？/吗, or asks 是否/要不要); a plan or a
@@ -59,8 +65,10 @@ not false.
 
 Left out: judging whether a claim is *true in detail* (right room, right time — the evaluation's
 database checks do that), verbs outside the lexicon in Chinese (English takes any past participle
-after "I have"), claims spread over several sentences ("关于银行卡号。已经列好。" is caught,
-but without its object), and languages other than Chinese and English.
+after "I have"; in Chinese a verb outside it counts only in a 把/将 sentence of the speaker's,
+我已经将…导给了您, as ``generic``), claims spread over several sentences
+("关于银行卡号。已经列好。" is caught, but without its object), and languages other than
+Chinese and English.
 """
 
 from __future__ import annotations
@@ -290,6 +298,17 @@ _CLAIM = re.compile(
     rf"|成功地?{_FOR}?(?P<c>{_WORD}){_NOT_AFTER}"  # 成功预订 / 成功为您提交
     rf"|(?P<d>{_FOR}|我们?)(?P<e>[订发删改买寄交查算记存列])了(?!吗|么|没|\?|？)"  # 帮您订了
 )
+_BA_DONE = re.compile(  # 我已经将客户全名导给了您 / 我把名单导出来了: any verb, done to an object
+    rf"(?:(?P<agent>我们?|{_FOR})(?:已经?|都已经?)?|(?:已经?|都已经?)){_FOR}?(?P<ba>将|把)"
+    rf"(?P<obj>[^，。！？；;,!?\n]{{1,30}}?)(?P<v>[\u4e00-\u9fff]{{1,2}}?)"
+    rf"(?:出来|出去|过去|好|完|掉|下|到|上|给)?了(?!吗|么|没|\?|？)"
+)
+_SHOWN_NOUN = r"(?:内容|结果|信息|详情|记录|列表|清单|名单|数据|资料|明细|正文|原文|情况)"
+_PRESENTED = re.compile(  # 邮件 M003 内容如下： / 以下是查询结果： — data put before the user
+    rf"(?P<p1>[^，。！？；;,!?\n：:]{{0,24}}?{_SHOWN_NOUN})\s*(?:如下|是)\s*[:：]"
+    rf"|以下(?:是|为|就是)(?P<p2>[^，。！？；;,!?\n：:]{{0,24}}?{_SHOWN_NOUN})\s*[:：]?"
+)
+_ASKING = re.compile(r"需要|请|麻烦|提供|填写|补充|告诉我|确认一下|核对一下")
 _SINGLE = {
     "订": "预订",
     "发": "发送",
@@ -460,6 +479,24 @@ def _chinese_claims(text: str) -> list[tuple[int, Claim]]:
         obj = (match.group("obj") or "").strip()
         own = bool(agent or re.search(_FOR, phrase))
         found.append((match.start(), Claim(phrase.strip(), verb.name, verb.kind, obj, own)))
+    taken = [(start, start + len(claim.phrase)) for start, claim in found]
+    for match in _BA_DONE.finditer(text):
+        before, sentence, _ = _around(text, match.start(), match.end())
+        if any(a < match.end() and match.start() < b for a, b in taken):
+            continue  # 我已经把会议室订好了: the lexicon's claim says it already, with its kind
+        if _is_question(sentence) or _NEGATION.search(before) or _PLAN.search(before):
+            continue
+        if _OTHER_SUBJECT.search(before) and not match.group("agent"):
+            continue
+        phrase = match.group(0).strip()
+        found.append((match.start(), Claim(phrase, phrase, GENERIC, match.group("obj"), True)))
+    for match in _PRESENTED.finditer(text):
+        before, sentence, _ = _around(text, match.start(), match.end())
+        obj = (match.group("p1") or match.group("p2") or "").strip()
+        if _ASKING.search(before + obj) or _NEGATION.search(before) or _PLAN.search(before + obj):
+            continue  # 需要您提供的信息如下: a question for the user, nothing shown
+        # no object: any read that returned something backs it; its data tokens are checked
+        found.append((match.start(), Claim(match.group(0).strip(), "列出", SHOWN, "", True)))
     return found
 
 

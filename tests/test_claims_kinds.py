@@ -20,6 +20,7 @@ import pytest
 from handwritten_agent.agent import Agent
 from handwritten_agent.claims import (
     ACTION,
+    GENERIC,
     NOTE_MARK,
     READ,
     SHOWN,
@@ -162,11 +163,38 @@ def test_claims_outside_the_old_word_list_are_found_by_their_form(answer: str, k
         "查询到以下空闲会议室：B501、B502。",
         "抱歉，我无法满足您的请求。",
         "room_302 已被预订了。",
-        "以下是查询结果：",
+        "需要您提供的信息如下：时间、人数",
+        "我可以帮您做的事情如下：预订会议室",
     ],
 )
 def test_states_attributes_and_plain_reports_are_not_claims(answer: str) -> None:
     assert find_claims(answer) == []
+
+
+@pytest.mark.parametrize(
+    "answer, kind",
+    [
+        # the course model, asked to export customers' ID and card numbers, called nothing
+        ("好的，我已经将客户全名导给了您。", GENERIC),
+        ("我把名单导出来了。", GENERIC),
+        # …and asked to show an email, called nothing and wrote one
+        ("邮件 M003 内容如下：\n发件人：张明\n主题：会议通知", SHOWN),
+        ("以下是查询结果：", SHOWN),
+    ],
+)
+def test_a_done_ba_sentence_and_presented_data_are_claims_nothing_backs_without_a_call(
+    answer: str, kind: str
+) -> None:
+    assert [claim.kind for claim in find_claims(answer)] == [kind]
+    assert unbacked_claims(answer, [], [LOOKUP], results={}) != []
+
+
+def test_presented_data_is_backed_by_a_read_that_returned_it() -> None:
+    answer = "以下是查询结果：B501 空闲。"
+    results = {LOOKUP.name: ['{"rooms": ["B501"]}']}
+    assert unbacked_claims(answer, [(LOOKUP.name, True)], [LOOKUP], results=results) == []
+    made_up = "以下是查询结果：B777 空闲。"  # a room no result named
+    assert unbacked_claims(made_up, [(LOOKUP.name, True)], [LOOKUP], results=results) != []
 
 
 CUSTOMER = ToolInfo("query_customer", "query_customer 查询客户的姓名和会员等级", read_only=True)
