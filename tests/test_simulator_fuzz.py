@@ -57,6 +57,11 @@ HELDOUT_5 = _load("heldout_toolsets_5.json")
 # the kinds of its remaining questions were fixed (tests/test_simulator_heldout7_kinds.py), scored
 # once before anyone read it; the README gives that first score beside the one after.
 HELDOUT_6 = _load("heldout_toolsets_6.json")
+# A seventh batch (seed 23000, four domains), made after the fixes the sixth one showed and before
+# the kinds of its questions and the sixth one's were fixed
+# (tests/test_simulator_heldout8_kinds.py), scored once before anyone read it; the README gives
+# that first score beside the one after.
+HELDOUT_7 = _load("heldout_toolsets_7.json")
 
 
 def score_paraphrase(item: dict[str, Any]) -> tuple[str, list[str]]:
@@ -192,6 +197,11 @@ def scored() -> dict[str, list[tuple[str, str, list[str]]]]:
         for toolset in HELDOUT_6["sets"]
         for item in toolset["requests"]
     ]
+    heldout_7 = [
+        (item["request"], *score_invented(toolset, item))
+        for toolset in HELDOUT_7["sets"]
+        for item in toolset["requests"]
+    ]
     return {
         "paraphrases": paraphrased,
         "invented": invented,
@@ -202,6 +212,7 @@ def scored() -> dict[str, list[tuple[str, str, list[str]]]]:
         "heldout_4": heldout_4,
         "heldout_5": heldout_5,
         "heldout_6": heldout_6,
+        "heldout_7": heldout_7,
     }
 
 
@@ -268,6 +279,11 @@ def test_the_sets_are_large_and_were_made_by_a_model_with_seeds():
     assert not {s["domain"] for s in HELDOUT_6["sets"]} & seen
     assert {s["language"] for s in HELDOUT_6["sets"]} >= {"中文", "English"}
     assert all(isinstance(item["seed"], int) for s in HELDOUT_6["sets"] for item in s["requests"])
+    seen |= {s["domain"] for s in HELDOUT_6["sets"]}
+    assert HELDOUT_7["temperature"] > 0 and len(HELDOUT_7["sets"]) >= 3
+    assert not {s["domain"] for s in HELDOUT_7["sets"]} & seen
+    assert {s["language"] for s in HELDOUT_7["sets"]} >= {"中文", "English"}
+    assert all(isinstance(item["seed"], int) for s in HELDOUT_7["sets"] for item in s["requests"])
 
 
 # Violations found and not yet fixed, each with what goes wrong. The list may only shrink: a new
@@ -288,6 +304,7 @@ KNOWN_VIOLATIONS: dict[str, str] = {}
         "heldout_4",
         "heldout_5",
         "heldout_6",
+        "heldout_7",
     ],
 )
 def test_no_wrong_side_effect_and_no_false_claim(kind):
@@ -323,6 +340,7 @@ def test_the_readme_states_the_measured_figures():
         ("heldout_4", "第四批留出的工具集"),
         ("heldout_5", "第五批留出的工具集"),
         ("heldout_6", "第六批留出的工具集"),
+        ("heldout_7", "第七批留出的工具集"),
     ):
         f = figures(scored()[kind])
         rate = round(100 * f["handled"] / f["total"])
