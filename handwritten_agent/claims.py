@@ -26,7 +26,9 @@ been/successfully + a past participle", "I booked", "Done". Each verb has a kind
   id such as room_301 or BK0002) must be found in a tool result, the arguments, or the messages
   the model was given — data that came from nowhere is made up.
 - ``generic``: 已完成, 办好了, done — and a 把/将 sentence of the speaker's with any verb done
-  to its object (我已经将客户全名导给了您, 我把名单导出来了). Backed by any successful call.
+  to its object (我已经把结果告诉你了). Backed by any successful call. When the characters
+  before its 了 begin a word of the lexicon (我已经将客户全名导给了您: 导 → 导出), the claim
+  takes that verb's kind instead.
 
 Data presented as such — "邮件 M003 内容如下：", "以下是查询结果：" (a 内容/结果/信息/名单… noun
 before 如下 or after 以下是) — is a ``shown`` claim too, unless it asks the user for something
@@ -489,7 +491,11 @@ def _chinese_claims(text: str) -> list[tuple[int, Claim]]:
         if _OTHER_SUBJECT.search(before) and not match.group("agent"):
             continue
         phrase = match.group(0).strip()
-        found.append((match.start(), Claim(phrase, phrase, GENERIC, match.group("obj"), True)))
+        verb = _ba_verb(match.group("obj") + match.group("v"))
+        if verb is None:
+            found.append((match.start(), Claim(phrase, phrase, GENERIC, match.group("obj"), True)))
+        else:
+            found.append((match.start(), Claim(phrase, verb.name, verb.kind, "", True)))
     for match in _PRESENTED.finditer(text):
         before, sentence, _ = _around(text, match.start(), match.end())
         obj = (match.group("p1") or match.group("p2") or "").strip()
@@ -498,6 +504,17 @@ def _chinese_claims(text: str) -> list[tuple[int, Claim]]:
         # no object: any read that returned something backs it; its data tokens are checked
         found.append((match.start(), Claim(match.group(0).strip(), "列出", SHOWN, "", True)))
     return found
+
+
+def _ba_verb(words: str) -> Verb | None:
+    """The lexicon's verb a 把/将 sentence ends with, by the characters before its 了 and
+    complement: 客户全名导(给了) → 导出, 名单整理(好了) → 整理出; None when no word starts so."""
+    for size in (2, 1):
+        tail = words[-size:]
+        found = next((word for word in _WORDS if word.startswith(tail)), None)
+        if len(words) >= size and found is not None:
+            return _BY_WORD[found]
+    return None
 
 
 def _english_claims(text: str) -> list[tuple[int, Claim]]:
