@@ -661,3 +661,14 @@ def test_the_web_page_is_served_at_the_root_and_loads_nothing_from_elsewhere(ser
         not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page.text)
         and "import(" not in page.text
     )
+
+
+def test_the_page_names_an_icon_the_service_serves(service):
+    """A browser asks for ``/favicon.ico`` on every page load; a 404 there fills the log and the
+    tab shows no icon."""
+    page = httpx.get(f"{service['url']}/").text
+    href = re.search(r'<link rel="icon" href="([^"]+)"', page)
+    assert href, "the page names no icon"
+    icon = httpx.get(f"{service['url']}{href.group(1)}")
+    assert icon.status_code == 200 and icon.headers["content-type"] == "image/svg+xml"
+    assert icon.content.lstrip().startswith(b"<svg") and b"</svg>" in icon.content
