@@ -14,13 +14,17 @@ browser, never a downloaded one). Then, like a learner:
    cell. The cell shows the *same*, decided card (not a new card for a request already answered),
    its status line says the run has ended, the cell that clicks for Run All says the card was
    decided already, the next cell checks the booking without an error, and the database has exactly
-   one booking.
+   one booking. Then, to see a rejection as well, the cell that pauses and the card's cell run again
+   and the new card is rejected: the check looks only at what this decision added, so the booking
+   the approval made raises no AssertionError.
 4. The rejection card: type a reason of one's own and click 拒绝; the reason reaches the model and
    the audit log, no booking is made, the following cells pass. Then the same section again,
    clicking 批准 instead of拒绝: the cells after it still pass and say what happened.
 5. The L3 card for someone without the approver role: 批准 is disabled and the card says who may
-   approve; clicking 交给 李丽（行政主管）审批 shows 李丽's card; her 批准 runs the email once,
-   named in the output.
+   approve; clicking 交给 李丽（行政主管）审批 shows 李丽's card, which offers no 交给 to
+   herself; her 批准 runs the email once, named in the output. Then the same section again, 张明
+   withdrawing the new request with 拒绝: the check looks only at this run's outbox rows, not at
+   the email 李丽 approved.
 
 No cell may end in a traceback anywhere on these paths. Screenshots go to ``tests/artifacts/``.
 
@@ -345,6 +349,33 @@ def test_day5_cards_as_a_learner_clicks_them(lab):
                 len(_rows(database, "SELECT id FROM bookings WHERE room_id = 'room_301'")) == 1
             )  # booked once
 
+            # … then, to see a rejection too: run the cell that pauses and the card's cell again and
+            # reject the new card. The check must look only at what this decision added: the booking
+            # the approval made is still there and must not read as "the gate let it through"
+            pause = max(i for i in cells["code"] if i < first)
+            _run(page, [pause, first])
+            card = _cell(page, first).locator(".ha-confirmation-card")
+            expect(card).to_have_count(1)  # a new run, a new request: a new card
+            expect(card.get_by_role("button", name="拒绝")).to_be_enabled()
+            card.locator("input").fill("先不订了")
+            expect(card.locator("input")).to_have_value("先不订了")
+            card.get_by_role("button", name="拒绝").click()
+            expect(card).to_contain_text("已拒绝：先不订了")
+            expect(_cell(page, first).locator(".ha-confirmation-output")).to_contain_text(
+                "结束：模型给出了最终回答"
+            )
+            _run(page, [cells["click-approve"], cells["after-first-card"]])
+            _no_traceback(page, [pause, first, cells["click-approve"], cells["after-first-card"]])
+            expect(_cell(page, cells["after-first-card"])).to_contain_text(
+                "张明（行政助理）拒绝了 book_meeting_room"
+            )
+            expect(_cell(page, cells["after-first-card"])).to_contain_text(
+                "用户拒绝了此操作：先不订了"
+            )
+            assert (
+                len(_rows(database, "SELECT id FROM bookings WHERE room_id = 'room_301'")) == 1
+            )  # still the one booking the approval made
+
             # 4. the rejection card, with a reason of the learner's own …
             _run(
                 page,
@@ -429,6 +460,11 @@ def test_day5_cards_as_a_learner_clicks_them(lab):
             expect(panel.locator(".ha-confirmation-card")).to_have_count(2)
             boss = panel.locator(".ha-confirmation-card").nth(1)
             expect(boss).to_contain_text("现在操作这张卡片的是 李丽（行政主管）")
+            # 张明's card offered 交给; 李丽's own card does not offer it to herself (a click there
+            # would only add another card for her)
+            expect(card.locator("button", has_text="交给")).to_have_count(1)
+            expect(boss.get_by_role("button", name="批准")).to_be_enabled()
+            expect(boss.locator("button", has_text="交给")).to_have_count(0)
             boss.get_by_role("button", name="批准").click()
             expect(panel.locator(".ha-confirmation-output")).to_contain_text(
                 "审批通过，决定人 李丽（行政主管）"
@@ -443,6 +479,27 @@ def test_day5_cards_as_a_learner_clicks_them(lab):
             assert _rows(database, "SELECT to_address, sent_by FROM email_outbox") == [
                 ("zhangming@example.com", "E001")
             ]
+
+            # … and the section again, 张明 withdrawing the new request with 拒绝: the check looks
+            # only at this run's outbox rows, not at the email 李丽 approved above
+            pause = max(i for i in cells["code"] if i < cells["l3-card"])
+            _run(page, [pause, cells["l3-card"]])
+            card = panel.locator(".ha-confirmation-card")
+            expect(card).to_have_count(1)  # a new run: only 张明's new card
+            expect(card.get_by_role("button", name="批准")).to_be_disabled()
+            card.locator("input").fill("周会改期了，先不发")
+            expect(card.locator("input")).to_have_value("周会改期了，先不发")
+            card.get_by_role("button", name="拒绝").click()
+            expect(card).to_contain_text("已拒绝：周会改期了，先不发")
+            expect(panel).to_contain_text("运行已结束")
+            _run(page, [cells["l3-click"], cells["after-l3"]])
+            _no_traceback(page, [pause, cells["l3-card"], cells["l3-click"], cells["after-l3"]])
+            expect(_cell(page, cells["after-l3"])).to_contain_text(
+                "张明（行政助理）拒绝了 send_notification_email"
+            )
+            assert _rows(database, "SELECT to_address, sent_by FROM email_outbox") == [
+                ("zhangming@example.com", "E001")
+            ]  # still only the email 李丽 approved
             page.screenshot(path=str(ARTIFACTS / "day5_final.png"))
         except Exception:
             page.screenshot(path=str(ARTIFACTS / "day5_failure.png"), full_page=True)
