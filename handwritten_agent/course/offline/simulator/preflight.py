@@ -709,6 +709,13 @@ def acted_items(request: str) -> list[Item]:
     return items(text)
 
 
+def _own_object(item: Item, own: str) -> bool:
+    """Whether a counted "item" is the tool's own object: it ends with the tool's noun ("一个采购
+    申请"), or begins with it and goes on with the object's name ("一个活动春季音乐会" for a tool
+    that creates events): no thing to buy."""
+    return item.name[-2:] in own or item.name[:2] in own
+
+
 def split_items(plan: Plan, request: str, specs: list[Spec], conv: Conversation) -> Plan:
     """One call per item the request names ("显示器 2 台每台 1299；键盘 3 个每个 199") to a tool
     that takes one item, each call's item, quantity and price from its own item; a question when
@@ -720,7 +727,7 @@ def split_items(plan: Plan, request: str, specs: list[Spec], conv: Conversation)
         params = params_of(spec)
         field = None if reads(spec) else _one_item_tool(params)
         own = normalize(f"{spec.get('name', '')} {spec.get('description') or ''}")
-        named = [i for i in acted_items(request) if i.name[-2:] not in own] if field else []
+        named = [i for i in acted_items(request) if not _own_object(i, own)] if field else []
         if not named:
             out.append(call)
             continue
@@ -752,7 +759,7 @@ def items_check(request: str, call: PlannedCall, spec: Spec, conv: Conversation)
     """One call per named item, each call's values from one item."""
     params = params_of(spec)
     own = normalize(f"{spec.get('name', '')} {spec.get('description') or ''}")
-    named = [i for i in acted_items(request) if i.name[-2:] not in own]  # not its own object
+    named = [i for i in acted_items(request) if not _own_object(i, own)]
     if len(named) < 2 or not any(map(_is_item, params)) or any(p.type == "array" for p in params):
         return None
     made = (*conv.planned, *(done for done, _ in conv.results))

@@ -78,6 +78,8 @@ SYNONYM_GROUPS: list[list[str]] = [
     ["发送", "通知", "告诉", "send", "notify", "message", "fasong"],
     ["修改", "更新", "调整", "挪到", "改到", "update", "change", "modify", "reschedule", "xiugai"],
     ["续借", "续期", "延期", "续一下", "renew", "extend", "xujie", "xuqi"],
+    ["添加", "新增", "加一个", "add", "tianjia"],
+    ["创建", "新建", "建一个", "create", "chuangjian"],
     [
         *("注册", "办证", "办个证", "办卡", "建档", "报名", "参加", "参与", "开通", "开户"),
         *("register", "sign up", "enroll", "zhuce"),
@@ -152,7 +154,7 @@ SYNONYM_GROUPS: list[list[str]] = [
     ["公交卡", "公交票", "乘车卡", "bus pass", "bus card", "gongjiaoka"],
     ["停车证", "停车许可证", "停车卡", "parking permit", "parking pass", "tingchezheng"],
     ["座位", "位子", "seat", "seats", "zuowei"],
-    ["课程", "课", "course", "courses", "class", "classes", "kecheng"],
+    ["课程", "课", "course", "courses", "class", "classes", "lesson", "lessons", "kecheng"],
     ["学生", "student", "students", "xuesheng"],
     ["老师", "教师", "teacher", "teachers", "laoshi"],
     ["账户", "账号", "account", "accounts", "zhanghu"],

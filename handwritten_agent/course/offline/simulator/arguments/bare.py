@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from ..actions import request_actions, verb_at
 from ..lexicon import COURTESIES, SURNAMES, TITLES
 from ..text import CJK_RANGE
 from ..vocabulary import members
@@ -68,12 +69,21 @@ def is_id(param: Param) -> bool:
     return bool(ID_WORDS.search(said)) and bool(rest)
 
 
+def glossed(param: Param) -> set[str]:
+    """The Chinese words the glossary gives for an English label ("Teacher name" → 老师, 教师,
+    姓名 …), so "老师是李老师" names the teacher; none for a label in Chinese."""
+    label = param.label()
+    if re.search(f"[{CJK_RANGE}]", label):
+        return set()
+    return {m for m in members(label) if re.fullmatch(f"[{CJK_RANGE}]{{2,}}", m)}
+
+
 def by_label(
     params: list[Param], text: str, among: list[Param] | None = None
 ) -> dict[str, tuple[str, Span, str | None]]:
     """Each parameter whose own words stand before 是/为/：and a value: (value, span, owner); a
     label that is part of another's of ``among`` (all the tool's parameters) says neither."""
-    labels = {p.name: label_tokens(p) for p in params}
+    labels = {p.name: label_tokens(p) | glossed(p) for p in params}
     shared = {
         t for n, ts in labels.items() for t in ts for m, o in labels.items() if m != n and t in o
     }
@@ -87,6 +97,8 @@ def by_label(
         for token in sorted(ends, key=len, reverse=True):
             if not re.fullmatch(f"[{CJK_RANGE}]+", token) or any(token in o for o in others):
                 continue
+            if request_actions(token):
+                continue  # "报名人姓名": 报名 opens the order ("报名读书会"), not this label
             match = re.search(
                 rf"(?:^|(?<=[，,；;。\s]))\s*{re.escape(token)}(?:{_MARK_ZH})?{_BARE_VALUE}", text
             )
@@ -247,7 +259,13 @@ def people(text: str) -> list[tuple[str, Span]]:
     if not re.search(f"[{CJK_RANGE}]", text):
         return []
     found = [(m[1], m.span(1)) for m in _ADDRESSED.finditer(text) if m[1] not in COURTESIES]
-    return found or [(m.group(0), m.span()) for m in _LATIN_NAME.finditer(text)]
+    return found or [
+        (m.group(0), m.span())
+        for m in _LATIN_NAME.finditer(text)
+        # "Python进阶课程": a word written into a Chinese word is part of it, no one's name;
+        # "Alice 的预约", "帮Olivia约一下" name someone
+        if text[m.end() : m.end() + 1] in (" ", "的") or verb_at(text, m.end())
+    ]
 
 
 # --- a whole name for a given-name and a family-name parameter ------------------------------------

@@ -330,6 +330,18 @@ _TIME_LOOKALIKE = re.compile(
 
 _NAME_TAIL = re.compile(r"[A-Za-z0-9_]+(?=[，,。；;、\s]|的|$)")
 
+# 今/明/昨 stop a name only where they start a word of days ("给王明天发…"); elsewhere they are part
+# of it ("我叫李明，…", "张小明")
+_DAY_WORD = re.compile(r"[今明昨](?:天|日|年|儿|早|晚|晨|后|夜)")
+
+
+def _stops_name(text: str, at: int) -> bool:
+    """Whether the character at ``at`` cannot go on a name (``NAME_STOPPERS``)."""
+    char = text[at : at + 1]
+    if char in "今明昨" and not _DAY_WORD.match(text, at):
+        return False
+    return char in NAME_STOPPERS
+
 
 def find_people(text: str) -> list[tuple[str, Span]]:
     preferred, others = [], []
@@ -339,7 +351,7 @@ def find_people(text: str) -> list[tuple[str, Span]]:
         if ch not in SURNAMES or _TIME_LOOKALIKE.match(text, index) or index in inside:
             continue
         second = text[index + 1 : index + 2]
-        if not second or not re.fullmatch(f"[{CJK_RANGE}]", second) or second in NAME_STOPPERS:
+        if not second or not re.fullmatch(f"[{CJK_RANGE}]", second) or _stops_name(text, index + 1):
             continue
         title = next((t for t in TITLES if text.startswith(t, index + 1)), "")
         third = text[index + 2 : index + 3]
@@ -349,7 +361,7 @@ def find_people(text: str) -> list[tuple[str, Span]]:
             else 3
             if third
             and re.fullmatch(f"[{CJK_RANGE}]", third)
-            and third not in NAME_STOPPERS
+            and not _stops_name(text, index + 2)
             and not VERB_AFTER_NAME.match(text, index + 2)  # "李娜加入…": the verb after the name
             and not verb_at(text, index + 2)
             and not text.startswith(TITLES, index + 2)  # "张三教练": 教 starts the title

@@ -38,7 +38,7 @@ from ..text import (
     split_identifier,
     tokens,
 )
-from ..vocabulary import expand
+from ..vocabulary import expand, members
 from . import bare, fields
 from .carry import NONE_FIT, value_from_results
 from .entities import (
@@ -61,6 +61,7 @@ from .freetext import (
     free_text,
     labelled_for,
     leftover_clauses,
+    one_word,
     quotes_for,
     without_own_words,
 )
@@ -599,6 +600,10 @@ class _Filler:
         if param.name in self.labelled:
             labelled = self.labelled[param.name]
             return self.said_before(param) if SAME_AS_BEFORE.search(labelled) else labelled
+        if one_word(param) and len(examples_of(param)) >= 2:
+            # "科目（如：数学、化学）": one of a kind of values, said by its label or as one of the
+            # examples; never the request's other words ("预约一节辅导课" names no subject)
+            return next((e for e in examples_of(param) if e in self.segment), None)
         texts = [p for p in self.params if self.kinds[p.name] == "text"]
         main = next((p for p in texts if CONTENT_WORDS.search(p.words)), None) or next(
             (p for p in texts if p.required), texts[0]
@@ -624,7 +629,8 @@ class _Filler:
         if found and SEARCH_WORDS.search(param.words):
             found = self.without_action(found)
         elif found and not CONTENT_WORDS.search(param.words):
-            found = self.named_after_verb(found)
+            found = self.one_clause(found)
+            found = found and self.named_after_verb(found)
         if found and SEARCH_WORDS.search(param.words):
             found = without_own_words(found, self.own_words())
         if found and SAME_AS_BEFORE.search(found):
@@ -655,6 +661,22 @@ class _Filler:
         rest = re.sub(r"^\s*(?:一下|下)?\s*", "", found[len(verb) :])
         return rest or found
 
+    def one_clause(self, found: str) -> str | None:
+        """A name or a title is said in one clause: of several, the one no other parameter's
+        value or label is in ("添加Python课，老师是王老师" → 添加Python课); none or two such
+        clauses, and it is asked for."""
+        clauses = [c.strip() for c in re.split(r"[，,；;。]", found) if c.strip()]
+        if len(clauses) < 2:
+            return found
+        held = [v for v in self.values.values() if isinstance(v, str) and len(v) >= 2]
+        mine = [
+            c
+            for c in clauses
+            if not any(v in c for v in held)
+            and not re.search(r"(?:是|为|[:：])\s*$", c)  # a label whose value was taken
+        ]
+        return mine[0] if len(mine) == 1 else None
+
     def named_after_verb(self, found: str) -> str | None:
         """A name or a title without the order's own verb, its article and the tool's own noun:
         "添加一门课程Data Science Basics" → Data Science Basics for a tool that adds courses; the
@@ -663,16 +685,43 @@ class _Filler:
         description = str(self.spec.get("description", "") or "")
         verbs = [ordered_verb(self.ctx.segment), description[:2]]
         verbs.append(VERBS.get(words[0], ("",))[0] if words else "")
+        # "帮 添加一门钢琴课" once the person it is for is taken: the request's own words first
+        found = re.sub(r"^(?:请|麻烦|帮忙|帮|替)\s*(?=\S)", "", found)
+        if found[:2] in members(found[:2]):
+            verbs.append(found[:2])  # "新增活动春季徒步": a verb the vocabulary knows, as written
         verb = next((v for v in verbs if v and found.startswith(v)), None)
         if not verb or reading_verb(verb) or not request_actions(verb) - {READ}:
             return found
         rest = _ARTICLE.sub("", found[len(verb) :])
         own = self.own_words() | frozenset(expand(" ".join(words)).split())
-        lead = re.match(r"[\u4e00-\u9fff]{1,4}", rest)
-        noun = lead and (lead.group(0) in description or lead.group(0)[:2] in own)
-        if noun and rest[lead.end() :].strip():
-            rest = rest[lead.end() :]
+        # the tool's own noun before the name ("课程机器学习" → 机器学习) or after it ("Python进阶
+        # 课程" → Python进阶): the longest word of it there, never more than that word
+        run = re.match(r"[\u4e00-\u9fff]*", rest).group(0)
+        lead = next(
+            (
+                rest[:n]
+                for n in (4, 3, 2, 1)
+                if n <= len(run)
+                and (n > 1 or len(run) == 1)  # "书Clean Code": a noun of one character, alone
+                and (rest[:n] in description or rest[:n] in own)
+            ),
+            "",
+        )
+        if lead and rest[len(lead) :].strip():
+            rest = rest[len(lead) :]
         rest = rest.strip(" ：:，,")
+        tail = next(
+            (
+                rest[-n:]
+                for n in (4, 3, 2)
+                if len(rest) - n >= 2
+                and re.fullmatch(r"[\u4e00-\u9fff]+", rest[-n:])
+                and (rest[-n:] in description or rest[-n:] in own)
+            ),
+            "",
+        )
+        if tail:
+            rest = rest[: -len(tail)].strip()
         return rest if len(rest) >= 2 else None
 
     def said_before(self, param: Param) -> str | None:
@@ -1047,6 +1096,8 @@ class _Filler:
         description = str(self.spec.get("description", "") or "")
         verbs = [VERBS.get(words[0], ("",))[0] if words else "", description[:2]]
         named = bare.after_verb(self.segment, [v for v in verbs if v]) if not owners else None
+        if named and named[0] in description:
+            named = None  # "报名读书会" to a tool that 报名加入读书会: the tool's own object
         if len(names) == 1 and (len(owners) == 1 or named):
             self.values[names[0].name] = owners.pop() if owners else named[0]
         rest = [p for p in rest if p.name not in self.values and not bare.is_id(p)]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ..text import Quote, find_quotes, normalize, split_identifier, tokens
-from .params import Param
+from .params import Param, examples_of
 
 _FILLER = re.compile(
     r"^(?:请|麻烦|帮我|帮忙|给我|替我|你|能不能|可不可以|可以|我想|我要|想)+|"
@@ -245,6 +245,15 @@ _SAYING = (
 )
 
 
+def one_word(param: Param) -> bool:
+    """Whether the parameter's examples are all single short words ("如：数学、英语、物理"): its
+    value is one such word, never a clause and what follows it."""
+    examples = examples_of(param)
+    return bool(examples) and all(
+        len(e) <= 8 and not re.search(r"[\s，,。；;：:！!？?]", e) for e in examples
+    )
+
+
 def labelled_for(params: list[Param], text: str) -> dict[str, tuple[str, int, int]]:
     """The words each free-text parameter's label introduces: "主题：周会，内容：明天十点开会" →
     subject "周会", content "明天十点开会"; "with the subject customer list" → subject "customer
@@ -296,6 +305,9 @@ def labelled_for(params: list[Param], text: str) -> dict[str, tuple[str, int, in
         value = re.sub(
             r"(?:[，,；;]\s*|\s+)(?:and|with|和|并且|以及)?\s*(?:the\s+)?$", "", value, flags=re.I
         )
+        if one_word(next(p for p in params if p.name == name)):
+            # "科目是数学，帮我预约" for "科目（如：数学、英语）": like its examples, one word
+            value = re.split(r"[，,；;。！!？?]", value.strip(" ，,;；"), maxsplit=1)[0]
         value = value.strip(" ，,;；。.、:：\"'“”")
         if (
             value

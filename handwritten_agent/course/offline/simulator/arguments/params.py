@@ -281,6 +281,13 @@ def currency_code(word: str) -> str | None:
     return None
 
 
+def _without(words: str, examples: list[str]) -> str:
+    """``words`` with every example value blanked out."""
+    for example in sorted(examples, key=len, reverse=True):
+        words = words.replace(example.lower(), " ")
+    return words
+
+
 def classify(param: Param) -> str:
     """The rule that fills this parameter (see the module docstring)."""
     words = param.words
@@ -295,7 +302,9 @@ def classify(param: Param) -> str:
         return "boolean"
     if param.type != "string":
         return "unknown"
-    if EXPRESSION_WORDS.search(words):
+    # an example value says what the parameter holds, never its kind: "科目（如：数学、英语）" is
+    # no math expression
+    if EXPRESSION_WORDS.search(_without(words, examples)):
         return "expression"
     if CURRENCY_WORDS.search(words) or (examples and all(currency_code(e) for e in examples)):
         return "currency"
