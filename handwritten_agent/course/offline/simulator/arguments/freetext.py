@@ -246,10 +246,13 @@ _SAYING = (
 
 
 def one_word(param: Param) -> bool:
-    """Whether the parameter's examples are all single short words ("如：数学、英语、物理"): its
-    value is one such word, never a clause and what follows it."""
+    """Whether the parameter lists several examples, each a single short word ("如：数学、英语、
+    物理"): its value is one such word, never a clause and what follows it. A message's content
+    ("短信内容，例如：您的订单已发货") is a sentence, whatever its example."""
     examples = examples_of(param)
-    return bool(examples) and all(
+    if CONTENT_WORDS.search(param.words):
+        return False
+    return len(examples) >= 2 and all(
         len(e) <= 8 and not re.search(r"[\s，,。；;：:！!？?]", e) for e in examples
     )
 
