@@ -728,6 +728,12 @@ def split_items(plan: Plan, request: str, specs: list[Spec], conv: Conversation)
         field = None if reads(spec) else _one_item_tool(params)
         own = normalize(f"{spec.get('name', '')} {spec.get('description') or ''}")
         named = [i for i in acted_items(request) if not _own_object(i, own)] if field else []
+        said = str(call.arguments.get(field.name) or "") if field else ""
+        one = named[0].name if len(named) == 1 else ""
+        if said and said in one and not _JOINED.search(one):
+            # "一只名为小花的狗" with 小花 read for the name: the same thing, read more closely
+            # (never items joined under one count: "显示器和键盘一共 5 个" is asked about)
+            named = []
         if not named:
             out.append(call)
             continue

@@ -42,6 +42,8 @@ _MARK_ZH = r"\s*(?:是|为|改为|改成|换成|设为|设置为|[:：=])\s*"
 _MARK_EN = r"\s*(?:is|:|=|to)\s+"
 _VALUE = (
     rf"([{CJK_RANGE}]?[A-Za-z0-9][A-Za-z0-9_.\-]*(?: [A-Z][A-Za-z0-9_.\-]*)*"  # "京A-12345"
+    # "123 Main St, Anytown": a comma and a space inside Latin words go on with the value
+    rf"(?:, [A-Z][A-Za-z0-9_.\-]*(?: [A-Z][A-Za-z0-9_.\-]*)*)*"
     rf"|[{CJK_RANGE}]{{1,12}}?)"
     rf"(?=并|且|和|的|，|,|。|；|;|、|！|!|？|\?|\s|$)"
 )

@@ -87,6 +87,19 @@ from .roles import NEITHER, assign_roles, mention_role, role_of
 from .when import date_format
 
 PERSON_NOUNS = re.compile(PERSON_NOUNS_ZH)
+# where a clause ends: a comma, except inside Latin words ("123 Main St, Anytown" is one address)
+CLAUSE_BREAK = re.compile(r"[，。；;]|(?<![A-Za-z]),|,(?! [A-Z])")
+# what goes on with a value in Latin words after a comma ("12 King St" + ", Toronto")
+_LATIN_TAIL = re.compile(
+    r"(?:, [A-Z][A-Za-z0-9_.\-]*(?: [A-Za-z0-9][A-Za-z0-9_.\-]*)*)+(?=[，,。；;]|\s*$)"
+)
+# "一只名为小花的狗": the name the request gives, then the noun of its kind after 的
+_NAMED_KIND = re.compile(
+    rf"(?:名为|名叫|叫做|叫)\s*([{CJK_RANGE}]{{1,4}}?|[A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)?)"
+    rf"\s*的\s*([{CJK_RANGE}]{{1,4}})(?=[，,。；;！!？?]|$)"
+)
+# a parameter of a kind of thing ("宠物种类", "品种", "species")
+_KIND_WORDS = re.compile(r"种类|类型|品种|类别|\bspecies\b|\bbreed\b|\btype\b|\bkind\b", re.I)
 SURNAME_CHARS = "".join(sorted({name[0] for name in SURNAMES if len(name) == 1}))
 
 
@@ -171,6 +184,7 @@ class _Filler:
         self.currencies()
         self.datetimes()
         self.name_parts()
+        self.named_kind()
         for param in self.of_kind("enum", "pattern", "city", "person", "literal"):
             if self.kinds[param.name] == "enum" and yes_no_enum(param):
                 self.yes_no(param)
@@ -222,6 +236,7 @@ class _Filler:
             if value is not None:
                 self.values[param.name] = value
         self.unbind()
+        self.latin_tails()
         missing = self.settle()
         ordered = {p.name: self.values[p.name] for p in self.params if p.name in self.values}
         arguments = [ordered]
@@ -957,7 +972,7 @@ class _Filler:
     def free_clauses(self) -> list[str]:
         """The request's clauses outside the segment ("编号为101") when none orders anything of
         its own: their values are the segment's (with "我要寄一份快件…" they are not)."""
-        others = [c for c in re.split(r"[，,。；;]", self.context) if c and c not in self.segment]
+        others = [c for c in CLAUSE_BREAK.split(self.context) if c and c not in self.segment]
         heads = [re.split(r"是|为|[:：]", c, maxsplit=1)[0] for c in others]  # not "计算机科学"
         return [] if any(ordered_verb(h) or request_actions(h) for h in heads) else others
 
@@ -991,6 +1006,54 @@ class _Filler:
             self.values[pair[0].name], self.values[pair[1].name] = given, family
             if here:
                 self.used_spans.append(span)
+
+    def latin_tails(self) -> None:
+        """A value in Latin words goes on past a comma and a space before a capitalised word ("12
+        King St, Toronto"): read clause by clause, it stopped at the comma. Not a person's name
+        ("Tom, Ann" are two people) nor an id."""
+        for name, value in list(self.values.items()):
+            if (
+                not isinstance(value, str)
+                or not re.search(r"[A-Za-z0-9]$", value)
+                or self.kinds.get(name) in ("person", "pattern", "enum")
+            ):
+                continue
+            for source in (self.segment, self.context):
+                at = source.find(value)
+                tail = _LATIN_TAIL.match(source, at + len(value)) if at >= 0 else None
+                if tail:
+                    self.values[name] = value + tail.group(0)
+                    break
+
+    def named_kind(self) -> None:
+        """ "一只名为小花的狗": the name a request gives (名为/名叫/叫) to the tool's one name
+        parameter, and the noun after its 的 to the one parameter of a kind (种类, 品种, species),
+        unless that noun is the tool's own ("名为小花的宠物" gives no kind); asked when two
+        parameters could take either."""
+        said = list(_NAMED_KIND.finditer(self.segment))
+        if len(said) != 1:
+            return
+        open_params = [
+            p
+            for p in self.params
+            if p.type == "string" and p.name not in self.values and p.name not in self.quoted
+        ]
+        kinds = [p for p in open_params if _KIND_WORDS.search(p.words)]
+        names = [
+            p
+            for p in open_params
+            if bare.NAME_WORDS.search(p.words) and not bare.is_id(p) and p not in kinds
+        ]
+        if len(names) != 1:
+            return
+        match = said[0]
+        self.values[names[0].name] = match.group(1)
+        self.used_spans.append(match.span(1))
+        noun = match.group(2)
+        description = str(self.spec.get("description", "") or "")
+        if len(kinds) == 1 and noun not in description and not set(tokens(noun)) & self.own_words():
+            self.values[kinds[0].name] = noun
+            self.used_spans.append(match.span(2))
 
     def english_names(self) -> None:
         """Capitalised names in an English request (``bare.english_names``): a name ending with a
@@ -1080,7 +1143,7 @@ class _Filler:
         # a code another parameter took by its noun ("病人ID是P0042") is no value of this one
         held = {str(v) for v in self.values.values()}
         codes = [c for c in bare.codes(self.segment, self.used_spans) if c[0] not in held]
-        others = [c for c in re.split(r"[，,。；;]", self.context) if c and c not in self.segment]
+        others = [c for c in CLAUSE_BREAK.split(self.context) if c and c not in self.segment]
         if not codes and others == self.free_clauses():
             # "我的客户ID是12345，…，我正在登记客户": the id in another clause, one that orders
             # nothing of its own ("我要寄一份快件…": its values are for what no tool does)
