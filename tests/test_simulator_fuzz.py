@@ -62,6 +62,12 @@ HELDOUT_6 = _load("heldout_toolsets_6.json")
 # (tests/test_simulator_heldout8_kinds.py), scored once before anyone read it; the README gives
 # that first score beside the one after.
 HELDOUT_7 = _load("heldout_toolsets_7.json")
+# An eighth batch (seed 25000, four domains asked for; the first two timed out in the local model,
+# on a machine shared with other runs of it), made after the fixes the seventh one showed and
+# scored once before anyone read it, with the code before the kinds of
+# tests/test_simulator_heldout9_kinds.py (bb0a439); the README gives that first score beside the
+# one after.
+HELDOUT_8 = _load("heldout_toolsets_8.json")
 
 
 def score_paraphrase(item: dict[str, Any]) -> tuple[str, list[str]]:
@@ -202,6 +208,11 @@ def scored() -> dict[str, list[tuple[str, str, list[str]]]]:
         for toolset in HELDOUT_7["sets"]
         for item in toolset["requests"]
     ]
+    heldout_8 = [
+        (item["request"], *score_invented(toolset, item))
+        for toolset in HELDOUT_8["sets"]
+        for item in toolset["requests"]
+    ]
     return {
         "paraphrases": paraphrased,
         "invented": invented,
@@ -213,6 +224,7 @@ def scored() -> dict[str, list[tuple[str, str, list[str]]]]:
         "heldout_5": heldout_5,
         "heldout_6": heldout_6,
         "heldout_7": heldout_7,
+        "heldout_8": heldout_8,
     }
 
 
@@ -284,6 +296,11 @@ def test_the_sets_are_large_and_were_made_by_a_model_with_seeds():
     assert not {s["domain"] for s in HELDOUT_7["sets"]} & seen
     assert {s["language"] for s in HELDOUT_7["sets"]} >= {"中文", "English"}
     assert all(isinstance(item["seed"], int) for s in HELDOUT_7["sets"] for item in s["requests"])
+    seen |= {s["domain"] for s in HELDOUT_7["sets"]}
+    assert HELDOUT_8["temperature"] > 0 and len(HELDOUT_8["sets"]) >= 2
+    assert not {s["domain"] for s in HELDOUT_8["sets"]} & seen
+    assert {s["language"] for s in HELDOUT_8["sets"]} >= {"中文", "English"}
+    assert all(isinstance(item["seed"], int) for s in HELDOUT_8["sets"] for item in s["requests"])
 
 
 # Violations found and not yet fixed, each with what goes wrong. The list may only shrink: a new
@@ -305,6 +322,7 @@ KNOWN_VIOLATIONS: dict[str, str] = {}
         "heldout_5",
         "heldout_6",
         "heldout_7",
+        "heldout_8",
     ],
 )
 def test_no_wrong_side_effect_and_no_false_claim(kind):
@@ -341,6 +359,7 @@ def test_the_readme_states_the_measured_figures():
         ("heldout_5", "第五批留出的工具集"),
         ("heldout_6", "第六批留出的工具集"),
         ("heldout_7", "第七批留出的工具集"),
+        ("heldout_8", "第八批留出的工具集"),
     ):
         f = figures(scored()[kind])
         rate = round(100 * f["handled"] / f["total"])
